@@ -1,0 +1,1 @@
+export * from './auth/session-token.js';

@@ -1,0 +1,1 @@
+export * from './room-config.js';
