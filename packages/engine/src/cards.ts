@@ -27,7 +27,7 @@ const RANK_INDEX: Readonly<Record<string, number>> = Object.fromEntries(RANKS.ma
 const SUIT_INDEX: Readonly<Record<string, number>> = Object.fromEntries(SUITS.map((s, i) => [s, i]));
 
 /** All 52 cards by code, so `CARD_BY_CODE[code]` is the string form. */
-export const CARD_BY_CODE: readonly Card[] = RANKS.flatMap((r) => SUITS.map((s) => `${r}${s}`));
+export const CARD_BY_CODE: readonly Card[] = RANKS.flatMap((r) => SUITS.map((s): Card => `${r}${s}`));
 
 export function isCard(value: unknown): value is Card {
   return (
