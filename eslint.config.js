@@ -17,6 +17,7 @@ export default tseslint.config(
       '**/*.d.ts',
       'packages/*/bin/**',
       'loadtest/build/**',
+      'loadtest/k6/**',
       'artifacts/**',
     ],
   },
