@@ -1,1 +1,1 @@
-export {};
+export * from './gen/felt/table/v1/table.js';
