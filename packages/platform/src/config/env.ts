@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+export const ConfigErrorCode = { INVALID: 'config_invalid' } as const;
+export type ConfigErrorCode = (typeof ConfigErrorCode)[keyof typeof ConfigErrorCode];
+
+export interface ConfigIssue {
+  /** The environment variable at fault. */
+  readonly variable: string;
+  readonly message: string;
+}
+
+export class ConfigError extends Error {
+  readonly code = ConfigErrorCode.INVALID;
+  constructor(
+    readonly issues: readonly ConfigIssue[],
+    options?: { cause?: unknown },
+  ) {
+    super(`invalid configuration: ${issues.map((i) => `${i.variable}: ${i.message}`).join('; ')}`, options);
+    this.name = 'ConfigError';
+  }
+}
+
+type EnvShape = Record<string, z.ZodType>;
+
+/**
+ * Parses the variables named by `shape` out of `env`. An empty string counts as unset, so that
+ * `FOO=` in a manifest falls back to the default instead of failing a number or URL check.
+ */
+export function parseEnv<S extends EnvShape>(
+  shape: S,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): z.output<z.ZodObject<S>> {
+  const input: Record<string, string | undefined> = {};
+  for (const key of Object.keys(shape)) {
+    const value = env[key];
+    input[key] = value === undefined || value.trim() === '' ? undefined : value;
+  }
+  const result = z.object(shape).safeParse(input);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => ({
+        variable: typeof issue.path[0] === 'string' ? issue.path[0] : String(issue.path[0] ?? '(env)'),
+        message: issue.message,
+      })),
+      { cause: result.error },
+    );
+  }
+  return result.data;
+}
+
+/**
+ * parseEnv for a service's entry point: a bad value prints one line per variable to stderr and exits
+ * non-zero before anything else starts.
+ */
+export function loadEnv<S extends EnvShape>(
+  service: string,
+  shape: S,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): z.output<z.ZodObject<S>> {
+  try {
+    return parseEnv(shape, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    const lines = err.issues.map((i) => `  ${i.variable}: ${i.message}`);
+    process.stderr.write(`${service}: invalid configuration\n${lines.join('\n')}\n`);
+    process.exit(1);
+  }
+}
+
+/** "1"/"true" or "0"/"false". */
+export const envFlag = z
+  .enum(['0', '1', 'true', 'false'], { message: 'expected 0, 1, true or false' })
+  .transform((v) => v === '1' || v === 'true');
+
+/** A TCP port; 0 asks the OS for an ephemeral one. */
+export const envPort = z.coerce
+  .number({ message: 'expected a port number' })
+  .int({ message: 'expected an integer port' })
+  .min(0, { message: 'expected a port from 0 to 65535' })
+  .max(65535, { message: 'expected a port from 0 to 65535' });
+
+export const envPositiveInt = z.coerce
+  .number({ message: 'expected a number' })
+  .int({ message: 'expected an integer' })
+  .positive({ message: 'expected a positive integer' });
+
+/** Comma-separated list; blanks dropped. */
+export const envList = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x.length > 0),
+);
+
+const urlWithScheme = (schemes: readonly string[], example: string) =>
+  z.string().refine(
+    (s) => {
+      try {
+        return schemes.includes(new URL(s).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `expected a URL like ${example}` },
+  );
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Variables every service reads. */
+export const commonEnv = {
+  REDIS_URL: urlWithScheme(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').default('redis://127.0.0.1:6379'),
+  FELT_REDIS_PREFIX: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_:.-]+$/, { message: 'expected letters, digits and _ : . -' })
+    .default('felt:'),
+  LOG_LEVEL: z.enum(logLevels, { message: `expected one of ${logLevels.join(', ')}` }).default('info'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http:', 'https:'], 'http://otel-collector:4318').optional(),
+  FELT_TRACE_MEMORY: envFlag.default(false),
+};
+
+export const databaseEnv = {
+  DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], 'postgresql://postgres@127.0.0.1:5432/felt').default(
+    'postgresql://postgres@127.0.0.1:5432/felt',
+  ),
+};
+
+export const sessionSecretEnv = {
+  FELT_SESSION_SECRET: z
+    .string({ message: 'required (at least 32 characters)' })
+    .min(32, { message: 'must be at least 32 characters' }),
+};
+
+/** Worker registry timing, read by workers and by everything that builds a ring. */
+export const registryEnv = {
+  FELT_HEARTBEAT_MS: envPositiveInt.default(1000),
+  FELT_MEMBER_TTL_MS: envPositiveInt.default(5000),
+};

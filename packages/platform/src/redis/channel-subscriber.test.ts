@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChannelSubscriber } from './channel-subscriber.js';
+import { closeRedis, createRedis, type Redis } from './connect.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('ChannelSubscriber (real Redis)', () => {
+  const channel = `test:${randomBytes(6).toString('hex')}:table:t1`;
+  let pub: Redis;
+  let sub: Redis;
+
+  beforeAll(() => {
+    pub = createRedis(REDIS_URL, { name: 'sub-test-pub' });
+    sub = createRedis(REDIS_URL, { name: 'sub-test-sub' });
+  });
+  afterAll(async () => {
+    await closeRedis(sub);
+    await closeRedis(pub);
+  });
+
+  const numsub = async () => {
+    const r = (await pub.pubsub('NUMSUB', channel)) as [string, number];
+    return Number(r[1]);
+  };
+
+  it('subscribes once for many handlers and unsubscribes after the last leaves', async () => {
+    const s = new ChannelSubscriber(sub);
+    const got: string[] = [];
+    const off1 = await s.subscribe(channel, (m) => got.push(`1:${m}`));
+    const off2 = await s.subscribe(channel, (m) => got.push(`2:${m}`));
+    expect(await numsub()).toBe(1);
+    await pub.publish(channel, 'a');
+    for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await off1();
+    await pub.publish(channel, 'b');
+    for (let i = 0; i < 50 && got.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(got.sort()).toEqual(['1:a', '2:a', '2:b']);
+    await off2();
+    expect(await numsub()).toBe(0);
+    expect(s.channels()).toEqual([]);
+  });
+
+  it('ends subscribed when a leave races a join', async () => {
+    const s = new ChannelSubscriber(sub);
+    const off = await s.subscribe(channel, () => undefined);
+    const leaving = off();
+    const joining = s.subscribe(channel, () => undefined);
+    await leaving;
+    const off2 = await joining;
+    expect(await numsub()).toBe(1);
+    await off2();
+    expect(await numsub()).toBe(0);
+  });
+});

@@ -1,0 +1,78 @@
+import type { Redis } from 'ioredis';
+
+export type ChannelHandler = (message: string, channel: string) => void;
+
+/**
+ * One Redis connection in subscriber mode shared by every part of a process that listens to
+ * channels. Handlers are reference counted per channel: the first handler SUBSCRIBEs, the last one to
+ * leave UNSUBSCRIBEs, so a gateway holds exactly the channels of the tables and users it serves.
+ */
+export class ChannelSubscriber {
+  private readonly handlers = new Map<string, Set<ChannelHandler>>();
+  /** Serializes SUBSCRIBE/UNSUBSCRIBE per channel so that a quick leave-then-join ends subscribed. */
+  private readonly pending = new Map<string, Promise<void>>();
+
+  constructor(private readonly redis: Redis) {
+    redis.on('message', (channel: string, message: string) => {
+      const set = this.handlers.get(channel);
+      if (!set) return;
+      for (const handler of [...set]) handler(message, channel);
+    });
+  }
+
+  /** Resolves once Redis confirmed the subscription; the returned function removes the handler. */
+  async subscribe(channel: string, handler: ChannelHandler): Promise<() => Promise<void>> {
+    let set = this.handlers.get(channel);
+    const first = !set;
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+    }
+    set.add(handler);
+    try {
+      if (first) await this.enqueue(channel, () => this.redis.subscribe(channel));
+      else await this.pending.get(channel);
+    } catch (err) {
+      set.delete(handler);
+      if (set.size === 0 && this.handlers.get(channel) === set) this.handlers.delete(channel);
+      throw err;
+    }
+    let removed = false;
+    return async () => {
+      if (removed) return;
+      removed = true;
+      const current = this.handlers.get(channel);
+      if (!current) return;
+      current.delete(handler);
+      if (current.size === 0) {
+        this.handlers.delete(channel);
+        await this.enqueue(channel, async () => {
+          // A new handler may have arrived while the queue drained.
+          if (!this.handlers.has(channel)) await this.redis.unsubscribe(channel);
+        });
+      }
+    };
+  }
+
+  /** The channels with at least one handler. */
+  channels(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  private enqueue(channel: string, op: () => Promise<unknown>): Promise<void> {
+    const prev = this.pending.get(channel) ?? Promise.resolve();
+    const next = prev.then(
+      () => op(),
+      () => op(),
+    );
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.set(channel, settled);
+    void settled.then(() => {
+      if (this.pending.get(channel) === settled) this.pending.delete(channel);
+    });
+    return next.then(() => undefined);
+  }
+}

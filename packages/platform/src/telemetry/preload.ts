@@ -1,0 +1,70 @@
+// Loaded before the service itself (`node --import ./dist/telemetry.js dist/main.js`), through a
+// one-line telemetry.ts in each service. Importing this module starts nothing: startTelemetry does.
+import { register } from 'node:module';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import {
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { TELEMETRY_GLOBAL, type TelemetryHandle } from './handle.js';
+
+export interface TelemetryOptions {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Starts the OpenTelemetry NodeSDK for one service. Must run before @grpc/grpc-js or node:http are
+ * imported by the service: in an ESM app the instrumentations only see modules loaded through the
+ * import-in-the-middle hook registered here.
+ */
+export function startTelemetry(serviceName: string, options: TelemetryOptions = {}): TelemetryHandle {
+  const env = options.env ?? process.env;
+  const existing = (globalThis as Record<symbol, TelemetryHandle | undefined>)[TELEMETRY_GLOBAL];
+  if (existing) return existing;
+
+  if (env.OTEL_ESM_HOOK !== '0') {
+    // Limit the hook to what we instrument: wrapping every module costs start-up time and has broken
+    // native addons elsewhere.
+    register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
+      data: { include: ['@grpc/grpc-js', 'http', 'node:http', 'https', 'node:https'] },
+    });
+  }
+
+  const spanProcessors: SpanProcessor[] = [];
+  let memoryExporter: InMemorySpanExporter | undefined;
+  if (env.FELT_TRACE_MEMORY === '1' || env.FELT_TRACE_MEMORY === 'true') {
+    memoryExporter = new InMemorySpanExporter();
+    spanProcessors.push(new SimpleSpanProcessor(memoryExporter));
+  }
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (endpoint) {
+    // OTLPTraceExporter reads OTEL_EXPORTER_OTLP_ENDPOINT itself and appends /v1/traces.
+    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
+  }
+
+  const sdk = new NodeSDK({
+    serviceName,
+    spanProcessors,
+    instrumentations: [
+      new GrpcInstrumentation(),
+      new HttpInstrumentation({
+        // Scrapes and probes would drown the traces that matter.
+        ignoreIncomingRequestHook: (req) => /^\/(metrics|healthz|readyz|debug\/)/.test(req.url ?? ''),
+      }),
+    ],
+  });
+  sdk.start();
+
+  const handle: TelemetryHandle = {
+    serviceName,
+    memoryExporter,
+    shutdown: () => sdk.shutdown(),
+  };
+  (globalThis as Record<symbol, TelemetryHandle | undefined>)[TELEMETRY_GLOBAL] = handle;
+  return handle;
+}
