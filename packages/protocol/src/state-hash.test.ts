@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, StateHashError, stateHash } from './state-hash.js';
+
+const VECTOR = {
+  type: 'table_state',
+  table_id: 't1',
+  table_seq: 42,
+  hand_seq: 7,
+  ts: 1764400000000,
+  seats: [{ seat: 1, name: 'Zoë 中 🂡', stack: 995 }],
+  pot: 10,
+  board: ['As', 'Td'],
+};
+
+/** Python's canonical form and hash of `obj`, computed by python3 itself. */
+function python(obj: unknown): { canonical: string; hash: string } {
+  const script = [
+    'import hashlib, json, sys',
+    'obj = json.loads(sys.stdin.read())',
+    'for k in ("ts", "table_seq", "hand_seq", "state_hash"):',
+    '    obj.pop(k, None)',
+    's = json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(",", ":"))',
+    'sys.stdout.write(json.dumps({"canonical": s, "hash": "sha256:" + hashlib.sha256(s.encode("utf-8")).hexdigest()}))',
+  ].join('\n');
+  const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(obj), encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { canonical: string; hash: string };
+}
+
+describe('stateHash', () => {
+  it('matches the ARCHITECTURE.md test vector', () => {
+    const { ts: _ts, table_seq: _s, hand_seq: _h, ...rest } = VECTOR;
+    expect(canonicalJson(rest)).toBe(
+      '{"board":["As","Td"],"pot":10,"seats":[{"name":"Zo\\u00eb \\u4e2d \\ud83c\\udca1","seat":1,"stack":995}],"table_id":"t1","type":"table_state"}',
+    );
+    expect(stateHash(VECTOR)).toBe('sha256:193bdfdef0370a235f3da6851655270cb63dc974c88a6b0420028450bf6d61e3');
+  });
+
+  it('ignores ts, table_seq, hand_seq and state_hash, and nothing else', () => {
+    const base = stateHash(VECTOR);
+    expect(stateHash({ ...VECTOR, ts: 1, table_seq: 1, hand_seq: 1, state_hash: 'sha256:x' })).toBe(base);
+    expect(stateHash({ ...VECTOR, pot: 11 })).not.toBe(base);
+    // Only top-level ts is excluded; a nested one is state.
+    expect(stateHash({ ...VECTOR, seats: [{ ...VECTOR.seats[0], ts: 1 }] })).not.toBe(base);
+  });
+
+  it('equals python3 json.dumps(sort_keys, ensure_ascii, compact) byte for byte', () => {
+    const cases: unknown[] = [
+      VECTOR,
+      {
+        type: 'table_state',
+        table_id: 'b0c1a7c2-0f43-4b59-9d0e-3b8e5a2c1f00',
+        table_seq: 9,
+        seats: [
+          { seat: 0, user_id: 'u1', name: 'José é', stack: 0, status: 'active' },
+          { seat: 1, user_id: 'u2', name: '中文 玩家', stack: 1500, status: 'disconnected' },
+          { seat: 2, user_id: 'u3', name: '😀🂡 emoji 🇫🇷', stack: 7, status: 'away' },
+          { seat: 3, user_id: null, name: null, stack: 0, status: 'empty' },
+        ],
+        in_hand: true,
+        folded: false,
+        nested: { z: [1, -2, 0, 9007199254740991], a: { é: 1, e: 2, '\u{1F600}': 3, '\uffff': 4 } },
+        quotes: 'a"b\\c/d\n\r\t\b\f\u0000\u001f\u007f~',
+        empty: { arr: [], obj: {} },
+      },
+    ];
+    for (const obj of cases) {
+      const py = python(obj);
+      const { ts: _a, table_seq: _b, hand_seq: _c, state_hash: _d, ...rest } = obj as Record<string, unknown>;
+      expect(canonicalJson(rest)).toBe(py.canonical);
+      expect(stateHash(obj as Record<string, unknown>)).toBe(py.hash);
+    }
+  });
+
+  it('refuses values Python and JS would print differently', () => {
+    expect(() => stateHash({ pot: 0.5 })).toThrow(StateHashError);
+    expect(() => stateHash({ pot: 2 ** 60 })).toThrow(/unsafe integer/);
+    expect(() => stateHash({ at: new Date(0) })).toThrow(/non-plain object/);
+  });
+});
