@@ -1,1 +1,1 @@
-export {};
+export * from './fairness/index.js';

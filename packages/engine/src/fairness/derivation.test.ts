@@ -93,7 +93,7 @@ describe('derivation inputs', () => {
   it('every input changes the deck seed', () => {
     const base = bytesToHex(deriveDeckSeed(SERVER_SEED, HAND_ID, [SEAT1]));
     const otherServer = Uint8Array.from(SERVER_SEED);
-    otherServer[31] ^= 1;
+    otherServer[31] = 31 ^ 1;
     const variants = [
       deriveDeckSeed(otherServer, HAND_ID, [SEAT1]),
       deriveDeckSeed(SERVER_SEED, '00000000-0000-4000-8000-000000000001', [SEAT1]),

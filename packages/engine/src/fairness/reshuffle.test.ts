@@ -120,6 +120,46 @@ describe('draw-game reshuffle', () => {
   });
 });
 
+describe('draw-game reshuffle vectors (docs/fairness.md)', () => {
+  // FAIRNESS.md's vector hand with no client seeds; its first ten cards go back as the discards.
+  const discards: Card[] = ['2s', '6d', '7c', 'Ts', 'Kh', 'Ah', '2c', '8s', '8h', '6h'];
+
+  it('stub dealt out: the pile at indices 52..61', () => {
+    const deck = new HandDeck(DECK_SEED, 'standard52');
+    expect(deck.streamPosition).toBe(204);
+    expect(
+      deck
+        .dealMany(52)
+        .slice(0, 10)
+        .map((d) => d.card),
+    ).toEqual(discards);
+    deck.reshuffle(discards);
+    expect(deck.reshuffles).toEqual([
+      { atIndex: 52, discards: ['2c', '7c', '6d', '6h', '8h', 'Kh', 'Ah', '2s', '8s', 'Ts'] },
+    ]);
+    expect(
+      deck
+        .dealMany(10)
+        .map((d) => `${d.index}:${d.card}`)
+        .join(' '),
+    ).toBe('52:Ts 53:2s 54:6d 55:Kh 56:Ah 57:2c 58:8s 59:7c 60:6h 61:8h');
+    expect(deck.streamPosition).toBe(240);
+  });
+
+  it('bottom card kept back: reshuffle at 51 takes the undealt 3s into the pile', () => {
+    const deck = new HandDeck(DECK_SEED, 'standard52');
+    deck.dealMany(51);
+    expect(deck.reshuffle(discards)).toBe(11);
+    expect(
+      deck
+        .dealMany(11)
+        .map((d) => d.card)
+        .join(' '),
+    ).toBe('8h Kh 2s 8s 6d Ah 3s 2c 6h Ts 7c');
+    expect(deck.streamPosition).toBe(244);
+  });
+});
+
 describe('HandDeck checkpoints', () => {
   it('restores mid-hand and plays forward to exactly the same cards', () => {
     const original = new HandDeck(DECK_SEED, 'standard52');
