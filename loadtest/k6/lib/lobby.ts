@@ -1,0 +1,73 @@
+import { check } from 'k6';
+import http from 'k6/http';
+import { LobbyRoute, SESSION_COOKIE, createRoomBody, roomRef, type Credentials, type RoomRef } from '../../src/wire.js';
+
+/** A logged-in user: requests carry this cookie explicitly, whatever the VU's jar holds. */
+export interface Session {
+  readonly name: string;
+  readonly cookie: string;
+}
+
+function post(lobby: string, path: string, body: unknown, step: string, cookie?: string): http.RefinedResponse<'text'> {
+  const params: http.RefinedParams<'text'> = {
+    headers: { 'Content-Type': 'application/json', Origin: lobby },
+    tags: { name: step },
+  };
+  // Request-scoped cookie, replacing the jar's: one VU plays several users in turn.
+  if (cookie !== undefined) params.cookies = { [SESSION_COOKIE]: { value: cookie, replace: true } };
+  return http.post(`${lobby}${path}`, JSON.stringify(body), params);
+}
+
+/** A user name unique across VUs, iterations and runs. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}${__VU}x${__ITER}x${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+export function signupAndLogin(lobby: string, credentials: Credentials): Session | undefined {
+  const signup = post(lobby, LobbyRoute.SIGNUP, credentials, 'signup');
+  if (!check(signup, { 'signup 2xx': (r) => r.status >= 200 && r.status < 300 })) return undefined;
+  const login = post(lobby, LobbyRoute.LOGIN, credentials, 'login');
+  const cookie = login.cookies[SESSION_COOKIE]?.[0]?.value;
+  const ok = check(login, {
+    'login 2xx': (r) => r.status >= 200 && r.status < 300,
+    'login sets the session cookie': () => cookie !== undefined && cookie !== '',
+  });
+  return ok && cookie !== undefined ? { name: credentials.name, cookie } : undefined;
+}
+
+function parseRoom(res: http.RefinedResponse<'text'>): RoomRef | undefined {
+  try {
+    return roomRef(JSON.parse(res.body));
+  } catch {
+    return undefined;
+  }
+}
+
+export function createRoom(lobby: string, session: Session, seats: number): RoomRef | undefined {
+  const res = post(lobby, LobbyRoute.ROOMS, createRoomBody(seats), 'create_room', session.cookie);
+  const room = parseRoom(res);
+  check(res, {
+    'create room 2xx': (r) => r.status >= 200 && r.status < 300,
+    'create room returns session_id and code': () => room !== undefined,
+  });
+  return room;
+}
+
+export function joinRoom(lobby: string, session: Session, code: string): RoomRef | undefined {
+  const res = post(lobby, LobbyRoute.JOIN_BY_CODE, { code }, 'join_room', session.cookie);
+  const room = parseRoom(res);
+  check(res, {
+    'join by code 2xx': (r) => r.status >= 200 && r.status < 300,
+    'join by code returns the room': () => room !== undefined,
+  });
+  return room;
+}
+
+export function randomPassword(): string {
+  let s = '';
+  for (let i = 0; i < 4; i++)
+    s += Math.floor(Math.random() * 0xffffffff)
+      .toString(16)
+      .padStart(8, '0');
+  return s;
+}
