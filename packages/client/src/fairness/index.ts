@@ -27,3 +27,10 @@ export {
   type VerifyOptions,
   type VerifyResult,
 } from './verify.js';
+export {
+  extractRevealRecords,
+  fetchRevealRecords,
+  lobbyRevealUrl,
+  parseRevealJson,
+  type FetchRevealOptions,
+} from './sources.js';
