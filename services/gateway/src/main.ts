@@ -1,1 +1,66 @@
-export {};
+import {
+  ChannelSubscriber,
+  closeRedis,
+  createLogger,
+  createMetricsRegistry,
+  createRedis,
+  loadEnv,
+  onShutdown,
+  RingView,
+  shutdownTelemetry,
+} from '@felt/platform';
+import { gatewayEnv } from './config.js';
+import { Gateway } from './gateway.js';
+
+const env = loadEnv('gateway', gatewayEnv);
+const logger = createLogger('gateway', { level: env.LOG_LEVEL }).child({ gatewayId: env.GATEWAY_ID });
+
+const redis = createRedis(env.REDIS_URL, { name: `gateway:${env.GATEWAY_ID}` });
+const subRedis = createRedis(env.REDIS_URL, { name: `gateway:${env.GATEWAY_ID}:sub`, maxRetriesPerRequest: null });
+for (const r of [redis, subRedis]) r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+const subscriber = new ChannelSubscriber(subRedis);
+
+const ring = new RingView({
+  redis,
+  subscriber,
+  prefix: env.FELT_REDIS_PREFIX,
+  refreshMs: env.FELT_HEARTBEAT_MS,
+  onError: (err) => logger.warn({ err }, 'ring refresh failed'),
+});
+
+const gateway = new Gateway({
+  gatewayId: env.GATEWAY_ID,
+  host: env.GATEWAY_HOST,
+  port: env.GATEWAY_PORT,
+  secret: env.FELT_SESSION_SECRET,
+  prefix: env.FELT_REDIS_PREFIX,
+  allowedOrigins: env.GATEWAY_ALLOWED_ORIGINS,
+  maxPayload: env.GATEWAY_MAX_PAYLOAD,
+  ratePerSec: env.GATEWAY_RATE_PER_SEC,
+  rateBurst: env.GATEWAY_RATE_BURST,
+  debugEndpoints: env.FELT_DEBUG_ENDPOINTS,
+  redis,
+  subscriber,
+  ring,
+  metricsRegistry: createMetricsRegistry('gateway'),
+  logger,
+});
+
+await ring.start();
+const port = await gateway.start();
+logger.info({ event: 'ready', port, gatewayId: env.GATEWAY_ID, workers: ring.current.members }, 'gateway ready');
+
+// A bug in one handler must not take every socket down with it; log it and keep serving.
+process.on('uncaughtException', (err) => logger.fatal({ err }, 'uncaught exception'));
+process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
+
+onShutdown(
+  async () => {
+    await gateway.stop();
+    await ring.stop();
+    await closeRedis(subRedis);
+    await closeRedis(redis);
+    await shutdownTelemetry();
+  },
+  { logger },
+);

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * What workers publish on `P table:<id>` and `P user:<id>` (docs/dev/contracts.md). On a table
+ * channel, `except` lists the users who got a personal copy of the same event on their user channel.
+ */
+export const envelopeSchema = z.object({
+  table_id: z.string().min(1),
+  table_seq: z.number().int().nonnegative(),
+  except: z.array(z.string()).optional(),
+  msg: z.looseObject({ type: z.string() }),
+});
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+export const EnvelopeErrorCode = { INVALID: 'envelope_invalid' } as const;
+export type EnvelopeErrorCode = (typeof EnvelopeErrorCode)[keyof typeof EnvelopeErrorCode];
+
+export class EnvelopeError extends Error {
+  readonly code = EnvelopeErrorCode.INVALID;
+  constructor(
+    readonly channel: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`invalid envelope on ${channel}`, options);
+    this.name = 'EnvelopeError';
+  }
+}
+
+export function encodeEnvelope(envelope: Envelope): string {
+  return JSON.stringify(envelope);
+}
+
+export function decodeEnvelope(channel: string, text: string): Envelope {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new EnvelopeError(channel, { cause: err });
+  }
+  const parsed = envelopeSchema.safeParse(raw);
+  if (!parsed.success) throw new EnvelopeError(channel, { cause: parsed.error });
+  return parsed.data;
+}

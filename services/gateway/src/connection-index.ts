@@ -1,0 +1,75 @@
+import type { Envelope } from '@felt/platform';
+
+export type AttachmentState = 'attaching' | 'attached';
+
+export interface Attachment {
+  state: AttachmentState;
+  /** The worker that answered the last attach, and the stream generation it answered on. */
+  workerId: string | undefined;
+  linkGeneration: number;
+}
+
+/** What the gateway knows about one client socket. */
+export interface ClientConnection {
+  readonly id: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly name: string;
+  readonly tables: Map<string, Attachment>;
+}
+
+export type Channel =
+  { readonly kind: 'table'; readonly tableId: string } | { readonly kind: 'user'; readonly userId: string };
+
+/**
+ * Which connections sit at which table, for delivering pub/sub envelopes. A connection counts from
+ * the moment it asks to join (attaching), so that an event published between the worker's snapshot
+ * and the attach ack is not lost; the client orders them by table_seq.
+ */
+export class ConnectionIndex {
+  private readonly byTable = new Map<string, Set<ClientConnection>>();
+
+  add(conn: ClientConnection, tableId: string): void {
+    let set = this.byTable.get(tableId);
+    if (!set) {
+      set = new Set();
+      this.byTable.set(tableId, set);
+    }
+    set.add(conn);
+  }
+
+  remove(conn: ClientConnection, tableId: string): void {
+    const set = this.byTable.get(tableId);
+    if (!set) return;
+    set.delete(conn);
+    if (set.size === 0) this.byTable.delete(tableId);
+  }
+
+  at(tableId: string): ReadonlySet<ClientConnection> {
+    return this.byTable.get(tableId) ?? EMPTY;
+  }
+
+  tableIds(): string[] {
+    return [...this.byTable.keys()];
+  }
+
+  /**
+   * The envelope rules of docs/dev/contracts.md: a table-channel message goes to every connection
+   * at that table whose user is not in `except` (those users got a personal copy); a user-channel
+   * message goes only to that user's connections at that table.
+   */
+  recipients(channel: Channel, envelope: Envelope): ClientConnection[] {
+    if (channel.kind === 'table' && envelope.table_id !== channel.tableId) return [];
+    const conns = this.at(envelope.table_id);
+    const out: ClientConnection[] = [];
+    if (channel.kind === 'table') {
+      const except = new Set(envelope.except ?? []);
+      for (const c of conns) if (!except.has(c.userId)) out.push(c);
+    } else {
+      for (const c of conns) if (c.userId === channel.userId) out.push(c);
+    }
+    return out;
+  }
+}
+
+const EMPTY: ReadonlySet<ClientConnection> = new Set();

@@ -1,0 +1,601 @@
+import { randomUUID } from 'node:crypto';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import uWS from 'uWebSockets.js';
+import {
+  debugSpans,
+  decodeEnvelope,
+  injectTraceContext,
+  redisKeys,
+  type ChannelSubscriber,
+  type Logger,
+  type Redis,
+  type RedisKeys,
+  type Registry,
+  type RingView,
+} from '@felt/platform';
+import type { GatewayFrame } from '@felt/proto';
+import {
+  CloseCode,
+  ErrorCode,
+  isErrorCode,
+  parseClientFrame,
+  type ClientFrame,
+  type ErrorMessage,
+} from '@felt/protocol';
+import { ConnectionIndex, type Attachment, type Channel, type ClientConnection } from './connection-index.js';
+import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
+import { TokenBucket } from './token-bucket.js';
+import { authorizeUpgrade, RefusalReason } from './upgrade-auth.js';
+import type { WorkerAnswer } from './worker-link.js';
+import { WorkerRouter } from './worker-router.js';
+
+// A build whose native binary did not load falls back to a JS shim that lacks H3App and can hang
+// under load; refuse to start on it.
+if (typeof (uWS as unknown as Record<string, unknown>).H3App !== 'function') {
+  throw new Error('uWebSockets.js native binary did not load (fallback shim detected); refusing to start');
+}
+
+/** Past this many bytes queued for one socket, the reader is too slow: close it (documented 4013). */
+export const BACKPRESSURE_LIMIT = 1024 * 1024;
+/** Frames past this size are not read at all; uWS drops the connection (the client sees 1006). */
+const HARD_PAYLOAD_CAP = 1024 * 1024;
+
+const tracer = trace.getTracer('felt.gateway');
+
+interface SocketData extends ClientConnection {
+  readonly bucket: TokenBucket;
+  droppedInRow: number;
+  lastRateErrorAt: number;
+  closed: boolean;
+  ws: uWS.WebSocket<SocketData> | undefined;
+}
+
+export interface GatewayOptions {
+  readonly gatewayId: string;
+  readonly host: string;
+  readonly port: number;
+  readonly secret: string;
+  readonly prefix: string;
+  readonly allowedOrigins: readonly string[];
+  readonly maxPayload: number;
+  readonly ratePerSec: number;
+  readonly rateBurst: number;
+  readonly debugEndpoints: boolean;
+  readonly redis: Redis;
+  readonly subscriber: ChannelSubscriber;
+  readonly ring: RingView;
+  readonly metricsRegistry: Registry;
+  readonly logger: Logger;
+  readonly requestTimeoutMs?: number;
+}
+
+interface Subscription {
+  count: number;
+  ready: Promise<void>;
+  off: (() => Promise<void>) | undefined;
+}
+
+/**
+ * The WebSocket edge: authenticates upgrades, validates and rate-limits frames, forwards table
+ * traffic to the owning worker and delivers the workers' pub/sub events to the sockets at each table.
+ */
+export class Gateway {
+  private readonly app: uWS.TemplatedApp;
+  private listenSocket: uWS.us_listen_socket | undefined;
+  private readonly index = new ConnectionIndex();
+  private readonly sockets = new Set<SocketData>();
+  private readonly subs = new Map<string, Subscription>();
+  private readonly keys: RedisKeys;
+  private readonly metrics: GatewayMetrics;
+  private readonly router: WorkerRouter;
+  private readonly allowed: ReadonlySet<string>;
+  private stopping = false;
+
+  constructor(private readonly o: GatewayOptions) {
+    this.keys = redisKeys(o.prefix);
+    this.allowed = new Set(o.allowedOrigins);
+    this.router = new WorkerRouter({
+      ring: o.ring,
+      gatewayId: o.gatewayId,
+      logger: o.logger,
+      requestTimeoutMs: o.requestTimeoutMs ?? 5_000,
+      onLinkOpen: () => this.reconcile(),
+    });
+    this.metrics = createGatewayMetrics(o.metricsRegistry, () => this.router.openStreams());
+    o.ring.onChange(() => {
+      this.router.syncLinks();
+      this.reconcile();
+    });
+    this.app = this.buildApp();
+  }
+
+  async start(): Promise<number> {
+    this.router.syncLinks();
+    return new Promise<number>((resolve, reject) => {
+      this.app.listen(this.o.host, this.o.port, (socket) => {
+        if (!socket) return reject(new Error(`gateway could not listen on ${this.o.host}:${this.o.port}`));
+        this.listenSocket = socket;
+        resolve(uWS.us_socket_local_port(socket));
+      });
+    });
+  }
+
+  ready(): { ready: boolean; checks: Record<string, boolean> } {
+    const checks = {
+      redis: this.o.redis.status === 'ready',
+      workerStream: this.router.openStreams() > 0,
+      serving: !this.stopping,
+    };
+    return { ready: Object.values(checks).every(Boolean), checks };
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
+    this.listenSocket = undefined;
+    for (const s of [...this.sockets]) this.closeSocket(s, CloseCode.GOING_AWAY, 'gateway shutting down');
+    this.router.close();
+    await Promise.all([...this.subs.values()].map((s) => (s.off ? s.off() : Promise.resolve())));
+    this.subs.clear();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // HTTP and upgrade
+
+  private buildApp(): uWS.TemplatedApp {
+    const app = uWS.App();
+    app.ws<SocketData>('/ws', {
+      maxPayloadLength: Math.max(HARD_PAYLOAD_CAP, this.o.maxPayload),
+      maxBackpressure: BACKPRESSURE_LIMIT * 2,
+      // Typed as a number in this build's d.ts; it is a flag.
+      closeOnBackpressureLimit: 1,
+      idleTimeout: 120,
+      sendPingsAutomatically: true,
+      upgrade: (res, req, context) => this.upgrade(res, req, context),
+      open: (ws) => {
+        const data = ws.getUserData();
+        data.ws = ws;
+        this.sockets.add(data);
+        this.metrics.sockets.inc();
+      },
+      message: (ws, message, isBinary) => this.onMessage(ws.getUserData(), message, isBinary),
+      close: (ws, code) => this.onClose(ws.getUserData(), code),
+    });
+    app.get('/healthz', (res) => {
+      res.writeHeader('content-type', 'application/json').end('{"ok":true}');
+    });
+    app.get('/readyz', (res) => {
+      const report = this.ready();
+      res
+        .writeStatus(report.ready ? '200 OK' : '503 Service Unavailable')
+        .writeHeader('content-type', 'application/json')
+        .end(JSON.stringify(report));
+    });
+    app.get('/metrics', (res) => {
+      let aborted = false;
+      res.onAborted(() => {
+        aborted = true;
+      });
+      this.o.metricsRegistry.metrics().then(
+        (text) => {
+          if (!aborted) res.cork(() => res.writeHeader('content-type', this.o.metricsRegistry.contentType).end(text));
+        },
+        () => {
+          if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end());
+        },
+      );
+    });
+    app.get('/debug/spans', (res) => {
+      const spans = debugSpans();
+      if (spans === null) return void res.writeStatus('404 Not Found').end('{"error":"not_found"}');
+      res.writeHeader('content-type', 'application/json').end(JSON.stringify(spans));
+    });
+    app.get('/debug/ring', (res, req) => {
+      if (!this.o.debugEndpoints) return void res.writeStatus('404 Not Found').end('{"error":"not_found"}');
+      const table = req.getQuery('table') ?? '';
+      res.writeHeader('content-type', 'application/json').end(
+        JSON.stringify({
+          gatewayId: this.o.gatewayId,
+          members: this.o.ring.current.members,
+          owner: table ? (this.o.ring.ownerOf(table)?.id ?? null) : null,
+        }),
+      );
+    });
+    app.any('/*', (res) => {
+      res.writeStatus('404 Not Found').writeHeader('content-type', 'application/json').end('{"error":"not_found"}');
+    });
+    return app;
+  }
+
+  private upgrade(res: uWS.HttpResponse, req: uWS.HttpRequest, context: uWS.us_socket_context_t): void {
+    // The request object is only valid until the first await: copy what we need.
+    const headers = { origin: req.getHeader('origin'), cookie: req.getHeader('cookie') };
+    const key = req.getHeader('sec-websocket-key');
+    const protocol = req.getHeader('sec-websocket-protocol');
+    const extensions = req.getHeader('sec-websocket-extensions');
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    if (this.stopping) {
+      res.writeStatus('503 Service Unavailable').end('{"error":"shutting_down"}');
+      return;
+    }
+    authorizeUpgrade(
+      { secret: this.o.secret, redis: this.o.redis, prefix: this.o.prefix, allowedOrigins: this.allowed },
+      headers,
+    )
+      .catch(() => ({ ok: false as const, status: 503 as const, reason: RefusalReason.UNAVAILABLE }))
+      .then((decision) => {
+        if (aborted) return;
+        res.cork(() => {
+          if (!decision.ok) {
+            this.metrics.refusals.inc({ reason: decision.reason });
+            const status = { 401: '401 Unauthorized', 403: '403 Forbidden', 503: '503 Service Unavailable' }[
+              decision.status
+            ];
+            res
+              .writeStatus(status)
+              .writeHeader('content-type', 'application/json')
+              .end(JSON.stringify({ error: decision.reason }));
+            return;
+          }
+          const now = Date.now();
+          const data: SocketData = {
+            id: randomUUID(),
+            userId: decision.claims.userId,
+            sessionId: decision.claims.sessionId,
+            name: decision.claims.name,
+            tables: new Map(),
+            bucket: new TokenBucket(this.o.ratePerSec, this.o.rateBurst, now),
+            droppedInRow: 0,
+            lastRateErrorAt: 0,
+            closed: false,
+            ws: undefined,
+          };
+          res.upgrade(data, key, protocol, extensions, context);
+        });
+      })
+      .catch((err: unknown) => this.o.logger.error({ err }, 'upgrade failed'));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Client frames
+
+  private onMessage(conn: SocketData, message: ArrayBuffer, isBinary: boolean): void {
+    if (conn.closed) return;
+    if (message.byteLength > this.o.maxPayload) {
+      this.metrics.messagesIn.inc({ type: 'oversized' });
+      this.closeSocket(conn, CloseCode.MESSAGE_TOO_BIG, 'frame too large');
+      return;
+    }
+    const now = Date.now();
+    if (!conn.bucket.take(now)) {
+      this.metrics.messagesIn.inc({ type: 'rate_limited' });
+      conn.droppedInRow++;
+      if (conn.droppedInRow > this.o.rateBurst) {
+        this.closeSocket(conn, CloseCode.RATE_LIMIT_ABUSE, 'rate limit exceeded');
+        return;
+      }
+      if (now - conn.lastRateErrorAt >= 1000) {
+        conn.lastRateErrorAt = now;
+        this.sendError(conn, { code: ErrorCode.RATE_LIMITED, message: 'too many frames; slow down' });
+      }
+      return;
+    }
+    conn.droppedInRow = 0;
+    if (isBinary) {
+      this.metrics.messagesIn.inc({ type: 'invalid' });
+      this.sendError(conn, {
+        code: ErrorCode.INVALID_FRAME,
+        message: 'binary frames are not supported; send JSON text',
+      });
+      return;
+    }
+    const parsed = parseClientFrame(Buffer.from(message).toString('utf8'));
+    if (!parsed.ok) {
+      this.metrics.messagesIn.inc({ type: 'invalid' });
+      const { ok: _ok, ...error } = parsed;
+      this.sendError(conn, error);
+      return;
+    }
+    const frame = parsed.frame;
+    this.metrics.messagesIn.inc({ type: frame.type });
+    if (frame.type === 'ping') {
+      this.send(conn, JSON.stringify({ type: 'pong', ...(frame.nonce ? { nonce: frame.nonce } : {}), ts: now }));
+      return;
+    }
+    void tracer.startActiveSpan(
+      `gateway.${frame.type}`,
+      { kind: SpanKind.SERVER, attributes: { 'felt.table_id': frame.table_id, 'felt.gateway_id': this.o.gatewayId } },
+      async (span) => {
+        const started = performance.now();
+        let result = 'ok';
+        try {
+          result = await this.handleTableFrame(conn, frame);
+        } catch (err) {
+          result = ErrorCode.INTERNAL;
+          span.recordException(err as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          this.o.logger.error({ err, type: frame.type }, 'frame handling failed');
+          this.sendError(conn, {
+            code: ErrorCode.INTERNAL,
+            message: 'internal error',
+            table_id: frame.table_id,
+            ...cmd(frame),
+          });
+        } finally {
+          span.setAttribute('felt.result', result);
+          span.end();
+          this.metrics.requestSeconds.observe({ type: frame.type, result }, (performance.now() - started) / 1000);
+        }
+      },
+    );
+  }
+
+  /** Returns a result label for metrics and the span. */
+  private async handleTableFrame(conn: SocketData, frame: Exclude<ClientFrame, { type: 'ping' }>): Promise<string> {
+    const tableId = frame.table_id;
+    switch (frame.type) {
+      case 'join_table': {
+        const existing = conn.tables.get(tableId);
+        if (!existing) {
+          conn.tables.set(tableId, { state: 'attaching', workerId: undefined, linkGeneration: 0 });
+          this.index.add(conn, tableId);
+          await Promise.all([
+            this.acquire({ kind: 'table', tableId }),
+            this.acquire({ kind: 'user', userId: conn.userId }),
+          ]);
+        }
+        const routed = await this.router.request(tableId, (requestId) => ({
+          frame: {
+            $case: 'attach',
+            attach: {
+              requestId,
+              connectionId: conn.id,
+              userId: conn.userId,
+              userName: conn.name,
+              tableId,
+              traceContext: injectTraceContext(),
+            },
+          },
+        }));
+        if (routed.retried) this.metrics.notOwnerRetries.inc();
+        const att = conn.tables.get(tableId);
+        if (routed.answer.kind === 'ack') {
+          if (conn.closed || !att) {
+            // The socket left while the worker attached it: undo on the worker.
+            this.router.notify(tableId, routed.workerId, (requestId) => detachFrame(requestId, conn, tableId));
+            return 'ok';
+          }
+          att.state = 'attached';
+          att.workerId = routed.workerId;
+          att.linkGeneration = routed.linkGeneration;
+          this.deliverReplies(conn, routed.answer.replies);
+          return 'ok';
+        }
+        if (!existing) this.dropAttachment(conn, tableId);
+        return this.refuse(conn, frame, routed.answer);
+      }
+      case 'leave_table': {
+        const att = conn.tables.get(tableId);
+        if (!att) return this.refuse(conn, frame, { kind: 'error', code: ErrorCode.NOT_JOINED, message: 'not joined' });
+        this.dropAttachment(conn, tableId);
+        const routed = await this.router.request(tableId, (requestId) => detachFrame(requestId, conn, tableId));
+        return routed.answer.kind;
+      }
+      case 'resync_request': {
+        if (!conn.tables.has(tableId))
+          return this.refuse(conn, frame, {
+            kind: 'error',
+            code: ErrorCode.NOT_JOINED,
+            message: 'join the table first',
+          });
+        const routed = await this.router.request(tableId, (requestId) => ({
+          frame: {
+            $case: 'command',
+            command: {
+              requestId,
+              connectionId: conn.id,
+              userId: conn.userId,
+              tableId,
+              commandJson: Buffer.from(JSON.stringify(frame)),
+              traceContext: injectTraceContext(),
+            },
+          },
+        }));
+        if (routed.answer.kind === 'ack') {
+          this.deliverReplies(conn, routed.answer.replies);
+          return 'ok';
+        }
+        return this.refuse(conn, frame, routed.answer);
+      }
+    }
+  }
+
+  private refuse(conn: SocketData, frame: Exclude<ClientFrame, { type: 'ping' }>, answer: WorkerAnswer): string {
+    let code: ErrorCode;
+    let message: string;
+    if (answer.kind === 'error') {
+      code = isErrorCode(answer.code) ? answer.code : ErrorCode.INTERNAL;
+      message = code === ErrorCode.INTERNAL ? 'internal error' : answer.message;
+    } else {
+      code = ErrorCode.UNAVAILABLE;
+      message = 'the table is unavailable; retry shortly';
+    }
+    this.sendError(conn, { code, message, table_id: frame.table_id, ...cmd(frame) });
+    return code;
+  }
+
+  private deliverReplies(conn: SocketData, replies: readonly { connectionId: string; messageJson: string }[]): void {
+    for (const r of replies) if (r.connectionId === conn.id) this.send(conn, r.messageJson);
+  }
+
+  private dropAttachment(conn: SocketData, tableId: string): void {
+    if (!conn.tables.delete(tableId)) return;
+    this.index.remove(conn, tableId);
+    this.release({ kind: 'table', tableId });
+    this.release({ kind: 'user', userId: conn.userId });
+  }
+
+  private onClose(conn: SocketData, code: number): void {
+    conn.closed = true;
+    conn.ws = undefined;
+    if (this.sockets.delete(conn)) this.metrics.sockets.dec();
+    for (const [tableId, att] of [...conn.tables]) {
+      this.dropAttachment(conn, tableId);
+      this.router.notify(tableId, att.workerId, (requestId) => detachFrame(requestId, conn, tableId));
+    }
+    this.o.logger.debug({ event: 'socket_closed', connectionId: conn.id, code }, 'socket closed');
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Delivery
+
+  private send(conn: SocketData, text: string): void {
+    const ws = conn.ws;
+    if (conn.closed || !ws) return;
+    ws.cork(() => ws.send(text, false));
+    this.metrics.messagesOut.inc();
+    if (ws.getBufferedAmount() > BACKPRESSURE_LIMIT) this.closeSocket(conn, CloseCode.SLOW_CONSUMER, 'slow consumer');
+  }
+
+  private sendError(conn: SocketData, error: Omit<ErrorMessage, 'type'>): void {
+    this.metrics.frameErrors.inc({ code: error.code });
+    const msg: ErrorMessage = { type: 'error', ...error };
+    this.send(conn, JSON.stringify(msg));
+  }
+
+  private closeSocket(conn: SocketData, code: number, reason: string): void {
+    const ws = conn.ws;
+    if (conn.closed || !ws) return;
+    this.metrics.closes.inc({ code: String(code) });
+    ws.end(code, reason);
+  }
+
+  private channelName(ch: Channel): string {
+    return ch.kind === 'table' ? this.keys.table(ch.tableId) : this.keys.user(ch.userId);
+  }
+
+  /** Holds a channel subscription while any attachment needs it; resolves once Redis confirmed it. */
+  private acquire(ch: Channel): Promise<void> {
+    const name = this.channelName(ch);
+    const existing = this.subs.get(name);
+    if (existing) {
+      existing.count++;
+      return existing.ready;
+    }
+    const sub: Subscription = { count: 1, ready: Promise.resolve(), off: undefined };
+    sub.ready = this.o.subscriber
+      .subscribe(name, (message) => this.onChannelMessage(ch, name, message))
+      .then((off) => {
+        sub.off = off;
+        // Everyone left while SUBSCRIBE was in flight.
+        if (this.subs.get(name) !== sub) void off();
+      });
+    this.subs.set(name, sub);
+    return sub.ready;
+  }
+
+  private release(ch: Channel): void {
+    const name = this.channelName(ch);
+    const sub = this.subs.get(name);
+    if (!sub) return;
+    sub.count--;
+    if (sub.count > 0) return;
+    this.subs.delete(name);
+    if (sub.off) void sub.off();
+  }
+
+  private onChannelMessage(ch: Channel, channel: string, text: string): void {
+    let envelope;
+    try {
+      envelope = decodeEnvelope(channel, text);
+    } catch (err) {
+      this.o.logger.warn({ err, channel }, 'dropping invalid envelope');
+      return;
+    }
+    const recipients = this.index.recipients(ch, envelope);
+    if (recipients.length === 0) return;
+    const payload = JSON.stringify(envelope.msg);
+    for (const conn of recipients) this.send(conn as SocketData, payload);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Ownership changes
+
+  /**
+   * Re-attaches connections whose table moved to another worker, or whose worker stream was
+   * re-opened (the worker dropped them when the old stream ended). Each gets a fresh snapshot.
+   */
+  private reconcile(): void {
+    if (this.stopping) return;
+    for (const tableId of this.index.tableIds()) {
+      const owner = this.o.ring.ownerOf(tableId);
+      if (!owner) continue;
+      const link = this.router.link(owner.id);
+      if (link?.state !== 'open') continue;
+      for (const c of this.index.at(tableId)) {
+        const conn = c as SocketData;
+        const att = conn.tables.get(tableId);
+        if (!att || att.state !== 'attached') continue;
+        if (att.workerId === owner.id && att.linkGeneration === link.generation) continue;
+        void this.reattach(conn, tableId, att);
+      }
+    }
+  }
+
+  private async reattach(conn: SocketData, tableId: string, att: Attachment): Promise<void> {
+    att.state = 'attaching';
+    await tracer.startActiveSpan(
+      'gateway.reattach',
+      { kind: SpanKind.INTERNAL, attributes: { 'felt.table_id': tableId } },
+      async (span) => {
+        try {
+          const routed = await this.router.request(tableId, (requestId) => ({
+            frame: {
+              $case: 'attach',
+              attach: {
+                requestId,
+                connectionId: conn.id,
+                userId: conn.userId,
+                userName: conn.name,
+                tableId,
+                traceContext: injectTraceContext(),
+              },
+            },
+          }));
+          if (conn.tables.get(tableId) !== att) return;
+          if (routed.answer.kind === 'ack') {
+            att.state = 'attached';
+            att.workerId = routed.workerId;
+            att.linkGeneration = routed.linkGeneration;
+            this.deliverReplies(conn, routed.answer.replies);
+          } else if (routed.answer.kind === 'error') {
+            this.dropAttachment(conn, tableId);
+            const code = isErrorCode(routed.answer.code) ? routed.answer.code : ErrorCode.INTERNAL;
+            this.sendError(conn, { code, message: routed.answer.message, table_id: tableId });
+          } else {
+            // Unreachable for now: stay attached to the old owner; the next ring or link change retries.
+            att.state = 'attached';
+          }
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+}
+
+function detachFrame(requestId: string, conn: ClientConnection, tableId: string): GatewayFrame {
+  return {
+    frame: {
+      $case: 'detach',
+      detach: { requestId, connectionId: conn.id, userId: conn.userId, tableId, traceContext: injectTraceContext() },
+    },
+  };
+}
+
+function cmd(frame: ClientFrame): { command_id?: string } {
+  return 'command_id' in frame && frame.command_id !== undefined ? { command_id: frame.command_id } : {};
+}
