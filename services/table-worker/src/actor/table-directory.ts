@@ -1,0 +1,92 @@
+import { CheckpointCorruptError } from '../ports.js';
+import { TableActor, type TableActorDeps } from './table-actor.js';
+import { tableNotFound } from './table-error.js';
+
+export interface TableDirectoryOptions extends TableActorDeps {
+  /** A table with no connection for this long is dropped from memory (its checkpoint stays). */
+  readonly idleMs: number;
+}
+
+/**
+ * The live tables of one worker. An actor is created lazily on first use from the room rows and the
+ * last checkpoint; concurrent first uses share one creation, so a table never has two actors here.
+ */
+export class TableDirectory {
+  private readonly actors = new Map<string, TableActor>();
+  private readonly creating = new Map<string, Promise<TableActor>>();
+
+  constructor(private readonly options: TableDirectoryOptions) {}
+
+  get size(): number {
+    return this.actors.size;
+  }
+
+  tableIds(): string[] {
+    return [...this.actors.keys()];
+  }
+
+  peek(tableId: string): TableActor | undefined {
+    return this.actors.get(tableId);
+  }
+
+  /** The table's actor, created if needed. Throws TableError(table_not_found) for an unknown room. */
+  get(tableId: string): Promise<TableActor> {
+    const live = this.actors.get(tableId);
+    if (live) return Promise.resolve(live);
+    const pending = this.creating.get(tableId);
+    if (pending) return pending;
+    const creation = this.create(tableId).finally(() => this.creating.delete(tableId));
+    this.creating.set(tableId, creation);
+    return creation;
+  }
+
+  private async create(tableId: string): Promise<TableActor> {
+    const [seed, tableSeq] = await Promise.all([this.options.seeds.load(tableId), this.lastTableSeq(tableId)]);
+    if (!seed || seed.status === 'closed') throw tableNotFound(tableId);
+    const actor = TableActor.create(tableId, seed, tableSeq, this.options);
+    this.actors.set(tableId, actor);
+    return actor;
+  }
+
+  private async lastTableSeq(tableId: string): Promise<number> {
+    try {
+      return (await this.options.checkpoints.load(tableId))?.tableSeq ?? 0;
+    } catch (err) {
+      if (!(err instanceof CheckpointCorruptError)) throw err;
+      // table_seq must still only grow. No table issues a sequence number per millisecond for long,
+      // so the clock is a floor above anything the lost checkpoint held.
+      const floor = this.options.clock.now();
+      this.options.logger.error(
+        { err, tableId, tableSeq: floor },
+        'corrupt checkpoint; table_seq continues from the clock',
+      );
+      return floor;
+    }
+  }
+
+  /** Stops and forgets one table (after its queued commands ran). */
+  async evict(tableId: string): Promise<void> {
+    const actor = this.actors.get(tableId);
+    if (!actor) return;
+    this.actors.delete(tableId);
+    await actor.stop();
+  }
+
+  /** Drops closed tables and tables idle past idleMs. Returns the evicted ids. */
+  async sweep(): Promise<string[]> {
+    const now = this.options.clock.now();
+    const victims: string[] = [];
+    for (const [id, actor] of this.actors) {
+      const idle = actor.idleSinceMs();
+      if (actor.queueDepth > 0) continue;
+      if ((actor.isClosed && actor.connectionCount === 0) || (idle !== undefined && now - idle >= this.options.idleMs))
+        victims.push(id);
+    }
+    await Promise.all(victims.map((id) => this.evict(id)));
+    return victims;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.tableIds().map((id) => this.evict(id)));
+  }
+}

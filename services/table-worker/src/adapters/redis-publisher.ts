@@ -1,0 +1,33 @@
+import { encodeEnvelope, redisKeys, type Envelope, type Redis, type RedisKeys } from '@felt/platform';
+import type { EventPublisher, Publication } from '../ports.js';
+
+/** Publishes envelopes on the table and user channels of docs/dev/contracts.md. */
+export class RedisEventPublisher implements EventPublisher {
+  private readonly keys: RedisKeys;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = redisKeys(prefix);
+  }
+
+  async publish(tableId: string, tableSeq: number, publications: readonly Publication[]): Promise<void> {
+    // One pipeline over one connection keeps this batch in order, and in order after the previous
+    // batch of the same table (the actor awaits each publish).
+    const pipeline = this.redis.pipeline();
+    for (const p of publications) {
+      const envelope: Envelope = {
+        table_id: tableId,
+        table_seq: tableSeq,
+        ...(p.audience.kind === 'table' && p.audience.except.length > 0 ? { except: [...p.audience.except] } : {}),
+        msg: p.message,
+      };
+      const channel = p.audience.kind === 'table' ? this.keys.table(tableId) : this.keys.user(p.audience.userId);
+      pipeline.publish(channel, encodeEnvelope(envelope));
+    }
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([err]) => err);
+    if (failed?.[0]) throw failed[0];
+  }
+}

@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { ServerDuplexStream } from '@grpc/grpc-js';
+import { extractTraceContext, type Logger, type RingView, type WorkerRegistry } from '@felt/platform';
+import { type GatewayFrame, HealthResponse_Status, type TableServiceServer, type WorkerFrame } from '@felt/proto';
+import { ErrorCode, clientFrameSchema } from '@felt/protocol';
+import { MailboxClosedError } from '../actor/mailbox.js';
+import type { TableActor, TableCommand, TableOutcome } from '../actor/table-actor.js';
+import type { TableDirectory } from '../actor/table-directory.js';
+import { TableError } from '../actor/table-error.js';
+import type { WorkerMetrics } from '../metrics.js';
+
+export interface TableServiceDeps {
+  readonly workerId: string;
+  readonly directory: TableDirectory;
+  readonly ring: RingView;
+  readonly registry: WorkerRegistry;
+  readonly metrics: WorkerMetrics;
+  readonly logger: Logger;
+}
+
+const tracer = trace.getTracer('felt.table-worker');
+const utf8 = new TextDecoder();
+
+type RequestType = 'attach' | 'detach' | 'resync';
+
+interface Request {
+  readonly type: RequestType;
+  readonly requestId: string;
+  readonly tableId: string;
+  readonly traceContext: Record<string, string>;
+  readonly command: TableCommand;
+}
+
+/** Converts one gateway frame to a table command; proto types stop here. */
+function toRequest(
+  frame: GatewayFrame['frame'],
+  streamId: string,
+): Request | { error: { requestId: string; tableId: string; message: string } } | null {
+  switch (frame?.$case) {
+    case 'attach': {
+      const a = frame.attach;
+      return {
+        type: 'attach',
+        requestId: a.requestId,
+        tableId: a.tableId,
+        traceContext: a.traceContext,
+        command: { kind: 'attach', connectionId: a.connectionId, streamId, userId: a.userId },
+      };
+    }
+    case 'detach': {
+      const d = frame.detach;
+      return {
+        type: 'detach',
+        requestId: d.requestId,
+        tableId: d.tableId,
+        traceContext: d.traceContext,
+        command: { kind: 'detach', connectionId: d.connectionId, userId: d.userId },
+      };
+    }
+    case 'command': {
+      const c = frame.command;
+      let parsed: ReturnType<typeof clientFrameSchema.safeParse>;
+      try {
+        parsed = clientFrameSchema.safeParse(JSON.parse(utf8.decode(c.commandJson)));
+      } catch {
+        return { error: { requestId: c.requestId, tableId: c.tableId, message: 'command is not valid JSON' } };
+      }
+      if (!parsed.success || parsed.data.type !== 'resync_request' || parsed.data.table_id !== c.tableId) {
+        return { error: { requestId: c.requestId, tableId: c.tableId, message: 'not a table command' } };
+      }
+      return {
+        type: 'resync',
+        requestId: c.requestId,
+        tableId: c.tableId,
+        traceContext: c.traceContext,
+        command: { kind: 'resync', connectionId: c.connectionId, userId: c.userId },
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The worker side of the gateway contract. Each Connect stream is one gateway; requests on it are
+ * checked against this worker's ring, routed to the table's actor, and answered with replies for
+ * the connection, then an ack or a typed error.
+ */
+export function createTableService(deps: TableServiceDeps): TableServiceServer {
+  const { workerId, directory, ring, registry, metrics, logger } = deps;
+
+  async function run(actorOf: () => Promise<TableActor>, command: TableCommand): Promise<TableOutcome> {
+    try {
+      return await (await actorOf()).submit(command);
+    } catch (err) {
+      // The actor was evicted (idle sweep) between lookup and submit: a fresh one takes the command.
+      if (err instanceof MailboxClosedError) return (await actorOf()).submit(command);
+      throw err;
+    }
+  }
+
+  const connect = (call: ServerDuplexStream<GatewayFrame, WorkerFrame>): void => {
+    const streamId = randomUUID();
+    let gatewayId = 'unknown';
+    let open = true;
+    const touched = new Set<string>();
+    metrics.gatewayStreams.inc();
+
+    const write = (frame: WorkerFrame): void => {
+      if (open) call.write(frame);
+    };
+
+    const handle = async (req: Request): Promise<void> => {
+      const started = performance.now();
+      const parent = extractTraceContext(req.traceContext);
+      await tracer.startActiveSpan(
+        `table.${req.type}`,
+        { kind: SpanKind.SERVER, attributes: { 'felt.table_id': req.tableId, 'felt.worker_id': workerId } },
+        parent,
+        async (span) => {
+          let result = 'ok';
+          try {
+            const owner = ring.ownerOf(req.tableId);
+            if (owner?.id !== workerId) {
+              result = 'not_owner';
+              write({
+                frame: {
+                  $case: 'notOwner',
+                  notOwner: {
+                    requestId: req.requestId,
+                    tableId: req.tableId,
+                    ownerWorkerId: owner?.id ?? '',
+                    ownerAddr: owner?.addr ?? '',
+                  },
+                },
+              });
+              return;
+            }
+            const outcome = await run(() => directory.get(req.tableId), req.command);
+            if (req.type === 'attach') touched.add(req.tableId);
+            for (const reply of outcome.replies) {
+              write({
+                frame: {
+                  $case: 'reply',
+                  reply: {
+                    requestId: req.requestId,
+                    connectionId: reply.connectionId,
+                    tableId: req.tableId,
+                    tableSeq: outcome.tableSeq,
+                    messageJson: Buffer.from(JSON.stringify(reply.message)),
+                  },
+                },
+              });
+            }
+            write({
+              frame: {
+                $case: 'ack',
+                ack: { requestId: req.requestId, tableId: req.tableId, tableSeq: outcome.tableSeq },
+              },
+            });
+          } catch (err) {
+            const known = err instanceof TableError;
+            result = known ? err.code : ErrorCode.INTERNAL;
+            if (!known) {
+              span.recordException(err as Error);
+              span.setStatus({ code: SpanStatusCode.ERROR });
+              logger.error({ err, tableId: req.tableId, type: req.type, gatewayId }, 'table request failed');
+            }
+            write({
+              frame: {
+                $case: 'error',
+                error: {
+                  requestId: req.requestId,
+                  tableId: req.tableId,
+                  code: result,
+                  message: known ? err.message : 'internal error',
+                },
+              },
+            });
+          } finally {
+            span.setAttribute('felt.result', result);
+            span.end();
+            metrics.commands.inc({ type: req.type, result });
+            metrics.commandSeconds.observe({ type: req.type }, (performance.now() - started) / 1000);
+          }
+        },
+      );
+    };
+
+    call.on('data', (frame: GatewayFrame) => {
+      if (frame.frame?.$case === 'hello') {
+        gatewayId = frame.frame.hello.gatewayId;
+        logger.info({ event: 'gateway_connected', gatewayId, streamId }, 'gateway stream open');
+        write({ frame: { $case: 'welcome', welcome: { workerId } } });
+        return;
+      }
+      const req = toRequest(frame.frame, streamId);
+      if (req === null) return;
+      if ('error' in req) {
+        metrics.commands.inc({ type: 'command', result: ErrorCode.INVALID_FRAME });
+        write({
+          frame: {
+            $case: 'error',
+            error: { ...req.error, code: ErrorCode.INVALID_FRAME, message: req.error.message },
+          },
+        });
+        return;
+      }
+      handle(req).catch((err: unknown) => logger.error({ err }, 'request handler crashed'));
+    });
+
+    let gone = false;
+    const onGone = (why: string): void => {
+      if (gone) return;
+      gone = true;
+      open = false;
+      metrics.gatewayStreams.dec();
+      logger.info(
+        { event: 'gateway_disconnected', gatewayId, streamId, why, tables: touched.size },
+        'gateway stream closed',
+      );
+      // Every connection that came over this stream is gone with it.
+      for (const tableId of touched) {
+        directory
+          .peek(tableId)
+          ?.submit({ kind: 'stream_closed', streamId })
+          .catch((err: unknown) => {
+            if (!(err instanceof MailboxClosedError)) logger.error({ err, tableId }, 'stream_closed failed');
+          });
+      }
+    };
+    call.on('end', () => {
+      onGone('end');
+      call.end();
+    });
+    call.on('cancelled', () => onGone('cancelled'));
+    call.on('error', (err: Error) => {
+      logger.warn({ err, gatewayId }, 'gateway stream error');
+      onGone('error');
+    });
+    call.on('close', () => onGone('close'));
+  };
+
+  return {
+    connect,
+    health: (_call, callback) => {
+      callback(null, {
+        workerId,
+        status: registry.isDraining ? HealthResponse_Status.STATUS_DRAINING : HealthResponse_Status.STATUS_SERVING,
+        liveTables: directory.size,
+      });
+    },
+    drain: (_call, callback) => {
+      registry.setDraining(true).then(
+        async () => {
+          logger.info({ event: 'draining' }, 'draining: leaving the ring of owners');
+          await ring.refresh();
+          callback(null, { workerId, draining: true });
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'drain failed');
+          callback(
+            { code: 14, details: 'registry unavailable', name: 'DrainError', message: 'registry unavailable' },
+            null,
+          );
+        },
+      );
+    },
+  };
+}

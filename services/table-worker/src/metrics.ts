@@ -1,0 +1,44 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+export interface WorkerMetrics {
+  readonly commands: Counter<'type' | 'result'>;
+  readonly commandSeconds: Histogram<'type'>;
+  readonly gatewayStreams: Gauge;
+  readonly ringChanges: Counter;
+}
+
+export function createWorkerMetrics(registry: Registry, liveTables: () => number): WorkerMetrics {
+  new Gauge({
+    name: 'felt_worker_live_tables',
+    help: 'Table actors in memory on this worker',
+    registers: [registry],
+    collect() {
+      this.set(liveTables());
+    },
+  });
+  return {
+    commands: new Counter({
+      name: 'felt_worker_commands_total',
+      help: 'Gateway requests by type and result (ok, not_owner, or the error code)',
+      labelNames: ['type', 'result'] as const,
+      registers: [registry],
+    }),
+    commandSeconds: new Histogram({
+      name: 'felt_worker_command_duration_seconds',
+      help: 'Time from a request reaching the worker to its ack or error, queueing in the table mailbox included',
+      labelNames: ['type'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    gatewayStreams: new Gauge({
+      name: 'felt_worker_gateway_streams',
+      help: 'Open Connect streams from gateways',
+      registers: [registry],
+    }),
+    ringChanges: new Counter({
+      name: 'felt_worker_ring_changes_total',
+      help: 'Ring membership changes this worker observed',
+      registers: [registry],
+    }),
+  };
+}
