@@ -1,0 +1,144 @@
+/**
+ * Typed errors of @felt/db. Each has a stable `code`; services map codes to HTTP or gRPC statuses
+ * and never show the message or cause to clients.
+ */
+export const DbErrorCode = {
+  MIGRATION_CHECKSUM_MISMATCH: 'migration_checksum_mismatch',
+  MIGRATION_FAILED: 'migration_failed',
+  MIGRATION_UNFINISHED: 'migration_unfinished',
+  LEDGER_INVALID: 'ledger_invalid',
+  LEDGER_UNBALANCED: 'ledger_unbalanced',
+  LEDGER_IMMUTABLE: 'ledger_immutable',
+  INSUFFICIENT_FUNDS: 'insufficient_funds',
+  IDEMPOTENCY_CONFLICT: 'idempotency_conflict',
+  TRANSACTION_RETRIES_EXHAUSTED: 'transaction_retries_exhausted',
+} as const;
+export type DbErrorCode = (typeof DbErrorCode)[keyof typeof DbErrorCode];
+
+export class DbError extends Error {
+  constructor(
+    readonly code: DbErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'DbError';
+  }
+}
+
+/** A committed migration file no longer matches what was applied to this database. */
+export class MigrationChecksumMismatchError extends DbError {
+  constructor(
+    readonly migrationName: string,
+    readonly appliedChecksum: string,
+    readonly fileChecksum: string,
+  ) {
+    super(
+      DbErrorCode.MIGRATION_CHECKSUM_MISMATCH,
+      `migration ${migrationName} was modified after it was applied ` +
+        `(database has checksum ${appliedChecksum}, file has ${fileChecksum}); ` +
+        'add a new migration instead of editing an applied one',
+    );
+    this.name = 'MigrationChecksumMismatchError';
+  }
+}
+
+/** A migration's SQL failed; its transaction was rolled back, so nothing of it was applied. */
+export class MigrationFailedError extends DbError {
+  constructor(
+    readonly migrationName: string,
+    options: { cause: unknown },
+  ) {
+    super(
+      DbErrorCode.MIGRATION_FAILED,
+      `migration ${migrationName} failed and was rolled back: ${describe(options.cause)}`,
+      options,
+    );
+    this.name = 'MigrationFailedError';
+  }
+}
+
+/** `_prisma_migrations` records a started, unfinished migration (e.g. from `prisma migrate deploy`). */
+export class MigrationUnfinishedError extends DbError {
+  constructor(readonly migrationName: string) {
+    super(
+      DbErrorCode.MIGRATION_UNFINISHED,
+      `migration ${migrationName} is recorded as started but not finished; ` +
+        'inspect the database, then resolve it (prisma migrate resolve) before migrating again',
+    );
+    this.name = 'MigrationUnfinishedError';
+  }
+}
+
+export class LedgerInvalidError extends DbError {
+  constructor(message: string) {
+    super(DbErrorCode.LEDGER_INVALID, message);
+    this.name = 'LedgerInvalidError';
+  }
+}
+
+/** Entries of one ledger transaction don't sum to zero (or there are fewer than two). */
+export class LedgerUnbalancedError extends DbError {
+  constructor(
+    readonly idempotencyKey: string | undefined,
+    readonly sum: bigint | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      DbErrorCode.LEDGER_UNBALANCED,
+      `ledger transaction ${idempotencyKey ?? '(unknown)'} is unbalanced` + (sum === undefined ? '' : `: sum ${sum}`),
+      options,
+    );
+    this.name = 'LedgerUnbalancedError';
+  }
+}
+
+/** Something tried to change or delete a ledger row, or write a balance directly. */
+export class LedgerImmutableError extends DbError {
+  constructor(options: { cause: unknown }) {
+    super(DbErrorCode.LEDGER_IMMUTABLE, `ledger rows are immutable: ${describe(options.cause)}`, options);
+    this.name = 'LedgerImmutableError';
+  }
+}
+
+/** A posting would take a wallet, escrow or the rake account below zero. */
+export class InsufficientFundsError extends DbError {
+  constructor(
+    readonly accountKey: string,
+    readonly balance: bigint,
+    readonly requested: bigint,
+    options?: { cause?: unknown },
+  ) {
+    super(DbErrorCode.INSUFFICIENT_FUNDS, `account ${accountKey} holds ${balance}, needs ${requested}`, options);
+    this.name = 'InsufficientFundsError';
+  }
+}
+
+/** An idempotency key was replayed with different content. */
+export class IdempotencyConflictError extends DbError {
+  constructor(readonly idempotencyKey: string) {
+    super(
+      DbErrorCode.IDEMPOTENCY_CONFLICT,
+      `idempotency key ${idempotencyKey} was already used for a different transaction`,
+    );
+    this.name = 'IdempotencyConflictError';
+  }
+}
+
+export class TransactionRetriesExhaustedError extends DbError {
+  constructor(
+    readonly attempts: number,
+    options: { cause: unknown },
+  ) {
+    super(
+      DbErrorCode.TRANSACTION_RETRIES_EXHAUSTED,
+      `transaction still conflicting after ${attempts} attempts`,
+      options,
+    );
+    this.name = 'TransactionRetriesExhaustedError';
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

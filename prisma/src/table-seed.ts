@@ -1,0 +1,75 @@
+import type { Db } from './client.js';
+import { AccountKind, MembershipStatus, type RoomStatus } from './generated/enums.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a table worker needs to create a table actor for a room (docs/dev/contracts.md). */
+export interface TableSeed<C = unknown> {
+  readonly room: {
+    readonly id: string;
+    readonly code: string;
+    readonly status: RoomStatus;
+    /** The room's RoomConfig; validated when the caller passes a parser. */
+    readonly config: C;
+  };
+  /** Active members in seat order. */
+  readonly members: readonly TableSeedMember[];
+}
+
+export interface TableSeedMember {
+  readonly userId: string;
+  readonly name: string;
+  /** 1-based. */
+  readonly seat: number;
+  readonly status: MembershipStatus;
+  /** The member's escrow at this room: their table stack between hands. */
+  readonly stack: bigint;
+}
+
+/**
+ * The room and its active members with their stacks, or null if the room doesn't exist. Closed
+ * and closing rooms are returned too, with their status, so the worker can refuse them.
+ *
+ * @felt/db does not depend on @felt/protocol, so pass `parseRoomConfig` to validate the config on
+ * read, as every reader of rooms.config should.
+ */
+export async function loadTableSeed<C = unknown>(
+  db: Db,
+  roomId: string,
+  parseConfig?: (raw: unknown) => C,
+): Promise<TableSeed<C> | null> {
+  // Table ids arrive from clients; anything that isn't a uuid can't name a room.
+  if (!UUID.test(roomId)) return null;
+  const room = await db.room.findUnique({
+    where: { id: roomId },
+    select: {
+      id: true,
+      code: true,
+      status: true,
+      config: true,
+      memberships: {
+        where: { status: MembershipStatus.active },
+        orderBy: { seat: 'asc' },
+        select: { userId: true, seat: true, status: true, user: { select: { name: true } } },
+      },
+      accounts: { where: { kind: AccountKind.escrow }, select: { userId: true, balance: true } },
+    },
+  });
+  if (!room) return null;
+  const stacks = new Map(room.accounts.map((a) => [a.userId, a.balance]));
+  return {
+    room: {
+      id: room.id,
+      code: room.code,
+      status: room.status,
+      config: parseConfig ? parseConfig(room.config) : (room.config as C),
+    },
+    members: room.memberships.map((m) => ({
+      userId: m.userId,
+      name: m.user.name,
+      seat: m.seat,
+      status: m.status,
+      stack: stacks.get(m.userId) ?? 0n,
+    })),
+  };
+}

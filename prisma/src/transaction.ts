@@ -1,0 +1,45 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PrismaClient, TxClient } from './client.js';
+import { TransactionRetriesExhaustedError } from './errors.js';
+import { isRetryableTransactionError } from './pg-error.js';
+
+export interface TransactionOptions {
+  /** Defaults to ReadCommitted: the ledger and the lobby take row locks where they need order. */
+  readonly isolationLevel?: 'ReadCommitted' | 'RepeatableRead' | 'Serializable';
+  /** Attempts in all, including the first. Default 8. */
+  readonly maxAttempts?: number;
+  /** Longest the callback may hold the transaction open. Default 15 s. */
+  readonly timeoutMs?: number;
+  /** Longest to wait for a pooled connection. Default 10 s (Prisma's 2 s is short under load). */
+  readonly maxWaitMs?: number;
+  /** Further errors worth a fresh attempt (e.g. a lost race on an idempotency key). */
+  readonly retryOn?: (err: unknown) => boolean;
+}
+
+/**
+ * Runs `fn` in one interactive transaction, again from the start on a serialization failure
+ * (40001) or deadlock (40P01), with jittered backoff. `fn` must therefore be safe to re-run: it
+ * gets a fresh transaction each time, and nothing it did in a failed attempt survives.
+ */
+export async function withTransaction<T>(
+  prisma: PrismaClient,
+  fn: (tx: TxClient) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  const maxAttempts = options.maxAttempts ?? 8;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await prisma.$transaction(fn, {
+        isolationLevel: options.isolationLevel ?? 'ReadCommitted',
+        timeout: options.timeoutMs ?? 15_000,
+        maxWait: options.maxWaitMs ?? 10_000,
+      });
+    } catch (err) {
+      const retryable = isRetryableTransactionError(err) || (options.retryOn?.(err) ?? false);
+      if (!retryable) throw err;
+      if (attempt >= maxAttempts) throw new TransactionRetriesExhaustedError(attempt, { cause: err });
+      // Jitter spreads the retries of transactions that collided with each other.
+      await sleep(Math.floor(Math.random() * 10 * attempt) + attempt);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyIn, createTestDatabase, grant, loadTableSeed, withTransaction, type TestDatabase } from '@felt/db';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await db.drop();
+});
+
+describe('loadTableSeed', () => {
+  it('returns the room and its active members in seat order with their escrow stacks', async () => {
+    const [ann, ben, cat] = await Promise.all(
+      ['Ann', 'Ben', 'Cat'].map((name) =>
+        db.prisma.user.create({ data: { name, nameKey: name.toLowerCase(), passwordHash: 'x' } }),
+      ),
+    );
+    const config = { game: 'holdem', seats: 6 };
+    const room = await db.prisma.room.create({ data: { code: '123456', config, isPublic: true, hostId: ann!.id } });
+    await withTransaction(db.prisma, async (tx) => {
+      for (const [user, seat, chips] of [
+        [ben!, 4, 300n],
+        [ann!, 2, 200n],
+        [cat!, 1, 100n],
+      ] as const) {
+        await grant(tx, { userId: user.id, amount: 1000n, idempotencyKey: `g:${user.id}` });
+        await buyIn(tx, { userId: user.id, roomId: room.id, amount: chips, idempotencyKey: `b:${user.id}` });
+        await tx.membership.create({ data: { roomId: room.id, userId: user.id, seat, buyIn: chips } });
+      }
+      // Cat left: history, not a member.
+      await tx.membership.updateMany({
+        where: { roomId: room.id, userId: cat!.id },
+        data: { status: 'left', leftAt: new Date() },
+      });
+    });
+
+    const seed = await loadTableSeed(db.prisma, room.id);
+    expect(seed).toEqual({
+      room: { id: room.id, code: '123456', status: 'open', config },
+      members: [
+        { userId: ann!.id, name: 'Ann', seat: 2, status: 'active', stack: 200n },
+        { userId: ben!.id, name: 'Ben', seat: 4, status: 'active', stack: 300n },
+      ],
+    });
+
+    const parsed = await loadTableSeed(db.prisma, room.id, (raw) => ({ parsed: raw }));
+    expect(parsed?.room.config).toEqual({ parsed: config });
+    await expect(
+      loadTableSeed(db.prisma, room.id, () => {
+        throw new Error('bad config');
+      }),
+    ).rejects.toThrow('bad config');
+  });
+
+  it('returns null for a room that does not exist or an id that is not a uuid', async () => {
+    expect(await loadTableSeed(db.prisma, '00000000-0000-4000-8000-000000000000')).toBeNull();
+    expect(await loadTableSeed(db.prisma, 'not-a-room')).toBeNull();
+  });
+});
