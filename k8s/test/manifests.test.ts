@@ -182,12 +182,18 @@ describe('k8s/base', () => {
     ]);
   });
 
-  it('runs migrations as a Job with only the database secret', () => {
+  it('runs migrations as a Job, with the database secret, using the command @felt/db ships', () => {
     const job = get('Job', 'felt-migrate');
     const c = containerOf(job);
     expect(c.envFrom).toEqual([{ secretRef: { name: 'felt-secrets' } }]);
     expect(c.workingDir).toBe('/app/prisma');
-    expect(c.command?.[0]).toBe('node');
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'prisma/package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    expect(c.command).toEqual(pkg.scripts?.['migrate:deploy']?.split(' '));
+    // The script runs the built entry point of a source file that exists.
+    const entry = c.command?.at(-1) ?? '';
+    expect(existsSync(join(repoRoot, 'prisma', entry.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts')))).toBe(true);
   });
 
   it('runs enough replicas to survive one pod loss, with disruption budgets', () => {
