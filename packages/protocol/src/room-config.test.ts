@@ -1,0 +1,297 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  GAME_TYPES,
+  MIXED_FORMATS,
+  RoomConfigError,
+  defaultLimitFor,
+  maxSeatsFor,
+  parseRoomConfig,
+  roomConfigInputSchema,
+  safeParseRoomConfig,
+  stakesLabel,
+  type RoomConfigInput,
+} from './room-config.js';
+
+function issuesOf(input: unknown): Record<string, string> {
+  const r = safeParseRoomConfig(input);
+  if (r.success) return {};
+  return Object.fromEntries(r.error.issues.map((i) => [i.path, i.message]));
+}
+
+describe('RoomConfig defaults', () => {
+  it('fills a complete Hold’em room from an empty input', () => {
+    expect(parseRoomConfig({})).toEqual({
+      game: 'holdem',
+      limit: 'nl',
+      stakes: {
+        smallBlind: 1,
+        bigBlind: 2,
+        ante: 0,
+        bigBlindAnte: 0,
+        buttonBlind: 0,
+        bringIn: 0,
+        smallBet: 2,
+        bigBet: 4,
+      },
+      seats: 6,
+      buyIn: { min: 80, max: 200 },
+      clock: { actionSeconds: 30, timeBankSeconds: 60, warningSeconds: 10 },
+      rake: { percent: 0, cap: 0, headsUpPercent: null, noFlopNoDrop: true },
+      startHand: { autoStart: true, hostMayForceStart: true },
+      botFill: { mode: 'off', targetPlayers: 2 },
+      rotation: null,
+      listed: true,
+    });
+  });
+
+  it('picks the betting limit per game as reference 001 does', () => {
+    const limits = Object.fromEntries(GAME_TYPES.map((g) => [g, parseRoomConfig({ game: g }).limit]));
+    expect(limits).toEqual({
+      holdem: 'nl',
+      shortdeck: 'nl',
+      omaha: 'pl',
+      omaha5: 'pl',
+      omaha8: 'pl',
+      stud: 'fl',
+      stud8: 'fl',
+      razz: 'fl',
+      '27td': 'fl',
+      horse: 'fl',
+      '8game': 'fl',
+    });
+    for (const g of GAME_TYPES) expect(defaultLimitFor(g)).toBe(limits[g]);
+  });
+
+  it('gives each game family its own forced bets', () => {
+    expect(parseRoomConfig({ game: 'stud', stakes: { smallBet: 10 } }).stakes).toEqual({
+      smallBlind: 0,
+      bigBlind: 0,
+      ante: 1,
+      bigBlindAnte: 0,
+      buttonBlind: 0,
+      bringIn: 3,
+      smallBet: 10,
+      bigBet: 20,
+    });
+    expect(parseRoomConfig({ game: 'shortdeck', stakes: { bigBlind: 10 } }).stakes).toMatchObject({
+      smallBlind: 0,
+      ante: 5,
+      buttonBlind: 10,
+    });
+    expect(parseRoomConfig({ game: 'holdem', limit: 'fl', stakes: { bigBlind: 10 } }).stakes).toMatchObject({
+      smallBlind: 5,
+      smallBet: 10,
+      bigBet: 20,
+    });
+  });
+
+  it('measures buy-ins in big blinds, or in small bets for the Stud family', () => {
+    expect(parseRoomConfig({ stakes: { bigBlind: 10 } }).buyIn).toEqual({ min: 400, max: 1000 });
+    expect(parseRoomConfig({ game: 'razz', stakes: { smallBet: 10 } }).buyIn).toEqual({ min: 400, max: 1000 });
+  });
+
+  it('caps seats per game and defaults to six-handed within the cap', () => {
+    expect(maxSeatsFor('holdem')).toBe(10);
+    expect(maxSeatsFor('omaha5')).toBe(8);
+    expect(maxSeatsFor('stud')).toBe(8);
+    expect(maxSeatsFor('horse')).toBe(8);
+    expect(maxSeatsFor('8game')).toBe(6);
+    expect(parseRoomConfig({ game: 'holdem', seats: 10 }).seats).toBe(10);
+    expect(parseRoomConfig({ game: 'stud' }).seats).toBe(6);
+  });
+
+  it('expands the named mixed formats with per-game limits and stakes', () => {
+    const horse = parseRoomConfig({ game: 'horse', stakes: { bigBlind: 10 } });
+    expect(horse.rotation?.order.map((e) => `${e.limit} ${e.game}`)).toEqual(
+      MIXED_FORMATS.horse.map((e) => `${e.limit} ${e.game}`),
+    );
+    expect(horse.rotation?.handsPerVariant).toBe(6);
+    const razz = horse.rotation!.order.find((e) => e.game === 'razz')!;
+    expect(razz.stakes).toMatchObject({ bigBlind: 0, smallBlind: 0, smallBet: 10, bigBet: 20, bringIn: 3, ante: 1 });
+    const holdem = horse.rotation!.order.find((e) => e.game === 'holdem')!;
+    expect(holdem.stakes).toMatchObject({ smallBlind: 5, bigBlind: 10, bringIn: 0 });
+
+    const eight = parseRoomConfig({ game: '8game' });
+    expect(eight.rotation?.order.map((e) => `${e.limit} ${e.game}`)).toEqual([
+      'fl 27td',
+      'fl holdem',
+      'fl omaha8',
+      'fl razz',
+      'fl stud',
+      'fl stud8',
+      'nl holdem',
+      'pl omaha',
+    ]);
+  });
+
+  it('takes a custom rotation with overrides', () => {
+    const cfg = parseRoomConfig({
+      game: 'horse',
+      stakes: { bigBlind: 4 },
+      rotation: {
+        handsPerVariant: 3,
+        order: [
+          { game: 'holdem', limit: 'nl', stakes: { bigBlind: 6, smallBlind: 3 } },
+          { game: 'stud', stakes: { bringIn: 2, ante: 1 }, maxSeats: 7 },
+        ],
+      },
+      seats: 7,
+    });
+    expect(cfg.rotation).toMatchObject({
+      handsPerVariant: 3,
+      order: [
+        { game: 'holdem', limit: 'nl', stakes: { smallBlind: 3, bigBlind: 6 }, maxSeats: 10 },
+        { game: 'stud', limit: 'fl', stakes: { bringIn: 2, ante: 1, smallBet: 4, bigBet: 8 }, maxSeats: 7 },
+      ],
+    });
+  });
+});
+
+describe('RoomConfig validation', () => {
+  it('names every bad field with a clear message', () => {
+    expect(
+      issuesOf({
+        game: 'stud',
+        seats: 9,
+        stakes: { smallBet: 10, bigBlind: 2, bringIn: 20 },
+        buyIn: { min: 50, max: 40 },
+        clock: { actionSeconds: 10, warningSeconds: 10 },
+      }),
+    ).toEqual({
+      seats: 'stud seats at most 8',
+      'stakes.bigBlind': 'stud has no big blind (it uses a bring-in)',
+      'stakes.bringIn': 'the bring-in cannot exceed the small bet (the completion)',
+      'buyIn.min': 'the minimum buy-in must be at least 10× the small bet (100)',
+      'buyIn.max': 'the maximum buy-in is below the minimum',
+      'clock.warningSeconds': 'the warning must come before the action clock runs out',
+    });
+  });
+
+  it('refuses blinds that make no sense', () => {
+    expect(issuesOf({ stakes: { smallBlind: 5, bigBlind: 2 } })).toEqual({
+      'stakes.smallBlind': 'the small blind cannot exceed the big blind',
+    });
+    expect(issuesOf({ stakes: { bigBlind: 0 } })).toMatchObject({
+      'stakes.bigBlind': 'holdem needs a big blind of at least 1 chip',
+    });
+    expect(issuesOf({ stakes: { bigBlind: 10, ante: 1, bigBlindAnte: 10 } })).toEqual({
+      'stakes.bigBlindAnte': 'choose an ante or a big-blind ante, not both',
+    });
+    expect(issuesOf({ stakes: { bigBlind: 10, ante: 11 } })).toEqual({
+      'stakes.ante': 'the ante cannot exceed the big blind',
+    });
+    expect(issuesOf({ stakes: { bigBlind: 10, bringIn: 2 } })).toEqual({
+      'stakes.bringIn': 'only the Stud family has a bring-in',
+    });
+    expect(issuesOf({ game: 'shortdeck', stakes: { bigBlind: 10, ante: 0 } })).toEqual({
+      'stakes.ante': 'Short Deck needs an ante from every player',
+    });
+    expect(issuesOf({ limit: 'fl', stakes: { bigBlind: 10, smallBet: 10, bigBet: 5 } })).toEqual({
+      'stakes.bigBet': 'the big bet cannot be smaller than the small bet',
+    });
+  });
+
+  it('refuses fractional chips, unknown fields and unknown games', () => {
+    expect(issuesOf({ stakes: { bigBlind: 2.5 } })).toEqual({ 'stakes.bigBlind': 'expected whole chips' });
+    expect(Object.keys(issuesOf({ stakes: { bigblind: 2 } }))).toEqual(['stakes']);
+    expect(Object.keys(issuesOf({ game: 'pineapple' }))).toEqual(['game']);
+    expect(Object.keys(issuesOf({ seats: 11 }))).toEqual(['seats']);
+    expect(Object.keys(issuesOf({ seats: 1 }))).toEqual(['seats']);
+  });
+
+  it('keeps buy-ins sane relative to the big blind', () => {
+    expect(issuesOf({ stakes: { bigBlind: 10 }, buyIn: { min: 99, max: 1000 } })).toEqual({
+      'buyIn.min': 'the minimum buy-in must be at least 10× the big blind (100)',
+    });
+    expect(issuesOf({ stakes: { bigBlind: 10 }, buyIn: { min: 100, max: 10_001 } })).toEqual({
+      'buyIn.max': 'the maximum buy-in can be at most 1000× the big blind (10000)',
+    });
+  });
+
+  it('checks rake, bot fill and rotation placement', () => {
+    expect(issuesOf({ rake: { percent: 5.555 } })).toEqual({ 'rake.percent': 'at most two decimals' });
+    expect(issuesOf({ rake: { percent: 11 } })).toEqual({ 'rake.percent': 'at most 10 percent' });
+    expect(issuesOf({ rake: { cap: 5 } })).toEqual({
+      'rake.percent': 'set a rake percent before a cap or a heads-up percent',
+    });
+    expect(issuesOf({ seats: 4, botFill: { mode: 'fill', targetPlayers: 5 } })).toEqual({
+      'botFill.targetPlayers': 'bots can fill at most the 4 seats',
+    });
+    expect(issuesOf({ game: 'holdem', rotation: { handsPerVariant: 2 } })).toEqual({
+      rotation: 'a rotation applies only to horse and 8game',
+    });
+    expect(issuesOf({ game: '8game', seats: 7 })).toEqual({
+      seats: '7 seats exceeds the 6-seat cap of 27td in the rotation',
+    });
+    expect(
+      issuesOf({ game: 'horse', rotation: { order: [{ game: 'holdem' }, { game: 'stud', maxSeats: 9 }] } }),
+    ).toEqual({ 'rotation.order.1.maxSeats': 'stud seats at most 8' });
+    expect(
+      Object.keys(issuesOf({ game: 'horse', rotation: { order: [{ game: 'horse' }, { game: 'stud' }] } })),
+    ).toEqual(['rotation.order.0.game']);
+  });
+
+  it('throws a typed error from parseRoomConfig', () => {
+    let err: unknown;
+    try {
+      parseRoomConfig({ seats: 42 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(RoomConfigError);
+    expect((err as RoomConfigError).code).toBe('invalid_room_config');
+    expect((err as RoomConfigError).message).toContain('seats');
+  });
+
+  it('labels stakes for the lobby', () => {
+    expect(stakesLabel(parseRoomConfig({ stakes: { bigBlind: 10 } }))).toBe('5/10');
+    expect(stakesLabel(parseRoomConfig({ game: 'stud', stakes: { smallBet: 10 } }))).toBe('10/20');
+    expect(stakesLabel(parseRoomConfig({ game: 'shortdeck', stakes: { bigBlind: 10 } }))).toBe('5/10');
+  });
+});
+
+describe('RoomConfig round trip', () => {
+  const stakes = fc.record(
+    {
+      smallBlind: fc.integer({ min: 0, max: 50 }),
+      bigBlind: fc.integer({ min: 0, max: 100 }),
+      ante: fc.integer({ min: 0, max: 20 }),
+      bringIn: fc.integer({ min: 0, max: 20 }),
+      smallBet: fc.integer({ min: 0, max: 100 }),
+      bigBet: fc.integer({ min: 0, max: 200 }),
+    },
+    { requiredKeys: [] },
+  );
+  const input: fc.Arbitrary<RoomConfigInput> = fc.record(
+    {
+      game: fc.constantFrom(...GAME_TYPES),
+      limit: fc.constantFrom('nl' as const, 'pl' as const, 'fl' as const),
+      stakes,
+      seats: fc.integer({ min: 2, max: 10 }),
+      rake: fc.record({ percent: fc.integer({ min: 0, max: 1000 }).map((bps) => bps / 100) }, { requiredKeys: [] }),
+      listed: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('parses its own output back to itself, and every output passes the input schema', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(input, (raw) => {
+        const r = safeParseRoomConfig(raw);
+        if (!r.success) {
+          expect(r.error.issues.length).toBeGreaterThan(0);
+          return;
+        }
+        accepted++;
+        const stored = JSON.parse(JSON.stringify(r.config)) as unknown;
+        expect(roomConfigInputSchema.safeParse(stored).success).toBe(true);
+        expect(parseRoomConfig(stored)).toEqual(r.config);
+      }),
+      { numRuns: 400, seed: 7 },
+    );
+    // The generator must reach valid configs often enough for the property to mean something.
+    expect(accepted).toBeGreaterThan(40);
+  });
+});
