@@ -1,1 +1,64 @@
-export {};
+import { createPrisma } from '@felt/db';
+import {
+  closeRedis,
+  createLogger,
+  createMetricsRegistry,
+  createRedis,
+  loadEnv,
+  onShutdown,
+  shutdownTelemetry,
+  startOpsServer,
+} from '@felt/platform';
+import { persisterEnv } from './config.js';
+import { HandConsumer } from './hand-consumer.js';
+import { PrismaHandStore } from './prisma-hand-store.js';
+
+const env = loadEnv('persister', persisterEnv);
+const logger = createLogger('persister', { level: env.LOG_LEVEL });
+
+// BullMQ requires maxRetriesPerRequest: null, and does not close connections it is given.
+const redis = createRedis(env.REDIS_URL, { name: 'persister', maxRetriesPerRequest: null });
+redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+const prisma = createPrisma(env.DATABASE_URL);
+const registry = createMetricsRegistry('persister');
+
+const consumer = new HandConsumer({
+  queueName: env.FELT_HANDS_QUEUE,
+  prefix: env.FELT_REDIS_PREFIX,
+  connection: redis,
+  store: new PrismaHandStore(prisma),
+  logger,
+  registry,
+  concurrency: env.PERSISTER_CONCURRENCY,
+});
+
+let stopping = false;
+const ops = await startOpsServer({
+  host: '0.0.0.0',
+  port: env.PERSISTER_HTTP_PORT,
+  registry,
+  ready: async () => {
+    const db = await prisma.$queryRaw`SELECT 1`.then(
+      () => true,
+      () => false,
+    );
+    const checks = { redis: redis.status === 'ready', db, consuming: consumer.isRunning(), serving: !stopping };
+    return { ready: Object.values(checks).every(Boolean), checks };
+  },
+});
+
+consumer.start();
+logger.info({ event: 'ready', httpPort: ops.port, queue: env.FELT_HANDS_QUEUE }, 'persister ready');
+
+onShutdown(
+  async () => {
+    stopping = true;
+    // Lets the job in hand finish; BullMQ returns unfinished ones to the queue on the next start.
+    await consumer.close();
+    await ops.close();
+    await prisma.$disconnect();
+    await closeRedis(redis);
+    await shutdownTelemetry();
+  },
+  { logger },
+);

@@ -1,0 +1,314 @@
+// `npm start`: a local Felt cluster of separate processes (lobby, 2 gateways, 3 workers, persister)
+// against the machine's Postgres and Redis. Run after `npm run build` (the npm script does both).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { migrate } from '@felt/db';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/felt';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 10_000;
+
+const COLORS = [36, 35, 33, 32, 34, 91, 92, 93, 94];
+const useColor = process.stdout.isTTY;
+const say = (line: string): void =>
+  void process.stdout.write(`${useColor ? '\x1b[1m' : ''}[start]${useColor ? '\x1b[0m' : ''} ${line}\n`);
+
+function which(cmd: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function tryRun(cmd: string): void {
+  spawnSync('sh', ['-c', cmd], { stdio: 'ignore', timeout: 20_000 });
+}
+
+async function postgresAnswers(url: string): Promise<boolean> {
+  const u = new URL(url);
+  u.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: u.toString(), connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function redisAnswers(url: string): Promise<boolean> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 3000,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Makes sure Postgres and Redis answer; starts local installs when it can, else says how. */
+async function ensureServices(): Promise<void> {
+  let pgUp = await postgresAnswers(DATABASE_URL);
+  if (!pgUp && isRoot && which('pg_ctlcluster') && existsSync('/etc/postgresql')) {
+    say('Postgres is down; starting the local cluster');
+    tryRun('pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start');
+    for (let i = 0; i < 15 && !pgUp; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      pgUp = await postgresAnswers(DATABASE_URL);
+    }
+  }
+  let redisUp = await redisAnswers(REDIS_URL);
+  if (!redisUp && isRoot && which('redis-server')) {
+    say('Redis is down; starting a local server');
+    tryRun(
+      'mkdir -p /var/lib/redis /var/log/redis && redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
+    );
+    for (let i = 0; i < 15 && !redisUp; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      redisUp = await redisAnswers(REDIS_URL);
+    }
+  }
+  if (pgUp && redisUp) return;
+  const lines: string[] = [];
+  if (!pgUp) {
+    lines.push(
+      `Postgres does not answer at ${new URL(DATABASE_URL).host}. Start it with one of:`,
+      '  pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start      # local install',
+      '  docker compose up -d postgres                                                 # this repo’s docker-compose.yml',
+      '  (not installed: apt-get update && apt-get install -y postgresql)',
+    );
+  }
+  if (!redisUp) {
+    lines.push(
+      `Redis does not answer at ${new URL(REDIS_URL).host}. Start it with one of:`,
+      '  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
+      '  docker compose up -d redis                                                    # this repo’s docker-compose.yml',
+      '  (not installed: apt-get update && apt-get install -y redis-server)',
+    );
+  }
+  process.stderr.write(lines.join('\n') + '\n');
+  process.exit(1);
+}
+
+async function ensureDatabase(): Promise<void> {
+  const target = new URL(DATABASE_URL);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(DATABASE_URL);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) {
+      say(`creating database ${name}`);
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    }
+  } finally {
+    await client.end();
+  }
+  say('applying migrations');
+  await migrate(DATABASE_URL);
+}
+
+/** A secret that survives restarts, so logins do too; kept in .felt/ (git-ignored). */
+function sessionSecret(): string {
+  const fromEnv = process.env.FELT_SESSION_SECRET;
+  if (fromEnv) return fromEnv;
+  const file = join(root, '.felt', 'session-secret');
+  if (existsSync(file)) {
+    const saved = readFileSync(file, 'utf8').trim();
+    if (saved.length >= 32) return saved;
+  }
+  const secret = randomBytes(32).toString('base64url');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  say('generated a session secret in .felt/session-secret');
+  return secret;
+}
+
+interface ProcSpec {
+  readonly name: string;
+  readonly dir: string;
+  readonly env: Record<string, string>;
+}
+
+interface Proc {
+  readonly spec: ProcSpec;
+  readonly child: ChildProcess;
+  ready: boolean;
+  exited: boolean;
+}
+
+function launch(spec: ProcSpec, color: number, onReady: () => void, onExit: (code: number | null) => void): Proc {
+  const dir = join(root, spec.dir);
+  const main = join(dir, 'dist', 'main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
+  const preload = join(dir, 'dist', 'telemetry.js');
+  const args = [...(existsSync(preload) ? ['--import', preload] : []), main];
+  const child = spawn(process.execPath, args, {
+    cwd: dir,
+    env: { ...process.env, ...spec.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const proc: Proc = { spec, child, ready: false, exited: false };
+  const label = spec.name.padEnd(10);
+  const tag = useColor ? `\x1b[${color}m${label}\x1b[0m` : label;
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      process.stdout.write(`${tag} | ${line}\n`);
+      if (!proc.ready && line.includes('"event":"ready"')) {
+        proc.ready = true;
+        onReady();
+      }
+    });
+  }
+  child.on('exit', (code) => {
+    proc.exited = true;
+    onExit(code);
+  });
+  return proc;
+}
+
+async function main(): Promise<void> {
+  await ensureServices();
+  await ensureDatabase();
+  const secret = sessionSecret();
+  const prefix = process.env.FELT_REDIS_PREFIX ?? 'felt:';
+  const lobbyPort = Number(process.env.LOBBY_PORT ?? 8080);
+  const gatewayPorts = [8081, 8082];
+  const host = 'localhost';
+  const common = {
+    DATABASE_URL,
+    REDIS_URL,
+    FELT_REDIS_PREFIX: prefix,
+    FELT_SESSION_SECRET: secret,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  };
+  const specs: ProcSpec[] = [
+    {
+      name: 'lobby',
+      dir: 'services/lobby',
+      env: {
+        ...common,
+        LOBBY_HOST: '127.0.0.1',
+        LOBBY_PORT: String(lobbyPort),
+        FELT_GATEWAY_URLS: gatewayPorts.map((p) => `ws://${host}:${p}/ws`).join(','),
+      },
+    },
+    ...[1, 2, 3].map((i) => ({
+      name: `worker-${i}`,
+      dir: 'services/table-worker',
+      env: {
+        ...common,
+        WORKER_ID: `worker-${i}`,
+        WORKER_GRPC_HOST: '127.0.0.1',
+        WORKER_GRPC_PORT: String(50050 + i),
+        WORKER_ADVERTISE_ADDR: `127.0.0.1:${50050 + i}`,
+        WORKER_HTTP_PORT: String(9100 + i),
+      },
+    })),
+    ...gatewayPorts.map((port, i) => ({
+      name: `gateway-${i + 1}`,
+      dir: 'services/gateway',
+      env: {
+        ...common,
+        GATEWAY_ID: `gateway-${i + 1}`,
+        GATEWAY_HOST: '127.0.0.1',
+        GATEWAY_PORT: String(port),
+        GATEWAY_ALLOWED_ORIGINS: `http://localhost:${lobbyPort},http://127.0.0.1:${lobbyPort}`,
+      },
+    })),
+    { name: 'persister', dir: 'services/persister', env: { ...common, PERSISTER_HTTP_PORT: '9092' } },
+  ];
+
+  const procs: Proc[] = [];
+  let stopping = false;
+  let allReady = false;
+
+  const stopAll = async (code: number): Promise<never> => {
+    if (stopping) return new Promise<never>(() => undefined);
+    stopping = true;
+    say('stopping…');
+    for (const p of procs) if (!p.exited) p.child.kill('SIGTERM');
+    const deadline = Date.now() + STOP_GRACE_MS;
+    while (procs.some((p) => !p.exited) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    for (const p of procs) {
+      if (!p.exited) {
+        say(`${p.spec.name} did not stop in ${STOP_GRACE_MS / 1000}s; killing it`);
+        p.child.kill('SIGKILL');
+      }
+    }
+    while (procs.some((p) => !p.exited)) await new Promise((r) => setTimeout(r, 50));
+    say('stopped');
+    process.exit(code);
+  };
+
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  let readyCount = 0;
+  const whenReady = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const late = procs.filter((p) => !p.ready).map((p) => p.spec.name);
+      reject(new Error(`not ready after ${READY_TIMEOUT_MS / 1000}s: ${late.join(', ')}`));
+    }, READY_TIMEOUT_MS);
+    specs.forEach((spec, i) => {
+      procs.push(
+        launch(
+          spec,
+          COLORS[i % COLORS.length]!,
+          () => {
+            readyCount++;
+            if (readyCount === specs.length) {
+              clearTimeout(timer);
+              resolve();
+            }
+          },
+          (code) => {
+            if (stopping) return;
+            if (!allReady) {
+              clearTimeout(timer);
+              reject(new Error(`${spec.name} exited with code ${code} before it was ready`));
+            } else {
+              say(`${spec.name} exited with code ${code}; the rest of the cluster keeps running (Ctrl-C stops it)`);
+            }
+          },
+        ),
+      );
+    });
+  });
+
+  try {
+    await whenReady;
+  } catch (err) {
+    process.stderr.write(`[start] ${(err as Error).message}\n`);
+    await stopAll(1);
+  }
+  allReady = true;
+  say('');
+  say(`Felt is running: open http://${host}:${lobbyPort}/`);
+  say(`gateways: ${gatewayPorts.map((p) => `ws://${host}:${p}/ws`).join(', ')}   (Ctrl-C stops everything)`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[start] ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,15 @@
+import { commonEnv, databaseEnv, envPort, envPositiveInt } from '@felt/platform';
+import { z } from 'zod';
+
+export const persisterEnv = {
+  ...commonEnv,
+  ...databaseEnv,
+  PERSISTER_HTTP_PORT: envPort.default(9092),
+  FELT_HANDS_QUEUE: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.-]+$/, { message: 'expected letters, digits, _ . or -' })
+    .default('hands'),
+  PERSISTER_CONCURRENCY: envPositiveInt.default(4),
+};

@@ -1,0 +1,3 @@
+import { startTelemetry } from '@felt/platform/telemetry';
+
+startTelemetry('persister');
