@@ -1,3 +1,24 @@
 export * from './cards.js';
 export * from './eval/index.js';
 export * from './fairness/index.js';
+export * from './errors.js';
+export * from './rng.js';
+export * from './betting/structure.js';
+export * from './games/types.js';
+export { holdem, highSide, flopStreets } from './games/holdem.js';
+export { getGameRules, gameIds } from './games/registry.js';
+export * from './hand/setup.js';
+export * from './hand/operations.js';
+export * from './hand/settlement.js';
+export { PotManager, levelPots, validatePots, type Pot, type Contribution, type LevelPot } from './hand/pots.js';
+export { decideRake, deductRake, RakeRule, type RakeDecision } from './hand/rake.js';
+export {
+  splitEvenly,
+  awardPots,
+  decideReveals,
+  type PotAward,
+  type PotShare,
+  type RevealDecision,
+} from './hand/showdown.js';
+export { orderFromButton, nextSeat, clockwiseRank } from './hand/seats.js';
+export * from './hand/hand.js';

@@ -1,0 +1,1198 @@
+import type { Card } from '../cards.js';
+import {
+  bettingStructure,
+  initialRaiseSize,
+  wagerRange,
+  type BettingStructure,
+  type WagerRange,
+} from '../betting/structure.js';
+import {
+  ActionError,
+  ActionErrorCode,
+  SerializationError,
+  SerializationErrorCode,
+  ShowdownIntegrityCode,
+  ShowdownIntegrityError,
+} from '../errors.js';
+import { getGameRules } from '../games/registry.js';
+import type { CardVisibility, GameRules } from '../games/types.js';
+import {
+  isDecision,
+  isVoluntaryShow,
+  type BetOperation,
+  type CallOperation,
+  type CheckOperation,
+  type FoldOperation,
+  type Operation,
+  type RaiseOperation,
+  type RevealReason,
+  type ShowOperation,
+} from './operations.js';
+import { PotManager, validatePots, type Contribution } from './pots.js';
+import { decideRake, deductRake, type GrossShare } from './rake.js';
+import { clockwiseRank, nextSeat, orderFromButton } from './seats.js';
+import type { JudgedHand, PlayerSettlement, PotSettlement, Settlement } from './settlement.js';
+import {
+  DEFAULT_SHOWDOWN_OPTIONS,
+  ForcedBetKind,
+  isDeadForcedBet,
+  resolveRake,
+  validateSetup,
+  type ForcedBet,
+  type HandSetup,
+  type ResolvedRake,
+  type ShowdownOptions,
+} from './setup.js';
+import { awardPots, decideReveals, type PotAward } from './showdown.js';
+
+export const HandPhase = {
+  BETTING: 'betting',
+  /** Pots are being judged; a hand left here failed validation (ShowdownIntegrityError). */
+  SHOWDOWN: 'showdown',
+  COMPLETE: 'complete',
+} as const;
+export type HandPhase = (typeof HandPhase)[keyof typeof HandPhase];
+
+/** A player's intent, as the table actor receives it. Amounts are "to" totals for the round. */
+export type PlayerAction =
+  | { readonly type: 'fold' }
+  | { readonly type: 'check' }
+  | { readonly type: 'call' }
+  | { readonly type: 'bet'; readonly to: number }
+  | { readonly type: 'raise'; readonly to: number }
+  | { readonly type: 'all_in' };
+
+export type DecisionOperation = FoldOperation | CheckOperation | CallOperation | BetOperation | RaiseOperation;
+
+/** What the actor may do now, for the action buttons and for validation at the edge. */
+export interface ValidActions {
+  readonly seat: number;
+  readonly fold: boolean;
+  readonly check: boolean;
+  /** Chips a call adds (less than the bet when it puts the player all-in), or null. */
+  readonly call: number | null;
+  /** Opening bet "to" range, or null. */
+  readonly bet: WagerRange | null;
+  /** Raise "to" range, or null (no bet to raise, cap reached, or betting not reopened). */
+  readonly raise: WagerRange | null;
+  /** The player's total for the round if they push everything in. */
+  readonly allInTo: number;
+  readonly currentBet: number;
+  readonly playerBet: number;
+  readonly stack: number;
+  readonly pot: number;
+}
+
+interface PlayerState {
+  readonly seat: number;
+  readonly id: string;
+  readonly name: string | undefined;
+  readonly startingStack: number;
+  stack: number;
+  /** Chips put in during the current round. */
+  bet: number;
+  live: number;
+  dead: number;
+  returned: number;
+  folded: boolean;
+  /** Round in which the stack reached zero (-1: while posting antes). */
+  allInRound: number | null;
+  acted: boolean;
+  /** The round's current bet when the player last acted (for the reopen rule). */
+  actedAt: number;
+  hole: Card[];
+  visibility: CardVisibility[];
+  shown: boolean;
+  mucked: boolean;
+}
+
+/** The serialized hand: its setup and its operation log. */
+export interface HandJSON {
+  readonly format: 'felt-hand/1';
+  readonly setup: HandSetup;
+  readonly operations: readonly Operation[];
+}
+
+/** Public and private state, for tables and per-viewer views (which redact hole cards). */
+export interface HandState {
+  readonly handId: string;
+  readonly game: string;
+  readonly limit: string;
+  readonly phase: HandPhase;
+  readonly street: number;
+  readonly streetName: string;
+  readonly button: number;
+  readonly actor: number | null;
+  readonly board: readonly Card[];
+  readonly currentBet: number;
+  readonly pots: readonly { readonly amount: number; readonly eligible: readonly number[] }[];
+  readonly players: readonly {
+    readonly seat: number;
+    readonly id: string;
+    readonly stack: number;
+    readonly bet: number;
+    readonly contributed: number;
+    readonly folded: boolean;
+    readonly allIn: boolean;
+    /** Null when hidden from the viewer. */
+    readonly hole: readonly (Card | null)[];
+    readonly visibility: readonly CardVisibility[];
+    readonly shown: boolean;
+    readonly mucked: boolean;
+  }[];
+}
+
+export interface HandOptions {
+  /** Rules to play; by default looked up from `setup.game`. */
+  readonly rules?: GameRules;
+}
+
+function freeze<T extends object>(op: T): T {
+  return Object.freeze(op);
+}
+
+/**
+ * One hand of poker as a deterministic state machine. Construct it from a {@link HandSetup}; forced bets
+ * and the deal happen at once. Each player action has a `verifyX` (throws {@link ActionError}), `canX`
+ * (boolean) and `x` (mutates, returns the frozen operation record). Dealing, returns, reveals and
+ * settlement follow automatically, and every step is appended to {@link Hand.operations}.
+ */
+export class Hand {
+  readonly setup: HandSetup;
+  readonly rules: GameRules;
+  readonly structure: BettingStructure;
+  private readonly rake: ResolvedRake | null;
+  private readonly showdownOptions: ShowdownOptions;
+  private readonly players: PlayerState[];
+  private readonly bySeat: Map<number, PlayerState>;
+  private readonly seats: number[];
+  /** Clockwise from the first seat after the button. */
+  private readonly order: number[];
+  private readonly rank: Map<number, number>;
+  private readonly ops: Operation[] = [];
+  private readonly pots = new PotManager();
+  private readonly board: Card[] = [];
+  private deckPos = 0;
+  private dealt: { index: number; card: Card }[] = [];
+  private street = -1;
+  private phaseValue: HandPhase = HandPhase.BETTING;
+  private actorSeat: number | null = null;
+  private currentBet = 0;
+  private lastFullRaise = 0;
+  private raiseCount = 0;
+  private lastAggressor: number | null = null;
+  private runoutRevealed = false;
+  private settlementValue: Settlement | null = null;
+  private bigBlindSeat: number | null = null;
+  private nominalBigBlind = false;
+
+  constructor(setup: HandSetup, options: HandOptions = {}) {
+    const rules = options.rules ?? getGameRules(setup.game);
+    validateSetup(setup, rules);
+    this.setup = setup;
+    this.rules = rules;
+    this.structure = bettingStructure(setup.limit, setup.stakes);
+    this.rake = resolveRake(setup.rake);
+    this.showdownOptions = { ...DEFAULT_SHOWDOWN_OPTIONS, ...setup.showdown };
+    this.players = [...setup.players]
+      .sort((a, b) => a.seat - b.seat)
+      .map((p) => ({
+        seat: p.seat,
+        id: p.id,
+        name: p.name,
+        startingStack: p.stack,
+        stack: p.stack,
+        bet: 0,
+        live: 0,
+        dead: 0,
+        returned: 0,
+        folded: false,
+        allInRound: null,
+        acted: false,
+        actedAt: 0,
+        hole: [],
+        visibility: [],
+        shown: false,
+        mucked: false,
+      }));
+    this.bySeat = new Map(this.players.map((p) => [p.seat, p]));
+    this.seats = this.players.map((p) => p.seat);
+    this.order = orderFromButton(this.seats, setup.button);
+    this.rank = clockwiseRank(this.seats, setup.button);
+    this.start();
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  get handId(): string {
+    return this.setup.handId;
+  }
+
+  get phase(): HandPhase {
+    return this.phaseValue;
+  }
+
+  get isComplete(): boolean {
+    return this.phaseValue === HandPhase.COMPLETE;
+  }
+
+  /** The seat to act, or null when nobody is to act (between rounds, at showdown, or when complete). */
+  get actor(): number | null {
+    return this.actorSeat;
+  }
+
+  get streetIndex(): number {
+    return this.street;
+  }
+
+  get operations(): readonly Operation[] {
+    return this.ops;
+  }
+
+  /** Operations appended since `count` (what a table actor publishes after each command). */
+  operationsSince(count: number): readonly Operation[] {
+    return this.ops.slice(count);
+  }
+
+  get settlement(): Settlement | null {
+    return this.settlementValue;
+  }
+
+  get boardCards(): readonly Card[] {
+    return this.board;
+  }
+
+  /** Every dealt card with its deck index, in dealing order (FAIRNESS.md step 10). */
+  dealtCards(): readonly { readonly index: number; readonly card: Card }[] {
+    return this.dealt;
+  }
+
+  holeCards(seat: number): readonly Card[] {
+    return this.player(seat)?.hole ?? [];
+  }
+
+  /** Clockwise from the first seat after the button: the PHH player order. */
+  positionOrder(): number[] {
+    return [...this.order];
+  }
+
+  /** Total chips in the middle: collected pots plus this round's bets. */
+  get potTotal(): number {
+    let t = this.pots.total;
+    for (const p of this.players) t += p.bet;
+    return t;
+  }
+
+  state(): HandState {
+    return this.view(undefined);
+  }
+
+  /**
+   * The state as one viewer may see it: their own hole cards, up cards, and hands shown at showdown.
+   * `undefined` sees everything (the server); `null` is a spectator.
+   */
+  view(viewer: number | null | undefined): HandState {
+    const streetRules = this.rules.streets[Math.max(0, this.street)];
+    return {
+      handId: this.setup.handId,
+      game: this.rules.id,
+      limit: this.structure.limit,
+      phase: this.phaseValue,
+      street: this.street,
+      streetName: streetRules?.name ?? '',
+      button: this.setup.button,
+      actor: this.actorSeat,
+      board: [...this.board],
+      currentBet: this.currentBet,
+      pots: this.pots.list().map((p) => ({ amount: p.amount, eligible: [...p.eligible] })),
+      players: this.players.map((p) => ({
+        seat: p.seat,
+        id: p.id,
+        stack: p.stack,
+        bet: p.bet,
+        contributed: p.live + p.dead,
+        folded: p.folded,
+        allIn: p.allInRound !== null,
+        hole: p.hole.map((c, i) =>
+          viewer === undefined || viewer === p.seat || p.shown || p.visibility[i] === 'up' ? c : null,
+        ),
+        visibility: [...p.visibility],
+        shown: p.shown,
+        mucked: p.mucked,
+      })),
+    };
+  }
+
+  // ---------------------------------------------------------------- valid actions
+
+  /** The actor's options; null when nobody is to act. */
+  validActions(): ValidActions | null {
+    const seat = this.actorSeat;
+    if (seat === null || this.phaseValue !== HandPhase.BETTING) return null;
+    const p = this.bySeat.get(seat)!;
+    const facing = this.currentBet > p.bet;
+    const range = this.wagerRangeFor(p);
+    return {
+      seat,
+      fold: facing,
+      check: !facing,
+      call: facing ? Math.min(this.currentBet - p.bet, p.stack) : null,
+      bet: this.currentBet === 0 ? range : null,
+      raise: this.currentBet > 0 && this.mayRaise(p) ? range : null,
+      allInTo: p.bet + p.stack,
+      currentBet: this.currentBet,
+      playerBet: p.bet,
+      stack: p.stack,
+      pot: this.potTotal,
+    };
+  }
+
+  private wagerRangeFor(p: PlayerState): WagerRange | null {
+    const streetRules = this.rules.streets[this.street]!;
+    return wagerRange(this.structure, {
+      currentBet: this.currentBet,
+      lastFullRaise: this.lastFullRaise,
+      playerBet: p.bet,
+      playerStack: p.stack,
+      potTotal: this.potTotal,
+      raiseCount: this.raiseCount,
+      betUnit: streetRules.betUnit,
+    });
+  }
+
+  /**
+   * The WSOP reopen rule: a player who has acted may raise again only when facing at least a full raise
+   * since their last action; all-ins short of a full raise add up, but one alone does not reopen.
+   */
+  private mayRaise(p: PlayerState): boolean {
+    return !p.acted || this.currentBet - p.actedAt >= this.lastFullRaise;
+  }
+
+  // ---------------------------------------------------------------- the trio per action
+
+  verifyFold(seat: number): void {
+    const p = this.verifyTurn(seat, 'fold');
+    if (this.currentBet <= p.bet) {
+      throw new ActionError(ActionErrorCode.CANNOT_FOLD, 'checking is free; a fold is not needed', {
+        seat,
+        action: 'fold',
+      });
+    }
+  }
+
+  canFold(seat: number): boolean {
+    return this.can(() => this.verifyFold(seat));
+  }
+
+  fold(seat: number, meta: { timeout?: boolean } = {}): FoldOperation {
+    this.verifyFold(seat);
+    const p = this.bySeat.get(seat)!;
+    p.folded = true;
+    p.acted = true;
+    p.actedAt = this.currentBet;
+    this.pots.removeFolded(seat);
+    const op = this.record<FoldOperation>({ type: 'fold', seat, ...(meta.timeout ? { timeout: true as const } : {}) });
+    this.afterAction(seat);
+    return op;
+  }
+
+  verifyCheck(seat: number): void {
+    const p = this.verifyTurn(seat, 'check');
+    if (this.currentBet > p.bet) {
+      throw new ActionError(ActionErrorCode.CANNOT_CHECK, 'there is a bet to call', { seat, action: 'check' });
+    }
+  }
+
+  canCheck(seat: number): boolean {
+    return this.can(() => this.verifyCheck(seat));
+  }
+
+  check(seat: number, meta: { timeout?: boolean } = {}): CheckOperation {
+    this.verifyCheck(seat);
+    const p = this.bySeat.get(seat)!;
+    p.acted = true;
+    p.actedAt = this.currentBet;
+    const op = this.record<CheckOperation>({
+      type: 'check',
+      seat,
+      ...(meta.timeout ? { timeout: true as const } : {}),
+    });
+    this.afterAction(seat);
+    return op;
+  }
+
+  verifyCall(seat: number): void {
+    const p = this.verifyTurn(seat, 'call');
+    if (this.currentBet <= p.bet) {
+      throw new ActionError(ActionErrorCode.NOTHING_TO_CALL, 'there is no bet to call', { seat, action: 'call' });
+    }
+  }
+
+  canCall(seat: number): boolean {
+    return this.can(() => this.verifyCall(seat));
+  }
+
+  call(seat: number): CallOperation {
+    this.verifyCall(seat);
+    const p = this.bySeat.get(seat)!;
+    const amount = Math.min(this.currentBet - p.bet, p.stack);
+    this.commit(p, amount);
+    p.acted = true;
+    p.actedAt = this.currentBet;
+    const op = this.record<CallOperation>({ type: 'call', seat, amount, allIn: p.stack === 0 });
+    this.afterAction(seat);
+    return op;
+  }
+
+  verifyBet(seat: number, to: number): void {
+    const p = this.verifyTurn(seat, 'bet');
+    if (this.currentBet > 0) {
+      throw new ActionError(ActionErrorCode.CANNOT_BET, 'there is already a bet; raise instead', {
+        seat,
+        action: 'bet',
+        amount: to,
+      });
+    }
+    this.verifyAmount(p, to, 'bet');
+  }
+
+  canBet(seat: number, to: number): boolean {
+    return this.can(() => this.verifyBet(seat, to));
+  }
+
+  bet(seat: number, to: number): BetOperation {
+    this.verifyBet(seat, to);
+    const p = this.bySeat.get(seat)!;
+    const amount = to - p.bet;
+    this.commit(p, amount);
+    if (this.structure.limit !== 'fl' && to >= this.structure.minBet) this.lastFullRaise = to;
+    this.currentBet = to;
+    this.raiseCount++;
+    this.lastAggressor = seat;
+    p.acted = true;
+    p.actedAt = to;
+    const op = this.record<BetOperation>({ type: 'bet', seat, to, amount, allIn: p.stack === 0 });
+    this.afterAction(seat);
+    return op;
+  }
+
+  verifyRaise(seat: number, to: number): void {
+    const p = this.verifyTurn(seat, 'raise');
+    if (this.currentBet === 0) {
+      throw new ActionError(ActionErrorCode.CANNOT_RAISE, 'there is no bet to raise; bet instead', {
+        seat,
+        action: 'raise',
+        amount: to,
+      });
+    }
+    if (!this.mayRaise(p)) {
+      throw new ActionError(
+        ActionErrorCode.RAISE_NOT_REOPENED,
+        'an all-in short of a full raise does not reopen the betting',
+        { seat, action: 'raise', amount: to },
+      );
+    }
+    if (this.structure.raiseCap !== null && this.raiseCount >= this.structure.raiseCap) {
+      throw new ActionError(ActionErrorCode.RAISE_CAP_REACHED, 'the betting is capped', {
+        seat,
+        action: 'raise',
+        amount: to,
+      });
+    }
+    this.verifyAmount(p, to, 'raise');
+  }
+
+  canRaise(seat: number, to: number): boolean {
+    return this.can(() => this.verifyRaise(seat, to));
+  }
+
+  raise(seat: number, to: number): RaiseOperation {
+    this.verifyRaise(seat, to);
+    const p = this.bySeat.get(seat)!;
+    const amount = to - p.bet;
+    const increment = to - this.currentBet;
+    const full = increment >= this.lastFullRaise;
+    this.commit(p, amount);
+    if (full && this.structure.limit !== 'fl') this.lastFullRaise = increment;
+    this.currentBet = to;
+    this.raiseCount++;
+    this.lastAggressor = seat;
+    p.acted = true;
+    p.actedAt = to;
+    const op = this.record<RaiseOperation>({ type: 'raise', seat, to, amount, allIn: p.stack === 0, full });
+    this.afterAction(seat);
+    return op;
+  }
+
+  /** pokerkit's `check_or_call` (PHH `cc`). */
+  checkOrCall(seat: number): CheckOperation | CallOperation {
+    const p = this.verifyTurn(seat, 'check_or_call');
+    return this.currentBet > p.bet ? this.call(seat) : this.check(seat);
+  }
+
+  /** pokerkit's `complete_bet_or_raise_to` (PHH `cbr`). */
+  betOrRaiseTo(seat: number, to: number): BetOperation | RaiseOperation {
+    this.verifyTurn(seat, 'bet_or_raise');
+    return this.currentBet === 0 ? this.bet(seat, to) : this.raise(seat, to);
+  }
+
+  /** Dispatches a player's intent; `all_in` becomes the bet, raise or call that puts the stack in. */
+  verifyAction(seat: number, action: PlayerAction): void {
+    switch (action.type) {
+      case 'fold':
+        return this.verifyFold(seat);
+      case 'check':
+        return this.verifyCheck(seat);
+      case 'call':
+        return this.verifyCall(seat);
+      case 'bet':
+        return this.verifyBet(seat, action.to);
+      case 'raise':
+        return this.verifyRaise(seat, action.to);
+      case 'all_in': {
+        const p = this.verifyTurn(seat, 'all_in');
+        const to = p.bet + p.stack;
+        if (this.currentBet === 0) return this.verifyBet(seat, to);
+        if (to <= this.currentBet) return this.verifyCall(seat);
+        return this.verifyRaise(seat, to);
+      }
+      default:
+        throw new ActionError(ActionErrorCode.UNKNOWN_ACTION, 'unknown action', {
+          seat,
+          action: String((action as { type: unknown }).type),
+        });
+    }
+  }
+
+  canAct(seat: number, action: PlayerAction): boolean {
+    return this.can(() => this.verifyAction(seat, action));
+  }
+
+  act(seat: number, action: PlayerAction, meta: { timeout?: boolean } = {}): DecisionOperation {
+    this.verifyAction(seat, action);
+    switch (action.type) {
+      case 'fold':
+        return this.fold(seat, meta);
+      case 'check':
+        return this.check(seat, meta);
+      case 'call':
+        return this.call(seat);
+      case 'bet':
+        return this.bet(seat, action.to);
+      case 'raise':
+        return this.raise(seat, action.to);
+      case 'all_in': {
+        const p = this.bySeat.get(seat)!;
+        const to = p.bet + p.stack;
+        if (this.currentBet === 0) return this.bet(seat, to);
+        if (to <= this.currentBet) return this.call(seat);
+        return this.raise(seat, to);
+      }
+    }
+  }
+
+  /** The table's decision when the actor's clock runs out: check if it is free, otherwise fold. */
+  timeoutDecision(): PlayerAction | null {
+    const seat = this.actorSeat;
+    if (seat === null || this.phaseValue !== HandPhase.BETTING) return null;
+    return this.currentBet > this.bySeat.get(seat)!.bet ? { type: 'fold' } : { type: 'check' };
+  }
+
+  /** Applies {@link timeoutDecision} to the actor; the record carries `timeout: true`. */
+  applyTimeout(): FoldOperation | CheckOperation {
+    const decision = this.timeoutDecision();
+    if (decision === null) {
+      throw new ActionError(ActionErrorCode.NOT_BETTING, 'nobody is to act', { actor: this.actorSeat });
+    }
+    const seat = this.actorSeat!;
+    return decision.type === 'fold' ? this.fold(seat, { timeout: true }) : this.check(seat, { timeout: true });
+  }
+
+  /**
+   * Any dealt-in player may show their hole cards once the hand is over (reference 001), including the
+   * winner of an uncontested pot and players who folded or mucked.
+   */
+  verifyShow(seat: number): void {
+    const p = this.bySeat.get(seat);
+    if (p === undefined) {
+      throw new ActionError(ActionErrorCode.NOT_IN_HAND, 'seat is not in this hand', { seat, action: 'show' });
+    }
+    if (this.phaseValue !== HandPhase.COMPLETE) {
+      throw new ActionError(ActionErrorCode.CANNOT_SHOW, 'cards can be shown once the hand is over', {
+        seat,
+        action: 'show',
+      });
+    }
+    if (p.shown) throw new ActionError(ActionErrorCode.CANNOT_SHOW, 'already shown', { seat, action: 'show' });
+  }
+
+  canShow(seat: number): boolean {
+    return this.can(() => this.verifyShow(seat));
+  }
+
+  show(seat: number): ShowOperation {
+    this.verifyShow(seat);
+    return this.reveal(this.bySeat.get(seat)!, 'voluntary');
+  }
+
+  // ---------------------------------------------------------------- serialization
+
+  toJSON(): HandJSON {
+    return { format: 'felt-hand/1', setup: this.setup, operations: this.ops };
+  }
+
+  /**
+   * Restores a hand by replaying its decisions against its setup; every regenerated operation must equal
+   * the logged one, so a corrupt or foreign snapshot is refused rather than continued.
+   */
+  static fromJSON(json: unknown, options: HandOptions = {}): Hand {
+    const data = json as Partial<HandJSON> | null;
+    if (
+      data === null ||
+      typeof data !== 'object' ||
+      data.format !== 'felt-hand/1' ||
+      typeof data.setup !== 'object' ||
+      !Array.isArray(data.operations)
+    ) {
+      throw new SerializationError(SerializationErrorCode.INVALID_FORMAT, 'not a felt-hand/1 snapshot');
+    }
+    return Hand.replay(data.setup, data.operations, options);
+  }
+
+  /** Rebuilds a hand from its setup and operation log (see {@link Hand.fromJSON}). */
+  static replay(setup: HandSetup, operations: readonly Operation[], options: HandOptions = {}): Hand {
+    let hand: Hand;
+    try {
+      hand = new Hand(structuredCloneJSON(setup), options);
+      for (const op of operations) {
+        if (isDecision(op)) hand.applyDecision(op);
+        else if (isVoluntaryShow(op)) hand.show(op.seat);
+      }
+    } catch (cause) {
+      if (cause instanceof SerializationError) throw cause;
+      throw new SerializationError(
+        SerializationErrorCode.REPLAY_FAILED,
+        'the operation log does not replay',
+        {},
+        { cause },
+      );
+    }
+    const expected = JSON.stringify(operations);
+    const actual = JSON.stringify(hand.ops);
+    if (expected !== actual) {
+      throw new SerializationError(SerializationErrorCode.LOG_MISMATCH, 'replayed operations differ from the log', {
+        handId: setup.handId,
+        logged: operations.length,
+        replayed: hand.ops.length,
+      });
+    }
+    return hand;
+  }
+
+  private applyDecision(op: DecisionOperation): void {
+    const meta = op.timeout ? { timeout: true } : {};
+    switch (op.type) {
+      case 'fold':
+        this.fold(op.seat, meta);
+        return;
+      case 'check':
+        this.check(op.seat, meta);
+        return;
+      case 'call':
+        this.call(op.seat);
+        return;
+      case 'bet':
+        this.bet(op.seat, op.to);
+        return;
+      case 'raise':
+        this.raise(op.seat, op.to);
+        return;
+    }
+  }
+
+  // ---------------------------------------------------------------- internals: flow
+
+  private start(): void {
+    // Antes form their own round: a short ante caps the main pot at what it covers.
+    const anteBets = new Map<number, number>();
+    for (const fb of this.setup.forcedBets) this.post(fb, anteBets);
+    if (anteBets.size > 0) {
+      const allIn = new Set<number>();
+      for (const p of this.players) if (p.allInRound === -1) allIn.add(p.seat);
+      this.pots.collect(anteBets, allIn, this.liveSeats());
+    }
+    for (const fb of this.setup.forcedBets) {
+      if (fb.kind === ForcedBetKind.BIG_BLIND || fb.kind === ForcedBetKind.BUTTON_BLIND) {
+        this.bigBlindSeat ??= fb.seat;
+        this.nominalBigBlind = true;
+      }
+    }
+    this.dealStreet(0);
+    this.openRound(0);
+    if (this.actorSeat === null) this.advance();
+  }
+
+  private post(fb: ForcedBet, anteBets: Map<number, number>): void {
+    const p = this.bySeat.get(fb.seat)!;
+    const amount = Math.min(fb.amount, p.stack);
+    if (amount === 0) return;
+    p.stack -= amount;
+    const allIn = p.stack === 0;
+    if (isDeadForcedBet(fb.kind)) {
+      p.dead += amount;
+      this.pots.addDead(amount, this.seats);
+      if (allIn) p.allInRound = 0;
+    } else if (fb.kind === ForcedBetKind.ANTE) {
+      p.live += amount;
+      anteBets.set(p.seat, (anteBets.get(p.seat) ?? 0) + amount);
+      if (allIn) p.allInRound = -1;
+    } else {
+      p.live += amount;
+      p.bet += amount;
+      if (allIn) p.allInRound = 0;
+    }
+    this.record({ type: 'post', seat: p.seat, kind: fb.kind, amount, allIn });
+  }
+
+  private dealStreet(index: number): void {
+    const rules = this.rules.streets[index]!;
+    this.street = index;
+    if (rules.hole.length > 0) {
+      const order = this.positionOrder().filter((s) => !this.bySeat.get(s)!.folded);
+      const got = new Map<number, { cards: Card[]; indices: number[] }>();
+      for (const seat of order) got.set(seat, { cards: [], indices: [] });
+      // One card at a time round the table, starting left of the button.
+      for (let round = 0; round < rules.hole.length; round++) {
+        for (const seat of order) {
+          const { card, index: deckIndex } = this.draw();
+          const g = got.get(seat)!;
+          g.cards.push(card);
+          g.indices.push(deckIndex);
+        }
+      }
+      for (const seat of order) {
+        const p = this.bySeat.get(seat)!;
+        const g = got.get(seat)!;
+        p.hole.push(...g.cards);
+        p.visibility.push(...rules.hole);
+        this.record({
+          type: 'deal_hole',
+          street: index,
+          seat,
+          cards: g.cards,
+          visibility: [...rules.hole],
+          indices: g.indices,
+        });
+      }
+    }
+    if (rules.board > 0) {
+      const cards: Card[] = [];
+      const indices: number[] = [];
+      for (let i = 0; i < rules.board; i++) {
+        const { card, index: deckIndex } = this.draw();
+        cards.push(card);
+        indices.push(deckIndex);
+      }
+      this.board.push(...cards);
+      this.record({ type: 'deal_board', street: index, cards, indices });
+    }
+  }
+
+  private draw(): { card: Card; index: number } {
+    const index = this.deckPos++;
+    const card = this.setup.deck[index];
+    if (card === undefined) throw new RangeError(`deck exhausted at index ${index}`);
+    this.dealt.push({ index, card });
+    return { card, index };
+  }
+
+  /** Opens betting round `index` if anyone can act in it; otherwise closes it at once. */
+  private openRound(index: number): void {
+    const streetRules = this.rules.streets[index]!;
+    for (const p of this.players) {
+      if (index > 0) p.bet = 0;
+      p.acted = false;
+      p.actedAt = 0;
+    }
+    this.raiseCount = 0;
+    this.lastAggressor = null;
+    this.lastFullRaise = initialRaiseSize(this.structure, streetRules.betUnit);
+    let max = 0;
+    for (const p of this.players) max = Math.max(max, p.bet);
+    this.currentBet = index === 0 && this.nominalBigBlind ? Math.max(max, this.structure.minBet) : max;
+    if (this.roundComplete()) {
+      this.actorSeat = null;
+      this.closeRound();
+      return;
+    }
+    let from = this.setup.button;
+    if (streetRules.firstToAct === 'after_big_blind' && this.bigBlindSeat !== null) from = this.bigBlindSeat;
+    this.actorSeat = nextSeat(this.seats, from, (s) => this.needsAction(this.bySeat.get(s)!));
+    this.record({ type: 'street', street: index, name: streetRules.name, actor: this.actorSeat });
+  }
+
+  private canActPlayer(p: PlayerState): boolean {
+    return !p.folded && p.stack > 0;
+  }
+
+  private needsAction(p: PlayerState): boolean {
+    return this.canActPlayer(p) && (!p.acted || p.bet < this.currentBet);
+  }
+
+  private roundComplete(): boolean {
+    let live = 0;
+    const actors: PlayerState[] = [];
+    for (const p of this.players) {
+      if (p.folded) continue;
+      live++;
+      if (p.stack > 0) actors.push(p);
+    }
+    if (live <= 1 || actors.length === 0) return true;
+    if (actors.length === 1) {
+      // Nobody left to bet against: done unless there is an all-in bet to call.
+      const only = actors[0]!;
+      let maxOther = 0;
+      for (const p of this.players) if (p !== only && !p.folded) maxOther = Math.max(maxOther, p.bet);
+      return only.bet >= maxOther;
+    }
+    return actors.every((p) => p.acted && p.bet === this.currentBet);
+  }
+
+  private afterAction(seat: number): void {
+    if (this.liveCount() === 1) {
+      this.actorSeat = null;
+      this.closeRound();
+      this.finishByFold();
+      return;
+    }
+    if (this.roundComplete()) {
+      this.actorSeat = null;
+      this.closeRound();
+      this.advance();
+      return;
+    }
+    this.actorSeat = nextSeat(this.seats, seat, (s) => this.needsAction(this.bySeat.get(s)!));
+  }
+
+  /** Ends the betting round: the uncalled excess goes back, then the bets form pots. */
+  private closeRound(): void {
+    let top: PlayerState | null = null;
+    let second = 0;
+    for (const p of this.players) {
+      if (top === null || p.bet > top.bet) {
+        if (top !== null) second = Math.max(second, top.bet);
+        top = p;
+      } else second = Math.max(second, p.bet);
+    }
+    if (top !== null && top.bet > second) {
+      const amount = top.bet - second;
+      top.bet -= amount;
+      top.live -= amount;
+      top.returned += amount;
+      top.stack += amount;
+      if (top.allInRound === this.street) top.allInRound = null;
+      this.record({ type: 'return', seat: top.seat, amount });
+    }
+    const bets = new Map<number, number>();
+    const allIn = new Set<number>();
+    for (const p of this.players) {
+      bets.set(p.seat, p.bet);
+      if (p.allInRound === this.street) allIn.add(p.seat);
+      p.bet = 0;
+    }
+    this.pots.collect(bets, allIn, this.liveSeats());
+    this.currentBet = 0;
+  }
+
+  private advance(): void {
+    for (;;) {
+      const next = this.street + 1;
+      if (next >= this.rules.streets.length) {
+        this.runShowdown();
+        return;
+      }
+      const actors = this.players.filter((p) => this.canActPlayer(p)).length;
+      if (actors <= 1) {
+        // All-in runout: every live hand is turned up before the remaining cards come.
+        if (!this.runoutRevealed) {
+          this.runoutRevealed = true;
+          for (const seat of this.showOrder()) {
+            const p = this.bySeat.get(seat)!;
+            if (!p.shown) this.reveal(p, 'all_in_runout');
+          }
+        }
+        this.dealStreet(next);
+        continue;
+      }
+      this.dealStreet(next);
+      this.openRound(next);
+      if (this.actorSeat !== null) return;
+    }
+  }
+
+  private liveCount(): number {
+    let n = 0;
+    for (const p of this.players) if (!p.folded) n++;
+    return n;
+  }
+
+  private liveSeats(): Set<number> {
+    const s = new Set<number>();
+    for (const p of this.players) if (!p.folded) s.add(p.seat);
+    return s;
+  }
+
+  private showOrder(): number[] {
+    const order = this.positionOrder().filter((s) => !this.bySeat.get(s)!.folded);
+    const agg = this.lastAggressor;
+    if (agg !== null && this.showdownOptions.lastAggressorShowsFirst && order.includes(agg)) {
+      const i = order.indexOf(agg);
+      return [...order.slice(i), ...order.slice(0, i)];
+    }
+    return order;
+  }
+
+  private reveal(p: PlayerState, reason: RevealReason): ShowOperation {
+    p.shown = true;
+    return this.record<ShowOperation>({ type: 'show', seat: p.seat, cards: [...p.hole], reason });
+  }
+
+  // ---------------------------------------------------------------- internals: settlement
+
+  private contributions(): Contribution[] {
+    return this.players.map((p) => ({
+      seat: p.seat,
+      live: p.live,
+      dead: p.dead,
+      folded: p.folded,
+      allIn: p.stack === 0,
+    }));
+  }
+
+  private finishByFold(): void {
+    this.phaseValue = HandPhase.SHOWDOWN;
+    validatePots(this.setup.handId, this.pots.list(), this.contributions());
+    const awards = awardPots(this.pots.list(), null, this.clockwise());
+    this.pay(awards, [], false);
+  }
+
+  private runShowdown(): void {
+    this.phaseValue = HandPhase.SHOWDOWN;
+    this.actorSeat = null;
+    const pots = this.pots.list();
+    validatePots(this.setup.handId, pots, this.contributions());
+    const live = this.players.filter((p) => !p.folded);
+    const values = new Map<number, (number | null)[]>();
+    const judged: JudgedHand[] = [];
+    for (const p of live) {
+      const v = this.rules.showdown.map((side) => side.evaluate(p.hole, this.board));
+      values.set(p.seat, v);
+      const d = this.rules.showdown.map((side) => side.describe(p.hole, this.board));
+      judged.push({
+        seat: p.seat,
+        values: v,
+        names: d.map((x) => x?.name ?? null),
+        best: d.map((x) => (x === null ? null : [...x.best])),
+      });
+    }
+    const awards = awardPots(pots, values, this.clockwise());
+    const contestedWinners = new Set<number>();
+    for (const a of awards) if (a.contested) for (const s of a.shares) contestedWinners.add(s.seat);
+    const allIn = new Set(live.filter((p) => p.stack === 0).map((p) => p.seat));
+    const shown = new Set(live.filter((p) => p.shown).map((p) => p.seat));
+    const order = this.positionOrder().filter((s) => !this.bySeat.get(s)!.folded);
+    for (const d of decideReveals(this.showdownOptions, order, this.lastAggressor, allIn, contestedWinners, shown)) {
+      const p = this.bySeat.get(d.seat)!;
+      if (d.decision === 'show') this.reveal(p, d.reason);
+      else if (d.decision === 'muck') {
+        p.mucked = true;
+        this.record({ type: 'muck', seat: p.seat, reason: d.reason });
+      }
+    }
+    this.pay(awards, judged, true);
+  }
+
+  private clockwise(): Map<number, number> {
+    return this.rank;
+  }
+
+  private pay(awards: readonly PotAward[], judged: JudgedHand[], showdown: boolean): void {
+    const pots = this.pots.list();
+    let contested = 0;
+    for (const a of awards) contested += a.amount;
+    const sawFlop = this.street >= this.rules.rakeFromStreet;
+    const rake = decideRake(this.rake, contested, this.liveCount(), sawFlop);
+    const shares: GrossShare[] = [];
+    for (const a of awards) for (const s of a.shares) shares.push({ pot: a.pot, seat: s.seat, gross: s.gross });
+    const nets = deductRake(shares, rake.amount, this.clockwise());
+    let k = 0;
+    const potResults: PotSettlement[] = awards.map((a) => {
+      const pot = pots[a.pot]!;
+      const winners = a.shares.map((s) => ({ seat: s.seat, side: s.side, gross: s.gross, net: nets[k++]! }));
+      let potRake = 0;
+      for (const w of winners) potRake += w.gross - w.net;
+      return {
+        index: a.pot,
+        amount: a.amount,
+        from: pot.from,
+        to: pot.to,
+        eligible: [...pot.eligible],
+        contested: a.contested,
+        rake: potRake,
+        winners,
+      };
+    });
+    // Money moves only after every pot validated and was judged.
+    const won = new Map<number, number>();
+    const rakePaid = new Map<number, number>();
+    for (const r of potResults) {
+      for (const w of r.winners) {
+        won.set(w.seat, (won.get(w.seat) ?? 0) + w.net);
+        rakePaid.set(w.seat, (rakePaid.get(w.seat) ?? 0) + w.gross - w.net);
+      }
+    }
+    let paid = 0;
+    for (const r of potResults) for (const w of r.winners) paid += w.net;
+    if (paid + rake.amount !== contested) {
+      throw new ShowdownIntegrityError(ShowdownIntegrityCode.CHIPS_NOT_CONSERVED, 'awards do not add up to the pots', {
+        handId: this.setup.handId,
+        expected: contested,
+        actual: paid + rake.amount,
+      });
+    }
+    for (const r of potResults) {
+      this.record({
+        type: 'award',
+        pot: r.index,
+        amount: r.amount,
+        rake: r.rake,
+        winners: r.winners.map((w) => ({ seat: w.seat, side: w.side, amount: w.net })),
+      });
+    }
+    for (const p of this.players) p.stack += won.get(p.seat) ?? 0;
+    const players: PlayerSettlement[] = this.players.map((p) => ({
+      seat: p.seat,
+      id: p.id,
+      startingStack: p.startingStack,
+      contributed: p.live + p.dead,
+      returned: p.returned,
+      won: won.get(p.seat) ?? 0,
+      rakePaid: rakePaid.get(p.seat) ?? 0,
+      finalStack: p.stack,
+      net: p.stack - p.startingStack,
+      folded: p.folded,
+    }));
+    const uncalled: { seat: number; amount: number }[] = [];
+    for (const op of this.ops) if (op.type === 'return') uncalled.push({ seat: op.seat, amount: op.amount });
+    this.settlementValue = {
+      handId: this.setup.handId,
+      showdown,
+      pots: potResults,
+      uncalled,
+      rake: { amount: rake.amount, rule: rake.rule, bps: rake.bps, contested: rake.contested, capped: rake.capped },
+      players,
+      hands: judged,
+    };
+    this.phaseValue = HandPhase.COMPLETE;
+    this.actorSeat = null;
+    this.record({
+      type: 'hand_end',
+      rake: rake.amount,
+      stacks: this.players.map((p) => ({ seat: p.seat, stack: p.stack })),
+    });
+  }
+
+  // ---------------------------------------------------------------- internals: helpers
+
+  private player(seat: number): PlayerState | undefined {
+    return this.bySeat.get(seat);
+  }
+
+  private verifyTurn(seat: number, action: string): PlayerState {
+    if (this.phaseValue === HandPhase.COMPLETE) {
+      throw new ActionError(ActionErrorCode.HAND_COMPLETE, 'the hand is over', { seat, action });
+    }
+    if (this.phaseValue !== HandPhase.BETTING || this.actorSeat === null) {
+      throw new ActionError(ActionErrorCode.NOT_BETTING, 'no betting round is open', { seat, action });
+    }
+    const p = this.bySeat.get(seat);
+    if (p === undefined || p.folded) {
+      throw new ActionError(ActionErrorCode.NOT_IN_HAND, 'seat is not in this hand', { seat, action });
+    }
+    if (seat !== this.actorSeat) {
+      throw new ActionError(ActionErrorCode.NOT_YOUR_TURN, 'it is not this seat’s turn', {
+        seat,
+        action,
+        actor: this.actorSeat,
+      });
+    }
+    return p;
+  }
+
+  private verifyAmount(p: PlayerState, to: number, action: 'bet' | 'raise'): void {
+    if (!Number.isSafeInteger(to)) {
+      throw new ActionError(ActionErrorCode.AMOUNT_INVALID, 'amounts are whole chips', {
+        seat: p.seat,
+        action,
+        amount: to,
+      });
+    }
+    const range = this.wagerRangeFor(p);
+    if (range === null) {
+      throw new ActionError(
+        action === 'bet' ? ActionErrorCode.CANNOT_BET : ActionErrorCode.CANNOT_RAISE,
+        'no wager is possible',
+        {
+          seat: p.seat,
+          action,
+          amount: to,
+        },
+      );
+    }
+    if (to < range.min) {
+      throw new ActionError(ActionErrorCode.AMOUNT_TOO_SMALL, `${action} must be to at least ${range.min}`, {
+        seat: p.seat,
+        action,
+        amount: to,
+        min: range.min,
+        max: range.max,
+      });
+    }
+    if (to > range.max) {
+      throw new ActionError(ActionErrorCode.AMOUNT_TOO_LARGE, `${action} may be to at most ${range.max}`, {
+        seat: p.seat,
+        action,
+        amount: to,
+        min: range.min,
+        max: range.max,
+      });
+    }
+  }
+
+  private commit(p: PlayerState, amount: number): void {
+    p.stack -= amount;
+    p.bet += amount;
+    p.live += amount;
+    if (p.stack === 0) p.allInRound = this.street;
+  }
+
+  private can(verify: () => void): boolean {
+    try {
+      verify();
+      return true;
+    } catch (e) {
+      if (e instanceof ActionError) return false;
+      throw e;
+    }
+  }
+
+  private record<T extends Operation>(op: T): T {
+    const frozen = freeze(op);
+    this.ops.push(frozen);
+    return frozen;
+  }
+}
+
+function structuredCloneJSON<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

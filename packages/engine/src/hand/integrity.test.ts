@@ -1,0 +1,51 @@
+/**
+ * The loud-error guard of reference 004: when pot validation fails, nothing is paid, the hand stays
+ * unsettled (phase "showdown") and the error is a typed ShowdownIntegrityError. The pot bookkeeping is
+ * made to fail here by swapping the validator; the validator's own detection is tested in pots.test.ts.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { quickHand } from '../../test/helpers.js';
+import { ShowdownIntegrityError } from '../errors.js';
+import type * as Pots from './pots.js';
+
+const broken = new Set<string>();
+vi.mock('./pots.js', async (importOriginal) => {
+  const real = await importOriginal<typeof Pots>();
+  return {
+    ...real,
+    validatePots: (
+      handId: string,
+      ...rest: Parameters<typeof real.validatePots> extends [string, ...infer R] ? R : never
+    ) => {
+      if (broken.has(handId)) {
+        throw new ShowdownIntegrityError('pot_eligibility_mismatch', 'injected', { handId, pot: 0 });
+      }
+      real.validatePots(handId, ...rest);
+    },
+  };
+});
+
+describe('showdown integrity guard', () => {
+  it('pays nothing and leaves the hand unsettled', () => {
+    const handId = '00000000-0000-4000-8000-00000000dead';
+    broken.add(handId);
+    const h = quickHand({ stacks: { 1: 100, 2: 100 }, button: 1, handId });
+    h.raise(1, 100);
+    expect(() => h.call(2)).toThrow(ShowdownIntegrityError);
+    expect(h.phase).toBe('showdown');
+    expect(h.isComplete).toBe(false);
+    expect(h.settlement).toBeNull();
+    expect(h.operations.some((o) => o.type === 'award' || o.type === 'hand_end')).toBe(false);
+    expect(h.state().players.map((p) => p.stack)).toEqual([0, 0]);
+    expect(h.actor).toBeNull();
+  });
+
+  it('also guards a hand won by folds', () => {
+    const handId = '00000000-0000-4000-8000-00000000beef';
+    broken.add(handId);
+    const h = quickHand({ stacks: { 1: 100, 2: 100 }, button: 1, handId });
+    expect(() => h.fold(1)).toThrow(ShowdownIntegrityError);
+    expect(h.settlement).toBeNull();
+    expect(h.phase).toBe('showdown');
+  });
+});

@@ -1,0 +1,183 @@
+import type { Card } from '../cards.js';
+import type { CardVisibility } from '../games/types.js';
+import type { ForcedBetKind } from './setup.js';
+
+/**
+ * A hand is its list of operations. Player decisions (fold, check, call, bet, raise, show) are inputs;
+ * everything else (posting, dealing, returns, reveals, awards) follows from the setup and the decisions,
+ * so replaying the decisions against the setup must reproduce the whole list. Records are frozen.
+ */
+export type Operation =
+  | PostOperation
+  | DealHoleOperation
+  | DealBoardOperation
+  | StreetOperation
+  | FoldOperation
+  | CheckOperation
+  | CallOperation
+  | BetOperation
+  | RaiseOperation
+  | ReturnOperation
+  | ShowOperation
+  | MuckOperation
+  | AwardOperation
+  | HandEndOperation;
+
+export const OperationType = {
+  POST: 'post',
+  DEAL_HOLE: 'deal_hole',
+  DEAL_BOARD: 'deal_board',
+  STREET: 'street',
+  FOLD: 'fold',
+  CHECK: 'check',
+  CALL: 'call',
+  BET: 'bet',
+  RAISE: 'raise',
+  RETURN: 'return',
+  SHOW: 'show',
+  MUCK: 'muck',
+  AWARD: 'award',
+  HAND_END: 'hand_end',
+} as const;
+export type OperationType = (typeof OperationType)[keyof typeof OperationType];
+
+export interface PostOperation {
+  readonly type: 'post';
+  readonly seat: number;
+  readonly kind: ForcedBetKind;
+  /** Chips actually posted (less than the nominal amount when the stack is short). */
+  readonly amount: number;
+  readonly allIn: boolean;
+}
+
+export interface DealHoleOperation {
+  readonly type: 'deal_hole';
+  readonly street: number;
+  readonly seat: number;
+  readonly cards: readonly Card[];
+  readonly visibility: readonly CardVisibility[];
+  /** Deck index of each card (FAIRNESS.md: every dealt card is recorded with its index). */
+  readonly indices: readonly number[];
+}
+
+export interface DealBoardOperation {
+  readonly type: 'deal_board';
+  readonly street: number;
+  readonly cards: readonly Card[];
+  readonly indices: readonly number[];
+}
+
+/** A betting round opens. `actor` is null when nobody can act (an all-in runout). */
+export interface StreetOperation {
+  readonly type: 'street';
+  readonly street: number;
+  readonly name: string;
+  readonly actor: number | null;
+}
+
+/** Set on a decision the table took for a player whose clock ran out. */
+interface Decision {
+  readonly seat: number;
+  readonly timeout?: true;
+}
+
+export interface FoldOperation extends Decision {
+  readonly type: 'fold';
+}
+
+export interface CheckOperation extends Decision {
+  readonly type: 'check';
+}
+
+export interface CallOperation extends Decision {
+  readonly type: 'call';
+  /** Chips added by the call. */
+  readonly amount: number;
+  readonly allIn: boolean;
+}
+
+export interface BetOperation extends Decision {
+  readonly type: 'bet';
+  /** The player's total bet for the round after the action. */
+  readonly to: number;
+  /** Chips added by the action. */
+  readonly amount: number;
+  readonly allIn: boolean;
+}
+
+export interface RaiseOperation extends Decision {
+  readonly type: 'raise';
+  readonly to: number;
+  readonly amount: number;
+  readonly allIn: boolean;
+  /** False for an all-in short of a full raise: it does not reopen the betting. */
+  readonly full: boolean;
+}
+
+/** An uncalled bet goes back to its owner before the pots are formed (never raked). */
+export interface ReturnOperation {
+  readonly type: 'return';
+  readonly seat: number;
+  readonly amount: number;
+}
+
+export const RevealReason = {
+  /** Every live hand is turned up before an all-in runout. */
+  ALL_IN_RUNOUT: 'all_in_runout',
+  LAST_AGGRESSOR: 'last_aggressor',
+  /** No bet on the last street: the first live player after the button shows first. */
+  FIRST_TO_SHOW: 'first_to_show',
+  ALL_IN_REQUIRED: 'all_in_required',
+  WINNER_REQUIRED: 'winner_required',
+  /** The table shows every hand (`allowMuck: false` or `showAllHands`). */
+  SHOW_ALL: 'show_all',
+  /** Auto-muck is off, so a losing hand is tabled. */
+  NO_AUTO_MUCK: 'no_auto_muck',
+  /** The player chose to show. */
+  VOLUNTARY: 'voluntary',
+  AUTO_MUCK_LOSER: 'auto_muck_loser',
+} as const;
+export type RevealReason = (typeof RevealReason)[keyof typeof RevealReason];
+
+export interface ShowOperation {
+  readonly type: 'show';
+  readonly seat: number;
+  readonly cards: readonly Card[];
+  readonly reason: RevealReason;
+}
+
+export interface MuckOperation {
+  readonly type: 'muck';
+  readonly seat: number;
+  readonly reason: RevealReason;
+}
+
+/** One pot paid: the settlement of that pot in the log. */
+export interface AwardOperation {
+  readonly type: 'award';
+  readonly pot: number;
+  readonly amount: number;
+  readonly rake: number;
+  readonly winners: readonly { readonly seat: number; readonly side: AwardSide; readonly amount: number }[];
+}
+
+export const AwardSide = { HIGH: 'high', LOW: 'low', UNCONTESTED: 'uncontested' } as const;
+export type AwardSide = (typeof AwardSide)[keyof typeof AwardSide];
+
+export interface HandEndOperation {
+  readonly type: 'hand_end';
+  readonly rake: number;
+  /** Final stacks by seat, in seat order. */
+  readonly stacks: readonly { readonly seat: number; readonly stack: number }[];
+}
+
+/** The decisions a replay feeds back in; every other operation must be regenerated identically. */
+export function isDecision(
+  op: Operation,
+): op is FoldOperation | CheckOperation | CallOperation | BetOperation | RaiseOperation {
+  return op.type === 'fold' || op.type === 'check' || op.type === 'call' || op.type === 'bet' || op.type === 'raise';
+}
+
+export function isVoluntaryShow(op: Operation): op is ShowOperation {
+  return op.type === 'show' && op.reason === 'voluntary';
+}
