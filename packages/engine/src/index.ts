@@ -22,3 +22,4 @@ export {
 } from './hand/showdown.js';
 export { orderFromButton, nextSeat, clockwiseRank } from './hand/seats.js';
 export * from './hand/hand.js';
+export * from './table/table.js';

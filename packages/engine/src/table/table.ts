@@ -1,0 +1,450 @@
+import type { Card } from '../cards.js';
+import { bettingStructure, type BetLimit, type Stakes } from '../betting/structure.js';
+import { TableError, TableErrorCode } from '../errors.js';
+import { getGameRules } from '../games/registry.js';
+import type { GameRules } from '../games/types.js';
+import { Hand } from '../hand/hand.js';
+import { nextSeat } from '../hand/seats.js';
+import {
+  ForcedBetKind,
+  resolveRake,
+  type ForcedBet,
+  type HandSetup,
+  type RakeConfig,
+  type ShowdownOptions,
+} from '../hand/setup.js';
+
+export interface TableConfig {
+  readonly game: string;
+  readonly limit: BetLimit;
+  readonly stakes: Stakes;
+  /** Seats are numbered 1..maxSeats. */
+  readonly maxSeats: number;
+  readonly rake?: RakeConfig | null;
+  readonly showdown?: Partial<ShowdownOptions>;
+  /** Consecutive timeouts after which a player is sat out (reference 001: 3). */
+  readonly sitOutAfterTimeouts?: number;
+  readonly tableName?: string;
+}
+
+export const SeatStatus = {
+  ACTIVE: 'active',
+  SITTING_OUT: 'sitting_out',
+  /** Seated but not dealt in until the big blind reaches the seat. */
+  WAITING_FOR_BIG_BLIND: 'waiting_for_big_blind',
+} as const;
+export type SeatStatus = (typeof SeatStatus)[keyof typeof SeatStatus];
+
+export interface SeatState {
+  readonly seat: number;
+  readonly playerId: string;
+  readonly name?: string;
+  stack: number;
+  status: SeatStatus;
+  /** Will post a live big blind (plus any missed small blind, dead) to be dealt in before the big blind. */
+  postToPlay: boolean;
+  missedSmallBlind: boolean;
+  missedBigBlind: boolean;
+  /** Consecutive hands' decisions the clock took for this player. */
+  consecutiveTimeouts: number;
+  /** Chips added while the seat was in a hand; credited when the hand ends. */
+  pendingChips: number;
+  sitOutAfterHand: boolean;
+  leaveAfterHand: boolean;
+}
+
+export interface TableJSON {
+  readonly format: 'felt-table/1';
+  readonly config: TableConfig;
+  readonly seats: readonly SeatState[];
+  readonly button: number | null;
+  readonly smallBlind: number | null;
+  readonly bigBlind: number | null;
+  readonly handsStarted: number;
+  readonly handInProgress: string | null;
+  readonly dealtIn: readonly number[];
+}
+
+/** Who plays the next hand and what each posts; a preview that changes nothing. */
+export interface HandPlan {
+  readonly button: number;
+  readonly smallBlind: number | null;
+  readonly bigBlind: number | null;
+  readonly dealtIn: readonly number[];
+  readonly forcedBets: readonly ForcedBet[];
+  /** Sitting-out seats the blinds pass this hand, who will owe them on return. */
+  readonly missed: readonly { readonly seat: number; readonly small: boolean; readonly big: boolean }[];
+}
+
+function isList(v: unknown): boolean {
+  return Array.isArray(v);
+}
+
+/** Clockwise interval (from, to] on the ring of seat numbers. */
+function passes(seat: number, from: number, to: number): boolean {
+  if (from === to) return false;
+  return from < to ? seat > from && seat <= to : seat > from || seat <= to;
+}
+
+/**
+ * The seating layer: seats, stacks between hands, the moving button, who is dealt in (waiting for the
+ * big blind or posting), missed blinds owed, sit-out (including after consecutive timeouts). It produces
+ * each hand's {@link HandSetup} and takes the finished {@link Hand} back. Plain data; `toJSON` is the state.
+ */
+export class Table {
+  readonly config: TableConfig;
+  readonly rules: GameRules;
+  private readonly seatMap = new Map<number, SeatState>();
+  private button: number | null = null;
+  private smallBlindSeat: number | null = null;
+  private bigBlindSeat: number | null = null;
+  private handsStarted = 0;
+  private handInProgress: string | null = null;
+  private dealtIn: number[] = [];
+
+  constructor(config: TableConfig, options: { rules?: GameRules } = {}) {
+    this.rules = options.rules ?? getGameRules(config.game);
+    if (!Number.isSafeInteger(config.maxSeats) || config.maxSeats < 2 || config.maxSeats > this.rules.maxSeats) {
+      throw new TableError(TableErrorCode.INVALID_SEAT, `maxSeats must be 2..${this.rules.maxSeats}`, {
+        maxSeats: config.maxSeats,
+      });
+    }
+    bettingStructure(config.limit, config.stakes);
+    resolveRake(config.rake);
+    this.config = config;
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  get currentHandId(): string | null {
+    return this.handInProgress;
+  }
+
+  get buttonSeat(): number | null {
+    return this.button;
+  }
+
+  seat(seat: number): Readonly<SeatState> | undefined {
+    return this.seatMap.get(seat);
+  }
+
+  seats(): readonly Readonly<SeatState>[] {
+    return [...this.seatMap.values()].sort((a, b) => a.seat - b.seat);
+  }
+
+  // ---------------------------------------------------------------- seating
+
+  /**
+   * Seats a player. By default they wait for the big blind; with `post`, they post a live big blind and
+   * play the next hand they can be dealt into.
+   */
+  sit(seat: number, playerId: string, stack: number, opts: { post?: boolean; name?: string } = {}): void {
+    if (!Number.isSafeInteger(seat) || seat < 1 || seat > this.config.maxSeats) {
+      throw new TableError(TableErrorCode.INVALID_SEAT, `seat must be 1..${this.config.maxSeats}`, { seat });
+    }
+    if (this.seatMap.has(seat)) throw new TableError(TableErrorCode.SEAT_TAKEN, 'seat is taken', { seat });
+    for (const s of this.seatMap.values()) {
+      if (s.playerId === playerId) {
+        throw new TableError(TableErrorCode.PLAYER_ALREADY_SEATED, 'player already has a seat', { seat: s.seat });
+      }
+    }
+    if (!Number.isSafeInteger(stack) || stack <= 0) {
+      throw new TableError(TableErrorCode.INVALID_AMOUNT, 'a buy-in is a positive integer', { stack });
+    }
+    this.seatMap.set(seat, {
+      seat,
+      playerId,
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      stack,
+      status: opts.post ? SeatStatus.ACTIVE : SeatStatus.WAITING_FOR_BIG_BLIND,
+      postToPlay: opts.post === true,
+      missedSmallBlind: false,
+      missedBigBlind: false,
+      consecutiveTimeouts: 0,
+      pendingChips: 0,
+      sitOutAfterHand: false,
+      leaveAfterHand: false,
+    });
+  }
+
+  /**
+   * Frees the seat, at once between hands or when the hand ends if the player is in it (the table
+   * actor folds them when their turn comes). Returns the chips cashed out now, or null when deferred.
+   */
+  leave(seat: number): number | null {
+    const s = this.requireSeat(seat);
+    if (this.inHand(seat)) {
+      s.leaveAfterHand = true;
+      return null;
+    }
+    this.seatMap.delete(seat);
+    return s.stack + s.pendingChips;
+  }
+
+  sitOut(seat: number): void {
+    const s = this.requireSeat(seat);
+    if (this.inHand(seat)) s.sitOutAfterHand = true;
+    else {
+      s.status = SeatStatus.SITTING_OUT;
+      s.postToPlay = false;
+    }
+  }
+
+  /**
+   * Back from sitting out. A player who missed blinds either posts them (`post`: a live big blind and
+   * a dead small blind) or waits for the big blind.
+   */
+  sitIn(seat: number, opts: { post?: boolean } = {}): void {
+    const s = this.requireSeat(seat);
+    s.sitOutAfterHand = false;
+    s.consecutiveTimeouts = 0;
+    if (s.status !== SeatStatus.SITTING_OUT) return;
+    if (s.missedBigBlind || s.missedSmallBlind) {
+      if (opts.post) {
+        s.status = SeatStatus.ACTIVE;
+        s.postToPlay = true;
+      } else s.status = SeatStatus.WAITING_FOR_BIG_BLIND;
+    } else s.status = SeatStatus.ACTIVE;
+  }
+
+  /** Adds chips (a top-up or rebuy); credited after the hand when the seat is in one. */
+  addChips(seat: number, amount: number): void {
+    const s = this.requireSeat(seat);
+    if (!Number.isSafeInteger(amount) || amount <= 0) {
+      throw new TableError(TableErrorCode.INVALID_AMOUNT, 'chips are a positive integer', { amount });
+    }
+    if (this.inHand(seat)) s.pendingChips += amount;
+    else s.stack += amount;
+  }
+
+  // ---------------------------------------------------------------- hands
+
+  /** The next hand's button, blinds, players and posts, or null when fewer than two can play. */
+  planNextHand(): HandPlan | null {
+    const ready = (s: SeatState): boolean => s.stack > 0;
+    const all = this.seats().filter(ready);
+    let regular = all.filter((s) => s.status === SeatStatus.ACTIVE && !s.postToPlay).map((s) => s.seat);
+    let posters = all.filter((s) => s.status === SeatStatus.ACTIVE && s.postToPlay).map((s) => s.seat);
+    let waiting = all.filter((s) => s.status === SeatStatus.WAITING_FOR_BIG_BLIND).map((s) => s.seat);
+    const restarting = regular.length < 2;
+    if (restarting) {
+      // No game to wait behind: everyone ready starts without posting.
+      regular = [...regular, ...posters, ...waiting].sort((a, b) => a - b);
+      posters = [];
+      waiting = [];
+    }
+    if (regular.length < 2) return null;
+    const button = this.button === null ? regular[0]! : nextSeat(regular, this.button, () => true)!;
+    const firstBlind = nextSeat(regular, button, () => true)!;
+    const candidates = [...new Set([...regular, ...waiting, ...posters])].sort((a, b) => a - b);
+    const secondBlind = nextSeat(candidates, firstBlind, () => true)!;
+    let smallBlind: number | null = firstBlind;
+    let bigBlind: number | null = secondBlind;
+    const dealt = new Set(regular);
+    dealt.add(secondBlind);
+    // Posters join only between the blinds and the button, never in the small blind or on the button.
+    for (const p of posters) if (passes(p, firstBlind, button) && p !== button) dealt.add(p);
+    const dealtIn = [...dealt].sort((a, b) => a - b);
+    if (dealtIn.length === 2) {
+      // Heads-up: the button posts the small blind and acts first preflop.
+      smallBlind = button;
+      bigBlind = dealtIn.find((s) => s !== button)!;
+    }
+    const stakes = this.config.stakes;
+    const forcedBets: ForcedBet[] = [];
+    const ante = stakes.ante ?? 0;
+    if (ante > 0) for (const seat of dealtIn) forcedBets.push({ seat, kind: ForcedBetKind.ANTE, amount: ante });
+    if (this.rules.forcedBets === 'blinds') {
+      if (stakes.smallBlind > 0)
+        forcedBets.push({ seat: smallBlind, kind: ForcedBetKind.SMALL_BLIND, amount: stakes.smallBlind });
+      forcedBets.push({ seat: bigBlind, kind: ForcedBetKind.BIG_BLIND, amount: stakes.bigBlind });
+      const bba = stakes.bigBlindAnte ?? 0;
+      if (bba > 0) forcedBets.push({ seat: bigBlind, kind: ForcedBetKind.BIG_BLIND_ANTE, amount: bba });
+    } else if (this.rules.forcedBets === 'button_blind') {
+      forcedBets.push({
+        seat: button,
+        kind: ForcedBetKind.BUTTON_BLIND,
+        amount: stakes.buttonBlind ?? stakes.bigBlind,
+      });
+      smallBlind = null;
+      bigBlind = button;
+    } else {
+      smallBlind = null;
+      bigBlind = null;
+    }
+    for (const seat of dealtIn) {
+      if (seat === bigBlind || seat === smallBlind || restarting) continue;
+      const s = this.seatMap.get(seat)!;
+      if (!s.postToPlay) continue;
+      forcedBets.push({ seat, kind: ForcedBetKind.LIVE_POST, amount: stakes.bigBlind });
+      if (s.missedSmallBlind && stakes.smallBlind > 0) {
+        forcedBets.push({ seat, kind: ForcedBetKind.DEAD_BLIND, amount: stakes.smallBlind });
+      }
+    }
+    const missed: { seat: number; small: boolean; big: boolean }[] = [];
+    for (const s of this.seats()) {
+      if (s.status !== SeatStatus.SITTING_OUT) continue;
+      const small =
+        this.smallBlindSeat !== null && smallBlind !== null && passes(s.seat, this.smallBlindSeat, smallBlind);
+      const big = this.bigBlindSeat !== null && bigBlind !== null && passes(s.seat, this.bigBlindSeat, bigBlind);
+      if (small || big) missed.push({ seat: s.seat, small: small || big, big });
+    }
+    return { button, smallBlind, bigBlind, dealtIn, forcedBets, missed };
+  }
+
+  /**
+   * Starts the next hand: moves the button and blinds, records missed blinds, settles posts, and returns
+   * the setup of the hand to construct (see {@link Table.startHand}).
+   */
+  prepareHand(input: { handId: string; deck: readonly Card[]; startedAt?: string }): HandSetup {
+    if (this.handInProgress !== null) {
+      throw new TableError(TableErrorCode.HAND_IN_PROGRESS, 'a hand is in progress', { handId: this.handInProgress });
+    }
+    const plan = this.planNextHand();
+    if (plan === null) throw new TableError(TableErrorCode.NOT_ENOUGH_PLAYERS, 'fewer than two players can play');
+    for (const m of plan.missed) {
+      const s = this.seatMap.get(m.seat)!;
+      if (m.small) s.missedSmallBlind = true;
+      if (m.big) s.missedBigBlind = true;
+    }
+    for (const seat of plan.dealtIn) {
+      const s = this.seatMap.get(seat)!;
+      s.status = SeatStatus.ACTIVE;
+      s.postToPlay = false;
+      s.missedSmallBlind = false;
+      s.missedBigBlind = false;
+    }
+    this.button = plan.button;
+    this.smallBlindSeat = plan.smallBlind;
+    this.bigBlindSeat = plan.bigBlind;
+    this.handsStarted++;
+    this.handInProgress = input.handId;
+    this.dealtIn = [...plan.dealtIn];
+    return {
+      handId: input.handId,
+      game: this.rules.id,
+      limit: this.config.limit,
+      stakes: this.config.stakes,
+      button: plan.button,
+      players: plan.dealtIn.map((seat) => {
+        const s = this.seatMap.get(seat)!;
+        return { seat, id: s.playerId, stack: s.stack, ...(s.name !== undefined ? { name: s.name } : {}) };
+      }),
+      forcedBets: plan.forcedBets,
+      deck: input.deck,
+      rake: this.config.rake ?? null,
+      ...(this.config.showdown !== undefined ? { showdown: this.config.showdown } : {}),
+      ...(input.startedAt !== undefined ? { startedAt: input.startedAt } : {}),
+      ...(this.config.tableName !== undefined ? { tableName: this.config.tableName } : {}),
+      tableSize: this.config.maxSeats,
+    };
+  }
+
+  /** {@link prepareHand} and construct the hand. */
+  startHand(input: { handId: string; deck: readonly Card[]; startedAt?: string }): Hand {
+    return new Hand(this.prepareHand(input), { rules: this.rules });
+  }
+
+  /**
+   * Takes a finished hand back: stacks from its settlement, consecutive timeouts from its log (three in a
+   * row sit the player out), then deferred sit-outs, leaves and top-ups. Returns the seats that left.
+   */
+  finishHand(hand: Hand): { left: { seat: number; playerId: string; cashOut: number }[] } {
+    if (this.handInProgress === null) throw new TableError(TableErrorCode.NO_HAND_IN_PROGRESS, 'no hand in progress');
+    if (hand.handId !== this.handInProgress) {
+      throw new TableError(TableErrorCode.HAND_MISMATCH, 'that is not the hand in progress', {
+        expected: this.handInProgress,
+        actual: hand.handId,
+      });
+    }
+    const settlement = hand.settlement;
+    if (settlement === null) throw new TableError(TableErrorCode.HAND_IN_PROGRESS, 'the hand is not settled');
+    for (const p of settlement.players) {
+      const s = this.seatMap.get(p.seat);
+      if (s !== undefined) s.stack = p.finalStack;
+    }
+    const limit = this.config.sitOutAfterTimeouts ?? 3;
+    for (const op of hand.operations) {
+      if (op.type !== 'fold' && op.type !== 'check' && op.type !== 'call' && op.type !== 'bet' && op.type !== 'raise')
+        continue;
+      const s = this.seatMap.get(op.seat);
+      if (s === undefined) continue;
+      s.consecutiveTimeouts = op.timeout ? s.consecutiveTimeouts + 1 : 0;
+    }
+    const left: { seat: number; playerId: string; cashOut: number }[] = [];
+    for (const s of this.sortedSeats()) {
+      s.stack += s.pendingChips;
+      s.pendingChips = 0;
+      if (s.leaveAfterHand) {
+        this.seatMap.delete(s.seat);
+        left.push({ seat: s.seat, playerId: s.playerId, cashOut: s.stack });
+        continue;
+      }
+      if (s.sitOutAfterHand || s.consecutiveTimeouts >= limit || s.stack === 0) {
+        s.status = SeatStatus.SITTING_OUT;
+        s.postToPlay = false;
+        s.sitOutAfterHand = false;
+      }
+    }
+    this.handInProgress = null;
+    this.dealtIn = [];
+    return { left };
+  }
+
+  /**
+   * Voids the hand in progress (a missing or corrupt checkpoint): every stack stays at its hand-start
+   * value, because stacks only change in {@link finishHand}.
+   */
+  voidHand(): void {
+    this.handInProgress = null;
+    this.dealtIn = [];
+  }
+
+  // ---------------------------------------------------------------- serialization
+
+  toJSON(): TableJSON {
+    return {
+      format: 'felt-table/1',
+      config: this.config,
+      seats: this.seats().map((s) => ({ ...s })),
+      button: this.button,
+      smallBlind: this.smallBlindSeat,
+      bigBlind: this.bigBlindSeat,
+      handsStarted: this.handsStarted,
+      handInProgress: this.handInProgress,
+      dealtIn: [...this.dealtIn],
+    };
+  }
+
+  static fromJSON(json: unknown, options: { rules?: GameRules } = {}): Table {
+    const data = json as TableJSON | null;
+    if (data === null || typeof data !== 'object' || data.format !== 'felt-table/1' || !isList(data.seats)) {
+      throw new TableError(TableErrorCode.INVALID_SEAT, 'not a felt-table/1 snapshot');
+    }
+    const table = new Table(data.config, options);
+    for (const s of data.seats) table.seatMap.set(s.seat, { ...s });
+    table.button = data.button;
+    table.smallBlindSeat = data.smallBlind;
+    table.bigBlindSeat = data.bigBlind;
+    table.handsStarted = data.handsStarted;
+    table.handInProgress = data.handInProgress;
+    table.dealtIn = [...data.dealtIn];
+    return table;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private sortedSeats(): SeatState[] {
+    return [...this.seatMap.values()].sort((a, b) => a.seat - b.seat);
+  }
+
+  private inHand(seat: number): boolean {
+    return this.handInProgress !== null && this.dealtIn.includes(seat);
+  }
+
+  private requireSeat(seat: number): SeatState {
+    const s = this.seatMap.get(seat);
+    if (s === undefined) throw new TableError(TableErrorCode.SEAT_EMPTY, 'nobody sits there', { seat });
+    return s;
+  }
+}
