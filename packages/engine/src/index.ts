@@ -23,3 +23,5 @@ export {
 export { orderFromButton, nextSeat, clockwiseRank } from './hand/seats.js';
 export * from './hand/hand.js';
 export * from './table/table.js';
+export * from './sim/simulate.js';
+export * from './sim/soak.js';

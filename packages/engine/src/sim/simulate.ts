@@ -1,0 +1,176 @@
+import type { BetLimit, Stakes } from '../betting/structure.js';
+import type { GameRules } from '../games/types.js';
+import { Hand, type PlayerAction } from '../hand/hand.js';
+import { standardForcedBets, type HandSetup, type RakeConfig } from '../hand/setup.js';
+import { prepareDeck, toRevealRecord, type DeckCommitment, type RevealRecord } from '../fairness/index.js';
+import {
+  SeededRng,
+  randomBetween,
+  randomBytes,
+  randomInt,
+  randomUnit,
+  randomUuid,
+  shuffleInPlace,
+  weightedIndex,
+  type Rng,
+} from '../rng.js';
+
+/** Players per hand: a fixed count or a range drawn per hand. */
+export type PlayerCount = number | { readonly min: number; readonly max: number };
+
+export interface SimulationOptions {
+  readonly rules: GameRules;
+  readonly limit: BetLimit;
+  readonly players: PlayerCount;
+  readonly rake: boolean;
+  /** Seed of this one hand; the same seed replays the same hand. */
+  readonly seed: string;
+  /** Base time for `startedAt`, so exports are reproducible (no ambient clock). */
+  readonly startedAt?: string;
+}
+
+export interface SimulatedHand {
+  readonly seed: string;
+  readonly hand: Hand;
+  readonly commitment: DeckCommitment;
+  /** The reveal record of the hand (FAIRNESS.md), as `felt verify` checks it. */
+  reveal(): RevealRecord;
+}
+
+const STAKES: readonly Stakes[] = [
+  { smallBlind: 1, bigBlind: 2 },
+  { smallBlind: 5, bigBlind: 10 },
+  { smallBlind: 25, bigBlind: 50 },
+  { smallBlind: 1, bigBlind: 3 },
+  { smallBlind: 2, bigBlind: 5 },
+];
+
+function drawStakes(rng: Rng): Stakes {
+  const base = STAKES[randomInt(rng, STAKES.length)]!;
+  const roll = randomUnit(rng);
+  if (roll < 0.2) return { ...base, ante: Math.max(1, Math.floor(base.bigBlind / 4)) };
+  if (roll < 0.35) return { ...base, bigBlindAnte: base.bigBlind };
+  return base;
+}
+
+/** Stacks of varied depth, many of them short, so that all-ins and side pots are common. */
+function drawStack(rng: Rng, bigBlind: number): number {
+  const depth = weightedIndex(rng, [0.3, 0.4, 0.3]);
+  const bbs =
+    depth === 0 ? randomBetween(rng, 1, 20) : depth === 1 ? randomBetween(rng, 20, 100) : randomBetween(rng, 100, 400);
+  // Odd amounts make odd chips and unequal all-in levels.
+  return Math.max(1, bbs * bigBlind + randomBetween(rng, -Math.floor(bigBlind / 2), bigBlind));
+}
+
+function drawRake(rng: Rng, bigBlind: number): RakeConfig {
+  const percent = [5, 2.5, 10, 4.5][randomInt(rng, 4)]!;
+  const cap = [0, 3 * bigBlind, 10 * bigBlind, 1][randomInt(rng, 4)]!;
+  const rake: RakeConfig = { percent, cap, noFlopNoDrop: randomUnit(rng) < 0.85 };
+  return randomUnit(rng) < 0.5 ? { ...rake, headsUpPercent: 2.5 } : rake;
+}
+
+/** Builds a random hand setup: fresh stacks, random seats and button, a provably fair deck. */
+export function simulateSetup(opts: SimulationOptions, rng: Rng): { setup: HandSetup; commitment: DeckCommitment } {
+  const { rules } = opts;
+  const n =
+    typeof opts.players === 'number'
+      ? opts.players
+      : randomBetween(rng, opts.players.min, Math.min(opts.players.max, rules.maxSeats));
+  const seats = shuffleInPlace(
+    rng,
+    Array.from({ length: rules.maxSeats }, (_, i) => i + 1),
+  )
+    .slice(0, n)
+    .sort((a, b) => a - b);
+  const stakes = drawStakes(rng);
+  const button = seats[randomInt(rng, seats.length)]!;
+  const handId = randomUuid(rng);
+  const serverSeed = randomBytes(rng, 32);
+  // Half the hands carry client seeds from a random subset of seats: both proof cases occur.
+  const clientSeeds =
+    randomUnit(rng) < 0.5
+      ? []
+      : seats.filter(() => randomUnit(rng) < 0.5).map((seat) => ({ seat, seed: randomBytes(rng, 32) }));
+  const { commitment, order } = prepareDeck({ handId, serverSeed, clientSeeds, kind: rules.deck });
+  const setup: HandSetup = {
+    handId,
+    game: rules.id,
+    limit: opts.limit,
+    stakes,
+    button,
+    players: seats.map((seat) => ({
+      seat,
+      id: `player-${seat}`,
+      name: `Seat ${seat}`,
+      stack: drawStack(rng, stakes.bigBlind),
+    })),
+    forcedBets: standardForcedBets(rules, stakes, seats, button),
+    deck: order,
+    rake: opts.rake ? drawRake(rng, stakes.bigBlind) : null,
+    ...(opts.startedAt !== undefined ? { startedAt: opts.startedAt } : {}),
+    tableName: 'felt-sim',
+  };
+  return { setup, commitment };
+}
+
+/**
+ * A random legal action, weighted toward calls and all-ins so that pots go multiway and stacks go in.
+ * Returns null when nobody is to act.
+ */
+export function randomAction(hand: Hand, rng: Rng): PlayerAction | null {
+  const va = hand.validActions();
+  if (va === null) return null;
+  const wager = va.bet ?? va.raise;
+  const options: { action: PlayerAction; weight: number }[] = [];
+  const wagerAction = (to: number): PlayerAction => (va.bet !== null ? { type: 'bet', to } : { type: 'raise', to });
+  if (va.fold) options.push({ action: { type: 'fold' }, weight: 0.2 });
+  if (va.check) options.push({ action: { type: 'check' }, weight: 0.45 });
+  if (va.call !== null) options.push({ action: { type: 'call' }, weight: 0.45 });
+  if (wager !== null) {
+    options.push({ action: wagerAction(wager.min), weight: 0.12 });
+    options.push({ action: wagerAction(randomBetween(rng, wager.min, wager.max)), weight: 0.1 });
+    options.push({ action: wagerAction(wager.max), weight: 0.06 });
+  }
+  return options[
+    weightedIndex(
+      rng,
+      options.map((o) => o.weight),
+    )
+  ]!.action;
+}
+
+/** Plays one random hand to the end. */
+export function simulateHand(opts: SimulationOptions): SimulatedHand {
+  const rng = new SeededRng(opts.seed);
+  const { setup, commitment } = simulateSetup(opts, rng);
+  const hand = new Hand(setup, { rules: opts.rules });
+  playOut(hand, rng);
+  // Now and then a player shows after the hand, as any player may.
+  if (randomUnit(rng) < 0.1) {
+    const seats = setup.players.map((p) => p.seat);
+    const seat = seats[randomInt(rng, seats.length)]!;
+    if (hand.canShow(seat)) hand.show(seat);
+  }
+  return {
+    seed: opts.seed,
+    hand,
+    commitment,
+    reveal: () => toRevealRecord(commitment, opts.rules.id, hand.dealtCards()),
+  };
+}
+
+/** Drives a hand to completion with random actions; a few timeouts are taken as the table would. */
+export function playOut(hand: Hand, rng: Rng): void {
+  let guard = 0;
+  while (!hand.isComplete) {
+    if (++guard > 10_000) throw new Error(`hand ${hand.handId} does not terminate`);
+    const seat = hand.actor;
+    if (seat === null) throw new Error(`hand ${hand.handId} is stuck in phase ${hand.phase} with no actor`);
+    if (randomUnit(rng) < 0.02) {
+      hand.applyTimeout();
+      continue;
+    }
+    const action = randomAction(hand, rng)!;
+    hand.act(seat, action);
+  }
+}

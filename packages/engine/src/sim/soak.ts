@@ -1,0 +1,268 @@
+import type { BetLimit } from '../betting/structure.js';
+import type { GameRules } from '../games/types.js';
+import type { Hand } from '../hand/hand.js';
+import { isDeadForcedBet } from '../hand/setup.js';
+import { simulateHand, type PlayerCount } from './simulate.js';
+
+/**
+ * Reference 004's three properties, checked from the operation log alone (not from the pot manager's
+ * state), so that a defect in the engine's own bookkeeping cannot hide itself:
+ *
+ * - conservation: chips at the end plus rake equal chips at the start;
+ * - membership: every winner was dealt in, never folded and contributed; every never-folded contributor
+ *   is eligible for the main pot;
+ * - per-level amounts: each pot holds exactly the chips bet at its levels, and pays exactly that.
+ *
+ * Plus one more the soak gets for free: each contested pot goes to the best hand(s) among its contenders.
+ */
+export const SoakProperty = {
+  CONSERVATION: 'conservation',
+  MEMBERSHIP: 'membership',
+  LEVELS: 'levels',
+  WINNERS: 'winners',
+  TERMINATION: 'termination',
+  ERROR: 'error',
+} as const;
+export type SoakProperty = (typeof SoakProperty)[keyof typeof SoakProperty];
+
+export interface PropertyViolation {
+  readonly property: SoakProperty;
+  readonly message: string;
+}
+
+interface Ledger {
+  live: number;
+  dead: number;
+  folded: boolean;
+  start: number;
+}
+
+export function checkHandProperties(hand: Hand): PropertyViolation[] {
+  const out: PropertyViolation[] = [];
+  const fail = (property: SoakProperty, message: string): void => {
+    out.push({ property, message });
+  };
+  if (!hand.isComplete) {
+    fail('termination', `hand ended in phase ${hand.phase}`);
+    return out;
+  }
+  const ledger = new Map<number, Ledger>();
+  for (const p of hand.setup.players) ledger.set(p.seat, { live: 0, dead: 0, folded: false, start: p.stack });
+  const paid = new Map<number, number>();
+  let rake = 0;
+  let finalStacks: Map<number, number> | null = null;
+  const awards: { pot: number; amount: number; rake: number; winners: { seat: number; amount: number }[] }[] = [];
+  for (const op of hand.operations) {
+    switch (op.type) {
+      case 'post': {
+        const l = ledger.get(op.seat)!;
+        if (isDeadForcedBet(op.kind)) l.dead += op.amount;
+        else l.live += op.amount;
+        break;
+      }
+      case 'call':
+      case 'bet':
+      case 'raise':
+        ledger.get(op.seat)!.live += op.amount;
+        break;
+      case 'return':
+        ledger.get(op.seat)!.live -= op.amount;
+        break;
+      case 'fold':
+        ledger.get(op.seat)!.folded = true;
+        break;
+      case 'award':
+        awards.push({ pot: op.pot, amount: op.amount, rake: op.rake, winners: op.winners.map((w) => ({ ...w })) });
+        for (const w of op.winners) paid.set(w.seat, (paid.get(w.seat) ?? 0) + w.amount);
+        break;
+      case 'hand_end':
+        rake = op.rake;
+        finalStacks = new Map(op.stacks.map((s) => [s.seat, s.stack]));
+        break;
+      default:
+        break;
+    }
+  }
+  if (finalStacks === null) {
+    fail('termination', 'no hand_end record');
+    return out;
+  }
+
+  // Conservation, at the table and per player.
+  let before = 0;
+  let after = 0;
+  for (const [seat, l] of ledger) {
+    before += l.start;
+    const fin = finalStacks.get(seat) ?? NaN;
+    after += fin;
+    const expected = l.start - l.live - l.dead + (paid.get(seat) ?? 0);
+    if (fin !== expected) fail('conservation', `seat ${seat} ends with ${fin}, its ledger says ${expected}`);
+    if (fin < 0 || !Number.isSafeInteger(fin)) fail('conservation', `seat ${seat} ends with ${fin} chips`);
+  }
+  if (before !== after + rake) fail('conservation', `start ${before} != end ${after} + rake ${rake}`);
+  let awardRake = 0;
+  for (const a of awards) awardRake += a.rake;
+  if (awardRake !== rake) fail('conservation', `pot rakes ${awardRake} != hand rake ${rake}`);
+
+  // Per-level amounts, recomputed from the contributions.
+  const allInLevels = new Set<number>();
+  let top = 0;
+  let dead = 0;
+  for (const l of ledger.values()) {
+    top = Math.max(top, l.live);
+    dead += l.dead;
+    if (!l.folded && l.start === l.live + l.dead && l.live > 0) allInLevels.add(l.live);
+  }
+  const levels = [...allInLevels].filter((x) => x < top).sort((a, b) => a - b);
+  levels.push(top);
+  const expectedPots: { amount: number; eligible: number[] }[] = [];
+  let prev = 0;
+  for (const level of levels) {
+    let amount = 0;
+    const eligible: number[] = [];
+    for (const [seat, l] of ledger) {
+      amount += Math.max(0, Math.min(l.live, level) - prev);
+      if (!l.folded && l.live >= level) eligible.push(seat);
+    }
+    expectedPots.push({ amount, eligible: eligible.sort((a, b) => a - b) });
+    prev = level;
+  }
+  if (expectedPots[0] !== undefined) expectedPots[0].amount += dead;
+  const settlement = hand.settlement!;
+  if (settlement.pots.length !== expectedPots.length || awards.length !== expectedPots.length) {
+    fail('levels', `expected ${expectedPots.length} pots, got ${settlement.pots.length} (${awards.length} awards)`);
+  } else {
+    expectedPots.forEach((e, i) => {
+      const pot = settlement.pots[i]!;
+      const award = awards[i]!;
+      if (pot.amount !== e.amount || award.amount !== e.amount) {
+        fail('levels', `pot ${i} holds ${pot.amount} (award ${award.amount}), its level holds ${e.amount}`);
+      }
+      if (pot.eligible.join(',') !== e.eligible.join(',')) {
+        fail('levels', `pot ${i} eligible [${pot.eligible.join(',')}], its level has [${e.eligible.join(',')}]`);
+      }
+      let net = 0;
+      for (const w of award.winners) net += w.amount;
+      if (net + award.rake !== award.amount) {
+        fail('levels', `pot ${i} pays ${net} + rake ${award.rake}, holds ${award.amount}`);
+      }
+    });
+  }
+
+  // Membership.
+  for (const a of awards) {
+    for (const w of a.winners) {
+      const l = ledger.get(w.seat);
+      if (l === undefined) fail('membership', `pot ${a.pot} pays seat ${w.seat}, which was not dealt in`);
+      else if (l.folded) fail('membership', `pot ${a.pot} pays seat ${w.seat}, which folded`);
+      else if (l.live + l.dead === 0) fail('membership', `pot ${a.pot} pays seat ${w.seat}, which put nothing in`);
+      const pot = settlement.pots[a.pot];
+      if (pot !== undefined && !pot.eligible.includes(w.seat)) {
+        fail('membership', `pot ${a.pot} pays seat ${w.seat}, outside its eligible seats`);
+      }
+    }
+  }
+  const main = settlement.pots[0];
+  for (const [seat, l] of ledger) {
+    if (!l.folded && l.live > 0 && main !== undefined && !main.eligible.includes(seat)) {
+      fail('membership', `live contributor seat ${seat} is not eligible for the main pot`);
+    }
+  }
+
+  // Winners: the best hand among each contested pot's contenders.
+  if (settlement.showdown) {
+    const values = new Map(settlement.hands.map((h) => [h.seat, h.values]));
+    for (const pot of settlement.pots) {
+      if (!pot.contested) continue;
+      const sides = new Set(pot.winners.map((w) => w.side));
+      for (const side of sides) {
+        const index = side === 'low' ? 1 : 0;
+        let best: number | null = null;
+        for (const seat of pot.eligible) {
+          const v = values.get(seat)?.[index] ?? null;
+          if (v !== null && (best === null || v > best)) best = v;
+        }
+        const expected = pot.eligible.filter((s) => (values.get(s)?.[index] ?? null) === best).join(',');
+        const actual = pot.winners
+          .filter((w) => w.side === side)
+          .map((w) => w.seat)
+          .sort((a, b) => a - b)
+          .join(',');
+        if (expected !== actual) fail('winners', `pot ${pot.index} ${side} paid [${actual}], best hands [${expected}]`);
+      }
+    }
+  }
+  return out;
+}
+
+export interface SoakOptions {
+  readonly rules: GameRules;
+  readonly limit: BetLimit;
+  readonly hands: number;
+  readonly seed: string;
+  readonly rake: boolean;
+  readonly players?: PlayerCount;
+  /** Called after each hand (e.g. to add a restore check). */
+  readonly onHand?: (hand: Hand, seed: string) => PropertyViolation[] | void;
+}
+
+export interface SoakFailure {
+  /** Replays the failing hand: `simulateHand({ ..., seed })`. */
+  readonly seed: string;
+  readonly handIndex: number;
+  readonly violations: readonly PropertyViolation[];
+}
+
+export interface SoakReport {
+  readonly hands: number;
+  readonly failures: readonly SoakFailure[];
+  readonly showdowns: number;
+  readonly allInHands: number;
+  readonly multiwayPots: number;
+  readonly sidePotHands: number;
+  readonly rakeTotal: number;
+}
+
+/**
+ * Plays `hands` seeded random hands and checks every property after each one. Hand `i` uses the seed
+ * `${seed}/${i}`, which every failure reports, so one failing hand reproduces on its own.
+ */
+export function runSoak(opts: SoakOptions): SoakReport {
+  const failures: SoakFailure[] = [];
+  let showdowns = 0;
+  let allInHands = 0;
+  let multiwayPots = 0;
+  let sidePotHands = 0;
+  let rakeTotal = 0;
+  for (let i = 0; i < opts.hands; i++) {
+    const seed = `${opts.seed}/${i}`;
+    try {
+      const { hand } = simulateHand({
+        rules: opts.rules,
+        limit: opts.limit,
+        players: opts.players ?? { min: 2, max: opts.rules.maxSeats },
+        rake: opts.rake,
+        seed,
+      });
+      const violations = [...checkHandProperties(hand), ...(opts.onHand?.(hand, seed) ?? [])];
+      if (violations.length > 0) failures.push({ seed, handIndex: i, violations });
+      const s = hand.settlement;
+      if (s !== null) {
+        if (s.showdown) showdowns++;
+        if (s.pots.length > 1) sidePotHands++;
+        for (const pot of s.pots) if (pot.eligible.length > 2) multiwayPots++;
+        rakeTotal += s.rake.amount;
+      }
+      if (hand.operations.some((op) => (op.type === 'call' || op.type === 'bet' || op.type === 'raise') && op.allIn)) {
+        allInHands++;
+      }
+    } catch (e) {
+      failures.push({
+        seed,
+        handIndex: i,
+        violations: [{ property: 'error', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }],
+      });
+    }
+  }
+  return { hands: opts.hands, failures, showdowns, allInHands, multiwayPots, sidePotHands, rakeTotal };
+}
