@@ -25,3 +25,6 @@ export * from './hand/hand.js';
 export * from './table/table.js';
 export * from './sim/simulate.js';
 export * from './sim/soak.js';
+export * from './export/phh.js';
+export * from './export/ohh.js';
+export { parseToml, type TomlValue } from './export/toml.js';

@@ -1,0 +1,386 @@
+import { initialDeck, isCard, parseCards, type Card } from '../cards.js';
+import type { BetLimit, Stakes } from '../betting/structure.js';
+import { ExportError, ExportErrorCode } from '../errors.js';
+import { getGameRules } from '../games/registry.js';
+import type { GameRules } from '../games/types.js';
+import { Hand, type HandOptions } from '../hand/hand.js';
+import { ForcedBetKind, type ForcedBet, type HandSetup, type RakeConfig } from '../hand/setup.js';
+import { parseToml, tomlString, tomlValue, type TomlValue } from './toml.js';
+
+/**
+ * PHH (Poker Hand History, uoftcprg/phh-std) written from a hand's operation log, in pokerkit's
+ * notation: players p1..pN in position order (the first seat after the button first, the button last;
+ * heads-up p1 is the big blind), forced bets as per-player arrays that PHH reverses heads-up, and
+ * `d dh`, `d db`, `cbr` (bet or raise *to*), `cc`, `f`, `sm`. Felt-only facts that PHH has no field
+ * for (rake, a non-default raise cap) go in `_felt_*` user fields.
+ */
+
+function phhVariant(rules: GameRules, limit: BetLimit): string {
+  const code = rules.phhVariant[limit];
+  if (code === undefined) {
+    throw new ExportError(
+      ExportErrorCode.UNSUPPORTED,
+      `PHH has no variant code for ${rules.name} ${limit.toUpperCase()}`,
+      {
+        game: rules.id,
+        limit,
+      },
+    );
+  }
+  return code;
+}
+
+/** PHH writes heads-up per-player forced bets reversed. */
+function asWritten<T>(effective: T[]): T[] {
+  return effective.length === 2 ? [...effective].reverse() : effective;
+}
+
+export interface PhhOptions {
+  /** Player names; defaults to the setup's names, else player ids. */
+  readonly names?: Readonly<Record<number, string>>;
+}
+
+export function toPhh(hand: Hand, options: PhhOptions = {}): string {
+  const { setup, rules } = hand;
+  const variant = phhVariant(rules, setup.limit);
+  const order = hand.positionOrder();
+  const index = new Map(order.map((seat, i) => [seat, i + 1]));
+  const antes = order.map(() => 0);
+  const blinds = order.map(() => 0);
+  let uniformAnte = false;
+  for (const fb of setup.forcedBets) {
+    const i = index.get(fb.seat)! - 1;
+    switch (fb.kind) {
+      case 'ante':
+        uniformAnte = true;
+        antes[i] = antes[i]! + fb.amount;
+        break;
+      case 'bb_ante':
+      case 'dead_blind':
+        antes[i] = antes[i]! + fb.amount;
+        break;
+      default:
+        blinds[i] = blinds[i]! + fb.amount;
+    }
+  }
+  const lines: string[] = [];
+  const field = (key: string, value: TomlValue): void => {
+    lines.push(`${key} = ${tomlValue(value)}`);
+  };
+  field('variant', variant);
+  // Uniform antes are trimmed: a short ante only wins what it covers (our ante round).
+  field('ante_trimming_status', uniformAnte);
+  field('antes', asWritten(antes));
+  field('blinds_or_straddles', asWritten(blinds));
+  if (setup.limit === 'fl') {
+    field('small_bet', hand.structure.smallBet);
+    field('big_bet', hand.structure.bigBet);
+  } else field('min_bet', hand.structure.minBet);
+  const starting = new Map(setup.players.map((p) => [p.seat, p.stack]));
+  field(
+    'starting_stacks',
+    order.map((s) => starting.get(s)!),
+  );
+  lines.push('actions = [');
+  for (const a of phhActions(hand, index)) lines.push(`  ${tomlString(a)},`);
+  lines.push(']');
+  field('hand', setup.handId);
+  if (setup.tableName !== undefined) field('table', setup.tableName);
+  field('seats', order);
+  field('seat_count', setup.tableSize ?? rules.maxSeats);
+  const names = new Map(setup.players.map((p) => [p.seat, options.names?.[p.seat] ?? p.name ?? p.id]));
+  field(
+    'players',
+    order.map((s) => names.get(s)!),
+  );
+  if (setup.startedAt !== undefined) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2})/.exec(setup.startedAt);
+    if (m !== null) {
+      lines.push(`time = ${m[4]!}`);
+      field('time_zone', 'UTC');
+      field('day', Number(m[3]));
+      field('month', Number(m[2]));
+      field('year', Number(m[1]));
+    }
+  }
+  const settlement = hand.settlement;
+  if (settlement !== null) {
+    const fin = new Map(settlement.players.map((p) => [p.seat, p]));
+    field(
+      'finishing_stacks',
+      order.map((s) => fin.get(s)!.finalStack),
+    );
+    field(
+      'winnings',
+      order.map((s) => fin.get(s)!.won),
+    );
+  }
+  if (setup.rake) {
+    field('_felt_rake_percent', setup.rake.percent);
+    field('_felt_rake_cap', setup.rake.cap);
+    if (setup.rake.headsUpPercent !== undefined) field('_felt_rake_heads_up_percent', setup.rake.headsUpPercent);
+    field('_felt_rake_no_flop_no_drop', setup.rake.noFlopNoDrop ?? true);
+  }
+  const defaultCap = setup.limit === 'fl' ? 4 : null;
+  if (hand.structure.raiseCap !== defaultCap) field('_felt_raise_cap', hand.structure.raiseCap ?? 0);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The `actions` array of a hand. */
+export function phhActions(hand: Hand, index?: ReadonlyMap<number, number>): string[] {
+  const pos = index ?? new Map(hand.positionOrder().map((seat, i) => [seat, i + 1]));
+  const p = (seat: number): string => `p${pos.get(seat)!}`;
+  const out: string[] = [];
+  for (const op of hand.operations) {
+    const note = 'timeout' in op && op.timeout ? ' # timeout' : '';
+    switch (op.type) {
+      case 'deal_hole':
+        out.push(`d dh ${p(op.seat)} ${op.cards.join('')}`);
+        break;
+      case 'deal_board':
+        out.push(`d db ${op.cards.join('')}`);
+        break;
+      case 'fold':
+        out.push(`${p(op.seat)} f${note}`);
+        break;
+      case 'check':
+        out.push(`${p(op.seat)} cc${note}`);
+        break;
+      case 'call':
+        out.push(`${p(op.seat)} cc`);
+        break;
+      case 'bet':
+      case 'raise':
+        out.push(`${p(op.seat)} cbr ${op.to}`);
+        break;
+      case 'show':
+        out.push(`${p(op.seat)} sm ${op.cards.join('')}${op.reason === 'voluntary' ? ' # shown after the hand' : ''}`);
+        break;
+      case 'muck':
+        out.push(`${p(op.seat)} sm`);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** A parsed PHH file: its fields, with the ones we replay typed. */
+export interface PhhHand {
+  readonly fields: Readonly<Record<string, TomlValue>>;
+  readonly variant: string;
+  readonly startingStacks: readonly number[];
+  readonly actions: readonly string[];
+  readonly finishingStacks: readonly number[] | null;
+}
+
+function numbers(v: TomlValue | undefined, key: string): number[] {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'number')) {
+    throw new ExportError(ExportErrorCode.PARSE, `${key} must be an array of numbers`, { key });
+  }
+  return v;
+}
+
+function num(v: TomlValue | undefined, key: string): number {
+  if (typeof v !== 'number') throw new ExportError(ExportErrorCode.PARSE, `${key} must be a number`, { key });
+  return v;
+}
+
+export function parsePhh(text: string): PhhHand {
+  const fields = parseToml(text);
+  const variant = fields.variant;
+  if (typeof variant !== 'string') throw new ExportError(ExportErrorCode.PARSE, 'variant is missing');
+  const actions = fields.actions;
+  if (!Array.isArray(actions) || !actions.every((a) => typeof a === 'string')) {
+    throw new ExportError(ExportErrorCode.PARSE, 'actions must be an array of strings');
+  }
+  return {
+    fields,
+    variant,
+    startingStacks: numbers(fields.starting_stacks, 'starting_stacks'),
+    actions,
+    finishingStacks:
+      fields.finishing_stacks === undefined ? null : numbers(fields.finishing_stacks, 'finishing_stacks'),
+  };
+}
+
+const VARIANTS: Record<string, { game: string; limit: BetLimit }> = {
+  NT: { game: 'holdem', limit: 'nl' },
+  FT: { game: 'holdem', limit: 'fl' },
+};
+
+/**
+ * Rebuilds the hand a PHH file describes and plays its actions through the engine: the dealer lines
+ * fix the deck, player lines are applied as decisions (each must name the player to act), and `sm`
+ * lines must match what the engine reveals. Supports the subset {@link toPhh} writes.
+ */
+export function replayPhh(text: string, options: HandOptions & { handId?: string } = {}): { hand: Hand; phh: PhhHand } {
+  const phh = parsePhh(text);
+  const kind = VARIANTS[phh.variant];
+  if (kind === undefined) throw new ExportError(ExportErrorCode.UNSUPPORTED, `unsupported PHH variant ${phh.variant}`);
+  const rules = options.rules ?? getGameRules(kind.game);
+  const f = phh.fields;
+  const n = phh.startingStacks.length;
+  const seats = f.seats === undefined ? Array.from({ length: n }, (_, i) => i + 1) : numbers(f.seats, 'seats');
+  if (seats.length !== n) throw new ExportError(ExportErrorCode.PARSE, 'seats and starting_stacks differ in length');
+  const written = (key: string): number[] => {
+    const arr = numbers(f[key] ?? seats.map(() => 0), key);
+    if (arr.length !== n) throw new ExportError(ExportErrorCode.PARSE, `${key} must have one entry per player`);
+    return n === 2 ? [...arr].reverse() : arr;
+  };
+  const antes = written('antes');
+  const blinds = written('blinds_or_straddles');
+  // Position i (p(i+1)) sits at seats[i]; the button is the last player.
+  const bbIndex = n === 2 ? 0 : 1;
+  const sbIndex = n === 2 ? 1 : 0;
+  const trimming = f.ante_trimming_status === true;
+  const uniform = trimming ? Math.min(...antes) : 0;
+  const forcedBets: ForcedBet[] = [];
+  if (uniform > 0) seats.forEach((seat) => forcedBets.push({ seat, kind: ForcedBetKind.ANTE, amount: uniform }));
+  const sb = blinds[sbIndex] ?? 0;
+  const bb = blinds[bbIndex] ?? 0;
+  if (sb > 0) forcedBets.push({ seat: seats[sbIndex]!, kind: ForcedBetKind.SMALL_BLIND, amount: sb });
+  if (bb > 0) forcedBets.push({ seat: seats[bbIndex]!, kind: ForcedBetKind.BIG_BLIND, amount: bb });
+  if (antes[bbIndex]! - uniform > 0) {
+    forcedBets.push({ seat: seats[bbIndex]!, kind: ForcedBetKind.BIG_BLIND_ANTE, amount: antes[bbIndex]! - uniform });
+  }
+  seats.forEach((seat, i) => {
+    if (i === sbIndex || i === bbIndex) return;
+    if (blinds[i]! > 0) forcedBets.push({ seat, kind: ForcedBetKind.LIVE_POST, amount: blinds[i]! });
+    if (antes[i]! - uniform > 0) forcedBets.push({ seat, kind: ForcedBetKind.DEAD_BLIND, amount: antes[i]! - uniform });
+  });
+  if (antes[sbIndex]! - uniform > 0) {
+    forcedBets.push({ seat: seats[sbIndex]!, kind: ForcedBetKind.DEAD_BLIND, amount: antes[sbIndex]! - uniform });
+  }
+  const stakes: Stakes =
+    kind.limit === 'fl'
+      ? {
+          smallBlind: sb,
+          bigBlind: bb || num(f.small_bet, 'small_bet'),
+          smallBet: num(f.small_bet, 'small_bet'),
+          bigBet: num(f.big_bet, 'big_bet'),
+          ...(uniform > 0 ? { ante: uniform } : {}),
+          ...(f._felt_raise_cap !== undefined ? { raiseCap: num(f._felt_raise_cap, '_felt_raise_cap') || null } : {}),
+        }
+      : {
+          smallBlind: sb,
+          bigBlind: num(f.min_bet, 'min_bet'),
+          ...(uniform > 0 ? { ante: uniform } : {}),
+          ...(f._felt_raise_cap !== undefined ? { raiseCap: num(f._felt_raise_cap, '_felt_raise_cap') || null } : {}),
+        };
+  const rake: RakeConfig | null =
+    f._felt_rake_percent === undefined
+      ? null
+      : {
+          percent: num(f._felt_rake_percent, '_felt_rake_percent'),
+          cap: num(f._felt_rake_cap, '_felt_rake_cap'),
+          ...(f._felt_rake_heads_up_percent !== undefined
+            ? { headsUpPercent: num(f._felt_rake_heads_up_percent, '_felt_rake_heads_up_percent') }
+            : {}),
+          noFlopNoDrop: f._felt_rake_no_flop_no_drop !== false,
+        };
+  const names = Array.isArray(f.players) ? (f.players as string[]) : seats.map((s) => `p${s}`);
+  const pad = (x: TomlValue | undefined): string => String(x).padStart(2, '0');
+  const startedAt =
+    typeof f.time === 'string' && typeof f.year === 'number' && typeof f.month === 'number' && typeof f.day === 'number'
+      ? `${f.year}-${pad(f.month)}-${pad(f.day)}T${f.time}Z`
+      : undefined;
+  const setup: HandSetup = {
+    handId: options.handId ?? (typeof f.hand === 'string' ? f.hand : String(f.hand ?? 'phh')),
+    game: rules.id,
+    limit: kind.limit,
+    stakes,
+    button: seats[n - 1]!,
+    players: seats.map((seat, i) => ({
+      seat,
+      id: `p${i + 1}`,
+      name: names[i] ?? `p${i + 1}`,
+      stack: phh.startingStacks[i]!,
+    })),
+    forcedBets,
+    deck: deckFromActions(phh.actions, n, rules),
+    rake,
+    ...(startedAt !== undefined ? { startedAt } : {}),
+    ...(typeof f.table === 'string' ? { tableName: f.table } : {}),
+    ...(typeof f.seat_count === 'number' ? { tableSize: f.seat_count } : {}),
+  };
+  const hand = new Hand(setup, { rules });
+  applyActions(hand, phh.actions, seats);
+  return { hand, phh };
+}
+
+function commentary(action: string): string {
+  const hash = action.indexOf('#');
+  return hash >= 0 ? action.slice(hash + 1).trim() : '';
+}
+
+function words(action: string): string[] {
+  const hash = action.indexOf('#');
+  return (hash >= 0 ? action.slice(0, hash) : action).trim().split(/\s+/).filter(Boolean);
+}
+
+/** The deck the engine would deal these cards from: hole cards round by round from p1, then the board. */
+function deckFromActions(actions: readonly string[], n: number, rules: GameRules): Card[] {
+  const hole: Card[][] = Array.from({ length: n }, () => []);
+  const board: Card[] = [];
+  for (const a of actions) {
+    const w = words(a);
+    if (w[0] !== 'd') continue;
+    if (w[1] === 'dh') {
+      const i = Number(w[2]?.slice(1)) - 1;
+      if (!(i >= 0 && i < n)) throw new ExportError(ExportErrorCode.PARSE, `bad player in ${a}`);
+      hole[i]!.push(...parseCards(w[3] ?? ''));
+    } else if (w[1] === 'db') board.push(...parseCards(w[2] ?? ''));
+  }
+  const holeCount = rules.streets[0]!.hole.length;
+  const out: Card[] = [];
+  for (let r = 0; r < holeCount; r++) for (let i = 0; i < n; i++) if (hole[i]![r] !== undefined) out.push(hole[i]![r]!);
+  out.push(...board);
+  const used = new Set(out);
+  if (used.size !== out.length) throw new ExportError(ExportErrorCode.PARSE, 'a card is dealt twice');
+  for (const c of initialDeck(rules.deck)) if (!used.has(c)) out.push(c);
+  return out;
+}
+
+function applyActions(hand: Hand, actions: readonly string[], seats: readonly number[]): void {
+  let board = 0;
+  const mismatch = (action: string, why: string): never => {
+    throw new ExportError(ExportErrorCode.REPLAY_MISMATCH, `${action}: ${why}`, { action });
+  };
+  for (const action of actions) {
+    const w = words(action);
+    if (w.length === 0) continue;
+    if (w[0] === 'd') {
+      if (w[1] === 'db') {
+        const cards = parseCards(w[2] ?? '');
+        const dealt = hand.boardCards.slice(board, board + cards.length);
+        if (dealt.join('') !== cards.join('')) mismatch(action, `the engine dealt ${dealt.join('')}`);
+        board += cards.length;
+      }
+      continue;
+    }
+    const m = /^p(\d+)$/.exec(w[0]!);
+    const seat = m === null ? undefined : seats[Number(m[1]) - 1];
+    if (seat === undefined) return mismatch(action, 'unknown player');
+    const verb = w[1];
+    if (verb === 'f' || verb === 'cc' || verb === 'cbr') {
+      if (hand.actor !== seat) mismatch(action, `the player to act is seat ${hand.actor}`);
+      const timeout = commentary(action) === 'timeout';
+      if (verb === 'f') hand.fold(seat, { timeout });
+      else if (verb === 'cc' && timeout) hand.check(seat, { timeout });
+      else if (verb === 'cc') hand.checkOrCall(seat);
+      else hand.betOrRaiseTo(seat, Number(w[2]));
+    } else if (verb === 'sm') {
+      const shown = w[2];
+      const ops = hand.operations.filter((op) => (op.type === 'show' || op.type === 'muck') && op.seat === seat);
+      if (shown === undefined) {
+        if (!ops.some((op) => op.type === 'muck')) mismatch(action, 'the engine did not muck this hand');
+      } else if (ops.some((op) => op.type === 'show' && op.cards.join('') === shown)) {
+        // Revealed by the engine's showdown rules.
+      } else if (hand.canShow(seat) && shown === hand.holeCards(seat).join('') && shown.match(/../g)!.every(isCard)) {
+        hand.show(seat);
+      } else mismatch(action, 'the engine did not show these cards');
+    } else mismatch(action, 'unsupported action');
+  }
+}
