@@ -3,7 +3,7 @@ import { quickHand, refHoldem } from '../../test/helpers.js';
 import { simulateHand } from '../sim/simulate.js';
 import { ohhFile, toOhh } from './ohh.js';
 
-describe('OHH export', () => {
+describe('OHH export', { timeout: 60_000 }, () => {
   it('writes rounds, posts, raise increments, showdown and pots', () => {
     const h = quickHand({
       stacks: { 1: 200, 4: 300, 6: 250 },

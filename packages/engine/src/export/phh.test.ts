@@ -5,7 +5,7 @@ import { simulateHand } from '../sim/simulate.js';
 import { parsePhh, replayPhh, toPhh } from './phh.js';
 import { parseToml } from './toml.js';
 
-describe('PHH export', () => {
+describe('PHH export', { timeout: 60_000 }, () => {
   it('writes pokerkit notation: positions from the small blind, cbr to-amounts, sm at showdown', () => {
     const h = quickHand({
       stacks: { 1: 200, 4: 300, 6: 250 },

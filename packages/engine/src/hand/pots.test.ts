@@ -6,7 +6,7 @@ import { PotManager, levelPots, validatePots, type Contribution } from './pots.j
 const bets = (o: Record<number, number>): Map<number, number> =>
   new Map(Object.entries(o).map(([k, v]) => [Number(k), v]));
 
-describe('PotManager', () => {
+describe('PotManager', { timeout: 60_000 }, () => {
   it('closes a pot at an all-in and opens the next one for the chips above it', () => {
     const pm = new PotManager();
     // Preflop: seat 1 all-in for 50, seats 2 and 3 put in 200.

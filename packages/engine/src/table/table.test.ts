@@ -44,7 +44,7 @@ function play(table: Table, how: (h: Hand) => Hand = foldAround): Hand {
 
 const posts = (h: Hand) => h.operations.flatMap((o) => (o.type === 'post' ? [`${o.seat}:${o.kind}:${o.amount}`] : []));
 
-describe('Table', () => {
+describe('Table', { timeout: 60_000 }, () => {
   it('starts a fresh table with everyone in and moves the button clockwise', () => {
     const t = newTable();
     t.sit(1, 'a', 100);
