@@ -11,7 +11,7 @@ export interface Straight {
 }
 
 export interface HighRules {
-  /** Strength of each category, indexed by CATEGORY_INDEX. */
+  /** Strength of each category, indexed by its position in HAND_CATEGORIES. */
   readonly strength: readonly number[];
   /** Every straight, strongest first. */
   readonly straights: readonly Straight[];
@@ -38,7 +38,7 @@ export const SHORT_DECK_RULES: HighRules = {
   straights: [...broadway, { mask: (1 << ACE) | (0xf << 4), high: 9 }, WHEEL],
 };
 
-// Category indexes (HAND_CATEGORIES order), as plain numbers: the builders below run 80k times at load.
+// Category indexes in HAND_CATEGORIES order, as plain numbers for the table builders.
 const HIGH_CARD = 0;
 const PAIR = 1;
 const TWO_PAIR = 2;

@@ -75,6 +75,7 @@ describe('every five-card hand', () => {
     expect(hist[0]).toBe(0);
     expect(hist[HIGH_CLASS_COUNT]).toBe(4); // four royals
     expect(hist[HIGH_CLASS_COUNT + 1]).toBe(0);
+    expect(standardTables().keyOfValue.length - 1).toBe(HIGH_CLASS_COUNT);
   });
 
   it('orders the categories strictly: every hand of a category beats every hand of the one below', () => {

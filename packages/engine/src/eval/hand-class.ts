@@ -16,7 +16,7 @@ export const HandCategory = {
 } as const;
 export type HandCategory = (typeof HandCategory)[keyof typeof HandCategory];
 
-/** The standard order, weakest first. A category's index here is its `categoryIndex` in a class key. */
+/** The standard order, weakest first. A category's index here is the category index in a class key. */
 export const HAND_CATEGORIES: readonly HandCategory[] = [
   HandCategory.HIGH_CARD,
   HandCategory.PAIR,
@@ -28,18 +28,6 @@ export const HAND_CATEGORIES: readonly HandCategory[] = [
   HandCategory.QUADS,
   HandCategory.STRAIGHT_FLUSH,
 ];
-
-export const CATEGORY_INDEX: Readonly<Record<HandCategory, number>> = {
-  high_card: 0,
-  pair: 1,
-  two_pair: 2,
-  trips: 3,
-  straight: 4,
-  flush: 5,
-  full_house: 6,
-  quads: 7,
-  straight_flush: 8,
-};
 
 /** What a describe* function returns: enough for display, showdown logs and hand-history export. */
 export interface HandDescription {

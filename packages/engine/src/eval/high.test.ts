@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidCardError, parseCards, type Card } from '../cards.js';
+import { cardFromCode, InvalidCardError, parseCards, type Card } from '../cards.js';
 import { InvalidHandError } from './errors.js';
 import { describeHigh, evaluateHigh, evaluateHighCodes, highCategory } from './high.js';
 
@@ -113,4 +113,23 @@ describe('describe is independent of card order', () => {
       expect(backward).toEqual(forward);
     },
   );
+});
+
+describe('describeHigh on seeded random hands', () => {
+  it("returns five of the given cards that, alone, have the hand's value", () => {
+    let seed = 99;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    let wrong = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const deck = Array.from({ length: 52 }, (_, c) => c);
+      const hand = Array.from({ length: 5 + (i % 3) }, () => cardFromCode(deck.splice(next() % deck.length, 1)[0]!));
+      const d = describeHigh(hand);
+      const inHand = d.best.every((c) => hand.includes(c));
+      if (!inHand || d.best.length !== 5 || evaluateHigh(d.best) !== d.value || evaluateHigh(hand) !== d.value) wrong++;
+    }
+    expect(wrong).toBe(0);
+  });
 });

@@ -48,7 +48,3 @@ export function lazy<T>(build: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= build());
 }
-
-export function tableBytes(...arrays: readonly ArrayBufferView[]): number {
-  return arrays.reduce((sum, a) => sum + a.byteLength, 0);
-}
