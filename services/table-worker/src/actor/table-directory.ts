@@ -45,6 +45,10 @@ export class TableDirectory {
     if (!seed || seed.status === 'closed') throw tableNotFound(tableId);
     const actor = TableActor.create(tableId, seed, tableSeq, this.options);
     this.actors.set(tableId, actor);
+    this.options.logger.info(
+      { event: 'table_created', tableId, tableSeq, members: seed.members.length },
+      'table actor created',
+    );
     return actor;
   }
 

@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@felt/db';
+import { Redis } from 'ioredis';
+import { ServiceProcess } from './service-process.js';
+import { waitFor } from './wait.js';
+
+export const TEST_ORIGIN = 'http://felt.test';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface ClusterOptions {
+  readonly gateways?: number;
+  readonly workers?: number;
+  readonly lobby?: boolean;
+  readonly persister?: boolean;
+  /** Extra environment for every process. */
+  readonly env?: Record<string, string>;
+}
+
+export interface WorkerHandle {
+  readonly id: string;
+  readonly proc: ServiceProcess;
+  readonly grpcAddr: string;
+  readonly httpUrl: string;
+}
+
+export interface GatewayHandle {
+  readonly id: string;
+  readonly proc: ServiceProcess;
+  readonly wsUrl: string;
+  readonly httpUrl: string;
+}
+
+/**
+ * A real cluster for one test file: a fresh migrated database, a random Redis prefix, a random
+ * session secret, and each service as its own process on ephemeral ports. `stop()` ends the
+ * processes and removes the database and every Redis key under the prefix.
+ */
+export class Cluster {
+  readonly workers: WorkerHandle[] = [];
+  readonly gateways: GatewayHandle[] = [];
+  lobby: { proc: ServiceProcess; url: string } | undefined;
+  persister: { proc: ServiceProcess; httpUrl: string } | undefined;
+  private nextWorker = 0;
+  private nextGateway = 0;
+
+  private constructor(
+    readonly db: TestDatabase,
+    readonly redis: Redis,
+    readonly prefix: string,
+    readonly secret: string,
+    private readonly extraEnv: Record<string, string>,
+  ) {}
+
+  static async start(options: ClusterOptions = {}): Promise<Cluster> {
+    const db = await createTestDatabase();
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
+    const run = randomBytes(5).toString('hex');
+    const cluster = new Cluster(db, redis, `t${run}:`, randomBytes(32).toString('base64url'), options.env ?? {});
+    try {
+      for (let i = 0; i < (options.workers ?? 2); i++) await cluster.addWorker();
+      for (let i = 0; i < (options.gateways ?? 2); i++) await cluster.addGateway();
+      if (options.lobby ?? true) await cluster.startLobby();
+      if (options.persister) await cluster.startPersister();
+      // Every gateway has a stream to every worker before tests start.
+      for (const g of cluster.gateways) await cluster.waitReady(g.httpUrl);
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
+    return cluster;
+  }
+
+  /** Environment every Felt process of this cluster shares. */
+  commonEnv(): Record<string, string> {
+    return {
+      DATABASE_URL: this.db.url,
+      REDIS_URL,
+      FELT_REDIS_PREFIX: this.prefix,
+      FELT_SESSION_SECRET: this.secret,
+      FELT_TRACE_MEMORY: '1',
+      FELT_HEARTBEAT_MS: '250',
+      FELT_MEMBER_TTL_MS: '2000',
+      ...this.extraEnv,
+    };
+  }
+
+  /** A worker id for the next addWorker, so a test can place tables on it before it starts. */
+  nextWorkerId(): string {
+    return `w${this.nextWorker + 1}-${randomBytes(2).toString('hex')}`;
+  }
+
+  async addWorker(id = this.nextWorkerId()): Promise<WorkerHandle> {
+    this.nextWorker++;
+    const proc = await ServiceProcess.start('table-worker', id, {
+      ...this.commonEnv(),
+      WORKER_ID: id,
+      WORKER_GRPC_HOST: '127.0.0.1',
+      WORKER_GRPC_PORT: '0',
+      WORKER_ADVERTISE_ADDR: '127.0.0.1',
+      WORKER_HTTP_PORT: '0',
+    });
+    const handle: WorkerHandle = {
+      id,
+      proc,
+      grpcAddr: `127.0.0.1:${Number(proc.ready.grpcPort)}`,
+      httpUrl: `http://127.0.0.1:${Number(proc.ready.httpPort)}`,
+    };
+    this.workers.push(handle);
+    return handle;
+  }
+
+  async addGateway(): Promise<GatewayHandle> {
+    const id = `g${++this.nextGateway}-${randomBytes(2).toString('hex')}`;
+    const proc = await ServiceProcess.start('gateway', id, {
+      ...this.commonEnv(),
+      GATEWAY_ID: id,
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_PORT: '0',
+      GATEWAY_ALLOWED_ORIGINS: TEST_ORIGIN,
+      FELT_DEBUG_ENDPOINTS: '1',
+    });
+    const port = Number(proc.ready.port);
+    const handle: GatewayHandle = { id, proc, wsUrl: `ws://127.0.0.1:${port}/ws`, httpUrl: `http://127.0.0.1:${port}` };
+    this.gateways.push(handle);
+    return handle;
+  }
+
+  async startLobby(): Promise<void> {
+    const proc = await ServiceProcess.start('lobby', 'lobby', {
+      ...this.commonEnv(),
+      LOBBY_HOST: '127.0.0.1',
+      LOBBY_PORT: '0',
+      FELT_GATEWAY_URLS: this.gateways.map((g) => g.wsUrl).join(','),
+    });
+    this.lobby = { proc, url: `http://127.0.0.1:${Number(proc.ready.port)}` };
+  }
+
+  async startPersister(): Promise<void> {
+    const proc = await ServiceProcess.start('persister', 'persister', {
+      ...this.commonEnv(),
+      PERSISTER_HTTP_PORT: '0',
+    });
+    this.persister = { proc, httpUrl: `http://127.0.0.1:${Number(proc.ready.httpPort)}` };
+  }
+
+  /** Waits until GET <url>/readyz answers 200. */
+  async waitReady(httpUrl: string, timeoutMs = 15_000): Promise<void> {
+    await waitFor(`${httpUrl}/readyz`, async () => (await fetch(`${httpUrl}/readyz`)).ok, timeoutMs, 100);
+  }
+
+  /** Every process that was started and not deliberately stopped is still running. */
+  processes(): ServiceProcess[] {
+    return [
+      ...this.workers.map((w) => w.proc),
+      ...this.gateways.map((g) => g.proc),
+      ...(this.lobby ? [this.lobby.proc] : []),
+      ...(this.persister ? [this.persister.proc] : []),
+    ];
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.processes().map((p) => p.stop()));
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await this.redis.del(...keys);
+    } while (cursor !== '0');
+    this.redis.disconnect();
+    await this.db.drop();
+  }
+}
