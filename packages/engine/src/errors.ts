@@ -129,6 +129,7 @@ export const TableErrorCode = {
   NOT_ENOUGH_PLAYERS: 'not_enough_players',
   INVALID_AMOUNT: 'invalid_amount',
   HAND_MISMATCH: 'hand_mismatch',
+  INVALID_SNAPSHOT: 'invalid_snapshot',
 } as const;
 export type TableErrorCode = (typeof TableErrorCode)[keyof typeof TableErrorCode];
 

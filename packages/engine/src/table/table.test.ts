@@ -189,6 +189,9 @@ describe('Table', { timeout: 60_000 }, () => {
     const hand = t.startHand({ handId: id(), deck: deck() });
     const copy = Table.fromJSON(JSON.parse(JSON.stringify(t.toJSON())), { rules: refHoldem });
     expect(copy.toJSON()).toEqual(t.toJSON());
+    expect(() => Table.fromJSON({ format: 'felt-table/0' })).toThrow(
+      expect.objectContaining({ code: 'invalid_snapshot' }),
+    );
     passive(hand);
     copy.finishHand(hand);
     t.finishHand(hand);

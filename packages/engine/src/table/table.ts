@@ -419,7 +419,7 @@ export class Table {
   static fromJSON(json: unknown, options: { rules?: GameRules } = {}): Table {
     const data = json as TableJSON | null;
     if (data === null || typeof data !== 'object' || data.format !== 'felt-table/1' || !isList(data.seats)) {
-      throw new TableError(TableErrorCode.INVALID_SEAT, 'not a felt-table/1 snapshot');
+      throw new TableError(TableErrorCode.INVALID_SNAPSHOT, 'not a felt-table/1 snapshot');
     }
     const table = new Table(data.config, options);
     for (const s of data.seats) table.seatMap.set(s.seat, { ...s });
