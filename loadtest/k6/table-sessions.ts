@@ -11,16 +11,25 @@ import type { Options } from 'k6/options';
 import { clearTimeout, setTimeout } from 'k6/timers';
 import { WebSocket } from 'k6/websockets';
 import { SESSION_COOKIE, ServerType, joinTableFrame, messageHead, pingFrame, type RoomRef } from '../src/wire.js';
-import { envInt, envString, envUrl, originOf } from './lib/env.js';
-import { createRoom, joinRoom, randomPassword, signupAndLogin, uniqueName, type Session } from './lib/lobby.js';
+import { checkUrl, envInt, envString, envUrl, originOf } from './lib/env.js';
+import {
+  createRoom,
+  joinRoom,
+  lobbyGateways,
+  randomPassword,
+  signupAndLogin,
+  uniqueName,
+  type Session,
+} from './lib/lobby.js';
 
 const LOBBY = envUrl('LOBBY_URL', ['http', 'https']);
-// Same-origin deployments (the k8s Ingress) serve the gateway at /ws on the lobby's host.
-const GATEWAYS = envString('GATEWAY_URL', `${LOBBY.replace(/^http/, 'ws')}/ws`)
+// Empty: setup() asks the lobby (GET /api/config), falling back to the lobby's host at /ws, which is
+// how the Kubernetes Ingress serves the gateways.
+const GATEWAY_OVERRIDE = envString('GATEWAY_URL', '')
   .split(',')
   .map((u) => u.trim())
-  .filter((u) => u !== '');
-for (const g of GATEWAYS) envUrl('GATEWAY_URL', ['ws', 'wss'], g);
+  .filter((u) => u !== '')
+  .map((u) => checkUrl('GATEWAY_URL', u, ['ws', 'wss']));
 const ORIGIN = envString('ORIGIN', originOf(LOBBY));
 const VUS = envInt('VUS', 50, 1, 100_000);
 const DURATION = envString('DURATION', '3m');
@@ -63,9 +72,12 @@ export const options: Options = {
 
 interface SetupData {
   readonly rooms: RoomRef[];
+  readonly gateways: string[];
 }
 
 export function setup(): SetupData {
+  const gateways =
+    GATEWAY_OVERRIDE.length > 0 ? GATEWAY_OVERRIDE : (lobbyGateways(LOBBY) ?? [`${LOBBY.replace(/^http/, 'ws')}/ws`]);
   const rooms: RoomRef[] = [];
   const count = Math.ceil(VUS / ROOM_SIZE);
   for (let i = 0; i < count; i++) {
@@ -74,7 +86,7 @@ export function setup(): SetupData {
     if (!room) fail(`setup: could not create room ${i + 1} of ${count}`);
     rooms.push(room);
   }
-  return { rooms };
+  return { rooms, gateways };
 }
 
 export default function (data: SetupData): void {
@@ -83,7 +95,7 @@ export default function (data: SetupData): void {
   const player = signupAndLogin(LOBBY, { name: uniqueName('k6s'), password: randomPassword() });
   if (!player) return;
   if (!joinRoom(LOBBY, player, room.code)) return;
-  tableSession(player, room, GATEWAYS[(__VU - 1) % GATEWAYS.length] ?? '');
+  tableSession(player, room, data.gateways[(__VU - 1) % data.gateways.length] ?? '');
 }
 
 function tableSession(player: Session, room: RoomRef, gateway: string): void {

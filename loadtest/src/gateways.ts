@@ -1,13 +1,21 @@
 import type { LoadConfig } from './args.js';
+import { LobbyClient } from './lobby-client.js';
 
 /**
- * The gateway URLs to spread users over: --gateway when given, otherwise the same-origin `/ws` of the
- * lobby, which is how the Kubernetes Ingress serves them (lobby at `/`, gateways at `/ws`).
+ * The gateway URLs to spread users over: --gateway when given, else the ones the lobby hands to
+ * clients (GET /api/config), else the lobby's own origin with `/ws`, which is how the Kubernetes
+ * Ingress serves them.
  */
-export function resolveGateways(config: LoadConfig, log: (line: string) => void): Promise<string[]> {
-  if (config.gateways.length > 0) return Promise.resolve([...config.gateways]);
-  const url = new URL('/ws', config.lobby);
-  url.protocol = config.lobby.protocol === 'https:' ? 'wss:' : 'ws:';
-  log(`load: no --gateway given; using the lobby's origin ${url.toString()}`);
-  return Promise.resolve([url.toString()]);
+export async function resolveGateways(config: LoadConfig, log: (line: string) => void): Promise<string[]> {
+  if (config.gateways.length > 0) return [...config.gateways];
+  try {
+    const urls = await new LobbyClient(config.lobby, config.timeoutMs).gatewayUrls();
+    log(`load: gateways from the lobby: ${urls.join(' ')}`);
+    return urls;
+  } catch (err) {
+    const url = new URL('/ws', config.lobby);
+    url.protocol = config.lobby.protocol === 'https:' ? 'wss:' : 'ws:';
+    log(`load: the lobby gave no gateway URLs (${(err as Error).message}); using ${url.toString()}`);
+    return [url.toString()];
+  }
 }

@@ -1,4 +1,13 @@
-import { LobbyRoute, createRoomBody, roomRef, sessionCookie, type Credentials, type RoomRef } from './wire.js';
+import {
+  LobbyRoute,
+  createRoomBody,
+  gatewayUrls,
+  joinByCodeBody,
+  roomRef,
+  sessionCookie,
+  type Credentials,
+  type RoomRef,
+} from './wire.js';
 
 export const LobbyErrorCode = {
   /** The lobby answered with a non-2xx status. */
@@ -38,8 +47,25 @@ export class LobbyClient {
     private readonly timeoutMs: number,
   ) {}
 
+  /** Creates the account. (Sign-up also signs in; the scenario logs in again to exercise login.) */
   async signup(credentials: Credentials): Promise<void> {
     await this.post('signup', LobbyRoute.SIGNUP, credentials, undefined);
+  }
+
+  /** The gateway WebSocket URLs the lobby hands to clients (FELT_GATEWAY_URLS). */
+  async gatewayUrls(): Promise<string[]> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(LobbyRoute.CONFIG, this.base), { signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (err) {
+      throw new LobbyError(LobbyErrorCode.NETWORK, 'config', undefined, `config: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+    if (!res.ok) throw new LobbyError(LobbyErrorCode.HTTP_STATUS, 'config', res.status, `config: HTTP ${res.status}`);
+    const urls = gatewayUrls(await this.json('config', res));
+    if (!urls) throw new LobbyError(LobbyErrorCode.BAD_RESPONSE, 'config', res.status, 'config: no gateway_urls');
+    return urls;
   }
 
   /** Logs in and returns the `felt_session=…` cookie pair. */
@@ -60,7 +86,7 @@ export class LobbyClient {
   }
 
   async joinRoom(cookie: string, code: string): Promise<RoomRef> {
-    const res = await this.post('join_room', LobbyRoute.JOIN_BY_CODE, { code }, cookie);
+    const res = await this.post('join_room', LobbyRoute.JOIN_BY_CODE, joinByCodeBody(code), cookie);
     const ref = roomRef(await this.json('join_room', res));
     if (!ref) throw new LobbyError(LobbyErrorCode.BAD_RESPONSE, 'join_room', res.status, 'no session_id and code');
     return ref;

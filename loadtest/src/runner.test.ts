@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LoadConfig } from './args.js';
+import { resolveGateways } from './gateways.js';
 import { defaultDeps, runLoad } from './runner.js';
 import { LobbyRoute, SESSION_COOKIE } from './wire.js';
 
@@ -49,6 +50,7 @@ async function body(req: IncomingMessage): Promise<Record<string, string>> {
 }
 
 async function startFake(options: FakeOptions = {}): Promise<Fake> {
+  let gatewayPortOf = (): number => 0;
   const users = new Map<string, string>();
   const rooms = new Map<string, { code: string; members: string[] }>();
   const origins: string[] = [];
@@ -63,9 +65,15 @@ async function startFake(options: FakeOptions = {}): Promise<Fake> {
 
   const lobbyServer = createServer((req, res) => {
     void (async () => {
+      if (req.method === 'GET' && req.url === LobbyRoute.CONFIG) {
+        return reply(res, 200, { gateway_urls: [`ws://127.0.0.1:${gatewayPortOf()}/ws`] });
+      }
       const b = await body(req);
       const user = userOf(req);
       if (req.url === LobbyRoute.SIGNUP) {
+        // The lobby's credential rules (services/lobby schemas).
+        if (!/^[A-Za-z0-9_-]{3,24}$/.test(b['name'] ?? '') || !/^.{8,128}$/.test(b['password'] ?? ''))
+          return reply(res, 400, { error: 'invalid_request' });
         if (users.has(b['name']!)) return reply(res, 409, { error: 'name_taken' });
         users.set(b['name']!, b['password']!);
         return reply(res, 201, { name: b['name'] });
@@ -88,6 +96,8 @@ async function startFake(options: FakeOptions = {}): Promise<Fake> {
         return reply(res, 201, { session_id: id, code });
       }
       if (req.url === LobbyRoute.JOIN_BY_CODE) {
+        if (!/^[0-9]{6}$/.test(b['code'] ?? '') || typeof b['buy_in'] !== 'number')
+          return reply(res, 400, { error: 'invalid_request' });
         const entry = [...rooms].find(([, r]) => r.code === b['code']);
         if (!entry) return reply(res, 404, { error: 'room_not_found' });
         entry[1].members.push(user);
@@ -126,6 +136,7 @@ async function startFake(options: FakeOptions = {}): Promise<Fake> {
 
   const lobbyPort = await listen(lobbyServer);
   const gatewayPort = await listen(gatewayServer);
+  gatewayPortOf = () => gatewayPort;
   return {
     lobby: new URL(`http://127.0.0.1:${lobbyPort}`),
     gateway: `ws://127.0.0.1:${gatewayPort}/ws`,
@@ -162,6 +173,20 @@ const run = async (c: LoadConfig): Promise<{ stats: Awaited<ReturnType<typeof ru
   );
   return { stats, log };
 };
+
+describe('resolveGateways', () => {
+  it('prefers --gateway, then the lobby’s /api/config, then the lobby’s origin at /ws', async () => {
+    const fake = await startFake();
+    const log: string[] = [];
+    expect(await resolveGateways(config(fake), (l) => log.push(l))).toEqual([fake.gateway]);
+    expect(await resolveGateways(config(fake, { gateways: [] }), (l) => log.push(l))).toEqual([fake.gateway]);
+    const nowhere = new URL('http://127.0.0.1:9/');
+    expect(
+      await resolveGateways(config(fake, { gateways: [], lobby: nowhere, timeoutMs: 500 }), () => undefined),
+    ).toEqual(['ws://127.0.0.1:9/ws']);
+    await fake.close();
+  });
+});
 
 describe('runLoad against a stand-in lobby and gateway', () => {
   it('seats users in rooms by code, joins their tables and measures ping round trips', async () => {

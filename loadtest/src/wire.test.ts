@@ -4,8 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // Test-only: the runner and the k6 bundles carry their own copy of the few shapes they use (k6 can't
 // load zod), and this checks that copy against the protocol's schemas.
-import { parseClientFrame, pongSchema, serverMessageSchema } from '@felt/protocol';
-import { SESSION_COOKIE, ServerType, joinTableFrame, messageHead, pingFrame, roomRef, sessionCookie } from './wire.js';
+import { parseClientFrame, parseRoomConfig, pongSchema, serverMessageSchema } from '@felt/protocol';
+import {
+  LOAD_BUY_IN,
+  SESSION_COOKIE,
+  ServerType,
+  createRoomBody,
+  gatewayUrls,
+  joinByCodeBody,
+  joinTableFrame,
+  messageHead,
+  pingFrame,
+  roomRef,
+  sessionCookie,
+} from './wire.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -49,5 +61,26 @@ describe('wire shapes', () => {
     expect(roomRef({ session_id: 'r1', code: '123456', seats: 6 })).toEqual({ sessionId: 'r1', code: '123456' });
     expect(roomRef({ session_id: 'r1' })).toBeUndefined();
     expect(roomRef(null)).toBeUndefined();
+  });
+
+  it('creates unlisted rooms whose config the protocol accepts, with the load buy-in inside its range', () => {
+    for (const seats of [2, 6, 10]) {
+      const body = createRoomBody(seats) as { config: unknown; sit: { buy_in: number } };
+      const config = parseRoomConfig(body.config);
+      expect(config.seats).toBe(seats);
+      expect(config.listed).toBe(false);
+      expect(body.sit.buy_in).toBe(LOAD_BUY_IN);
+      expect(LOAD_BUY_IN).toBeGreaterThanOrEqual(config.buyIn.min);
+      expect(LOAD_BUY_IN).toBeLessThanOrEqual(config.buyIn.max);
+    }
+    expect(() => parseRoomConfig((createRoomBody(11) as { config: unknown }).config)).toThrow();
+    expect(joinByCodeBody('042817')).toEqual({ code: '042817', buy_in: LOAD_BUY_IN });
+  });
+
+  it('reads gateway URLs from the lobby config response', () => {
+    expect(gatewayUrls({ gateway_urls: ['ws://a:8081/ws', 'wss://b/ws'] })).toEqual(['ws://a:8081/ws', 'wss://b/ws']);
+    expect(gatewayUrls({ gateway_urls: ['http://a/ws', 7] })).toBeUndefined();
+    expect(gatewayUrls({ gateway_urls: [] })).toBeUndefined();
+    expect(gatewayUrls({})).toBeUndefined();
   });
 });

@@ -57,8 +57,11 @@ export function messageHead(message: unknown): ServerMessageHead | undefined {
 /** Session cookie the lobby sets at login and the gateway reads at upgrade (docs/dev/contracts.md). */
 export const SESSION_COOKIE = 'felt_session';
 
-/** Lobby routes, relative to the lobby base URL. */
+/** Lobby routes, relative to the lobby base URL (the lobby serves its OpenAPI document at /openapi.json). */
 export const LobbyRoute = {
+  /** `{gateway_urls: [...]}`: where clients connect for live play. */
+  CONFIG: '/api/config',
+  /** Creates the account and signs in (sets the cookie). */
   SIGNUP: '/api/auth/signup',
   LOGIN: '/api/auth/login',
   ROOMS: '/api/rooms',
@@ -67,13 +70,44 @@ export const LobbyRoute = {
 export type LobbyRoute = (typeof LobbyRoute)[keyof typeof LobbyRoute];
 
 export interface Credentials {
+  /** 3..24 of letters, digits, _ and -. */
   readonly name: string;
+  /** 8..128 characters. */
   readonly password: string;
 }
 
-/** A small cash-game room: enough to seat a load group without touching chips beyond the buy-in. */
+/** What every load player buys in with: inside the range of {@link createRoomBody}'s rooms, far below the sign-up grant. */
+export const LOAD_BUY_IN = 100;
+
+/**
+ * An unlisted hold'em room at 1/2 with a fixed buy-in range, the creator seated: unlisted so that
+ * quick join never seats real players at a load room.
+ */
 export function createRoomBody(seats: number): Record<string, unknown> {
-  return { game: 'nlhe', seats };
+  return {
+    config: {
+      game: 'holdem',
+      limit: 'nl',
+      stakes: { smallBlind: 1, bigBlind: 2 },
+      seats,
+      buyIn: { min: LOAD_BUY_IN, max: 2 * LOAD_BUY_IN },
+      listed: false,
+    },
+    sit: { buy_in: LOAD_BUY_IN },
+  };
+}
+
+export function joinByCodeBody(code: string): Record<string, unknown> {
+  return { code, buy_in: LOAD_BUY_IN };
+}
+
+/** Reads `gateway_urls` out of the lobby's config response; undefined when absent or empty. */
+export function gatewayUrls(body: unknown): string[] | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const urls = (body as Record<string, unknown>)['gateway_urls'];
+  if (!Array.isArray(urls)) return undefined;
+  const strings = urls.filter((u): u is string => typeof u === 'string' && /^wss?:\/\//.test(u));
+  return strings.length > 0 ? strings : undefined;
 }
 
 export interface RoomRef {

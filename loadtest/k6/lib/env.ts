@@ -17,13 +17,17 @@ export function envInt(name: string, fallback: number, min: number, max: number)
   return n;
 }
 
-export function envUrl(name: string, schemes: readonly string[], fallback?: string): string {
-  const value = envString(name, fallback);
-  const scheme = /^([a-z]+):\/\//.exec(value)?.[1];
+/** `value` without trailing slashes, if it is a URL with one of `schemes`; throws naming `label` otherwise. */
+export function checkUrl(label: string, value: string, schemes: readonly string[]): string {
+  const scheme = /^([a-z]+):\/\/[^/]/.exec(value)?.[1];
   if (scheme === undefined || !schemes.includes(scheme)) {
-    throw new Error(`${name}: expected a ${schemes.join(' or ')} URL, got "${value}"`);
+    throw new Error(`${label}: expected a ${schemes.join(' or ')} URL, got "${value}"`);
   }
   return value.replace(/\/+$/, '');
+}
+
+export function envUrl(name: string, schemes: readonly string[], fallback?: string): string {
+  return checkUrl(name, envString(name, fallback), schemes);
 }
 
 /** `scheme://host[:port]` of a URL (k6 has no URL class without a remote module). */

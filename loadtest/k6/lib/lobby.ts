@@ -1,6 +1,15 @@
 import { check } from 'k6';
 import http from 'k6/http';
-import { LobbyRoute, SESSION_COOKIE, createRoomBody, roomRef, type Credentials, type RoomRef } from '../../src/wire.js';
+import {
+  LobbyRoute,
+  SESSION_COOKIE,
+  createRoomBody,
+  gatewayUrls,
+  joinByCodeBody,
+  roomRef,
+  type Credentials,
+  type RoomRef,
+} from '../../src/wire.js';
 
 /** A logged-in user: requests carry this cookie explicitly, whatever the VU's jar holds. */
 export interface Session {
@@ -18,9 +27,26 @@ function post(lobby: string, path: string, body: unknown, step: string, cookie?:
   return http.post(`${lobby}${path}`, JSON.stringify(body), params);
 }
 
-/** A user name unique across VUs, iterations and runs. */
+/**
+ * A user name unique across VUs and iterations (VU and iteration numbers) and across runs (clock and
+ * random tail), within the lobby's 24 characters: 3 + 5 + 2 + at most 4 + 1 + at most 6.
+ */
 export function uniqueName(prefix: string): string {
-  return `${prefix}${__VU}x${__ITER}x${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const clock = Date.now().toString(36).slice(-5);
+  const random = Math.floor(Math.random() * 1296)
+    .toString(36)
+    .padStart(2, '0');
+  return `${prefix.slice(0, 3)}${clock}${random}${__VU.toString(36)}x${__ITER.toString(36)}`;
+}
+
+/** The lobby's gateway URLs (GET /api/config), or undefined when it gives none. */
+export function lobbyGateways(lobby: string): string[] | undefined {
+  const res = http.get(`${lobby}${LobbyRoute.CONFIG}`, { tags: { name: 'config' } });
+  try {
+    return gatewayUrls(JSON.parse(res.body as string));
+  } catch {
+    return undefined;
+  }
 }
 
 export function signupAndLogin(lobby: string, credentials: Credentials): Session | undefined {
@@ -54,7 +80,7 @@ export function createRoom(lobby: string, session: Session, seats: number): Room
 }
 
 export function joinRoom(lobby: string, session: Session, code: string): RoomRef | undefined {
-  const res = post(lobby, LobbyRoute.JOIN_BY_CODE, { code }, 'join_room', session.cookie);
+  const res = post(lobby, LobbyRoute.JOIN_BY_CODE, joinByCodeBody(code), 'join_room', session.cookie);
   const room = parseRoom(res);
   check(res, {
     'join by code 2xx': (r) => r.status >= 200 && r.status < 300,
