@@ -1,3 +1,5 @@
 import { feltProject } from '../../vitest.shared.ts';
 
-export default feltProject('@felt/lobby');
+// Projects don't inherit the root config's timeouts; these suites wait on real Postgres and Redis
+// and spawn the built service.
+export default feltProject('@felt/lobby', { test: { testTimeout: 60_000, hookTimeout: 60_000 } });

@@ -1,1 +1,51 @@
-export {};
+import { serve } from '@hono/node-server';
+import { createPrisma, migrate } from '@felt/db';
+import { closeRedis, createLogger, createRedis, loadEnv, onShutdown, shutdownTelemetry } from '@felt/platform';
+import type { AddressInfo } from 'node:net';
+import { createLobbyApp } from './app.js';
+import { lobbyEnv } from './config.js';
+
+const env = loadEnv('lobby', lobbyEnv);
+const logger = createLogger('lobby', { level: env.LOG_LEVEL });
+
+// Every service start applies the committed migrations (advisory-locked, so replicas may race).
+const migrated = await migrate(env.DATABASE_URL);
+if (migrated.applied.length > 0) logger.info({ event: 'migrated', applied: migrated.applied }, 'migrations applied');
+
+const prisma = createPrisma(env.DATABASE_URL);
+// A bound on retries turns a Redis outage into a failed request instead of a hung one.
+const redis = createRedis(env.REDIS_URL, { name: 'lobby', maxRetriesPerRequest: 2 });
+redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+
+const lobby = createLobbyApp({
+  prisma,
+  redis,
+  redisPrefix: env.FELT_REDIS_PREFIX,
+  sessionSecret: env.FELT_SESSION_SECRET,
+  cookieSecure: env.FELT_COOKIE_SECURE,
+  signupGrant: env.FELT_SIGNUP_GRANT,
+  gatewayUrls: env.FELT_GATEWAY_URLS,
+  logger,
+});
+
+// Finish any room deletion that a crash cut off, before a half-deleted room can be seen.
+const resumed = await lobby.rooms.finishClosingRooms();
+if (resumed > 0) logger.info({ event: 'room_closures_resumed', rooms: resumed }, 'finished interrupted room closures');
+
+const server = serve({ fetch: lobby.app.fetch, hostname: env.LOBBY_HOST, port: env.LOBBY_PORT });
+await new Promise<void>((resolve, reject) => {
+  server.once('listening', resolve);
+  server.once('error', reject);
+});
+const port = (server.address() as AddressInfo).port;
+logger.info({ event: 'ready', port, host: env.LOBBY_HOST }, `lobby listening on ${env.LOBBY_HOST}:${port}`);
+
+onShutdown(
+  async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await prisma.$disconnect();
+    await closeRedis(redis);
+    await shutdownTelemetry();
+  },
+  { logger },
+);

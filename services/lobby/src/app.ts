@@ -1,0 +1,561 @@
+import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
+import type { PrismaClient } from '@felt/db';
+import {
+  createMetricsRegistry,
+  debugSpans,
+  readCookie,
+  SESSION_COOKIE,
+  type Logger,
+  type Redis,
+  type Registry,
+} from '@felt/platform';
+import { stakesLabel, type RoomConfigInput } from '@felt/protocol';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
+import { Counter, Histogram } from 'prom-client';
+import { Accounts, type AuthenticatedUser, type IssuedSession } from './accounts.js';
+import { ApiErrorCode, LobbyError } from './errors.js';
+import { homePage } from './home-page.js';
+import type { ScryptParams } from './passwords.js';
+import { systemClock, type Clock, type RevocationList, type RoomEventPublisher } from './ports.js';
+import { RedisRevocationList, RedisRoomEventPublisher } from './redis-adapters.js';
+import { Rooms, type RoomMember, type RoomSummary, type SeatResult } from './rooms.js';
+import {
+  closedSchema,
+  configResponseSchema,
+  createdRoomSchema,
+  createRoomSchema,
+  credentialsSchema,
+  errorSchema,
+  idempotencyHeaderSchema,
+  joinByCodeSchema,
+  joinedSchema,
+  leftSchema,
+  listQuerySchema,
+  meSchema,
+  quickJoinSchema,
+  roomDetailSchema,
+  roomIdParamSchema,
+  roomListSchema,
+  sessionResponseSchema,
+} from './schemas.js';
+
+/** What the lobby needs from outside; tests pass a test database and a random Redis prefix. */
+export interface LobbyDeps {
+  readonly prisma: PrismaClient;
+  readonly redis: Redis;
+  /** FELT_REDIS_PREFIX. */
+  readonly redisPrefix: string;
+  readonly sessionSecret: string;
+  /** Secure attribute on the session cookie (FELT_COOKIE_SECURE). */
+  readonly cookieSecure: boolean;
+  /** FELT_SIGNUP_GRANT. */
+  readonly signupGrant: number;
+  /** FELT_GATEWAY_URLS. */
+  readonly gatewayUrls: readonly string[];
+  readonly logger: Logger;
+  readonly metrics?: Registry;
+  /** Seven days unless set. */
+  readonly sessionTtlSeconds?: number;
+  /** Cheaper hashing for tests; production uses the default. */
+  readonly scrypt?: ScryptParams;
+  readonly clock?: Clock;
+  /** Defaults to Redis (`P room-events`). */
+  readonly events?: RoomEventPublisher;
+  /** Defaults to Redis (`P revoked:<sid>`). */
+  readonly revocations?: RevocationList;
+  /** Largest request body accepted. Default 64 KiB. */
+  readonly maxBodyBytes?: number;
+}
+
+export interface LobbyApp {
+  readonly app: OpenAPIHono<Env>;
+  readonly rooms: Rooms;
+  readonly accounts: Accounts;
+  readonly metrics: Registry;
+}
+
+type Env = { Variables: { auth: AuthenticatedUser } };
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+
+const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
+  Object.fromEntries(codes.map((code) => [code, json(errorSchema, 'Refused; `error.code` says why')])) as Record<
+    number,
+    ReturnType<typeof json<typeof errorSchema>>
+  >;
+
+const cookieAuth = [{ cookieAuth: [] }];
+
+function chips(n: bigint): number {
+  return Number(n);
+}
+
+function summaryJson(r: RoomSummary) {
+  return {
+    session_id: r.id,
+    code: r.code,
+    status: r.status,
+    game: r.config.game,
+    limit: r.config.limit,
+    stakes: stakesLabel(r.config),
+    seats: r.config.seats,
+    players: r.players,
+    buy_in: { min: r.config.buyIn.min, max: r.config.buyIn.max },
+    listed: r.config.listed,
+    host_id: r.hostId,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+function detailJson(r: RoomSummary, members: readonly RoomMember[]) {
+  return {
+    ...summaryJson(r),
+    // The resolved config is a valid input too (it parses back to itself); the API documents it so.
+    config: r.config as RoomConfigInput,
+    members: members.map((m) => ({ user_id: m.userId, name: m.name, seat: m.seat, stack: chips(m.stack) })),
+  };
+}
+
+function joinedJson(s: SeatResult) {
+  return {
+    session_id: s.roomId,
+    code: s.code,
+    seat: s.seat,
+    stack: chips(s.stack),
+    wallet: chips(s.wallet),
+    replayed: s.replayed,
+  };
+}
+
+function errorBody(code: ApiErrorCode, message: string, details?: Readonly<Record<string, unknown>>) {
+  return { error: { code, message, ...(details ? { details } : {}) } };
+}
+
+/** A short, safe summary of zod issues: paths and messages, never the input. */
+function describeIssues(error: z.ZodError): { message: string; issues: { path: string; message: string }[] } {
+  const issues = error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  return {
+    message: issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '),
+    issues,
+  };
+}
+
+/**
+ * The lobby's HTTP API as a Hono app, without a listening socket: `main.ts` serves it, and tests
+ * call `app.request()` against a test database and a random Redis prefix.
+ */
+export function createLobbyApp(deps: LobbyDeps): LobbyApp {
+  const clock = deps.clock ?? systemClock;
+  const metrics = deps.metrics ?? createMetricsRegistry('lobby');
+  const events = deps.events ?? new RedisRoomEventPublisher(deps.redis, deps.redisPrefix);
+  const revocations = deps.revocations ?? new RedisRevocationList(deps.redis, deps.redisPrefix);
+  const sessionTtlSeconds = deps.sessionTtlSeconds ?? 7 * 24 * 3600;
+  const log = deps.logger;
+
+  const requests = new Counter({
+    name: 'felt_lobby_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [metrics],
+  });
+  const latency = new Histogram({
+    name: 'felt_lobby_http_request_duration_seconds',
+    help: 'HTTP request latency by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [metrics],
+  });
+  const published = new Counter({
+    name: 'felt_lobby_room_events_total',
+    help: 'Room events published on room-events, by type and outcome',
+    labelNames: ['type', 'outcome'],
+    registers: [metrics],
+  });
+
+  const accounts = new Accounts({
+    prisma: deps.prisma,
+    revocations,
+    clock,
+    sessionSecret: deps.sessionSecret,
+    sessionTtlSeconds,
+    signupGrant: BigInt(deps.signupGrant),
+    ...(deps.scrypt ? { scrypt: deps.scrypt } : {}),
+  });
+  const rooms = new Rooms({
+    prisma: deps.prisma,
+    events,
+    clock,
+    logger: log,
+    onPublish: (event, ok) => published.inc({ type: event.type, outcome: ok ? 'published' : 'failed' }),
+  });
+
+  const app = new OpenAPIHono<Env>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const { message, issues } = describeIssues(result.error);
+        return c.json(errorBody(ApiErrorCode.INVALID_REQUEST, message, { issues }), 400);
+      }
+      return undefined;
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    const route = routePath(c as Context, -1);
+    const labels = {
+      method: c.req.method,
+      route: route === '*' || route === '/*' ? 'unmatched' : route,
+      status: String(c.res.status),
+    };
+    requests.inc(labels);
+    latency.observe(labels, (performance.now() - started) / 1000);
+    if (!/^\/(metrics|healthz|readyz)$/.test(c.req.path)) {
+      log.info(
+        { event: 'http_request', ...labels, ms: Math.round(performance.now() - started) },
+        `${c.req.method} ${labels.route} ${labels.status}`,
+      );
+    }
+  });
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: deps.maxBodyBytes ?? 64 * 1024,
+      onError: (c) => c.json(errorBody(ApiErrorCode.PAYLOAD_TOO_LARGE, 'the request body is too large'), 413),
+    }),
+  );
+
+  const requireAuth: MiddlewareHandler<Env> = async (c, next) => {
+    c.set('auth', await accounts.authenticate(readCookie(c.req.header('cookie'), SESSION_COOKIE)));
+    await next();
+  };
+  app.use('/api/me', requireAuth);
+  app.use('/api/auth/logout', requireAuth);
+  // Also matches /api/rooms itself.
+  app.use('/api/rooms/*', requireAuth);
+
+  app.onError((err, c) => {
+    if (err instanceof LobbyError) {
+      return c.json(errorBody(err.code, err.message, err.details), err.status);
+    }
+    if (err instanceof HTTPException) {
+      // Hono's own refusals: a body that isn't JSON (400), a missing Content-Type (415).
+      if (err.status === 415) {
+        return c.json(errorBody(ApiErrorCode.UNSUPPORTED_MEDIA_TYPE, 'send the body as application/json'), 415);
+      }
+      if (err.status === 413)
+        return c.json(errorBody(ApiErrorCode.PAYLOAD_TOO_LARGE, 'the request body is too large'), 413);
+      if (err.status >= 400 && err.status < 500) {
+        return c.json(errorBody(ApiErrorCode.INVALID_REQUEST, 'the request body is not valid JSON'), 400);
+      }
+    }
+    log.error({ event: 'http_error', err, route: routePath(c as Context, -1) }, 'request failed');
+    return c.json(errorBody(ApiErrorCode.INTERNAL, 'the server failed; nothing was changed'), 500);
+  });
+
+  app.notFound((c) => c.json(errorBody(ApiErrorCode.NOT_FOUND, `no route for ${c.req.method} ${c.req.path}`), 404));
+
+  const setSessionCookie = (c: Context<Env>, s: IssuedSession): void => {
+    setCookie(c, SESSION_COOKIE, s.token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: deps.cookieSecure,
+      maxAge: Math.max(0, Math.floor((s.expiresAt.getTime() - clock.now().getTime()) / 1000)),
+      expires: s.expiresAt,
+    });
+  };
+  const sessionJson = (s: IssuedSession) => ({
+    user: s.user,
+    wallet: chips(s.wallet),
+    expires_at: s.expiresAt.toISOString(),
+  });
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'The session cookie set by sign-up and login (HttpOnly, SameSite=Lax)',
+  });
+
+  // ---- operations -----------------------------------------------------------------------------
+
+  app.get('/', (c) => c.html(homePage()));
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/readyz', async (c) => {
+    const within = <T>(p: Promise<T>): Promise<boolean> =>
+      Promise.race([
+        p.then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
+      ]);
+    const checks = {
+      postgres: await within(deps.prisma.$queryRaw`SELECT 1`),
+      redis: await within(deps.redis.ping()),
+    };
+    const ready = checks.postgres && checks.redis;
+    return c.json({ ready, checks }, ready ? 200 : 503);
+  });
+  app.get('/metrics', async (c) => c.body(await metrics.metrics(), 200, { 'content-type': metrics.contentType }));
+  app.get('/debug/spans', (c) => {
+    const spans = debugSpans();
+    return spans ? c.json({ spans }) : c.json(errorBody(ApiErrorCode.NOT_FOUND, 'span capture is off'), 404);
+  });
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/config',
+      summary: 'Where clients connect for live play',
+      responses: { 200: json(configResponseSchema, 'Gateway WebSocket URLs') },
+    }),
+    (c) => c.json({ gateway_urls: [...deps.gatewayUrls] }, 200),
+  );
+
+  // ---- accounts -------------------------------------------------------------------------------
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/auth/signup',
+      summary: 'Create a guest account (with the sign-up grant) and sign in',
+      request: { body: { content: { 'application/json': { schema: credentialsSchema } }, required: true } },
+      responses: { 201: json(sessionResponseSchema, 'Signed up; the session cookie is set'), ...errors(400, 409) },
+    }),
+    async (c) => {
+      const { name, password } = c.req.valid('json');
+      const session = await accounts.signUp(name, password);
+      setSessionCookie(c, session);
+      return c.json(sessionJson(session), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/auth/login',
+      summary: 'Sign in',
+      request: { body: { content: { 'application/json': { schema: credentialsSchema } }, required: true } },
+      responses: { 200: json(sessionResponseSchema, 'Signed in; the session cookie is set'), ...errors(400, 401) },
+    }),
+    async (c) => {
+      const { name, password } = c.req.valid('json');
+      const session = await accounts.logIn(name, password);
+      setSessionCookie(c, session);
+      return c.json(sessionJson(session), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/auth/logout',
+      summary: 'Sign out: revoke this session everywhere, gateways included',
+      security: cookieAuth,
+      responses: { 204: { description: 'Signed out; the cookie is cleared' }, ...errors(401) },
+    }),
+    async (c) => {
+      await accounts.logOut(c.get('auth'));
+      deleteCookie(c, SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Lax', secure: deps.cookieSecure });
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/me',
+      summary: 'The signed-in user, their wallet and their seats',
+      security: cookieAuth,
+      responses: { 200: json(meSchema, 'You'), ...errors(401) },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const [wallet, seats] = await Promise.all([accounts.wallet(auth.userId), rooms.seatsOf(auth.userId)]);
+      return c.json(
+        {
+          user: { id: auth.userId, name: auth.name },
+          wallet: chips(wallet),
+          seats: seats.map((s) => ({ session_id: s.roomId, code: s.code, seat: s.seat, stack: chips(s.stack) })),
+        },
+        200,
+      );
+    },
+  );
+
+  // ---- rooms ----------------------------------------------------------------------------------
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/rooms',
+      summary: 'Create a room; the creator is its host and may take a seat at once',
+      security: cookieAuth,
+      request: {
+        headers: idempotencyHeaderSchema,
+        body: { content: { 'application/json': { schema: createRoomSchema } }, required: true },
+      },
+      responses: { 201: json(createdRoomSchema, 'Created'), ...errors(400, 401, 409) },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const body = c.req.valid('json');
+      const key = c.req.valid('header')['idempotency-key'];
+      const { room, seat } = await rooms.create(
+        auth.userId,
+        body.config ?? {},
+        body.sit ? { seat: body.sit.seat, buyIn: body.sit.buy_in, idempotencyKey: key } : undefined,
+      );
+      const members = seat ? [{ userId: auth.userId, name: auth.name, seat: seat.seat, stack: seat.stack }] : [];
+      return c.json(
+        {
+          session_id: room.id,
+          code: room.code,
+          room: detailJson(room, members),
+          seat: seat ? joinedJson(seat) : null,
+        },
+        201,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/rooms',
+      summary: 'Open listed rooms, oldest first',
+      security: cookieAuth,
+      request: { query: listQuerySchema },
+      responses: { 200: json(roomListSchema, 'Rooms'), ...errors(400, 401) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const list = await rooms.list({ game: q.game, limit: q.limit, stakes: q.stakes }, q.page_size);
+      return c.json({ rooms: list.map(summaryJson) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/rooms/join',
+      summary: 'Take a seat in the room with this code, buying in from the wallet',
+      security: cookieAuth,
+      request: {
+        headers: idempotencyHeaderSchema,
+        body: { content: { 'application/json': { schema: joinByCodeSchema } }, required: true },
+      },
+      responses: { 200: json(joinedSchema, 'Seated'), ...errors(400, 401, 404, 409) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const result = await rooms.joinByCode(c.get('auth').userId, body.code, {
+        seat: body.seat,
+        buyIn: body.buy_in,
+        idempotencyKey: c.req.valid('header')['idempotency-key'],
+      });
+      return c.json(joinedJson(result), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/rooms/quick-join',
+      summary: 'Take a seat in the first open listed room that matches',
+      security: cookieAuth,
+      request: { body: { content: { 'application/json': { schema: quickJoinSchema } }, required: true } },
+      responses: { 200: json(joinedSchema, 'Seated'), ...errors(400, 401, 404, 409) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const result = await rooms.quickJoin(
+        c.get('auth').userId,
+        { game: body.game, limit: body.limit, stakes: body.stakes },
+        body.buy_in,
+      );
+      return c.json(joinedJson(result), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/rooms/{id}',
+      summary: 'One room with its members and their stacks',
+      security: cookieAuth,
+      request: { params: roomIdParamSchema },
+      responses: { 200: json(roomDetailSchema, 'The room'), ...errors(400, 401, 404) },
+    }),
+    async (c) => {
+      const found = await rooms.get(c.req.valid('param').id);
+      if (!found) throw new LobbyError(ApiErrorCode.ROOM_NOT_FOUND, 'no such room');
+      return c.json(detailJson(found.room, found.members), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/rooms/{id}/leave',
+      summary: 'Give up your seat; your stack goes back to the wallet',
+      description:
+        'Today the stack is the escrow, since hands do not move chips yet; issue 7 makes the table ' +
+        "worker's final stack the cash-out amount.",
+      security: cookieAuth,
+      request: { params: roomIdParamSchema },
+      responses: { 200: json(leftSchema, 'Left'), ...errors(400, 401, 404, 409) },
+    }),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      const { refunded, wallet } = await rooms.leave(c.get('auth').userId, id);
+      return c.json({ session_id: id, refunded: chips(refunded), wallet: chips(wallet) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/rooms/{id}',
+      summary: 'Close the room (host only): refund every seat, then close it',
+      security: cookieAuth,
+      request: { params: roomIdParamSchema },
+      responses: { 200: json(closedSchema, 'Closed'), ...errors(400, 401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      const { refunds } = await rooms.close(c.get('auth').userId, id);
+      return c.json(
+        {
+          session_id: id,
+          status: 'closed' as const,
+          refunds: refunds.map((r) => ({ user_id: r.userId, amount: chips(r.amount) })),
+        },
+        200,
+      );
+    },
+  );
+
+  app.doc('/openapi.json', {
+    openapi: '3.0.3',
+    info: {
+      title: 'Felt lobby',
+      version: '0.1.0',
+      description:
+        'Accounts, sessions, rooms, seats and buy-ins. Errors are `{ "error": { "code", "message" } }` with a ' +
+        'stable code; a refused request changes nothing.',
+    },
+  });
+
+  return { app, rooms, accounts, metrics };
+}

@@ -1,0 +1,77 @@
+/**
+ * Stable error codes of the lobby's HTTP API: `{ "error": { "code", "message" } }`. Clients branch
+ * on the code; the message is for people and never carries internals.
+ */
+export const ApiErrorCode = {
+  /** The body, query or path failed validation (or was not JSON). */
+  INVALID_REQUEST: 'invalid_request',
+  /** The room config failed RoomConfig's rules; `issues` lists each field. */
+  INVALID_ROOM_CONFIG: 'invalid_room_config',
+  UNAUTHENTICATED: 'unauthenticated',
+  INVALID_CREDENTIALS: 'invalid_credentials',
+  NAME_TAKEN: 'name_taken',
+  NOT_HOST: 'not_host',
+  NOT_FOUND: 'not_found',
+  ROOM_NOT_FOUND: 'room_not_found',
+  ROOM_CLOSED: 'room_closed',
+  NO_ROOM_AVAILABLE: 'no_room_available',
+  INVALID_SEAT: 'invalid_seat',
+  SEAT_TAKEN: 'seat_taken',
+  ALREADY_SEATED: 'already_seated',
+  ROOM_FULL: 'room_full',
+  NOT_SEATED: 'not_seated',
+  BUY_IN_OUT_OF_RANGE: 'buy_in_out_of_range',
+  INSUFFICIENT_FUNDS: 'insufficient_funds',
+  /** An Idempotency-Key was reused for a different request. */
+  IDEMPOTENCY_CONFLICT: 'idempotency_conflict',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  UNAVAILABLE: 'unavailable',
+  INTERNAL: 'internal',
+} as const;
+export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
+export const API_ERROR_CODES = Object.values(ApiErrorCode) as [ApiErrorCode, ...ApiErrorCode[]];
+
+const STATUS: Readonly<Record<ApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 503>> = {
+  invalid_request: 400,
+  invalid_room_config: 400,
+  invalid_seat: 400,
+  buy_in_out_of_range: 400,
+  unauthenticated: 401,
+  invalid_credentials: 401,
+  not_host: 403,
+  not_found: 404,
+  room_not_found: 404,
+  no_room_available: 404,
+  name_taken: 409,
+  room_closed: 409,
+  seat_taken: 409,
+  already_seated: 409,
+  room_full: 409,
+  not_seated: 409,
+  insufficient_funds: 409,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unavailable: 503,
+  internal: 500,
+};
+
+export function statusOf(code: ApiErrorCode): (typeof STATUS)[ApiErrorCode] {
+  return STATUS[code];
+}
+
+/** A refusal the API reports as is: code, HTTP status, a message safe to show, optional details. */
+export class LobbyError extends Error {
+  readonly status: (typeof STATUS)[ApiErrorCode];
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'LobbyError';
+    this.status = STATUS[code];
+  }
+}

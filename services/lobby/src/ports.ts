@@ -1,0 +1,32 @@
+/** A membership change, published after the Postgres transaction that made it has committed. */
+export interface RoomEvent {
+  readonly room_id: string;
+  readonly type: 'member_joined' | 'member_left' | 'room_closed';
+  readonly user_id?: string;
+}
+
+/**
+ * Tells table workers that a room's membership changed (`P room-events` in docs/dev/contracts.md),
+ * so the owning worker refreshes that table's members. At most once: the database is the truth,
+ * and a worker also reloads members when a table is created.
+ */
+export interface RoomEventPublisher {
+  publish(event: RoomEvent): Promise<void>;
+}
+
+/**
+ * Where revoked sessions are listed for the gateways, which verify cookies without a database
+ * call (`P revoked:<sid>`).
+ */
+export interface RevocationList {
+  /** Lists the session as revoked until `expiresAt` (after which its token is invalid anyway). */
+  revoke(sessionId: string, expiresAt: Date): Promise<void>;
+  isRevoked(sessionId: string): Promise<boolean>;
+}
+
+/** Injected so tests can move time; production uses the system clock. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, ledgerTotals, type TestDatabase } from '@felt/db';
+import { closeRedis, createLogger, createRedis, type Redis } from '@felt/platform';
+import { createLobbyApp, type LobbyApp, type LobbyDeps } from '../src/app.js';
+
+export const SECRET = 'test-secret-0123456789abcdef0123456789';
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** scrypt at 1/32 of the production cost: the format and checks are the same, the tests faster. */
+export const TEST_SCRYPT = { N: 1024, r: 8, p: 1 } as const;
+
+export interface Response<T = Record<string, unknown>> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+}
+
+/** A browser-like client: keeps the session cookie that the lobby sets. */
+export class Client {
+  cookie: string | undefined;
+
+  constructor(private readonly lobby: LobbyApp) {}
+
+  async req<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response<T>> {
+    const init: RequestInit = {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    };
+    const res = await this.lobby.app.request(path, init);
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) {
+      const value = /^felt_session=([^;]*)/.exec(setCookie)?.[1];
+      this.cookie = value ? `felt_session=${value}` : undefined;
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // Non-JSON bodies (HTML, metrics) stay text.
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = Record<string, unknown>>(path: string): Promise<Response<T>> {
+    return this.req<T>('GET', path);
+  }
+
+  post<T = Record<string, unknown>>(path: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.req<T>('POST', path, body, headers);
+  }
+}
+
+export interface Harness {
+  readonly lobby: LobbyApp;
+  readonly db: TestDatabase;
+  readonly redis: Redis;
+  readonly prefix: string;
+  client(): Client;
+  /** A signed-up, signed-in client. */
+  user(name?: string): Promise<Client & { id: string; name: string }>;
+  /** Wallet, memberships and ledger, to show that a refused request changed nothing. */
+  snapshot(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+let names = 0;
+
+export function uniqueName(base = 'p'): string {
+  return `${base}${++names}_${randomBytes(3).toString('hex')}`;
+}
+
+export async function startHarness(overrides: Partial<LobbyDeps> = {}): Promise<Harness> {
+  const db = await createTestDatabase();
+  const redis = createRedis(REDIS_URL, { name: 'lobby-test' });
+  const prefix = `felt-test:${randomBytes(6).toString('hex')}:`;
+  const lobby = createLobbyApp({
+    prisma: db.prisma,
+    redis,
+    redisPrefix: prefix,
+    sessionSecret: SECRET,
+    cookieSecure: false,
+    signupGrant: 10_000,
+    gatewayUrls: ['ws://127.0.0.1:8081/ws', 'ws://127.0.0.1:8082/ws'],
+    logger: createLogger('lobby', { level: 'silent' }),
+    scrypt: TEST_SCRYPT,
+    ...overrides,
+  });
+  return {
+    lobby,
+    db,
+    redis,
+    prefix,
+    client: () => new Client(lobby),
+    async user(name = uniqueName()) {
+      const c = new Client(lobby);
+      const res = await c.post<{ user: { id: string; name: string } }>('/api/auth/signup', {
+        name,
+        password: 'password-1',
+      });
+      if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return Object.assign(c, { id: res.body.user.id, name });
+    },
+    async snapshot() {
+      const [memberships, accounts, transactions, rooms, totals] = await Promise.all([
+        db.prisma.membership.findMany({ orderBy: { id: 'asc' } }),
+        db.prisma.ledgerAccount.findMany({ orderBy: { key: 'asc' }, select: { key: true, balance: true } }),
+        db.prisma.ledgerTransaction.count(),
+        db.prisma.room.findMany({ orderBy: { id: 'asc' } }),
+        ledgerTotals(db.prisma),
+      ]);
+      return { memberships, accounts, transactions, rooms, totals };
+    },
+    async close() {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+      await closeRedis(redis);
+      await db.drop();
+    },
+  };
+}
+
+/** Subscribes to the lobby's room-events channel and collects what arrives. */
+export async function listenRoomEvents(prefix: string): Promise<{ events: unknown[]; close(): Promise<void> }> {
+  const sub = createRedis(REDIS_URL, { name: 'lobby-test-sub' });
+  const events: unknown[] = [];
+  sub.on('message', (_channel: string, message: string) => events.push(JSON.parse(message)));
+  await sub.subscribe(`${prefix}room-events`);
+  return { events, close: () => closeRedis(sub) };
+}
+
+export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
