@@ -117,6 +117,7 @@ export class Cluster {
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: '0',
       GATEWAY_ALLOWED_ORIGINS: TEST_ORIGIN,
+      GATEWAY_SESSION_CHECK_MS: '300',
       FELT_DEBUG_ENDPOINTS: '1',
     });
     const port = Number(proc.ready.port);

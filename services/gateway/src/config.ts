@@ -13,6 +13,8 @@ export const gatewayEnv = {
   GATEWAY_MAX_PAYLOAD: envPositiveInt.default(16384),
   GATEWAY_RATE_PER_SEC: envPositiveInt.default(20),
   GATEWAY_RATE_BURST: envPositiveInt.default(40),
+  /** How often open sockets are checked for logout (revocation) and session expiry. */
+  GATEWAY_SESSION_CHECK_MS: envPositiveInt.default(15_000),
   /** Serves GET /debug/ring on the public port (tests compare rings across processes). */
   FELT_DEBUG_ENDPOINTS: envFlag.default(false),
 };

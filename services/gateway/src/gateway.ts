@@ -43,6 +43,8 @@ const HARD_PAYLOAD_CAP = 1024 * 1024;
 const tracer = trace.getTracer('felt.gateway');
 
 interface SocketData extends ClientConnection {
+  /** Session expiry, seconds since the epoch (the token's exp). */
+  readonly expiresAt: number;
   readonly bucket: TokenBucket;
   droppedInRow: number;
   lastRateErrorAt: number;
@@ -67,6 +69,8 @@ export interface GatewayOptions {
   readonly metricsRegistry: Registry;
   readonly logger: Logger;
   readonly requestTimeoutMs?: number;
+  /** How often open sockets' sessions are checked for revocation and expiry. */
+  readonly sessionCheckMs: number;
 }
 
 interface Subscription {
@@ -90,6 +94,7 @@ export class Gateway {
   private readonly router: WorkerRouter;
   private readonly allowed: ReadonlySet<string>;
   private stopping = false;
+  private sessionTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: GatewayOptions) {
     this.keys = redisKeys(o.prefix);
@@ -111,6 +116,10 @@ export class Gateway {
 
   async start(): Promise<number> {
     this.router.syncLinks();
+    this.sessionTimer = setInterval(() => {
+      this.checkSessions().catch((err: unknown) => this.o.logger.warn({ err }, 'session check failed'));
+    }, this.o.sessionCheckMs);
+    this.sessionTimer.unref();
     return new Promise<number>((resolve, reject) => {
       this.app.listen(this.o.host, this.o.port, (socket) => {
         if (!socket) return reject(new Error(`gateway could not listen on ${this.o.host}:${this.o.port}`));
@@ -131,6 +140,7 @@ export class Gateway {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    if (this.sessionTimer) clearInterval(this.sessionTimer);
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = undefined;
     for (const s of [...this.sockets]) this.closeSocket(s, CloseCode.GOING_AWAY, 'gateway shutting down');
@@ -245,6 +255,7 @@ export class Gateway {
             id: randomUUID(),
             userId: decision.claims.userId,
             sessionId: decision.claims.sessionId,
+            expiresAt: decision.claims.expiresAt,
             name: decision.claims.name,
             tables: new Map(),
             bucket: new TokenBucket(this.o.ratePerSec, this.o.rateBurst, now),
@@ -257,6 +268,33 @@ export class Gateway {
         });
       })
       .catch((err: unknown) => this.o.logger.error({ err }, 'upgrade failed'));
+  }
+
+  /**
+   * A session revoked (logout) or expired after the upgrade ends its sockets too: one pipelined
+   * EXISTS per open session every sessionCheckMs, so logout reaches live sockets within that bound.
+   */
+  private async checkSessions(): Promise<void> {
+    const bySession = new Map<string, SocketData[]>();
+    const nowSec = Date.now() / 1000;
+    for (const s of this.sockets) {
+      if (s.expiresAt <= nowSec) {
+        this.closeSocket(s, CloseCode.SESSION_ENDED, 'session expired');
+        continue;
+      }
+      const list = bySession.get(s.sessionId);
+      if (list) list.push(s);
+      else bySession.set(s.sessionId, [s]);
+    }
+    if (bySession.size === 0) return;
+    const ids = [...bySession.keys()];
+    const pipeline = this.o.redis.pipeline();
+    for (const id of ids) pipeline.exists(this.keys.revoked(id));
+    const results = (await pipeline.exec()) ?? [];
+    results.forEach(([err, revoked], i) => {
+      if (err || revoked !== 1) return;
+      for (const s of bySession.get(ids[i]!) ?? []) this.closeSocket(s, CloseCode.SESSION_ENDED, 'session revoked');
+    });
   }
 
   // ------------------------------------------------------------------------------------------

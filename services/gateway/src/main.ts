@@ -39,6 +39,7 @@ const gateway = new Gateway({
   ratePerSec: env.GATEWAY_RATE_PER_SEC,
   rateBurst: env.GATEWAY_RATE_BURST,
   debugEndpoints: env.FELT_DEBUG_ENDPOINTS,
+  sessionCheckMs: env.GATEWAY_SESSION_CHECK_MS,
   redis,
   subscriber,
   ring,

@@ -177,7 +177,11 @@ onShutdown(
   async () => {
     stopping = true;
     clearInterval(sweeper);
-    // Leave the ring first so gateways move tables away while this process winds down.
+    // Tables first: once the ring moves them, the gateways close their streams here, and a table
+    // still running would publish those connections as disconnected before the next owner takes
+    // over. Requests in the short gap until the ring moves are refused as unavailable.
+    await directory.close();
+    // Then leave the ring, so gateways re-attach every connection at the tables' next owners.
     await workerRegistry.stop().catch((err: unknown) => logger.warn({ err }, 'deregister failed'));
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => {
@@ -189,7 +193,6 @@ onShutdown(
         resolve();
       });
     });
-    await directory.stopAll();
     await ring.stop();
     await ops.close();
     await prisma.$disconnect();

@@ -1,6 +1,7 @@
 import { CheckpointCorruptError } from '../ports.js';
 import { TableActor, type TableActorDeps } from './table-actor.js';
-import { tableNotFound } from './table-error.js';
+import { TableError, tableNotFound } from './table-error.js';
+import { ErrorCode } from '@felt/protocol';
 
 export interface TableDirectoryOptions extends TableActorDeps {
   /** A table with no connection for this long is dropped from memory (its checkpoint stays). */
@@ -14,6 +15,7 @@ export interface TableDirectoryOptions extends TableActorDeps {
 export class TableDirectory {
   private readonly actors = new Map<string, TableActor>();
   private readonly creating = new Map<string, Promise<TableActor>>();
+  private closed = false;
 
   constructor(private readonly options: TableDirectoryOptions) {}
 
@@ -31,6 +33,9 @@ export class TableDirectory {
 
   /** The table's actor, created if needed. Throws TableError(table_not_found) for an unknown room. */
   get(tableId: string): Promise<TableActor> {
+    if (this.closed) {
+      return Promise.reject(new TableError(ErrorCode.UNAVAILABLE, 'this worker is shutting down', tableId));
+    }
     const live = this.actors.get(tableId);
     if (live) return Promise.resolve(live);
     const pending = this.creating.get(tableId);
@@ -90,7 +95,13 @@ export class TableDirectory {
     return victims;
   }
 
-  async stopAll(): Promise<void> {
+  /**
+   * Stops every table and refuses to create more. Shutdown calls this before closing gateway streams,
+   * so a worker on its way out publishes no "disconnected" for connections that are moving on.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.creating.values()].map((p) => p.catch(() => undefined)));
     await Promise.all(this.tableIds().map((id) => this.evict(id)));
   }
 }
