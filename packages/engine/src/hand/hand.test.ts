@@ -240,6 +240,29 @@ describe('blinds and antes', () => {
   });
 });
 
+describe('uncalled antes', () => {
+  it('the ante nobody matched goes back before the pots form, and is never raked', () => {
+    // Seat 1 is all-in on a 40-chip ante; seat 2's other 60 ante chips are uncalled.
+    const h = quickHand({
+      stacks: { 1: 40, 2: 1000 },
+      button: 1,
+      stakes: { ante: 100 },
+      rake: { percent: 10, cap: 0, noFlopNoDrop: false },
+      hole: { 1: 'AsAd', 2: '7c2h' },
+      board: 'Kd9d4c8h3s',
+    });
+    expect(h.isComplete).toBe(true);
+    const s = h.settlement!;
+    expect(s.uncalled).toEqual([
+      { seat: 2, amount: 60 },
+      { seat: 2, amount: 2 },
+    ]);
+    expect(s.pots.map((p) => [p.amount, p.eligible])).toEqual([[80, [1, 2]]]);
+    expect(s.rake.amount).toBe(8);
+    expect(stacksOf(h)).toEqual({ 1: 72, 2: 960 });
+  });
+});
+
 describe('pots', () => {
   it('side pots with three all-ins at different levels, then a pot over them', () => {
     const h = quickHand({

@@ -717,6 +717,7 @@ export class Hand {
     const anteBets = new Map<number, number>();
     for (const fb of this.setup.forcedBets) this.post(fb, anteBets);
     if (anteBets.size > 0) {
+      this.returnUncalledAnte(anteBets);
       const allIn = new Set<number>();
       for (const p of this.players) if (p.allInRound === -1) allIn.add(p.seat);
       this.pots.collect(anteBets, allIn, this.liveSeats());
@@ -730,6 +731,33 @@ export class Hand {
     this.dealStreet(0);
     this.openRound(0);
     if (this.actorSeat === null) this.advance();
+  }
+
+  /**
+   * The ante round's uncalled excess goes back like any other round's: when every other player is
+   * all-in for a smaller ante, the chips above the second-largest ante are nobody's to win, so they
+   * must not form a pot (which would be raked).
+   */
+  private returnUncalledAnte(anteBets: Map<number, number>): void {
+    let top: number | null = null;
+    let topAmount = 0;
+    let second = 0;
+    for (const [seat, amount] of anteBets) {
+      if (amount > topAmount) {
+        second = topAmount;
+        top = seat;
+        topAmount = amount;
+      } else second = Math.max(second, amount);
+    }
+    if (top === null || topAmount <= second) return;
+    const p = this.bySeat.get(top)!;
+    const amount = topAmount - second;
+    p.live -= amount;
+    p.returned += amount;
+    p.stack += amount;
+    p.allInRound = null;
+    anteBets.set(top, second);
+    this.record({ type: 'return', seat: top, amount });
   }
 
   private post(fb: ForcedBet, anteBets: Map<number, number>): void {
