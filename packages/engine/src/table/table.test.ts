@@ -118,6 +118,20 @@ describe('Table', { timeout: 60_000 }, () => {
     expect(dead.amount).toBeGreaterThanOrEqual(5);
   });
 
+  it('a player who missed only the small blind owes only that, dead', () => {
+    const t = newTable();
+    for (const s of [1, 2, 3, 4]) t.sit(s, `p${s}`, 100);
+    play(t); // button 1, blinds 2, 3
+    play(t); // button 2, blinds 3, 4: seat 4 posts its big blind
+    t.sitOut(4);
+    play(t); // button 3: the small blind passes seat 4 and lands on 1; the big blind had already gone by
+    expect(t.seat(4)).toMatchObject({ missedSmallBlind: true, missedBigBlind: false });
+    t.sitIn(4, { post: true });
+    const h = play(t); // button 1, blinds 2 and 3; seat 4 is between the big blind and the button
+    expect(posts(h)).toEqual(['2:small_blind:1', '3:big_blind:2', '4:dead_blind:1']);
+    expect(t.seat(4)).toMatchObject({ missedSmallBlind: false, status: 'active' });
+  });
+
   it('a returning player may wait for the big blind instead of posting', () => {
     const t = newTable();
     for (const s of [1, 2, 3, 4]) t.sit(s, `p${s}`, 100);

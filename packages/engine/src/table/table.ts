@@ -276,7 +276,11 @@ export class Table {
       if (seat === bigBlind || seat === smallBlind || restarting) continue;
       const s = this.seatMap.get(seat)!;
       if (!s.postToPlay) continue;
-      forcedBets.push({ seat, kind: ForcedBetKind.LIVE_POST, amount: stakes.bigBlind });
+      // A returning player who missed only the small blind still had their big blind this orbit,
+      // so they owe just the small one, dead (with a chip to play for); a new player or one who missed the
+      // big blind posts it live.
+      const smallOnly = s.missedSmallBlind && !s.missedBigBlind && stakes.smallBlind > 0 && s.stack > stakes.smallBlind;
+      if (!smallOnly) forcedBets.push({ seat, kind: ForcedBetKind.LIVE_POST, amount: stakes.bigBlind });
       if (s.missedSmallBlind && stakes.smallBlind > 0) {
         forcedBets.push({ seat, kind: ForcedBetKind.DEAD_BLIND, amount: stakes.smallBlind });
       }
