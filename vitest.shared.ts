@@ -24,6 +24,9 @@ export function feltProject(name: string, overrides: UserWorkspaceConfig = {}): 
         name,
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
         environment: 'node',
+        // Projects don't inherit the root config's timeouts; integration suites wait on real services.
+        testTimeout: 30_000,
+        hookTimeout: 60_000,
       },
     }),
     overrides,
