@@ -40,6 +40,9 @@ export const BACKPRESSURE_LIMIT = 1024 * 1024;
 /** Frames past this size are not read at all; uWS drops the connection (the client sees 1006). */
 const HARD_PAYLOAD_CAP = 1024 * 1024;
 
+/** Retry interval for re-attachments that found the next owner unreachable. */
+const RECONCILE_RETRY_MS = 500;
+
 const tracer = trace.getTracer('felt.gateway');
 
 interface SocketData extends ClientConnection {
@@ -95,6 +98,7 @@ export class Gateway {
   private readonly allowed: ReadonlySet<string>;
   private stopping = false;
   private sessionTimer: NodeJS.Timeout | undefined;
+  private reconcileTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: GatewayOptions) {
     this.keys = redisKeys(o.prefix);
@@ -141,6 +145,7 @@ export class Gateway {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.sessionTimer) clearInterval(this.sessionTimer);
+    if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = undefined;
     for (const s of [...this.sockets]) this.closeSocket(s, CloseCode.GOING_AWAY, 'gateway shutting down');
@@ -410,6 +415,8 @@ export class Gateway {
           att.workerId = routed.workerId;
           att.linkGeneration = routed.linkGeneration;
           this.deliverReplies(conn, routed.answer.replies);
+          // The ring moved while this attach was in flight: follow it.
+          if (this.o.ring.ownerOf(tableId)?.id !== routed.workerId) this.scheduleReconcile();
           return 'ok';
         }
         if (!existing) this.dropAttachment(conn, tableId);
@@ -583,6 +590,15 @@ export class Gateway {
     }
   }
 
+  private scheduleReconcile(): void {
+    if (this.reconcileTimer || this.stopping) return;
+    this.reconcileTimer = setTimeout(() => {
+      this.reconcileTimer = undefined;
+      this.reconcile();
+    }, RECONCILE_RETRY_MS);
+    this.reconcileTimer.unref();
+  }
+
   private async reattach(conn: SocketData, tableId: string, att: Attachment): Promise<void> {
     att.state = 'attaching';
     await tracer.startActiveSpan(
@@ -614,8 +630,9 @@ export class Gateway {
             const code = isErrorCode(routed.answer.code) ? routed.answer.code : ErrorCode.INTERNAL;
             this.sendError(conn, { code, message: routed.answer.message, table_id: tableId });
           } else {
-            // Unreachable for now: stay attached to the old owner; the next ring or link change retries.
+            // Unreachable for now: keep the attachment and try again shortly.
             att.state = 'attached';
+            this.scheduleReconcile();
           }
         } finally {
           span.end();

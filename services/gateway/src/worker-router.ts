@@ -3,6 +3,9 @@ import type { Logger, RingMember, RingView } from '@felt/platform';
 import type { GatewayFrame } from '@felt/proto';
 import { WorkerLink, type WorkerAnswer } from './worker-link.js';
 
+/** Before asking a worker again whose ring lagged ours: ring changes reach workers in milliseconds. */
+const RETRY_SAME_WORKER_DELAY_MS = 100;
+
 export interface RoutedAnswer {
   readonly answer: WorkerAnswer;
   /** The worker that gave the answer (undefined when none could be reached). */
@@ -77,15 +80,13 @@ export class WorkerRouter {
     const hint = firstTry.answer;
     await ring.refresh();
     const refreshed = ring.ownerOf(tableId);
-    let target: RingMember | undefined = refreshed && refreshed.id !== first.id ? refreshed : undefined;
-    if (!target && hint.ownerId && hint.ownerId !== first.id) {
-      target = ring.member(hint.ownerId) ?? {
-        id: hint.ownerId,
-        addr: hint.ownerAddr,
-        httpAddr: '',
-        startedAt: 0,
-        draining: false,
-      };
+    // Prefer the refreshed ring. If it still names the worker that refused, follow the worker's hint
+    // when the hint is a live member; otherwise that worker's ring was the stale one: ask it again.
+    let target: RingMember | undefined = refreshed;
+    if (refreshed?.id === first.id) {
+      const hinted = hint.ownerId && hint.ownerId !== first.id ? ring.member(hint.ownerId) : undefined;
+      if (hinted) target = hinted;
+      else await new Promise((r) => setTimeout(r, RETRY_SAME_WORKER_DELAY_MS));
     }
     this.options.logger.info(
       { event: 'not_owner', tableId, asked: first.id, hint: hint.ownerId, retryAt: target?.id },

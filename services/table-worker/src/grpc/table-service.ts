@@ -122,7 +122,13 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
         async (span) => {
           let result = 'ok';
           try {
-            const owner = ring.ownerOf(req.tableId);
+            let owner = ring.ownerOf(req.tableId);
+            if (owner?.id !== workerId) {
+              // The gateway's ring may be newer than ours (a member just joined or left): reread
+              // before sending it elsewhere.
+              await ring.refresh();
+              owner = ring.ownerOf(req.tableId);
+            }
             if (owner?.id !== workerId) {
               result = 'not_owner';
               write({
