@@ -180,6 +180,19 @@ describe('cluster walking skeleton', () => {
       (s) => s.name === 'gateway.join_table' && s.attributes['felt.table_id'] === tableId,
     );
     expect(joins.map((s) => s.traceId)).toContain(created!.trace_id);
+
+    // The gRPC instrumentation is live in the worker (the ESM preload hook took): an admin call
+    // leaves a server span.
+    const worker = cluster.workers[0]!;
+    const client = new TableServiceClient(worker.grpcAddr, credentials.createInsecure());
+    try {
+      await new Promise<void>((resolve, reject) => client.health({}, (err) => (err ? reject(err) : resolve())));
+    } finally {
+      client.close();
+    }
+    await waitFor('a gRPC server span for Health', async () =>
+      (await spans(worker.httpUrl)).find((s) => s.name === 'grpc.felt.table.v1.TableService/Health'),
+    );
   });
 
   it('serves Prometheus metrics on every service', async () => {

@@ -5,6 +5,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
   BatchSpanProcessor,
   InMemorySpanExporter,
+  NoopSpanProcessor,
   SimpleSpanProcessor,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
@@ -46,6 +47,10 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
     // OTLPTraceExporter reads OTEL_EXPORTER_OTLP_ENDPOINT itself and appends /v1/traces.
     spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
   }
+
+  // With no exporter the SDK would register no tracer provider at all, and spans (and the trace ids
+  // in every log line) would vanish; a no-op processor keeps ids and propagation, exporting nothing.
+  if (spanProcessors.length === 0) spanProcessors.push(new NoopSpanProcessor());
 
   const sdk = new NodeSDK({
     serviceName,

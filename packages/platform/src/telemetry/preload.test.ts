@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const preload = fileURLToPath(new URL('./preload.ts', import.meta.url));
+const index = fileURLToPath(new URL('../index.ts', import.meta.url));
+
+/** Runs a fresh Node process that starts telemetry, opens one span, logs inside it and reports. */
+function probe(env: Record<string, string>) {
+  const script = `
+    import { startTelemetry } from ${JSON.stringify(preload)};
+    startTelemetry('probe');
+    const { trace } = await import('@opentelemetry/api');
+    const { createLogger, debugSpans, injectTraceContext, shutdownTelemetry } = await import(${JSON.stringify(index)});
+    const log = createLogger('probe');
+    let carrier;
+    trace.getTracer('t').startActiveSpan('probe-span', (span) => {
+      log.info({ event: 'inside' }, 'inside');
+      carrier = injectTraceContext();
+      span.end();
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    process.stdout.write('RESULT ' + JSON.stringify({ carrier, spans: debugSpans() }) + '\\n');
+    await shutdownTelemetry();
+  `;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH ?? '', OTEL_ESM_HOOK: '0', ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const lines = r.stdout.split('\n');
+  const log = JSON.parse(lines.find((l) => l.includes('"event":"inside"'))!) as Record<string, unknown>;
+  const result = JSON.parse(lines.find((l) => l.startsWith('RESULT '))!.slice(7)) as {
+    carrier: Record<string, string>;
+    spans: { name: string; service: string; traceId: string }[] | null;
+  };
+  return { log, ...result };
+}
+
+describe('telemetry preload', () => {
+  it('keeps trace ids in logs and propagation working even with no exporter configured', () => {
+    const { log, carrier, spans } = probe({});
+    expect(log.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(log.service).toBe('probe');
+    expect(carrier.traceparent).toBe(`00-${String(log.trace_id)}-${String(log.span_id)}-01`);
+    expect(spans).toBeNull();
+  });
+
+  it('keeps finished spans in memory with FELT_TRACE_MEMORY=1', () => {
+    const { log, spans } = probe({ FELT_TRACE_MEMORY: '1' });
+    expect(spans).toEqual([expect.objectContaining({ name: 'probe-span', service: 'probe', traceId: log.trace_id })]);
+  });
+});
