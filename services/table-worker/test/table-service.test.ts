@@ -206,7 +206,7 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     c.stream.end();
     for (let i = 0; i < 100 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
     const after = got.find((g) => g.channel === keys.table(mineTable))!.env;
-    expect((after.msg as { seats: { status: string }[] }).seats[0]!.status).toBe('disconnected');
+    expect((after.msg as unknown as { seats: { status: string }[] }).seats[0]!.status).toBe('disconnected');
     expect(after.table_seq).toBeGreaterThan(snapshot.table_seq);
     await closeRedis(sub);
   });
@@ -240,6 +240,44 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
       },
     });
     expect((await c.answer('r4'))[0]?.frame).toMatchObject({ $case: 'error', error: { code: 'not_joined' } });
+    c.stream.end();
+  });
+
+  it('only an attach brings a table to life: detach and resync on an idle table create nothing', async () => {
+    const liveTables = async () =>
+      (await new Promise<{ liveTables: number }>((res, rej) => client.health({}, (e, r) => (e ? rej(e) : res(r)))))
+        .liveTables;
+    const idle = `${mineTable}`;
+    let idleTable = '';
+    for (let i = 0; !idleTable; i++) if (ring.ownerOf(`idle-${i}`)?.id === 'w-self') idleTable = `idle-${i}`;
+    rooms.set(idleTable, rooms.get(idle)!);
+    const before = await liveTables();
+    const c = open();
+    c.send({
+      frame: {
+        $case: 'detach',
+        detach: { requestId: 'd1', connectionId: 'c', userId: 'ann', tableId: idleTable, traceContext: {} },
+      },
+    });
+    expect((await c.answer('d1'))[0]?.frame).toEqual({
+      $case: 'ack',
+      ack: { requestId: 'd1', tableId: idleTable, tableSeq: 0 },
+    });
+    c.send({
+      frame: {
+        $case: 'command',
+        command: {
+          requestId: 'd2',
+          connectionId: 'c',
+          userId: 'ann',
+          tableId: idleTable,
+          commandJson: Buffer.from(JSON.stringify({ type: 'resync_request', table_id: idleTable })),
+          traceContext: {},
+        },
+      },
+    });
+    expect((await c.answer('d2'))[0]?.frame).toMatchObject({ $case: 'error', error: { code: 'not_joined' } });
+    expect(await liveTables()).toBe(before);
     c.stream.end();
   });
 

@@ -6,9 +6,9 @@ import { extractTraceContext, type Logger, type RingView, type WorkerRegistry } 
 import { type GatewayFrame, HealthResponse_Status, type TableServiceServer, type WorkerFrame } from '@felt/proto';
 import { ErrorCode, clientFrameSchema } from '@felt/protocol';
 import { MailboxClosedError } from '../actor/mailbox.js';
-import type { TableActor, TableCommand, TableOutcome } from '../actor/table-actor.js';
+import { TableActor, type TableCommand, type TableOutcome } from '../actor/table-actor.js';
 import type { TableDirectory } from '../actor/table-directory.js';
-import { TableError } from '../actor/table-error.js';
+import { notJoined, TableError } from '../actor/table-error.js';
 import type { WorkerMetrics } from '../metrics.js';
 
 export interface TableServiceDeps {
@@ -91,13 +91,29 @@ function toRequest(
 export function createTableService(deps: TableServiceDeps): TableServiceServer {
   const { workerId, directory, ring, registry, metrics, logger } = deps;
 
-  async function run(actorOf: () => Promise<TableActor>, command: TableCommand): Promise<TableOutcome> {
-    try {
-      return await (await actorOf()).submit(command);
-    } catch (err) {
-      // The actor was evicted (idle sweep) between lookup and submit: a fresh one takes the command.
-      if (err instanceof MailboxClosedError) return (await actorOf()).submit(command);
-      throw err;
+  /**
+   * Only an attach brings a table to life; a detach or resync for a table that is not live has
+   * nothing to act on.
+   */
+  async function actorFor(tableId: string, command: TableCommand): Promise<TableActor | TableOutcome> {
+    if (command.kind === 'attach') return directory.get(tableId);
+    const live = directory.peek(tableId);
+    if (live) return live;
+    if (command.kind === 'resync') throw notJoined(tableId);
+    return { tableSeq: 0, replies: [] };
+  }
+
+  async function run(tableId: string, command: TableCommand): Promise<TableOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      const target = await actorFor(tableId, command);
+      if (!(target instanceof TableActor)) return target;
+      try {
+        return await target.submit(command);
+      } catch (err) {
+        // The actor was evicted (idle sweep) between lookup and submit: look it up again, once.
+        if (err instanceof MailboxClosedError && attempt === 0) continue;
+        throw err;
+      }
     }
   }
 
@@ -144,7 +160,7 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
               });
               return;
             }
-            const outcome = await run(() => directory.get(req.tableId), req.command);
+            const outcome = await run(req.tableId, req.command);
             if (req.type === 'attach') touched.add(req.tableId);
             for (const reply of outcome.replies) {
               write({
