@@ -131,13 +131,21 @@ function tableSession(player: Session, room: RoomRef, gateway: string): void {
     }, TIMEOUT_MS);
   };
 
-  ws.onopen = () => {
-    send(joinTableFrame(room.sessionId, `join-${__VU}-${__ITER}`));
+  let joinAttempt = 0;
+  let joinCommand = '';
+  const join = (): void => {
+    joinAttempt += 1;
+    joinCommand = `join-${__VU}-${__ITER}-${joinAttempt}`;
+    send(joinTableFrame(room.sessionId, joinCommand));
     joinTimer = setTimeout(() => {
       joinOk.add(false);
       wsErrors.add(1, { kind: 'join_timeout' });
       finish();
     }, TIMEOUT_MS);
+  };
+
+  ws.onopen = () => {
+    join();
     endTimer = setTimeout(finish, SESSION_SECONDS * 1000);
   };
 
@@ -163,6 +171,16 @@ function tableSession(player: Session, room: RoomRef, gateway: string): void {
       pending = undefined;
       if (pingTimer !== undefined) clearTimeout(pingTimer);
       if (!closing) pingTimer = setTimeout(ping, PING_INTERVAL_MS);
+    } else if (head.type === ServerType.ERROR && !joined && head.command_id === joinCommand) {
+      if (joinTimer !== undefined) clearTimeout(joinTimer);
+      // "unavailable" means retry shortly (the table is starting or moving): once, as a client would.
+      if (head.code === 'unavailable' && joinAttempt < 2) {
+        joinTimer = setTimeout(join, 500);
+        return;
+      }
+      joinOk.add(false);
+      wsErrors.add(1, { kind: `join_${head.code ?? 'error'}` });
+      finish();
     } else if (head.type === ServerType.ERROR) {
       wsErrors.add(1, { kind: `server_${head.code ?? 'error'}` });
     }

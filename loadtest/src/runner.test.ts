@@ -21,6 +21,10 @@ interface FakeOptions {
   closeAfterJoin?: number;
   /** Never answer pings. */
   silent?: boolean;
+  /** Refuse each socket's first join_table as unavailable (a table still starting). */
+  unavailableFirst?: boolean;
+  /** Pretend nobody is a member of any room. */
+  noMembers?: boolean;
 }
 
 interface Fake {
@@ -117,14 +121,21 @@ async function startFake(options: FakeOptions = {}): Promise<Fake> {
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      let joins = 0;
       ws.on('message', (data: Buffer) => {
-        const frame = JSON.parse(data.toString()) as { type: string; table_id?: string; nonce?: string };
+        const frame = JSON.parse(data.toString()) as {
+          type: string;
+          table_id?: string;
+          nonce?: string;
+          command_id?: string;
+        };
         if (frame.type === 'join_table') {
+          joins += 1;
+          const refuse = (code: string): void =>
+            ws.send(JSON.stringify({ type: 'error', code, message: code, command_id: frame.command_id }));
           const room = rooms.get(frame.table_id ?? '');
-          if (!room?.members.includes(user)) {
-            ws.send(JSON.stringify({ type: 'error', code: 'not_member', message: 'no' }));
-            return;
-          }
+          if (options.noMembers === true || !room?.members.includes(user)) return refuse('not_member');
+          if (options.unavailableFirst === true && joins === 1) return refuse('unavailable');
           ws.send(JSON.stringify({ type: 'table_state', table_id: frame.table_id, table_seq: 1, ts: 0, seats: [] }));
           if (options.closeAfterJoin !== undefined) ws.close(options.closeAfterJoin, 'test');
         } else if (frame.type === 'ping' && !options.silent) {
@@ -196,6 +207,7 @@ describe('runLoad against a stand-in lobby and gateway', () => {
     expect(log).toEqual([]);
     expect(stats.errors).toBe(0);
     expect(stats.connected).toBe(4);
+    expect(stats.joined).toBe(4);
     expect([...fake.rooms.values()].map((r) => r.members.length)).toEqual([2, 2]);
     expect(fake.origins).toEqual(Array(4).fill('http://felt.test'));
     // Each user sent join_table plus at least a few pings, and every frame got exactly one answer.
@@ -245,5 +257,20 @@ describe('runLoad against a stand-in lobby and gateway', () => {
     expect(stats.summaryLine(4)).toBe(
       'LOAD users=4 connected=0 msgs_in=0 msgs_out=0 errors=2 p50_rtt_ms=na p99_rtt_ms=na',
     );
+  });
+
+  it('retries a join refused as unavailable once, as a client should, and counts other refusals', async () => {
+    const flaky = await startFake({ unavailableFirst: true });
+    const retried = await run(config(flaky, { users: 2 }));
+    await flaky.close();
+    expect(retried.stats.errors).toBe(0);
+    expect(retried.log.filter((l) => l.includes('join refused as unavailable; retrying'))).toHaveLength(2);
+    expect(retried.stats.rttCount).toBeGreaterThan(0);
+
+    const refusing = await startFake({ noMembers: true });
+    const refused = await run(config(refusing, { users: 2 }));
+    await refusing.close();
+    expect([...refused.stats.errorBreakdown()]).toEqual([['join_not_member', 2]]);
+    expect(refused.stats.rttCount).toBe(0);
   });
 });

@@ -45,6 +45,10 @@ function roomGroup(): RoomGroup {
   return { room, resolve, reject };
 }
 
+const PROGRESS_MS = 5000;
+const JOIN_ATTEMPTS = 2;
+const JOIN_RETRY_MS = 500;
+
 /** Ends one user's session with a counted error kind as its message. */
 class UserAborted extends Error {}
 class RoomUnavailable extends Error {}
@@ -120,6 +124,9 @@ export async function runLoad(config: LoadConfig, deps: RunnerDeps, signal?: Abo
 
   const session = async (i: number, socket: JsonSocket, room: RoomRef): Promise<void> => {
     let joined: (() => void) | undefined;
+    // The join attempt in flight and the error code that refused it, if one did.
+    let joinCommand = '';
+    let joinRefusal: string | undefined;
     let pong: { nonce: string; resolve: () => void } | undefined;
     let closedByUs = false;
     let closedByServer = false;
@@ -144,7 +151,12 @@ export async function runLoad(config: LoadConfig, deps: RunnerDeps, signal?: Abo
           if (pong && head.nonce === pong.nonce) pong.resolve();
           break;
         case ServerType.ERROR:
-          failure(i, `server_${head.code ?? 'error'}`, new Error(`error frame: ${JSON.stringify(message)}`));
+          if (head.command_id !== undefined && head.command_id === joinCommand) {
+            joinRefusal = head.code ?? 'error';
+            joined?.();
+          } else {
+            failure(i, `server_${head.code ?? 'error'}`, new Error(`error frame: ${JSON.stringify(message)}`));
+          }
           break;
         default:
           break;
@@ -171,10 +183,30 @@ export async function runLoad(config: LoadConfig, deps: RunnerDeps, signal?: Abo
     };
 
     try {
-      send(joinTableFrame(room.sessionId, `join-${i}`));
-      const gotState = await within(config.timeoutMs, (done) => (joined = done));
-      if (closedByServer) return;
-      if (!gotState) throw new UserAborted('join_timeout');
+      // "unavailable" means retry shortly (the table's worker is starting it or moving it), which is
+      // what a real client does; any other refusal, or a second one, fails this user.
+      for (let attempt = 1; ; attempt++) {
+        joinCommand = `join-${i}-${attempt}`;
+        joinRefusal = undefined;
+        const answered = await within(config.timeoutMs, (done) => {
+          joined = done;
+          send(joinTableFrame(room.sessionId, joinCommand));
+        });
+        if (closedByServer) return;
+        if (!answered) throw new UserAborted('join_timeout');
+        // Set by the message handler while we awaited; the cast stops TypeScript keeping the narrowing above.
+        const refusal = joinRefusal as string | undefined;
+        if (refusal === undefined) {
+          stats.joined += 1;
+          break;
+        }
+        if (refusal === 'unavailable' && attempt < JOIN_ATTEMPTS) {
+          deps.log(`user ${i}: join refused as unavailable; retrying`);
+          await sleep(JOIN_RETRY_MS);
+          continue;
+        }
+        throw new UserAborted(`join_${refusal}`);
+      }
 
       let seq = 0;
       while (performance.now() < endAt && !signal?.aborted) {
@@ -207,6 +239,11 @@ export async function runLoad(config: LoadConfig, deps: RunnerDeps, signal?: Abo
     }
   };
 
-  await Promise.all(Array.from({ length: config.users }, (_, i) => user(i)));
+  const progress = setInterval(() => deps.log(stats.progressLine((performance.now() - t0) / 1000)), PROGRESS_MS);
+  try {
+    await Promise.all(Array.from({ length: config.users }, (_, i) => user(i)));
+  } finally {
+    clearInterval(progress);
+  }
   return stats;
 }

@@ -56,4 +56,14 @@ describe('LoadStats', () => {
       'LOAD users=1 connected=0 msgs_in=0 msgs_out=0 errors=0 p50_rtt_ms=na p99_rtt_ms=na',
     );
   });
+
+  it('reports progress with the joined count, which the summary leaves out', () => {
+    const s = new LoadStats();
+    s.connected = 5;
+    s.joined = 4;
+    s.recordRtt(1);
+    s.recordError('join_timeout');
+    expect(s.progressLine(12.4)).toBe('load: t=12s connected=5 joined=4 pings=1 errors=1');
+    expect(s.summaryLine(5)).not.toContain('joined');
+  });
 });

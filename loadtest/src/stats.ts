@@ -13,6 +13,8 @@ export function percentile(sortedAsc: readonly number[], p: number): number | un
 /** Counters and round-trip samples of one run; every virtual user writes into the same instance. */
 export class LoadStats {
   connected = 0;
+  /** Users whose join_table was answered with the table's snapshot (progress only; not in the summary). */
+  joined = 0;
   msgsIn = 0;
   msgsOut = 0;
   private readonly rtts: number[] = [];
@@ -31,6 +33,11 @@ export class LoadStats {
     let total = 0;
     for (const n of this.errorsByKind.values()) total += n;
     return total;
+  }
+
+  /** One progress line for stderr while a run is going. */
+  progressLine(elapsedS: number): string {
+    return `load: t=${Math.round(elapsedS)}s connected=${this.connected} joined=${this.joined} pings=${this.rtts.length} errors=${this.errors}`;
   }
 
   get rttCount(): number {

@@ -36,6 +36,7 @@ export interface ServerMessageHead {
   readonly table_id?: string;
   readonly nonce?: string;
   readonly code?: string;
+  readonly command_id?: string;
 }
 
 /** The `type`, and the few fields the scenario reads, of a parsed server message; undefined if it has none. */
@@ -44,13 +45,17 @@ export function messageHead(message: unknown): ServerMessageHead | undefined {
   const m = message as Record<string, unknown>;
   if (typeof m['type'] !== 'string') return undefined;
   const str = (k: string): string | undefined => (typeof m[k] === 'string' ? m[k] : undefined);
-  const head: { type: string; table_id?: string; nonce?: string; code?: string } = { type: m['type'] };
+  const head: { type: string; table_id?: string; nonce?: string; code?: string; command_id?: string } = {
+    type: m['type'],
+  };
   const tableId = str('table_id');
   const nonce = str('nonce');
   const code = str('code');
+  const commandId = str('command_id');
   if (tableId !== undefined) head.table_id = tableId;
   if (nonce !== undefined) head.nonce = nonce;
   if (code !== undefined) head.code = code;
+  if (commandId !== undefined) head.command_id = commandId;
   return head;
 }
 
