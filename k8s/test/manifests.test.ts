@@ -150,19 +150,36 @@ describe('k8s/base', () => {
     );
   });
 
-  it('keeps secrets in the Secret, non-secret settings in the ConfigMap, and gives every service both', () => {
+  it('keeps secrets in the Secret, settings in the ConfigMap, and gives each workload only the keys it reads', () => {
     const secret = get('Secret', 'felt-secrets') as unknown as ISecret;
     expect(Object.keys(secret.data ?? {}).sort()).toEqual(['DATABASE_URL', 'FELT_SESSION_SECRET']);
     // The committed example must not carry a usable session key: a forgotten secrets.env fails at start-up.
     expect(Buffer.from(secret.data?.['FELT_SESSION_SECRET'] ?? '', 'base64').toString()).toBe('');
     expect(Object.keys(config())).not.toContain('FELT_SESSION_SECRET');
     expect(Object.keys(config())).not.toContain('DATABASE_URL');
-    for (const s of SERVICES) {
-      const refs = containerOf(get(s.kind, s.name)).envFrom ?? [];
-      expect(
-        refs.map((r) => r.configMapRef?.name ?? r.secretRef?.name),
-        s.name,
-      ).toEqual(['felt-config', 'felt-secrets']);
+
+    const secretKeysOf = (c: IContainer): string[] => {
+      const whole = (c.envFrom ?? []).some((r) => r.secretRef?.name === 'felt-secrets');
+      const keys = (c.env ?? []).flatMap((e) =>
+        e.valueFrom?.secretKeyRef?.name === 'felt-secrets' ? [e.valueFrom.secretKeyRef.key] : [],
+      );
+      return whole ? [...Object.keys(secret.data ?? {}), ...keys] : keys;
+    };
+    const expected: [string, string, string[]][] = [
+      ['Deployment', 'felt-lobby', ['DATABASE_URL', 'FELT_SESSION_SECRET']],
+      ['Deployment', 'felt-gateway', ['FELT_SESSION_SECRET']],
+      ['StatefulSet', 'felt-table-worker', ['DATABASE_URL']],
+      ['Deployment', 'felt-persister', ['DATABASE_URL']],
+      ['Job', 'felt-migrate', ['DATABASE_URL']],
+    ];
+    for (const [kind, name, keys] of expected) {
+      const c = containerOf(get(kind, name));
+      expect(secretKeysOf(c).sort(), name).toEqual(keys);
+      if (kind !== 'Job')
+        expect(
+          c.envFrom?.map((r) => r.configMapRef?.name),
+          name,
+        ).toContain('felt-config');
     }
   });
 
@@ -185,7 +202,8 @@ describe('k8s/base', () => {
   it('runs migrations as a Job, with the database secret, using the command @felt/db ships', () => {
     const job = get('Job', 'felt-migrate');
     const c = containerOf(job);
-    expect(c.envFrom).toEqual([{ secretRef: { name: 'felt-secrets' } }]);
+    expect(c.envFrom).toBeUndefined();
+    expect(c.env?.map((e) => e.name)).toEqual(['DATABASE_URL']);
     expect(c.workingDir).toBe('/app/prisma');
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'prisma/package.json'), 'utf8')) as {
       scripts?: Record<string, string>;
@@ -310,8 +328,19 @@ const BREAKAGES: Breakage[] = [
     expected: /envFrom names missing Secret "felt-secret"/,
     mutate: (find) => {
       (
-        mainContainer(find('Job', 'felt-migrate'))['envFrom'] as { secretRef?: { name: string } }[]
-      )[0]!.secretRef!.name = 'felt-secret';
+        mainContainer(find('Deployment', 'felt-lobby'))['envFrom'] as { secretRef?: { name: string } }[]
+      )[1]!.secretRef!.name = 'felt-secret';
+    },
+  },
+  {
+    what: 'a secretKeyRef naming a key the Secret lacks',
+    check: 'refs',
+    expected: /env DATABASE_URL names missing Secret key felt-secrets\/DB_URL/,
+    mutate: (find) => {
+      const env = mainContainer(find('Job', 'felt-migrate'))['env'] as {
+        valueFrom: { secretKeyRef: { key: string } };
+      }[];
+      env[0]!.valueFrom.secretKeyRef.key = 'DB_URL';
     },
   },
   {
