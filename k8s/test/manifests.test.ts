@@ -2,6 +2,18 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Test-only: the ConfigMap's values are checked with the same zod pieces the services build their
+// env schemas from.
+import {
+  ConfigError,
+  commonEnv,
+  envFlag,
+  envList,
+  envPort,
+  envPositiveInt,
+  parseEnv,
+  registryEnv,
+} from '@felt/platform';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
@@ -181,6 +193,38 @@ describe('k8s/base', () => {
           name,
         ).toContain('felt-config');
     }
+  });
+
+  it('sets only values the services accept (their shared env schemas from @felt/platform)', () => {
+    const shape = {
+      ...commonEnv,
+      ...registryEnv,
+      LOBBY_PORT: envPort,
+      GATEWAY_PORT: envPort,
+      WORKER_GRPC_PORT: envPort,
+      WORKER_HTTP_PORT: envPort,
+      PERSISTER_HTTP_PORT: envPort,
+      FELT_COOKIE_SECURE: envFlag,
+      FELT_SIGNUP_GRANT: envPositiveInt,
+      GATEWAY_MAX_PAYLOAD: envPositiveInt,
+      GATEWAY_RATE_PER_SEC: envPositiveInt,
+      GATEWAY_RATE_BURST: envPositiveInt,
+      GATEWAY_ALLOWED_ORIGINS: envList,
+      FELT_GATEWAY_URLS: envList,
+      FELT_HANDS_QUEUE: envList,
+    };
+    const data = config();
+    // Every ConfigMap key is covered here, so a new setting cannot skip validation.
+    expect(Object.keys(data).filter((k) => !(k in shape))).toEqual([]);
+    const parsed = parseEnv(shape, data);
+    expect(parsed.FELT_COOKIE_SECURE).toBe(true);
+    expect(parsed.FELT_REDIS_PREFIX).toBe('felt:');
+    for (const origin of parsed.GATEWAY_ALLOWED_ORIGINS) expect(new URL(origin).origin).toBe(origin);
+    for (const url of parsed.FELT_GATEWAY_URLS) expect(new URL(url).protocol).toMatch(/^wss?:$/);
+    expect(parsed.FELT_HANDS_QUEUE).toHaveLength(1);
+    expect(parsed.FELT_MEMBER_TTL_MS).toBeGreaterThan(2 * parsed.FELT_HEARTBEAT_MS);
+    // And the same check refuses a bad value.
+    expect(() => parseEnv(shape, { ...data, FELT_COOKIE_SECURE: 'yes' })).toThrow(ConfigError);
   });
 
   it('serves lobby and gateway on one TLS origin, the one the gateway allows and the lobby hands out', () => {
