@@ -20,6 +20,12 @@ export const ActionErrorCode = {
   AMOUNT_TOO_SMALL: 'amount_too_small',
   AMOUNT_TOO_LARGE: 'amount_too_large',
   CANNOT_SHOW: 'cannot_show',
+  /** A bring-in when none is due, or another action while it is. */
+  CANNOT_BRING_IN: 'cannot_bring_in',
+  BRING_IN_DUE: 'bring_in_due',
+  /** A discard outside a draw round, or a betting action during one. */
+  NOT_DRAWING: 'not_drawing',
+  INVALID_DISCARD: 'invalid_discard',
   UNKNOWN_ACTION: 'unknown_action',
 } as const;
 export type ActionErrorCode = (typeof ActionErrorCode)[keyof typeof ActionErrorCode];
@@ -37,6 +43,7 @@ export class ActionError extends Error {
       min?: number;
       max?: number;
       actor?: number | null;
+      cards?: readonly string[];
     }> = {},
     options?: { cause?: unknown },
   ) {
@@ -52,6 +59,8 @@ export const SetupErrorCode = {
   INVALID_RAKE: 'invalid_rake',
   UNKNOWN_GAME: 'unknown_game',
   UNSUPPORTED_LIMIT: 'unsupported_limit',
+  /** A draw game had to reshuffle the discards, which needs the hand's deck seed (docs/fairness.md). */
+  DECK_SEED_REQUIRED: 'deck_seed_required',
 } as const;
 export type SetupErrorCode = (typeof SetupErrorCode)[keyof typeof SetupErrorCode];
 
@@ -130,6 +139,7 @@ export const TableErrorCode = {
   INVALID_AMOUNT: 'invalid_amount',
   HAND_MISMATCH: 'hand_mismatch',
   INVALID_SNAPSHOT: 'invalid_snapshot',
+  INVALID_CONFIG: 'invalid_config',
 } as const;
 export type TableErrorCode = (typeof TableErrorCode)[keyof typeof TableErrorCode];
 

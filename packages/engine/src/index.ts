@@ -5,7 +5,28 @@ export * from './errors.js';
 export * from './rng.js';
 export * from './betting/structure.js';
 export * from './games/types.js';
-export { holdem, highSide, flopStreets } from './games/holdem.js';
+export { holdem, flopStreets } from './games/holdem.js';
+export { omaha, omaha5, omaha8, shortdeck } from './games/omaha.js';
+export { stud, stud8, razz } from './games/stud.js';
+export { tripleDraw27 } from './games/draw.js';
+export {
+  highSide,
+  omahaHighSide,
+  omahaLow8Side,
+  shortDeckSide,
+  low8Side,
+  lowA5Side,
+  low27Side,
+} from './games/sides.js';
+export { bringInKey, visibleHighValue, visibleLowValue } from './games/visible.js';
+export {
+  MIXED_FORMATS,
+  MixedFormat,
+  DEFAULT_HANDS_PER_VARIANT,
+  isMixedFormat,
+  type MixedRotation,
+  type RotationEntry,
+} from './games/mixed.js';
 export { getGameRules, gameIds } from './games/registry.js';
 export * from './hand/setup.js';
 export * from './hand/operations.js';
@@ -21,6 +42,7 @@ export {
   type RevealDecision,
 } from './hand/showdown.js';
 export { orderFromButton, nextSeat, clockwiseRank } from './hand/seats.js';
+export { HandDealer } from './hand/deck.js';
 export * from './hand/hand.js';
 export * from './table/table.js';
 export * from './sim/simulate.js';

@@ -3,7 +3,8 @@
  * The reference evaluator exists so that engine tests do not depend on the table-driven one they are
  * not testing; it is also the oracle the evaluator tests can compare against.
  */
-import { initialDeck, rankIndex, suitIndex, type Card } from '../src/cards.js';
+import { initialDeck, rankIndex, suitIndex, type Card, type DeckKind } from '../src/cards.js';
+import { getGameRules } from '../src/games/registry.js';
 import { holdem, flopStreets } from '../src/games/holdem.js';
 import type { GameRules, ShowdownSide } from '../src/games/types.js';
 import { Hand, type HandOptions } from '../src/hand/hand.js';
@@ -86,18 +87,18 @@ export function riggedDeck(
   holeCount = 2,
 ): Card[] {
   const order = orderFromButton(seats, button);
-  const out: Card[] = [];
+  const out: (Card | null)[] = [];
   const split = (s: string): Card[] => (s.replace(/\s+/g, '').match(/../g) ?? []) as Card[];
   for (let r = 0; r < holeCount; r++) {
     for (const seat of order) {
       const cards = split(hole[seat] ?? '');
-      out.push(cards[r] ?? ('' as Card));
+      out.push(cards[r] ?? null);
     }
   }
   out.push(...split(board));
-  const used = new Set(out.filter((c) => c !== ''));
+  const used = new Set(out.filter((c): c is Card => c !== null));
   const rest = initialDeck('standard52').filter((c) => !used.has(c));
-  return out.map((c) => (c === '' ? rest.shift()! : c)).concat(rest);
+  return out.map((c) => c ?? rest.shift()!).concat(rest);
 }
 
 export interface QuickHand {
@@ -137,4 +138,74 @@ export function stacksOf(hand: Hand): Record<number, number> {
   const out: Record<number, number> = {};
   for (const p of hand.state().players) out[p.seat] = p.stack;
   return out;
+}
+
+/** A deck that deals exactly `deal` (cards in dealing order) first, then the rest in initial order. */
+export function deckInOrder(deal: string, kind: DeckKind = 'standard52'): Card[] {
+  const first = (deal.replace(/\s+/g, '').match(/../g) ?? []) as Card[];
+  const used = new Set(first);
+  if (used.size !== first.length) throw new Error('a card is dealt twice');
+  return [...first, ...initialDeck(kind).filter((c) => !used.has(c))];
+}
+
+export interface VariantHandSpec {
+  game: string;
+  limit?: BetLimit;
+  stacks: Record<number, number>;
+  button: number;
+  stakes: Stakes;
+  /** Cards in the order the engine deals them. */
+  deal?: string;
+  deck?: Card[];
+  deckSeed?: string;
+  rake?: RakeConfig | null;
+  handId?: string;
+}
+
+export function variantSetup(v: VariantHandSpec): HandSetup {
+  const rules = getGameRules(v.game);
+  const seats = Object.keys(v.stacks)
+    .map(Number)
+    .sort((a, b) => a - b);
+  return {
+    handId: v.handId ?? '00000000-0000-4000-8000-000000000002',
+    game: v.game,
+    limit: v.limit ?? rules.defaultLimit,
+    stakes: v.stakes,
+    button: v.button,
+    players: seats.map((seat) => ({ seat, id: `p${seat}`, stack: v.stacks[seat]! })),
+    forcedBets: standardForcedBets(rules, v.stakes, seats, v.button),
+    deck: v.deck ?? deckInOrder(v.deal ?? '', rules.deck),
+    ...(v.deckSeed !== undefined ? { deckSeed: v.deckSeed } : {}),
+    rake: v.rake ?? null,
+  };
+}
+
+export function variantHand(v: VariantHandSpec): Hand {
+  return new Hand(variantSetup(v));
+}
+
+/** Throws unless `fn` throws an error with this `code`. */
+export function expectCode(fn: () => unknown, code: string): void {
+  try {
+    fn();
+  } catch (e) {
+    if ((e as { code?: unknown }).code === code) return;
+    throw new Error(`expected code ${code}, got ${String((e as { code?: unknown }).code)}`, { cause: e });
+  }
+  throw new Error(`expected code ${code}, nothing was thrown`);
+}
+
+/** Plays passively to the end: bring in, stand pat, check or call. */
+export function playPassively(hand: Hand): Hand {
+  let guard = 0;
+  while (!hand.isComplete) {
+    if (++guard > 1000) throw new Error('hand does not end');
+    const va = hand.validActions()!;
+    if (va.discard !== null) hand.standPat(va.seat);
+    else if (va.bringIn !== null) hand.bringIn(va.seat);
+    else if (va.check) hand.check(va.seat);
+    else hand.call(va.seat);
+  }
+  return hand;
 }

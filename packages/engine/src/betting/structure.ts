@@ -39,13 +39,18 @@ export interface BettingStructure {
   readonly smallBet: number;
   readonly bigBet: number;
   readonly raiseCap: number | null;
+  /** The bring-in of the Stud games (0 elsewhere). */
+  readonly bringIn: number;
 }
 
 function isChips(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }
 
-export function validateStakes(stakes: Stakes): void {
+/** How a game opens the action; decides which stakes it needs (mirrors the games' ForcedBetStyle). */
+export type StakesStyle = 'blinds' | 'button_blind' | 'bring_in';
+
+export function validateStakes(stakes: Stakes, style: StakesStyle = 'blinds'): void {
   const fields: (keyof Stakes)[] = ['smallBlind', 'bigBlind', 'ante', 'bigBlindAnte', 'buttonBlind', 'bringIn'];
   for (const f of fields) {
     const v = stakes[f];
@@ -56,16 +61,28 @@ export function validateStakes(stakes: Stakes): void {
       });
     }
   }
-  if (!(stakes.bigBlind > 0)) {
-    throw new SetupError(SetupErrorCode.INVALID_STAKES, 'the big blind must be positive', {
-      bigBlind: stakes.bigBlind,
-    });
-  }
   for (const f of ['smallBet', 'bigBet'] as const) {
     const v = stakes[f];
     if (v !== undefined && !(isChips(v) && v > 0)) {
       throw new SetupError(SetupErrorCode.INVALID_STAKES, `${f} must be a positive integer`, { field: f, value: v });
     }
+  }
+  if (style === 'bring_in') {
+    // Stud games have no blinds: the small bet is the unit, the bring-in opens the action.
+    if (stakes.smallBet === undefined) {
+      throw new SetupError(SetupErrorCode.INVALID_STAKES, 'a bring-in game needs a small bet', { smallBet: null });
+    }
+    const bringIn = stakes.bringIn ?? 0;
+    if (!(bringIn > 0) || bringIn > stakes.smallBet) {
+      throw new SetupError(SetupErrorCode.INVALID_STAKES, 'the bring-in must be positive and at most the small bet', {
+        bringIn,
+        smallBet: stakes.smallBet,
+      });
+    }
+  } else if (!(stakes.bigBlind > 0)) {
+    throw new SetupError(SetupErrorCode.INVALID_STAKES, 'the big blind must be positive', {
+      bigBlind: stakes.bigBlind,
+    });
   }
   const cap = stakes.raiseCap;
   if (cap !== undefined && cap !== null && !(Number.isSafeInteger(cap) && cap >= 1)) {
@@ -73,13 +90,19 @@ export function validateStakes(stakes: Stakes): void {
   }
 }
 
-export function bettingStructure(limit: BetLimit, stakes: Stakes): BettingStructure {
+/**
+ * Resolves the stakes under a betting structure. In the blind games the big blind is the minimum bet
+ * (no-limit, pot-limit) and the default small bet; the bring-in games (Stud, Razz) have no big blind, so
+ * the small bet, which is also the completion, is the minimum bet under every structure.
+ */
+export function bettingStructure(limit: BetLimit, stakes: Stakes, style: StakesStyle = 'blinds'): BettingStructure {
   if (!isBetLimit(limit)) throw new SetupError(SetupErrorCode.UNSUPPORTED_LIMIT, `unknown limit ${String(limit)}`);
-  validateStakes(stakes);
+  validateStakes(stakes, style);
   const smallBet = stakes.smallBet ?? stakes.bigBlind;
   const bigBet = stakes.bigBet ?? smallBet * 2;
   const raiseCap = stakes.raiseCap !== undefined ? stakes.raiseCap : limit === 'fl' ? 4 : null;
-  return { limit, minBet: stakes.bigBlind, smallBet, bigBet, raiseCap };
+  const minBet = style === 'bring_in' ? smallBet : stakes.bigBlind;
+  return { limit, minBet, smallBet, bigBet, raiseCap, bringIn: style === 'bring_in' ? (stakes.bringIn ?? 0) : 0 };
 }
 
 /** What a wager range depends on, seen from the player about to act. */
@@ -97,12 +120,24 @@ export interface WagerContext {
   readonly raiseCount: number;
   /** The fixed-limit unit of the street. */
   readonly betUnit: 'small' | 'big';
+  /**
+   * The current bet is a bring-in nobody has completed yet: the smallest raise is to the completion (the
+   * small bet in fixed limit, the minimum bet otherwise), whatever the bring-in was.
+   */
+  readonly completion?: boolean;
+  /**
+   * Fixed limit with an open pair on Stud's fourth street and no big bet made yet: a wager may add either
+   * the small or the big bet.
+   */
+  readonly bigBetOption?: boolean;
 }
 
 /** Inclusive range of "to" amounts (the player's total bet for the round after the wager). */
 export interface WagerRange {
   readonly min: number;
   readonly max: number;
+  /** When set, the only legal amounts (fixed limit with the open-pair option); otherwise all of min..max. */
+  readonly choices?: readonly number[];
 }
 
 /**
@@ -116,13 +151,14 @@ export function wagerRange(structure: BettingStructure, ctx: WagerContext): Wage
   if (structure.raiseCap !== null && ctx.raiseCount >= structure.raiseCap) return null;
   let min: number;
   let max: number;
+  const completing = ctx.completion === true && ctx.currentBet > 0;
   switch (structure.limit) {
     case 'nl':
-      min = ctx.currentBet === 0 ? structure.minBet : ctx.currentBet + ctx.lastFullRaise;
+      min = ctx.currentBet === 0 || completing ? structure.minBet : ctx.currentBet + ctx.lastFullRaise;
       max = allInTo;
       break;
     case 'pl': {
-      min = ctx.currentBet === 0 ? structure.minBet : ctx.currentBet + ctx.lastFullRaise;
+      min = ctx.currentBet === 0 || completing ? structure.minBet : ctx.currentBet + ctx.lastFullRaise;
       // Pot-size raise: call first, then raise by the whole pot including the call.
       const toCall = ctx.currentBet - ctx.playerBet;
       max = Math.max(min, ctx.currentBet + ctx.potTotal + toCall);
@@ -130,14 +166,31 @@ export function wagerRange(structure: BettingStructure, ctx: WagerContext): Wage
     }
     case 'fl': {
       const unit = ctx.betUnit === 'big' ? structure.bigBet : structure.smallBet;
-      min = ctx.currentBet + unit;
-      max = min;
+      if (completing) {
+        min = unit;
+        max = unit;
+      } else if (ctx.bigBetOption === true && ctx.betUnit === 'small') {
+        const small = ctx.currentBet + structure.smallBet;
+        const big = ctx.currentBet + structure.bigBet;
+        if (allInTo <= small) return { min: allInTo, max: allInTo };
+        const top = Math.min(big, allInTo);
+        return top === small ? { min: small, max: small } : { min: small, max: top, choices: [small, top] };
+      } else {
+        min = ctx.currentBet + unit;
+        max = min;
+      }
       break;
     }
   }
   if (max > allInTo) max = allInTo;
   if (min > max) min = max;
   return { min, max };
+}
+
+/** Whether `to` is a legal amount in `range` (inclusive; only the listed amounts when it has choices). */
+export function inWagerRange(range: WagerRange, to: number): boolean {
+  if (range.choices !== undefined) return range.choices.includes(to);
+  return to >= range.min && to <= range.max;
 }
 
 /** The fixed-limit unit of a street, or the minimum bet otherwise; the initial "last full raise". */

@@ -1,16 +1,7 @@
-import type { Card } from '../cards.js';
-import { describeHigh, evaluateHigh } from '../eval/index.js';
-import type { GameRules, ShowdownSide, StreetRules } from './types.js';
+import { highSide } from './sides.js';
+import type { GameRules, StreetRules } from './types.js';
 
-/** Best five of the hole cards and the board, high only (Hold'em, Stud). */
-export const highSide: ShowdownSide = {
-  kind: 'high',
-  evaluate: (hole: readonly Card[], board: readonly Card[]) => evaluateHigh([...hole, ...board]),
-  describe: (hole: readonly Card[], board: readonly Card[]) => {
-    const d = describeHigh([...hole, ...board]);
-    return { name: d.name, best: d.best };
-  },
-};
+export { highSide } from './sides.js';
 
 /** The four streets of the flop games; the variants reuse them with other hole-card counts. */
 export function flopStreets(holeCards: number): StreetRules[] {

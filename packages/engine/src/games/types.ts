@@ -16,7 +16,7 @@ export interface GameRules {
   /** Blinds (with optional antes), a button blind (short deck), or a bring-in (stud). */
   readonly forcedBets: ForcedBetStyle;
   readonly streets: readonly StreetRules[];
-  /** One side for high-only games, high then low for split games. */
+  /** One side (high; low in Razz and 2-7), or high then low for the split games. */
   readonly showdown: readonly ShowdownSide[];
   readonly defaultLimit: BetLimit;
   /**
@@ -26,9 +26,22 @@ export interface GameRules {
   readonly rakeFromStreet: number;
   /** PHH variant code per betting structure; missing when PHH has no code for the combination. */
   readonly phhVariant: Readonly<Partial<Record<BetLimit, string>>>;
-  /** OHH `game_type`. */
+  /**
+   * OHH `game_type`: the closest of OHH's types (Holdem, Omaha, OmahaHiLo, Stud, StudHiLo, Draw). When it
+   * does not say the game by itself (Razz, Short Deck, PLO5), the export adds PHH-style extension fields.
+   */
   readonly ohhGameType: string;
+  /** Stud family: which door card brings in. The lowest in Stud (suits c < d < h < s), the highest in Razz. */
+  readonly bringIn?: BringInCard;
 }
+
+export const BringInCard = {
+  /** Stud: aces high, the lowest rank brings in; between equal ranks the lowest suit (clubs). */
+  LOWEST: 'lowest',
+  /** Razz: aces low, the highest rank (a king) brings in; between equal ranks the highest suit (spades). */
+  HIGHEST: 'highest',
+} as const;
+export type BringInCard = (typeof BringInCard)[keyof typeof BringInCard];
 
 export const ForcedBetStyle = {
   BLINDS: 'blinds',
@@ -66,9 +79,14 @@ export interface StreetRules {
   /** Fixed-limit bet unit of the street. */
   readonly betUnit: 'small' | 'big';
   readonly firstToAct: FirstToAct;
+  /** Fixed limit: an open pair among a live player's up cards lets any wager add the big bet (Stud's 4th). */
+  readonly openPairBigBet?: boolean;
 }
 
-/** How one side of the pot is judged. Values are comparable numbers where higher is better. */
+/**
+ * How one side of the pot is judged. Values are comparable numbers where higher is better (a low side's
+ * best low has the highest value).
+ */
 export interface ShowdownSide {
   readonly kind: 'high' | 'low';
   /** `null` when the hand does not qualify for this side (e.g. no 8-or-better low). */

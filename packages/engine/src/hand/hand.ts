@@ -1,7 +1,8 @@
-import type { Card } from '../cards.js';
+import { isCard, rankOf, type Card } from '../cards.js';
 import {
   bettingStructure,
   initialRaiseSize,
+  inWagerRange,
   wagerRange,
   type BettingStructure,
   type WagerRange,
@@ -9,19 +10,26 @@ import {
 import {
   ActionError,
   ActionErrorCode,
+  SetupError,
+  SetupErrorCode,
   SerializationError,
   SerializationErrorCode,
   ShowdownIntegrityCode,
   ShowdownIntegrityError,
 } from '../errors.js';
 import { getGameRules } from '../games/registry.js';
-import type { CardVisibility, GameRules } from '../games/types.js';
+import type { CardVisibility, GameRules, StreetRules } from '../games/types.js';
+import { bringInKey, visibleHighValue, visibleLowValue } from '../games/visible.js';
+import type { DealtCard, DeckReshuffle } from '../fairness/index.js';
+import { HandDealer } from './deck.js';
 import {
   isDecision,
   isVoluntaryShow,
   type BetOperation,
+  type BringInOperation,
   type CallOperation,
   type CheckOperation,
+  type DiscardOperation,
   type FoldOperation,
   type Operation,
   type RaiseOperation,
@@ -47,6 +55,8 @@ import { awardPots, decideReveals, type PotAward } from './showdown.js';
 
 export const HandPhase = {
   BETTING: 'betting',
+  /** Draw games: players discard and are dealt replacements, one at a time. */
+  DRAWING: 'drawing',
   /** Pots are being judged; a hand left here failed validation (ShowdownIntegrityError). */
   SHOWDOWN: 'showdown',
   COMPLETE: 'complete',
@@ -60,9 +70,19 @@ export type PlayerAction =
   | { readonly type: 'call' }
   | { readonly type: 'bet'; readonly to: number }
   | { readonly type: 'raise'; readonly to: number }
-  | { readonly type: 'all_in' };
+  | { readonly type: 'all_in' }
+  /** Stud: post the bring-in (completing instead is a `bet` to the completion). */
+  | { readonly type: 'bring_in' }
+  /** Draw games: throw these cards away for as many new ones; none stands pat. */
+  | { readonly type: 'discard'; readonly cards: readonly Card[] };
 
-export type DecisionOperation = FoldOperation | CheckOperation | CallOperation | BetOperation | RaiseOperation;
+export type DecisionOperation =
+  FoldOperation | CheckOperation | CallOperation | BetOperation | RaiseOperation | BringInOperation | DiscardOperation;
+
+/** Table-side metadata of a decision: set when the clock took it. */
+export interface DecisionMeta {
+  readonly timeout?: boolean;
+}
 
 /** What the actor may do now, for the action buttons and for validation at the edge. */
 export interface ValidActions {
@@ -75,6 +95,13 @@ export interface ValidActions {
   readonly bet: WagerRange | null;
   /** Raise "to" range, or null (no bet to raise, cap reached, or betting not reopened). */
   readonly raise: WagerRange | null;
+  /**
+   * Stud: the chips the bring-in would post when it is due (then `bet` is the completion and nothing else
+   * is allowed), or null.
+   */
+  readonly bringIn: number | null;
+  /** Draw round: the most cards the actor may discard (0 stands pat), or null outside a draw. */
+  readonly discard: { readonly max: number } | null;
   /** The player's total for the round if they push everything in. */
   readonly allInTo: number;
   readonly currentBet: number;
@@ -121,6 +148,8 @@ export interface HandState {
   readonly phase: HandPhase;
   readonly street: number;
   readonly streetName: string;
+  /** Fixed-limit unit in force ('big' after an open pair's big bet on Stud's fourth street). */
+  readonly betUnit: 'small' | 'big';
   readonly button: number;
   readonly actor: number | null;
   readonly board: readonly Card[];
@@ -147,6 +176,9 @@ export interface HandOptions {
   readonly rules?: GameRules;
 }
 
+/** What the bring-in player may do: post it, or complete (a bet), possibly all-in. */
+const BRING_IN_ANSWERS = new Set(['bring_in', 'bet', 'all_in', 'bet_or_raise']);
+
 function freeze<T extends object>(op: T): T {
   return Object.freeze(op);
 }
@@ -172,8 +204,9 @@ export class Hand {
   private readonly ops: Operation[] = [];
   private readonly pots = new PotManager();
   private readonly board: Card[] = [];
-  private deckPos = 0;
-  private dealt: { index: number; card: Card }[] = [];
+  private readonly dealer: HandDealer;
+  /** Dead cards a draw game may reshuffle: earlier discards and folded hands (docs/engine.md). */
+  private readonly muck: Card[] = [];
   private street = -1;
   private phaseValue: HandPhase = HandPhase.BETTING;
   private actorSeat: number | null = null;
@@ -184,14 +217,24 @@ export class Hand {
   private runoutRevealed = false;
   private settlementValue: Settlement | null = null;
   private bigBlindSeat: number | null = null;
-  private nominalBigBlind = false;
+  /** Preflop, the blind everyone must call in full even when it was posted short. */
+  private nominalBlind = 0;
+  /** Stud third street: the bring-in player has to bring in or complete. */
+  private bringInPending = false;
+  /** The bet is a bring-in nobody has completed yet: any player may still complete. */
+  private completionPending = false;
+  private betUnit: 'small' | 'big' = 'small';
+  /** Stud fourth street with an open pair: the next wager may add the small or the big bet. */
+  private bigBetOption = false;
+  /** Live players in drawing order for the current draw round. */
+  private drawOrder: number[] = [];
 
   constructor(setup: HandSetup, options: HandOptions = {}) {
     const rules = options.rules ?? getGameRules(setup.game);
     validateSetup(setup, rules);
     this.setup = setup;
     this.rules = rules;
-    this.structure = bettingStructure(setup.limit, setup.stakes);
+    this.structure = bettingStructure(setup.limit, setup.stakes, rules.forcedBets);
     this.rake = resolveRake(setup.rake);
     this.showdownOptions = { ...DEFAULT_SHOWDOWN_OPTIONS, ...setup.showdown };
     this.players = [...setup.players]
@@ -215,6 +258,7 @@ export class Hand {
         shown: false,
         mucked: false,
       }));
+    this.dealer = new HandDealer(setup.deck, rules.deck, setup.deckSeed);
     this.bySeat = new Map(this.players.map((p) => [p.seat, p]));
     this.seats = this.players.map((p) => p.seat);
     this.order = orderFromButton(this.seats, setup.button);
@@ -263,8 +307,13 @@ export class Hand {
   }
 
   /** Every dealt card with its deck index, in dealing order (FAIRNESS.md step 10). */
-  dealtCards(): readonly { readonly index: number; readonly card: Card }[] {
-    return this.dealt;
+  dealtCards(): readonly DealtCard[] {
+    return this.dealer.dealt;
+  }
+
+  /** Draw games: the reshuffles of the discards, for the reveal record (`toRevealRecord`). */
+  reshuffles(): DeckReshuffle[] {
+    return this.dealer.reshuffles;
   }
 
   holeCards(seat: number): readonly Card[] {
@@ -300,6 +349,7 @@ export class Hand {
       phase: this.phaseValue,
       street: this.street,
       streetName: streetRules?.name ?? '',
+      betUnit: this.betUnit,
       button: this.setup.button,
       actor: this.actorSeat,
       board: [...this.board],
@@ -328,27 +378,42 @@ export class Hand {
   /** The actor's options; null when nobody is to act. */
   validActions(): ValidActions | null {
     const seat = this.actorSeat;
-    if (seat === null || this.phaseValue !== HandPhase.BETTING) return null;
+    if (seat === null) return null;
     const p = this.bySeat.get(seat)!;
-    const facing = this.currentBet > p.bet;
-    const range = this.wagerRangeFor(p);
-    return {
+    const base = {
       seat,
-      fold: facing,
-      check: !facing,
-      call: facing ? Math.min(this.currentBet - p.bet, p.stack) : null,
-      bet: this.currentBet === 0 ? range : null,
-      raise: this.currentBet > 0 && this.mayRaise(p) ? range : null,
+      fold: false,
+      check: false,
+      call: null,
+      bet: null,
+      raise: null,
+      bringIn: null,
+      discard: null,
       allInTo: p.bet + p.stack,
       currentBet: this.currentBet,
       playerBet: p.bet,
       stack: p.stack,
       pot: this.potTotal,
     };
+    if (this.phaseValue === HandPhase.DRAWING) return { ...base, discard: { max: p.hole.length } };
+    if (this.phaseValue !== HandPhase.BETTING) return null;
+    if (this.bringInPending) {
+      const bringIn = Math.min(this.structure.bringIn, p.stack);
+      return { ...base, bringIn, bet: p.stack > bringIn ? this.wagerRangeFor(p) : null };
+    }
+    const facing = this.currentBet > p.bet;
+    const range = this.wagerRangeFor(p);
+    return {
+      ...base,
+      fold: facing,
+      check: !facing,
+      call: facing ? Math.min(this.currentBet - p.bet, p.stack) : null,
+      bet: this.currentBet === 0 ? range : null,
+      raise: this.currentBet > 0 && this.mayRaise(p) ? range : null,
+    };
   }
 
   private wagerRangeFor(p: PlayerState): WagerRange | null {
-    const streetRules = this.rules.streets[this.street]!;
     return wagerRange(this.structure, {
       currentBet: this.currentBet,
       lastFullRaise: this.lastFullRaise,
@@ -356,7 +421,9 @@ export class Hand {
       playerStack: p.stack,
       potTotal: this.potTotal,
       raiseCount: this.raiseCount,
-      betUnit: streetRules.betUnit,
+      betUnit: this.betUnit,
+      completion: this.completionPending,
+      bigBetOption: this.bigBetOption,
     });
   }
 
@@ -365,7 +432,14 @@ export class Hand {
    * since their last action; all-ins short of a full raise add up, but one alone does not reopen.
    */
   private mayRaise(p: PlayerState): boolean {
-    return !p.acted || this.currentBet - p.actedAt >= this.lastFullRaise;
+    // Until the bring-in is completed nobody has faced a full bet: anyone may still complete.
+    return this.completionPending || !p.acted || this.currentBet - p.actedAt >= this.lastFullRaise;
+  }
+
+  /** Records that `p` acted now, for the reopen rule: an uncompleted bring-in is not a bet to reopen over. */
+  private markActed(p: PlayerState): void {
+    p.acted = true;
+    p.actedAt = this.completionPending ? 0 : this.currentBet;
   }
 
   // ---------------------------------------------------------------- the trio per action
@@ -384,13 +458,14 @@ export class Hand {
     return this.can(() => this.verifyFold(seat));
   }
 
-  fold(seat: number, meta: { timeout?: boolean } = {}): FoldOperation {
+  fold(seat: number, meta: DecisionMeta = {}): FoldOperation {
     this.verifyFold(seat);
     const p = this.bySeat.get(seat)!;
     p.folded = true;
-    p.acted = true;
-    p.actedAt = this.currentBet;
+    this.markActed(p);
     this.pots.removeFolded(seat);
+    // A folded hand is dead: in a draw game its cards may be reshuffled with the discards.
+    if (this.hasDraws()) this.muck.push(...p.hole);
     const op = this.record<FoldOperation>({ type: 'fold', seat, ...(meta.timeout ? { timeout: true as const } : {}) });
     this.afterAction(seat);
     return op;
@@ -407,11 +482,10 @@ export class Hand {
     return this.can(() => this.verifyCheck(seat));
   }
 
-  check(seat: number, meta: { timeout?: boolean } = {}): CheckOperation {
+  check(seat: number, meta: DecisionMeta = {}): CheckOperation {
     this.verifyCheck(seat);
     const p = this.bySeat.get(seat)!;
-    p.acted = true;
-    p.actedAt = this.currentBet;
+    this.markActed(p);
     const op = this.record<CheckOperation>({
       type: 'check',
       seat,
@@ -437,9 +511,41 @@ export class Hand {
     const p = this.bySeat.get(seat)!;
     const amount = Math.min(this.currentBet - p.bet, p.stack);
     this.commit(p, amount);
-    p.acted = true;
-    p.actedAt = this.currentBet;
+    this.markActed(p);
     const op = this.record<CallOperation>({ type: 'call', seat, amount, allIn: p.stack === 0 });
+    this.afterAction(seat);
+    return op;
+  }
+
+  /** Stud: the bring-in player posts the bring-in (the alternative is to complete: a `bet`). */
+  verifyBringIn(seat: number): void {
+    this.verifyTurn(seat, 'bring_in');
+    if (!this.bringInPending) {
+      throw new ActionError(ActionErrorCode.CANNOT_BRING_IN, 'no bring-in is due', { seat, action: 'bring_in' });
+    }
+  }
+
+  canBringIn(seat: number): boolean {
+    return this.can(() => this.verifyBringIn(seat));
+  }
+
+  bringIn(seat: number, meta: DecisionMeta = {}): BringInOperation {
+    this.verifyBringIn(seat);
+    const p = this.bySeat.get(seat)!;
+    const amount = Math.min(this.structure.bringIn, p.stack);
+    this.commit(p, amount);
+    this.bringInPending = false;
+    // Like a short big blind, a short bring-in is still called in full; the excess comes back uncalled.
+    this.currentBet = Math.max(this.currentBet, this.structure.bringIn);
+    this.completionPending = true;
+    this.markActed(p);
+    const op = this.record<BringInOperation>({
+      type: 'bring_in',
+      seat,
+      amount,
+      allIn: p.stack === 0,
+      ...(meta.timeout ? { timeout: true as const } : {}),
+    });
     this.afterAction(seat);
     return op;
   }
@@ -448,6 +554,13 @@ export class Hand {
     const p = this.verifyTurn(seat, 'bet');
     if (this.currentBet > 0) {
       throw new ActionError(ActionErrorCode.CANNOT_BET, 'there is already a bet; raise instead', {
+        seat,
+        action: 'bet',
+        amount: to,
+      });
+    }
+    if (this.bringInPending && p.stack <= this.structure.bringIn) {
+      throw new ActionError(ActionErrorCode.BRING_IN_DUE, 'the stack only covers the bring-in', {
         seat,
         action: 'bet',
         amount: to,
@@ -465,8 +578,12 @@ export class Hand {
     const p = this.bySeat.get(seat)!;
     const amount = to - p.bet;
     this.commit(p, amount);
-    if (this.structure.limit !== 'fl' && to >= this.structure.minBet) this.lastFullRaise = to;
+    this.bringInPending = false;
+    if (this.structure.limit !== 'fl') {
+      if (to >= this.structure.minBet) this.lastFullRaise = to;
+    } else this.takeBigBet(to);
     this.currentBet = to;
+    this.completionPending = this.belowCompletion();
     this.raiseCount++;
     this.lastAggressor = seat;
     p.acted = true;
@@ -511,10 +628,15 @@ export class Hand {
     const p = this.bySeat.get(seat)!;
     const amount = to - p.bet;
     const increment = to - this.currentBet;
-    const full = increment >= this.lastFullRaise;
+    const completing = this.completionPending;
+    // Completing a bring-in is the round's first full bet, whatever it adds over the bring-in.
+    const full = completing ? to >= this.completionSize() : increment >= this.lastFullRaise;
     this.commit(p, amount);
-    if (full && this.structure.limit !== 'fl') this.lastFullRaise = increment;
+    if (this.structure.limit !== 'fl') {
+      if (full) this.lastFullRaise = completing ? to : increment;
+    } else this.takeBigBet(increment);
     this.currentBet = to;
+    this.completionPending = this.belowCompletion();
     this.raiseCount++;
     this.lastAggressor = seat;
     p.acted = true;
@@ -522,6 +644,99 @@ export class Hand {
     const op = this.record<RaiseOperation>({ type: 'raise', seat, to, amount, allIn: p.stack === 0, full });
     this.afterAction(seat);
     return op;
+  }
+
+  /** Draw games: throw away `cards` (none to stand pat) and be dealt as many new ones. */
+  verifyDiscard(seat: number, cards: readonly Card[]): void {
+    if (this.phaseValue === HandPhase.COMPLETE) {
+      throw new ActionError(ActionErrorCode.HAND_COMPLETE, 'the hand is over', { seat, action: 'discard' });
+    }
+    if (this.phaseValue !== HandPhase.DRAWING || this.actorSeat === null) {
+      throw new ActionError(ActionErrorCode.NOT_DRAWING, 'no draw round is open', { seat, action: 'discard' });
+    }
+    const p = this.bySeat.get(seat);
+    if (p === undefined || p.folded) {
+      throw new ActionError(ActionErrorCode.NOT_IN_HAND, 'seat is not in this hand', { seat, action: 'discard' });
+    }
+    if (seat !== this.actorSeat) {
+      throw new ActionError(ActionErrorCode.NOT_YOUR_TURN, 'it is not this seat’s turn', {
+        seat,
+        action: 'discard',
+        actor: this.actorSeat,
+      });
+    }
+    const list: unknown = cards;
+    const valid =
+      Array.isArray(list) &&
+      list.every((c) => isCard(c) && p.hole.includes(c)) &&
+      new Set(list).size === list.length &&
+      list.length <= p.hole.length;
+    if (!valid) {
+      throw new ActionError(ActionErrorCode.INVALID_DISCARD, 'discard distinct cards from your own hand', {
+        seat,
+        action: 'discard',
+        cards: Array.isArray(list) ? list.map(String) : [],
+      });
+    }
+    if (cards.length > this.dealer.remaining && !this.dealer.canReshuffle) {
+      throw new SetupError(
+        SetupErrorCode.DECK_SEED_REQUIRED,
+        'this draw needs a reshuffle and the setup has no deckSeed',
+        {
+          handId: this.setup.handId,
+        },
+      );
+    }
+  }
+
+  canDiscard(seat: number, cards: readonly Card[]): boolean {
+    return this.can(() => this.verifyDiscard(seat, cards));
+  }
+
+  discard(seat: number, cards: readonly Card[], meta: DecisionMeta = {}): DiscardOperation {
+    this.verifyDiscard(seat, cards);
+    const p = this.bySeat.get(seat)!;
+    const op = this.record<DiscardOperation>({
+      type: 'discard',
+      seat,
+      cards: [...cards],
+      ...(meta.timeout ? { timeout: true as const } : {}),
+    });
+    for (const card of cards) {
+      const i = p.hole.indexOf(card);
+      p.hole.splice(i, 1);
+      p.visibility.splice(i, 1);
+    }
+    if (cards.length > 0) {
+      const fresh: Card[] = [];
+      const indices: number[] = [];
+      for (let k = 0; k < cards.length; k++) {
+        // The stub is dealt out first; then the discards so far (not this player's) become the new stub.
+        if (this.dealer.remaining === 0) this.reshuffleMuck();
+        const { card, index } = this.dealer.deal();
+        fresh.push(card);
+        indices.push(index);
+      }
+      p.hole.push(...fresh);
+      p.visibility.push(...fresh.map(() => 'down' as const));
+      this.record({
+        type: 'deal_hole',
+        street: this.street,
+        seat,
+        cards: fresh,
+        visibility: fresh.map(() => 'down' as const),
+        indices,
+        draw: true,
+      });
+    }
+    this.muck.push(...cards);
+    this.afterDiscard(seat);
+    return op;
+  }
+
+  /** Stands pat: a discard of nothing. */
+  standPat(seat: number, meta: DecisionMeta = {}): DiscardOperation {
+    return this.discard(seat, [], meta);
   }
 
   /** pokerkit's `check_or_call` (PHH `cc`). */
@@ -534,6 +749,17 @@ export class Hand {
   betOrRaiseTo(seat: number, to: number): BetOperation | RaiseOperation {
     this.verifyTurn(seat, 'bet_or_raise');
     return this.currentBet === 0 ? this.bet(seat, to) : this.raise(seat, to);
+  }
+
+  /** The concrete action `all_in` stands for: the bring-in, a bet, a call or a raise of the whole stack. */
+  private allInAction(seat: number): PlayerAction {
+    const p = this.bySeat.get(seat);
+    if (p === undefined) return { type: 'call' };
+    const to = p.bet + p.stack;
+    if (this.bringInPending && p.stack <= this.structure.bringIn) return { type: 'bring_in' };
+    if (this.currentBet === 0) return { type: 'bet', to };
+    if (to <= this.currentBet) return { type: 'call' };
+    return { type: 'raise', to };
   }
 
   /** Dispatches a player's intent; `all_in` becomes the bet, raise or call that puts the stack in. */
@@ -549,12 +775,13 @@ export class Hand {
         return this.verifyBet(seat, action.to);
       case 'raise':
         return this.verifyRaise(seat, action.to);
+      case 'bring_in':
+        return this.verifyBringIn(seat);
+      case 'discard':
+        return this.verifyDiscard(seat, action.cards);
       case 'all_in': {
-        const p = this.verifyTurn(seat, 'all_in');
-        const to = p.bet + p.stack;
-        if (this.currentBet === 0) return this.verifyBet(seat, to);
-        if (to <= this.currentBet) return this.verifyCall(seat);
-        return this.verifyRaise(seat, to);
+        this.verifyTurn(seat, 'all_in');
+        return this.verifyAction(seat, this.allInAction(seat));
       }
       default:
         throw new ActionError(ActionErrorCode.UNKNOWN_ACTION, 'unknown action', {
@@ -568,7 +795,7 @@ export class Hand {
     return this.can(() => this.verifyAction(seat, action));
   }
 
-  act(seat: number, action: PlayerAction, meta: { timeout?: boolean } = {}): DecisionOperation {
+  act(seat: number, action: PlayerAction, meta: DecisionMeta = {}): DecisionOperation {
     this.verifyAction(seat, action);
     switch (action.type) {
       case 'fold':
@@ -581,31 +808,46 @@ export class Hand {
         return this.bet(seat, action.to);
       case 'raise':
         return this.raise(seat, action.to);
-      case 'all_in': {
-        const p = this.bySeat.get(seat)!;
-        const to = p.bet + p.stack;
-        if (this.currentBet === 0) return this.bet(seat, to);
-        if (to <= this.currentBet) return this.call(seat);
-        return this.raise(seat, to);
-      }
+      case 'bring_in':
+        return this.bringIn(seat, meta);
+      case 'discard':
+        return this.discard(seat, action.cards, meta);
+      case 'all_in':
+        return this.act(seat, this.allInAction(seat), meta);
     }
   }
 
-  /** The table's decision when the actor's clock runs out: check if it is free, otherwise fold. */
+  /**
+   * The table's decision when the actor's clock runs out: check if it is free, otherwise fold; a due
+   * bring-in is posted (it cannot be folded), and a draw stands pat.
+   */
   timeoutDecision(): PlayerAction | null {
     const seat = this.actorSeat;
-    if (seat === null || this.phaseValue !== HandPhase.BETTING) return null;
+    if (seat === null) return null;
+    if (this.phaseValue === HandPhase.DRAWING) return { type: 'discard', cards: [] };
+    if (this.phaseValue !== HandPhase.BETTING) return null;
+    if (this.bringInPending) return { type: 'bring_in' };
     return this.currentBet > this.bySeat.get(seat)!.bet ? { type: 'fold' } : { type: 'check' };
   }
 
   /** Applies {@link timeoutDecision} to the actor; the record carries `timeout: true`. */
-  applyTimeout(): FoldOperation | CheckOperation {
+  applyTimeout(): FoldOperation | CheckOperation | BringInOperation | DiscardOperation {
     const decision = this.timeoutDecision();
     if (decision === null) {
       throw new ActionError(ActionErrorCode.NOT_BETTING, 'nobody is to act', { actor: this.actorSeat });
     }
     const seat = this.actorSeat!;
-    return decision.type === 'fold' ? this.fold(seat, { timeout: true }) : this.check(seat, { timeout: true });
+    const meta = { timeout: true };
+    switch (decision.type) {
+      case 'discard':
+        return this.discard(seat, [], meta);
+      case 'bring_in':
+        return this.bringIn(seat, meta);
+      case 'fold':
+        return this.fold(seat, meta);
+      default:
+        return this.check(seat, meta);
+    }
   }
 
   /**
@@ -707,6 +949,12 @@ export class Hand {
       case 'raise':
         this.raise(op.seat, op.to);
         return;
+      case 'bring_in':
+        this.bringIn(op.seat, meta);
+        return;
+      case 'discard':
+        this.discard(op.seat, op.cards, meta);
+        return;
     }
   }
 
@@ -725,7 +973,7 @@ export class Hand {
     for (const fb of this.setup.forcedBets) {
       if (fb.kind === ForcedBetKind.BIG_BLIND || fb.kind === ForcedBetKind.BUTTON_BLIND) {
         this.bigBlindSeat ??= fb.seat;
-        this.nominalBigBlind = true;
+        this.nominalBlind = Math.max(this.nominalBlind, fb.amount);
       }
     }
     this.dealStreet(0);
@@ -787,51 +1035,86 @@ export class Hand {
     this.street = index;
     if (rules.hole.length > 0) {
       const order = this.positionOrder().filter((s) => !this.bySeat.get(s)!.folded);
-      const got = new Map<number, { cards: Card[]; indices: number[] }>();
-      for (const seat of order) got.set(seat, { cards: [], indices: [] });
-      // One card at a time round the table, starting left of the button.
-      for (let round = 0; round < rules.hole.length; round++) {
+      if (this.dealer.remaining < order.length * rules.hole.length) {
+        // The community-card rule (Stud): when the stub cannot give every live player their card, one card
+        // is dealt face up in the middle and plays in everyone's hand.
+        this.dealBoard(index, rules.hole.length);
+      } else {
+        const got = new Map<number, { cards: Card[]; indices: number[] }>();
+        for (const seat of order) got.set(seat, { cards: [], indices: [] });
+        // One card at a time round the table, starting left of the button.
+        for (let round = 0; round < rules.hole.length; round++) {
+          for (const seat of order) {
+            const { card, index: deckIndex } = this.dealer.deal();
+            const g = got.get(seat)!;
+            g.cards.push(card);
+            g.indices.push(deckIndex);
+          }
+        }
         for (const seat of order) {
-          const { card, index: deckIndex } = this.draw();
+          const p = this.bySeat.get(seat)!;
           const g = got.get(seat)!;
-          g.cards.push(card);
-          g.indices.push(deckIndex);
+          p.hole.push(...g.cards);
+          p.visibility.push(...rules.hole);
+          this.record({
+            type: 'deal_hole',
+            street: index,
+            seat,
+            cards: g.cards,
+            visibility: [...rules.hole],
+            indices: g.indices,
+          });
         }
       }
-      for (const seat of order) {
-        const p = this.bySeat.get(seat)!;
-        const g = got.get(seat)!;
-        p.hole.push(...g.cards);
-        p.visibility.push(...rules.hole);
-        this.record({
-          type: 'deal_hole',
-          street: index,
-          seat,
-          cards: g.cards,
-          visibility: [...rules.hole],
-          indices: g.indices,
-        });
-      }
     }
-    if (rules.board > 0) {
-      const cards: Card[] = [];
-      const indices: number[] = [];
-      for (let i = 0; i < rules.board; i++) {
-        const { card, index: deckIndex } = this.draw();
-        cards.push(card);
-        indices.push(deckIndex);
-      }
-      this.board.push(...cards);
-      this.record({ type: 'deal_board', street: index, cards, indices });
-    }
+    if (rules.board > 0) this.dealBoard(index, rules.board);
   }
 
-  private draw(): { card: Card; index: number } {
-    const index = this.deckPos++;
-    const card = this.setup.deck[index];
-    if (card === undefined) throw new RangeError(`deck exhausted at index ${index}`);
-    this.dealt.push({ index, card });
-    return { card, index };
+  private dealBoard(street: number, count: number): void {
+    const cards: Card[] = [];
+    const indices: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const { card, index } = this.dealer.deal();
+      cards.push(card);
+      indices.push(index);
+    }
+    this.board.push(...cards);
+    this.record({ type: 'deal_board', street, cards, indices });
+  }
+
+  private hasDraws(): boolean {
+    return this.rules.streets.some((s) => s.draw);
+  }
+
+  /** Draws the muck into a new stub (docs/fairness.md) and records it. */
+  private reshuffleMuck(): void {
+    const r = this.dealer.reshuffle(this.muck);
+    this.muck.length = 0;
+    this.record({ type: 'reshuffle', atIndex: r.atIndex, discards: [...r.discards] });
+  }
+
+  /** Opens draw round `index`: every live player, all-in or not, discards or stands pat in position order. */
+  private openDraw(index: number): void {
+    this.phaseValue = HandPhase.DRAWING;
+    this.drawOrder = this.positionOrder().filter((s) => !this.bySeat.get(s)!.folded);
+    this.actorSeat = this.drawOrder[0]!;
+    this.record({ type: 'draw_round', street: index, name: this.rules.streets[index]!.name, actor: this.actorSeat });
+  }
+
+  private afterDiscard(seat: number): void {
+    const next = this.drawOrder[this.drawOrder.indexOf(seat) + 1];
+    if (next !== undefined) {
+      this.actorSeat = next;
+      return;
+    }
+    this.phaseValue = HandPhase.BETTING;
+    this.actorSeat = null;
+    const actors = this.players.filter((p) => this.canActPlayer(p)).length;
+    if (actors >= 2) {
+      this.openRound(this.street);
+      if (this.actorSeat !== null) return;
+    }
+    this.advance();
   }
 
   /** Opens betting round `index` if anyone can act in it; otherwise closes it at once. */
@@ -844,19 +1127,111 @@ export class Hand {
     }
     this.raiseCount = 0;
     this.lastAggressor = null;
+    this.betUnit = streetRules.betUnit;
+    this.bigBetOption = this.structure.limit === 'fl' && streetRules.openPairBigBet === true && this.openPairShowing();
     this.lastFullRaise = initialRaiseSize(this.structure, streetRules.betUnit);
+    this.bringInPending = false;
+    this.completionPending = false;
     let max = 0;
     for (const p of this.players) max = Math.max(max, p.bet);
-    this.currentBet = index === 0 && this.nominalBigBlind ? Math.max(max, this.structure.minBet) : max;
+    this.currentBet = index === 0 && this.nominalBlind > 0 ? Math.max(max, this.nominalBlind) : max;
     if (this.roundComplete()) {
       this.actorSeat = null;
       this.closeRound();
       return;
     }
-    let from = this.setup.button;
-    if (streetRules.firstToAct === 'after_big_blind' && this.bigBlindSeat !== null) from = this.bigBlindSeat;
-    this.actorSeat = nextSeat(this.seats, from, (s) => this.needsAction(this.bySeat.get(s)!));
+    this.actorSeat = this.firstToAct(streetRules);
+    if (streetRules.firstToAct === 'bring_in' && this.currentBet === 0 && this.structure.bringIn > 0) {
+      this.bringInPending = true;
+    }
     this.record({ type: 'street', street: index, name: streetRules.name, actor: this.actorSeat });
+  }
+
+  /** The first player to act in a betting round, by the street's rule; players who cannot act are passed. */
+  private firstToAct(streetRules: StreetRules): number | null {
+    const needs = (s: number): boolean => this.needsAction(this.bySeat.get(s)!);
+    switch (streetRules.firstToAct) {
+      case 'after_big_blind':
+        return nextSeat(this.seats, this.bigBlindSeat ?? this.setup.button, needs);
+      case 'after_button':
+        return nextSeat(this.seats, this.setup.button, needs);
+      case 'bring_in':
+        return nextSeat(this.seats, this.seatBefore(this.bringInSeat()), needs);
+      case 'best_visible_high':
+      case 'best_visible_low':
+        return nextSeat(this.seats, this.seatBefore(this.bestVisibleSeat(streetRules.firstToAct)), needs);
+    }
+  }
+
+  private seatBefore(seat: number): number {
+    const i = this.seats.indexOf(seat);
+    return this.seats[(i - 1 + this.seats.length) % this.seats.length]!;
+  }
+
+  private upCards(p: PlayerState): Card[] {
+    return p.hole.filter((_, i) => p.visibility[i] === 'up');
+  }
+
+  /**
+   * Stud: the live player whose door card brings in (lowest in Stud, highest in Razz, suits breaking ties),
+   * all-in players included as pokerkit has it; the bring-in then falls to the first who can act from there.
+   */
+  private bringInSeat(): number {
+    const rule = this.rules.bringIn ?? 'lowest';
+    let best: { seat: number; key: number } | null = null;
+    for (const p of this.players) {
+      const door = p.folded ? undefined : this.upCards(p)[0];
+      if (door === undefined) continue;
+      const key = bringInKey(door, rule);
+      if (best === null || key < best.key) best = { seat: p.seat, key };
+    }
+    return best?.seat ?? this.order[0]!;
+  }
+
+  /** The live player with the best up cards; equal hands go to the first seat clockwise from the button. */
+  private bestVisibleSeat(rule: 'best_visible_high' | 'best_visible_low'): number {
+    const value = rule === 'best_visible_high' ? visibleHighValue : visibleLowValue;
+    let best: { seat: number; value: number } | null = null;
+    for (const seat of this.order) {
+      const p = this.bySeat.get(seat)!;
+      if (p.folded) continue;
+      const v = value(this.upCards(p));
+      if (best === null || v > best.value) best = { seat, value: v };
+    }
+    return best?.seat ?? this.order[0]!;
+  }
+
+  private openPairShowing(): boolean {
+    for (const p of this.players) {
+      if (p.folded) continue;
+      const ranks = this.upCards(p).map(rankOf);
+      if (new Set(ranks).size < ranks.length) return true;
+    }
+    return false;
+  }
+
+  /** The completion: the small bet in fixed limit, the minimum bet otherwise (Stud's third street). */
+  private completionSize(): number {
+    return this.structure.limit === 'fl' ? this.structure.smallBet : this.structure.minBet;
+  }
+
+  /** Whether the current bet on Stud's third street is still below the completion. */
+  private belowCompletion(): boolean {
+    return (
+      this.street === 0 &&
+      this.rules.streets[0]!.firstToAct === 'bring_in' &&
+      this.currentBet > 0 &&
+      this.currentBet < this.completionSize()
+    );
+  }
+
+  /** Fixed limit with the open-pair option: a big-bet increment makes the big bet the street's unit. */
+  private takeBigBet(increment: number): void {
+    if (this.bigBetOption && increment >= this.structure.bigBet) {
+      this.bigBetOption = false;
+      this.betUnit = 'big';
+      this.lastFullRaise = this.structure.bigBet;
+    }
   }
 
   private canActPlayer(p: PlayerState): boolean {
@@ -939,10 +1314,18 @@ export class Hand {
         this.runShowdown();
         return;
       }
+      if (this.rules.streets[next]!.draw) {
+        // Every live player draws, even when nobody can bet any more.
+        this.dealStreet(next);
+        this.openDraw(next);
+        return;
+      }
       const actors = this.players.filter((p) => this.canActPlayer(p)).length;
       if (actors <= 1) {
-        // All-in runout: every live hand is turned up before the remaining cards come.
-        if (!this.runoutRevealed) {
+        // All-in runout: every live hand is turned up before the remaining cards come (not while draws
+        // remain: players still decide their draws, and hands are shown at the showdown).
+        const drawsLeft = this.rules.streets.slice(next).some((s) => s.draw);
+        if (!this.runoutRevealed && !drawsLeft) {
           this.runoutRevealed = true;
           for (const seat of this.showOrder()) {
             const p = this.bySeat.get(seat)!;
@@ -1023,7 +1406,7 @@ export class Hand {
         best: d.map((x) => (x === null ? null : [...x.best])),
       });
     }
-    const awards = awardPots(pots, values, this.clockwise());
+    const awards = awardPots(pots, values, this.clockwise(), this.rules.showdown[0]?.kind ?? 'high');
     const contestedWinners = new Set<number>();
     for (const a of awards) if (a.contested) for (const s of a.shares) contestedWinners.add(s.seat);
     const allIn = new Set(live.filter((p) => p.stack === 0).map((p) => p.seat));
@@ -1141,7 +1524,13 @@ export class Hand {
       throw new ActionError(ActionErrorCode.HAND_COMPLETE, 'the hand is over', { seat, action });
     }
     if (this.phaseValue !== HandPhase.BETTING || this.actorSeat === null) {
-      throw new ActionError(ActionErrorCode.NOT_BETTING, 'no betting round is open', { seat, action });
+      throw new ActionError(
+        ActionErrorCode.NOT_BETTING,
+        this.phaseValue === HandPhase.DRAWING
+          ? 'a draw round is open: discard or stand pat'
+          : 'no betting round is open',
+        { seat, action },
+      );
     }
     const p = this.bySeat.get(seat);
     if (p === undefined || p.folded) {
@@ -1153,6 +1542,9 @@ export class Hand {
         action,
         actor: this.actorSeat,
       });
+    }
+    if (this.bringInPending && !BRING_IN_ANSWERS.has(action)) {
+      throw new ActionError(ActionErrorCode.BRING_IN_DUE, 'bring in or complete first', { seat, action });
     }
     return p;
   }
@@ -1194,6 +1586,13 @@ export class Hand {
         min: range.min,
         max: range.max,
       });
+    }
+    if (!inWagerRange(range, to)) {
+      throw new ActionError(
+        ActionErrorCode.AMOUNT_INVALID,
+        `${action} must be to one of ${(range.choices ?? []).join(', ')}`,
+        { seat: p.seat, action, amount: to, min: range.min, max: range.max },
+      );
     }
   }
 

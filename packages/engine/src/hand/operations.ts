@@ -12,6 +12,10 @@ export type Operation =
   | DealHoleOperation
   | DealBoardOperation
   | StreetOperation
+  | DrawRoundOperation
+  | BringInOperation
+  | DiscardOperation
+  | ReshuffleOperation
   | FoldOperation
   | CheckOperation
   | CallOperation
@@ -28,6 +32,10 @@ export const OperationType = {
   DEAL_HOLE: 'deal_hole',
   DEAL_BOARD: 'deal_board',
   STREET: 'street',
+  DRAW_ROUND: 'draw_round',
+  BRING_IN: 'bring_in',
+  DISCARD: 'discard',
+  RESHUFFLE: 'reshuffle',
   FOLD: 'fold',
   CHECK: 'check',
   CALL: 'call',
@@ -55,9 +63,12 @@ export interface DealHoleOperation {
   readonly street: number;
   readonly seat: number;
   readonly cards: readonly Card[];
+  /** Per card: `up` cards are seen by everyone (Stud), `down` cards only by their owner. */
   readonly visibility: readonly CardVisibility[];
   /** Deck index of each card (FAIRNESS.md: every dealt card is recorded with its index). */
   readonly indices: readonly number[];
+  /** Set when the cards replace a draw's discards. */
+  readonly draw?: true;
 }
 
 export interface DealBoardOperation {
@@ -75,10 +86,41 @@ export interface StreetOperation {
   readonly actor: number | null;
 }
 
+/** A draw round opens (draw games): `actor` is the first player to discard or stand pat. */
+export interface DrawRoundOperation {
+  readonly type: 'draw_round';
+  readonly street: number;
+  readonly name: string;
+  readonly actor: number;
+}
+
+/**
+ * The discards went back into a new stub (docs/fairness.md, draw games): `atIndex` cards had been dealt,
+ * `discards` are the cards put back in initial-deck order; the undealt rest of the stub goes in too.
+ */
+export interface ReshuffleOperation {
+  readonly type: 'reshuffle';
+  readonly atIndex: number;
+  readonly discards: readonly Card[];
+}
+
 /** Set on a decision the table took for a player whose clock ran out. */
 interface Decision {
   readonly seat: number;
   readonly timeout?: true;
+}
+
+/** Stud: the bring-in posted by the player whose door card is lowest (Razz: highest). */
+export interface BringInOperation extends Decision {
+  readonly type: 'bring_in';
+  readonly amount: number;
+  readonly allIn: boolean;
+}
+
+/** Draw games: the cards a player throws away (none: standing pat). Their replacements follow. */
+export interface DiscardOperation extends Decision {
+  readonly type: 'discard';
+  readonly cards: readonly Card[];
 }
 
 export interface FoldOperation extends Decision {
@@ -174,8 +216,17 @@ export interface HandEndOperation {
 /** The decisions a replay feeds back in; every other operation must be regenerated identically. */
 export function isDecision(
   op: Operation,
-): op is FoldOperation | CheckOperation | CallOperation | BetOperation | RaiseOperation {
-  return op.type === 'fold' || op.type === 'check' || op.type === 'call' || op.type === 'bet' || op.type === 'raise';
+): op is
+  FoldOperation | CheckOperation | CallOperation | BetOperation | RaiseOperation | BringInOperation | DiscardOperation {
+  return (
+    op.type === 'fold' ||
+    op.type === 'check' ||
+    op.type === 'call' ||
+    op.type === 'bet' ||
+    op.type === 'raise' ||
+    op.type === 'bring_in' ||
+    op.type === 'discard'
+  );
 }
 
 export function isVoluntaryShow(op: Operation): op is ShowOperation {

@@ -98,6 +98,11 @@ export interface HandSetup {
   readonly forcedBets: readonly ForcedBet[];
   /** The shuffled deck, dealt from index 0 upward with no burns (FAIRNESS.md). */
   readonly deck: readonly Card[];
+  /**
+   * The hand's deck seed (hex), from which `deck` was shuffled. Draw games need it to reshuffle the
+   * discards inside the same derivation (docs/fairness.md); when present it must derive `deck` exactly.
+   */
+  readonly deckSeed?: string;
   readonly rake?: RakeConfig | null;
   readonly showdown?: Partial<ShowdownOptions>;
   /** Hand start time from the injected clock (ISO 8601, UTC), for exports only. */
@@ -105,6 +110,29 @@ export interface HandSetup {
   readonly tableName?: string;
   /** Number of seats at the table, for exports (defaults to the game's maximum). */
   readonly tableSize?: number;
+}
+
+const BLIND_GAME_KINDS = new Set<ForcedBetKind>([
+  ForcedBetKind.ANTE,
+  ForcedBetKind.BIG_BLIND_ANTE,
+  ForcedBetKind.SMALL_BLIND,
+  ForcedBetKind.BIG_BLIND,
+  ForcedBetKind.LIVE_POST,
+  ForcedBetKind.DEAD_BLIND,
+]);
+const BUTTON_BLIND_KINDS = new Set<ForcedBetKind>([ForcedBetKind.ANTE, ForcedBetKind.BUTTON_BLIND]);
+// The bring-in is the bring-in player's first decision, not a forced bet posted before the deal.
+const BRING_IN_KINDS = new Set<ForcedBetKind>([ForcedBetKind.ANTE]);
+
+function allowedKinds(rules: GameRules): ReadonlySet<ForcedBetKind> {
+  switch (rules.forcedBets) {
+    case 'blinds':
+      return BLIND_GAME_KINDS;
+    case 'button_blind':
+      return BUTTON_BLIND_KINDS;
+    case 'bring_in':
+      return BRING_IN_KINDS;
+  }
 }
 
 /** Array check without narrowing, for data that the types promise but JSON might not deliver. */
@@ -155,7 +183,7 @@ export function validateSetup(setup: HandSetup, rules: GameRules): void {
   if (!isBetLimit(setup.limit)) {
     throw new SetupError(SetupErrorCode.UNSUPPORTED_LIMIT, `unknown limit ${String(setup.limit)}`);
   }
-  validateStakes(setup.stakes);
+  validateStakes(setup.stakes, rules.forcedBets);
   const players: readonly HandPlayerSetup[] = setup.players;
   if (!isList(players) || players.length < 2 || players.length > rules.maxSeats) {
     throw new SetupError(SetupErrorCode.INVALID_PLAYERS, `a hand needs 2..${rules.maxSeats} players`, {
@@ -197,6 +225,12 @@ export function validateSetup(setup: HandSetup, rules: GameRules): void {
     }
     if (!FORCED_BET_KINDS.has(fb.kind)) {
       throw new SetupError(SetupErrorCode.INVALID_FORCED_BET, `unknown forced bet kind ${String(fb.kind)}`);
+    }
+    if (!allowedKinds(rules).has(fb.kind)) {
+      throw new SetupError(SetupErrorCode.INVALID_FORCED_BET, `${rules.name} has no ${fb.kind}`, {
+        seat: fb.seat,
+        kind: fb.kind,
+      });
     }
     if (!isChips(fb.amount) || fb.amount === 0) {
       throw new SetupError(SetupErrorCode.INVALID_FORCED_BET, 'forced bet amounts must be positive integers', {

@@ -56,11 +56,13 @@ function best(contenders: readonly number[], value: (seat: number) => number | n
  * Judges every pot among its own contenders. With a low side, a pot with a qualifying low splits in
  * half and the odd chip goes to the high half; without one, high takes it all.
  * @param values hand values per live seat, one entry per showdown side (high first); null for a fold win
+ * @param firstSide what the first side is: 'high', or 'low' in the games judged for low only (Razz, 2-7)
  */
 export function awardPots(
   pots: readonly Readonly<Pot>[],
   values: ReadonlyMap<number, readonly (number | null)[]> | null,
   rank: ReadonlyMap<number, number>,
+  firstSide: 'high' | 'low' = 'high',
 ): PotAward[] {
   return pots.map((pot, index): PotAward => {
     const contenders = pot.eligible;
@@ -84,7 +86,7 @@ export function awardPots(
         shares.push({ seat, side: 'high', gross });
       for (const [seat, gross] of splitEvenly(lowAmount, low, rank)) shares.push({ seat, side: 'low', gross });
     } else {
-      for (const [seat, gross] of splitEvenly(pot.amount, high, rank)) shares.push({ seat, side: 'high', gross });
+      for (const [seat, gross] of splitEvenly(pot.amount, high, rank)) shares.push({ seat, side: firstSide, gross });
     }
     return { pot: index, amount: pot.amount, contenders, contested: true, shares };
   });

@@ -2,7 +2,7 @@ import type { BetLimit, Stakes } from '../betting/structure.js';
 import type { GameRules } from '../games/types.js';
 import { Hand, type PlayerAction } from '../hand/hand.js';
 import { standardForcedBets, type HandSetup, type RakeConfig } from '../hand/setup.js';
-import { prepareDeck, toRevealRecord, type DeckCommitment, type RevealRecord } from '../fairness/index.js';
+import { bytesToHex, prepareDeck, toRevealRecord, type DeckCommitment, type RevealRecord } from '../fairness/index.js';
 import {
   SeededRng,
   randomBetween,
@@ -45,8 +45,27 @@ const STAKES: readonly Stakes[] = [
   { smallBlind: 2, bigBlind: 5 },
 ];
 
-function drawStakes(rng: Rng): Stakes {
+/** Stud-family stakes: small bet, big bet, bring-in and ante, as [smallBet, bringIn, ante]. */
+const STUD_STAKES: readonly (readonly [number, number, number])[] = [
+  [2, 1, 1],
+  [10, 3, 1],
+  [50, 15, 5],
+  [4, 2, 1],
+  [6, 2, 0],
+];
+
+/** Random stakes for the game's forced-bet style. */
+export function drawStakes(rng: Rng, rules: GameRules): Stakes {
+  if (rules.forcedBets === 'bring_in') {
+    const [smallBet, bringIn, ante] = STUD_STAKES[randomInt(rng, STUD_STAKES.length)]!;
+    return { smallBlind: 0, bigBlind: 0, smallBet, bigBet: smallBet * 2, bringIn, ...(ante > 0 ? { ante } : {}) };
+  }
   const base = STAKES[randomInt(rng, STAKES.length)]!;
+  if (rules.forcedBets === 'button_blind') {
+    // Short Deck: an ante from everyone and a button blind (one or two antes' worth of big blind).
+    const ante = Math.max(1, Math.floor(base.bigBlind / 2));
+    return { ...base, smallBlind: 0, ante, buttonBlind: randomUnit(rng) < 0.5 ? base.bigBlind : base.bigBlind * 2 };
+  }
   const roll = randomUnit(rng);
   if (roll < 0.2) return { ...base, ante: Math.max(1, Math.floor(base.bigBlind / 4)) };
   if (roll < 0.35) return { ...base, bigBlindAnte: base.bigBlind };
@@ -82,7 +101,9 @@ export function simulateSetup(opts: SimulationOptions, rng: Rng): { setup: HandS
   )
     .slice(0, n)
     .sort((a, b) => a - b);
-  const stakes = drawStakes(rng);
+  const stakes = drawStakes(rng, rules);
+  // The unit stacks are measured in: the big blind, or the small bet in the Stud family.
+  const unit = rules.forcedBets === 'bring_in' ? stakes.smallBet! : stakes.bigBlind;
   const button = seats[randomInt(rng, seats.length)]!;
   const handId = randomUuid(rng);
   const serverSeed = randomBytes(rng, 32);
@@ -102,11 +123,13 @@ export function simulateSetup(opts: SimulationOptions, rng: Rng): { setup: HandS
       seat,
       id: `player-${seat}`,
       name: `Seat ${seat}`,
-      stack: drawStack(rng, stakes.bigBlind),
+      stack: drawStack(rng, unit),
     })),
     forcedBets: standardForcedBets(rules, stakes, seats, button),
     deck: order,
-    rake: opts.rake ? drawRake(rng, stakes.bigBlind) : null,
+    // Only draw games need the seed (to reshuffle); it costs a second derivation of the deck elsewhere.
+    ...(rules.streets.some((st) => st.draw) ? { deckSeed: bytesToHex(commitment.deckSeed) } : {}),
+    rake: opts.rake ? drawRake(rng, unit) : null,
     ...(opts.startedAt !== undefined ? { startedAt: opts.startedAt } : {}),
     tableName: 'felt-sim',
   };
@@ -120,13 +143,22 @@ export function simulateSetup(opts: SimulationOptions, rng: Rng): { setup: HandS
 export function randomAction(hand: Hand, rng: Rng): PlayerAction | null {
   const va = hand.validActions();
   if (va === null) return null;
+  if (va.discard !== null) {
+    // Heavy drawing, so that six-handed triple draw reshuffles the discards now and then.
+    const hole = [...hand.holeCards(va.seat)];
+    const n = weightedIndex(rng, [0.12, 0.13, 0.2, 0.2, 0.15, 0.2].slice(0, va.discard.max + 1));
+    return { type: 'discard', cards: shuffleInPlace(rng, hole).slice(0, n) };
+  }
   const wager = va.bet ?? va.raise;
   const options: { action: PlayerAction; weight: number }[] = [];
   const wagerAction = (to: number): PlayerAction => (va.bet !== null ? { type: 'bet', to } : { type: 'raise', to });
+  if (va.bringIn !== null) options.push({ action: { type: 'bring_in' }, weight: 0.75 });
   if (va.fold) options.push({ action: { type: 'fold' }, weight: 0.2 });
   if (va.check) options.push({ action: { type: 'check' }, weight: 0.45 });
   if (va.call !== null) options.push({ action: { type: 'call' }, weight: 0.45 });
-  if (wager !== null) {
+  if (wager?.choices !== undefined) {
+    for (const to of wager.choices) options.push({ action: wagerAction(to), weight: 0.14 });
+  } else if (wager !== null) {
     options.push({ action: wagerAction(wager.min), weight: 0.12 });
     options.push({ action: wagerAction(randomBetween(rng, wager.min, wager.max)), weight: 0.1 });
     options.push({ action: wagerAction(wager.max), weight: 0.06 });
@@ -155,7 +187,7 @@ export function simulateHand(opts: SimulationOptions): SimulatedHand {
     seed: opts.seed,
     hand,
     commitment,
-    reveal: () => toRevealRecord(commitment, opts.rules.id, hand.dealtCards()),
+    reveal: () => toRevealRecord(commitment, opts.rules.id, hand.dealtCards(), hand.reshuffles()),
   };
 }
 

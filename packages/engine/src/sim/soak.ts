@@ -63,6 +63,7 @@ export function checkHandProperties(hand: Hand): PropertyViolation[] {
       case 'call':
       case 'bet':
       case 'raise':
+      case 'bring_in':
         ledger.get(op.seat)!.live += op.amount;
         break;
       case 'return':
@@ -114,7 +115,8 @@ export function checkHandProperties(hand: Hand): PropertyViolation[] {
     if (!l.folded && l.start === l.live + l.dead && l.live > 0) allInLevels.add(l.live);
   }
   const levels = [...allInLevels].filter((x) => x < top).sort((a, b) => a - b);
-  levels.push(top);
+  // Nothing left in the middle (a Stud bring-in without antes that nobody called) forms no pot at all.
+  if (top > 0 || dead > 0) levels.push(top);
   const expectedPots: { amount: number; eligible: number[] }[] = [];
   let prev = 0;
   for (const level of levels) {
@@ -172,11 +174,18 @@ export function checkHandProperties(hand: Hand): PropertyViolation[] {
   // Winners: the best hand among each contested pot's contenders.
   if (settlement.showdown) {
     const values = new Map(settlement.hands.map((h) => [h.seat, h.values]));
+    const sideIndex = new Map(hand.rules.showdown.map((side, i) => [side.kind, i] as const));
     for (const pot of settlement.pots) {
       if (!pot.contested) continue;
       const sides = new Set(pot.winners.map((w) => w.side));
+      // A pot with a qualifying low among its contenders must be split; without one, high scoops it.
+      const lowIndex = hand.rules.showdown.length > 1 ? sideIndex.get('low') : undefined;
+      if (lowIndex !== undefined) {
+        const anyLow = pot.eligible.some((seat) => (values.get(seat)?.[lowIndex] ?? null) !== null);
+        if (anyLow !== sides.has('low')) fail('winners', `pot ${pot.index} low half: ${anyLow ? 'missing' : 'unowed'}`);
+      }
       for (const side of sides) {
-        const index = side === 'low' ? 1 : 0;
+        const index = sideIndex.get(side === 'uncontested' ? 'high' : side) ?? 0;
         let best: number | null = null;
         for (const seat of pot.eligible) {
           const v = values.get(seat)?.[index] ?? null;
@@ -253,7 +262,12 @@ export function runSoak(opts: SoakOptions): SoakReport {
         for (const pot of s.pots) if (pot.eligible.length > 2) multiwayPots++;
         rakeTotal += s.rake.amount;
       }
-      if (hand.operations.some((op) => (op.type === 'call' || op.type === 'bet' || op.type === 'raise') && op.allIn)) {
+      if (
+        hand.operations.some(
+          (op) =>
+            (op.type === 'call' || op.type === 'bet' || op.type === 'raise' || op.type === 'bring_in') && op.allIn,
+        )
+      ) {
         allInHands++;
       }
     } catch (e) {

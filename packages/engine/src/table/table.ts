@@ -1,9 +1,17 @@
 import type { Card } from '../cards.js';
 import { bettingStructure, type BetLimit, type Stakes } from '../betting/structure.js';
-import { TableError, TableErrorCode } from '../errors.js';
+import { SetupError, SetupErrorCode, TableError, TableErrorCode } from '../errors.js';
+import {
+  DEFAULT_HANDS_PER_VARIANT,
+  MIXED_FORMATS,
+  isMixedFormat,
+  type MixedRotation,
+  type RotationEntry,
+} from '../games/mixed.js';
 import { getGameRules } from '../games/registry.js';
 import type { GameRules } from '../games/types.js';
 import { Hand } from '../hand/hand.js';
+import { isDecision } from '../hand/operations.js';
 import { nextSeat } from '../hand/seats.js';
 import {
   ForcedBetKind,
@@ -15,8 +23,11 @@ import {
 } from '../hand/setup.js';
 
 export interface TableConfig {
+  /** A game id, or a mixed format ('horse', '8game') whose rotation is `rotation` or the named default. */
   readonly game: string;
+  /** The betting structure; in a mixed game each rotation entry carries its own. */
   readonly limit: BetLimit;
+  /** The stakes; in a mixed game, those of every entry that does not override them. */
   readonly stakes: Stakes;
   /** Seats are numbered 1..maxSeats. */
   readonly maxSeats: number;
@@ -25,6 +36,27 @@ export interface TableConfig {
   /** Consecutive timeouts after which a player is sat out (reference 001: 3). */
   readonly sitOutAfterTimeouts?: number;
   readonly tableName?: string;
+  /** Mixed games: the ordered rotation (defaults to the named format's, six hands per game). */
+  readonly rotation?: MixedRotation;
+}
+
+/** One game of the rotation as the table plays it: the entry with the table's defaults filled in. */
+export interface VariantState {
+  /** Position in the rotation. */
+  readonly index: number;
+  readonly game: string;
+  readonly limit: BetLimit;
+  readonly stakes: Stakes;
+  readonly maxSeats: number;
+}
+
+/** Where a mixed table is in its rotation: the game being played and the one that follows it. */
+export interface MixedState {
+  readonly current: VariantState;
+  readonly next: VariantState;
+  /** Hands of the current game started and finished so far. */
+  readonly handsPlayed: number;
+  readonly handsPerVariant: number;
 }
 
 export const SeatStatus = {
@@ -63,6 +95,18 @@ export interface TableJSON {
   readonly handsStarted: number;
   readonly handInProgress: string | null;
   readonly dealtIn: readonly number[];
+  /** Mixed games only (null otherwise): the current and the next game, restored as they were. */
+  readonly mixed: MixedState | null;
+}
+
+/** What the table needs from the dealer to start a hand (FAIRNESS.md: the deck is fixed before the deal). */
+export interface NextHandInput {
+  readonly handId: string;
+  /** The shuffled deck of the current game's deck kind. */
+  readonly deck: readonly Card[];
+  /** Hex deck seed the deck was shuffled from; required by draw games. */
+  readonly deckSeed?: string;
+  readonly startedAt?: string;
 }
 
 /** Who plays the next hand and what each posts; a preview that changes nothing. */
@@ -93,7 +137,11 @@ function passes(seat: number, from: number, to: number): boolean {
  */
 export class Table {
   readonly config: TableConfig;
-  readonly rules: GameRules;
+  /** The games in play order: one for a single game, the rotation for a mixed one. */
+  private readonly variants: readonly { readonly entry: VariantState; readonly rules: GameRules }[];
+  private readonly rotation: { readonly handsPerVariant: number } | null;
+  private variantIndex = 0;
+  private handsInVariant = 0;
   private readonly seatMap = new Map<number, SeatState>();
   private button: number | null = null;
   private smallBlindSeat: number | null = null;
@@ -102,14 +150,39 @@ export class Table {
   private handInProgress: string | null = null;
   private dealtIn: number[] = [];
 
+  /**
+   * @param options.rules plays these rules instead of the registry's for a single game (tests, custom rules)
+   */
   constructor(config: TableConfig, options: { rules?: GameRules } = {}) {
-    this.rules = options.rules ?? getGameRules(config.game);
-    if (!Number.isSafeInteger(config.maxSeats) || config.maxSeats < 2 || config.maxSeats > this.rules.maxSeats) {
-      throw new TableError(TableErrorCode.INVALID_SEAT, `maxSeats must be 2..${this.rules.maxSeats}`, {
-        maxSeats: config.maxSeats,
-      });
+    const mixed = config.rotation !== undefined || isMixedFormat(config.game);
+    let entries: readonly RotationEntry[];
+    if (mixed) {
+      entries = config.rotation?.order ?? (isMixedFormat(config.game) ? MIXED_FORMATS[config.game] : []);
+      const hpv = config.rotation?.handsPerVariant ?? DEFAULT_HANDS_PER_VARIANT;
+      if (entries.length < 1 || !Number.isSafeInteger(hpv) || hpv < 1) {
+        throw new TableError(TableErrorCode.INVALID_CONFIG, 'a rotation needs games and a positive handsPerVariant', {
+          games: entries.length,
+          handsPerVariant: hpv,
+        });
+      }
+      this.rotation = { handsPerVariant: hpv };
+    } else {
+      entries = [{ game: config.game, limit: config.limit }];
+      this.rotation = null;
     }
-    bettingStructure(config.limit, config.stakes);
+    this.variants = entries.map((e, index) => {
+      const rules = !mixed && options.rules !== undefined ? options.rules : getGameRules(e.game);
+      const cap = Math.min(rules.maxSeats, e.maxSeats ?? rules.maxSeats);
+      if (!Number.isSafeInteger(config.maxSeats) || config.maxSeats < 2 || config.maxSeats > cap) {
+        throw new TableError(TableErrorCode.INVALID_SEAT, `maxSeats must be 2..${cap} (${rules.name})`, {
+          maxSeats: config.maxSeats,
+          game: rules.id,
+        });
+      }
+      const stakes = e.stakes ?? config.stakes;
+      bettingStructure(e.limit, stakes, rules.forcedBets);
+      return { entry: { index, game: rules.id, limit: e.limit, stakes, maxSeats: cap }, rules };
+    });
     resolveRake(config.rake);
     this.config = config;
   }
@@ -122,6 +195,27 @@ export class Table {
 
   get buttonSeat(): number | null {
     return this.button;
+  }
+
+  /** The rules of the game the next (or current) hand plays; in a mixed game it changes between hands. */
+  get rules(): GameRules {
+    return this.variants[this.variantIndex]!.rules;
+  }
+
+  /** The game being played, with its limit, stakes and seat cap. */
+  get currentVariant(): VariantState {
+    return this.variants[this.variantIndex]!.entry;
+  }
+
+  /** Mixed games: the current and the next game of the rotation; null for a single game. */
+  get mixed(): MixedState | null {
+    if (this.rotation === null) return null;
+    return {
+      current: this.currentVariant,
+      next: this.variants[(this.variantIndex + 1) % this.variants.length]!.entry,
+      handsPlayed: this.handsInVariant,
+      handsPerVariant: this.rotation.handsPerVariant,
+    };
   }
 
   seat(seat: number): Readonly<SeatState> | undefined {
@@ -223,6 +317,7 @@ export class Table {
   planNextHand(): HandPlan | null {
     const ready = (s: SeatState): boolean => s.stack > 0;
     const all = this.seats().filter(ready);
+    if (this.rules.forcedBets !== 'blinds') return this.planWithoutBlinds(all);
     let regular = all.filter((s) => s.status === SeatStatus.ACTIVE && !s.postToPlay).map((s) => s.seat);
     let posters = all.filter((s) => s.status === SeatStatus.ACTIVE && s.postToPlay).map((s) => s.seat);
     let waiting = all.filter((s) => s.status === SeatStatus.WAITING_FOR_BIG_BLIND).map((s) => s.seat);
@@ -250,28 +345,15 @@ export class Table {
       smallBlind = button;
       bigBlind = dealtIn.find((s) => s !== button)!;
     }
-    const stakes = this.config.stakes;
+    const stakes = this.currentVariant.stakes;
     const forcedBets: ForcedBet[] = [];
     const ante = stakes.ante ?? 0;
     if (ante > 0) for (const seat of dealtIn) forcedBets.push({ seat, kind: ForcedBetKind.ANTE, amount: ante });
-    if (this.rules.forcedBets === 'blinds') {
-      if (stakes.smallBlind > 0)
-        forcedBets.push({ seat: smallBlind, kind: ForcedBetKind.SMALL_BLIND, amount: stakes.smallBlind });
-      forcedBets.push({ seat: bigBlind, kind: ForcedBetKind.BIG_BLIND, amount: stakes.bigBlind });
-      const bba = stakes.bigBlindAnte ?? 0;
-      if (bba > 0) forcedBets.push({ seat: bigBlind, kind: ForcedBetKind.BIG_BLIND_ANTE, amount: bba });
-    } else if (this.rules.forcedBets === 'button_blind') {
-      forcedBets.push({
-        seat: button,
-        kind: ForcedBetKind.BUTTON_BLIND,
-        amount: stakes.buttonBlind ?? stakes.bigBlind,
-      });
-      smallBlind = null;
-      bigBlind = button;
-    } else {
-      smallBlind = null;
-      bigBlind = null;
-    }
+    if (stakes.smallBlind > 0)
+      forcedBets.push({ seat: smallBlind, kind: ForcedBetKind.SMALL_BLIND, amount: stakes.smallBlind });
+    forcedBets.push({ seat: bigBlind, kind: ForcedBetKind.BIG_BLIND, amount: stakes.bigBlind });
+    const bba = stakes.bigBlindAnte ?? 0;
+    if (bba > 0) forcedBets.push({ seat: bigBlind, kind: ForcedBetKind.BIG_BLIND_ANTE, amount: bba });
     for (const seat of dealtIn) {
       if (seat === bigBlind || seat === smallBlind || restarting) continue;
       const s = this.seatMap.get(seat)!;
@@ -297,12 +379,43 @@ export class Table {
   }
 
   /**
-   * Starts the next hand: moves the button and blinds, records missed blinds, settles posts, and returns
-   * the setup of the hand to construct (see {@link Table.startHand}).
+   * Games without blinds to wait for (Stud's antes and bring-in, Short Deck's antes and button blind):
+   * everyone ready is dealt in, and the button still moves (it fixes the dealing order and the odd chip).
    */
-  prepareHand(input: { handId: string; deck: readonly Card[]; startedAt?: string }): HandSetup {
+  private planWithoutBlinds(ready: readonly SeatState[]): HandPlan | null {
+    const dealtIn = ready.filter((s) => s.status !== SeatStatus.SITTING_OUT).map((s) => s.seat);
+    if (dealtIn.length < 2) return null;
+    const button = this.button === null ? dealtIn[0]! : nextSeat(dealtIn, this.button, () => true)!;
+    const stakes = this.currentVariant.stakes;
+    const forcedBets: ForcedBet[] = [];
+    const ante = stakes.ante ?? 0;
+    if (ante > 0) for (const seat of dealtIn) forcedBets.push({ seat, kind: ForcedBetKind.ANTE, amount: ante });
+    let bigBlind: number | null = null;
+    if (this.rules.forcedBets === 'button_blind') {
+      forcedBets.push({
+        seat: button,
+        kind: ForcedBetKind.BUTTON_BLIND,
+        amount: stakes.buttonBlind ?? stakes.bigBlind,
+      });
+      bigBlind = button;
+    }
+    return { button, smallBlind: null, bigBlind, dealtIn, forcedBets, missed: [] };
+  }
+
+  /**
+   * Starts the next hand: moves the button and blinds, records missed blinds, settles posts, and returns
+   * the setup of the hand to construct (see {@link Table.startHand}). The deck is the hand's shuffled deck
+   * for the current game's deck kind (`table.rules.deck`); draw games also need its deck seed (hex) to
+   * reshuffle the discards verifiably.
+   */
+  prepareHand(input: NextHandInput): HandSetup {
     if (this.handInProgress !== null) {
       throw new TableError(TableErrorCode.HAND_IN_PROGRESS, 'a hand is in progress', { handId: this.handInProgress });
+    }
+    if (input.deckSeed === undefined && this.rules.streets.some((st) => st.draw)) {
+      throw new SetupError(SetupErrorCode.DECK_SEED_REQUIRED, `${this.rules.name} needs the hand's deck seed`, {
+        handId: input.handId,
+      });
     }
     const plan = this.planNextHand();
     if (plan === null) throw new TableError(TableErrorCode.NOT_ENOUGH_PLAYERS, 'fewer than two players can play');
@@ -327,8 +440,8 @@ export class Table {
     return {
       handId: input.handId,
       game: this.rules.id,
-      limit: this.config.limit,
-      stakes: this.config.stakes,
+      limit: this.currentVariant.limit,
+      stakes: this.currentVariant.stakes,
       button: plan.button,
       players: plan.dealtIn.map((seat) => {
         const s = this.seatMap.get(seat)!;
@@ -336,6 +449,7 @@ export class Table {
       }),
       forcedBets: plan.forcedBets,
       deck: input.deck,
+      ...(input.deckSeed !== undefined ? { deckSeed: input.deckSeed } : {}),
       rake: this.config.rake ?? null,
       ...(this.config.showdown !== undefined ? { showdown: this.config.showdown } : {}),
       ...(input.startedAt !== undefined ? { startedAt: input.startedAt } : {}),
@@ -345,7 +459,7 @@ export class Table {
   }
 
   /** {@link prepareHand} and construct the hand. */
-  startHand(input: { handId: string; deck: readonly Card[]; startedAt?: string }): Hand {
+  startHand(input: NextHandInput): Hand {
     return new Hand(this.prepareHand(input), { rules: this.rules });
   }
 
@@ -369,8 +483,7 @@ export class Table {
     }
     const limit = this.config.sitOutAfterTimeouts ?? 3;
     for (const op of hand.operations) {
-      if (op.type !== 'fold' && op.type !== 'check' && op.type !== 'call' && op.type !== 'bet' && op.type !== 'raise')
-        continue;
+      if (!isDecision(op)) continue;
       const s = this.seatMap.get(op.seat);
       if (s === undefined) continue;
       s.consecutiveTimeouts = op.timeout ? s.consecutiveTimeouts + 1 : 0;
@@ -392,6 +505,11 @@ export class Table {
     }
     this.handInProgress = null;
     this.dealtIn = [];
+    // A mixed game moves on only here, between hands: the hand just finished kept its game throughout.
+    if (this.rotation !== null && ++this.handsInVariant >= this.rotation.handsPerVariant) {
+      this.handsInVariant = 0;
+      this.variantIndex = (this.variantIndex + 1) % this.variants.length;
+    }
     return { left };
   }
 
@@ -417,6 +535,7 @@ export class Table {
       handsStarted: this.handsStarted,
       handInProgress: this.handInProgress,
       dealtIn: [...this.dealtIn],
+      mixed: this.mixed,
     };
   }
 
@@ -433,6 +552,28 @@ export class Table {
     table.handsStarted = data.handsStarted;
     table.handInProgress = data.handInProgress;
     table.dealtIn = [...data.dealtIn];
+    const mixed = data.mixed ?? null;
+    if ((mixed === null) !== (table.rotation === null)) {
+      throw new TableError(TableErrorCode.INVALID_SNAPSHOT, 'the snapshot and its config disagree on the rotation');
+    }
+    if (mixed !== null) {
+      const variant = table.variants[mixed.current.index];
+      const hpv = table.rotation!.handsPerVariant;
+      if (
+        variant === undefined ||
+        variant.entry.game !== mixed.current.game ||
+        variant.entry.limit !== mixed.current.limit ||
+        !Number.isSafeInteger(mixed.handsPlayed) ||
+        mixed.handsPlayed < 0 ||
+        mixed.handsPlayed >= hpv
+      ) {
+        throw new TableError(TableErrorCode.INVALID_SNAPSHOT, 'the rotation state does not fit the rotation', {
+          current: mixed.current,
+        });
+      }
+      table.variantIndex = mixed.current.index;
+      table.handsInVariant = mixed.handsPlayed;
+    }
     return table;
   }
 

@@ -1,0 +1,51 @@
+import type { BetLimit, Stakes } from '../betting/structure.js';
+
+/**
+ * One game of a mixed rotation, with the overrides it may carry: its own betting structure, its own stakes
+ * (blinds, antes, bring-in and completion, bet sizes) and a tighter seat cap.
+ */
+export interface RotationEntry {
+  readonly game: string;
+  readonly limit: BetLimit;
+  /** Stakes for this game; the table's stakes when absent. */
+  readonly stakes?: Stakes;
+  /** A seat cap tighter than the game's own. */
+  readonly maxSeats?: number;
+}
+
+/** An ordered rotation that moves on only at hand boundaries, after `handsPerVariant` hands. */
+export interface MixedRotation {
+  readonly order: readonly RotationEntry[];
+  readonly handsPerVariant: number;
+}
+
+export const MixedFormat = { HORSE: 'horse', EIGHT_GAME: '8game' } as const;
+export type MixedFormat = (typeof MixedFormat)[keyof typeof MixedFormat];
+
+/** The named formats: HORSE, and 8-Game (the same identifiers as the room config schema). */
+export const MIXED_FORMATS: Readonly<Record<MixedFormat, readonly RotationEntry[]>> = {
+  horse: [
+    { game: 'holdem', limit: 'fl' },
+    { game: 'omaha8', limit: 'fl' },
+    { game: 'razz', limit: 'fl' },
+    { game: 'stud', limit: 'fl' },
+    { game: 'stud8', limit: 'fl' },
+  ],
+  '8game': [
+    { game: '27td', limit: 'fl' },
+    { game: 'holdem', limit: 'fl' },
+    { game: 'omaha8', limit: 'fl' },
+    { game: 'razz', limit: 'fl' },
+    { game: 'stud', limit: 'fl' },
+    { game: 'stud8', limit: 'fl' },
+    { game: 'holdem', limit: 'nl' },
+    { game: 'omaha', limit: 'pl' },
+  ],
+};
+
+export function isMixedFormat(id: string): id is MixedFormat {
+  return id === MixedFormat.HORSE || id === MixedFormat.EIGHT_GAME;
+}
+
+/** Hands per game when a format does not say (the room config's default). */
+export const DEFAULT_HANDS_PER_VARIANT = 6;
