@@ -1,10 +1,11 @@
 // Lobby HTTP load: every iteration signs up and logs in a room creator and a second player, creates a
-// room and joins it by code, i.e. the path every new table takes before any WebSocket opens.
+// room and joins it by code, i.e. the path every new table takes before any WebSocket opens; then the
+// host closes the room, which refunds both seats.
 //
 //   k6 run -e LOBBY_URL=https://felt.example.com [-e VUS=50] [-e DURATION=5m] dist/lobby.js
 import type { Options } from 'k6/options';
 import { envInt, envString, envUrl } from './lib/env.js';
-import { createRoom, joinRoom, randomPassword, signupAndLogin, uniqueName } from './lib/lobby.js';
+import { closeRoom, createRoom, joinRoom, randomPassword, signupAndLogin, uniqueName } from './lib/lobby.js';
 
 const LOBBY = envUrl('LOBBY_URL', ['http', 'https']);
 const VUS = envInt('VUS', 20, 1, 100_000);
@@ -32,6 +33,7 @@ export const options: Options = {
     'http_req_duration{name:login}': ['p(95)<1500'],
     'http_req_duration{name:create_room}': ['p(95)<300'],
     'http_req_duration{name:join_room}': ['p(95)<300'],
+    'http_req_duration{name:close_room}': ['p(95)<300'],
     checks: ['rate>0.99'],
   },
 };
@@ -42,6 +44,6 @@ export default function (): void {
   const room = createRoom(LOBBY, creator, 2);
   if (!room) return;
   const player = signupAndLogin(LOBBY, { name: uniqueName('k6p'), password: randomPassword() });
-  if (!player) return;
-  joinRoom(LOBBY, player, room.code);
+  if (player) joinRoom(LOBBY, player, room.code);
+  closeRoom(LOBBY, creator, room);
 }

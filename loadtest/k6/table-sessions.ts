@@ -13,6 +13,7 @@ import { WebSocket } from 'k6/websockets';
 import { SESSION_COOKIE, ServerType, joinTableFrame, messageHead, pingFrame, type RoomRef } from '../src/wire.js';
 import { checkUrl, envInt, envString, envUrl, originOf } from './lib/env.js';
 import {
+  closeRoom,
   createRoom,
   joinRoom,
   lobbyGateways,
@@ -59,8 +60,9 @@ export const options: Options = {
       gracefulRampDown: `${SESSION_SECONDS + 15}s`,
     },
   },
-  // setup() makes one room per ROOM_SIZE VUs, two lobby calls each.
-  setupTimeout: `${Math.max(60, Math.ceil(VUS / ROOM_SIZE) * 2)}s`,
+  // setup() makes one room per ROOM_SIZE VUs, three lobby calls each; teardown() closes them.
+  setupTimeout: `${Math.max(60, Math.ceil(VUS / ROOM_SIZE) * 3)}s`,
+  teardownTimeout: `${Math.max(60, Math.ceil(VUS / ROOM_SIZE))}s`,
   thresholds: {
     felt_ping_rtt: ['p(50)<50', 'p(99)<250'],
     felt_join_ok: ['rate>0.99'],
@@ -72,30 +74,49 @@ export const options: Options = {
 
 interface SetupData {
   readonly rooms: RoomRef[];
+  /** The host of each room, to close it in teardown(). */
+  readonly hosts: Session[];
   readonly gateways: string[];
 }
+
+// Per VU (module state is per VU in k6): the player signs up and takes a seat once, then every
+// iteration is one more WebSocket session on that seat. A new player per iteration would overfill
+// the room.
+let seated: { player: Session; room: RoomRef } | undefined;
 
 export function setup(): SetupData {
   const gateways =
     GATEWAY_OVERRIDE.length > 0 ? GATEWAY_OVERRIDE : (lobbyGateways(LOBBY) ?? [`${LOBBY.replace(/^http/, 'ws')}/ws`]);
   const rooms: RoomRef[] = [];
+  const hosts: Session[] = [];
   const count = Math.ceil(VUS / ROOM_SIZE);
   for (let i = 0; i < count; i++) {
     const creator = signupAndLogin(LOBBY, { name: uniqueName('k6r'), password: randomPassword() });
     const room = creator ? createRoom(LOBBY, creator, ROOM_SIZE + 1) : undefined;
-    if (!room) fail(`setup: could not create room ${i + 1} of ${count}`);
+    if (!creator || !room) fail(`setup: could not create room ${i + 1} of ${count}`);
     rooms.push(room);
+    hosts.push(creator);
   }
-  return { rooms, gateways };
+  return { rooms, hosts, gateways };
 }
 
 export default function (data: SetupData): void {
-  const room = data.rooms[Math.floor((__VU - 1) / ROOM_SIZE) % data.rooms.length];
-  if (!room) fail('no room for this VU');
-  const player = signupAndLogin(LOBBY, { name: uniqueName('k6s'), password: randomPassword() });
-  if (!player) return;
-  if (!joinRoom(LOBBY, player, room.code)) return;
-  tableSession(player, room, data.gateways[(__VU - 1) % data.gateways.length] ?? '');
+  if (!seated) {
+    const room = data.rooms[Math.floor((__VU - 1) / ROOM_SIZE) % data.rooms.length];
+    if (!room) fail('no room for this VU');
+    const player = signupAndLogin(LOBBY, { name: uniqueName('k6s'), password: randomPassword() });
+    if (!player || !joinRoom(LOBBY, player, room.code)) return;
+    seated = { player, room };
+  }
+  tableSession(seated.player, seated.room, data.gateways[(__VU - 1) % data.gateways.length] ?? '');
+}
+
+/** Closes every room setup() made, refunding the seats, so a run leaves no chips at tables. */
+export function teardown(data: SetupData): void {
+  data.rooms.forEach((room, i) => {
+    const host = data.hosts[i];
+    if (host) closeRoom(LOBBY, host, room);
+  });
 }
 
 function tableSession(player: Session, room: RoomRef, gateway: string): void {

@@ -90,7 +90,7 @@ describe('k6 scripts', () => {
 
   it('table-sessions.js declares its thresholds and a setup that creates the rooms', () => {
     const code = readFileSync(join(k6Dir, 'dist', 'table-sessions.js'), 'utf8');
-    expect(bundleExports(code)).toEqual(['default', 'options', 'setup']);
+    expect(bundleExports(code)).toEqual(['default', 'options', 'setup', 'teardown']);
     expect(code).toContain('"join_table"');
     for (const metric of ['felt_ping_rtt', 'felt_join_ok', 'felt_ws_errors', 'ws_connecting']) {
       expect(code).toContain(metric);

@@ -92,15 +92,31 @@ export class LobbyClient {
     return ref;
   }
 
-  private async post(step: string, path: string, body: unknown, cookie: string | undefined): Promise<Response> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', origin: this.base.origin };
+  /** Closes a room (host only); the lobby refunds every seat. */
+  async closeRoom(cookie: string, sessionId: string): Promise<void> {
+    await this.send('close_room', 'DELETE', `${LobbyRoute.ROOMS}/${encodeURIComponent(sessionId)}`, undefined, cookie);
+  }
+
+  private post(step: string, path: string, body: unknown, cookie: string | undefined): Promise<Response> {
+    return this.send(step, 'POST', path, body, cookie);
+  }
+
+  private async send(
+    step: string,
+    method: 'POST' | 'DELETE',
+    path: string,
+    body: unknown,
+    cookie: string | undefined,
+  ): Promise<Response> {
+    const headers: Record<string, string> = { origin: this.base.origin };
+    if (body !== undefined) headers['content-type'] = 'application/json';
     if (cookie !== undefined) headers['cookie'] = cookie;
     let res: Response;
     try {
       res = await fetch(new URL(path, this.base), {
-        method: 'POST',
+        method,
         headers,
-        body: JSON.stringify(body),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {

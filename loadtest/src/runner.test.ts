@@ -32,6 +32,8 @@ interface Fake {
   gateway: string;
   rooms: Map<string, { code: string; members: string[] }>;
   origins: string[];
+  /** Rooms closed by their host, in order. */
+  closed: string[];
   close(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ async function listen(server: Server): Promise<number> {
 async function body(req: IncomingMessage): Promise<Record<string, string>> {
   let text = '';
   for await (const chunk of req) text += String(chunk);
-  return JSON.parse(text) as Record<string, string>;
+  return (text === '' ? {} : JSON.parse(text)) as Record<string, string>;
 }
 
 async function startFake(options: FakeOptions = {}): Promise<Fake> {
@@ -58,6 +60,7 @@ async function startFake(options: FakeOptions = {}): Promise<Fake> {
   const users = new Map<string, string>();
   const rooms = new Map<string, { code: string; members: string[] }>();
   const origins: string[] = [];
+  const closed: string[] = [];
   const userOf = (req: IncomingMessage): string | undefined => {
     const m = new RegExp(`${SESSION_COOKIE}=tok-([\\w]+)`).exec(req.headers.cookie ?? '');
     return m?.[1];
@@ -92,6 +95,14 @@ async function startFake(options: FakeOptions = {}): Promise<Fake> {
         );
       }
       if (!user) return reply(res, 401, { error: 'unauthenticated' });
+      const closing = /^\/api\/rooms\/([\w-]+)$/.exec(req.url ?? '');
+      if (req.method === 'DELETE' && closing) {
+        const room = rooms.get(closing[1]!);
+        if (!room) return reply(res, 404, { error: 'room_not_found' });
+        if (room.members[0] !== user) return reply(res, 403, { error: 'not_host' });
+        closed.push(closing[1]!);
+        return reply(res, 200, { session_id: closing[1] });
+      }
       if (req.url === LobbyRoute.ROOMS) {
         if (options.failCreate === true) return reply(res, 500, { error: 'internal' });
         const id = `room${rooms.size}`;
@@ -153,6 +164,7 @@ async function startFake(options: FakeOptions = {}): Promise<Fake> {
     gateway: `ws://127.0.0.1:${gatewayPort}/ws`,
     rooms,
     origins,
+    closed,
     close: async () => {
       for (const c of wss.clients) c.terminate();
       wss.close();
@@ -209,6 +221,8 @@ describe('runLoad against a stand-in lobby and gateway', () => {
     expect(stats.connected).toBe(4);
     expect(stats.joined).toBe(4);
     expect([...fake.rooms.values()].map((r) => r.members.length)).toEqual([2, 2]);
+    // Each host closed its room at the end of the run.
+    expect(fake.closed.sort()).toEqual([...fake.rooms.keys()].sort());
     expect(fake.origins).toEqual(Array(4).fill('http://felt.test'));
     // Each user sent join_table plus at least a few pings, and every frame got exactly one answer.
     expect(stats.msgsOut).toBeGreaterThanOrEqual(4 * 3);

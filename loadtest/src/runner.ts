@@ -13,6 +13,7 @@ export interface LobbyApi {
   login(credentials: Credentials): Promise<string>;
   createRoom(cookie: string, seats: number): Promise<RoomRef>;
   joinRoom(cookie: string, code: string): Promise<RoomRef>;
+  closeRoom(cookie: string, sessionId: string): Promise<void>;
 }
 
 export interface RunnerDeps {
@@ -29,6 +30,8 @@ export function defaultDeps(config: LoadConfig, log: (line: string) => void): Ru
 /** A room shared by `roomSize` consecutive users: the first creates it, the rest wait for its code. */
 interface RoomGroup {
   readonly room: Promise<RoomRef>;
+  /** The host's session, once the room exists: it closes the room when the run ends. */
+  host?: { cookie: string; room: RoomRef };
   resolve(ref: RoomRef): void;
   reject(err: Error): void;
 }
@@ -89,6 +92,7 @@ export async function runLoad(config: LoadConfig, deps: RunnerDeps, signal?: Abo
       cookie = await deps.lobby.login(credentials);
       if (creator) {
         room = await deps.lobby.createRoom(cookie, config.roomSize);
+        group.host = { cookie, room };
         group.resolve(room);
       } else {
         const created = await group.room.catch((err: unknown) => {
@@ -245,5 +249,16 @@ export async function runLoad(config: LoadConfig, deps: RunnerDeps, signal?: Abo
   } finally {
     clearInterval(progress);
   }
+  // Close the rooms this run created; the lobby refunds the seats, so a run leaves no chips at tables.
+  await Promise.all(
+    groups.map(async (g, n) => {
+      if (!g.host) return;
+      try {
+        await deps.lobby.closeRoom(g.host.cookie, g.host.room.sessionId);
+      } catch (err) {
+        failure(n * config.roomSize, err instanceof LobbyError ? err.kind : 'close_room_unexpected', err);
+      }
+    }),
+  );
   return stats;
 }

@@ -89,6 +89,16 @@ export function joinRoom(lobby: string, session: Session, code: string): RoomRef
   return room;
 }
 
+/** Closes a room (host only): every seat is refunded, so a load run leaves no chips at tables. */
+export function closeRoom(lobby: string, host: Session, room: RoomRef): boolean {
+  const res = http.del(`${lobby}${LobbyRoute.ROOMS}/${room.sessionId}`, null, {
+    headers: { Origin: lobby },
+    cookies: { [SESSION_COOKIE]: { value: host.cookie, replace: true } },
+    tags: { name: 'close_room' },
+  });
+  return check(res, { 'close room 2xx': (r) => r.status >= 200 && r.status < 300 });
+}
+
 export function randomPassword(): string {
   let s = '';
   for (let i = 0; i < 4; i++)
