@@ -14,6 +14,8 @@ export * from './schema.js';
 const k8sDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = join(k8sDir, '..');
 export const baseDir = join(k8sDir, 'base');
+/** The example deployment: the base plus the Secret and image an operator provides. */
+export const exampleDir = join(k8sDir, 'overlays', 'example');
 
 /** Downward-API helpers the manifests define only to compose other values, with why each is needed. */
 export const HELPER_ENV: ReadonlyMap<string, string> = new Map([
@@ -31,9 +33,16 @@ export function defaultReferenceContext(): ReferenceContext {
   };
 }
 
-/** Renders k8s/base with the committed secrets.env.example standing in for the operator's secrets.env. */
-export function renderBase(dir: string = baseDir): RenderResult {
-  return renderKustomization(dir, { fileOverrides: { 'secrets.env': 'secrets.env.example' } });
+/**
+ * Renders a deployment directory (default: the example overlay, which includes the base) with each
+ * committed `secrets.env.example` standing in for the operator's gitignored `secrets.env`. Sources are
+ * named relative to k8s/.
+ */
+export function renderDeployment(dir: string = exampleDir): RenderResult {
+  return renderKustomization(dir, {
+    fileOverrides: { 'secrets.env': 'secrets.env.example' },
+    sourceRoot: k8sDir,
+  });
 }
 
 /** Every offline check, in one list: schema, unknown fields, cross-references and pod security. */

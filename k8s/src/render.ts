@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 export const ManifestErrorCode = {
@@ -32,7 +32,10 @@ export interface K8sObject {
 
 /** One rendered object and where it came from, so every finding can name its file. */
 export interface RenderedObject {
-  /** `file#n` (n counts documents from 0) or `kustomization.yaml:secretGenerator/<name>`. */
+  /**
+   * `file#n` (n counts documents from 0) or `dir/kustomization.yaml:secretGenerator/<name>`, relative to
+   * the render's source root.
+   */
   readonly source: string;
   readonly object: K8sObject;
 }
@@ -43,11 +46,13 @@ export interface RenderOptions {
    * renders with `secrets.env.example` in place of the operator's gitignored `secrets.env`.
    */
   readonly fileOverrides?: Readonly<Record<string, string>>;
+  /** Sources and unlisted files are named relative to this directory (default: the rendered one). */
+  readonly sourceRoot?: string;
 }
 
 export interface RenderResult {
   readonly objects: RenderedObject[];
-  /** YAML files in the directory that kustomization.yaml does not list: they would silently not deploy. */
+  /** YAML files in a rendered directory that its kustomization.yaml does not list: they would silently not deploy. */
   readonly unlistedFiles: string[];
 }
 
@@ -159,11 +164,22 @@ export function renderKustomization(dir: string, options: RenderOptions = {}): R
     return full;
   };
 
+  const root = options.sourceRoot ?? dir;
+  const named = (path: string): string => relative(root, join(dir, path)) || '.';
   const objects: RenderedObject[] = [];
+  const unlistedFiles: string[] = [];
   const listed = new Set<string>();
   for (const resource of k.resources ?? []) {
     listed.add(resource);
-    objects.push(...parseManifestFile(resource, readFileSync(resolve(resource), 'utf8')));
+    const full = resolve(resource);
+    if (existsSync(join(full, 'kustomization.yaml'))) {
+      // A base: rendered on its own, then this kustomization's fields apply on top, as kustomize does.
+      const base = renderKustomization(full, { ...options, sourceRoot: root });
+      objects.push(...base.objects);
+      unlistedFiles.push(...base.unlistedFiles);
+    } else {
+      objects.push(...parseManifestFile(named(resource), readFileSync(full, 'utf8')));
+    }
   }
 
   for (const gen of k.secretGenerator ?? []) {
@@ -187,7 +203,7 @@ export function renderKustomization(dir: string, options: RenderOptions = {}): R
       );
     }
     objects.push({
-      source: `kustomization.yaml:secretGenerator/${gen.name}`,
+      source: `${named('kustomization.yaml')}:secretGenerator/${gen.name}`,
       object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: gen.name }, type: gen.type ?? 'Opaque', data },
     });
   }
@@ -202,9 +218,12 @@ export function renderKustomization(dir: string, options: RenderOptions = {}): R
     }
   }
 
-  const unlistedFiles = readdirSync(dir)
-    .filter((f) => /\.ya?ml$/.test(f) && f !== basename(kFile) && !listed.has(f))
-    .sort();
+  unlistedFiles.push(
+    ...readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f) && f !== basename(kFile) && !listed.has(f))
+      .sort()
+      .map(named),
+  );
   return { objects, unlistedFiles };
 }
 

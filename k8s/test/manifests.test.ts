@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,13 +23,14 @@ import {
   ManifestError,
   ManifestErrorCode,
   allContainers,
+  baseDir,
   contractEnvVars,
   defaultReferenceContext,
   isWorkload,
   podSecurityFindings,
   podSpec,
   referenceFindings,
-  renderBase,
+  renderDeployment,
   renderKustomization,
   repoRoot,
   schemaFindings,
@@ -43,7 +44,7 @@ import {
 
 let base: RenderResult;
 beforeAll(() => {
-  base = renderBase();
+  base = renderDeployment();
 });
 
 const get = (kind: string, name: string, objects: readonly RenderedObject[] = base.objects): K8sObject => {
@@ -72,7 +73,7 @@ const SERVICES = [
   { dir: 'services/persister', kind: 'Deployment', name: 'felt-persister', ports: { PERSISTER_HTTP_PORT: 'http' } },
 ] as const;
 
-describe('k8s/base', () => {
+describe('k8s/overlays/example (the base plus its Secret and image)', () => {
   it('passes every offline check: schema, unknown fields, cross-references, pod security', async () => {
     expect(format(await validateRendered(base))).toEqual([]);
   });
@@ -116,7 +117,7 @@ describe('k8s/base', () => {
       const c = containerOf(get(s.kind, s.name));
       expect(c.command, s.dir).toEqual(pkg.scripts?.['start']?.split(' '));
       expect(c.workingDir, s.dir).toBe(`/app/${s.dir}`);
-      expect(c.image, s.dir).toBe('felt:0.1.0');
+      expect(c.image, s.dir).toBe('registry.example.com/felt:0.1.0');
     }
   });
 
@@ -547,7 +548,7 @@ describe('the validator rejects broken manifests', () => {
     spec.initContainers = [{ name: 'wait', image: 'felt', command: ['true'] }];
     const findings = format(podSecurityFindings(objects));
     expect(allContainers(spec).map((c) => c.name)).toEqual(['wait', 'lobby']);
-    expect(findings).toContain('lobby.yaml#0 Deployment/felt-lobby: container "wait" allows privilege escalation');
+    expect(findings).toContain('base/lobby.yaml#0 Deployment/felt-lobby: container "wait" allows privilege escalation');
   });
 });
 
@@ -593,6 +594,31 @@ describe('the offline kustomize renderer', () => {
     expect(caught).toBeInstanceOf(ManifestError);
     expect((caught as ManifestError).code).toBe(ManifestErrorCode.YAML_PARSE);
     expect((caught as ManifestError).file).toBe('cm.yaml#1');
+  });
+
+  it('renders a base directory first, then applies the overlay on top, naming sources from the root', () => {
+    const root = write({});
+    const d = (sub: string, files: Record<string, string>): void => {
+      mkdirSync(join(root, sub), { recursive: true });
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(root, sub, name), text);
+    };
+    d('base', {
+      'kustomization.yaml': 'namespace: a\nresources: [cm.yaml]\nimages:\n  - name: felt\n    newTag: "1"\n',
+      'cm.yaml': cm,
+      'pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: []\n',
+    });
+    d('ov', { 'kustomization.yaml': 'namespace: b\nresources: [../base]\n' });
+    const r = renderKustomization(join(root, 'ov'), { sourceRoot: root });
+    expect(r.objects.map((o) => [o.source, o.object.metadata.namespace])).toEqual([['base/cm.yaml#0', 'b']]);
+    expect(r.unlistedFiles).toEqual(['base/pod.yaml']);
+  });
+
+  it('the base alone lacks the Secret its workloads need: deploy an overlay', () => {
+    const alone = renderKustomization(baseDir);
+    expect(alone.objects.some((o) => o.object.kind === 'Secret')).toBe(false);
+    expect(format(referenceFindings(alone.objects, defaultReferenceContext()))).toContain(
+      'table-worker.yaml#0 StatefulSet/felt-table-worker: container "table-worker" env DATABASE_URL names missing Secret key felt-secrets/DATABASE_URL',
+    );
   });
 
   it('applies namespace, secretGenerator and image overrides the way kustomize does', () => {
