@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { credentials } from '@grpc/grpc-js';
 import { HashRing } from '@felt/platform';
+import { stateHash } from '@felt/protocol';
 import { TableServiceClient, type WorkerFrame } from '@felt/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, TEST_ORIGIN } from './harness/cluster.js';
@@ -84,10 +85,13 @@ describe('cluster walking skeleton', () => {
     const annView = await waitForSeat(annSocket, tableId, bob.userId, 'active');
     expect(seatOf(annView, ann.userId)?.status).toBe('active');
     expect(annView.table_seq).toBeGreaterThan(first.table_seq);
-    // Same snapshot, same hash, whichever gateway delivered it.
-    expect(annView.state_hash).toBe(
-      (await bobSocket.next((m) => isTableState(m, tableId) && m.table_seq === annView.table_seq)).state_hash,
-    );
+    // Same table at the same table_seq, whichever gateway delivered it; each hash covers its recipient's view.
+    const bobSame = (await bobSocket.next(
+      (m) => isTableState(m, tableId) && m.table_seq === annView.table_seq,
+    )) as unknown as TableStateMsg;
+    expect(bobSame.seats).toEqual(annView.seats);
+    for (const view of [annView, bobSame])
+      expect(view.state_hash).toBe(stateHash(view as unknown as Record<string, unknown>));
   });
 
   it('refuses a user who is not a member of the room at attach', async () => {

@@ -23,6 +23,28 @@ export const ErrorCode = {
   TABLE_CLOSED: 'table_closed',
   /** The server failed; nothing was applied. */
   INTERNAL: 'internal',
+  /** The command needs a seat at this table (spectators only watch). */
+  NOT_SEATED: 'not_seated',
+  /** An action from a seat that is not the actor. */
+  NOT_YOUR_TURN: 'not_your_turn',
+  /** The turn_token is not the one of the current turn (an earlier turn's, or made up). */
+  STALE_TURN: 'stale_turn_token',
+  /** The hand_id is not the hand in progress (an earlier hand's, or made up). */
+  STALE_HAND: 'stale_hand',
+  /** The rules do not allow this action now (e.g. a check facing a bet); `reason` names the rule. */
+  ILLEGAL_ACTION: 'illegal_action',
+  /** A bet, raise or completion amount outside the legal range; `min` and `max` give the range. */
+  INVALID_AMOUNT: 'invalid_amount',
+  /** A client seed outside the window, a second seed for the seat, or from a seat not dealt in. */
+  SEED_REFUSED: 'seed_refused',
+  /** start_hand from someone other than the host, or with force-start switched off in the room. */
+  NOT_ALLOWED: 'not_allowed',
+  /** start_hand while a hand is on, or with fewer than two players ready. */
+  CANNOT_START: 'cannot_start',
+  /** show_cards when there is no finished hand of yours to show, or it was already shown. */
+  CANNOT_SHOW: 'cannot_show',
+  /** sit_in with no chips left at the table: top up through the lobby first. */
+  NO_CHIPS: 'no_chips',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

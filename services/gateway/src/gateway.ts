@@ -429,7 +429,9 @@ export class Gateway {
         const routed = await this.router.request(tableId, (requestId) => detachFrame(requestId, conn, tableId));
         return routed.answer.kind;
       }
-      case 'resync_request': {
+      default: {
+        // Every other table frame is a command for the table's worker; it must come from a
+        // connection attached to that table.
         if (!conn.tables.has(tableId))
           return this.refuse(conn, frame, {
             kind: 'error',

@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../error-codes.js';
+import { CLIENT_FRAME_TYPES, serverMessageSchema } from '../messages.js';
 import { renderProtocolDoc } from './render-protocol-doc.js';
 
 const docPath = fileURLToPath(new URL('../../../../docs/protocol.md', import.meta.url));
@@ -20,8 +22,9 @@ describe('docs/protocol.md', () => {
 
   it('documents every client frame type, error code and close code', () => {
     const doc = renderProtocolDoc();
-    for (const t of ['join_table', 'leave_table', 'resync_request', 'ping', 'table_state', 'error', 'pong'])
-      expect(doc).toContain(`### \`${t}\``);
+    for (const t of CLIENT_FRAME_TYPES) expect(doc).toContain(`### \`${t}\``);
+    for (const o of serverMessageSchema.options) expect(doc).toContain(`### \`${o.shape.type.value}\``);
+    for (const code of ERROR_CODES) expect(doc).toContain(`| \`${code}\` |`);
     expect(doc).toContain('`not_member`');
     expect(doc).toContain('| 1009 |');
     expect(doc).toContain('| 4013 |');

@@ -1,4 +1,11 @@
-import { SeatStatus, stateHash, type SeatView, type TableState } from '@felt/protocol';
+import {
+  parseRoomConfig,
+  SeatStatus,
+  stateHash,
+  type RoomConfig,
+  type SeatView,
+  type TableState,
+} from '@felt/protocol';
 
 export interface MemberState {
   readonly userId: string;
@@ -20,6 +27,8 @@ export interface TableStateData {
   readonly tableSeq: number;
   readonly closed: boolean;
   readonly seatCount: number;
+  /** The room's configuration (defaults when the room row carries none that parses). */
+  readonly config?: RoomConfig;
   readonly members: readonly MemberState[];
   readonly connections: readonly ConnectionState[];
 }
@@ -39,8 +48,10 @@ export function seatViews(state: TableStateData): SeatView[] {
             name: m.name,
             stack: m.stack,
             status: connected.has(m.userId) ? SeatStatus.ACTIVE : SeatStatus.DISCONNECTED,
+            in_hand: false,
+            bet: 0,
           }
-        : { seat, user_id: null, name: null, stack: 0, status: SeatStatus.EMPTY },
+        : { seat, user_id: null, name: null, stack: 0, status: SeatStatus.EMPTY, in_hand: false, bet: 0 },
     );
   }
   return seats;
@@ -51,13 +62,45 @@ export function seatViews(state: TableStateData): SeatView[] {
  * The skeleton's views carry no private fields yet, but every caller already asks per viewer, so
  * hole cards slot in here without touching the fan-out.
  */
-export function tableStateFor(state: TableStateData, _viewer: string | null, ts: number): TableState {
+export function tableStateFor(state: TableStateData, viewer: string | null, ts: number): TableState {
+  const config: RoomConfig = state.config ?? parseRoomConfig({});
+  const first = config.rotation?.order[0];
+  const s = first?.stakes ?? config.stakes;
+  const hero = viewer === null ? undefined : state.members.find((m) => m.userId === viewer);
   const body = {
     type: 'table_state' as const,
     table_id: state.tableId,
     table_seq: state.tableSeq,
     ts,
+    game: config.game,
+    variant: {
+      game: first?.game ?? config.game,
+      limit: first?.limit ?? config.limit,
+      stakes: {
+        small_blind: s.smallBlind,
+        big_blind: s.bigBlind,
+        ante: s.ante,
+        big_blind_ante: s.bigBlindAnte,
+        button_blind: s.buttonBlind,
+        bring_in: s.bringIn,
+        small_bet: s.smallBet,
+        big_bet: s.bigBet,
+      },
+    },
+    phase: 'waiting' as const,
+    street: null,
+    button: null,
+    small_blind: null,
+    big_blind: null,
     seats: seatViews(state),
+    board: [],
+    pots: [],
+    pot_total: 0,
+    current_bet: 0,
+    actor: null,
+    deadline: null,
+    time_bank_ms: null,
+    ...(hero ? { hero: { seat: hero.seat, cards: [] } } : {}),
   };
   return { ...body, state_hash: stateHash(body) };
 }
