@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-import '../dist/cli/felt-sim.js';
+import { main } from '../dist/cli/felt-sim.js';
+
+process.exitCode = main(process.argv.slice(2));

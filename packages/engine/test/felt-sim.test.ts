@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseSimArgs, runSim, UsageError } from '../src/cli/felt-sim.js';
+import { type toOhh } from '../src/export/ohh.js';
 import { replayPhh } from '../src/export/phh.js';
 import {
   bytesToHex,
@@ -124,5 +126,76 @@ describe('felt-sim', { timeout: 120_000 }, () => {
     expect(sim(['--players', '11']).status).toBe(2);
     expect(sim(['--rake', 'maybe']).status).toBe(2);
     expect(sim(['--bogus']).status).toBe(2);
+  });
+
+  it('plays every game under every limit, and the mixed formats in rotation', () => {
+    const games = ['holdem', 'omaha', 'omaha5', 'omaha8', 'shortdeck', 'stud', 'stud8', 'razz', '27td'];
+    for (const game of games) {
+      for (const limit of ['nl', 'pl', 'fl']) {
+        const out = join(root, `all-${game}-${limit}`);
+        const args = parseSimArgs(['--game', game, '--limit', limit, '--players', '2..6', '--hands', '12']);
+        const summary = runSim({ ...args, out, format: 'jsonl', rake: true });
+        expect(summary.violations).toBe(0);
+        expect(summary.line).toContain(`12 hands ${game} ${limit} `);
+        for (const f of readdirSync(out)) {
+          const { hand } = JSON.parse(readFileSync(join(out, f), 'utf8')) as { hand: HandJSON };
+          expect(hand.setup.game).toBe(game);
+          expect(hand.setup.limit).toBe(limit);
+        }
+      }
+    }
+    // HORSE, two hands a game: the rotation shows in the hands' own games and limits.
+    const horse = join(root, 'horse');
+    const args = parseSimArgs(['--game', 'horse', '--hands', '10', '--hands-per-variant', '2', '--players', '2..6']);
+    expect(runSim({ ...args, out: horse, format: 'phh', rake: false }).violations).toBe(0);
+    const variants = readdirSync(horse)
+      .sort()
+      .map((f) => /variant = "([^"]+)"/.exec(readFileSync(join(horse, f), 'utf8'))![1]);
+    expect(variants).toEqual(['FT', 'FT', 'FO/8', 'FO/8', 'FR', 'FR', 'F7S', 'F7S', 'F7S/8', 'F7S/8']);
+    const eight = join(root, '8game');
+    const eightArgs = parseSimArgs([
+      '--game',
+      '8game',
+      '--hands',
+      '8',
+      '--hands-per-variant',
+      '1',
+      '--players',
+      '2..6',
+    ]);
+    expect(runSim({ ...eightArgs, out: eight, format: 'ohh', rake: true }).violations).toBe(0);
+    const types = readdirSync(eight)
+      .sort()
+      .map((f) => (JSON.parse(readFileSync(join(eight, f), 'utf8')) as ReturnType<typeof toOhh>).ohh)
+      .map((o) => `${o._felt_game}/${o.bet_limit.bet_type}`);
+    expect(types).toEqual([
+      '27td/FL',
+      'holdem/FL',
+      'omaha8/FL',
+      'razz/FL',
+      'stud/FL',
+      'stud8/FL',
+      'holdem/NL',
+      'omaha/PL',
+    ]);
+    // A rotation has no single limit, PLO5 has no PHH code, and the mixed seat cap is the tightest game's.
+    expect(() => parseSimArgs(['--game', 'horse', '--limit', 'nl'])).toThrow(UsageError);
+    expect(() => parseSimArgs(['--game', 'omaha5', '--format', 'phh'])).toThrow(/PHH has no variant code/);
+    expect(() => parseSimArgs(['--game', '8game', '--players', '7'])).toThrow(/within 2\.\.6/);
+  });
+
+  it('2-7 Triple Draw reveal records, reshuffles included, check out with the verifier in docs/fairness.md', () => {
+    const reveals = join(root, 'td-reveals.json');
+    const r = sim(['--game', '27td', '--players', '6', '--hands', '40', '--seed', 'td', '--reveals', reveals]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const records = JSON.parse(readFileSync(reveals, 'utf8')) as RevealRecord[];
+    expect(records.filter((rec) => (rec.reshuffles?.length ?? 0) > 0).length).toBeGreaterThan(3);
+    if (spawnSync('python3', ['--version']).status !== 0) return;
+    const doc = readFileSync(new URL('../../../docs/fairness.md', import.meta.url), 'utf8');
+    const block = /```python\n([\s\S]*?)```/.exec(doc)![1]!;
+    const driver = `${block}\nimport json, sys\nprint(json.dumps([verify(r) for r in json.load(sys.stdin)]))\n`;
+    const out = spawnSync('python3', ['-c', driver], { input: JSON.stringify(records), encoding: 'utf8' });
+    expect(JSON.parse(out.stdout)).toEqual(records.map(() => true));
   });
 });

@@ -1,20 +1,26 @@
 /**
  * felt-sim: plays seeded random legal hands through the engine for testing, fuzzing and export.
  *
- *   npx felt-sim --game holdem --limit nl --players 6 --hands 10000 --seed s1 --out DIR \
- *                --format phh|ohh|jsonl --rake on|off [--reveals FILE]
+ *   npx felt-sim --game holdem|omaha|omaha5|omaha8|shortdeck|stud|stud8|razz|27td|horse|8game \
+ *                --limit nl|pl|fl --players 6 --hands 10000 --seed s1 --out DIR \
+ *                --format phh|ohh|jsonl --rake on|off [--reveals FILE] [--hands-per-variant N]
  *
- * Every hand is checked against reference 004's properties; a violation is reported with the hand's
- * seed and makes the exit status 1.
+ * Any game plays under any limit (each defaults to its own); the mixed formats rotate through their
+ * games, each with its own limit, changing game every `--hands-per-variant` hands. Every hand is checked
+ * against reference 004's properties; a violation is reported with the hand's seed and makes the exit
+ * status 1.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  DEFAULT_HANDS_PER_VARIANT,
+  MIXED_FORMATS,
   checkHandProperties,
   gameIds,
   getGameRules,
   isBetLimit,
+  isMixedFormat,
   simulateHand,
   toOhh,
   toPhh,
@@ -27,17 +33,28 @@ import {
 const FORMATS = ['phh', 'ohh', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 
-const USAGE = `usage: felt-sim --game holdem --limit nl|pl|fl --players N|MIN..MAX --hands N --seed S
-                [--out DIR --format phh|ohh|jsonl] [--rake on|off] [--reveals FILE]`;
+const GAMES = () => [...gameIds(), ...Object.keys(MIXED_FORMATS)];
+
+const USAGE = `usage: felt-sim --game ${GAMES().join('|')}
+                [--limit nl|pl|fl] --players N|MIN..MAX --hands N --seed S
+                [--out DIR --format phh|ohh|jsonl] [--rake on|off] [--reveals FILE] [--hands-per-variant N]`;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
   readonly code = 'usage';
 }
 
-export interface SimArgs {
+/** One game the simulator plays; a mixed format is several, in rotation order. */
+export interface SimGame {
   readonly rules: GameRules;
   readonly limit: BetLimit;
+}
+
+export interface SimArgs {
+  /** The game id or mixed format asked for. */
+  readonly game: string;
+  readonly games: readonly SimGame[];
+  readonly handsPerVariant: number;
   readonly players: PlayerCount;
   readonly hands: number;
   readonly seed: string;
@@ -75,6 +92,7 @@ export function parseSimArgs(argv: readonly string[]): SimArgs {
         format: { type: 'string', default: 'jsonl' },
         rake: { type: 'string', default: 'off' },
         reveals: { type: 'string' },
+        'hands-per-variant': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -84,23 +102,41 @@ export function parseSimArgs(argv: readonly string[]): SimArgs {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
   if (values.help) throw new UsageError('');
-  if (!gameIds().includes(values.game)) throw new UsageError(`--game must be one of ${gameIds().join(', ')}`);
-  const rules = getGameRules(values.game);
-  const limit = values.limit ?? rules.defaultLimit;
-  if (!isBetLimit(limit)) throw new UsageError('--limit must be nl, pl or fl');
+  if (!GAMES().includes(values.game)) throw new UsageError(`--game must be one of ${GAMES().join(', ')}`);
+  let games: SimGame[];
+  if (isMixedFormat(values.game)) {
+    if (values.limit !== undefined) {
+      throw new UsageError(`${values.game} is a rotation: each of its games has its own limit; drop --limit`);
+    }
+    games = MIXED_FORMATS[values.game].map((e) => ({ rules: getGameRules(e.game), limit: e.limit }));
+  } else {
+    const rules = getGameRules(values.game);
+    const limit = values.limit ?? rules.defaultLimit;
+    if (!isBetLimit(limit)) throw new UsageError('--limit must be nl, pl or fl');
+    games = [{ rules, limit }];
+  }
+  const handsPerVariant = Number(values['hands-per-variant'] ?? DEFAULT_HANDS_PER_VARIANT);
+  if (!Number.isSafeInteger(handsPerVariant) || handsPerVariant < 1) {
+    throw new UsageError('--hands-per-variant must be a positive integer');
+  }
   const hands = Number(values.hands);
   if (!Number.isSafeInteger(hands) || hands < 1) throw new UsageError('--hands must be a positive integer');
   if (!(FORMATS as readonly string[]).includes(values.format))
     throw new UsageError('--format must be phh, ohh or jsonl');
   const format = values.format as Format;
-  if (format === 'phh' && rules.phhVariant[limit] === undefined) {
-    throw new UsageError(`PHH has no variant code for ${rules.name} ${limit.toUpperCase()}; use --format ohh or jsonl`);
+  for (const { rules, limit } of games) {
+    if (format === 'phh' && rules.phhVariant[limit] === undefined) {
+      throw new UsageError(
+        `PHH has no variant code for ${rules.name} ${limit.toUpperCase()}; use --format ohh or jsonl`,
+      );
+    }
   }
   if (values.rake !== 'on' && values.rake !== 'off') throw new UsageError('--rake must be on or off');
   return {
-    rules,
-    limit,
-    players: parsePlayers(values.players, rules.maxSeats),
+    game: values.game,
+    games,
+    handsPerVariant,
+    players: parsePlayers(values.players, Math.min(...games.map((g) => g.rules.maxSeats))),
     hands,
     seed: values.seed,
     out: values.out ?? null,
@@ -130,9 +166,11 @@ export function runSim(args: SimArgs): SimSummary {
   const width = String(args.hands).length;
   for (let i = 0; i < args.hands; i++) {
     const seed = `${args.seed}/${i}`;
+    // A mixed format changes game only between hands, every handsPerVariant hands.
+    const game = args.games[Math.floor(i / args.handsPerVariant) % args.games.length]!;
     const sim = simulateHand({
-      rules: args.rules,
-      limit: args.limit,
+      rules: game.rules,
+      limit: game.limit,
       players: args.players,
       rake: args.rake,
       seed,
@@ -173,8 +211,9 @@ export function runSim(args: SimArgs): SimSummary {
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const players = typeof args.players === 'number' ? `${args.players}` : `${args.players.min}..${args.players.max}`;
   const wrote = args.out === null ? 'no files' : `${args.hands} ${args.format} files in ${args.out}`;
+  const limit = args.games.length === 1 ? args.games[0]!.limit : 'mixed';
   const line =
-    `felt-sim: ${args.hands} hands ${args.rules.id} ${args.limit} players=${players} seed=${args.seed} ` +
+    `felt-sim: ${args.hands} hands ${args.game} ${limit} players=${players} seed=${args.seed} ` +
     `rake=${args.rake ? 'on' : 'off'} in ${seconds}s: showdowns=${showdowns} all-in=${allIns} side-pots=${sidePots} ` +
     `multiway=${multiway} rake-total=${rake} violations=${violations}; wrote ${wrote}` +
     (args.reveals === null ? '' : `, reveals in ${args.reveals}`);
@@ -200,5 +239,3 @@ export function main(argv: readonly string[]): number {
   process.stdout.write(`${summary.line}\n`);
   return summary.violations > 0 ? 1 : 0;
 }
-
-process.exitCode = main(process.argv.slice(2));

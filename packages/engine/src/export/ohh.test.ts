@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { quickHand, refHoldem } from '../../test/helpers.js';
+import { playPassively, quickHand, refHoldem, variantHand } from '../../test/helpers.js';
+import { gameIds, getGameRules } from '../games/registry.js';
 import { simulateHand } from '../sim/simulate.js';
 import { ohhFile, toOhh } from './ohh.js';
 
@@ -72,18 +73,22 @@ describe('OHH export', { timeout: 60_000 }, () => {
     ]);
   });
 
-  it('balances on simulated hands: pots pay what the actions put in, less returns', () => {
+  it('balances on simulated hands of every game: pots pay what the actions put in, less returns', () => {
     const hands = [];
+    const games = [refHoldem, ...gameIds().map(getGameRules)];
     for (let i = 0; i < 200; i++) {
+      const rules = games[i % games.length]!;
       const { hand } = simulateHand({
-        rules: refHoldem,
-        limit: 'pl',
-        players: { min: 2, max: 9 },
+        rules,
+        limit: i % 3 === 0 ? 'pl' : rules.defaultLimit,
+        players: { min: 2, max: rules.maxSeats },
         rake: true,
         seed: `ohh-${i}`,
       });
       const doc = toOhh(hand);
       hands.push(doc);
+      expect(doc.ohh.game_type).toBe(rules.ohhGameType);
+      expect(doc.ohh._felt_game).toBe(rules.id);
       const put = doc.ohh.rounds
         .flatMap((r) => r.actions)
         .reduce((a, x) => a + (x.action === 'Dealt Cards' ? 0 : (x.amount ?? 0)), 0);
@@ -100,5 +105,58 @@ describe('OHH export', { timeout: 60_000 }, () => {
       .split('\n\n')
       .map((chunk) => JSON.parse(chunk) as unknown);
     expect(parsed).toHaveLength(200);
+  });
+
+  it('writes Stud streets, the bring-in, per-card visibility, and the PHH fields OHH lacks', () => {
+    const h = playPassively(
+      variantHand({
+        game: 'razz',
+        stacks: { 1: 100, 2: 100 },
+        button: 2,
+        stakes: { smallBlind: 0, bigBlind: 0, ante: 1, bringIn: 1, smallBet: 2, bigBet: 4 },
+      }),
+    );
+    const { ohh } = toOhh(h);
+    expect(ohh).toMatchObject({ game_type: 'Stud', _felt_game: 'razz', _variant: 'FR', _bring_in: 1, _small_bet: 2 });
+    expect(ohh.rounds.map((r) => r.street)).toEqual([
+      'Third Street',
+      'Fourth Street',
+      'Fifth Street',
+      'Sixth Street',
+      'Seventh Street',
+      'Showdown',
+    ]);
+    const third = ohh.rounds[0]!.actions;
+    expect(third.find((a) => a.action === 'Dealt Cards')!._visibility).toEqual(['down', 'down', 'up']);
+    expect(third.find((a) => a.action === 'Post Bring In')).toMatchObject({ amount: 1 });
+    expect(ohh.rounds[4]!.actions.find((a) => a.action === 'Dealt Cards')!._visibility).toBeUndefined();
+  });
+
+  it('writes draws as Discard and Stands Pat in the draw rounds', () => {
+    const h = variantHand({
+      game: '27td',
+      stacks: { 1: 100, 2: 100, 3: 100 },
+      button: 3,
+      stakes: { smallBlind: 1, bigBlind: 2 },
+    });
+    h.call(3);
+    h.call(1);
+    h.check(2);
+    h.standPat(1);
+    h.discard(2, [h.holeCards(2)[0]!]);
+    playPassively(h);
+    const { ohh } = toOhh(h);
+    expect(ohh.game_type).toBe('Draw');
+    expect(ohh.rounds.map((r) => r.street).slice(0, 4)).toEqual([
+      'Pre-Draw',
+      'First Draw',
+      'Second Draw',
+      'Third Draw',
+    ]);
+    expect(ohh.rounds[1]!.actions.slice(0, 3).map((a) => [a.player_id, a.action, a.cards?.length ?? 0])).toEqual([
+      [0, 'Stands Pat', 0],
+      [1, 'Discard', 1],
+      [1, 'Dealt Cards', 1],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { Card } from '../cards.js';
+import type { CardVisibility } from '../games/types.js';
 import type { Hand } from '../hand/hand.js';
 import type { ForcedBetKind } from '../hand/setup.js';
 
@@ -6,6 +7,12 @@ import type { ForcedBetKind } from '../hand/setup.js';
  * Open Hand History (hh-specs.handhistory.org) 1.4.x from a hand's operation log. Player ids are the
  * seats' positions in seat order (0..n-1). A Raise `amount` is only the chips that action adds, as the
  * spec asks; uncalled returns have no OHH action, so pots hold what was contested.
+ *
+ * OHH's game types (Holdem, Omaha, OmahaHiLo, Stud, StudHiLo, Draw) do not name every game (Razz, Short
+ * Deck, PLO5) nor hold a bring-in, so the object also carries PHH-style user fields (a leading
+ * underscore, which readers ignore): `_felt_game`, `_variant` (the PHH code when PHH has one),
+ * `_bring_in`, `_small_bet`, `_big_bet`, `_button_blind`; Stud's per-card visibility rides on its
+ * "Dealt Cards" actions as `_visibility`. Draws are "Discard" (with the cards) or "Stands Pat".
  */
 export const OHH_SPEC_VERSION = '1.4.7';
 
@@ -25,6 +32,8 @@ export interface OhhAction {
   amount?: number;
   is_allin?: boolean;
   cards?: Card[];
+  /** Stud: per dealt card, `up` or `down`. */
+  _visibility?: CardVisibility[];
 }
 
 export interface OhhRound {
@@ -63,6 +72,14 @@ export interface OhhHandHistory {
       jackpot: number;
       player_wins: { player_id: number; win_amount: number }[];
     }[];
+    /** The engine's game id: holdem, omaha, omaha5, omaha8, shortdeck, stud, stud8, razz, 27td. */
+    _felt_game: string;
+    /** PHH's variant code for the game and limit, when PHH has one. */
+    _variant?: string;
+    _bring_in?: number;
+    _small_bet?: number;
+    _big_bet?: number;
+    _button_blind?: number;
   };
 }
 
@@ -76,8 +93,24 @@ const POST_ACTION: Record<ForcedBetKind, string> = {
   dead_blind: 'Post Dead',
 };
 
+const STREET_NAMES: Readonly<Record<string, string>> = {
+  preflop: 'Preflop',
+  third: 'Third Street',
+  fourth: 'Fourth Street',
+  fifth: 'Fifth Street',
+  sixth: 'Sixth Street',
+  seventh: 'Seventh Street',
+  predraw: 'Pre-Draw',
+};
+
 function streetName(name: string): string {
-  return name === 'preflop' ? 'Preflop' : name.charAt(0).toUpperCase() + name.slice(1);
+  return (
+    STREET_NAMES[name] ??
+    name
+      .split('_')
+      .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+      .join(' ')
+  );
 }
 
 export function toOhh(hand: Hand, options: OhhOptions = {}): OhhHandHistory {
@@ -86,32 +119,55 @@ export function toOhh(hand: Hand, options: OhhOptions = {}): OhhHandHistory {
   const id = new Map(seats.map((s, i) => [s, i]));
   const pid = (seat: number): number => id.get(seat)!;
   const rounds: OhhRound[] = [];
-  let current: OhhRound = { id: 0, street: 'Preflop', cards: [], actions: [] };
+  let current: OhhRound = { id: 0, street: streetName(rules.streets[0]!.name), cards: [], actions: [] };
+  let currentStreet = 0;
   rounds.push(current);
   const showdown: OhhRound = { id: 0, street: 'Showdown', actions: [] };
   let n = 0;
   const push = (round: OhhRound, a: Omit<OhhAction, 'action_number'>): void => {
     round.actions.push({ action_number: ++n, ...a });
   };
+  /** Every street is a round of its own; its first operation opens it. */
+  const streetOf = (street: number): OhhRound => {
+    if (street !== currentStreet) {
+      currentStreet = street;
+      current = { id: rounds.length, street: streetName(rules.streets[street]!.name), cards: [], actions: [] };
+      rounds.push(current);
+    }
+    return current;
+  };
   for (const op of hand.operations) {
     switch (op.type) {
       case 'post':
         push(current, { player_id: pid(op.seat), action: POST_ACTION[op.kind], amount: op.amount, is_allin: op.allIn });
         break;
-      case 'deal_hole':
-        push(current, { player_id: pid(op.seat), action: 'Dealt Cards', cards: [...op.cards] });
+      case 'deal_hole': {
+        const up = op.visibility.includes('up');
+        push(streetOf(op.street), {
+          player_id: pid(op.seat),
+          action: 'Dealt Cards',
+          cards: [...op.cards],
+          ...(up ? { _visibility: [...op.visibility] } : {}),
+        });
         break;
+      }
       case 'deal_board':
-        if (op.street === 0) current.cards!.push(...op.cards);
-        else {
-          current = {
-            id: rounds.length,
-            street: streetName(rules.streets[op.street]!.name),
-            cards: [...op.cards],
-            actions: [],
-          };
-          rounds.push(current);
-        }
+        streetOf(op.street).cards!.push(...op.cards);
+        break;
+      case 'street':
+      case 'draw_round':
+        streetOf(op.street);
+        break;
+      case 'bring_in':
+        push(current, { player_id: pid(op.seat), action: 'Post Bring In', amount: op.amount, is_allin: op.allIn });
+        break;
+      case 'discard':
+        push(
+          current,
+          op.cards.length > 0
+            ? { player_id: pid(op.seat), action: 'Discard', cards: [...op.cards] }
+            : { player_id: pid(op.seat), action: 'Stands Pat' },
+        );
         break;
       case 'fold':
         push(current, { player_id: pid(op.seat), action: 'Fold' });
@@ -154,6 +210,7 @@ export function toOhh(hand: Hand, options: OhhOptions = {}): OhhHandHistory {
     })) ?? [];
   const stakes = setup.stakes;
   const ante = (stakes.ante ?? 0) > 0 ? stakes.ante! : (stakes.bigBlindAnte ?? 0);
+  const phh = rules.phhVariant[setup.limit];
   return {
     ohh: {
       spec_version: OHH_SPEC_VERSION,
@@ -186,6 +243,11 @@ export function toOhh(hand: Hand, options: OhhOptions = {}): OhhHandHistory {
         })),
       rounds,
       pots,
+      _felt_game: rules.id,
+      ...(phh !== undefined ? { _variant: phh } : {}),
+      ...(rules.forcedBets === 'bring_in' ? { _bring_in: hand.structure.bringIn } : {}),
+      ...(setup.limit === 'fl' ? { _small_bet: hand.structure.smallBet, _big_bet: hand.structure.bigBet } : {}),
+      ...(rules.forcedBets === 'button_blind' ? { _button_blind: stakes.buttonBlind ?? stakes.bigBlind } : {}),
     },
   };
 }

@@ -10,9 +10,12 @@ import { parseToml, tomlString, tomlValue, type TomlValue } from './toml.js';
 /**
  * PHH (Poker Hand History, uoftcprg/phh-std) written from a hand's operation log, in pokerkit's
  * notation: players p1..pN in position order (the first seat after the button first, the button last;
- * heads-up p1 is the big blind), forced bets as per-player arrays that PHH reverses heads-up, and
- * `d dh`, `d db`, `cbr` (bet or raise *to*), `cc`, `f`, `sm`. Felt-only facts that PHH has no field
- * for (rake, a non-default raise cap) go in `_felt_*` user fields.
+ * heads-up p1 is the big blind), forced bets as per-player arrays that PHH reverses heads-up (the Stud
+ * games write `bring_in` instead of blinds), and `d dh` (one line per player and street; Stud's up and
+ * down cards by position), `d db`, `pN pb` (bring-in), `cbr` (complete, bet or raise *to*), `cc`, `f`,
+ * `sd` (stand pat or discard; a draw round's replacement cards follow all its discards, as pokerkit deals
+ * them) and `sm`. Felt-only facts that PHH has no field for (rake, a non-default raise cap) go in
+ * `_felt_*` user fields.
  */
 
 function phhVariant(rules: GameRules, limit: BetLimit): string {
@@ -38,6 +41,12 @@ function asWritten<T>(effective: T[]): T[] {
 export interface PhhOptions {
   /** Player names; defaults to the setup's names, else player ids. */
   readonly names?: Readonly<Record<number, string>>;
+  /**
+   * Whose record to write. Absent: the complete record, every card (it replays through the engine). A
+   * seat: what that player saw, with other players' down cards and discards as `??` (`d dh p2 ????7s`);
+   * null: a spectator's view. Cards shown at showdown are public either way.
+   */
+  readonly viewer?: number | null;
 }
 
 export function toPhh(hand: Hand, options: PhhOptions = {}): string {
@@ -71,7 +80,8 @@ export function toPhh(hand: Hand, options: PhhOptions = {}): string {
   // Uniform antes are trimmed: a short ante only wins what it covers (our ante round).
   field('ante_trimming_status', uniformAnte);
   field('antes', asWritten(antes));
-  field('blinds_or_straddles', asWritten(blinds));
+  if (rules.forcedBets === 'bring_in') field('bring_in', hand.structure.bringIn);
+  else field('blinds_or_straddles', asWritten(blinds));
   if (setup.limit === 'fl') {
     field('small_bet', hand.structure.smallBet);
     field('big_bet', hand.structure.bigBet);
@@ -82,7 +92,7 @@ export function toPhh(hand: Hand, options: PhhOptions = {}): string {
     order.map((s) => starting.get(s)!),
   );
   lines.push('actions = [');
-  for (const a of phhActions(hand, index)) lines.push(`  ${tomlString(a)},`);
+  for (const a of phhActions(hand, index, options.viewer)) lines.push(`  ${tomlString(a)},`);
   lines.push(']');
   field('hand', setup.handId);
   if (setup.tableName !== undefined) field('table', setup.tableName);
@@ -126,20 +136,43 @@ export function toPhh(hand: Hand, options: PhhOptions = {}): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The `actions` array of a hand. */
-export function phhActions(hand: Hand, index?: ReadonlyMap<number, number>): string[] {
+const HIDDEN = '??';
+
+/**
+ * The `actions` array of a hand. With a `viewer` (a seat, or null for a spectator), cards that viewer
+ * did not see are written `??`.
+ */
+export function phhActions(hand: Hand, index?: ReadonlyMap<number, number>, viewer?: number | null): string[] {
   const pos = index ?? new Map(hand.positionOrder().map((seat, i) => [seat, i + 1]));
   const p = (seat: number): string => `p${pos.get(seat)!}`;
+  const sees = (seat: number, up: boolean): boolean => viewer === undefined || viewer === seat || up;
   const out: string[] = [];
+  // pokerkit deals a draw round's replacements after every player has discarded or stood pat.
+  let drawDeals: string[] = [];
+  const flush = (): void => {
+    out.push(...drawDeals);
+    drawDeals = [];
+  };
   for (const op of hand.operations) {
     const note = 'timeout' in op && op.timeout ? ' # timeout' : '';
+    if (!(op.type === 'deal_hole' && op.draw) && op.type !== 'discard' && op.type !== 'reshuffle') flush();
     switch (op.type) {
-      case 'deal_hole':
-        out.push(`d dh ${p(op.seat)} ${op.cards.join('')}`);
+      case 'deal_hole': {
+        const cards = op.cards.map((c, i) => (sees(op.seat, op.visibility[i] === 'up') ? c : HIDDEN)).join('');
+        (op.draw ? drawDeals : out).push(`d dh ${p(op.seat)} ${cards}`);
         break;
+      }
       case 'deal_board':
         out.push(`d db ${op.cards.join('')}`);
         break;
+      case 'bring_in':
+        out.push(`${p(op.seat)} pb${note}`);
+        break;
+      case 'discard': {
+        const cards = sees(op.seat, false) ? op.cards.join('') : op.cards.map(() => HIDDEN).join('');
+        out.push(`${p(op.seat)} sd${cards === '' ? '' : ` ${cards}`}${note}`);
+        break;
+      }
       case 'fold':
         out.push(`${p(op.seat)} f${note}`);
         break;
@@ -163,6 +196,7 @@ export function phhActions(hand: Hand, index?: ReadonlyMap<number, number>): str
         break;
     }
   }
+  flush();
   return out;
 }
 
@@ -205,15 +239,24 @@ export function parsePhh(text: string): PhhHand {
   };
 }
 
+/** PHH's variant codes for the games the engine plays (the inverse of the games' `phhVariant`). */
 const VARIANTS: Record<string, { game: string; limit: BetLimit }> = {
   NT: { game: 'holdem', limit: 'nl' },
   FT: { game: 'holdem', limit: 'fl' },
+  PO: { game: 'omaha', limit: 'pl' },
+  'FO/8': { game: 'omaha8', limit: 'fl' },
+  NS: { game: 'shortdeck', limit: 'nl' },
+  F7S: { game: 'stud', limit: 'fl' },
+  'F7S/8': { game: 'stud8', limit: 'fl' },
+  FR: { game: 'razz', limit: 'fl' },
+  F2L3D: { game: '27td', limit: 'fl' },
 };
 
 /**
  * Rebuilds the hand a PHH file describes and plays its actions through the engine: the dealer lines
  * fix the deck, player lines are applied as decisions (each must name the player to act), and `sm`
- * lines must match what the engine reveals. Supports the subset {@link toPhh} writes.
+ * lines must match what the engine reveals. Supports the subset {@link toPhh} writes in full (no `??`);
+ * a draw hand that reshuffled its discards cannot be rebuilt without its deck seed, and is refused.
  */
 export function replayPhh(text: string, options: HandOptions & { handId?: string } = {}): { hand: Hand; phh: PhhHand } {
   const phh = parsePhh(text);
@@ -230,45 +273,66 @@ export function replayPhh(text: string, options: HandOptions & { handId?: string
     return n === 2 ? [...arr].reverse() : arr;
   };
   const antes = written('antes');
-  const blinds = written('blinds_or_straddles');
-  // Position i (p(i+1)) sits at seats[i]; the button is the last player.
-  const bbIndex = n === 2 ? 0 : 1;
-  const sbIndex = n === 2 ? 1 : 0;
   const trimming = f.ante_trimming_status === true;
   const uniform = trimming ? Math.min(...antes) : 0;
   const forcedBets: ForcedBet[] = [];
   if (uniform > 0) seats.forEach((seat) => forcedBets.push({ seat, kind: ForcedBetKind.ANTE, amount: uniform }));
-  const sb = blinds[sbIndex] ?? 0;
-  const bb = blinds[bbIndex] ?? 0;
-  if (sb > 0) forcedBets.push({ seat: seats[sbIndex]!, kind: ForcedBetKind.SMALL_BLIND, amount: sb });
-  if (bb > 0) forcedBets.push({ seat: seats[bbIndex]!, kind: ForcedBetKind.BIG_BLIND, amount: bb });
-  if (antes[bbIndex]! - uniform > 0) {
-    forcedBets.push({ seat: seats[bbIndex]!, kind: ForcedBetKind.BIG_BLIND_ANTE, amount: antes[bbIndex]! - uniform });
+  const raiseCap =
+    f._felt_raise_cap !== undefined ? { raiseCap: num(f._felt_raise_cap, '_felt_raise_cap') || null } : {};
+  const anteStake = uniform > 0 ? { ante: uniform } : {};
+  let stakes: Stakes;
+  if (rules.forcedBets === 'bring_in') {
+    stakes = {
+      smallBlind: 0,
+      bigBlind: 0,
+      bringIn: num(f.bring_in, 'bring_in'),
+      smallBet: num(f.small_bet, 'small_bet'),
+      bigBet: num(f.big_bet, 'big_bet'),
+      ...anteStake,
+      ...raiseCap,
+    };
+  } else if (rules.forcedBets === 'button_blind') {
+    // Short Deck: the button (the last player) posts the only blind.
+    const buttonBlind = written('blinds_or_straddles')[n - 1] ?? 0;
+    if (buttonBlind > 0)
+      forcedBets.push({ seat: seats[n - 1]!, kind: ForcedBetKind.BUTTON_BLIND, amount: buttonBlind });
+    stakes =
+      kind.limit === 'fl'
+        ? { smallBlind: 0, bigBlind: num(f.small_bet, 'small_bet'), buttonBlind, ...anteStake, ...raiseCap }
+        : { smallBlind: 0, bigBlind: num(f.min_bet, 'min_bet'), buttonBlind, ...anteStake, ...raiseCap };
+  } else {
+    const blinds = written('blinds_or_straddles');
+    // Position i (p(i+1)) sits at seats[i]; the button is the last player.
+    const bbIndex = n === 2 ? 0 : 1;
+    const sbIndex = n === 2 ? 1 : 0;
+    const sb = blinds[sbIndex] ?? 0;
+    const bb = blinds[bbIndex] ?? 0;
+    if (sb > 0) forcedBets.push({ seat: seats[sbIndex]!, kind: ForcedBetKind.SMALL_BLIND, amount: sb });
+    if (bb > 0) forcedBets.push({ seat: seats[bbIndex]!, kind: ForcedBetKind.BIG_BLIND, amount: bb });
+    if (antes[bbIndex]! - uniform > 0) {
+      forcedBets.push({ seat: seats[bbIndex]!, kind: ForcedBetKind.BIG_BLIND_ANTE, amount: antes[bbIndex]! - uniform });
+    }
+    seats.forEach((seat, i) => {
+      if (i === sbIndex || i === bbIndex) return;
+      if (blinds[i]! > 0) forcedBets.push({ seat, kind: ForcedBetKind.LIVE_POST, amount: blinds[i]! });
+      if (antes[i]! - uniform > 0)
+        forcedBets.push({ seat, kind: ForcedBetKind.DEAD_BLIND, amount: antes[i]! - uniform });
+    });
+    if (antes[sbIndex]! - uniform > 0) {
+      forcedBets.push({ seat: seats[sbIndex]!, kind: ForcedBetKind.DEAD_BLIND, amount: antes[sbIndex]! - uniform });
+    }
+    stakes =
+      kind.limit === 'fl'
+        ? {
+            smallBlind: sb,
+            bigBlind: bb || num(f.small_bet, 'small_bet'),
+            smallBet: num(f.small_bet, 'small_bet'),
+            bigBet: num(f.big_bet, 'big_bet'),
+            ...anteStake,
+            ...raiseCap,
+          }
+        : { smallBlind: sb, bigBlind: num(f.min_bet, 'min_bet'), ...anteStake, ...raiseCap };
   }
-  seats.forEach((seat, i) => {
-    if (i === sbIndex || i === bbIndex) return;
-    if (blinds[i]! > 0) forcedBets.push({ seat, kind: ForcedBetKind.LIVE_POST, amount: blinds[i]! });
-    if (antes[i]! - uniform > 0) forcedBets.push({ seat, kind: ForcedBetKind.DEAD_BLIND, amount: antes[i]! - uniform });
-  });
-  if (antes[sbIndex]! - uniform > 0) {
-    forcedBets.push({ seat: seats[sbIndex]!, kind: ForcedBetKind.DEAD_BLIND, amount: antes[sbIndex]! - uniform });
-  }
-  const stakes: Stakes =
-    kind.limit === 'fl'
-      ? {
-          smallBlind: sb,
-          bigBlind: bb || num(f.small_bet, 'small_bet'),
-          smallBet: num(f.small_bet, 'small_bet'),
-          bigBet: num(f.big_bet, 'big_bet'),
-          ...(uniform > 0 ? { ante: uniform } : {}),
-          ...(f._felt_raise_cap !== undefined ? { raiseCap: num(f._felt_raise_cap, '_felt_raise_cap') || null } : {}),
-        }
-      : {
-          smallBlind: sb,
-          bigBlind: num(f.min_bet, 'min_bet'),
-          ...(uniform > 0 ? { ante: uniform } : {}),
-          ...(f._felt_raise_cap !== undefined ? { raiseCap: num(f._felt_raise_cap, '_felt_raise_cap') || null } : {}),
-        };
   const rake: RakeConfig | null =
     f._felt_rake_percent === undefined
       ? null
@@ -307,6 +371,15 @@ export function replayPhh(text: string, options: HandOptions & { handId?: string
   };
   const hand = new Hand(setup, { rules });
   applyActions(hand, phh.actions, seats);
+  // The engine dealt on its own; what it dealt must be what the file says, line for line.
+  const dealerLines = (actions: readonly string[]): string[] =>
+    actions
+      .map((a) => words(a))
+      .filter((w) => w[0] === 'd')
+      .map((w) => w.join(' '));
+  if (dealerLines(phhActions(hand)).join('|') !== dealerLines(phh.actions).join('|')) {
+    throw new ExportError(ExportErrorCode.REPLAY_MISMATCH, 'the engine dealt other cards than the file');
+  }
   return { hand, phh };
 }
 
@@ -320,25 +393,52 @@ function words(action: string): string[] {
   return (hash >= 0 ? action.slice(0, hash) : action).trim().split(/\s+/).filter(Boolean);
 }
 
-/** The deck the engine would deal these cards from: hole cards round by round from p1, then the board. */
+function dealtCards(text: string, action: string): Card[] {
+  if (text.includes(HIDDEN)) {
+    throw new ExportError(ExportErrorCode.UNSUPPORTED, `hidden cards cannot be replayed: ${action}`, { action });
+  }
+  return parseCards(text);
+}
+
+/**
+ * The deck the engine would deal these cards from. A run of `d dh` lines is one dealing: round by round
+ * from the first player (two down and one up in Stud go out a card at a time), except a draw's
+ * replacements (the run after `sd` lines), which each player receives all at once in turn; `d db` adds
+ * to the board.
+ */
 function deckFromActions(actions: readonly string[], n: number, rules: GameRules): Card[] {
-  const hole: Card[][] = Array.from({ length: n }, () => []);
-  const board: Card[] = [];
+  const out: Card[] = [];
+  let afterDiscards = false;
+  let run: Card[][] = [];
+  const endRun = (): void => {
+    if (afterDiscards) for (const cards of run) out.push(...cards);
+    else {
+      const rounds = Math.max(0, ...run.map((c) => c.length));
+      for (let r = 0; r < rounds; r++) for (const cards of run) if (cards[r] !== undefined) out.push(cards[r]!);
+    }
+    run = [];
+  };
   for (const a of actions) {
     const w = words(a);
-    if (w[0] !== 'd') continue;
-    if (w[1] === 'dh') {
+    if (w.length === 0) continue;
+    if (w[0] === 'd' && w[1] === 'dh') {
       const i = Number(w[2]?.slice(1)) - 1;
       if (!(i >= 0 && i < n)) throw new ExportError(ExportErrorCode.PARSE, `bad player in ${a}`);
-      hole[i]!.push(...parseCards(w[3] ?? ''));
-    } else if (w[1] === 'db') board.push(...parseCards(w[2] ?? ''));
+      run.push(dealtCards(w[3] ?? '', a));
+      continue;
+    }
+    if (run.length > 0) endRun();
+    if (w[0] === 'd' && w[1] === 'db') out.push(...dealtCards(w[2] ?? '', a));
+    afterDiscards = w[1] === 'sd';
   }
-  const holeCount = rules.streets[0]!.hole.length;
-  const out: Card[] = [];
-  for (let r = 0; r < holeCount; r++) for (let i = 0; i < n; i++) if (hole[i]![r] !== undefined) out.push(hole[i]![r]!);
-  out.push(...board);
+  if (run.length > 0) endRun();
   const used = new Set(out);
-  if (used.size !== out.length) throw new ExportError(ExportErrorCode.PARSE, 'a card is dealt twice');
+  if (used.size !== out.length) {
+    throw new ExportError(
+      ExportErrorCode.UNSUPPORTED,
+      'a card is dealt twice: a reshuffled draw hand needs its deck seed to replay',
+    );
+  }
   for (const c of initialDeck(rules.deck)) if (!used.has(c)) out.push(c);
   return out;
 }
@@ -364,12 +464,14 @@ function applyActions(hand: Hand, actions: readonly string[], seats: readonly nu
     const seat = m === null ? undefined : seats[Number(m[1]) - 1];
     if (seat === undefined) return mismatch(action, 'unknown player');
     const verb = w[1];
-    if (verb === 'f' || verb === 'cc' || verb === 'cbr') {
+    const timeout = commentary(action) === 'timeout';
+    if (verb === 'f' || verb === 'cc' || verb === 'cbr' || verb === 'pb' || verb === 'sd') {
       if (hand.actor !== seat) mismatch(action, `the player to act is seat ${hand.actor}`);
-      const timeout = commentary(action) === 'timeout';
       if (verb === 'f') hand.fold(seat, { timeout });
       else if (verb === 'cc' && timeout) hand.check(seat, { timeout });
       else if (verb === 'cc') hand.checkOrCall(seat);
+      else if (verb === 'pb') hand.bringIn(seat, { timeout });
+      else if (verb === 'sd') hand.discard(seat, w[2] === undefined ? [] : dealtCards(w[2], action), { timeout });
       else hand.betOrRaiseTo(seat, Number(w[2]));
     } else if (verb === 'sm') {
       const shown = w[2];

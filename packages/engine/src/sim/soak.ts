@@ -206,7 +206,8 @@ export function checkHandProperties(hand: Hand): PropertyViolation[] {
 
 export interface SoakOptions {
   readonly rules: GameRules;
-  readonly limit: BetLimit;
+  /** One structure for every hand, or several that hand `i` takes in turn (`limits[i % length]`). */
+  readonly limit: BetLimit | readonly BetLimit[];
   readonly hands: number;
   readonly seed: string;
   readonly rake: boolean;
@@ -246,9 +247,10 @@ export function runSoak(opts: SoakOptions): SoakReport {
   for (let i = 0; i < opts.hands; i++) {
     const seed = `${opts.seed}/${i}`;
     try {
+      const limits = typeof opts.limit === 'string' ? [opts.limit] : opts.limit;
       const { hand } = simulateHand({
         rules: opts.rules,
-        limit: opts.limit,
+        limit: limits[i % limits.length]!,
         players: opts.players ?? { min: 2, max: opts.rules.maxSeats },
         rake: opts.rake,
         seed,

@@ -4,7 +4,9 @@ import type { Stakes } from '../betting/structure.js';
 import { bytesToHex, prepareDeck } from '../fairness/index.js';
 import { MIXED_FORMATS } from '../games/mixed.js';
 import type { Hand } from '../hand/hand.js';
-import { SeededRng, randomBytes, randomUuid } from '../rng.js';
+import { SeededRng, randomBytes, randomUnit, randomUuid } from '../rng.js';
+import { checkHandProperties } from '../sim/soak.js';
+import { randomAction } from '../sim/simulate.js';
 import { Table, type TableConfig } from './table.js';
 
 const BLINDS: Stakes = { smallBlind: 1, bigBlind: 2, smallBet: 2, bigBet: 4 };
@@ -196,5 +198,52 @@ describe('mixed games', { timeout: 60_000 }, () => {
       '4:ante',
       '1:button_blind',
     ]);
+  });
+
+  it('conserves chips over hundreds of 8-Game hands with players coming, going, sitting out and timing out', () => {
+    const r = new SeededRng('mixed-soak');
+    const t = new Table({
+      game: '8game',
+      limit: 'fl',
+      stakes: { ...BLINDS, bringIn: 1, ante: 1 },
+      maxSeats: 6,
+      rake: { percent: 5, cap: 6 },
+      rotation: { order: MIXED_FORMATS['8game'], handsPerVariant: 3 },
+    });
+    let bank = 0;
+    let rake = 0;
+    const games = new Set<string>();
+    for (let n = 0; n < 320; n++) {
+      for (let seat = 1; seat <= 6; seat++) {
+        const s = t.seat(seat);
+        const x = randomUnit(r);
+        if (s === undefined) {
+          if (x < 0.3) {
+            const chips = 20 + Math.floor(x * 400);
+            t.sit(seat, randomUuid(r), chips, { post: randomUnit(r) < 0.5 });
+            bank += chips;
+          }
+        } else if (x < 0.03) bank -= t.leave(seat)!;
+        else if (x < 0.08) t.sitOut(seat);
+        else if (x < 0.2 && s.status === 'sitting_out') t.sitIn(seat, { post: randomUnit(r) < 0.5 });
+        else if (s.stack === 0 && x < 0.5) {
+          t.addChips(seat, 100);
+          t.sitIn(seat);
+          bank += 100;
+        }
+      }
+      if (t.planNextHand() === null) continue;
+      const h = start(t);
+      games.add(h.setup.game);
+      while (!h.isComplete) {
+        if (randomUnit(r) < 0.05) h.applyTimeout();
+        else h.act(h.actor!, randomAction(h, r)!);
+      }
+      expect(checkHandProperties(h)).toEqual([]);
+      rake += h.settlement!.rake.amount;
+      t.finishHand(h);
+      expect(t.seats().reduce((a, s) => a + s.stack, 0) + rake).toBe(bank);
+    }
+    expect(games.size).toBe(7);
   });
 });
