@@ -62,8 +62,21 @@ export interface LobbyCreatedRoom {
 
 export interface LobbyLeft {
   readonly session_id: string;
+  /** `left` at once; `leaving` (HTTP 202) when a hand in progress settles first. Older lobbies omit it. */
+  readonly status?: string;
   readonly refunded: number;
   readonly wallet: number;
+}
+
+export interface LobbyTopUp {
+  readonly session_id: string;
+  readonly top_up_id: string;
+  readonly amount: number;
+  /** Whether the chips are on the table already or wait for the next hand boundary. */
+  readonly status: string;
+  readonly escrow: number;
+  readonly wallet: number;
+  readonly replayed: boolean;
 }
 
 export interface SeatRequest {
@@ -169,6 +182,16 @@ export class LobbyClient {
   /** Frees the seat; the stack goes back to the wallet (at the hand's end if one is in progress). */
   leaveRoom(roomId: string): Promise<LobbyLeft> {
     return this.request<LobbyLeft>('POST', `/api/rooms/${encodeURIComponent(roomId)}/leave`);
+  }
+
+  /** Rebuy or top up from the wallet; the table adds the chips at its next hand boundary. */
+  topUp(roomId: string, amount: number, idempotencyKey?: string): Promise<LobbyTopUp> {
+    return this.request<LobbyTopUp>(
+      'POST',
+      `/api/rooms/${encodeURIComponent(roomId)}/top-up`,
+      { amount },
+      idempotencyKey,
+    );
   }
 
   /** Host only: refunds every seat and closes the room. */

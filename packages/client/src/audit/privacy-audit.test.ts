@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { HAND_A, holeCards, playerAction, resync, seat, emptySeat, tableState } from '../../test/support/messages.js';
+import { PrivacyAuditor } from './privacy-audit.js';
+
+function handResult(tableSeq: number): Record<string, unknown> {
+  return {
+    type: 'hand_result',
+    table_id: 'table-1',
+    table_seq: tableSeq,
+    hand_id: HAND_A,
+    hand_seq: tableSeq,
+    pots: [],
+    uncalled: [],
+    rake: 0,
+    players: [],
+    hands: [],
+  };
+}
+
+function reveal(tableSeq: number, serverSeed = 'aa'.repeat(32)): Record<string, unknown> {
+  return {
+    type: 'seed_reveal',
+    table_id: 'table-1',
+    table_seq: tableSeq,
+    hand_id: HAND_A,
+    hand_seq: tableSeq,
+    reveal: {
+      hand_id: HAND_A,
+      seed_commit: `sha256:${'ab'.repeat(32)}`,
+      server_seed: serverSeed,
+      client_seeds: [],
+      deck_seed: 'cc'.repeat(32),
+      variant: 'holdem',
+      version: 'felt-deck-v1',
+      deck: 'standard52',
+      dealt: [{ index: 0, card: 'As' }],
+    },
+  };
+}
+
+describe('PrivacyAuditor', () => {
+  it('a clean hand for the seated player and a spectator has no violation', () => {
+    const player = new PrivacyAuditor(2);
+    const spectator = new PrivacyAuditor(null);
+    const shownState = tableState(9, {
+      seats: [seat(1, { cards: ['Qh', 'Qd'] }), seat(2, { cards: ['As', 'Kd'] }), seat(3), emptySeat(4)],
+    });
+    player.observe(tableState(1, { seats: [seat(1), seat(2, { cards: ['As', 'Kd'] }), seat(3), emptySeat(4)] }));
+    player.observe(holeCards(2, ['As', 'Kd']));
+    player.observe(playerAction(3, 1, 'call'));
+    const showdown = {
+      type: 'showdown',
+      table_id: 'table-1',
+      table_seq: 8,
+      hand_id: HAND_A,
+      hand_seq: 8,
+      reveal_timing: 'showdown',
+      shown: [{ seat: 1, cards: ['Qh', 'Qd'], reason: 'last_aggressor' }],
+      mucked: [3],
+    };
+    player.observe(showdown);
+    player.observe(shownState);
+    player.observe(handResult(10));
+    player.observe(reveal(11));
+    spectator.observe(tableState(1, { hero: undefined }));
+    spectator.observe(showdown);
+    spectator.observe(
+      tableState(9, { hero: undefined, seats: [seat(1, { cards: ['Qh', 'Qd'] }), seat(2), seat(3), emptySeat(4)] }),
+    );
+    spectator.observe(handResult(10));
+    spectator.observe(reveal(11));
+    expect(player.violations).toEqual([]);
+    expect(spectator.violations).toEqual([]);
+  });
+
+  it('flags another seat’s hidden card, a hero for a spectator and someone else’s hole_cards_dealt', () => {
+    const spectator = new PrivacyAuditor(null);
+    spectator.observe(tableState(1));
+    const player = new PrivacyAuditor(1);
+    player.observe(
+      tableState(2, {
+        hero: { seat: 1, cards: [] },
+        seats: [seat(1), seat(2, { cards: ['As', null] }), seat(3), emptySeat(4)],
+      }),
+    );
+    player.observe(holeCards(3, ['Kd', 'Kh']));
+    expect(spectator.violations.map((v) => [v.kind, v.path])).toEqual([
+      ['foreign_hero', 'hero'],
+      ['foreign_card', 'hero.cards[0]'],
+      ['foreign_card', 'hero.cards[1]'],
+    ]);
+    expect(player.violations.map((v) => [v.kind, v.path])).toEqual([
+      ['foreign_card', 'seats[1].cards[0]'],
+      ['foreign_card', 'cards[0]'],
+      ['foreign_card', 'cards[1]'],
+    ]);
+  });
+
+  it('flags secrets outside seed_reveal, a reveal before the result, and a seed value leaked earlier', () => {
+    const a = new PrivacyAuditor(2);
+    a.observe({ ...playerAction(1, 1, 'call'), deck_seed: 'cc'.repeat(32) });
+    a.observe({ ...playerAction(2, 1, 'call'), note: 'dd'.repeat(32) });
+    a.observe(reveal(3, 'dd'.repeat(32)));
+    expect(a.violations.map((v) => v.kind)).toEqual(['secret_field', 'early_reveal', 'seed_before_reveal']);
+  });
+
+  it('looks inside resync_response replays and snapshots', () => {
+    const a = new PrivacyAuditor(2);
+    a.observe(
+      resync(5, tableState(5, { seats: [seat(1, { cards: ['2c', '3c'] }), seat(2), seat(3), emptySeat(4)] }), [
+        holeCards(4, ['9s', '9h']),
+      ]),
+    );
+    expect(a.violations.map((v) => v.path)).toEqual(['snapshot.seats[0].cards[0]', 'snapshot.seats[0].cards[1]']);
+    // holeCards() is addressed to seat 2, the recipient: no violation for it.
+  });
+});

@@ -1,0 +1,414 @@
+import type { ActionType, Ack, ErrorMessage, ResyncResponse, TableEvent, TableState } from '@felt/protocol';
+import { Emitter, type Unsubscribe } from './emitter.js';
+import { FeltSdkError, SdkErrorCode } from './errors.js';
+import { assessHand, OwnSeedStatus, type HandFairness, type OwnSeed } from './hand-fairness.js';
+import { newClientSeed } from './random.js';
+import { currentTurn, initialTableView, reduceTable, type TableView, type TurnInfo } from './reducer.js';
+
+export const ResyncReason = {
+  /** After every reconnect: the socket was new, so anything may have been missed. */
+  RECONNECT: 'reconnect',
+  /** A snapshot's state_hash did not match its bytes. */
+  HASH_MISMATCH: 'hash_mismatch',
+  /** prev_table_seq proved a lost message. */
+  LOSS: 'loss',
+  /** An impossible state (private data in a spectator view). */
+  ANOMALY: 'anomaly',
+  /** The application asked. */
+  MANUAL: 'manual',
+} as const;
+export type ResyncReason = (typeof ResyncReason)[keyof typeof ResyncReason];
+
+export const SessionStatus = {
+  /** join_table sent (or waiting for the connection); no snapshot yet. */
+  JOINING: 'joining',
+  JOINED: 'joined',
+  /** Detached, refused or the table closed: nothing more happens. */
+  CLOSED: 'closed',
+} as const;
+export type SessionStatus = (typeof SessionStatus)[keyof typeof SessionStatus];
+
+/** A decision to send with `act`: the SDK adds hand_id, turn_token and command_id. */
+export interface Decision {
+  readonly action: ActionType;
+  /** bet, raise, complete: the "to" amount (round total) within the turn's valid_actions. */
+  readonly amount?: number;
+  /** discard: the cards thrown away. */
+  readonly cards?: readonly string[];
+}
+
+export interface HashMismatch {
+  readonly tableSeq: number;
+  readonly claimed: string;
+  readonly computed: string;
+}
+
+/** Events of one table. Subscribe with `session.on(name, listener)`. */
+export interface TableSessionEvents {
+  /** The view after every applied message. */
+  view: TableView;
+  /** Every table-scoped message that passed validation, whether or not it was new. */
+  message: TableState | TableEvent | ResyncResponse;
+  /** Each live event newly applied (not replays). */
+  event: TableEvent;
+  /** It became the hero's turn (a new turn_token). */
+  turn: TurnInfo;
+  /** A hand's seed_reveal was checked. */
+  fairness: HandFairness;
+  hash_mismatch: HashMismatch;
+  resync: { readonly reason: ResyncReason; readonly fromTableSeq: number | undefined };
+  /** An error for this table that answered no pending command of this client. */
+  refused: ErrorMessage;
+  status: SessionStatus;
+  closed: { readonly reason: 'table_closed' | 'detached' | 'join_refused'; readonly error?: ErrorMessage };
+}
+
+/** What a session needs from its client: sending, commands and settings. Internal seam. */
+export interface SessionHost {
+  readonly clientSeeds: boolean;
+  isOpen(): boolean;
+  sendFrame(frame: Record<string, unknown>): boolean;
+  sendCommand(tableId: string, frame: Record<string, unknown>): Promise<Ack>;
+  newCommandId(): string;
+  randomBytes(length: number): Uint8Array;
+  noteResync(reason: ResyncReason): void;
+  noteAnomaly(): void;
+  noteLoss(): void;
+  noteFairness(result: HandFairness): void;
+  noteClientSeed(): void;
+  later(callback: () => void, ms: number): () => void;
+}
+
+const RESYNC_TIMEOUT_MS = 10_000;
+const MAX_FAIRNESS_KEPT = 64;
+
+/**
+ * One table as this client sees it: a typed state store fed by the reference 003 reducer, typed
+ * events, and the table's commands. Created by {@link FeltClient.join}.
+ */
+export class TableSession {
+  readonly events = new Emitter<TableSessionEvents>();
+  private currentView: TableView;
+  private sessionStatus: SessionStatus = SessionStatus.JOINING;
+  private joinCommandId: string | undefined;
+  private resyncAfterJoin: ResyncReason | undefined;
+  private resyncInFlight = false;
+  private cancelResyncTimeout: (() => void) | undefined;
+  private lastTurnToken: string | undefined;
+  private readonly ownSeeds = new Map<string, OwnSeed>();
+  private readonly fairnessByHand = new Map<string, HandFairness>();
+  /** state_hash checks that failed for this table. */
+  hashMismatches = 0;
+  /** resync_request frames this session sent. */
+  resyncs = 0;
+
+  constructor(
+    readonly tableId: string,
+    private readonly host: SessionHost,
+    /** Ask to watch as a spectator (members get their own view regardless). */
+    readonly spectate: boolean,
+  ) {
+    this.currentView = initialTableView(tableId);
+  }
+
+  /** The current view: snapshot, hand markers and watermark. Replaced (never mutated) on every change. */
+  get view(): TableView {
+    return this.currentView;
+  }
+
+  get state(): TableState | null {
+    return this.currentView.state;
+  }
+
+  get status(): SessionStatus {
+    return this.sessionStatus;
+  }
+
+  /** The hero's seat, or null for a spectator (or before the first snapshot). */
+  get heroSeat(): number | null {
+    return this.currentView.state?.hero?.seat ?? null;
+  }
+
+  /** The hero's pending turn, or null. */
+  get turn(): TurnInfo | null {
+    return currentTurn(this.currentView);
+  }
+
+  /** The fairness verdict of a hand this client saw revealed. */
+  fairness(handId: string): HandFairness | undefined {
+    return this.fairnessByHand.get(handId);
+  }
+
+  /** Verdicts of the most recent hands, oldest first. */
+  fairnessHistory(): HandFairness[] {
+    return [...this.fairnessByHand.values()];
+  }
+
+  on<K extends keyof TableSessionEvents>(event: K, listener: (payload: TableSessionEvents[K]) => void): Unsubscribe {
+    return this.events.on(event, listener);
+  }
+
+  /** Resolves with the first view for which `predicate` holds (now or later). */
+  waitFor(predicate: (view: TableView) => boolean): Promise<TableView> {
+    if (predicate(this.currentView)) return Promise.resolve(this.currentView);
+    return this.events.next('view', predicate);
+  }
+
+  // ---- commands ------------------------------------------------------------------------------
+
+  /**
+   * Sends a decision for the hero's current turn with that turn's hand_id and turn_token. Resolves
+   * with the ack; rejects with CommandRefusedError (e.g. `stale_turn_token`) or a timeout.
+   */
+  act(decision: Decision): Promise<Ack> {
+    const turn = this.turn;
+    if (turn === null) {
+      return Promise.reject(new FeltSdkError(SdkErrorCode.NO_TURN, 'it is not your turn', { tableId: this.tableId }));
+    }
+    return this.command({
+      type: 'action',
+      hand_id: turn.handId,
+      turn_token: turn.turnToken,
+      action: decision.action,
+      ...(decision.amount !== undefined ? { amount: decision.amount } : {}),
+      ...(decision.cards !== undefined ? { cards: [...decision.cards] } : {}),
+    });
+  }
+
+  sitIn(options: { post?: boolean } = {}): Promise<Ack> {
+    return this.command({ type: 'sit_in', ...(options.post !== undefined ? { post: options.post } : {}) });
+  }
+
+  sitOut(): Promise<Ack> {
+    return this.command({ type: 'sit_out' });
+  }
+
+  /** Gives up the seat (reference 002 §9). The lobby's leave moves the chips back to the wallet. */
+  leave(): Promise<Ack> {
+    return this.command({ type: 'leave' });
+  }
+
+  startHand(): Promise<Ack> {
+    return this.command({ type: 'start_hand' });
+  }
+
+  /** Shows the hero's cards of a finished hand (default: the last hand). */
+  showCards(handId = this.currentView.hand?.handId): Promise<Ack> {
+    if (handId === undefined) {
+      return Promise.reject(new FeltSdkError(SdkErrorCode.NO_TURN, 'no hand to show', { tableId: this.tableId }));
+    }
+    return this.command({ type: 'show_cards', hand_id: handId });
+  }
+
+  /** Any other table command; the SDK adds table_id and a command_id (kept across retries). */
+  command(frame: Record<string, unknown> & { type: string }): Promise<Ack> {
+    if (this.sessionStatus === SessionStatus.CLOSED) {
+      return Promise.reject(new FeltSdkError(SdkErrorCode.SESSION_CLOSED, 'the table session is closed'));
+    }
+    return this.host.sendCommand(this.tableId, frame);
+  }
+
+  /** Asks for a resync_response now (at most one is in flight). */
+  resync(reason: ResyncReason = ResyncReason.MANUAL): void {
+    if (this.sessionStatus === SessionStatus.CLOSED || this.resyncInFlight) return;
+    if (this.sessionStatus === SessionStatus.JOINING) {
+      this.resyncAfterJoin ??= reason;
+      return;
+    }
+    const from = this.currentView.lastTableSeq >= 0 ? this.currentView.lastTableSeq : undefined;
+    const sent = this.host.sendFrame({
+      type: 'resync_request',
+      table_id: this.tableId,
+      ...(from !== undefined ? { from_table_seq: from } : {}),
+    });
+    if (!sent) return;
+    this.resyncInFlight = true;
+    this.resyncs++;
+    this.host.noteResync(reason);
+    this.cancelResyncTimeout?.();
+    this.cancelResyncTimeout = this.host.later(() => {
+      this.resyncInFlight = false;
+    }, RESYNC_TIMEOUT_MS);
+    this.events.emit('resync', { reason, fromTableSeq: from });
+  }
+
+  /** Stops receiving this table (leave_table); the seat keeps playing under the disconnect rules. */
+  detach(): void {
+    if (this.sessionStatus === SessionStatus.CLOSED) return;
+    this.host.sendFrame({ type: 'leave_table', table_id: this.tableId });
+    this.close('detached');
+  }
+
+  // ---- driven by FeltClient ----------------------------------------------------------------
+
+  /** @internal (Re)attaches on an open socket; after a reconnect a resync follows the join. */
+  attach(reconnect: boolean): void {
+    if (this.sessionStatus === SessionStatus.CLOSED) return;
+    this.setStatus(SessionStatus.JOINING);
+    this.resyncInFlight = false;
+    if (reconnect) this.resyncAfterJoin = ResyncReason.RECONNECT;
+    this.joinCommandId = this.host.newCommandId();
+    this.host.sendFrame({
+      type: 'join_table',
+      table_id: this.tableId,
+      command_id: this.joinCommandId,
+      ...(this.spectate ? { spectate: true } : {}),
+    });
+  }
+
+  /** @internal The connection dropped: the join must be redone. */
+  detached(): void {
+    if (this.sessionStatus !== SessionStatus.CLOSED) this.setStatus(SessionStatus.JOINING);
+    this.resyncInFlight = false;
+  }
+
+  /** @internal */
+  isJoinCommand(commandId: string | undefined): boolean {
+    return commandId !== undefined && commandId === this.joinCommandId;
+  }
+
+  /** @internal The join was refused with a code a retry cannot fix. */
+  joinRefused(error: ErrorMessage): void {
+    this.close('join_refused', error);
+  }
+
+  /** @internal A validated table message. `hashOk` is false when a snapshot failed its state_hash. */
+  handle(message: TableState | TableEvent | ResyncResponse, hash: HashMismatch | null): void {
+    if (this.sessionStatus === SessionStatus.CLOSED) return;
+    this.events.emit('message', message);
+    if (hash !== null) {
+      this.hashMismatches++;
+      this.events.emit('hash_mismatch', hash);
+      // The snapshot's bytes are not what the server meant: do not install it; fetch a good one.
+      if (message.type === 'resync_response') {
+        this.resyncInFlight = false;
+        this.host.later(() => this.resync(ResyncReason.HASH_MISMATCH), 250);
+      } else {
+        this.resync(ResyncReason.HASH_MISMATCH);
+      }
+      if (this.sessionStatus === SessionStatus.JOINING && message.type === 'table_state') {
+        this.setStatus(SessionStatus.JOINED);
+        this.afterJoin();
+      }
+      return;
+    }
+    const result = reduceTable(this.currentView, message);
+    if (message.type === 'resync_response') {
+      this.resyncInFlight = false;
+      this.cancelResyncTimeout?.();
+    }
+    if (result.anomaly !== undefined) this.host.noteAnomaly();
+    if (!result.applied) {
+      if (this.sessionStatus === SessionStatus.JOINING && message.type === 'table_state') {
+        // The join answer can equal what we hold (nothing happened while away).
+        this.setStatus(SessionStatus.JOINED);
+        this.afterJoin();
+      }
+      return;
+    }
+    this.currentView = result.view;
+    const joinedNow = this.sessionStatus === SessionStatus.JOINING && result.view.state !== null;
+    if (joinedNow) this.setStatus(SessionStatus.JOINED);
+    if (message.type !== 'table_state' && message.type !== 'resync_response') {
+      this.events.emit('event', message);
+      if (message.type === 'seed_commit') this.onSeedCommit(message);
+    }
+    this.events.emit('view', this.currentView);
+    this.checkTurn();
+    this.checkReveal();
+    if (joinedNow) this.afterJoin();
+    if (result.lossDetected) {
+      this.host.noteLoss();
+      this.resync(ResyncReason.LOSS);
+    } else if (result.anomaly !== undefined) {
+      this.resync(ResyncReason.ANOMALY);
+    }
+    if (message.type === 'table_closed') this.close('table_closed');
+  }
+
+  /** @internal */
+  noteCommandSettled(frame: Record<string, unknown>, outcome: 'acked' | 'refused'): void {
+    if (frame.type !== 'client_seed' || typeof frame.hand_id !== 'string') return;
+    const own = this.ownSeeds.get(frame.hand_id);
+    if (own) {
+      this.ownSeeds.set(frame.hand_id, {
+        ...own,
+        status: outcome === 'acked' ? OwnSeedStatus.ACCEPTED : OwnSeedStatus.REFUSED,
+      });
+    }
+  }
+
+  /** @internal */
+  refused(error: ErrorMessage): void {
+    this.events.emit('refused', error);
+  }
+
+  /** @internal */
+  close(reason: TableSessionEvents['closed']['reason'], error?: ErrorMessage): void {
+    if (this.sessionStatus === SessionStatus.CLOSED) return;
+    this.cancelResyncTimeout?.();
+    this.setStatus(SessionStatus.CLOSED);
+    this.events.emit('closed', { reason, ...(error !== undefined ? { error } : {}) });
+  }
+
+  private afterJoin(): void {
+    const reason = this.resyncAfterJoin;
+    this.resyncAfterJoin = undefined;
+    if (reason !== undefined) this.resync(reason);
+  }
+
+  private setStatus(status: SessionStatus): void {
+    if (this.sessionStatus === status) return;
+    this.sessionStatus = status;
+    this.events.emit('status', status);
+  }
+
+  private checkTurn(): void {
+    const turn = this.turn;
+    if (turn === null) {
+      this.lastTurnToken = undefined;
+      return;
+    }
+    if (turn.turnToken === this.lastTurnToken) return;
+    this.lastTurnToken = turn.turnToken;
+    this.events.emit('turn', turn);
+  }
+
+  /**
+   * FAIRNESS.md step 4: a fresh seed from Web Crypto, drawn only now that the commit is known, sent
+   * once per hand by a seat that is dealt in.
+   */
+  private onSeedCommit(message: Extract<TableEvent, { type: 'seed_commit' }>): void {
+    if (!this.host.clientSeeds || this.currentView.role !== 'player') return;
+    const seat = this.heroSeat;
+    if (seat === null || !message.seats.includes(seat) || this.ownSeeds.has(message.hand_id)) return;
+    const seed = newClientSeed((n) => this.host.randomBytes(n));
+    this.ownSeeds.set(message.hand_id, { seat, seed, status: OwnSeedStatus.SENT });
+    if (this.ownSeeds.size > MAX_FAIRNESS_KEPT) this.ownSeeds.delete(this.ownSeeds.keys().next().value!);
+    this.host.noteClientSeed();
+    // A refusal (window closed) is normal and leaves the hand server-seed-only; the verdict says so.
+    this.command({ type: 'client_seed', hand_id: message.hand_id, seed }).catch(() => undefined);
+  }
+
+  private checkReveal(): void {
+    const hand = this.currentView.hand;
+    if (hand?.reveal == null || this.fairnessByHand.has(hand.handId)) return;
+    const verdict = assessHand(
+      hand,
+      hand.reveal,
+      this.ownSeeds.get(hand.handId) ?? null,
+      this.heroCardsOf(hand.handId),
+    );
+    this.fairnessByHand.set(hand.handId, verdict);
+    if (this.fairnessByHand.size > MAX_FAIRNESS_KEPT) {
+      this.fairnessByHand.delete(this.fairnessByHand.keys().next().value!);
+    }
+    this.host.noteFairness(verdict);
+    this.events.emit('fairness', verdict);
+  }
+
+  private heroCardsOf(handId: string): string[] {
+    const state = this.currentView.state;
+    return state?.hand_id === handId ? [...(state.hero?.cards ?? [])] : [];
+  }
+}
