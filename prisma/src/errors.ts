@@ -12,6 +12,12 @@ export const DbErrorCode = {
   INSUFFICIENT_FUNDS: 'insufficient_funds',
   IDEMPOTENCY_CONFLICT: 'idempotency_conflict',
   TRANSACTION_RETRIES_EXHAUSTED: 'transaction_retries_exhausted',
+  HAND_INVALID: 'hand_invalid',
+  HAND_CONFLICT: 'hand_conflict',
+  HAND_NOT_READY: 'hand_not_ready',
+  ESCROW_MISMATCH: 'escrow_mismatch',
+  CASH_OUT_CONFLICT: 'cash_out_conflict',
+  HISTORY_IMMUTABLE: 'history_immutable',
 } as const;
 export type DbErrorCode = (typeof DbErrorCode)[keyof typeof DbErrorCode];
 
@@ -136,6 +142,76 @@ export class TransactionRetriesExhaustedError extends DbError {
       options,
     );
     this.name = 'TransactionRetriesExhaustedError';
+  }
+}
+
+/** A hand record that cannot be persisted as it is: retrying will not help. */
+export class HandRecordInvalidError extends DbError {
+  constructor(
+    readonly handId: string,
+    readonly problems: readonly string[],
+  ) {
+    super(DbErrorCode.HAND_INVALID, `hand ${handId} is invalid: ${problems.slice(0, 5).join('; ')}`);
+    this.name = 'HandRecordInvalidError';
+  }
+}
+
+/** The hand id, or the room's hand number, was already persisted with different content. */
+export class HandConflictError extends DbError {
+  constructor(
+    readonly handId: string,
+    readonly roomId: string,
+    readonly handNo: number,
+    readonly reason: string,
+  ) {
+    super(DbErrorCode.HAND_CONFLICT, `hand ${handId} (room ${roomId}, no. ${handNo}) conflicts: ${reason}`);
+    this.name = 'HandConflictError';
+  }
+}
+
+/**
+ * An earlier hand of the same room is not persisted yet. Hands of a room are written in order, so
+ * this one waits (the persister delays the job; it does not count as a failed attempt).
+ */
+export class HandNotReadyError extends DbError {
+  constructor(
+    readonly handId: string,
+    readonly roomId: string,
+    readonly handNo: number,
+    readonly lastHandNo: number,
+  ) {
+    super(
+      DbErrorCode.HAND_NOT_READY,
+      `hand ${handId} is no. ${handNo} of room ${roomId}, which has only ${lastHandNo} persisted`,
+    );
+    this.name = 'HandNotReadyError';
+  }
+}
+
+/** A player's escrow does not hold what the table says they had: nothing was posted. */
+export class EscrowMismatchError extends DbError {
+  constructor(
+    readonly handId: string,
+    readonly roomId: string,
+    readonly mismatches: readonly { userId: string; seat: number; escrow: bigint; expected: bigint }[],
+  ) {
+    super(
+      DbErrorCode.ESCROW_MISMATCH,
+      `hand ${handId}: escrow does not reconcile with the starting stacks of ` +
+        mismatches.map((m) => `seat ${m.seat} (escrow ${m.escrow}, expected ${m.expected})`).join(', '),
+    );
+    this.name = 'EscrowMismatchError';
+  }
+}
+
+/** A cash-out request id was replayed with different content. */
+export class CashOutConflictError extends DbError {
+  constructor(
+    readonly requestId: string,
+    readonly reason: string,
+  ) {
+    super(DbErrorCode.CASH_OUT_CONFLICT, `cash-out ${requestId} conflicts with the recorded request: ${reason}`);
+    this.name = 'CashOutConflictError';
   }
 }
 

@@ -151,8 +151,18 @@ interface LockedAccount {
 
 /**
  * Creates the accounts if they are missing, then locks them in key order. One global lock order
- * keeps two transactions that touch the same accounts from deadlocking each other.
+ * keeps two transactions that touch the same accounts from deadlocking each other; a database
+ * transaction that posts several ledger transactions calls this first with every account it will
+ * touch, so that its later posts take no lock out of that order.
  */
+export async function lockLedgerAccounts(
+  tx: TxClient,
+  refs: readonly AccountRef[],
+): Promise<Map<string, { id: string; key: string; kind: string; balance: bigint }>> {
+  if (refs.length === 0) return new Map();
+  return lockAccounts(tx, refs);
+}
+
 async function lockAccounts(tx: TxClient, refs: readonly AccountRef[]): Promise<Map<string, LockedAccount>> {
   const rows = refs.map((ref) => ({
     key: accountKey(ref),

@@ -1,5 +1,5 @@
 import type { Db } from './client.js';
-import { AccountKind, MembershipStatus, type RoomStatus } from './generated/enums.js';
+import { AccountKind, MembershipStatus, TopUpStatus, type RoomStatus } from './generated/enums.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,6 +11,8 @@ export interface TableSeed<C = unknown> {
     readonly status: RoomStatus;
     /** The room's RoomConfig; validated when the caller passes a parser. */
     readonly config: C;
+    /** Hands 1..lastHandNo are persisted; the table continues its numbering after its own last hand. */
+    readonly lastHandNo: number;
   };
   /** Active members in seat order. */
   readonly members: readonly TableSeedMember[];
@@ -22,8 +24,17 @@ export interface TableSeedMember {
   /** 1-based. */
   readonly seat: number;
   readonly status: MembershipStatus;
-  /** The member's escrow at this room: their table stack between hands. */
+  /** Names this seat in cash-out request ids (`leave-<membershipId>`). */
+  readonly membershipId: string;
+  /**
+   * The stack after every persisted hand: the escrow less the pending top-ups (docs/dev/money-flows.md).
+   * It is the live stack only when no hand of this table is still waiting to be persisted.
+   */
   readonly stack: bigint;
+  /** Chips paid in for a rebuy or top-up that the table has not added yet, oldest first. */
+  readonly pendingTopUps: readonly { readonly id: string; readonly amount: bigint }[];
+  /** The player asked the lobby to leave: the table lets them go (at the end of a hand in progress). */
+  readonly leaveRequested: boolean;
 }
 
 /**
@@ -50,9 +61,22 @@ export async function loadTableSeed<C = unknown>(
       memberships: {
         where: { status: MembershipStatus.active },
         orderBy: { seat: 'asc' },
-        select: { userId: true, seat: true, status: true, user: { select: { name: true } } },
+        select: {
+          id: true,
+          userId: true,
+          seat: true,
+          status: true,
+          leaveRequestedAt: true,
+          user: { select: { name: true } },
+          topUps: {
+            where: { status: TopUpStatus.pending },
+            orderBy: { requestedAt: 'asc' },
+            select: { id: true, amount: true },
+          },
+        },
       },
       accounts: { where: { kind: AccountKind.escrow }, select: { userId: true, balance: true } },
+      lastHandNo: true,
     },
   });
   if (!room) return null;
@@ -63,13 +87,17 @@ export async function loadTableSeed<C = unknown>(
       code: room.code,
       status: room.status,
       config: parseConfig ? parseConfig(room.config) : (room.config as C),
+      lastHandNo: room.lastHandNo,
     },
     members: room.memberships.map((m) => ({
       userId: m.userId,
       name: m.user.name,
       seat: m.seat,
       status: m.status,
-      stack: stacks.get(m.userId) ?? 0n,
+      membershipId: m.id,
+      stack: (stacks.get(m.userId) ?? 0n) - m.topUps.reduce((a, t) => a + t.amount, 0n),
+      pendingTopUps: m.topUps.map((t) => ({ id: t.id, amount: t.amount })),
+      leaveRequested: m.leaveRequestedAt !== null,
     })),
   };
 }

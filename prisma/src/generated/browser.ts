@@ -60,6 +60,42 @@ export type LedgerTransaction = Prisma.LedgerTransactionModel
 export type LedgerEntry = Prisma.LedgerEntryModel
 /**
  * Model Hand
- * A completed hand. The persister writes it idempotently: UNIQUE(hand_id) makes a replay a no-op.
+ * A completed hand. The persister writes it, its children and its ledger entries in one transaction;
+ * UNIQUE(hand_id) makes a replay a no-op, and rows are immutable (a trigger refuses UPDATE/DELETE).
  */
 export type Hand = Prisma.HandModel
+/**
+ * Model HandPlayer
+ * A player dealt into a hand, with the hand's money outcome for them.
+ */
+export type HandPlayer = Prisma.HandPlayerModel
+/**
+ * Model HandAction
+ * The hand's operation log, in order (engine operations: posts, deals, decisions, returns, reveals, awards).
+ */
+export type HandAction = Prisma.HandActionModel
+/**
+ * Model HandCard
+ * Every dealt card with its deck index (FAIRNESS.md step 10).
+ */
+export type HandCard = Prisma.HandCardModel
+/**
+ * Model HandPot
+ * One pot's result.
+ */
+export type HandPot = Prisma.HandPotModel
+/**
+ * Model TopUp
+ * A rebuy or top-up between hands (reference 002 §6). Escrow = stack after persisted hands + pending top-ups.
+ */
+export type TopUp = Prisma.TopUpModel
+/**
+ * Model CashOut
+ * A cash-out the table worker requested (or the lobby, for a room no worker runs).
+ */
+export type CashOut = Prisma.CashOutModel
+/**
+ * Model MoneyIncident
+ * Something money-related that did not reconcile and was refused; the audit lists open ones.
+ */
+export type MoneyIncident = Prisma.MoneyIncidentModel

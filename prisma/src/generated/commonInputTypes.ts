@@ -165,6 +165,17 @@ export type BoolFilter<$PrismaModel = never> = {
   not?: Prisma.NestedBoolFilter<$PrismaModel> | boolean
 }
 
+export type IntFilter<$PrismaModel = never> = {
+  equals?: number | Prisma.IntFieldRefInput<$PrismaModel>
+  in?: number[] | Prisma.ListIntFieldRefInput<$PrismaModel>
+  notIn?: number[] | Prisma.ListIntFieldRefInput<$PrismaModel>
+  lt?: number | Prisma.IntFieldRefInput<$PrismaModel>
+  lte?: number | Prisma.IntFieldRefInput<$PrismaModel>
+  gt?: number | Prisma.IntFieldRefInput<$PrismaModel>
+  gte?: number | Prisma.IntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedIntFilter<$PrismaModel> | number
+}
+
 export type EnumRoomStatusWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.RoomStatus | Prisma.EnumRoomStatusFieldRefInput<$PrismaModel>
   in?: $Enums.RoomStatus[] | Prisma.ListEnumRoomStatusFieldRefInput<$PrismaModel>
@@ -210,7 +221,7 @@ export type BoolWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedBoolFilter<$PrismaModel>
 }
 
-export type IntFilter<$PrismaModel = never> = {
+export type IntWithAggregatesFilter<$PrismaModel = never> = {
   equals?: number | Prisma.IntFieldRefInput<$PrismaModel>
   in?: number[] | Prisma.ListIntFieldRefInput<$PrismaModel>
   notIn?: number[] | Prisma.ListIntFieldRefInput<$PrismaModel>
@@ -218,7 +229,12 @@ export type IntFilter<$PrismaModel = never> = {
   lte?: number | Prisma.IntFieldRefInput<$PrismaModel>
   gt?: number | Prisma.IntFieldRefInput<$PrismaModel>
   gte?: number | Prisma.IntFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedIntFilter<$PrismaModel> | number
+  not?: Prisma.NestedIntWithAggregatesFilter<$PrismaModel> | number
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _avg?: Prisma.NestedFloatFilter<$PrismaModel>
+  _sum?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedIntFilter<$PrismaModel>
+  _max?: Prisma.NestedIntFilter<$PrismaModel>
 }
 
 export type EnumMembershipStatusFilter<$PrismaModel = never> = {
@@ -237,22 +253,6 @@ export type BigIntFilter<$PrismaModel = never> = {
   gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
   gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
   not?: Prisma.NestedBigIntFilter<$PrismaModel> | bigint | number
-}
-
-export type IntWithAggregatesFilter<$PrismaModel = never> = {
-  equals?: number | Prisma.IntFieldRefInput<$PrismaModel>
-  in?: number[] | Prisma.ListIntFieldRefInput<$PrismaModel>
-  notIn?: number[] | Prisma.ListIntFieldRefInput<$PrismaModel>
-  lt?: number | Prisma.IntFieldRefInput<$PrismaModel>
-  lte?: number | Prisma.IntFieldRefInput<$PrismaModel>
-  gt?: number | Prisma.IntFieldRefInput<$PrismaModel>
-  gte?: number | Prisma.IntFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedIntWithAggregatesFilter<$PrismaModel> | number
-  _count?: Prisma.NestedIntFilter<$PrismaModel>
-  _avg?: Prisma.NestedFloatFilter<$PrismaModel>
-  _sum?: Prisma.NestedIntFilter<$PrismaModel>
-  _min?: Prisma.NestedIntFilter<$PrismaModel>
-  _max?: Prisma.NestedIntFilter<$PrismaModel>
 }
 
 export type EnumMembershipStatusWithAggregatesFilter<$PrismaModel = never> = {
@@ -453,6 +453,97 @@ export type IntNullableWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedIntNullableFilter<$PrismaModel>
 }
 
+export type BigIntNullableFilter<$PrismaModel = never> = {
+  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel> | null
+  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBigIntNullableFilter<$PrismaModel> | bigint | number | null
+}
+
+export type BoolNullableFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedBoolNullableFilter<$PrismaModel> | boolean | null
+}
+
+export type BigIntNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel> | null
+  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBigIntNullableWithAggregatesFilter<$PrismaModel> | bigint | number | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _avg?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _sum?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+}
+
+export type BoolNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedBoolNullableWithAggregatesFilter<$PrismaModel> | boolean | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedBoolNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedBoolNullableFilter<$PrismaModel>
+}
+
+export type EnumTopUpStatusFilter<$PrismaModel = never> = {
+  equals?: $Enums.TopUpStatus | Prisma.EnumTopUpStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TopUpStatus[] | Prisma.ListEnumTopUpStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TopUpStatus[] | Prisma.ListEnumTopUpStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTopUpStatusFilter<$PrismaModel> | $Enums.TopUpStatus
+}
+
+export type EnumTopUpStatusWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.TopUpStatus | Prisma.EnumTopUpStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TopUpStatus[] | Prisma.ListEnumTopUpStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TopUpStatus[] | Prisma.ListEnumTopUpStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTopUpStatusWithAggregatesFilter<$PrismaModel> | $Enums.TopUpStatus
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumTopUpStatusFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumTopUpStatusFilter<$PrismaModel>
+}
+
+export type EnumCashOutReasonFilter<$PrismaModel = never> = {
+  equals?: $Enums.CashOutReason | Prisma.EnumCashOutReasonFieldRefInput<$PrismaModel>
+  in?: $Enums.CashOutReason[] | Prisma.ListEnumCashOutReasonFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CashOutReason[] | Prisma.ListEnumCashOutReasonFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCashOutReasonFilter<$PrismaModel> | $Enums.CashOutReason
+}
+
+export type EnumCashOutStatusFilter<$PrismaModel = never> = {
+  equals?: $Enums.CashOutStatus | Prisma.EnumCashOutStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.CashOutStatus[] | Prisma.ListEnumCashOutStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CashOutStatus[] | Prisma.ListEnumCashOutStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCashOutStatusFilter<$PrismaModel> | $Enums.CashOutStatus
+}
+
+export type EnumCashOutReasonWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CashOutReason | Prisma.EnumCashOutReasonFieldRefInput<$PrismaModel>
+  in?: $Enums.CashOutReason[] | Prisma.ListEnumCashOutReasonFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CashOutReason[] | Prisma.ListEnumCashOutReasonFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCashOutReasonWithAggregatesFilter<$PrismaModel> | $Enums.CashOutReason
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCashOutReasonFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCashOutReasonFilter<$PrismaModel>
+}
+
+export type EnumCashOutStatusWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CashOutStatus | Prisma.EnumCashOutStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.CashOutStatus[] | Prisma.ListEnumCashOutStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CashOutStatus[] | Prisma.ListEnumCashOutStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCashOutStatusWithAggregatesFilter<$PrismaModel> | $Enums.CashOutStatus
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCashOutStatusFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCashOutStatusFilter<$PrismaModel>
+}
+
 export type NestedUuidFilter<$PrismaModel = never> = {
   equals?: string | Prisma.StringFieldRefInput<$PrismaModel>
   in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
@@ -635,24 +726,6 @@ export type NestedBoolWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedBoolFilter<$PrismaModel>
 }
 
-export type NestedEnumMembershipStatusFilter<$PrismaModel = never> = {
-  equals?: $Enums.MembershipStatus | Prisma.EnumMembershipStatusFieldRefInput<$PrismaModel>
-  in?: $Enums.MembershipStatus[] | Prisma.ListEnumMembershipStatusFieldRefInput<$PrismaModel>
-  notIn?: $Enums.MembershipStatus[] | Prisma.ListEnumMembershipStatusFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedEnumMembershipStatusFilter<$PrismaModel> | $Enums.MembershipStatus
-}
-
-export type NestedBigIntFilter<$PrismaModel = never> = {
-  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
-  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel>
-  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel>
-  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
-  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
-  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
-  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedBigIntFilter<$PrismaModel> | bigint | number
-}
-
 export type NestedIntWithAggregatesFilter<$PrismaModel = never> = {
   equals?: number | Prisma.IntFieldRefInput<$PrismaModel>
   in?: number[] | Prisma.ListIntFieldRefInput<$PrismaModel>
@@ -678,6 +751,24 @@ export type NestedFloatFilter<$PrismaModel = never> = {
   gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
   gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
   not?: Prisma.NestedFloatFilter<$PrismaModel> | number
+}
+
+export type NestedEnumMembershipStatusFilter<$PrismaModel = never> = {
+  equals?: $Enums.MembershipStatus | Prisma.EnumMembershipStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.MembershipStatus[] | Prisma.ListEnumMembershipStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.MembershipStatus[] | Prisma.ListEnumMembershipStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumMembershipStatusFilter<$PrismaModel> | $Enums.MembershipStatus
+}
+
+export type NestedBigIntFilter<$PrismaModel = never> = {
+  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel>
+  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel>
+  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBigIntFilter<$PrismaModel> | bigint | number
 }
 
 export type NestedEnumMembershipStatusWithAggregatesFilter<$PrismaModel = never> = {
@@ -845,6 +936,97 @@ export type NestedFloatNullableFilter<$PrismaModel = never> = {
   gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
   gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
   not?: Prisma.NestedFloatNullableFilter<$PrismaModel> | number | null
+}
+
+export type NestedBigIntNullableFilter<$PrismaModel = never> = {
+  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel> | null
+  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBigIntNullableFilter<$PrismaModel> | bigint | number | null
+}
+
+export type NestedBoolNullableFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedBoolNullableFilter<$PrismaModel> | boolean | null
+}
+
+export type NestedBigIntNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel> | null
+  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBigIntNullableWithAggregatesFilter<$PrismaModel> | bigint | number | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _avg?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _sum?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+}
+
+export type NestedBoolNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedBoolNullableWithAggregatesFilter<$PrismaModel> | boolean | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedBoolNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedBoolNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumTopUpStatusFilter<$PrismaModel = never> = {
+  equals?: $Enums.TopUpStatus | Prisma.EnumTopUpStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TopUpStatus[] | Prisma.ListEnumTopUpStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TopUpStatus[] | Prisma.ListEnumTopUpStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTopUpStatusFilter<$PrismaModel> | $Enums.TopUpStatus
+}
+
+export type NestedEnumTopUpStatusWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.TopUpStatus | Prisma.EnumTopUpStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TopUpStatus[] | Prisma.ListEnumTopUpStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TopUpStatus[] | Prisma.ListEnumTopUpStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTopUpStatusWithAggregatesFilter<$PrismaModel> | $Enums.TopUpStatus
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumTopUpStatusFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumTopUpStatusFilter<$PrismaModel>
+}
+
+export type NestedEnumCashOutReasonFilter<$PrismaModel = never> = {
+  equals?: $Enums.CashOutReason | Prisma.EnumCashOutReasonFieldRefInput<$PrismaModel>
+  in?: $Enums.CashOutReason[] | Prisma.ListEnumCashOutReasonFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CashOutReason[] | Prisma.ListEnumCashOutReasonFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCashOutReasonFilter<$PrismaModel> | $Enums.CashOutReason
+}
+
+export type NestedEnumCashOutStatusFilter<$PrismaModel = never> = {
+  equals?: $Enums.CashOutStatus | Prisma.EnumCashOutStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.CashOutStatus[] | Prisma.ListEnumCashOutStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CashOutStatus[] | Prisma.ListEnumCashOutStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCashOutStatusFilter<$PrismaModel> | $Enums.CashOutStatus
+}
+
+export type NestedEnumCashOutReasonWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CashOutReason | Prisma.EnumCashOutReasonFieldRefInput<$PrismaModel>
+  in?: $Enums.CashOutReason[] | Prisma.ListEnumCashOutReasonFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CashOutReason[] | Prisma.ListEnumCashOutReasonFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCashOutReasonWithAggregatesFilter<$PrismaModel> | $Enums.CashOutReason
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCashOutReasonFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCashOutReasonFilter<$PrismaModel>
+}
+
+export type NestedEnumCashOutStatusWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CashOutStatus | Prisma.EnumCashOutStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.CashOutStatus[] | Prisma.ListEnumCashOutStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CashOutStatus[] | Prisma.ListEnumCashOutStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCashOutStatusWithAggregatesFilter<$PrismaModel> | $Enums.CashOutStatus
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCashOutStatusFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCashOutStatusFilter<$PrismaModel>
 }
 
 

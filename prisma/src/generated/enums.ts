@@ -47,3 +47,29 @@ export const LedgerTxKind = {
 } as const
 
 export type LedgerTxKind = (typeof LedgerTxKind)[keyof typeof LedgerTxKind]
+
+
+export const TopUpStatus = {
+  pending: 'pending',
+  applied: 'applied',
+  cashed_out: 'cashed_out'
+} as const
+
+export type TopUpStatus = (typeof TopUpStatus)[keyof typeof TopUpStatus]
+
+
+export const CashOutReason = {
+  leave: 'leave',
+  room_close: 'room_close'
+} as const
+
+export type CashOutReason = (typeof CashOutReason)[keyof typeof CashOutReason]
+
+
+export const CashOutStatus = {
+  pending: 'pending',
+  paid: 'paid',
+  mismatch: 'mismatch'
+} as const
+
+export type CashOutStatus = (typeof CashOutStatus)[keyof typeof CashOutStatus]

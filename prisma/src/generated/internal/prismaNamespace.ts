@@ -405,7 +405,14 @@ export const ModelName = {
   Wallet: 'Wallet',
   LedgerTransaction: 'LedgerTransaction',
   LedgerEntry: 'LedgerEntry',
-  Hand: 'Hand'
+  Hand: 'Hand',
+  HandPlayer: 'HandPlayer',
+  HandAction: 'HandAction',
+  HandCard: 'HandCard',
+  HandPot: 'HandPot',
+  TopUp: 'TopUp',
+  CashOut: 'CashOut',
+  MoneyIncident: 'MoneyIncident'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -421,7 +428,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "user" | "session" | "room" | "membership" | "ledgerAccount" | "wallet" | "ledgerTransaction" | "ledgerEntry" | "hand"
+    modelProps: "user" | "session" | "room" | "membership" | "ledgerAccount" | "wallet" | "ledgerTransaction" | "ledgerEntry" | "hand" | "handPlayer" | "handAction" | "handCard" | "handPot" | "topUp" | "cashOut" | "moneyIncident"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1091,6 +1098,524 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    HandPlayer: {
+      payload: Prisma.$HandPlayerPayload<ExtArgs>
+      fields: Prisma.HandPlayerFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HandPlayerFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HandPlayerFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload>
+        }
+        findFirst: {
+          args: Prisma.HandPlayerFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HandPlayerFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload>
+        }
+        findMany: {
+          args: Prisma.HandPlayerFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload>[]
+        }
+        create: {
+          args: Prisma.HandPlayerCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload>
+        }
+        createMany: {
+          args: Prisma.HandPlayerCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HandPlayerCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload>[]
+        }
+        delete: {
+          args: Prisma.HandPlayerDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload>
+        }
+        update: {
+          args: Prisma.HandPlayerUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload>
+        }
+        deleteMany: {
+          args: Prisma.HandPlayerDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HandPlayerUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HandPlayerUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload>[]
+        }
+        upsert: {
+          args: Prisma.HandPlayerUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPlayerPayload>
+        }
+        aggregate: {
+          args: Prisma.HandPlayerAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHandPlayer>
+        }
+        groupBy: {
+          args: Prisma.HandPlayerGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandPlayerGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HandPlayerCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandPlayerCountAggregateOutputType> | number
+        }
+      }
+    }
+    HandAction: {
+      payload: Prisma.$HandActionPayload<ExtArgs>
+      fields: Prisma.HandActionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HandActionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HandActionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload>
+        }
+        findFirst: {
+          args: Prisma.HandActionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HandActionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload>
+        }
+        findMany: {
+          args: Prisma.HandActionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload>[]
+        }
+        create: {
+          args: Prisma.HandActionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload>
+        }
+        createMany: {
+          args: Prisma.HandActionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HandActionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload>[]
+        }
+        delete: {
+          args: Prisma.HandActionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload>
+        }
+        update: {
+          args: Prisma.HandActionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload>
+        }
+        deleteMany: {
+          args: Prisma.HandActionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HandActionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HandActionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload>[]
+        }
+        upsert: {
+          args: Prisma.HandActionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandActionPayload>
+        }
+        aggregate: {
+          args: Prisma.HandActionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHandAction>
+        }
+        groupBy: {
+          args: Prisma.HandActionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandActionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HandActionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandActionCountAggregateOutputType> | number
+        }
+      }
+    }
+    HandCard: {
+      payload: Prisma.$HandCardPayload<ExtArgs>
+      fields: Prisma.HandCardFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HandCardFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HandCardFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload>
+        }
+        findFirst: {
+          args: Prisma.HandCardFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HandCardFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload>
+        }
+        findMany: {
+          args: Prisma.HandCardFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload>[]
+        }
+        create: {
+          args: Prisma.HandCardCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload>
+        }
+        createMany: {
+          args: Prisma.HandCardCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HandCardCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload>[]
+        }
+        delete: {
+          args: Prisma.HandCardDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload>
+        }
+        update: {
+          args: Prisma.HandCardUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload>
+        }
+        deleteMany: {
+          args: Prisma.HandCardDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HandCardUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HandCardUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload>[]
+        }
+        upsert: {
+          args: Prisma.HandCardUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandCardPayload>
+        }
+        aggregate: {
+          args: Prisma.HandCardAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHandCard>
+        }
+        groupBy: {
+          args: Prisma.HandCardGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandCardGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HandCardCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandCardCountAggregateOutputType> | number
+        }
+      }
+    }
+    HandPot: {
+      payload: Prisma.$HandPotPayload<ExtArgs>
+      fields: Prisma.HandPotFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HandPotFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HandPotFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload>
+        }
+        findFirst: {
+          args: Prisma.HandPotFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HandPotFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload>
+        }
+        findMany: {
+          args: Prisma.HandPotFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload>[]
+        }
+        create: {
+          args: Prisma.HandPotCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload>
+        }
+        createMany: {
+          args: Prisma.HandPotCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HandPotCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload>[]
+        }
+        delete: {
+          args: Prisma.HandPotDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload>
+        }
+        update: {
+          args: Prisma.HandPotUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload>
+        }
+        deleteMany: {
+          args: Prisma.HandPotDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HandPotUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HandPotUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload>[]
+        }
+        upsert: {
+          args: Prisma.HandPotUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandPotPayload>
+        }
+        aggregate: {
+          args: Prisma.HandPotAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHandPot>
+        }
+        groupBy: {
+          args: Prisma.HandPotGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandPotGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HandPotCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandPotCountAggregateOutputType> | number
+        }
+      }
+    }
+    TopUp: {
+      payload: Prisma.$TopUpPayload<ExtArgs>
+      fields: Prisma.TopUpFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TopUpFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TopUpFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        findFirst: {
+          args: Prisma.TopUpFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TopUpFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        findMany: {
+          args: Prisma.TopUpFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>[]
+        }
+        create: {
+          args: Prisma.TopUpCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        createMany: {
+          args: Prisma.TopUpCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TopUpCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>[]
+        }
+        delete: {
+          args: Prisma.TopUpDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        update: {
+          args: Prisma.TopUpUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        deleteMany: {
+          args: Prisma.TopUpDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TopUpUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TopUpUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>[]
+        }
+        upsert: {
+          args: Prisma.TopUpUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        aggregate: {
+          args: Prisma.TopUpAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTopUp>
+        }
+        groupBy: {
+          args: Prisma.TopUpGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TopUpGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TopUpCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TopUpCountAggregateOutputType> | number
+        }
+      }
+    }
+    CashOut: {
+      payload: Prisma.$CashOutPayload<ExtArgs>
+      fields: Prisma.CashOutFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CashOutFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CashOutFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload>
+        }
+        findFirst: {
+          args: Prisma.CashOutFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CashOutFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload>
+        }
+        findMany: {
+          args: Prisma.CashOutFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload>[]
+        }
+        create: {
+          args: Prisma.CashOutCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload>
+        }
+        createMany: {
+          args: Prisma.CashOutCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CashOutCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload>[]
+        }
+        delete: {
+          args: Prisma.CashOutDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload>
+        }
+        update: {
+          args: Prisma.CashOutUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload>
+        }
+        deleteMany: {
+          args: Prisma.CashOutDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CashOutUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CashOutUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload>[]
+        }
+        upsert: {
+          args: Prisma.CashOutUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CashOutPayload>
+        }
+        aggregate: {
+          args: Prisma.CashOutAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCashOut>
+        }
+        groupBy: {
+          args: Prisma.CashOutGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CashOutGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CashOutCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CashOutCountAggregateOutputType> | number
+        }
+      }
+    }
+    MoneyIncident: {
+      payload: Prisma.$MoneyIncidentPayload<ExtArgs>
+      fields: Prisma.MoneyIncidentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MoneyIncidentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MoneyIncidentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload>
+        }
+        findFirst: {
+          args: Prisma.MoneyIncidentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MoneyIncidentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload>
+        }
+        findMany: {
+          args: Prisma.MoneyIncidentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload>[]
+        }
+        create: {
+          args: Prisma.MoneyIncidentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload>
+        }
+        createMany: {
+          args: Prisma.MoneyIncidentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MoneyIncidentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload>[]
+        }
+        delete: {
+          args: Prisma.MoneyIncidentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload>
+        }
+        update: {
+          args: Prisma.MoneyIncidentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload>
+        }
+        deleteMany: {
+          args: Prisma.MoneyIncidentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MoneyIncidentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MoneyIncidentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload>[]
+        }
+        upsert: {
+          args: Prisma.MoneyIncidentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MoneyIncidentPayload>
+        }
+        aggregate: {
+          args: Prisma.MoneyIncidentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMoneyIncident>
+        }
+        groupBy: {
+          args: Prisma.MoneyIncidentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MoneyIncidentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MoneyIncidentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MoneyIncidentCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1162,7 +1687,8 @@ export const RoomScalarFieldEnum = {
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   closingAt: 'closingAt',
-  closedAt: 'closedAt'
+  closedAt: 'closedAt',
+  lastHandNo: 'lastHandNo'
 } as const
 
 export type RoomScalarFieldEnum = (typeof RoomScalarFieldEnum)[keyof typeof RoomScalarFieldEnum]
@@ -1176,7 +1702,9 @@ export const MembershipScalarFieldEnum = {
   status: 'status',
   buyIn: 'buyIn',
   joinedAt: 'joinedAt',
-  leftAt: 'leftAt'
+  leftAt: 'leftAt',
+  joinedAfterHand: 'joinedAfterHand',
+  leaveRequestedAt: 'leaveRequestedAt'
 } as const
 
 export type MembershipScalarFieldEnum = (typeof MembershipScalarFieldEnum)[keyof typeof MembershipScalarFieldEnum]
@@ -1240,10 +1768,134 @@ export const HandScalarFieldEnum = {
   startedAt: 'startedAt',
   endedAt: 'endedAt',
   payload: 'payload',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  button: 'button',
+  seedCommit: 'seedCommit',
+  serverSeed: 'serverSeed',
+  clientSeeds: 'clientSeeds',
+  deckSeed: 'deckSeed',
+  derivation: 'derivation',
+  deckKind: 'deckKind',
+  board: 'board',
+  potTotal: 'potTotal',
+  rake: 'rake'
 } as const
 
 export type HandScalarFieldEnum = (typeof HandScalarFieldEnum)[keyof typeof HandScalarFieldEnum]
+
+
+export const HandPlayerScalarFieldEnum = {
+  handId: 'handId',
+  seat: 'seat',
+  userId: 'userId',
+  name: 'name',
+  startingStack: 'startingStack',
+  contributed: 'contributed',
+  returned: 'returned',
+  won: 'won',
+  rakePaid: 'rakePaid',
+  finalStack: 'finalStack',
+  net: 'net',
+  folded: 'folded',
+  endedAt: 'endedAt'
+} as const
+
+export type HandPlayerScalarFieldEnum = (typeof HandPlayerScalarFieldEnum)[keyof typeof HandPlayerScalarFieldEnum]
+
+
+export const HandActionScalarFieldEnum = {
+  handId: 'handId',
+  seq: 'seq',
+  type: 'type',
+  seat: 'seat',
+  street: 'street',
+  amount: 'amount',
+  toAmount: 'toAmount',
+  allIn: 'allIn',
+  timeout: 'timeout',
+  data: 'data'
+} as const
+
+export type HandActionScalarFieldEnum = (typeof HandActionScalarFieldEnum)[keyof typeof HandActionScalarFieldEnum]
+
+
+export const HandCardScalarFieldEnum = {
+  handId: 'handId',
+  deckIndex: 'deckIndex',
+  card: 'card',
+  kind: 'kind',
+  seat: 'seat',
+  street: 'street',
+  faceUp: 'faceUp'
+} as const
+
+export type HandCardScalarFieldEnum = (typeof HandCardScalarFieldEnum)[keyof typeof HandCardScalarFieldEnum]
+
+
+export const HandPotScalarFieldEnum = {
+  handId: 'handId',
+  potIndex: 'potIndex',
+  amount: 'amount',
+  levelFrom: 'levelFrom',
+  levelTo: 'levelTo',
+  eligible: 'eligible',
+  contested: 'contested',
+  rake: 'rake',
+  winners: 'winners'
+} as const
+
+export type HandPotScalarFieldEnum = (typeof HandPotScalarFieldEnum)[keyof typeof HandPotScalarFieldEnum]
+
+
+export const TopUpScalarFieldEnum = {
+  id: 'id',
+  idempotencyKey: 'idempotencyKey',
+  roomId: 'roomId',
+  userId: 'userId',
+  membershipId: 'membershipId',
+  amount: 'amount',
+  status: 'status',
+  appliedAmount: 'appliedAmount',
+  appliedHandNo: 'appliedHandNo',
+  requestedAt: 'requestedAt',
+  settledAt: 'settledAt'
+} as const
+
+export type TopUpScalarFieldEnum = (typeof TopUpScalarFieldEnum)[keyof typeof TopUpScalarFieldEnum]
+
+
+export const CashOutScalarFieldEnum = {
+  id: 'id',
+  requestId: 'requestId',
+  roomId: 'roomId',
+  userId: 'userId',
+  membershipId: 'membershipId',
+  reason: 'reason',
+  lastHandNo: 'lastHandNo',
+  finalStack: 'finalStack',
+  status: 'status',
+  escrowFound: 'escrowFound',
+  paidAmount: 'paidAmount',
+  requestedAt: 'requestedAt',
+  settledAt: 'settledAt'
+} as const
+
+export type CashOutScalarFieldEnum = (typeof CashOutScalarFieldEnum)[keyof typeof CashOutScalarFieldEnum]
+
+
+export const MoneyIncidentScalarFieldEnum = {
+  id: 'id',
+  kind: 'kind',
+  roomId: 'roomId',
+  userId: 'userId',
+  handId: 'handId',
+  requestId: 'requestId',
+  details: 'details',
+  createdAt: 'createdAt',
+  resolvedAt: 'resolvedAt'
+} as const
+
+export type MoneyIncidentScalarFieldEnum = (typeof MoneyIncidentScalarFieldEnum)[keyof typeof MoneyIncidentScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1434,6 +2086,48 @@ export type ListEnumLedgerTxKindFieldRefInput<$PrismaModel> = FieldRefInputType<
 
 
 /**
+ * Reference to a field of type 'TopUpStatus'
+ */
+export type EnumTopUpStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TopUpStatus'>
+    
+
+
+/**
+ * Reference to a field of type 'TopUpStatus[]'
+ */
+export type ListEnumTopUpStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TopUpStatus[]'>
+    
+
+
+/**
+ * Reference to a field of type 'CashOutReason'
+ */
+export type EnumCashOutReasonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CashOutReason'>
+    
+
+
+/**
+ * Reference to a field of type 'CashOutReason[]'
+ */
+export type ListEnumCashOutReasonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CashOutReason[]'>
+    
+
+
+/**
+ * Reference to a field of type 'CashOutStatus'
+ */
+export type EnumCashOutStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CashOutStatus'>
+    
+
+
+/**
+ * Reference to a field of type 'CashOutStatus[]'
+ */
+export type ListEnumCashOutStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CashOutStatus[]'>
+    
+
+
+/**
  * Reference to a field of type 'Float'
  */
 export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float'>
@@ -1606,6 +2300,13 @@ export type GlobalOmitConfig = {
   ledgerTransaction?: Prisma.LedgerTransactionOmit
   ledgerEntry?: Prisma.LedgerEntryOmit
   hand?: Prisma.HandOmit
+  handPlayer?: Prisma.HandPlayerOmit
+  handAction?: Prisma.HandActionOmit
+  handCard?: Prisma.HandCardOmit
+  handPot?: Prisma.HandPotOmit
+  topUp?: Prisma.TopUpOmit
+  cashOut?: Prisma.CashOutOmit
+  moneyIncident?: Prisma.MoneyIncidentOmit
 }
 
 /* Types for Logging */

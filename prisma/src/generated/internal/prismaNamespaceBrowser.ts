@@ -59,7 +59,14 @@ export const ModelName = {
   Wallet: 'Wallet',
   LedgerTransaction: 'LedgerTransaction',
   LedgerEntry: 'LedgerEntry',
-  Hand: 'Hand'
+  Hand: 'Hand',
+  HandPlayer: 'HandPlayer',
+  HandAction: 'HandAction',
+  HandCard: 'HandCard',
+  HandPot: 'HandPot',
+  TopUp: 'TopUp',
+  CashOut: 'CashOut',
+  MoneyIncident: 'MoneyIncident'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -110,7 +117,8 @@ export const RoomScalarFieldEnum = {
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   closingAt: 'closingAt',
-  closedAt: 'closedAt'
+  closedAt: 'closedAt',
+  lastHandNo: 'lastHandNo'
 } as const
 
 export type RoomScalarFieldEnum = (typeof RoomScalarFieldEnum)[keyof typeof RoomScalarFieldEnum]
@@ -124,7 +132,9 @@ export const MembershipScalarFieldEnum = {
   status: 'status',
   buyIn: 'buyIn',
   joinedAt: 'joinedAt',
-  leftAt: 'leftAt'
+  leftAt: 'leftAt',
+  joinedAfterHand: 'joinedAfterHand',
+  leaveRequestedAt: 'leaveRequestedAt'
 } as const
 
 export type MembershipScalarFieldEnum = (typeof MembershipScalarFieldEnum)[keyof typeof MembershipScalarFieldEnum]
@@ -188,10 +198,134 @@ export const HandScalarFieldEnum = {
   startedAt: 'startedAt',
   endedAt: 'endedAt',
   payload: 'payload',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  button: 'button',
+  seedCommit: 'seedCommit',
+  serverSeed: 'serverSeed',
+  clientSeeds: 'clientSeeds',
+  deckSeed: 'deckSeed',
+  derivation: 'derivation',
+  deckKind: 'deckKind',
+  board: 'board',
+  potTotal: 'potTotal',
+  rake: 'rake'
 } as const
 
 export type HandScalarFieldEnum = (typeof HandScalarFieldEnum)[keyof typeof HandScalarFieldEnum]
+
+
+export const HandPlayerScalarFieldEnum = {
+  handId: 'handId',
+  seat: 'seat',
+  userId: 'userId',
+  name: 'name',
+  startingStack: 'startingStack',
+  contributed: 'contributed',
+  returned: 'returned',
+  won: 'won',
+  rakePaid: 'rakePaid',
+  finalStack: 'finalStack',
+  net: 'net',
+  folded: 'folded',
+  endedAt: 'endedAt'
+} as const
+
+export type HandPlayerScalarFieldEnum = (typeof HandPlayerScalarFieldEnum)[keyof typeof HandPlayerScalarFieldEnum]
+
+
+export const HandActionScalarFieldEnum = {
+  handId: 'handId',
+  seq: 'seq',
+  type: 'type',
+  seat: 'seat',
+  street: 'street',
+  amount: 'amount',
+  toAmount: 'toAmount',
+  allIn: 'allIn',
+  timeout: 'timeout',
+  data: 'data'
+} as const
+
+export type HandActionScalarFieldEnum = (typeof HandActionScalarFieldEnum)[keyof typeof HandActionScalarFieldEnum]
+
+
+export const HandCardScalarFieldEnum = {
+  handId: 'handId',
+  deckIndex: 'deckIndex',
+  card: 'card',
+  kind: 'kind',
+  seat: 'seat',
+  street: 'street',
+  faceUp: 'faceUp'
+} as const
+
+export type HandCardScalarFieldEnum = (typeof HandCardScalarFieldEnum)[keyof typeof HandCardScalarFieldEnum]
+
+
+export const HandPotScalarFieldEnum = {
+  handId: 'handId',
+  potIndex: 'potIndex',
+  amount: 'amount',
+  levelFrom: 'levelFrom',
+  levelTo: 'levelTo',
+  eligible: 'eligible',
+  contested: 'contested',
+  rake: 'rake',
+  winners: 'winners'
+} as const
+
+export type HandPotScalarFieldEnum = (typeof HandPotScalarFieldEnum)[keyof typeof HandPotScalarFieldEnum]
+
+
+export const TopUpScalarFieldEnum = {
+  id: 'id',
+  idempotencyKey: 'idempotencyKey',
+  roomId: 'roomId',
+  userId: 'userId',
+  membershipId: 'membershipId',
+  amount: 'amount',
+  status: 'status',
+  appliedAmount: 'appliedAmount',
+  appliedHandNo: 'appliedHandNo',
+  requestedAt: 'requestedAt',
+  settledAt: 'settledAt'
+} as const
+
+export type TopUpScalarFieldEnum = (typeof TopUpScalarFieldEnum)[keyof typeof TopUpScalarFieldEnum]
+
+
+export const CashOutScalarFieldEnum = {
+  id: 'id',
+  requestId: 'requestId',
+  roomId: 'roomId',
+  userId: 'userId',
+  membershipId: 'membershipId',
+  reason: 'reason',
+  lastHandNo: 'lastHandNo',
+  finalStack: 'finalStack',
+  status: 'status',
+  escrowFound: 'escrowFound',
+  paidAmount: 'paidAmount',
+  requestedAt: 'requestedAt',
+  settledAt: 'settledAt'
+} as const
+
+export type CashOutScalarFieldEnum = (typeof CashOutScalarFieldEnum)[keyof typeof CashOutScalarFieldEnum]
+
+
+export const MoneyIncidentScalarFieldEnum = {
+  id: 'id',
+  kind: 'kind',
+  roomId: 'roomId',
+  userId: 'userId',
+  handId: 'handId',
+  requestId: 'requestId',
+  details: 'details',
+  createdAt: 'createdAt',
+  resolvedAt: 'resolvedAt'
+} as const
+
+export type MoneyIncidentScalarFieldEnum = (typeof MoneyIncidentScalarFieldEnum)[keyof typeof MoneyIncidentScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -14,7 +14,8 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 
 /**
  * Model Hand
- * A completed hand. The persister writes it idempotently: UNIQUE(hand_id) makes a replay a no-op.
+ * A completed hand. The persister writes it, its children and its ledger entries in one transaction;
+ * UNIQUE(hand_id) makes a replay a no-op, and rows are immutable (a trigger refuses UPDATE/DELETE).
  */
 export type HandModel = runtime.Types.Result.DefaultSelection<Prisma.$HandPayload>
 
@@ -28,10 +29,16 @@ export type AggregateHand = {
 
 export type HandAvgAggregateOutputType = {
   handNo: number | null
+  button: number | null
+  potTotal: number | null
+  rake: number | null
 }
 
 export type HandSumAggregateOutputType = {
   handNo: number | null
+  button: number | null
+  potTotal: bigint | null
+  rake: bigint | null
 }
 
 export type HandMinAggregateOutputType = {
@@ -44,6 +51,14 @@ export type HandMinAggregateOutputType = {
   startedAt: Date | null
   endedAt: Date | null
   createdAt: Date | null
+  button: number | null
+  seedCommit: string | null
+  serverSeed: string | null
+  deckSeed: string | null
+  derivation: string | null
+  deckKind: string | null
+  potTotal: bigint | null
+  rake: bigint | null
 }
 
 export type HandMaxAggregateOutputType = {
@@ -56,6 +71,14 @@ export type HandMaxAggregateOutputType = {
   startedAt: Date | null
   endedAt: Date | null
   createdAt: Date | null
+  button: number | null
+  seedCommit: string | null
+  serverSeed: string | null
+  deckSeed: string | null
+  derivation: string | null
+  deckKind: string | null
+  potTotal: bigint | null
+  rake: bigint | null
 }
 
 export type HandCountAggregateOutputType = {
@@ -70,16 +93,32 @@ export type HandCountAggregateOutputType = {
   endedAt: number
   payload: number
   createdAt: number
+  button: number
+  seedCommit: number
+  serverSeed: number
+  clientSeeds: number
+  deckSeed: number
+  derivation: number
+  deckKind: number
+  board: number
+  potTotal: number
+  rake: number
   _all: number
 }
 
 
 export type HandAvgAggregateInputType = {
   handNo?: true
+  button?: true
+  potTotal?: true
+  rake?: true
 }
 
 export type HandSumAggregateInputType = {
   handNo?: true
+  button?: true
+  potTotal?: true
+  rake?: true
 }
 
 export type HandMinAggregateInputType = {
@@ -92,6 +131,14 @@ export type HandMinAggregateInputType = {
   startedAt?: true
   endedAt?: true
   createdAt?: true
+  button?: true
+  seedCommit?: true
+  serverSeed?: true
+  deckSeed?: true
+  derivation?: true
+  deckKind?: true
+  potTotal?: true
+  rake?: true
 }
 
 export type HandMaxAggregateInputType = {
@@ -104,6 +151,14 @@ export type HandMaxAggregateInputType = {
   startedAt?: true
   endedAt?: true
   createdAt?: true
+  button?: true
+  seedCommit?: true
+  serverSeed?: true
+  deckSeed?: true
+  derivation?: true
+  deckKind?: true
+  potTotal?: true
+  rake?: true
 }
 
 export type HandCountAggregateInputType = {
@@ -118,6 +173,16 @@ export type HandCountAggregateInputType = {
   endedAt?: true
   payload?: true
   createdAt?: true
+  button?: true
+  seedCommit?: true
+  serverSeed?: true
+  clientSeeds?: true
+  deckSeed?: true
+  derivation?: true
+  deckKind?: true
+  board?: true
+  potTotal?: true
+  rake?: true
   _all?: true
 }
 
@@ -219,6 +284,16 @@ export type HandGroupByOutputType = {
   endedAt: Date
   payload: runtime.JsonValue
   createdAt: Date
+  button: number | null
+  seedCommit: string | null
+  serverSeed: string | null
+  clientSeeds: runtime.JsonValue | null
+  deckSeed: string | null
+  derivation: string | null
+  deckKind: string | null
+  board: string[]
+  potTotal: bigint
+  rake: bigint
   _count: HandCountAggregateOutputType | null
   _avg: HandAvgAggregateOutputType | null
   _sum: HandSumAggregateOutputType | null
@@ -256,7 +331,21 @@ export type HandWhereInput = {
   endedAt?: Prisma.DateTimeFilter<"Hand"> | Date | string
   payload?: Prisma.JsonFilter<"Hand">
   createdAt?: Prisma.DateTimeFilter<"Hand"> | Date | string
+  button?: Prisma.IntNullableFilter<"Hand"> | number | null
+  seedCommit?: Prisma.StringNullableFilter<"Hand"> | string | null
+  serverSeed?: Prisma.StringNullableFilter<"Hand"> | string | null
+  clientSeeds?: Prisma.JsonNullableFilter<"Hand">
+  deckSeed?: Prisma.StringNullableFilter<"Hand"> | string | null
+  derivation?: Prisma.StringNullableFilter<"Hand"> | string | null
+  deckKind?: Prisma.StringNullableFilter<"Hand"> | string | null
+  board?: Prisma.StringNullableListFilter<"Hand">
+  potTotal?: Prisma.BigIntFilter<"Hand"> | bigint | number
+  rake?: Prisma.BigIntFilter<"Hand"> | bigint | number
   room?: Prisma.XOR<Prisma.RoomScalarRelationFilter, Prisma.RoomWhereInput>
+  players?: Prisma.HandPlayerListRelationFilter
+  actions?: Prisma.HandActionListRelationFilter
+  cards?: Prisma.HandCardListRelationFilter
+  pots?: Prisma.HandPotListRelationFilter
 }
 
 export type HandOrderByWithRelationInput = {
@@ -271,12 +360,27 @@ export type HandOrderByWithRelationInput = {
   endedAt?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  button?: Prisma.SortOrderInput | Prisma.SortOrder
+  seedCommit?: Prisma.SortOrderInput | Prisma.SortOrder
+  serverSeed?: Prisma.SortOrderInput | Prisma.SortOrder
+  clientSeeds?: Prisma.SortOrderInput | Prisma.SortOrder
+  deckSeed?: Prisma.SortOrderInput | Prisma.SortOrder
+  derivation?: Prisma.SortOrderInput | Prisma.SortOrder
+  deckKind?: Prisma.SortOrderInput | Prisma.SortOrder
+  board?: Prisma.SortOrder
+  potTotal?: Prisma.SortOrder
+  rake?: Prisma.SortOrder
   room?: Prisma.RoomOrderByWithRelationInput
+  players?: Prisma.HandPlayerOrderByRelationAggregateInput
+  actions?: Prisma.HandActionOrderByRelationAggregateInput
+  cards?: Prisma.HandCardOrderByRelationAggregateInput
+  pots?: Prisma.HandPotOrderByRelationAggregateInput
 }
 
 export type HandWhereUniqueInput = Prisma.AtLeast<{
   id?: string
   handId?: string
+  roomId_handNo?: Prisma.HandRoomIdHandNoCompoundUniqueInput
   AND?: Prisma.HandWhereInput | Prisma.HandWhereInput[]
   OR?: Prisma.HandWhereInput[]
   NOT?: Prisma.HandWhereInput | Prisma.HandWhereInput[]
@@ -289,8 +393,22 @@ export type HandWhereUniqueInput = Prisma.AtLeast<{
   endedAt?: Prisma.DateTimeFilter<"Hand"> | Date | string
   payload?: Prisma.JsonFilter<"Hand">
   createdAt?: Prisma.DateTimeFilter<"Hand"> | Date | string
+  button?: Prisma.IntNullableFilter<"Hand"> | number | null
+  seedCommit?: Prisma.StringNullableFilter<"Hand"> | string | null
+  serverSeed?: Prisma.StringNullableFilter<"Hand"> | string | null
+  clientSeeds?: Prisma.JsonNullableFilter<"Hand">
+  deckSeed?: Prisma.StringNullableFilter<"Hand"> | string | null
+  derivation?: Prisma.StringNullableFilter<"Hand"> | string | null
+  deckKind?: Prisma.StringNullableFilter<"Hand"> | string | null
+  board?: Prisma.StringNullableListFilter<"Hand">
+  potTotal?: Prisma.BigIntFilter<"Hand"> | bigint | number
+  rake?: Prisma.BigIntFilter<"Hand"> | bigint | number
   room?: Prisma.XOR<Prisma.RoomScalarRelationFilter, Prisma.RoomWhereInput>
-}, "id" | "handId">
+  players?: Prisma.HandPlayerListRelationFilter
+  actions?: Prisma.HandActionListRelationFilter
+  cards?: Prisma.HandCardListRelationFilter
+  pots?: Prisma.HandPotListRelationFilter
+}, "id" | "handId" | "roomId_handNo">
 
 export type HandOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -304,6 +422,16 @@ export type HandOrderByWithAggregationInput = {
   endedAt?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  button?: Prisma.SortOrderInput | Prisma.SortOrder
+  seedCommit?: Prisma.SortOrderInput | Prisma.SortOrder
+  serverSeed?: Prisma.SortOrderInput | Prisma.SortOrder
+  clientSeeds?: Prisma.SortOrderInput | Prisma.SortOrder
+  deckSeed?: Prisma.SortOrderInput | Prisma.SortOrder
+  derivation?: Prisma.SortOrderInput | Prisma.SortOrder
+  deckKind?: Prisma.SortOrderInput | Prisma.SortOrder
+  board?: Prisma.SortOrder
+  potTotal?: Prisma.SortOrder
+  rake?: Prisma.SortOrder
   _count?: Prisma.HandCountOrderByAggregateInput
   _avg?: Prisma.HandAvgOrderByAggregateInput
   _max?: Prisma.HandMaxOrderByAggregateInput
@@ -326,6 +454,16 @@ export type HandScalarWhereWithAggregatesInput = {
   endedAt?: Prisma.DateTimeWithAggregatesFilter<"Hand"> | Date | string
   payload?: Prisma.JsonWithAggregatesFilter<"Hand">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Hand"> | Date | string
+  button?: Prisma.IntNullableWithAggregatesFilter<"Hand"> | number | null
+  seedCommit?: Prisma.StringNullableWithAggregatesFilter<"Hand"> | string | null
+  serverSeed?: Prisma.StringNullableWithAggregatesFilter<"Hand"> | string | null
+  clientSeeds?: Prisma.JsonNullableWithAggregatesFilter<"Hand">
+  deckSeed?: Prisma.StringNullableWithAggregatesFilter<"Hand"> | string | null
+  derivation?: Prisma.StringNullableWithAggregatesFilter<"Hand"> | string | null
+  deckKind?: Prisma.StringNullableWithAggregatesFilter<"Hand"> | string | null
+  board?: Prisma.StringNullableListFilter<"Hand">
+  potTotal?: Prisma.BigIntWithAggregatesFilter<"Hand"> | bigint | number
+  rake?: Prisma.BigIntWithAggregatesFilter<"Hand"> | bigint | number
 }
 
 export type HandCreateInput = {
@@ -339,7 +477,21 @@ export type HandCreateInput = {
   endedAt: Date | string
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
   room: Prisma.RoomCreateNestedOneWithoutHandsInput
+  players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
+  actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotCreateNestedManyWithoutHandInput
 }
 
 export type HandUncheckedCreateInput = {
@@ -354,6 +506,20 @@ export type HandUncheckedCreateInput = {
   endedAt: Date | string
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
+  actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotUncheckedCreateNestedManyWithoutHandInput
 }
 
 export type HandUpdateInput = {
@@ -367,7 +533,21 @@ export type HandUpdateInput = {
   endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
+  players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
+  actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUpdateManyWithoutHandNestedInput
 }
 
 export type HandUncheckedUpdateInput = {
@@ -382,6 +562,20 @@ export type HandUncheckedUpdateInput = {
   endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
+  actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUncheckedUpdateManyWithoutHandNestedInput
 }
 
 export type HandCreateManyInput = {
@@ -396,6 +590,16 @@ export type HandCreateManyInput = {
   endedAt: Date | string
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
 }
 
 export type HandUpdateManyMutationInput = {
@@ -409,6 +613,16 @@ export type HandUpdateManyMutationInput = {
   endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type HandUncheckedUpdateManyInput = {
@@ -423,6 +637,16 @@ export type HandUncheckedUpdateManyInput = {
   endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type HandListRelationFilter = {
@@ -433,6 +657,19 @@ export type HandListRelationFilter = {
 
 export type HandOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type StringNullableListFilter<$PrismaModel = never> = {
+  equals?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
+  has?: string | Prisma.StringFieldRefInput<$PrismaModel> | null
+  hasEvery?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
+  hasSome?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
+  isEmpty?: boolean
+}
+
+export type HandRoomIdHandNoCompoundUniqueInput = {
+  roomId: string
+  handNo: number
 }
 
 export type HandCountOrderByAggregateInput = {
@@ -447,10 +684,23 @@ export type HandCountOrderByAggregateInput = {
   endedAt?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  button?: Prisma.SortOrder
+  seedCommit?: Prisma.SortOrder
+  serverSeed?: Prisma.SortOrder
+  clientSeeds?: Prisma.SortOrder
+  deckSeed?: Prisma.SortOrder
+  derivation?: Prisma.SortOrder
+  deckKind?: Prisma.SortOrder
+  board?: Prisma.SortOrder
+  potTotal?: Prisma.SortOrder
+  rake?: Prisma.SortOrder
 }
 
 export type HandAvgOrderByAggregateInput = {
   handNo?: Prisma.SortOrder
+  button?: Prisma.SortOrder
+  potTotal?: Prisma.SortOrder
+  rake?: Prisma.SortOrder
 }
 
 export type HandMaxOrderByAggregateInput = {
@@ -463,6 +713,14 @@ export type HandMaxOrderByAggregateInput = {
   startedAt?: Prisma.SortOrder
   endedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  button?: Prisma.SortOrder
+  seedCommit?: Prisma.SortOrder
+  serverSeed?: Prisma.SortOrder
+  deckSeed?: Prisma.SortOrder
+  derivation?: Prisma.SortOrder
+  deckKind?: Prisma.SortOrder
+  potTotal?: Prisma.SortOrder
+  rake?: Prisma.SortOrder
 }
 
 export type HandMinOrderByAggregateInput = {
@@ -475,10 +733,26 @@ export type HandMinOrderByAggregateInput = {
   startedAt?: Prisma.SortOrder
   endedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  button?: Prisma.SortOrder
+  seedCommit?: Prisma.SortOrder
+  serverSeed?: Prisma.SortOrder
+  deckSeed?: Prisma.SortOrder
+  derivation?: Prisma.SortOrder
+  deckKind?: Prisma.SortOrder
+  potTotal?: Prisma.SortOrder
+  rake?: Prisma.SortOrder
 }
 
 export type HandSumOrderByAggregateInput = {
   handNo?: Prisma.SortOrder
+  button?: Prisma.SortOrder
+  potTotal?: Prisma.SortOrder
+  rake?: Prisma.SortOrder
+}
+
+export type HandScalarRelationFilter = {
+  is?: Prisma.HandWhereInput
+  isNot?: Prisma.HandWhereInput
 }
 
 export type HandCreateNestedManyWithoutRoomInput = {
@@ -523,12 +797,77 @@ export type HandUncheckedUpdateManyWithoutRoomNestedInput = {
   deleteMany?: Prisma.HandScalarWhereInput | Prisma.HandScalarWhereInput[]
 }
 
+export type HandCreateboardInput = {
+  set: string[]
+}
+
 export type NullableIntFieldUpdateOperationsInput = {
   set?: number | null
   increment?: number
   decrement?: number
   multiply?: number
   divide?: number
+}
+
+export type HandUpdateboardInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
+export type HandCreateNestedOneWithoutPlayersInput = {
+  create?: Prisma.XOR<Prisma.HandCreateWithoutPlayersInput, Prisma.HandUncheckedCreateWithoutPlayersInput>
+  connectOrCreate?: Prisma.HandCreateOrConnectWithoutPlayersInput
+  connect?: Prisma.HandWhereUniqueInput
+}
+
+export type HandUpdateOneRequiredWithoutPlayersNestedInput = {
+  create?: Prisma.XOR<Prisma.HandCreateWithoutPlayersInput, Prisma.HandUncheckedCreateWithoutPlayersInput>
+  connectOrCreate?: Prisma.HandCreateOrConnectWithoutPlayersInput
+  upsert?: Prisma.HandUpsertWithoutPlayersInput
+  connect?: Prisma.HandWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.HandUpdateToOneWithWhereWithoutPlayersInput, Prisma.HandUpdateWithoutPlayersInput>, Prisma.HandUncheckedUpdateWithoutPlayersInput>
+}
+
+export type HandCreateNestedOneWithoutActionsInput = {
+  create?: Prisma.XOR<Prisma.HandCreateWithoutActionsInput, Prisma.HandUncheckedCreateWithoutActionsInput>
+  connectOrCreate?: Prisma.HandCreateOrConnectWithoutActionsInput
+  connect?: Prisma.HandWhereUniqueInput
+}
+
+export type HandUpdateOneRequiredWithoutActionsNestedInput = {
+  create?: Prisma.XOR<Prisma.HandCreateWithoutActionsInput, Prisma.HandUncheckedCreateWithoutActionsInput>
+  connectOrCreate?: Prisma.HandCreateOrConnectWithoutActionsInput
+  upsert?: Prisma.HandUpsertWithoutActionsInput
+  connect?: Prisma.HandWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.HandUpdateToOneWithWhereWithoutActionsInput, Prisma.HandUpdateWithoutActionsInput>, Prisma.HandUncheckedUpdateWithoutActionsInput>
+}
+
+export type HandCreateNestedOneWithoutCardsInput = {
+  create?: Prisma.XOR<Prisma.HandCreateWithoutCardsInput, Prisma.HandUncheckedCreateWithoutCardsInput>
+  connectOrCreate?: Prisma.HandCreateOrConnectWithoutCardsInput
+  connect?: Prisma.HandWhereUniqueInput
+}
+
+export type HandUpdateOneRequiredWithoutCardsNestedInput = {
+  create?: Prisma.XOR<Prisma.HandCreateWithoutCardsInput, Prisma.HandUncheckedCreateWithoutCardsInput>
+  connectOrCreate?: Prisma.HandCreateOrConnectWithoutCardsInput
+  upsert?: Prisma.HandUpsertWithoutCardsInput
+  connect?: Prisma.HandWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.HandUpdateToOneWithWhereWithoutCardsInput, Prisma.HandUpdateWithoutCardsInput>, Prisma.HandUncheckedUpdateWithoutCardsInput>
+}
+
+export type HandCreateNestedOneWithoutPotsInput = {
+  create?: Prisma.XOR<Prisma.HandCreateWithoutPotsInput, Prisma.HandUncheckedCreateWithoutPotsInput>
+  connectOrCreate?: Prisma.HandCreateOrConnectWithoutPotsInput
+  connect?: Prisma.HandWhereUniqueInput
+}
+
+export type HandUpdateOneRequiredWithoutPotsNestedInput = {
+  create?: Prisma.XOR<Prisma.HandCreateWithoutPotsInput, Prisma.HandUncheckedCreateWithoutPotsInput>
+  connectOrCreate?: Prisma.HandCreateOrConnectWithoutPotsInput
+  upsert?: Prisma.HandUpsertWithoutPotsInput
+  connect?: Prisma.HandWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.HandUpdateToOneWithWhereWithoutPotsInput, Prisma.HandUpdateWithoutPotsInput>, Prisma.HandUncheckedUpdateWithoutPotsInput>
 }
 
 export type HandCreateWithoutRoomInput = {
@@ -542,6 +881,20 @@ export type HandCreateWithoutRoomInput = {
   endedAt: Date | string
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
+  actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotCreateNestedManyWithoutHandInput
 }
 
 export type HandUncheckedCreateWithoutRoomInput = {
@@ -555,6 +908,20 @@ export type HandUncheckedCreateWithoutRoomInput = {
   endedAt: Date | string
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
+  actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotUncheckedCreateNestedManyWithoutHandInput
 }
 
 export type HandCreateOrConnectWithoutRoomInput = {
@@ -598,6 +965,512 @@ export type HandScalarWhereInput = {
   endedAt?: Prisma.DateTimeFilter<"Hand"> | Date | string
   payload?: Prisma.JsonFilter<"Hand">
   createdAt?: Prisma.DateTimeFilter<"Hand"> | Date | string
+  button?: Prisma.IntNullableFilter<"Hand"> | number | null
+  seedCommit?: Prisma.StringNullableFilter<"Hand"> | string | null
+  serverSeed?: Prisma.StringNullableFilter<"Hand"> | string | null
+  clientSeeds?: Prisma.JsonNullableFilter<"Hand">
+  deckSeed?: Prisma.StringNullableFilter<"Hand"> | string | null
+  derivation?: Prisma.StringNullableFilter<"Hand"> | string | null
+  deckKind?: Prisma.StringNullableFilter<"Hand"> | string | null
+  board?: Prisma.StringNullableListFilter<"Hand">
+  potTotal?: Prisma.BigIntFilter<"Hand"> | bigint | number
+  rake?: Prisma.BigIntFilter<"Hand"> | bigint | number
+}
+
+export type HandCreateWithoutPlayersInput = {
+  id?: string
+  handId: string
+  handNo?: number | null
+  game: string
+  limit: string
+  blinds: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt: Date | string
+  endedAt: Date | string
+  payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  room: Prisma.RoomCreateNestedOneWithoutHandsInput
+  actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotCreateNestedManyWithoutHandInput
+}
+
+export type HandUncheckedCreateWithoutPlayersInput = {
+  id?: string
+  handId: string
+  roomId: string
+  handNo?: number | null
+  game: string
+  limit: string
+  blinds: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt: Date | string
+  endedAt: Date | string
+  payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotUncheckedCreateNestedManyWithoutHandInput
+}
+
+export type HandCreateOrConnectWithoutPlayersInput = {
+  where: Prisma.HandWhereUniqueInput
+  create: Prisma.XOR<Prisma.HandCreateWithoutPlayersInput, Prisma.HandUncheckedCreateWithoutPlayersInput>
+}
+
+export type HandUpsertWithoutPlayersInput = {
+  update: Prisma.XOR<Prisma.HandUpdateWithoutPlayersInput, Prisma.HandUncheckedUpdateWithoutPlayersInput>
+  create: Prisma.XOR<Prisma.HandCreateWithoutPlayersInput, Prisma.HandUncheckedCreateWithoutPlayersInput>
+  where?: Prisma.HandWhereInput
+}
+
+export type HandUpdateToOneWithWhereWithoutPlayersInput = {
+  where?: Prisma.HandWhereInput
+  data: Prisma.XOR<Prisma.HandUpdateWithoutPlayersInput, Prisma.HandUncheckedUpdateWithoutPlayersInput>
+}
+
+export type HandUpdateWithoutPlayersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  handId?: Prisma.StringFieldUpdateOperationsInput | string
+  handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  game?: Prisma.StringFieldUpdateOperationsInput | string
+  limit?: Prisma.StringFieldUpdateOperationsInput | string
+  blinds?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
+  actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUpdateManyWithoutHandNestedInput
+}
+
+export type HandUncheckedUpdateWithoutPlayersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  handId?: Prisma.StringFieldUpdateOperationsInput | string
+  roomId?: Prisma.StringFieldUpdateOperationsInput | string
+  handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  game?: Prisma.StringFieldUpdateOperationsInput | string
+  limit?: Prisma.StringFieldUpdateOperationsInput | string
+  blinds?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUncheckedUpdateManyWithoutHandNestedInput
+}
+
+export type HandCreateWithoutActionsInput = {
+  id?: string
+  handId: string
+  handNo?: number | null
+  game: string
+  limit: string
+  blinds: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt: Date | string
+  endedAt: Date | string
+  payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  room: Prisma.RoomCreateNestedOneWithoutHandsInput
+  players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotCreateNestedManyWithoutHandInput
+}
+
+export type HandUncheckedCreateWithoutActionsInput = {
+  id?: string
+  handId: string
+  roomId: string
+  handNo?: number | null
+  game: string
+  limit: string
+  blinds: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt: Date | string
+  endedAt: Date | string
+  payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotUncheckedCreateNestedManyWithoutHandInput
+}
+
+export type HandCreateOrConnectWithoutActionsInput = {
+  where: Prisma.HandWhereUniqueInput
+  create: Prisma.XOR<Prisma.HandCreateWithoutActionsInput, Prisma.HandUncheckedCreateWithoutActionsInput>
+}
+
+export type HandUpsertWithoutActionsInput = {
+  update: Prisma.XOR<Prisma.HandUpdateWithoutActionsInput, Prisma.HandUncheckedUpdateWithoutActionsInput>
+  create: Prisma.XOR<Prisma.HandCreateWithoutActionsInput, Prisma.HandUncheckedCreateWithoutActionsInput>
+  where?: Prisma.HandWhereInput
+}
+
+export type HandUpdateToOneWithWhereWithoutActionsInput = {
+  where?: Prisma.HandWhereInput
+  data: Prisma.XOR<Prisma.HandUpdateWithoutActionsInput, Prisma.HandUncheckedUpdateWithoutActionsInput>
+}
+
+export type HandUpdateWithoutActionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  handId?: Prisma.StringFieldUpdateOperationsInput | string
+  handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  game?: Prisma.StringFieldUpdateOperationsInput | string
+  limit?: Prisma.StringFieldUpdateOperationsInput | string
+  blinds?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
+  players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUpdateManyWithoutHandNestedInput
+}
+
+export type HandUncheckedUpdateWithoutActionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  handId?: Prisma.StringFieldUpdateOperationsInput | string
+  roomId?: Prisma.StringFieldUpdateOperationsInput | string
+  handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  game?: Prisma.StringFieldUpdateOperationsInput | string
+  limit?: Prisma.StringFieldUpdateOperationsInput | string
+  blinds?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUncheckedUpdateManyWithoutHandNestedInput
+}
+
+export type HandCreateWithoutCardsInput = {
+  id?: string
+  handId: string
+  handNo?: number | null
+  game: string
+  limit: string
+  blinds: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt: Date | string
+  endedAt: Date | string
+  payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  room: Prisma.RoomCreateNestedOneWithoutHandsInput
+  players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
+  actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotCreateNestedManyWithoutHandInput
+}
+
+export type HandUncheckedCreateWithoutCardsInput = {
+  id?: string
+  handId: string
+  roomId: string
+  handNo?: number | null
+  game: string
+  limit: string
+  blinds: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt: Date | string
+  endedAt: Date | string
+  payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
+  actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
+  pots?: Prisma.HandPotUncheckedCreateNestedManyWithoutHandInput
+}
+
+export type HandCreateOrConnectWithoutCardsInput = {
+  where: Prisma.HandWhereUniqueInput
+  create: Prisma.XOR<Prisma.HandCreateWithoutCardsInput, Prisma.HandUncheckedCreateWithoutCardsInput>
+}
+
+export type HandUpsertWithoutCardsInput = {
+  update: Prisma.XOR<Prisma.HandUpdateWithoutCardsInput, Prisma.HandUncheckedUpdateWithoutCardsInput>
+  create: Prisma.XOR<Prisma.HandCreateWithoutCardsInput, Prisma.HandUncheckedCreateWithoutCardsInput>
+  where?: Prisma.HandWhereInput
+}
+
+export type HandUpdateToOneWithWhereWithoutCardsInput = {
+  where?: Prisma.HandWhereInput
+  data: Prisma.XOR<Prisma.HandUpdateWithoutCardsInput, Prisma.HandUncheckedUpdateWithoutCardsInput>
+}
+
+export type HandUpdateWithoutCardsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  handId?: Prisma.StringFieldUpdateOperationsInput | string
+  handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  game?: Prisma.StringFieldUpdateOperationsInput | string
+  limit?: Prisma.StringFieldUpdateOperationsInput | string
+  blinds?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
+  players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
+  actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUpdateManyWithoutHandNestedInput
+}
+
+export type HandUncheckedUpdateWithoutCardsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  handId?: Prisma.StringFieldUpdateOperationsInput | string
+  roomId?: Prisma.StringFieldUpdateOperationsInput | string
+  handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  game?: Prisma.StringFieldUpdateOperationsInput | string
+  limit?: Prisma.StringFieldUpdateOperationsInput | string
+  blinds?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
+  actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUncheckedUpdateManyWithoutHandNestedInput
+}
+
+export type HandCreateWithoutPotsInput = {
+  id?: string
+  handId: string
+  handNo?: number | null
+  game: string
+  limit: string
+  blinds: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt: Date | string
+  endedAt: Date | string
+  payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  room: Prisma.RoomCreateNestedOneWithoutHandsInput
+  players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
+  actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardCreateNestedManyWithoutHandInput
+}
+
+export type HandUncheckedCreateWithoutPotsInput = {
+  id?: string
+  handId: string
+  roomId: string
+  handNo?: number | null
+  game: string
+  limit: string
+  blinds: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt: Date | string
+  endedAt: Date | string
+  payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
+  players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
+  actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
+  cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
+}
+
+export type HandCreateOrConnectWithoutPotsInput = {
+  where: Prisma.HandWhereUniqueInput
+  create: Prisma.XOR<Prisma.HandCreateWithoutPotsInput, Prisma.HandUncheckedCreateWithoutPotsInput>
+}
+
+export type HandUpsertWithoutPotsInput = {
+  update: Prisma.XOR<Prisma.HandUpdateWithoutPotsInput, Prisma.HandUncheckedUpdateWithoutPotsInput>
+  create: Prisma.XOR<Prisma.HandCreateWithoutPotsInput, Prisma.HandUncheckedCreateWithoutPotsInput>
+  where?: Prisma.HandWhereInput
+}
+
+export type HandUpdateToOneWithWhereWithoutPotsInput = {
+  where?: Prisma.HandWhereInput
+  data: Prisma.XOR<Prisma.HandUpdateWithoutPotsInput, Prisma.HandUncheckedUpdateWithoutPotsInput>
+}
+
+export type HandUpdateWithoutPotsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  handId?: Prisma.StringFieldUpdateOperationsInput | string
+  handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  game?: Prisma.StringFieldUpdateOperationsInput | string
+  limit?: Prisma.StringFieldUpdateOperationsInput | string
+  blinds?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
+  players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
+  actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUpdateManyWithoutHandNestedInput
+}
+
+export type HandUncheckedUpdateWithoutPotsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  handId?: Prisma.StringFieldUpdateOperationsInput | string
+  roomId?: Prisma.StringFieldUpdateOperationsInput | string
+  handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  game?: Prisma.StringFieldUpdateOperationsInput | string
+  limit?: Prisma.StringFieldUpdateOperationsInput | string
+  blinds?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
+  actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
 }
 
 export type HandCreateManyRoomInput = {
@@ -611,6 +1484,16 @@ export type HandCreateManyRoomInput = {
   endedAt: Date | string
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
+  button?: number | null
+  seedCommit?: string | null
+  serverSeed?: string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: string | null
+  derivation?: string | null
+  deckKind?: string | null
+  board?: Prisma.HandCreateboardInput | string[]
+  potTotal?: bigint | number
+  rake?: bigint | number
 }
 
 export type HandUpdateWithoutRoomInput = {
@@ -624,6 +1507,20 @@ export type HandUpdateWithoutRoomInput = {
   endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
+  actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUpdateManyWithoutHandNestedInput
 }
 
 export type HandUncheckedUpdateWithoutRoomInput = {
@@ -637,6 +1534,20 @@ export type HandUncheckedUpdateWithoutRoomInput = {
   endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
+  actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
+  cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
+  pots?: Prisma.HandPotUncheckedUpdateManyWithoutHandNestedInput
 }
 
 export type HandUncheckedUpdateManyWithoutRoomInput = {
@@ -650,8 +1561,74 @@ export type HandUncheckedUpdateManyWithoutRoomInput = {
   endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  deckSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  derivation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deckKind?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  board?: Prisma.HandUpdateboardInput | string[]
+  potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
+
+/**
+ * Count Type HandCountOutputType
+ */
+
+export type HandCountOutputType = {
+  players: number
+  actions: number
+  cards: number
+  pots: number
+}
+
+export type HandCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  players?: boolean | HandCountOutputTypeCountPlayersArgs
+  actions?: boolean | HandCountOutputTypeCountActionsArgs
+  cards?: boolean | HandCountOutputTypeCountCardsArgs
+  pots?: boolean | HandCountOutputTypeCountPotsArgs
+}
+
+/**
+ * HandCountOutputType without action
+ */
+export type HandCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the HandCountOutputType
+   */
+  select?: Prisma.HandCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * HandCountOutputType without action
+ */
+export type HandCountOutputTypeCountPlayersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.HandPlayerWhereInput
+}
+
+/**
+ * HandCountOutputType without action
+ */
+export type HandCountOutputTypeCountActionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.HandActionWhereInput
+}
+
+/**
+ * HandCountOutputType without action
+ */
+export type HandCountOutputTypeCountCardsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.HandCardWhereInput
+}
+
+/**
+ * HandCountOutputType without action
+ */
+export type HandCountOutputTypeCountPotsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.HandPotWhereInput
+}
 
 
 export type HandSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -666,7 +1643,22 @@ export type HandSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   endedAt?: boolean
   payload?: boolean
   createdAt?: boolean
+  button?: boolean
+  seedCommit?: boolean
+  serverSeed?: boolean
+  clientSeeds?: boolean
+  deckSeed?: boolean
+  derivation?: boolean
+  deckKind?: boolean
+  board?: boolean
+  potTotal?: boolean
+  rake?: boolean
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
+  players?: boolean | Prisma.Hand$playersArgs<ExtArgs>
+  actions?: boolean | Prisma.Hand$actionsArgs<ExtArgs>
+  cards?: boolean | Prisma.Hand$cardsArgs<ExtArgs>
+  pots?: boolean | Prisma.Hand$potsArgs<ExtArgs>
+  _count?: boolean | Prisma.HandCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["hand"]>
 
 export type HandSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -681,6 +1673,16 @@ export type HandSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   endedAt?: boolean
   payload?: boolean
   createdAt?: boolean
+  button?: boolean
+  seedCommit?: boolean
+  serverSeed?: boolean
+  clientSeeds?: boolean
+  deckSeed?: boolean
+  derivation?: boolean
+  deckKind?: boolean
+  board?: boolean
+  potTotal?: boolean
+  rake?: boolean
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["hand"]>
 
@@ -696,6 +1698,16 @@ export type HandSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   endedAt?: boolean
   payload?: boolean
   createdAt?: boolean
+  button?: boolean
+  seedCommit?: boolean
+  serverSeed?: boolean
+  clientSeeds?: boolean
+  deckSeed?: boolean
+  derivation?: boolean
+  deckKind?: boolean
+  board?: boolean
+  potTotal?: boolean
+  rake?: boolean
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["hand"]>
 
@@ -711,11 +1723,26 @@ export type HandSelectScalar = {
   endedAt?: boolean
   payload?: boolean
   createdAt?: boolean
+  button?: boolean
+  seedCommit?: boolean
+  serverSeed?: boolean
+  clientSeeds?: boolean
+  deckSeed?: boolean
+  derivation?: boolean
+  deckKind?: boolean
+  board?: boolean
+  potTotal?: boolean
+  rake?: boolean
 }
 
-export type HandOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "handId" | "roomId" | "handNo" | "game" | "limit" | "blinds" | "startedAt" | "endedAt" | "payload" | "createdAt", ExtArgs["result"]["hand"]>
+export type HandOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "handId" | "roomId" | "handNo" | "game" | "limit" | "blinds" | "startedAt" | "endedAt" | "payload" | "createdAt" | "button" | "seedCommit" | "serverSeed" | "clientSeeds" | "deckSeed" | "derivation" | "deckKind" | "board" | "potTotal" | "rake", ExtArgs["result"]["hand"]>
 export type HandInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
+  players?: boolean | Prisma.Hand$playersArgs<ExtArgs>
+  actions?: boolean | Prisma.Hand$actionsArgs<ExtArgs>
+  cards?: boolean | Prisma.Hand$cardsArgs<ExtArgs>
+  pots?: boolean | Prisma.Hand$potsArgs<ExtArgs>
+  _count?: boolean | Prisma.HandCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type HandIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
@@ -728,6 +1755,10 @@ export type $HandPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   name: "Hand"
   objects: {
     room: Prisma.$RoomPayload<ExtArgs>
+    players: Prisma.$HandPlayerPayload<ExtArgs>[]
+    actions: Prisma.$HandActionPayload<ExtArgs>[]
+    cards: Prisma.$HandCardPayload<ExtArgs>[]
+    pots: Prisma.$HandPotPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -737,7 +1768,7 @@ export type $HandPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     handId: string
     roomId: string
     /**
-     * Hand number within the room, when the worker provides one.
+     * Hand number within the room (1, 2, ...): hands are persisted in this order.
      */
     handNo: number | null
     game: string
@@ -753,6 +1784,25 @@ export type $HandPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      */
     payload: runtime.JsonValue
     createdAt: Date
+    button: number | null
+    /**
+     * Reveal material (FAIRNESS.md): public once the hand is over.
+     */
+    seedCommit: string | null
+    serverSeed: string | null
+    /**
+     * [{seat, seed}] in seat order: the client seeds that were mixed in.
+     */
+    clientSeeds: runtime.JsonValue | null
+    deckSeed: string | null
+    derivation: string | null
+    deckKind: string | null
+    board: string[]
+    /**
+     * Chips in the pots (contributions after uncalled returns) and the rake taken from them.
+     */
+    potTotal: bigint
+    rake: bigint
   }, ExtArgs["result"]["hand"]>
   composites: {}
 }
@@ -1148,6 +2198,10 @@ readonly fields: HandFieldRefs;
 export interface Prisma__HandClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   room<T extends Prisma.RoomDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.RoomDefaultArgs<ExtArgs>>): Prisma.Prisma__RoomClient<runtime.Types.Result.GetResult<Prisma.$RoomPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  players<T extends Prisma.Hand$playersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Hand$playersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HandPlayerPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  actions<T extends Prisma.Hand$actionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Hand$actionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HandActionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  cards<T extends Prisma.Hand$cardsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Hand$cardsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HandCardPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  pots<T extends Prisma.Hand$potsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Hand$potsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HandPotPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1188,6 +2242,16 @@ export interface HandFieldRefs {
   readonly endedAt: Prisma.FieldRef<"Hand", 'DateTime'>
   readonly payload: Prisma.FieldRef<"Hand", 'Json'>
   readonly createdAt: Prisma.FieldRef<"Hand", 'DateTime'>
+  readonly button: Prisma.FieldRef<"Hand", 'Int'>
+  readonly seedCommit: Prisma.FieldRef<"Hand", 'String'>
+  readonly serverSeed: Prisma.FieldRef<"Hand", 'String'>
+  readonly clientSeeds: Prisma.FieldRef<"Hand", 'Json'>
+  readonly deckSeed: Prisma.FieldRef<"Hand", 'String'>
+  readonly derivation: Prisma.FieldRef<"Hand", 'String'>
+  readonly deckKind: Prisma.FieldRef<"Hand", 'String'>
+  readonly board: Prisma.FieldRef<"Hand", 'String[]'>
+  readonly potTotal: Prisma.FieldRef<"Hand", 'BigInt'>
+  readonly rake: Prisma.FieldRef<"Hand", 'BigInt'>
 }
     
 
@@ -1586,6 +2650,102 @@ export type HandDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Limit how many Hands to delete.
    */
   limit?: number
+}
+
+/**
+ * Hand.players
+ */
+export type Hand$playersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the HandPlayer
+   */
+  select?: Prisma.HandPlayerSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the HandPlayer
+   */
+  omit?: Prisma.HandPlayerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HandPlayerInclude<ExtArgs> | null
+  where?: Prisma.HandPlayerWhereInput
+  orderBy?: Prisma.HandPlayerOrderByWithRelationInput | Prisma.HandPlayerOrderByWithRelationInput[]
+  cursor?: Prisma.HandPlayerWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.HandPlayerScalarFieldEnum | Prisma.HandPlayerScalarFieldEnum[]
+}
+
+/**
+ * Hand.actions
+ */
+export type Hand$actionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the HandAction
+   */
+  select?: Prisma.HandActionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the HandAction
+   */
+  omit?: Prisma.HandActionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HandActionInclude<ExtArgs> | null
+  where?: Prisma.HandActionWhereInput
+  orderBy?: Prisma.HandActionOrderByWithRelationInput | Prisma.HandActionOrderByWithRelationInput[]
+  cursor?: Prisma.HandActionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.HandActionScalarFieldEnum | Prisma.HandActionScalarFieldEnum[]
+}
+
+/**
+ * Hand.cards
+ */
+export type Hand$cardsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the HandCard
+   */
+  select?: Prisma.HandCardSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the HandCard
+   */
+  omit?: Prisma.HandCardOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HandCardInclude<ExtArgs> | null
+  where?: Prisma.HandCardWhereInput
+  orderBy?: Prisma.HandCardOrderByWithRelationInput | Prisma.HandCardOrderByWithRelationInput[]
+  cursor?: Prisma.HandCardWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.HandCardScalarFieldEnum | Prisma.HandCardScalarFieldEnum[]
+}
+
+/**
+ * Hand.pots
+ */
+export type Hand$potsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the HandPot
+   */
+  select?: Prisma.HandPotSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the HandPot
+   */
+  omit?: Prisma.HandPotOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HandPotInclude<ExtArgs> | null
+  where?: Prisma.HandPotWhereInput
+  orderBy?: Prisma.HandPotOrderByWithRelationInput | Prisma.HandPotOrderByWithRelationInput[]
+  cursor?: Prisma.HandPotWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.HandPotScalarFieldEnum | Prisma.HandPotScalarFieldEnum[]
 }
 
 /**

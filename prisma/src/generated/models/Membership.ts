@@ -29,11 +29,13 @@ export type AggregateMembership = {
 export type MembershipAvgAggregateOutputType = {
   seat: number | null
   buyIn: number | null
+  joinedAfterHand: number | null
 }
 
 export type MembershipSumAggregateOutputType = {
   seat: number | null
   buyIn: bigint | null
+  joinedAfterHand: number | null
 }
 
 export type MembershipMinAggregateOutputType = {
@@ -45,6 +47,8 @@ export type MembershipMinAggregateOutputType = {
   buyIn: bigint | null
   joinedAt: Date | null
   leftAt: Date | null
+  joinedAfterHand: number | null
+  leaveRequestedAt: Date | null
 }
 
 export type MembershipMaxAggregateOutputType = {
@@ -56,6 +60,8 @@ export type MembershipMaxAggregateOutputType = {
   buyIn: bigint | null
   joinedAt: Date | null
   leftAt: Date | null
+  joinedAfterHand: number | null
+  leaveRequestedAt: Date | null
 }
 
 export type MembershipCountAggregateOutputType = {
@@ -67,6 +73,8 @@ export type MembershipCountAggregateOutputType = {
   buyIn: number
   joinedAt: number
   leftAt: number
+  joinedAfterHand: number
+  leaveRequestedAt: number
   _all: number
 }
 
@@ -74,11 +82,13 @@ export type MembershipCountAggregateOutputType = {
 export type MembershipAvgAggregateInputType = {
   seat?: true
   buyIn?: true
+  joinedAfterHand?: true
 }
 
 export type MembershipSumAggregateInputType = {
   seat?: true
   buyIn?: true
+  joinedAfterHand?: true
 }
 
 export type MembershipMinAggregateInputType = {
@@ -90,6 +100,8 @@ export type MembershipMinAggregateInputType = {
   buyIn?: true
   joinedAt?: true
   leftAt?: true
+  joinedAfterHand?: true
+  leaveRequestedAt?: true
 }
 
 export type MembershipMaxAggregateInputType = {
@@ -101,6 +113,8 @@ export type MembershipMaxAggregateInputType = {
   buyIn?: true
   joinedAt?: true
   leftAt?: true
+  joinedAfterHand?: true
+  leaveRequestedAt?: true
 }
 
 export type MembershipCountAggregateInputType = {
@@ -112,6 +126,8 @@ export type MembershipCountAggregateInputType = {
   buyIn?: true
   joinedAt?: true
   leftAt?: true
+  joinedAfterHand?: true
+  leaveRequestedAt?: true
   _all?: true
 }
 
@@ -210,6 +226,8 @@ export type MembershipGroupByOutputType = {
   buyIn: bigint
   joinedAt: Date
   leftAt: Date | null
+  joinedAfterHand: number
+  leaveRequestedAt: Date | null
   _count: MembershipCountAggregateOutputType | null
   _avg: MembershipAvgAggregateOutputType | null
   _sum: MembershipSumAggregateOutputType | null
@@ -244,8 +262,12 @@ export type MembershipWhereInput = {
   buyIn?: Prisma.BigIntFilter<"Membership"> | bigint | number
   joinedAt?: Prisma.DateTimeFilter<"Membership"> | Date | string
   leftAt?: Prisma.DateTimeNullableFilter<"Membership"> | Date | string | null
+  joinedAfterHand?: Prisma.IntFilter<"Membership"> | number
+  leaveRequestedAt?: Prisma.DateTimeNullableFilter<"Membership"> | Date | string | null
   room?: Prisma.XOR<Prisma.RoomScalarRelationFilter, Prisma.RoomWhereInput>
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
+  topUps?: Prisma.TopUpListRelationFilter
+  cashOuts?: Prisma.CashOutListRelationFilter
 }
 
 export type MembershipOrderByWithRelationInput = {
@@ -257,14 +279,16 @@ export type MembershipOrderByWithRelationInput = {
   buyIn?: Prisma.SortOrder
   joinedAt?: Prisma.SortOrder
   leftAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  joinedAfterHand?: Prisma.SortOrder
+  leaveRequestedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   room?: Prisma.RoomOrderByWithRelationInput
   user?: Prisma.UserOrderByWithRelationInput
+  topUps?: Prisma.TopUpOrderByRelationAggregateInput
+  cashOuts?: Prisma.CashOutOrderByRelationAggregateInput
 }
 
 export type MembershipWhereUniqueInput = Prisma.AtLeast<{
   id?: string
-  roomId_userId?: Prisma.MembershipRoomIdUserIdCompoundUniqueInput
-  roomId_seat?: Prisma.MembershipRoomIdSeatCompoundUniqueInput
   AND?: Prisma.MembershipWhereInput | Prisma.MembershipWhereInput[]
   OR?: Prisma.MembershipWhereInput[]
   NOT?: Prisma.MembershipWhereInput | Prisma.MembershipWhereInput[]
@@ -275,9 +299,13 @@ export type MembershipWhereUniqueInput = Prisma.AtLeast<{
   buyIn?: Prisma.BigIntFilter<"Membership"> | bigint | number
   joinedAt?: Prisma.DateTimeFilter<"Membership"> | Date | string
   leftAt?: Prisma.DateTimeNullableFilter<"Membership"> | Date | string | null
+  joinedAfterHand?: Prisma.IntFilter<"Membership"> | number
+  leaveRequestedAt?: Prisma.DateTimeNullableFilter<"Membership"> | Date | string | null
   room?: Prisma.XOR<Prisma.RoomScalarRelationFilter, Prisma.RoomWhereInput>
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
-}, "id" | "roomId_userId" | "roomId_seat">
+  topUps?: Prisma.TopUpListRelationFilter
+  cashOuts?: Prisma.CashOutListRelationFilter
+}, "id">
 
 export type MembershipOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -288,6 +316,8 @@ export type MembershipOrderByWithAggregationInput = {
   buyIn?: Prisma.SortOrder
   joinedAt?: Prisma.SortOrder
   leftAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  joinedAfterHand?: Prisma.SortOrder
+  leaveRequestedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.MembershipCountOrderByAggregateInput
   _avg?: Prisma.MembershipAvgOrderByAggregateInput
   _max?: Prisma.MembershipMaxOrderByAggregateInput
@@ -307,6 +337,8 @@ export type MembershipScalarWhereWithAggregatesInput = {
   buyIn?: Prisma.BigIntWithAggregatesFilter<"Membership"> | bigint | number
   joinedAt?: Prisma.DateTimeWithAggregatesFilter<"Membership"> | Date | string
   leftAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Membership"> | Date | string | null
+  joinedAfterHand?: Prisma.IntWithAggregatesFilter<"Membership"> | number
+  leaveRequestedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Membership"> | Date | string | null
 }
 
 export type MembershipCreateInput = {
@@ -316,8 +348,12 @@ export type MembershipCreateInput = {
   buyIn: bigint | number
   joinedAt?: Date | string
   leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
   room: Prisma.RoomCreateNestedOneWithoutMembershipsInput
   user: Prisma.UserCreateNestedOneWithoutMembershipsInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutMembershipInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutMembershipInput
 }
 
 export type MembershipUncheckedCreateInput = {
@@ -329,6 +365,10 @@ export type MembershipUncheckedCreateInput = {
   buyIn: bigint | number
   joinedAt?: Date | string
   leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutMembershipInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutMembershipInput
 }
 
 export type MembershipUpdateInput = {
@@ -338,8 +378,12 @@ export type MembershipUpdateInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   room?: Prisma.RoomUpdateOneRequiredWithoutMembershipsNestedInput
   user?: Prisma.UserUpdateOneRequiredWithoutMembershipsNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutMembershipNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutMembershipNestedInput
 }
 
 export type MembershipUncheckedUpdateInput = {
@@ -351,6 +395,10 @@ export type MembershipUncheckedUpdateInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutMembershipNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutMembershipNestedInput
 }
 
 export type MembershipCreateManyInput = {
@@ -362,6 +410,8 @@ export type MembershipCreateManyInput = {
   buyIn: bigint | number
   joinedAt?: Date | string
   leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
 }
 
 export type MembershipUpdateManyMutationInput = {
@@ -371,6 +421,8 @@ export type MembershipUpdateManyMutationInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type MembershipUncheckedUpdateManyInput = {
@@ -382,6 +434,8 @@ export type MembershipUncheckedUpdateManyInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type MembershipListRelationFilter = {
@@ -394,16 +448,6 @@ export type MembershipOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
 }
 
-export type MembershipRoomIdUserIdCompoundUniqueInput = {
-  roomId: string
-  userId: string
-}
-
-export type MembershipRoomIdSeatCompoundUniqueInput = {
-  roomId: string
-  seat: number
-}
-
 export type MembershipCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
@@ -413,11 +457,14 @@ export type MembershipCountOrderByAggregateInput = {
   buyIn?: Prisma.SortOrder
   joinedAt?: Prisma.SortOrder
   leftAt?: Prisma.SortOrder
+  joinedAfterHand?: Prisma.SortOrder
+  leaveRequestedAt?: Prisma.SortOrder
 }
 
 export type MembershipAvgOrderByAggregateInput = {
   seat?: Prisma.SortOrder
   buyIn?: Prisma.SortOrder
+  joinedAfterHand?: Prisma.SortOrder
 }
 
 export type MembershipMaxOrderByAggregateInput = {
@@ -429,6 +476,8 @@ export type MembershipMaxOrderByAggregateInput = {
   buyIn?: Prisma.SortOrder
   joinedAt?: Prisma.SortOrder
   leftAt?: Prisma.SortOrder
+  joinedAfterHand?: Prisma.SortOrder
+  leaveRequestedAt?: Prisma.SortOrder
 }
 
 export type MembershipMinOrderByAggregateInput = {
@@ -440,11 +489,24 @@ export type MembershipMinOrderByAggregateInput = {
   buyIn?: Prisma.SortOrder
   joinedAt?: Prisma.SortOrder
   leftAt?: Prisma.SortOrder
+  joinedAfterHand?: Prisma.SortOrder
+  leaveRequestedAt?: Prisma.SortOrder
 }
 
 export type MembershipSumOrderByAggregateInput = {
   seat?: Prisma.SortOrder
   buyIn?: Prisma.SortOrder
+  joinedAfterHand?: Prisma.SortOrder
+}
+
+export type MembershipScalarRelationFilter = {
+  is?: Prisma.MembershipWhereInput
+  isNot?: Prisma.MembershipWhereInput
+}
+
+export type MembershipNullableScalarRelationFilter = {
+  is?: Prisma.MembershipWhereInput | null
+  isNot?: Prisma.MembershipWhereInput | null
 }
 
 export type MembershipCreateNestedManyWithoutUserInput = {
@@ -531,14 +593,6 @@ export type MembershipUncheckedUpdateManyWithoutRoomNestedInput = {
   deleteMany?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
 }
 
-export type IntFieldUpdateOperationsInput = {
-  set?: number
-  increment?: number
-  decrement?: number
-  multiply?: number
-  divide?: number
-}
-
 export type EnumMembershipStatusFieldUpdateOperationsInput = {
   set?: $Enums.MembershipStatus
 }
@@ -551,6 +605,36 @@ export type BigIntFieldUpdateOperationsInput = {
   divide?: bigint | number
 }
 
+export type MembershipCreateNestedOneWithoutTopUpsInput = {
+  create?: Prisma.XOR<Prisma.MembershipCreateWithoutTopUpsInput, Prisma.MembershipUncheckedCreateWithoutTopUpsInput>
+  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutTopUpsInput
+  connect?: Prisma.MembershipWhereUniqueInput
+}
+
+export type MembershipUpdateOneRequiredWithoutTopUpsNestedInput = {
+  create?: Prisma.XOR<Prisma.MembershipCreateWithoutTopUpsInput, Prisma.MembershipUncheckedCreateWithoutTopUpsInput>
+  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutTopUpsInput
+  upsert?: Prisma.MembershipUpsertWithoutTopUpsInput
+  connect?: Prisma.MembershipWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.MembershipUpdateToOneWithWhereWithoutTopUpsInput, Prisma.MembershipUpdateWithoutTopUpsInput>, Prisma.MembershipUncheckedUpdateWithoutTopUpsInput>
+}
+
+export type MembershipCreateNestedOneWithoutCashOutsInput = {
+  create?: Prisma.XOR<Prisma.MembershipCreateWithoutCashOutsInput, Prisma.MembershipUncheckedCreateWithoutCashOutsInput>
+  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutCashOutsInput
+  connect?: Prisma.MembershipWhereUniqueInput
+}
+
+export type MembershipUpdateOneWithoutCashOutsNestedInput = {
+  create?: Prisma.XOR<Prisma.MembershipCreateWithoutCashOutsInput, Prisma.MembershipUncheckedCreateWithoutCashOutsInput>
+  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutCashOutsInput
+  upsert?: Prisma.MembershipUpsertWithoutCashOutsInput
+  disconnect?: Prisma.MembershipWhereInput | boolean
+  delete?: Prisma.MembershipWhereInput | boolean
+  connect?: Prisma.MembershipWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.MembershipUpdateToOneWithWhereWithoutCashOutsInput, Prisma.MembershipUpdateWithoutCashOutsInput>, Prisma.MembershipUncheckedUpdateWithoutCashOutsInput>
+}
+
 export type MembershipCreateWithoutUserInput = {
   id?: string
   seat: number
@@ -558,7 +642,11 @@ export type MembershipCreateWithoutUserInput = {
   buyIn: bigint | number
   joinedAt?: Date | string
   leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
   room: Prisma.RoomCreateNestedOneWithoutMembershipsInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutMembershipInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutMembershipInput
 }
 
 export type MembershipUncheckedCreateWithoutUserInput = {
@@ -569,6 +657,10 @@ export type MembershipUncheckedCreateWithoutUserInput = {
   buyIn: bigint | number
   joinedAt?: Date | string
   leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutMembershipInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutMembershipInput
 }
 
 export type MembershipCreateOrConnectWithoutUserInput = {
@@ -609,6 +701,8 @@ export type MembershipScalarWhereInput = {
   buyIn?: Prisma.BigIntFilter<"Membership"> | bigint | number
   joinedAt?: Prisma.DateTimeFilter<"Membership"> | Date | string
   leftAt?: Prisma.DateTimeNullableFilter<"Membership"> | Date | string | null
+  joinedAfterHand?: Prisma.IntFilter<"Membership"> | number
+  leaveRequestedAt?: Prisma.DateTimeNullableFilter<"Membership"> | Date | string | null
 }
 
 export type MembershipCreateWithoutRoomInput = {
@@ -618,7 +712,11 @@ export type MembershipCreateWithoutRoomInput = {
   buyIn: bigint | number
   joinedAt?: Date | string
   leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
   user: Prisma.UserCreateNestedOneWithoutMembershipsInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutMembershipInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutMembershipInput
 }
 
 export type MembershipUncheckedCreateWithoutRoomInput = {
@@ -629,6 +727,10 @@ export type MembershipUncheckedCreateWithoutRoomInput = {
   buyIn: bigint | number
   joinedAt?: Date | string
   leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutMembershipInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutMembershipInput
 }
 
 export type MembershipCreateOrConnectWithoutRoomInput = {
@@ -657,6 +759,150 @@ export type MembershipUpdateManyWithWhereWithoutRoomInput = {
   data: Prisma.XOR<Prisma.MembershipUpdateManyMutationInput, Prisma.MembershipUncheckedUpdateManyWithoutRoomInput>
 }
 
+export type MembershipCreateWithoutTopUpsInput = {
+  id?: string
+  seat: number
+  status?: $Enums.MembershipStatus
+  buyIn: bigint | number
+  joinedAt?: Date | string
+  leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
+  room: Prisma.RoomCreateNestedOneWithoutMembershipsInput
+  user: Prisma.UserCreateNestedOneWithoutMembershipsInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutMembershipInput
+}
+
+export type MembershipUncheckedCreateWithoutTopUpsInput = {
+  id?: string
+  roomId: string
+  userId: string
+  seat: number
+  status?: $Enums.MembershipStatus
+  buyIn: bigint | number
+  joinedAt?: Date | string
+  leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutMembershipInput
+}
+
+export type MembershipCreateOrConnectWithoutTopUpsInput = {
+  where: Prisma.MembershipWhereUniqueInput
+  create: Prisma.XOR<Prisma.MembershipCreateWithoutTopUpsInput, Prisma.MembershipUncheckedCreateWithoutTopUpsInput>
+}
+
+export type MembershipUpsertWithoutTopUpsInput = {
+  update: Prisma.XOR<Prisma.MembershipUpdateWithoutTopUpsInput, Prisma.MembershipUncheckedUpdateWithoutTopUpsInput>
+  create: Prisma.XOR<Prisma.MembershipCreateWithoutTopUpsInput, Prisma.MembershipUncheckedCreateWithoutTopUpsInput>
+  where?: Prisma.MembershipWhereInput
+}
+
+export type MembershipUpdateToOneWithWhereWithoutTopUpsInput = {
+  where?: Prisma.MembershipWhereInput
+  data: Prisma.XOR<Prisma.MembershipUpdateWithoutTopUpsInput, Prisma.MembershipUncheckedUpdateWithoutTopUpsInput>
+}
+
+export type MembershipUpdateWithoutTopUpsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  seat?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.EnumMembershipStatusFieldUpdateOperationsInput | $Enums.MembershipStatus
+  buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  room?: Prisma.RoomUpdateOneRequiredWithoutMembershipsNestedInput
+  user?: Prisma.UserUpdateOneRequiredWithoutMembershipsNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutMembershipNestedInput
+}
+
+export type MembershipUncheckedUpdateWithoutTopUpsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  roomId?: Prisma.StringFieldUpdateOperationsInput | string
+  userId?: Prisma.StringFieldUpdateOperationsInput | string
+  seat?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.EnumMembershipStatusFieldUpdateOperationsInput | $Enums.MembershipStatus
+  buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutMembershipNestedInput
+}
+
+export type MembershipCreateWithoutCashOutsInput = {
+  id?: string
+  seat: number
+  status?: $Enums.MembershipStatus
+  buyIn: bigint | number
+  joinedAt?: Date | string
+  leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
+  room: Prisma.RoomCreateNestedOneWithoutMembershipsInput
+  user: Prisma.UserCreateNestedOneWithoutMembershipsInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutMembershipInput
+}
+
+export type MembershipUncheckedCreateWithoutCashOutsInput = {
+  id?: string
+  roomId: string
+  userId: string
+  seat: number
+  status?: $Enums.MembershipStatus
+  buyIn: bigint | number
+  joinedAt?: Date | string
+  leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutMembershipInput
+}
+
+export type MembershipCreateOrConnectWithoutCashOutsInput = {
+  where: Prisma.MembershipWhereUniqueInput
+  create: Prisma.XOR<Prisma.MembershipCreateWithoutCashOutsInput, Prisma.MembershipUncheckedCreateWithoutCashOutsInput>
+}
+
+export type MembershipUpsertWithoutCashOutsInput = {
+  update: Prisma.XOR<Prisma.MembershipUpdateWithoutCashOutsInput, Prisma.MembershipUncheckedUpdateWithoutCashOutsInput>
+  create: Prisma.XOR<Prisma.MembershipCreateWithoutCashOutsInput, Prisma.MembershipUncheckedCreateWithoutCashOutsInput>
+  where?: Prisma.MembershipWhereInput
+}
+
+export type MembershipUpdateToOneWithWhereWithoutCashOutsInput = {
+  where?: Prisma.MembershipWhereInput
+  data: Prisma.XOR<Prisma.MembershipUpdateWithoutCashOutsInput, Prisma.MembershipUncheckedUpdateWithoutCashOutsInput>
+}
+
+export type MembershipUpdateWithoutCashOutsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  seat?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.EnumMembershipStatusFieldUpdateOperationsInput | $Enums.MembershipStatus
+  buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  room?: Prisma.RoomUpdateOneRequiredWithoutMembershipsNestedInput
+  user?: Prisma.UserUpdateOneRequiredWithoutMembershipsNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutMembershipNestedInput
+}
+
+export type MembershipUncheckedUpdateWithoutCashOutsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  roomId?: Prisma.StringFieldUpdateOperationsInput | string
+  userId?: Prisma.StringFieldUpdateOperationsInput | string
+  seat?: Prisma.IntFieldUpdateOperationsInput | number
+  status?: Prisma.EnumMembershipStatusFieldUpdateOperationsInput | $Enums.MembershipStatus
+  buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutMembershipNestedInput
+}
+
 export type MembershipCreateManyUserInput = {
   id?: string
   roomId: string
@@ -665,6 +911,8 @@ export type MembershipCreateManyUserInput = {
   buyIn: bigint | number
   joinedAt?: Date | string
   leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
 }
 
 export type MembershipUpdateWithoutUserInput = {
@@ -674,7 +922,11 @@ export type MembershipUpdateWithoutUserInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   room?: Prisma.RoomUpdateOneRequiredWithoutMembershipsNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutMembershipNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutMembershipNestedInput
 }
 
 export type MembershipUncheckedUpdateWithoutUserInput = {
@@ -685,6 +937,10 @@ export type MembershipUncheckedUpdateWithoutUserInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutMembershipNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutMembershipNestedInput
 }
 
 export type MembershipUncheckedUpdateManyWithoutUserInput = {
@@ -695,6 +951,8 @@ export type MembershipUncheckedUpdateManyWithoutUserInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type MembershipCreateManyRoomInput = {
@@ -705,6 +963,8 @@ export type MembershipCreateManyRoomInput = {
   buyIn: bigint | number
   joinedAt?: Date | string
   leftAt?: Date | string | null
+  joinedAfterHand?: number
+  leaveRequestedAt?: Date | string | null
 }
 
 export type MembershipUpdateWithoutRoomInput = {
@@ -714,7 +974,11 @@ export type MembershipUpdateWithoutRoomInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutMembershipsNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutMembershipNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutMembershipNestedInput
 }
 
 export type MembershipUncheckedUpdateWithoutRoomInput = {
@@ -725,6 +989,10 @@ export type MembershipUncheckedUpdateWithoutRoomInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutMembershipNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutMembershipNestedInput
 }
 
 export type MembershipUncheckedUpdateManyWithoutRoomInput = {
@@ -735,8 +1003,48 @@ export type MembershipUncheckedUpdateManyWithoutRoomInput = {
   buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   joinedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leftAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  joinedAfterHand?: Prisma.IntFieldUpdateOperationsInput | number
+  leaveRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
+
+/**
+ * Count Type MembershipCountOutputType
+ */
+
+export type MembershipCountOutputType = {
+  topUps: number
+  cashOuts: number
+}
+
+export type MembershipCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  topUps?: boolean | MembershipCountOutputTypeCountTopUpsArgs
+  cashOuts?: boolean | MembershipCountOutputTypeCountCashOutsArgs
+}
+
+/**
+ * MembershipCountOutputType without action
+ */
+export type MembershipCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the MembershipCountOutputType
+   */
+  select?: Prisma.MembershipCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * MembershipCountOutputType without action
+ */
+export type MembershipCountOutputTypeCountTopUpsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TopUpWhereInput
+}
+
+/**
+ * MembershipCountOutputType without action
+ */
+export type MembershipCountOutputTypeCountCashOutsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CashOutWhereInput
+}
 
 
 export type MembershipSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -748,8 +1056,13 @@ export type MembershipSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   buyIn?: boolean
   joinedAt?: boolean
   leftAt?: boolean
+  joinedAfterHand?: boolean
+  leaveRequestedAt?: boolean
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
+  topUps?: boolean | Prisma.Membership$topUpsArgs<ExtArgs>
+  cashOuts?: boolean | Prisma.Membership$cashOutsArgs<ExtArgs>
+  _count?: boolean | Prisma.MembershipCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["membership"]>
 
 export type MembershipSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -761,6 +1074,8 @@ export type MembershipSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   buyIn?: boolean
   joinedAt?: boolean
   leftAt?: boolean
+  joinedAfterHand?: boolean
+  leaveRequestedAt?: boolean
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["membership"]>
@@ -774,6 +1089,8 @@ export type MembershipSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   buyIn?: boolean
   joinedAt?: boolean
   leftAt?: boolean
+  joinedAfterHand?: boolean
+  leaveRequestedAt?: boolean
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["membership"]>
@@ -787,12 +1104,17 @@ export type MembershipSelectScalar = {
   buyIn?: boolean
   joinedAt?: boolean
   leftAt?: boolean
+  joinedAfterHand?: boolean
+  leaveRequestedAt?: boolean
 }
 
-export type MembershipOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "roomId" | "userId" | "seat" | "status" | "buyIn" | "joinedAt" | "leftAt", ExtArgs["result"]["membership"]>
+export type MembershipOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "roomId" | "userId" | "seat" | "status" | "buyIn" | "joinedAt" | "leftAt" | "joinedAfterHand" | "leaveRequestedAt", ExtArgs["result"]["membership"]>
 export type MembershipInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
+  topUps?: boolean | Prisma.Membership$topUpsArgs<ExtArgs>
+  cashOuts?: boolean | Prisma.Membership$cashOutsArgs<ExtArgs>
+  _count?: boolean | Prisma.MembershipCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type MembershipIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
@@ -808,6 +1130,8 @@ export type $MembershipPayload<ExtArgs extends runtime.Types.Extensions.Internal
   objects: {
     room: Prisma.$RoomPayload<ExtArgs>
     user: Prisma.$UserPayload<ExtArgs>
+    topUps: Prisma.$TopUpPayload<ExtArgs>[]
+    cashOuts: Prisma.$CashOutPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -824,6 +1148,14 @@ export type $MembershipPayload<ExtArgs extends runtime.Types.Extensions.Internal
     buyIn: bigint
     joinedAt: Date
     leftAt: Date | null
+    /**
+     * rooms.last_hand_no when the seat was taken: this membership's hands all have larger numbers.
+     */
+    joinedAfterHand: number
+    /**
+     * The player asked to leave; the seat stays booked until the worker's cash-out request frees it.
+     */
+    leaveRequestedAt: Date | null
   }, ExtArgs["result"]["membership"]>
   composites: {}
 }
@@ -1220,6 +1552,8 @@ export interface Prisma__MembershipClient<T, Null = never, ExtArgs extends runti
   readonly [Symbol.toStringTag]: "PrismaPromise"
   room<T extends Prisma.RoomDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.RoomDefaultArgs<ExtArgs>>): Prisma.Prisma__RoomClient<runtime.Types.Result.GetResult<Prisma.$RoomPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   user<T extends Prisma.UserDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.UserDefaultArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  topUps<T extends Prisma.Membership$topUpsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Membership$topUpsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TopUpPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  cashOuts<T extends Prisma.Membership$cashOutsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Membership$cashOutsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CashOutPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1257,6 +1591,8 @@ export interface MembershipFieldRefs {
   readonly buyIn: Prisma.FieldRef<"Membership", 'BigInt'>
   readonly joinedAt: Prisma.FieldRef<"Membership", 'DateTime'>
   readonly leftAt: Prisma.FieldRef<"Membership", 'DateTime'>
+  readonly joinedAfterHand: Prisma.FieldRef<"Membership", 'Int'>
+  readonly leaveRequestedAt: Prisma.FieldRef<"Membership", 'DateTime'>
 }
     
 
@@ -1655,6 +1991,54 @@ export type MembershipDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.In
    * Limit how many Memberships to delete.
    */
   limit?: number
+}
+
+/**
+ * Membership.topUps
+ */
+export type Membership$topUpsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TopUp
+   */
+  select?: Prisma.TopUpSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TopUp
+   */
+  omit?: Prisma.TopUpOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TopUpInclude<ExtArgs> | null
+  where?: Prisma.TopUpWhereInput
+  orderBy?: Prisma.TopUpOrderByWithRelationInput | Prisma.TopUpOrderByWithRelationInput[]
+  cursor?: Prisma.TopUpWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TopUpScalarFieldEnum | Prisma.TopUpScalarFieldEnum[]
+}
+
+/**
+ * Membership.cashOuts
+ */
+export type Membership$cashOutsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CashOut
+   */
+  select?: Prisma.CashOutSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CashOut
+   */
+  omit?: Prisma.CashOutOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CashOutInclude<ExtArgs> | null
+  where?: Prisma.CashOutWhereInput
+  orderBy?: Prisma.CashOutOrderByWithRelationInput | Prisma.CashOutOrderByWithRelationInput[]
+  cursor?: Prisma.CashOutWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CashOutScalarFieldEnum | Prisma.CashOutScalarFieldEnum[]
 }
 
 /**

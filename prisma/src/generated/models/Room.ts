@@ -20,8 +20,18 @@ export type RoomModel = runtime.Types.Result.DefaultSelection<Prisma.$RoomPayloa
 
 export type AggregateRoom = {
   _count: RoomCountAggregateOutputType | null
+  _avg: RoomAvgAggregateOutputType | null
+  _sum: RoomSumAggregateOutputType | null
   _min: RoomMinAggregateOutputType | null
   _max: RoomMaxAggregateOutputType | null
+}
+
+export type RoomAvgAggregateOutputType = {
+  lastHandNo: number | null
+}
+
+export type RoomSumAggregateOutputType = {
+  lastHandNo: number | null
 }
 
 export type RoomMinAggregateOutputType = {
@@ -34,6 +44,7 @@ export type RoomMinAggregateOutputType = {
   updatedAt: Date | null
   closingAt: Date | null
   closedAt: Date | null
+  lastHandNo: number | null
 }
 
 export type RoomMaxAggregateOutputType = {
@@ -46,6 +57,7 @@ export type RoomMaxAggregateOutputType = {
   updatedAt: Date | null
   closingAt: Date | null
   closedAt: Date | null
+  lastHandNo: number | null
 }
 
 export type RoomCountAggregateOutputType = {
@@ -59,9 +71,18 @@ export type RoomCountAggregateOutputType = {
   updatedAt: number
   closingAt: number
   closedAt: number
+  lastHandNo: number
   _all: number
 }
 
+
+export type RoomAvgAggregateInputType = {
+  lastHandNo?: true
+}
+
+export type RoomSumAggregateInputType = {
+  lastHandNo?: true
+}
 
 export type RoomMinAggregateInputType = {
   id?: true
@@ -73,6 +94,7 @@ export type RoomMinAggregateInputType = {
   updatedAt?: true
   closingAt?: true
   closedAt?: true
+  lastHandNo?: true
 }
 
 export type RoomMaxAggregateInputType = {
@@ -85,6 +107,7 @@ export type RoomMaxAggregateInputType = {
   updatedAt?: true
   closingAt?: true
   closedAt?: true
+  lastHandNo?: true
 }
 
 export type RoomCountAggregateInputType = {
@@ -98,6 +121,7 @@ export type RoomCountAggregateInputType = {
   updatedAt?: true
   closingAt?: true
   closedAt?: true
+  lastHandNo?: true
   _all?: true
 }
 
@@ -139,6 +163,18 @@ export type RoomAggregateArgs<ExtArgs extends runtime.Types.Extensions.InternalA
   /**
    * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
    * 
+   * Select which fields to average
+  **/
+  _avg?: RoomAvgAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
+   * Select which fields to sum
+  **/
+  _sum?: RoomSumAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
    * Select which fields to find the minimum value
   **/
   _min?: RoomMinAggregateInputType
@@ -169,6 +205,8 @@ export type RoomGroupByArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
   take?: number
   skip?: number
   _count?: RoomCountAggregateInputType | true
+  _avg?: RoomAvgAggregateInputType
+  _sum?: RoomSumAggregateInputType
   _min?: RoomMinAggregateInputType
   _max?: RoomMaxAggregateInputType
 }
@@ -184,7 +222,10 @@ export type RoomGroupByOutputType = {
   updatedAt: Date
   closingAt: Date | null
   closedAt: Date | null
+  lastHandNo: number
   _count: RoomCountAggregateOutputType | null
+  _avg: RoomAvgAggregateOutputType | null
+  _sum: RoomSumAggregateOutputType | null
   _min: RoomMinAggregateOutputType | null
   _max: RoomMaxAggregateOutputType | null
 }
@@ -218,11 +259,14 @@ export type RoomWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"Room"> | Date | string
   closingAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   closedAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
+  lastHandNo?: Prisma.IntFilter<"Room"> | number
   host?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   memberships?: Prisma.MembershipListRelationFilter
   hands?: Prisma.HandListRelationFilter
   accounts?: Prisma.LedgerAccountListRelationFilter
   transactions?: Prisma.LedgerTransactionListRelationFilter
+  topUps?: Prisma.TopUpListRelationFilter
+  cashOuts?: Prisma.CashOutListRelationFilter
 }
 
 export type RoomOrderByWithRelationInput = {
@@ -236,19 +280,22 @@ export type RoomOrderByWithRelationInput = {
   updatedAt?: Prisma.SortOrder
   closingAt?: Prisma.SortOrderInput | Prisma.SortOrder
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastHandNo?: Prisma.SortOrder
   host?: Prisma.UserOrderByWithRelationInput
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   hands?: Prisma.HandOrderByRelationAggregateInput
   accounts?: Prisma.LedgerAccountOrderByRelationAggregateInput
   transactions?: Prisma.LedgerTransactionOrderByRelationAggregateInput
+  topUps?: Prisma.TopUpOrderByRelationAggregateInput
+  cashOuts?: Prisma.CashOutOrderByRelationAggregateInput
 }
 
 export type RoomWhereUniqueInput = Prisma.AtLeast<{
   id?: string
-  code?: string
   AND?: Prisma.RoomWhereInput | Prisma.RoomWhereInput[]
   OR?: Prisma.RoomWhereInput[]
   NOT?: Prisma.RoomWhereInput | Prisma.RoomWhereInput[]
+  code?: Prisma.StringFilter<"Room"> | string
   status?: Prisma.EnumRoomStatusFilter<"Room"> | $Enums.RoomStatus
   config?: Prisma.JsonFilter<"Room">
   isPublic?: Prisma.BoolFilter<"Room"> | boolean
@@ -257,12 +304,15 @@ export type RoomWhereUniqueInput = Prisma.AtLeast<{
   updatedAt?: Prisma.DateTimeFilter<"Room"> | Date | string
   closingAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   closedAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
+  lastHandNo?: Prisma.IntFilter<"Room"> | number
   host?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   memberships?: Prisma.MembershipListRelationFilter
   hands?: Prisma.HandListRelationFilter
   accounts?: Prisma.LedgerAccountListRelationFilter
   transactions?: Prisma.LedgerTransactionListRelationFilter
-}, "id" | "code">
+  topUps?: Prisma.TopUpListRelationFilter
+  cashOuts?: Prisma.CashOutListRelationFilter
+}, "id">
 
 export type RoomOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -275,9 +325,12 @@ export type RoomOrderByWithAggregationInput = {
   updatedAt?: Prisma.SortOrder
   closingAt?: Prisma.SortOrderInput | Prisma.SortOrder
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastHandNo?: Prisma.SortOrder
   _count?: Prisma.RoomCountOrderByAggregateInput
+  _avg?: Prisma.RoomAvgOrderByAggregateInput
   _max?: Prisma.RoomMaxOrderByAggregateInput
   _min?: Prisma.RoomMinOrderByAggregateInput
+  _sum?: Prisma.RoomSumOrderByAggregateInput
 }
 
 export type RoomScalarWhereWithAggregatesInput = {
@@ -294,6 +347,7 @@ export type RoomScalarWhereWithAggregatesInput = {
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Room"> | Date | string
   closingAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Room"> | Date | string | null
   closedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Room"> | Date | string | null
+  lastHandNo?: Prisma.IntWithAggregatesFilter<"Room"> | number
 }
 
 export type RoomCreateInput = {
@@ -306,11 +360,14 @@ export type RoomCreateInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateInput = {
@@ -324,10 +381,13 @@ export type RoomUncheckedCreateInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUpdateInput = {
@@ -340,11 +400,14 @@ export type RoomUpdateInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateInput = {
@@ -358,10 +421,13 @@ export type RoomUncheckedUpdateInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateManyInput = {
@@ -375,6 +441,7 @@ export type RoomCreateManyInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
 }
 
 export type RoomUpdateManyMutationInput = {
@@ -387,6 +454,7 @@ export type RoomUpdateManyMutationInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type RoomUncheckedUpdateManyInput = {
@@ -400,6 +468,7 @@ export type RoomUncheckedUpdateManyInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type RoomListRelationFilter = {
@@ -423,6 +492,11 @@ export type RoomCountOrderByAggregateInput = {
   updatedAt?: Prisma.SortOrder
   closingAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
+  lastHandNo?: Prisma.SortOrder
+}
+
+export type RoomAvgOrderByAggregateInput = {
+  lastHandNo?: Prisma.SortOrder
 }
 
 export type RoomMaxOrderByAggregateInput = {
@@ -435,6 +509,7 @@ export type RoomMaxOrderByAggregateInput = {
   updatedAt?: Prisma.SortOrder
   closingAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
+  lastHandNo?: Prisma.SortOrder
 }
 
 export type RoomMinOrderByAggregateInput = {
@@ -447,6 +522,11 @@ export type RoomMinOrderByAggregateInput = {
   updatedAt?: Prisma.SortOrder
   closingAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
+  lastHandNo?: Prisma.SortOrder
+}
+
+export type RoomSumOrderByAggregateInput = {
+  lastHandNo?: Prisma.SortOrder
 }
 
 export type RoomScalarRelationFilter = {
@@ -509,6 +589,14 @@ export type BoolFieldUpdateOperationsInput = {
   set?: boolean
 }
 
+export type IntFieldUpdateOperationsInput = {
+  set?: number
+  increment?: number
+  decrement?: number
+  multiply?: number
+  divide?: number
+}
+
 export type RoomCreateNestedOneWithoutMembershipsInput = {
   create?: Prisma.XOR<Prisma.RoomCreateWithoutMembershipsInput, Prisma.RoomUncheckedCreateWithoutMembershipsInput>
   connectOrCreate?: Prisma.RoomCreateOrConnectWithoutMembershipsInput
@@ -569,6 +657,34 @@ export type RoomUpdateOneRequiredWithoutHandsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.RoomUpdateToOneWithWhereWithoutHandsInput, Prisma.RoomUpdateWithoutHandsInput>, Prisma.RoomUncheckedUpdateWithoutHandsInput>
 }
 
+export type RoomCreateNestedOneWithoutTopUpsInput = {
+  create?: Prisma.XOR<Prisma.RoomCreateWithoutTopUpsInput, Prisma.RoomUncheckedCreateWithoutTopUpsInput>
+  connectOrCreate?: Prisma.RoomCreateOrConnectWithoutTopUpsInput
+  connect?: Prisma.RoomWhereUniqueInput
+}
+
+export type RoomUpdateOneRequiredWithoutTopUpsNestedInput = {
+  create?: Prisma.XOR<Prisma.RoomCreateWithoutTopUpsInput, Prisma.RoomUncheckedCreateWithoutTopUpsInput>
+  connectOrCreate?: Prisma.RoomCreateOrConnectWithoutTopUpsInput
+  upsert?: Prisma.RoomUpsertWithoutTopUpsInput
+  connect?: Prisma.RoomWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.RoomUpdateToOneWithWhereWithoutTopUpsInput, Prisma.RoomUpdateWithoutTopUpsInput>, Prisma.RoomUncheckedUpdateWithoutTopUpsInput>
+}
+
+export type RoomCreateNestedOneWithoutCashOutsInput = {
+  create?: Prisma.XOR<Prisma.RoomCreateWithoutCashOutsInput, Prisma.RoomUncheckedCreateWithoutCashOutsInput>
+  connectOrCreate?: Prisma.RoomCreateOrConnectWithoutCashOutsInput
+  connect?: Prisma.RoomWhereUniqueInput
+}
+
+export type RoomUpdateOneRequiredWithoutCashOutsNestedInput = {
+  create?: Prisma.XOR<Prisma.RoomCreateWithoutCashOutsInput, Prisma.RoomUncheckedCreateWithoutCashOutsInput>
+  connectOrCreate?: Prisma.RoomCreateOrConnectWithoutCashOutsInput
+  upsert?: Prisma.RoomUpsertWithoutCashOutsInput
+  connect?: Prisma.RoomWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.RoomUpdateToOneWithWhereWithoutCashOutsInput, Prisma.RoomUpdateWithoutCashOutsInput>, Prisma.RoomUncheckedUpdateWithoutCashOutsInput>
+}
+
 export type RoomCreateWithoutHostInput = {
   id?: string
   code: string
@@ -579,10 +695,13 @@ export type RoomCreateWithoutHostInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutHostInput = {
@@ -595,10 +714,13 @@ export type RoomUncheckedCreateWithoutHostInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutHostInput = {
@@ -641,6 +763,7 @@ export type RoomScalarWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"Room"> | Date | string
   closingAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   closedAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
+  lastHandNo?: Prisma.IntFilter<"Room"> | number
 }
 
 export type RoomCreateWithoutMembershipsInput = {
@@ -653,10 +776,13 @@ export type RoomCreateWithoutMembershipsInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutMembershipsInput = {
@@ -670,9 +796,12 @@ export type RoomUncheckedCreateWithoutMembershipsInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutMembershipsInput = {
@@ -701,10 +830,13 @@ export type RoomUpdateWithoutMembershipsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutMembershipsInput = {
@@ -718,9 +850,12 @@ export type RoomUncheckedUpdateWithoutMembershipsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateWithoutAccountsInput = {
@@ -733,10 +868,13 @@ export type RoomCreateWithoutAccountsInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutAccountsInput = {
@@ -750,9 +888,12 @@ export type RoomUncheckedCreateWithoutAccountsInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutAccountsInput = {
@@ -781,10 +922,13 @@ export type RoomUpdateWithoutAccountsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutAccountsInput = {
@@ -798,9 +942,12 @@ export type RoomUncheckedUpdateWithoutAccountsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateWithoutTransactionsInput = {
@@ -813,10 +960,13 @@ export type RoomCreateWithoutTransactionsInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutTransactionsInput = {
@@ -830,9 +980,12 @@ export type RoomUncheckedCreateWithoutTransactionsInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutTransactionsInput = {
@@ -861,10 +1014,13 @@ export type RoomUpdateWithoutTransactionsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutTransactionsInput = {
@@ -878,9 +1034,12 @@ export type RoomUncheckedUpdateWithoutTransactionsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateWithoutHandsInput = {
@@ -893,10 +1052,13 @@ export type RoomCreateWithoutHandsInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutHandsInput = {
@@ -910,9 +1072,12 @@ export type RoomUncheckedCreateWithoutHandsInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutHandsInput = {
@@ -941,10 +1106,13 @@ export type RoomUpdateWithoutHandsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutHandsInput = {
@@ -958,9 +1126,196 @@ export type RoomUncheckedUpdateWithoutHandsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
+}
+
+export type RoomCreateWithoutTopUpsInput = {
+  id?: string
+  code: string
+  status?: $Enums.RoomStatus
+  config: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  closingAt?: Date | string | null
+  closedAt?: Date | string | null
+  lastHandNo?: number
+  host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
+  hands?: Prisma.HandCreateNestedManyWithoutRoomInput
+  accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
+  transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
+}
+
+export type RoomUncheckedCreateWithoutTopUpsInput = {
+  id?: string
+  code: string
+  status?: $Enums.RoomStatus
+  config: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic: boolean
+  hostId: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  closingAt?: Date | string | null
+  closedAt?: Date | string | null
+  lastHandNo?: number
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
+  hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
+  accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
+  transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
+}
+
+export type RoomCreateOrConnectWithoutTopUpsInput = {
+  where: Prisma.RoomWhereUniqueInput
+  create: Prisma.XOR<Prisma.RoomCreateWithoutTopUpsInput, Prisma.RoomUncheckedCreateWithoutTopUpsInput>
+}
+
+export type RoomUpsertWithoutTopUpsInput = {
+  update: Prisma.XOR<Prisma.RoomUpdateWithoutTopUpsInput, Prisma.RoomUncheckedUpdateWithoutTopUpsInput>
+  create: Prisma.XOR<Prisma.RoomCreateWithoutTopUpsInput, Prisma.RoomUncheckedCreateWithoutTopUpsInput>
+  where?: Prisma.RoomWhereInput
+}
+
+export type RoomUpdateToOneWithWhereWithoutTopUpsInput = {
+  where?: Prisma.RoomWhereInput
+  data: Prisma.XOR<Prisma.RoomUpdateWithoutTopUpsInput, Prisma.RoomUncheckedUpdateWithoutTopUpsInput>
+}
+
+export type RoomUpdateWithoutTopUpsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
+  config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
+  hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
+  accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
+  transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
+}
+
+export type RoomUncheckedUpdateWithoutTopUpsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
+  config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  hostId?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
+  hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
+  accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
+  transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
+}
+
+export type RoomCreateWithoutCashOutsInput = {
+  id?: string
+  code: string
+  status?: $Enums.RoomStatus
+  config: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  closingAt?: Date | string | null
+  closedAt?: Date | string | null
+  lastHandNo?: number
+  host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
+  hands?: Prisma.HandCreateNestedManyWithoutRoomInput
+  accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
+  transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
+}
+
+export type RoomUncheckedCreateWithoutCashOutsInput = {
+  id?: string
+  code: string
+  status?: $Enums.RoomStatus
+  config: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic: boolean
+  hostId: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  closingAt?: Date | string | null
+  closedAt?: Date | string | null
+  lastHandNo?: number
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
+  hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
+  accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
+  transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
+}
+
+export type RoomCreateOrConnectWithoutCashOutsInput = {
+  where: Prisma.RoomWhereUniqueInput
+  create: Prisma.XOR<Prisma.RoomCreateWithoutCashOutsInput, Prisma.RoomUncheckedCreateWithoutCashOutsInput>
+}
+
+export type RoomUpsertWithoutCashOutsInput = {
+  update: Prisma.XOR<Prisma.RoomUpdateWithoutCashOutsInput, Prisma.RoomUncheckedUpdateWithoutCashOutsInput>
+  create: Prisma.XOR<Prisma.RoomCreateWithoutCashOutsInput, Prisma.RoomUncheckedCreateWithoutCashOutsInput>
+  where?: Prisma.RoomWhereInput
+}
+
+export type RoomUpdateToOneWithWhereWithoutCashOutsInput = {
+  where?: Prisma.RoomWhereInput
+  data: Prisma.XOR<Prisma.RoomUpdateWithoutCashOutsInput, Prisma.RoomUncheckedUpdateWithoutCashOutsInput>
+}
+
+export type RoomUpdateWithoutCashOutsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
+  config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
+  hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
+  accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
+  transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
+}
+
+export type RoomUncheckedUpdateWithoutCashOutsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
+  config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  hostId?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
+  hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
+  accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
+  transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateManyHostInput = {
@@ -973,6 +1328,7 @@ export type RoomCreateManyHostInput = {
   updatedAt?: Date | string
   closingAt?: Date | string | null
   closedAt?: Date | string | null
+  lastHandNo?: number
 }
 
 export type RoomUpdateWithoutHostInput = {
@@ -985,10 +1341,13 @@ export type RoomUpdateWithoutHostInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutHostInput = {
@@ -1001,10 +1360,13 @@ export type RoomUncheckedUpdateWithoutHostInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateManyWithoutHostInput = {
@@ -1017,6 +1379,7 @@ export type RoomUncheckedUpdateManyWithoutHostInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 
@@ -1029,6 +1392,8 @@ export type RoomCountOutputType = {
   hands: number
   accounts: number
   transactions: number
+  topUps: number
+  cashOuts: number
 }
 
 export type RoomCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1036,6 +1401,8 @@ export type RoomCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.I
   hands?: boolean | RoomCountOutputTypeCountHandsArgs
   accounts?: boolean | RoomCountOutputTypeCountAccountsArgs
   transactions?: boolean | RoomCountOutputTypeCountTransactionsArgs
+  topUps?: boolean | RoomCountOutputTypeCountTopUpsArgs
+  cashOuts?: boolean | RoomCountOutputTypeCountCashOutsArgs
 }
 
 /**
@@ -1076,6 +1443,20 @@ export type RoomCountOutputTypeCountTransactionsArgs<ExtArgs extends runtime.Typ
   where?: Prisma.LedgerTransactionWhereInput
 }
 
+/**
+ * RoomCountOutputType without action
+ */
+export type RoomCountOutputTypeCountTopUpsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TopUpWhereInput
+}
+
+/**
+ * RoomCountOutputType without action
+ */
+export type RoomCountOutputTypeCountCashOutsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CashOutWhereInput
+}
+
 
 export type RoomSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1088,11 +1469,14 @@ export type RoomSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   updatedAt?: boolean
   closingAt?: boolean
   closedAt?: boolean
+  lastHandNo?: boolean
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   memberships?: boolean | Prisma.Room$membershipsArgs<ExtArgs>
   hands?: boolean | Prisma.Room$handsArgs<ExtArgs>
   accounts?: boolean | Prisma.Room$accountsArgs<ExtArgs>
   transactions?: boolean | Prisma.Room$transactionsArgs<ExtArgs>
+  topUps?: boolean | Prisma.Room$topUpsArgs<ExtArgs>
+  cashOuts?: boolean | Prisma.Room$cashOutsArgs<ExtArgs>
   _count?: boolean | Prisma.RoomCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["room"]>
 
@@ -1107,6 +1491,7 @@ export type RoomSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   updatedAt?: boolean
   closingAt?: boolean
   closedAt?: boolean
+  lastHandNo?: boolean
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["room"]>
 
@@ -1121,6 +1506,7 @@ export type RoomSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   updatedAt?: boolean
   closingAt?: boolean
   closedAt?: boolean
+  lastHandNo?: boolean
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["room"]>
 
@@ -1135,15 +1521,18 @@ export type RoomSelectScalar = {
   updatedAt?: boolean
   closingAt?: boolean
   closedAt?: boolean
+  lastHandNo?: boolean
 }
 
-export type RoomOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "code" | "status" | "config" | "isPublic" | "hostId" | "createdAt" | "updatedAt" | "closingAt" | "closedAt", ExtArgs["result"]["room"]>
+export type RoomOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "code" | "status" | "config" | "isPublic" | "hostId" | "createdAt" | "updatedAt" | "closingAt" | "closedAt" | "lastHandNo", ExtArgs["result"]["room"]>
 export type RoomInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   memberships?: boolean | Prisma.Room$membershipsArgs<ExtArgs>
   hands?: boolean | Prisma.Room$handsArgs<ExtArgs>
   accounts?: boolean | Prisma.Room$accountsArgs<ExtArgs>
   transactions?: boolean | Prisma.Room$transactionsArgs<ExtArgs>
+  topUps?: boolean | Prisma.Room$topUpsArgs<ExtArgs>
+  cashOuts?: boolean | Prisma.Room$cashOutsArgs<ExtArgs>
   _count?: boolean | Prisma.RoomCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type RoomIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1161,6 +1550,8 @@ export type $RoomPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     hands: Prisma.$HandPayload<ExtArgs>[]
     accounts: Prisma.$LedgerAccountPayload<ExtArgs>[]
     transactions: Prisma.$LedgerTransactionPayload<ExtArgs>[]
+    topUps: Prisma.$TopUpPayload<ExtArgs>[]
+    cashOuts: Prisma.$CashOutPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
@@ -1185,6 +1576,10 @@ export type $RoomPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     updatedAt: Date
     closingAt: Date | null
     closedAt: Date | null
+    /**
+     * Hands are persisted in order per room: every hand 1..lastHandNo is in `hands` (issue 7).
+     */
+    lastHandNo: number
   }, ExtArgs["result"]["room"]>
   composites: {}
 }
@@ -1584,6 +1979,8 @@ export interface Prisma__RoomClient<T, Null = never, ExtArgs extends runtime.Typ
   hands<T extends Prisma.Room$handsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Room$handsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HandPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   accounts<T extends Prisma.Room$accountsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Room$accountsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerAccountPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   transactions<T extends Prisma.Room$transactionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Room$transactionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerTransactionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  topUps<T extends Prisma.Room$topUpsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Room$topUpsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TopUpPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  cashOuts<T extends Prisma.Room$cashOutsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Room$cashOutsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CashOutPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1623,6 +2020,7 @@ export interface RoomFieldRefs {
   readonly updatedAt: Prisma.FieldRef<"Room", 'DateTime'>
   readonly closingAt: Prisma.FieldRef<"Room", 'DateTime'>
   readonly closedAt: Prisma.FieldRef<"Room", 'DateTime'>
+  readonly lastHandNo: Prisma.FieldRef<"Room", 'Int'>
 }
     
 
@@ -2117,6 +2515,54 @@ export type Room$transactionsArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.LedgerTransactionScalarFieldEnum | Prisma.LedgerTransactionScalarFieldEnum[]
+}
+
+/**
+ * Room.topUps
+ */
+export type Room$topUpsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TopUp
+   */
+  select?: Prisma.TopUpSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TopUp
+   */
+  omit?: Prisma.TopUpOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TopUpInclude<ExtArgs> | null
+  where?: Prisma.TopUpWhereInput
+  orderBy?: Prisma.TopUpOrderByWithRelationInput | Prisma.TopUpOrderByWithRelationInput[]
+  cursor?: Prisma.TopUpWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TopUpScalarFieldEnum | Prisma.TopUpScalarFieldEnum[]
+}
+
+/**
+ * Room.cashOuts
+ */
+export type Room$cashOutsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CashOut
+   */
+  select?: Prisma.CashOutSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CashOut
+   */
+  omit?: Prisma.CashOutOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CashOutInclude<ExtArgs> | null
+  where?: Prisma.CashOutWhereInput
+  orderBy?: Prisma.CashOutOrderByWithRelationInput | Prisma.CashOutOrderByWithRelationInput[]
+  cursor?: Prisma.CashOutWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CashOutScalarFieldEnum | Prisma.CashOutScalarFieldEnum[]
 }
 
 /**

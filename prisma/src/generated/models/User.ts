@@ -187,6 +187,7 @@ export type UserWhereInput = {
   hostedRooms?: Prisma.RoomListRelationFilter
   memberships?: Prisma.MembershipListRelationFilter
   accounts?: Prisma.LedgerAccountListRelationFilter
+  handPlayers?: Prisma.HandPlayerListRelationFilter
 }
 
 export type UserOrderByWithRelationInput = {
@@ -200,6 +201,7 @@ export type UserOrderByWithRelationInput = {
   hostedRooms?: Prisma.RoomOrderByRelationAggregateInput
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   accounts?: Prisma.LedgerAccountOrderByRelationAggregateInput
+  handPlayers?: Prisma.HandPlayerOrderByRelationAggregateInput
 }
 
 export type UserWhereUniqueInput = Prisma.AtLeast<{
@@ -216,6 +218,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   hostedRooms?: Prisma.RoomListRelationFilter
   memberships?: Prisma.MembershipListRelationFilter
   accounts?: Prisma.LedgerAccountListRelationFilter
+  handPlayers?: Prisma.HandPlayerListRelationFilter
 }, "id" | "nameKey">
 
 export type UserOrderByWithAggregationInput = {
@@ -251,6 +254,7 @@ export type UserCreateInput = {
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateInput = {
@@ -264,6 +268,7 @@ export type UserUncheckedCreateInput = {
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserUpdateInput = {
@@ -277,6 +282,7 @@ export type UserUpdateInput = {
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateInput = {
@@ -290,6 +296,7 @@ export type UserUncheckedUpdateInput = {
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateManyInput = {
@@ -430,6 +437,20 @@ export type UserUpdateOneRequiredWithoutWalletNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutWalletInput, Prisma.UserUpdateWithoutWalletInput>, Prisma.UserUncheckedUpdateWithoutWalletInput>
 }
 
+export type UserCreateNestedOneWithoutHandPlayersInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutHandPlayersInput, Prisma.UserUncheckedCreateWithoutHandPlayersInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutHandPlayersInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutHandPlayersNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutHandPlayersInput, Prisma.UserUncheckedCreateWithoutHandPlayersInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutHandPlayersInput
+  upsert?: Prisma.UserUpsertWithoutHandPlayersInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutHandPlayersInput, Prisma.UserUpdateWithoutHandPlayersInput>, Prisma.UserUncheckedUpdateWithoutHandPlayersInput>
+}
+
 export type UserCreateWithoutSessionsInput = {
   id?: string
   name: string
@@ -440,6 +461,7 @@ export type UserCreateWithoutSessionsInput = {
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutSessionsInput = {
@@ -452,6 +474,7 @@ export type UserUncheckedCreateWithoutSessionsInput = {
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutSessionsInput = {
@@ -480,6 +503,7 @@ export type UserUpdateWithoutSessionsInput = {
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutSessionsInput = {
@@ -492,6 +516,7 @@ export type UserUncheckedUpdateWithoutSessionsInput = {
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutHostedRoomsInput = {
@@ -504,6 +529,7 @@ export type UserCreateWithoutHostedRoomsInput = {
   wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutHostedRoomsInput = {
@@ -516,6 +542,7 @@ export type UserUncheckedCreateWithoutHostedRoomsInput = {
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutHostedRoomsInput = {
@@ -544,6 +571,7 @@ export type UserUpdateWithoutHostedRoomsInput = {
   wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutHostedRoomsInput = {
@@ -556,6 +584,7 @@ export type UserUncheckedUpdateWithoutHostedRoomsInput = {
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutMembershipsInput = {
@@ -568,6 +597,7 @@ export type UserCreateWithoutMembershipsInput = {
   wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutMembershipsInput = {
@@ -580,6 +610,7 @@ export type UserUncheckedCreateWithoutMembershipsInput = {
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutMembershipsInput = {
@@ -608,6 +639,7 @@ export type UserUpdateWithoutMembershipsInput = {
   wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutMembershipsInput = {
@@ -620,6 +652,7 @@ export type UserUncheckedUpdateWithoutMembershipsInput = {
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutAccountsInput = {
@@ -632,6 +665,7 @@ export type UserCreateWithoutAccountsInput = {
   wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutAccountsInput = {
@@ -644,6 +678,7 @@ export type UserUncheckedCreateWithoutAccountsInput = {
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutAccountsInput = {
@@ -672,6 +707,7 @@ export type UserUpdateWithoutAccountsInput = {
   wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutAccountsInput = {
@@ -684,6 +720,7 @@ export type UserUncheckedUpdateWithoutAccountsInput = {
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutWalletInput = {
@@ -696,6 +733,7 @@ export type UserCreateWithoutWalletInput = {
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutWalletInput = {
@@ -708,6 +746,7 @@ export type UserUncheckedCreateWithoutWalletInput = {
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutWalletInput = {
@@ -736,6 +775,7 @@ export type UserUpdateWithoutWalletInput = {
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutWalletInput = {
@@ -745,6 +785,75 @@ export type UserUncheckedUpdateWithoutWalletInput = {
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
+  hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
+  accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+}
+
+export type UserCreateWithoutHandPlayersInput = {
+  id?: string
+  name: string
+  nameKey: string
+  passwordHash: string
+  createdAt?: Date | string
+  sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
+  wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
+  hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
+  accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutHandPlayersInput = {
+  id?: string
+  name: string
+  nameKey: string
+  passwordHash: string
+  createdAt?: Date | string
+  sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
+  wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
+  hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
+  accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutHandPlayersInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutHandPlayersInput, Prisma.UserUncheckedCreateWithoutHandPlayersInput>
+}
+
+export type UserUpsertWithoutHandPlayersInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutHandPlayersInput, Prisma.UserUncheckedUpdateWithoutHandPlayersInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutHandPlayersInput, Prisma.UserUncheckedCreateWithoutHandPlayersInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutHandPlayersInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutHandPlayersInput, Prisma.UserUncheckedUpdateWithoutHandPlayersInput>
+}
+
+export type UserUpdateWithoutHandPlayersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  nameKey?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
+  wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
+  hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
+  accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutHandPlayersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  nameKey?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
+  wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
@@ -760,6 +869,7 @@ export type UserCountOutputType = {
   hostedRooms: number
   memberships: number
   accounts: number
+  handPlayers: number
 }
 
 export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -767,6 +877,7 @@ export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.I
   hostedRooms?: boolean | UserCountOutputTypeCountHostedRoomsArgs
   memberships?: boolean | UserCountOutputTypeCountMembershipsArgs
   accounts?: boolean | UserCountOutputTypeCountAccountsArgs
+  handPlayers?: boolean | UserCountOutputTypeCountHandPlayersArgs
 }
 
 /**
@@ -807,6 +918,13 @@ export type UserCountOutputTypeCountAccountsArgs<ExtArgs extends runtime.Types.E
   where?: Prisma.LedgerAccountWhereInput
 }
 
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountHandPlayersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.HandPlayerWhereInput
+}
+
 
 export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -819,6 +937,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   hostedRooms?: boolean | Prisma.User$hostedRoomsArgs<ExtArgs>
   memberships?: boolean | Prisma.User$membershipsArgs<ExtArgs>
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
+  handPlayers?: boolean | Prisma.User$handPlayersArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["user"]>
 
@@ -853,6 +972,7 @@ export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   hostedRooms?: boolean | Prisma.User$hostedRoomsArgs<ExtArgs>
   memberships?: boolean | Prisma.User$membershipsArgs<ExtArgs>
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
+  handPlayers?: boolean | Prisma.User$handPlayersArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type UserIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -866,6 +986,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     hostedRooms: Prisma.$RoomPayload<ExtArgs>[]
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
     accounts: Prisma.$LedgerAccountPayload<ExtArgs>[]
+    handPlayers: Prisma.$HandPlayerPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1281,6 +1402,7 @@ export interface Prisma__UserClient<T, Null = never, ExtArgs extends runtime.Typ
   hostedRooms<T extends Prisma.User$hostedRoomsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$hostedRoomsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RoomPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   memberships<T extends Prisma.User$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   accounts<T extends Prisma.User$accountsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$accountsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerAccountPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  handPlayers<T extends Prisma.User$handPlayersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$handPlayersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HandPlayerPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1820,6 +1942,30 @@ export type User$accountsArgs<ExtArgs extends runtime.Types.Extensions.InternalA
   take?: number
   skip?: number
   distinct?: Prisma.LedgerAccountScalarFieldEnum | Prisma.LedgerAccountScalarFieldEnum[]
+}
+
+/**
+ * User.handPlayers
+ */
+export type User$handPlayersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the HandPlayer
+   */
+  select?: Prisma.HandPlayerSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the HandPlayer
+   */
+  omit?: Prisma.HandPlayerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HandPlayerInclude<ExtArgs> | null
+  where?: Prisma.HandPlayerWhereInput
+  orderBy?: Prisma.HandPlayerOrderByWithRelationInput | Prisma.HandPlayerOrderByWithRelationInput[]
+  cursor?: Prisma.HandPlayerWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.HandPlayerScalarFieldEnum | Prisma.HandPlayerScalarFieldEnum[]
 }
 
 /**

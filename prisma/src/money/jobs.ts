@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { CashOutReason } from '../generated/enums.js';
+import type { TableCashOutRequest } from './cash-out.js';
+
+/**
+ * Money jobs a table worker puts on the hands queue beside `hand.completed` (docs/dev/money-flows.md).
+ * They share the queue so that one consumer, the persister, owns every write that follows a table.
+ */
+export const MoneyJobName = { CASH_OUT_REQUESTED: 'cash_out.requested' } as const;
+export type MoneyJobName = (typeof MoneyJobName)[keyof typeof MoneyJobName];
+
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
+  message: 'a lowercase uuid',
+});
+const chips = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A worker's cash-out request: the player left (at the end of the hand, if they left during one)
+ * or the room was closed. `request_id` is stable for the seat and reason, so re-sending it after a
+ * crash or failover is a no-op: `leave-<membershipId>` or `room-close-<membershipId>`.
+ */
+export const cashOutJobSchema = z.strictObject({
+  // Also the tail of the BullMQ job id, which may not contain ':'.
+  request_id: z
+    .string()
+    .min(1)
+    .max(120)
+    .regex(/^[A-Za-z0-9_-]+$/, { message: 'letters, digits, _ or -' }),
+  room_id: uuid,
+  user_id: uuid,
+  reason: z.enum([CashOutReason.leave, CashOutReason.room_close]),
+  /** The number of the last hand the table completed before the player left (0: none yet). */
+  last_hand_no: z.number().int().nonnegative(),
+  /** The player's stack at the table, excluding top-ups the table never added. */
+  final_stack: chips,
+  /** Top-ups added to the stack since the last hand the worker reported, with the chips added. */
+  top_ups_applied: z
+    .array(z.strictObject({ id: uuid, applied: chips }))
+    .max(100)
+    .default([]),
+  requested_at: z.iso.datetime({ offset: true }),
+});
+export type CashOutJob = z.input<typeof cashOutJobSchema>;
+
+export function cashOutRequestFromJob(job: z.output<typeof cashOutJobSchema>): TableCashOutRequest {
+  return {
+    requestId: job.request_id,
+    roomId: job.room_id,
+    userId: job.user_id,
+    reason: job.reason,
+    lastHandNo: job.last_hand_no,
+    finalStack: BigInt(job.final_stack),
+    topUpsApplied: job.top_ups_applied.map((t) => ({ id: t.id, applied: BigInt(t.applied) })),
+  };
+}
+
+/** Producer options: the job id names the request, retries back off, failures stay visible. */
+export function cashOutJobOptions(requestId: string): {
+  jobId: string;
+  attempts: number;
+  backoff: { type: 'exponential'; delay: number };
+  removeOnComplete: { count: number };
+  removeOnFail: false;
+} {
+  return {
+    jobId: `cash-out-${requestId}`,
+    attempts: 8,
+    backoff: { type: 'exponential', delay: 500 },
+    removeOnComplete: { count: 10_000 },
+    removeOnFail: false,
+  };
+}
+
+/** Request ids for the seat of one membership (the same in the lobby's ledger mode and from a worker). */
+export const cashOutRequestId = {
+  leave: (membershipId: string): string => `leave-${membershipId}`,
+  roomClose: (membershipId: string): string => `room-close-${membershipId}`,
+  /** Escrow left at a closing room with no seat behind it (should not happen; refunded all the same). */
+  roomCloseOrphan: (roomId: string, userId: string): string => `room-close-${roomId}-${userId}`,
+} as const;
+
+/**
+ * What the persister publishes on `P persist-outcomes` after each job (at most once; Postgres is
+ * the truth: `rooms.last_hand_no` and `cash_outs.status`). Workers use it for logs and metrics.
+ */
+export interface PersistOutcome {
+  readonly kind: 'hand' | 'cash_out';
+  /** The hand id or cash-out request id. */
+  readonly id: string;
+  readonly room_id: string;
+  readonly hand_no?: number;
+  /** written, duplicate, waiting (an earlier hand is missing), retrying, failed; or the cash-out status. */
+  readonly outcome: 'written' | 'duplicate' | 'waiting' | 'retrying' | 'failed' | 'pending' | 'paid' | 'mismatch';
+  readonly attempts: number;
+  /** A stable error code when it failed or will retry. */
+  readonly error?: string;
+}
+
+export const PERSIST_OUTCOMES_CHANNEL = 'persist-outcomes';

@@ -1,0 +1,23 @@
+import type { TxClient } from '../client.js';
+import type { RoomStatus } from '../generated/enums.js';
+
+export interface LockedRoomRow {
+  readonly id: string;
+  readonly status: RoomStatus;
+  readonly hostId: string;
+  readonly lastHandNo: number;
+}
+
+/**
+ * Locks a room's row for the rest of the transaction. Every change to a room's seats, stacks or
+ * hand cursor (lobby joins, leaves, top-ups and closes; the persister's hands and cash-outs) takes
+ * this lock first, so they are serialised per room and always lock the room before any ledger
+ * account.
+ */
+export async function lockRoomRow(tx: TxClient, roomId: string): Promise<LockedRoomRow | null> {
+  const rows = await tx.$queryRaw<{ id: string; status: RoomStatus; host_id: string; last_hand_no: number }[]>`
+    SELECT "id"::text AS "id", "status", "host_id"::text AS "host_id", "last_hand_no"
+    FROM "rooms" WHERE "id" = ${roomId}::uuid FOR UPDATE`;
+  const row = rows[0];
+  return row ? { id: row.id, status: row.status, hostId: row.host_id, lastHandNo: Number(row.last_hand_no) } : null;
+}

@@ -1,0 +1,304 @@
+import { SeededRng } from '@felt/engine';
+import {
+  CashOutConflictError,
+  EscrowMismatchError,
+  HandConflictError,
+  HandNotReadyError,
+  HandRecordInvalidError,
+  accountBalance,
+  createTestDatabase,
+  escrowAccount,
+  ledgerTotals,
+  normalizeHandJob,
+  persistHand,
+  runAudit,
+  walletAccount,
+  withTransaction,
+  type TestDatabase,
+} from '@felt/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoom, deliverCashOut, directSink, heldSink } from '../../test/money/fixtures.js';
+import { SimTable, type HandJob } from '../../test/money/sim-table.js';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+type Rec = {
+  settlement: { players: { net: number; finalStack: number; won: number }[]; rake: { amount: number } };
+  reveal: { dealt: { index: number; card: string }[]; server_seed: string };
+  hand: { operations: { type: string }[] };
+};
+const rec = (job: HandJob): Rec => job.payload as unknown as Rec;
+
+async function escrows(roomId: string, userIds: readonly string[]): Promise<bigint[]> {
+  return Promise.all(userIds.map((u) => accountBalance(db.prisma, escrowAccount(roomId, u))));
+}
+
+describe('a hand record (normalizeHandJob)', () => {
+  it('accepts what the engine produced and refuses any money, card or seed that does not add up', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: 'n1', buyIn: 100 },
+      { name: 'n2', buyIn: 150 },
+      { name: 'n3', buyIn: 200 },
+    ]);
+    const sink = heldSink();
+    const t = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng('normalize'));
+    for (let i = 0; i < 6; i++) await t.playHand();
+    for (const job of sink.hands) {
+      const hand = normalizeHandJob(job);
+      expect(hand.players.reduce((a, p) => a + p.net, 0n) + hand.rake).toBe(0n);
+      expect(hand.cards.map((c) => c.deckIndex)).toEqual(hand.cards.map((_, i) => i));
+    }
+    const job = sink.hands[0]!;
+    const tampered: [string, (r: Rec) => void][] = [
+      ['a net', (r) => (r.settlement.players[0]!.net += 1)],
+      [
+        'a final stack and net',
+        (r) => ((r.settlement.players[0]!.finalStack += 1), (r.settlement.players[0]!.net += 1)),
+      ],
+      ['the rake', (r) => (r.settlement.rake.amount += 1)],
+      ['a dealt card', (r) => (r.reveal.dealt[0]!.card = r.reveal.dealt[0]!.card === 'As' ? 'Ks' : 'As')],
+      ['the server seed', (r) => (r.reveal.server_seed = '00'.repeat(32))],
+      ['the end of the log', (r) => r.hand.operations.pop()],
+    ];
+    for (const [what, change] of tampered) {
+      const bad = clone(job);
+      change(rec(bad));
+      expect(() => normalizeHandJob(bad), what).toThrow(HandRecordInvalidError);
+    }
+    expect(() => normalizeHandJob({ ...job, room_id: 'nope' })).toThrow(HandRecordInvalidError);
+  });
+});
+
+describe('persisting hands (persistHand)', () => {
+  it('writes the hand, its players, actions, cards, pots and seeds, and moves nets and rake in the ledger', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: 'w1', buyIn: 100 },
+      { name: 'w2', buyIn: 120 },
+      { name: 'w3', buyIn: 140 },
+    ]);
+    const users = room.users.map((u) => u.id);
+    const before = await escrows(room.roomId, users);
+    const sink = heldSink();
+    const t = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng('persist'));
+    await t.playHand();
+    const job = sink.hands[0]!;
+    const hand = normalizeHandJob(job);
+    const out = await persistHand(db.prisma, hand);
+    expect(out.result).toBe('written');
+
+    const stored = await db.prisma.hand.findUniqueOrThrow({
+      where: { handId: job.hand_id },
+      include: { players: true, actions: { orderBy: { seq: 'asc' } }, cards: true, pots: true },
+    });
+    expect(stored.handNo).toBe(1);
+    expect(stored.players).toHaveLength(hand.players.length);
+    expect(stored.actions.map((a) => a.type)).toEqual(
+      (rec(job).hand.operations as { type: string }[]).map((o) => o.type),
+    );
+    expect(stored.cards).toHaveLength(rec(job).reveal.dealt.length);
+    expect(stored.seedCommit).toMatch(/^sha256:/);
+    expect(stored.serverSeed).toBe(rec(job).reveal.server_seed);
+    expect(stored.rake).toBe(hand.rake);
+    expect((await db.prisma.room.findUniqueOrThrow({ where: { id: room.roomId } })).lastHandNo).toBe(1);
+
+    const after = await escrows(room.roomId, users);
+    for (const [i, u] of users.entries()) {
+      const p = hand.players.find((x) => x.userId === u);
+      expect(after[i]).toBe(before[i]! + (p?.net ?? 0n));
+    }
+    expect(await accountBalance(db.prisma, { kind: 'house_rake' })).toBeGreaterThanOrEqual(hand.rake);
+
+    // A replay changes nothing.
+    const totals = await ledgerTotals(db.prisma);
+    expect((await persistHand(db.prisma, normalizeHandJob(clone(job)))).result).toBe('duplicate');
+    expect(await ledgerTotals(db.prisma)).toEqual(totals);
+    expect(await escrows(room.roomId, users)).toEqual(after);
+  });
+
+  it('writes the hands of a room in order, refuses a second hand with the same number, and changes nothing on refusal', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: 'o1', buyIn: 200 },
+      { name: 'o2', buyIn: 200 },
+    ]);
+    const sink = heldSink();
+    const t = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng('order'));
+    for (let i = 0; i < 3; i++) await t.playHand();
+    const [h1, h2, h3] = sink.hands.map((j) => normalizeHandJob(j));
+    await expect(persistHand(db.prisma, h3!)).rejects.toBeInstanceOf(HandNotReadyError);
+    await expect(persistHand(db.prisma, h2!)).rejects.toBeInstanceOf(HandNotReadyError);
+    expect(await db.prisma.hand.count({ where: { roomId: room.roomId } })).toBe(0);
+    await persistHand(db.prisma, h1!);
+    await persistHand(db.prisma, h2!);
+    await persistHand(db.prisma, h3!);
+
+    const impostor = clone(sink.hands[2]!);
+    impostor.hand_id = '11111111-1111-4111-8111-111111111111';
+    (impostor.payload as { hand: { setup: { handId: string } } }).hand.setup.handId = impostor.hand_id;
+    (impostor.payload as { settlement: { handId: string } }).settlement.handId = impostor.hand_id;
+    (impostor.payload as { reveal: { hand_id: string } }).reveal.hand_id = impostor.hand_id;
+    await expect(persistHand(db.prisma, normalizeHandJob(impostor))).rejects.toBeInstanceOf(HandConflictError);
+
+    const moved = clone(sink.hands[0]!);
+    moved.hand_no = 7;
+    await expect(persistHand(db.prisma, normalizeHandJob(moved))).rejects.toBeInstanceOf(HandConflictError);
+    expect((await runAudit(db.prisma)).issues).toEqual([]);
+  });
+
+  it('refuses a hand whose starting stacks the escrows do not hold, and writes nothing', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: 'm1', buyIn: 100 },
+      { name: 'm2', buyIn: 100 },
+    ]);
+    const sink = heldSink();
+    const t = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng('mismatch'));
+    await t.playHand();
+    const job = clone(sink.hands[0]!);
+    // The table claims one player sat down with 10 more chips than they bought in for.
+    const r = job.payload as {
+      hand: { setup: { players: { stack: number }[] }; operations: { type: string; stacks?: { stack: number }[] }[] };
+      settlement: { players: { startingStack: number; finalStack: number }[] };
+    };
+    r.hand.setup.players[0]!.stack += 10;
+    r.settlement.players[0]!.startingStack += 10;
+    r.settlement.players[0]!.finalStack += 10;
+    const end = r.hand.operations[r.hand.operations.length - 1]!;
+    end.stacks![0]!.stack += 10;
+    const totals = await ledgerTotals(db.prisma);
+    await expect(persistHand(db.prisma, normalizeHandJob(job))).rejects.toBeInstanceOf(EscrowMismatchError);
+    expect(await ledgerTotals(db.prisma)).toEqual(totals);
+    expect(await db.prisma.hand.count({ where: { roomId: room.roomId } })).toBe(0);
+  });
+
+  it('refuses to change or delete persisted history, and the hand cursor only steps forward', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: 'i1', buyIn: 100 },
+      { name: 'i2', buyIn: 100 },
+    ]);
+    const t = await SimTable.load(db.prisma, room.roomId, directSink(db.prisma), new SeededRng('immutable'));
+    await t.playHand();
+    await expect(
+      db.prisma.$executeRaw`UPDATE "hands" SET "rake" = 0 WHERE "room_id" = ${room.roomId}::uuid`,
+    ).rejects.toThrow(/immutable/);
+    await expect(db.prisma.$executeRaw`DELETE FROM "hand_players"`).rejects.toThrow(/immutable/);
+    await expect(
+      db.prisma.$executeRaw`UPDATE "rooms" SET "last_hand_no" = 5 WHERE "id" = ${room.roomId}::uuid`,
+    ).rejects.toThrow(/advance by one/);
+    await expect(
+      db.prisma.$executeRaw`UPDATE "rooms" SET "last_hand_no" = 2 WHERE "id" = ${room.roomId}::uuid`,
+    ).rejects.toThrow(/not persisted/);
+  });
+});
+
+describe('cash-outs (requestCashOut)', () => {
+  it('waits for every earlier hand, then pays exactly the final stack; a replay pays nothing more', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: 'c1', buyIn: 100 },
+      { name: 'c2', buyIn: 100 },
+      { name: 'c3', buyIn: 100 },
+    ]);
+    const leaver = room.users[0]!;
+    const sink = heldSink();
+    const t = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng('cash-out'));
+    await t.playHand();
+    await t.playHand();
+    await db.prisma.membership.update({ where: { id: leaver.membershipId }, data: { leaveRequestedAt: new Date() } });
+    await t.sync();
+    const request = sink.cashOuts[0]!;
+    expect(t.lastHandNo).toBe(2);
+    expect(request).toMatchObject({ user_id: leaver.id, reason: 'leave', last_hand_no: 2 });
+
+    const wallet = await accountBalance(db.prisma, walletAccount(leaver.id));
+    // Hand 2 is not persisted yet: recorded, seat freed, nothing paid.
+    await persistHand(db.prisma, normalizeHandJob(sink.hands[0]!));
+    const early = await deliverCashOut(db.prisma, request);
+    expect(early.status).toBe('pending');
+    expect(await accountBalance(db.prisma, walletAccount(leaver.id))).toBe(wallet);
+    expect((await db.prisma.membership.findUniqueOrThrow({ where: { id: leaver.membershipId } })).status).toBe('left');
+
+    // Persisting hand 2 pays it in the same transaction.
+    const written = await persistHand(db.prisma, normalizeHandJob(sink.hands[1]!));
+    expect(written.cashOuts).toMatchObject([{ requestId: request.request_id, status: 'paid' }]);
+    expect(await accountBalance(db.prisma, walletAccount(leaver.id))).toBe(wallet + BigInt(request.final_stack));
+    expect(await accountBalance(db.prisma, escrowAccount(room.roomId, leaver.id))).toBe(0n);
+
+    const again = await deliverCashOut(db.prisma, request);
+    expect(again).toMatchObject({ status: 'paid', replayed: true });
+    expect(await accountBalance(db.prisma, walletAccount(leaver.id))).toBe(wallet + BigInt(request.final_stack));
+    await expect(
+      deliverCashOut(db.prisma, { ...request, final_stack: request.final_stack + 1 }),
+    ).rejects.toBeInstanceOf(CashOutConflictError);
+    expect((await runAudit(db.prisma)).issues).toEqual([]);
+  });
+
+  it('pays nothing when the final stack does not reconcile, and flags it loudly', async () => {
+    // A database of its own: the audit below must see this mismatch and nothing else's.
+    const db = await createTestDatabase();
+    const room = await createRoom(db.prisma, [
+      { name: 'x1', buyIn: 100 },
+      { name: 'x2', buyIn: 100 },
+    ]);
+    const [a] = room.users;
+    const wallet = await accountBalance(db.prisma, walletAccount(a!.id));
+    const out = await deliverCashOut(db.prisma, {
+      request_id: `leave-${a!.membershipId}`,
+      room_id: room.roomId,
+      user_id: a!.id,
+      reason: 'leave',
+      last_hand_no: 0,
+      final_stack: 150,
+      top_ups_applied: [],
+      requested_at: new Date().toISOString(),
+    });
+    expect(out).toMatchObject({ status: 'mismatch', escrow: 100n, paid: null });
+    expect(await accountBalance(db.prisma, walletAccount(a!.id))).toBe(wallet);
+    const audit = await runAudit(db.prisma);
+    expect(audit.ok).toBe(false);
+    expect(audit.issues.map((i) => i.code)).toEqual(['cash_out_mismatch']);
+    // The seat was freed, but the player cannot sit down there again until an operator settles it.
+    expect((await db.prisma.membership.findUniqueOrThrow({ where: { id: a!.membershipId } })).status).toBe('left');
+    await db.drop();
+  });
+});
+
+describe('top-ups', () => {
+  it('count as escrow until the table adds them, never above the maximum (the excess goes home)', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: 't1', buyIn: 150 },
+      { name: 't2', buyIn: 100 },
+    ]);
+    const [a] = room.users;
+    const { recordTopUp } = await import('@felt/db');
+    await withTransaction(db.prisma, (tx) =>
+      recordTopUp(tx, {
+        roomId: room.roomId,
+        userId: a!.id,
+        membershipId: a!.membershipId,
+        amount: 100n,
+        idempotencyKey: `top-up:${a!.id}:1`,
+        applyNow: false,
+        lastHandNo: 0,
+        now: new Date(),
+      }),
+    );
+    const wallet = await accountBalance(db.prisma, walletAccount(a!.id));
+    const sink = directSink(db.prisma);
+    const t = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng('top-up'));
+    await t.playHand();
+    const reported = (sink.hands[0]!.payload as { top_ups: { id: string; applied: number }[] }).top_ups;
+    // Stack 150, room maximum 200: the table adds 50 and the other 50 go back.
+    expect(reported).toEqual([{ id: expect.any(String), applied: 50 }]);
+    const row = await db.prisma.topUp.findFirstOrThrow({ where: { userId: a!.id } });
+    expect(row).toMatchObject({ status: 'applied', appliedAmount: 50n, appliedHandNo: 1 });
+    expect(await accountBalance(db.prisma, walletAccount(a!.id))).toBe(wallet + 50n);
+    expect((await runAudit(db.prisma)).issues).toEqual([]);
+  });
+});

@@ -1,0 +1,298 @@
+import {
+  Table,
+  prepareDeck,
+  randomBytes,
+  randomBetween,
+  randomUnit,
+  randomUuid,
+  toRevealRecord,
+  type Hand,
+  type PlayerAction,
+  type RakeConfig,
+  type Rng,
+} from '@felt/engine';
+import {
+  HAND_RECORD_FORMAT,
+  cashOutRequestId,
+  loadTableSeed,
+  type CashOutJob,
+  type Db,
+  type TableSeedMember,
+} from '@felt/db';
+import { parseRoomConfig, type RoomConfig } from '@felt/protocol';
+
+/**
+ * A reference implementation of the worker side of docs/dev/money-flows.md, driven by tests: it
+ * plays real engine hands at one room and produces exactly the jobs the spec asks a table worker
+ * to enqueue (hand records and cash-out requests), in the order it asks for. It reads the room the
+ * way a worker does (loadTableSeed) and never writes to Postgres itself.
+ */
+
+/** Where the table's jobs go: a BullMQ queue in integration tests, the persister functions in unit tests. */
+export interface MoneySink {
+  hand(job: HandJob): Promise<void>;
+  cashOut(job: CashOutJob): Promise<void>;
+}
+
+/** A `hand.completed` job as the spec has the worker enqueue it (record in `payload`). */
+export interface HandJob {
+  hand_id: string;
+  room_id: string;
+  hand_no: number;
+  game: string;
+  limit: string;
+  blinds: Record<string, number>;
+  started_at: string;
+  ended_at: string;
+  payload: Record<string, unknown>;
+}
+
+interface SeatInfo {
+  readonly seat: number;
+  readonly membershipId: string;
+}
+
+export class SimTable {
+  readonly table: Table;
+  readonly config: RoomConfig;
+  /** The last hand this table completed (and enqueued). */
+  lastHandNo: number;
+  private readonly seated = new Map<string, SeatInfo>();
+  /** Top-ups added to stacks since the last report, per user. */
+  private readonly unreported = new Map<string, { id: string; applied: number }[]>();
+  private readonly seenTopUps = new Set<string>();
+  /**
+   * Memberships this table has let go (cash-out sent). The lobby lists them as active until the
+   * persister records the cash-out, and they must not be seated again meanwhile.
+   */
+  private readonly released = new Set<string>();
+  private clock: number;
+  private closed = false;
+  hand: Hand | null = null;
+
+  private constructor(
+    private readonly db: Db,
+    readonly roomId: string,
+    config: RoomConfig,
+    lastHandNo: number,
+    private readonly sink: MoneySink,
+    private readonly rng: Rng,
+  ) {
+    this.config = config;
+    this.lastHandNo = lastHandNo;
+    const rake: RakeConfig | null =
+      config.rake.percent > 0
+        ? {
+            percent: config.rake.percent,
+            cap: config.rake.cap,
+            noFlopNoDrop: config.rake.noFlopNoDrop,
+            ...(config.rake.headsUpPercent !== null ? { headsUpPercent: config.rake.headsUpPercent } : {}),
+          }
+        : null;
+    this.table = new Table({
+      game: config.game,
+      limit: config.limit,
+      stakes: { smallBlind: config.stakes.smallBlind, bigBlind: config.stakes.bigBlind },
+      maxSeats: config.seats,
+      rake,
+    });
+    this.clock = Date.parse('2026-12-01T12:00:00.000Z');
+  }
+
+  /** Loads the room as a worker creates a table actor from its seed. */
+  static async load(db: Db, roomId: string, sink: MoneySink, rng: Rng): Promise<SimTable> {
+    const seed = await loadTableSeed(db, roomId, parseRoomConfig);
+    if (!seed) throw new Error(`no room ${roomId}`);
+    const t = new SimTable(db, roomId, seed.room.config, seed.room.lastHandNo, sink, rng);
+    await t.sync();
+    return t;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Stacks as the checkpoint's `money` section reports them (hand-start stacks during a hand). */
+  liveMoney(): {
+    lastHandNo: number;
+    seats: { userId: string; stack: number; appliedTopUps: { id: string; applied: number }[] }[];
+  } {
+    return {
+      lastHandNo: this.lastHandNo,
+      seats: this.table.seats().map((s) => ({
+        userId: s.playerId,
+        stack: s.stack,
+        appliedTopUps: [...(this.unreported.get(s.playerId) ?? [])],
+      })),
+    };
+  }
+
+  /**
+   * What a worker does when the lobby says the room changed (room-events) and at every hand
+   * boundary: seat new members, add pending top-ups (between hands only, never above the room's
+   * maximum), let go of players who asked to leave, and close the table if the room is closing.
+   */
+  async sync(): Promise<void> {
+    if (this.closed) return;
+    const seed = await loadTableSeed(this.db, this.roomId);
+    if (!seed) throw new Error(`room ${this.roomId} vanished`);
+    if (seed.room.status !== 'open') {
+      await this.close(seed.members);
+      return;
+    }
+    const members = new Map(seed.members.map((m) => [m.userId, m]));
+    for (const m of seed.members) {
+      if (!this.seated.has(m.userId) && !m.leaveRequested && !this.released.has(m.membershipId)) {
+        this.table.sit(m.seat, m.userId, Number(m.stack), { post: true, name: m.name });
+        this.seated.set(m.userId, { seat: m.seat, membershipId: m.membershipId });
+        for (const t of m.pendingTopUps) this.seenTopUps.delete(t.id);
+      }
+    }
+    if (this.hand === null) {
+      for (const m of seed.members) {
+        const info = this.seated.get(m.userId);
+        if (!info) continue;
+        for (const t of m.pendingTopUps) {
+          if (this.seenTopUps.has(t.id)) continue;
+          this.seenTopUps.add(t.id);
+          const stack = this.table.seat(info.seat)?.stack ?? 0;
+          const applied = Math.max(0, Math.min(Number(t.amount), this.config.buyIn.max - stack));
+          if (applied > 0) this.table.addChips(info.seat, applied);
+          const list = this.unreported.get(m.userId) ?? [];
+          list.push({ id: t.id, applied });
+          this.unreported.set(m.userId, list);
+        }
+      }
+    }
+    for (const [userId, info] of [...this.seated]) {
+      const m = members.get(userId);
+      if (m && !m.leaveRequested) continue;
+      const chips = this.table.seat(info.seat) ? this.table.leave(info.seat) : 0;
+      // In a hand: the player is let go when it ends (finishHand reports it).
+      if (chips === null) continue;
+      await this.emitCashOut(userId, info, 'leave', chips);
+    }
+  }
+
+  /**
+   * Plays one hand to the end with random legal actions. `midHand` runs once after a few actions
+   * (e.g. a lobby leave or close arriving during the hand). Returns false when fewer than two can play.
+   */
+  async playHand(midHand?: () => Promise<void>): Promise<boolean> {
+    if (this.closed || this.table.planNextHand() === null) return false;
+    const handId = randomUuid(this.rng);
+    const serverSeed = randomBytes(this.rng, 32);
+    const clientSeeds =
+      randomUnit(this.rng) < 0.5
+        ? []
+        : this.table
+            .seats()
+            .filter(() => randomUnit(this.rng) < 0.5)
+            .map((s) => ({ seat: s.seat, seed: randomBytes(this.rng, 32) }));
+    const { commitment, order } = prepareDeck({ handId, serverSeed, clientSeeds, kind: this.table.rules.deck });
+    const startedAt = new Date((this.clock += 1000)).toISOString();
+    const hand = this.table.startHand({ handId, deck: order, startedAt });
+    this.hand = hand;
+    let actions = 0;
+    let interrupted = false;
+    while (!hand.isComplete) {
+      const seat = hand.actor;
+      if (seat === null) throw new Error('stuck hand');
+      const leaving = this.table.seat(seat)?.leaveAfterHand === true;
+      hand.act(
+        seat,
+        leaving ? (hand.canCheck(seat) ? { type: 'check' } : { type: 'fold' }) : tableAction(hand, this.rng),
+      );
+      if (++actions === 3 && midHand && !interrupted) {
+        interrupted = true;
+        await midHand();
+        if (this.closed) return true;
+      }
+    }
+    const reported = [...this.unreported.values()].flat();
+    this.unreported.clear();
+    const { left } = this.table.finishHand(hand);
+    this.hand = null;
+    const handNo = this.lastHandNo + 1;
+    const endedAt = new Date((this.clock += 1000)).toISOString();
+    await this.sink.hand({
+      hand_id: handId,
+      room_id: this.roomId,
+      hand_no: handNo,
+      game: hand.setup.game,
+      limit: hand.setup.limit,
+      blinds: { ...hand.setup.stakes } as Record<string, number>,
+      started_at: startedAt,
+      ended_at: endedAt,
+      payload: {
+        format: HAND_RECORD_FORMAT,
+        hand: JSON.parse(JSON.stringify(hand.toJSON())) as Record<string, unknown>,
+        settlement: JSON.parse(JSON.stringify(hand.settlement)) as Record<string, unknown>,
+        reveal: toRevealRecord(commitment, hand.setup.game, hand.dealtCards(), hand.reshuffles()),
+        top_ups: reported,
+      },
+    });
+    this.lastHandNo = handNo;
+    for (const l of left) {
+      const info = this.seated.get(l.playerId);
+      if (info) await this.emitCashOut(l.playerId, info, 'leave', l.cashOut);
+    }
+    return true;
+  }
+
+  /** Room closing: void a hand in progress (stacks back to their hand-start values), refund every seat. */
+  private async close(_members: readonly TableSeedMember[]): Promise<void> {
+    if (this.hand !== null) {
+      this.table.voidHand();
+      this.hand = null;
+    }
+    this.closed = true;
+    for (const [userId, info] of [...this.seated]) {
+      const chips = this.table.leave(info.seat) ?? 0;
+      await this.emitCashOut(userId, info, 'room_close', chips);
+    }
+  }
+
+  private async emitCashOut(
+    userId: string,
+    info: SeatInfo,
+    reason: 'leave' | 'room_close',
+    finalStack: number,
+  ): Promise<void> {
+    this.seated.delete(userId);
+    this.released.add(info.membershipId);
+    const topUps = this.unreported.get(userId) ?? [];
+    this.unreported.delete(userId);
+    await this.sink.cashOut({
+      request_id:
+        reason === 'leave' ? cashOutRequestId.leave(info.membershipId) : cashOutRequestId.roomClose(info.membershipId),
+      room_id: this.roomId,
+      user_id: userId,
+      reason,
+      last_hand_no: this.lastHandNo,
+      final_stack: finalStack,
+      top_ups_applied: topUps,
+      requested_at: new Date((this.clock += 1)).toISOString(),
+    });
+  }
+}
+
+/**
+ * A random legal action that plays like a table of careful humans: mostly checks and calls, some
+ * folds and raises, a rare all-in; so that sessions last long enough for rebuys, leaves and closes.
+ */
+function tableAction(hand: Hand, rng: Rng): PlayerAction {
+  const va = hand.validActions();
+  if (va === null) throw new Error('nobody is to act');
+  const r = randomUnit(rng);
+  const wager = va.bet ?? va.raise;
+  if (r < 0.01) return { type: 'all_in' };
+  if (wager !== null && r < 0.15) {
+    const to = Math.min(wager.max, randomBetween(rng, wager.min, Math.max(wager.min, Math.floor(wager.min * 2.5))));
+    return va.bet !== null ? { type: 'bet', to } : { type: 'raise', to };
+  }
+  if (va.fold && r < 0.35) return { type: 'fold' };
+  if (va.check) return { type: 'check' };
+  if (va.call !== null) return { type: 'call' };
+  return { type: 'fold' };
+}
