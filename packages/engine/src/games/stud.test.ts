@@ -238,6 +238,34 @@ describe('Stud Hi-Lo', () => {
   });
 });
 
+describe('Stud all-in runouts', () => {
+  it('shows the hands before the runout, keeps later down cards down until the showdown shows them', () => {
+    const h = variantHand({ ...THREE, stacks: { 1: 100, 2: 4, 3: 100 } });
+    h.bringIn(2);
+    h.fold(3);
+    h.raise(1, 2);
+    h.raise(2, 3); // seat 2 is all-in: the hands are turned up and the rest is dealt
+    h.call(1);
+    const shows = h.operations.filter((o) => o.type === 'show');
+    // The last aggressor first, the three cards each holds before the runout.
+    expect(shows.slice(0, 2).map((o) => [o.seat, o.cards.length, o.reason])).toEqual([
+      [2, 3, 'all_in_runout'],
+      [1, 3, 'all_in_runout'],
+    ]);
+    // At the showdown both seven-card hands are shown in full: the seventh-street card was dealt down.
+    expect(shows.slice(2).map((o) => [o.seat, o.cards.length])).toEqual([
+      [2, 7],
+      [1, 7],
+    ]);
+    expect(
+      h
+        .view(null)
+        .players.find((p) => p.seat === 1)!
+        .hole.every((c) => c !== null),
+    ).toBe(true);
+  });
+});
+
 describe('the community-card rule', () => {
   it('eight players to seventh street: the last card is dealt face up in the middle', () => {
     const deck = shuffleInPlace(new SeededRng('community'), initialDeck('standard52'));

@@ -32,9 +32,11 @@ import {
   type DiscardOperation,
   type FoldOperation,
   type Operation,
+  type OperationView,
   type RaiseOperation,
   type RevealReason,
   type ShowOperation,
+  viewOperation,
 } from './operations.js';
 import { PotManager, validatePots, type Contribution } from './pots.js';
 import { decideRake, deductRake, type GrossShare } from './rake.js';
@@ -129,7 +131,11 @@ interface PlayerState {
   actedAt: number;
   hole: Card[];
   visibility: CardVisibility[];
-  shown: boolean;
+  /**
+   * Hole cards turned face up so far (the first `shownCount`): all of them at showdown; in Stud an
+   * all-in runout shows the cards dealt so far, and the ones dealt after stay down until the showdown.
+   */
+  shownCount: number;
   mucked: boolean;
 }
 
@@ -174,6 +180,10 @@ export interface HandState {
 export interface HandOptions {
   /** Rules to play; by default looked up from `setup.game`. */
   readonly rules?: GameRules;
+}
+
+function allShown(p: PlayerState): boolean {
+  return p.hole.length > 0 && p.shownCount === p.hole.length;
 }
 
 /** What the bring-in player may do: post it, or complete (a bet), possibly all-in. */
@@ -255,7 +265,7 @@ export class Hand {
         actedAt: 0,
         hole: [],
         visibility: [],
-        shown: false,
+        shownCount: 0,
         mucked: false,
       }));
     this.dealer = new HandDealer(setup.deck, rules.deck, setup.deckSeed);
@@ -296,6 +306,14 @@ export class Hand {
   /** Operations appended since `count` (what a table actor publishes after each command). */
   operationsSince(count: number): readonly Operation[] {
     return this.ops.slice(count);
+  }
+
+  /**
+   * Operations appended since `count` as `viewer` (a seat, or null for a spectator) may see them: other
+   * seats' down cards, discards and reshuffled dead cards are null (see {@link viewOperation}).
+   */
+  operationsFor(viewer: number | null, count = 0): OperationView[] {
+    return this.ops.slice(count).map((op) => viewOperation(op, viewer));
   }
 
   get settlement(): Settlement | null {
@@ -364,10 +382,10 @@ export class Hand {
         folded: p.folded,
         allIn: p.allInRound !== null,
         hole: p.hole.map((c, i) =>
-          viewer === undefined || viewer === p.seat || p.shown || p.visibility[i] === 'up' ? c : null,
+          viewer === undefined || viewer === p.seat || i < p.shownCount || p.visibility[i] === 'up' ? c : null,
         ),
         visibility: [...p.visibility],
-        shown: p.shown,
+        shown: allShown(p),
         mucked: p.mucked,
       })),
     };
@@ -865,7 +883,7 @@ export class Hand {
         action: 'show',
       });
     }
-    if (p.shown) throw new ActionError(ActionErrorCode.CANNOT_SHOW, 'already shown', { seat, action: 'show' });
+    if (allShown(p)) throw new ActionError(ActionErrorCode.CANNOT_SHOW, 'already shown', { seat, action: 'show' });
   }
 
   canShow(seat: number): boolean {
@@ -1329,7 +1347,7 @@ export class Hand {
           this.runoutRevealed = true;
           for (const seat of this.showOrder()) {
             const p = this.bySeat.get(seat)!;
-            if (!p.shown) this.reveal(p, 'all_in_runout');
+            if (!allShown(p)) this.reveal(p, 'all_in_runout');
           }
         }
         this.dealStreet(next);
@@ -1364,7 +1382,7 @@ export class Hand {
   }
 
   private reveal(p: PlayerState, reason: RevealReason): ShowOperation {
-    p.shown = true;
+    p.shownCount = p.hole.length;
     return this.record<ShowOperation>({ type: 'show', seat: p.seat, cards: [...p.hole], reason });
   }
 
@@ -1410,7 +1428,8 @@ export class Hand {
     const contestedWinners = new Set<number>();
     for (const a of awards) if (a.contested) for (const s of a.shares) contestedWinners.add(s.seat);
     const allIn = new Set(live.filter((p) => p.stack === 0).map((p) => p.seat));
-    const shown = new Set(live.filter((p) => p.shown).map((p) => p.seat));
+    // A Stud hand shown before the runout that was dealt more cards since is judged for showing again.
+    const shown = new Set(live.filter((p) => allShown(p)).map((p) => p.seat));
     const order = this.positionOrder().filter((s) => !this.bySeat.get(s)!.folded);
     for (const d of decideReveals(this.showdownOptions, order, this.lastAggressor, allIn, contestedWinners, shown)) {
       const p = this.bySeat.get(d.seat)!;

@@ -232,3 +232,34 @@ export function isDecision(
 export function isVoluntaryShow(op: Operation): op is ShowOperation {
   return op.type === 'show' && op.reason === 'voluntary';
 }
+
+/** Cards a viewer may not see are null. */
+type Seen<T extends { readonly cards: readonly Card[] }> = Omit<T, 'cards'> & {
+  readonly cards: readonly (Card | null)[];
+};
+
+/**
+ * An operation as one viewer may see it (invariant 2: no other seat's unrevealed cards): another seat's
+ * down cards and discards are null, and so are the dead cards a reshuffle put back. Up cards, the
+ * board and everything shown at showdown are public.
+ */
+export type OperationView =
+  | Exclude<Operation, DealHoleOperation | DiscardOperation | ReshuffleOperation>
+  | Seen<DealHoleOperation>
+  | Seen<DiscardOperation>
+  | (Omit<ReshuffleOperation, 'discards'> & { readonly discards: readonly (Card | null)[] });
+
+/** `op` as `viewer` may see it: a seat, or null for a spectator. */
+export function viewOperation(op: Operation, viewer: number | null): OperationView {
+  switch (op.type) {
+    case 'deal_hole':
+      if (op.seat === viewer) return op;
+      return { ...op, cards: op.cards.map((c, i) => (op.visibility[i] === 'up' ? c : null)) };
+    case 'discard':
+      return op.seat === viewer ? op : { ...op, cards: op.cards.map(() => null) };
+    case 'reshuffle':
+      return { ...op, discards: op.discards.map(() => null) };
+    default:
+      return op;
+  }
+}
