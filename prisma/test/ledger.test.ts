@@ -158,7 +158,7 @@ describe('ledger operations', () => {
     const ok = outcomes.filter((o) => o.status === 'fulfilled').length;
     const refused = outcomes.filter((o) => o.status === 'rejected');
     expect(ok).toBe(6);
-    for (const r of refused) expect((r).reason).toBeInstanceOf(InsufficientFundsError);
+    for (const r of refused) expect(r.reason).toBeInstanceOf(InsufficientFundsError);
     expect(await ledger.balance(walletAccount(user))).toBe(100n);
     expect(await ledger.balance(escrowAccount(room, user))).toBe(900n);
   });
