@@ -6,11 +6,17 @@ export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { readonly data: unknown }) => void) | null;
-  onclose: ((event: { readonly code: number; readonly reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
+  onopen: SocketHandler<unknown> | null;
+  onmessage: SocketHandler<{ readonly data: unknown }> | null;
+  onclose: SocketHandler<{ readonly code: number; readonly reason: string }> | null;
+  onerror: SocketHandler<unknown> | null;
 }
+
+/**
+ * A handler type checked bivariantly (as methods are), so that implementations whose handlers take
+ * richer event types (the DOM's MessageEvent, ws's CloseEvent) still satisfy {@link WebSocketLike}.
+ */
+export type SocketHandler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
 
 /** Opens one socket to `url`. Called again for every reconnect. */
 export type WebSocketFactory = (url: string) => WebSocketLike;
