@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HAND_CATEGORIES, keyCategory, type HandCategory } from './hand-class.js';
 import { evaluate5, HIGH_CLASS_COUNT, highCategory, standardTables } from './high.js';
-import { evaluateLowA5Codes, lowTables } from './low.js';
+import { evaluateLow27Codes, evaluateLowA5Codes, low27Category, lowTables } from './low.js';
 import { evaluateShortDeckCodes, shortDeckCategory } from './short-deck.js';
 
 /** Histogram of values over every five-card hand of the cards `from` .. 51. */
@@ -107,6 +107,33 @@ describe('every five-card hand', () => {
       full_house: 156,
       quads: 156,
     });
+  });
+
+  it('counts all 2,598,960 deuce-to-seven hands: A-5-4-3-2 is ace high (or an ace-high flush), not a straight', () => {
+    const { hist, hands } = histogram(0, evaluateLow27Codes);
+    expect(hands).toBe(2_598_960);
+    const counts = byCategory(hist, low27Category);
+    expect(counts.hands).toEqual({
+      high_card: 1_302_540 + 1_020, // plus the offsuit wheels
+      pair: 1_098_240,
+      two_pair: 123_552,
+      trips: 54_912,
+      straight: 10_200 - 1_020,
+      flush: 5_108 + 4, // plus the suited wheels
+      full_house: 3_744,
+      quads: 624,
+      straight_flush: 40 - 4,
+    });
+    expect(counts.classes).toMatchObject({ high_card: 1_278, straight: 9, flush: 1_278, straight_flush: 9 });
+    // Higher is the better low: the best class is 7-5-4-3-2 offsuit (1,020 hands), the worst a royal flush.
+    let best = 0;
+    for (let v = 0; v < hist.length; v++) if (hist[v]! > 0) best = v;
+    expect(hist[best]).toBe(1_020);
+    expect(low27Category(best)).toBe('high_card');
+    let worst = 0;
+    while (hist[worst] === 0) worst++;
+    expect(hist[worst]).toBe(4);
+    expect(low27Category(worst)).toBe('straight_flush');
   });
 
   it('counts all 376,992 short-deck hands per category, flush above full house', () => {

@@ -32,6 +32,8 @@ export {
   describeLow8,
   describeLowA5,
   evaluateLow27,
+  evaluateLow27Codes,
+  low27Category,
   evaluateLow8,
   evaluateLowA5,
   evaluateLowA5Codes,

@@ -155,6 +155,16 @@ function low27Codes(cards: readonly Card[]): number[] {
   return codes;
 }
 
+/** Deuce-to-seven value of five card codes (duplicates unchecked): the fast path of {@link evaluateLow27}. */
+export function evaluateLow27Codes(c0: number, c1: number, c2: number, c3: number, c4: number): HandValue {
+  return low27Tables().ofHigh[evaluate5(c0, c1, c2, c3, c4)]!;
+}
+
+/** The hand category of a deuce-to-seven value. */
+export function low27Category(value: HandValue): HandCategory {
+  return keyCategory(low27Tables().keyOfValue[value] ?? 0);
+}
+
 /** Deuce-to-seven lowball: exactly five cards, straights and flushes count against, the ace is high. */
 export function evaluateLow27(cards: readonly Card[]): HandValue {
   const c = low27Codes(cards);
