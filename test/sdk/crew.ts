@@ -11,6 +11,7 @@ import {
   type FeltClientOptions,
   type HandFairness,
   type TableSession,
+  type WebSocketFactory,
 } from '@felt/client';
 import type { BettingLimit, ErrorMessage, GameType, RoomConfigInput } from '@felt/protocol';
 import WebSocket from 'ws';
@@ -36,7 +37,7 @@ export interface Member {
   readonly lobby: LobbyClient;
   readonly client: FeltClient;
   readonly session: TableSession;
-  readonly bot: TableBot | null;
+  bot: TableBot | null;
   readonly auditor: PrivacyAuditor;
   /** Every frame this recipient received for the table, as received (when recording). */
   readonly recorded: unknown[];
@@ -63,6 +64,8 @@ export interface CrewOptions {
   readonly record?: boolean;
   readonly config?: RoomConfigInput;
   readonly client?: Partial<FeltClientOptions>;
+  /** A member's own socket factory (e.g. one that tampers with frames); default: `ws` with the cookie. */
+  readonly socketFactoryFor?: (name: string, cookie: string) => WebSocketFactory | undefined;
   /** Called for each line worth showing an operator. */
   readonly log?: (line: string) => void;
 }
@@ -186,6 +189,36 @@ export class TableCrew {
     });
   }
 
+  /**
+   * For rooms created with `startHand: { autoStart: false, hostMayForceStart: true }`: the host starts
+   * hands one at a time, each once the previous one has its hand_result, until `limit` were started.
+   */
+  async startHands(limit: number, timeoutMs: number): Promise<void> {
+    const host = this.members[0]!;
+    const deadline = Date.now() + timeoutMs;
+    let started = 0;
+    while (started < limit) {
+      if (Date.now() > deadline) throw new Error(`table ${this.tableId}: started ${started}/${limit} hands in time`);
+      const state = host.session.state;
+      const ready =
+        host.session.status === 'joined' &&
+        this.handsCompleted.size >= started &&
+        (state?.phase === 'waiting' || state?.phase === 'complete') &&
+        (state?.seats.filter((s) => s.status === 'active').length ?? 0) >= 2;
+      if (ready) {
+        const ok = await host.session.startHand().then(
+          () => true,
+          () => false,
+        );
+        if (ok) {
+          started++;
+          continue;
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   /** Stops the bots (no more decisions) without leaving: the recording can settle. */
   pauseBots(): void {
     for (const m of this.members) {
@@ -215,7 +248,7 @@ export class TableCrew {
     if (cookie === undefined) throw new Error(`${name} has no session cookie`);
     const client = new FeltClient({
       gatewayUrls: this.gatewayUrls,
-      socketFactory: headerWebSocketFactory(WebSocket, { cookie }),
+      socketFactory: this.options.socketFactoryFor?.(name, cookie) ?? headerWebSocketFactory(WebSocket, { cookie }),
       pingIntervalMs: 0,
       ...this.options.client,
     });
