@@ -1,6 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { HandJobName, handJobOptions } from '@felt/platform';
+import type { Queue } from 'bullmq';
 import {
+  MoneyJobName,
   buyIn,
+  cashOutJobOptions,
   cashOutJobSchema,
   cashOutRequestFromJob,
   grant,
@@ -124,4 +128,35 @@ export function deliverCashOut(prisma: PrismaClient, job: CashOutJob) {
   return withTransaction(prisma, (tx) =>
     requestCashOut(tx, cashOutRequestFromJob(cashOutJobSchema.parse(job)), new Date()),
   );
+}
+
+/** Enqueues as a table worker does: job id = hand id, or `cash-out-<request id>`. */
+export function queueSink(queue: Queue): MoneySink & { hands: HandJob[]; cashOuts: CashOutJob[] } {
+  const hands: HandJob[] = [];
+  const cashOuts: CashOutJob[] = [];
+  return {
+    hands,
+    cashOuts,
+    async hand(job) {
+      hands.push(job);
+      await queue.add(HandJobName.HAND_COMPLETED, job, handJobOptions(job.hand_id));
+    },
+    async cashOut(job) {
+      cashOuts.push(job);
+      await queue.add(MoneyJobName.CASH_OUT_REQUESTED, job, cashOutJobOptions(job.request_id));
+    },
+  };
+}
+
+/** Waits until `check` holds, polling; throws with `what` after the timeout. */
+export async function until(
+  check: () => Promise<boolean>,
+  what: string | (() => string),
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

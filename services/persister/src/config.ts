@@ -12,4 +12,8 @@ export const persisterEnv = {
     .regex(/^[A-Za-z0-9_.-]+$/, { message: 'expected letters, digits, _ . or -' })
     .default('hands'),
   PERSISTER_CONCURRENCY: envPositiveInt.default(4),
+  /** A job's lock; when a persister dies, its jobs run again once their locks lapse. */
+  PERSISTER_LOCK_MS: envPositiveInt.default(30_000),
+  /** How often lapsed locks (stalled jobs) are looked for. */
+  PERSISTER_STALLED_INTERVAL_MS: envPositiveInt.default(30_000),
 };

@@ -1,8 +1,9 @@
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { MoneyJobName, PERSIST_OUTCOMES_CHANNEL, type PersistOutcome } from '@felt/db';
 import { bullmqPrefix, HandJobName, handCompletedJobSchema, type Logger, type Redis } from '@felt/platform';
-import { Counter, Gauge, type Registry } from 'prom-client';
-import type { HandStore, WriteResult } from './hand-store.js';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { HandNotReadyError, PermanentJobError, type MoneyStore } from './money-store.js';
 
 const tracer = trace.getTracer('felt.persister');
 
@@ -12,28 +13,61 @@ export interface HandConsumerOptions {
   readonly prefix: string;
   /** Must have maxRetriesPerRequest: null. BullMQ does not close it: the caller does. */
   readonly connection: Redis;
-  readonly store: HandStore;
+  /** Publishes outcomes on `P persist-outcomes`; none: outcomes are only logged and counted. */
+  readonly publisher?: Redis;
+  readonly store: MoneyStore;
   readonly logger: Logger;
   readonly registry: Registry;
   readonly concurrency: number;
+  /** How long a job's lock lasts without renewal: a killed persister's jobs are retried after it. */
+  readonly lockDurationMs?: number;
+  /** How often stalled jobs (whose lock lapsed) are looked for. */
+  readonly stalledIntervalMs?: number;
+  /**
+   * How long a hand that arrived before an earlier hand of its room naps, per missing hand, before
+   * it looks again (it is woken as soon as the earlier hand is written). Default 5 s.
+   */
+  readonly waitDelayMs?: number;
 }
 
+type JobResult = { kind: 'hand'; result: string } | { kind: 'cash_out'; status: string };
+
 /**
- * Consumes `hand.completed` jobs. A payload that fails validation can never succeed, so it fails
- * at once (UnrecoverableError) and stays in the failed set; a database error is retried with the
- * job's backoff.
+ * Consumes the hands queue: `hand.completed` (the hand and its ledger entries) and
+ * `cash_out.requested`. Outcomes, per docs/dev/money-flows.md:
+ *
+ * - written / duplicate: done (a replay is a no-op);
+ * - waiting: an earlier hand of the same room is not persisted yet; the job goes back to the
+ *   delayed set without spending an attempt (hands of a room are written in order);
+ * - a payload that can never succeed (invalid, conflicting, escrow mismatch) fails at once
+ *   (UnrecoverableError), stays in the failed set and is recorded as an incident;
+ * - anything else (the database is down) is retried with the job's exponential backoff, and stays
+ *   in the failed set when the attempts run out.
  */
 export class HandConsumer {
   private readonly worker: Worker;
   private readonly queue: Queue;
-  private readonly jobs: Counter<'result'>;
+  private readonly jobs: Counter<'kind' | 'result'>;
+  private readonly handLag: Histogram;
+  private readonly waits: Counter;
 
   constructor(private readonly o: HandConsumerOptions) {
     const prefix = bullmqPrefix(o.prefix);
     this.jobs = new Counter({
       name: 'felt_persister_jobs_total',
-      help: 'Hand jobs by result: written, duplicate (replay, no-op), invalid, error (will retry)',
-      labelNames: ['result'] as const,
+      help: 'Jobs by kind (hand, cash_out) and result: written, duplicate, paid, pending, mismatch, invalid, error',
+      labelNames: ['kind', 'result'] as const,
+      registers: [o.registry],
+    });
+    this.waits = new Counter({
+      name: 'felt_persister_hand_waits_total',
+      help: 'Hands put back because an earlier hand of their room was not persisted yet',
+      registers: [o.registry],
+    });
+    this.handLag = new Histogram({
+      name: 'felt_persister_hand_lag_seconds',
+      help: 'From the end of a hand to its commit in Postgres',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [o.registry],
     });
     this.queue = new Queue(o.queueName, { connection: o.connection, prefix });
@@ -48,16 +82,41 @@ export class HandConsumer {
         for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
       },
     });
-    this.worker = new Worker(o.queueName, (job) => this.process(job), {
+    new Gauge({
+      name: 'felt_persister_queue_lag_seconds',
+      help: 'Age of the oldest job waiting in the hands queue (0 when none waits)',
+      registers: [o.registry],
+      async collect() {
+        this.set(await oldestWaitingAgeSeconds(queue));
+      },
+    });
+    this.worker = new Worker(o.queueName, (job, token) => this.process(job, token), {
       connection: o.connection,
       prefix,
       concurrency: o.concurrency,
       autorun: false,
+      lockDuration: o.lockDurationMs ?? 30_000,
+      stalledInterval: o.stalledIntervalMs ?? 30_000,
+      // Every write is idempotent, so a job whose persister died may safely run again.
+      maxStalledCount: 5,
       removeOnComplete: { count: 10_000 },
       // removeOnFail left unset: failed jobs are kept for inspection and replay.
     });
     this.worker.on('failed', (job, err) => {
-      o.logger.warn({ jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'hand job failed');
+      if (!job) return;
+      const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+      o.logger.warn(
+        {
+          event: 'persist_job_failed',
+          jobId: job.id,
+          name: job.name,
+          attempts: job.attemptsMade,
+          final,
+          err: err.message,
+        },
+        final ? 'job failed; it stays in the failed set' : 'job failed; will retry',
+      );
+      this.publish(job, final ? 'failed' : 'retrying', err instanceof UnrecoverableError ? errorCode(err) : 'error');
     });
     this.worker.on('error', (err) => o.logger.error({ err }, 'hand consumer error'));
   }
@@ -75,35 +134,18 @@ export class HandConsumer {
     await this.queue.close();
   }
 
-  private process(job: Job): Promise<WriteResult> {
+  private process(job: Job, token: string | undefined): Promise<JobResult> {
     return tracer.startActiveSpan(
-      'persister.hand_completed',
+      'persister.' + job.name,
       { kind: SpanKind.CONSUMER, attributes: { 'felt.job_id': job.id ?? '', 'felt.attempt': job.attemptsMade } },
       async (span) => {
         try {
-          if (job.name !== HandJobName.HAND_COMPLETED) {
-            this.jobs.inc({ result: 'invalid' });
-            throw new UnrecoverableError(`unknown job name ${job.name}`);
-          }
-          const parsed = handCompletedJobSchema.safeParse(job.data);
-          if (!parsed.success) {
-            this.jobs.inc({ result: 'invalid' });
-            throw new UnrecoverableError(`invalid hand job: ${parsed.error.issues[0]?.message ?? 'bad payload'}`);
-          }
-          let result: WriteResult;
-          try {
-            result = await this.o.store.write(parsed.data);
-          } catch (err) {
-            this.jobs.inc({ result: 'error' });
-            throw err;
-          }
-          this.jobs.inc({ result });
-          span.setAttribute('felt.result', result);
-          this.o.logger.info({ event: 'hand_persisted', handId: parsed.data.hand_id, result }, 'hand persisted');
-          return result;
+          return await this.dispatch(job, token, span);
         } catch (err) {
-          span.recordException(err as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR });
+          if (!(err instanceof DelayedError)) {
+            span.recordException(err as Error);
+            span.setStatus({ code: SpanStatusCode.ERROR });
+          }
           throw err;
         } finally {
           span.end();
@@ -111,4 +153,151 @@ export class HandConsumer {
       },
     );
   }
+
+  private async dispatch(
+    job: Job,
+    token: string | undefined,
+    span: { setAttribute(k: string, v: string): unknown },
+  ): Promise<JobResult> {
+    if (job.name === HandJobName.HAND_COMPLETED) {
+      const envelope = handCompletedJobSchema.safeParse(job.data);
+      if (!envelope.success) {
+        this.jobs.inc({ kind: 'hand', result: 'invalid' });
+        throw new UnrecoverableError(`invalid hand job: ${envelope.error.issues[0]?.message ?? 'bad payload'}`);
+      }
+      try {
+        const w = await this.o.store.writeHand(job.data);
+        await this.promoteNext(w.roomId, w.handNo);
+        this.jobs.inc({ kind: 'hand', result: w.result });
+        if (w.result === 'written') this.handLag.observe(Math.max(0, (Date.now() - w.endedAt.getTime()) / 1000));
+        span.setAttribute('felt.result', w.result);
+        this.o.logger.info(
+          { event: 'hand_persisted', handId: w.handId, roomId: w.roomId, handNo: w.handNo, result: w.result },
+          'hand persisted',
+        );
+        this.publish(job, w.result);
+        for (const c of w.cashOuts) this.cashOutSettled(c);
+        return { kind: 'hand', result: w.result };
+      } catch (err) {
+        if (err instanceof HandNotReadyError) {
+          // Not a failure: the earlier hand is on its way. Back to the delayed set, attempts untouched.
+          this.waits.inc();
+          this.publish(job, 'waiting');
+          if (Date.now() - job.timestamp > 60_000) {
+            this.o.logger.warn(
+              {
+                event: 'hand_waiting',
+                handId: err.handId,
+                roomId: err.roomId,
+                handNo: err.handNo,
+                persisted: err.lastHandNo,
+              },
+              'hand still waits for an earlier hand of its room',
+            );
+          }
+          // The job naps in the delayed set; the hand before it wakes it up as soon as it is written
+          // (promoteNext), so the nap is only a fallback, longer the further ahead the hand is.
+          // Parking each early hand once keeps a backlog from churning through the queue.
+          const distance = Math.min(6, err.handNo - err.lastHandNo - 1);
+          const delay = (this.o.waitDelayMs ?? 5_000) * distance * (1 + Math.random() / 4);
+          await this.o.connection.set(this.waitKey(err.roomId, err.handNo), job.id ?? '', 'PX', 600_000);
+          await job.moveToDelayed(Date.now() + delay, token);
+          // The earlier hand may have been written meanwhile, before this job was in the delayed set.
+          if ((await this.o.store.lastHandNo(err.roomId)) >= err.handNo - 1) await job.promote().catch(() => undefined);
+          throw new DelayedError();
+        }
+        throw this.failure('hand', err);
+      }
+    }
+    if (job.name === MoneyJobName.CASH_OUT_REQUESTED) {
+      try {
+        const out = await this.o.store.cashOut(job.data);
+        this.jobs.inc({ kind: 'cash_out', result: out.replayed ? 'duplicate' : out.status });
+        this.cashOutSettled(out);
+        this.publish(job, out.status);
+        return { kind: 'cash_out', status: out.status };
+      } catch (err) {
+        throw this.failure('cash_out', err);
+      }
+    }
+    this.jobs.inc({ kind: 'unknown', result: 'invalid' });
+    throw new UnrecoverableError(`unknown job name ${job.name}`);
+  }
+
+  private waitKey(roomId: string, handNo: number): string {
+    return `${this.o.prefix}persist-wait:${roomId}:${handNo}`;
+  }
+
+  /** Wakes the room's next hand if it is napping in the delayed set, waiting for this one. */
+  private async promoteNext(roomId: string, handNo: number): Promise<void> {
+    try {
+      const key = this.waitKey(roomId, handNo + 1);
+      const id = await this.o.connection.get(key);
+      if (!id) return;
+      await this.o.connection.del(key);
+      const next = await this.queue.getJob(id);
+      if (next && (await next.isDelayed())) await next.promote();
+    } catch (err) {
+      // Only a speed-up: the delay brings the job back anyway.
+      this.o.logger.debug({ err, roomId, handNo }, 'next hand not promoted');
+    }
+  }
+
+  private failure(kind: 'hand' | 'cash_out', err: unknown): unknown {
+    if (err instanceof PermanentJobError) {
+      this.jobs.inc({ kind, result: err.code === 'escrow_mismatch' ? 'mismatch' : 'invalid' });
+      this.o.logger.error({ event: 'persist_job_refused', code: err.code, err: err.message }, 'job refused');
+      const refusal = new UnrecoverableError(`${err.code}: ${err.message}`);
+      return refusal;
+    }
+    this.jobs.inc({ kind, result: 'error' });
+    return err;
+  }
+
+  private cashOutSettled(c: { requestId: string; roomId: string; status: string; paid: bigint | null }): void {
+    if (c.status === 'pending') return;
+    const line = {
+      event: 'cash_out_settled',
+      requestId: c.requestId,
+      roomId: c.roomId,
+      status: c.status,
+      paid: c.paid?.toString(),
+    };
+    if (c.status === 'mismatch') this.o.logger.error(line, 'cash-out refused: escrow does not match the final stack');
+    else this.o.logger.info(line, 'cash-out paid');
+  }
+
+  private publish(job: Job, outcome: PersistOutcome['outcome'], error?: string): void {
+    const data = (job.data ?? {}) as Record<string, unknown>;
+    const isHand = job.name === HandJobName.HAND_COMPLETED;
+    const message: PersistOutcome = {
+      kind: isHand ? 'hand' : 'cash_out',
+      id: text(isHand ? data.hand_id : data.request_id) ?? job.id ?? '',
+      room_id: text(data.room_id) ?? '',
+      ...(typeof data.hand_no === 'number' ? { hand_no: data.hand_no } : {}),
+      outcome,
+      attempts: job.attemptsMade,
+      ...(error !== undefined ? { error } : {}),
+    };
+    this.o.publisher
+      ?.publish(`${this.o.prefix}${PERSIST_OUTCOMES_CHANNEL}`, JSON.stringify(message))
+      .catch((err: unknown) => this.o.logger.warn({ err }, 'outcome not published'));
+  }
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function errorCode(err: Error): string {
+  return /^([a-z_]+):/.exec(err.message)?.[1] ?? 'invalid';
+}
+
+/** Age of the oldest waiting job, looking at both ends of the wait list (its order depends on LIFO use). */
+async function oldestWaitingAgeSeconds(queue: Queue): Promise<number> {
+  const count = await queue.getWaitingCount();
+  if (count === 0) return 0;
+  const ends = [...(await queue.getWaiting(0, 0)), ...(await queue.getWaiting(count - 1, count - 1))];
+  const oldest = Math.min(...ends.map((j) => j.timestamp));
+  return Number.isFinite(oldest) ? Math.max(0, (Date.now() - oldest) / 1000) : 0;
 }

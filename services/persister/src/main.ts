@@ -11,7 +11,7 @@ import {
 } from '@felt/platform';
 import { persisterEnv } from './config.js';
 import { HandConsumer } from './hand-consumer.js';
-import { PrismaHandStore } from './prisma-hand-store.js';
+import { PrismaMoneyStore } from './money-store.js';
 
 const env = loadEnv('persister', persisterEnv);
 const logger = createLogger('persister', { level: env.LOG_LEVEL });
@@ -19,6 +19,9 @@ const logger = createLogger('persister', { level: env.LOG_LEVEL });
 // BullMQ requires maxRetriesPerRequest: null, and does not close connections it is given.
 const redis = createRedis(env.REDIS_URL, { name: 'persister', maxRetriesPerRequest: null });
 redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+// Outcomes go out on their own connection, so a slow publish never queues behind BullMQ's commands.
+const publisher = createRedis(env.REDIS_URL, { name: 'persister-outcomes', maxRetriesPerRequest: 2 });
+publisher.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error (outcomes)'));
 const prisma = createPrisma(env.DATABASE_URL);
 const registry = createMetricsRegistry('persister');
 
@@ -26,10 +29,13 @@ const consumer = new HandConsumer({
   queueName: env.FELT_HANDS_QUEUE,
   prefix: env.FELT_REDIS_PREFIX,
   connection: redis,
-  store: new PrismaHandStore(prisma),
+  publisher,
+  store: new PrismaMoneyStore(prisma),
   logger,
   registry,
   concurrency: env.PERSISTER_CONCURRENCY,
+  lockDurationMs: env.PERSISTER_LOCK_MS,
+  stalledIntervalMs: env.PERSISTER_STALLED_INTERVAL_MS,
 });
 
 let stopping = false;
@@ -58,6 +64,7 @@ onShutdown(
     await ops.close();
     await prisma.$disconnect();
     await closeRedis(redis);
+    await closeRedis(publisher);
     await shutdownTelemetry();
   },
   { logger },
