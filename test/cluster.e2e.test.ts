@@ -65,7 +65,8 @@ describe('cluster walking skeleton', () => {
   it('two users sign up over HTTP, one creates a room, both join; through different gateways each sees the other seated', async () => {
     ann = await lobby.signUp(`ann-${randomUUID().slice(0, 8)}`);
     bob = await lobby.signUp(`bob-${randomUUID().slice(0, 8)}`);
-    const room = await lobby.createRoom(ann);
+    // No hands: this suite is about the cluster's plumbing (hands have their own suites).
+    const room = await lobby.createRoom(ann, { startHand: { autoStart: false } });
     tableId = room.sessionId;
 
     annSocket = await connect(0, ann.cookie);
@@ -143,8 +144,12 @@ describe('cluster walking skeleton', () => {
 
     await allHealthy();
     // The table kept working for everyone else.
+    const before = annSocket.messages.length;
     annSocket.send({ type: 'resync_request', table_id: tableId, command_id: 'r0' });
-    await annSocket.next((m) => isTableState(m, tableId) && seatOf(m, bob.userId)?.status === 'active');
+    const resync = (await annSocket.next((m) => m.type === 'resync_response', 10_000, before)) as {
+      snapshot: TableStateMsg;
+    };
+    expect(seatOf(resync.snapshot, bob.userId)?.status).toBe('active');
   });
 
   it('drops frames over the rate limit with rate_limited, then closes a socket that keeps flooding (4008)', async () => {
@@ -156,8 +161,9 @@ describe('cluster walking skeleton', () => {
   });
 
   it('traces one command across gateway and worker', async () => {
+    const from = annSocket.messages.length;
     annSocket.send({ type: 'resync_request', table_id: tableId, command_id: 'trace-me' });
-    await annSocket.next((m) => isTableState(m, tableId), 10_000, annSocket.messages.length);
+    await annSocket.next((m) => m.type === 'resync_response' && m.table_id === tableId, 10_000, from);
     const spans = async (url: string) => (await (await fetch(`${url}/debug/spans`)).json()) as DebugSpan[];
     const { gatewaySpan, workerSpan } = await waitFor('gateway and worker spans of the resync', async () => {
       const gw = (await spans(cluster.gateways[0]!.httpUrl)).filter(
@@ -269,7 +275,7 @@ describe('cluster walking skeleton', () => {
     // Rooms get server-side ids: make rooms until one will belong to the new worker.
     let moving: string | undefined;
     for (let i = 0; i < 30 && !moving; i++) {
-      const room = await lobby.createRoom(ann);
+      const room = await lobby.createRoom(ann, { startHand: { autoStart: false } });
       if (future.ownerOf(room.sessionId) === newId) moving = room.sessionId;
     }
     expect(moving, 'a room that moves to the new worker').toBeDefined();
@@ -294,9 +300,15 @@ describe('cluster walking skeleton', () => {
     expect(seatOf(after, ann.userId)?.status).toBe('active');
     const live = (await (await fetch(`${joined.httpUrl}/debug/ring`)).json()) as { liveTables: number };
     expect(live.liveTables).toBeGreaterThanOrEqual(1);
+    const sent = s.messages.length;
     s.send({ type: 'resync_request', table_id: moving, command_id: 'm1' });
-    const resynced = await s.next((m) => isTableState(m, moving) && m.table_seq > after.table_seq);
-    expect(resynced.state_hash).toBe(after.state_hash);
+    const resynced = (await s.next((m) => m.type === 'resync_response', 10_000, sent)) as {
+      to_table_seq: number;
+      snapshot: TableStateMsg;
+    };
+    expect(resynced.to_table_seq).toBeGreaterThanOrEqual(after.table_seq);
+    // Nothing changed since: the resync snapshot is the one the stream carried, hash for hash.
+    expect(resynced.snapshot.state_hash).toBe(after.state_hash);
     s.close();
   });
 

@@ -59,9 +59,20 @@ export class LobbyClient {
     return { userId: user.id, name: user.name, cookie };
   }
 
-  /** Creates a room and seats its host at the minimum buy-in. */
-  async createRoom(host: SignedUpUser): Promise<CreatedRoom> {
-    const { body } = await this.call('create room', '/api/rooms', { method: 'POST', cookie: host.cookie, body: {} });
+  /**
+   * Creates a room and seats its host at the minimum buy-in. `config` is a RoomConfig input
+   * (@felt/protocol); `seatHost: false` leaves the host out of the seats.
+   */
+  async createRoom(
+    host: SignedUpUser,
+    config?: Record<string, unknown>,
+    options: { seatHost?: boolean } = {},
+  ): Promise<CreatedRoom> {
+    const { body } = await this.call('create room', '/api/rooms', {
+      method: 'POST',
+      cookie: host.cookie,
+      body: config ? { config } : {},
+    });
     const room = body.room as { buy_in: { min: number; max: number } };
     const created: CreatedRoom = {
       sessionId: body.session_id as string,
@@ -69,12 +80,17 @@ export class LobbyClient {
       buyIn: room.buy_in,
     };
     this.rooms.set(created.code, created);
-    await this.joinByCode(host, created.code);
+    if (options.seatHost ?? true) await this.joinByCode(host, created.code);
     return created;
   }
 
-  async joinByCode(user: SignedUpUser, code: string): Promise<void> {
-    const buyIn = this.rooms.get(code)?.buyIn.min;
+  /** Gives up the seat (the lobby's room leave). */
+  async leaveRoom(user: SignedUpUser, roomId: string): Promise<void> {
+    await this.call('leave room', `/api/rooms/${roomId}/leave`, { method: 'POST', cookie: user.cookie });
+  }
+
+  async joinByCode(user: SignedUpUser, code: string, buyIn?: number): Promise<void> {
+    buyIn ??= this.rooms.get(code)?.buyIn.min;
     if (buyIn === undefined) throw new Error(`unknown room code ${code}`);
     await this.call('join by code', '/api/rooms/join', {
       method: 'POST',

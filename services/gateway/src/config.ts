@@ -17,6 +17,8 @@ export const gatewayEnv = {
   GATEWAY_SESSION_CHECK_MS: envPositiveInt.default(15_000),
   /** Serves GET /debug/ring on the public port (tests compare rings across processes). */
   FELT_DEBUG_ENDPOINTS: envFlag.default(false),
+  /** Tests only: drop this fraction (0..1) of pub/sub deliveries on purpose, so resync is exercised. */
+  GATEWAY_TEST_DROP_RATE: z.coerce.number().min(0).max(1).default(0),
 };
 
 export type GatewayEnv = z.output<z.ZodObject<typeof gatewayEnv>>;

@@ -7,6 +7,8 @@ export interface Attachment {
   /** The worker that answered the last attach, and the stream generation it answered on. */
   workerId: string | undefined;
   linkGeneration: number;
+  /** Joined as a spectator (re-attachments join the same way). */
+  spectate: boolean;
 }
 
 /** What the gateway knows about one client socket. */

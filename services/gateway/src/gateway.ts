@@ -74,6 +74,8 @@ export interface GatewayOptions {
   readonly requestTimeoutMs?: number;
   /** How often open sockets' sessions are checked for revocation and expiry. */
   readonly sessionCheckMs: number;
+  /** Tests only: the fraction of pub/sub deliveries dropped on purpose (0 in production). */
+  readonly dropRate?: number;
 }
 
 interface Subscription {
@@ -97,11 +99,13 @@ export class Gateway {
   private readonly router: WorkerRouter;
   private readonly allowed: ReadonlySet<string>;
   private stopping = false;
+  private readonly dropRate: number;
   private sessionTimer: NodeJS.Timeout | undefined;
   private reconcileTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: GatewayOptions) {
     this.keys = redisKeys(o.prefix);
+    this.dropRate = o.dropRate ?? 0;
     this.allowed = new Set(o.allowedOrigins);
     this.router = new WorkerRouter({
       ring: o.ring,
@@ -382,27 +386,20 @@ export class Gateway {
     switch (frame.type) {
       case 'join_table': {
         const existing = conn.tables.get(tableId);
+        const spectate = frame.spectate === true;
         if (!existing) {
-          conn.tables.set(tableId, { state: 'attaching', workerId: undefined, linkGeneration: 0 });
+          conn.tables.set(tableId, { state: 'attaching', workerId: undefined, linkGeneration: 0, spectate });
           this.index.add(conn, tableId);
           await Promise.all([
             this.acquire({ kind: 'table', tableId }),
             this.acquire({ kind: 'user', userId: conn.userId }),
           ]);
+        } else {
+          existing.spectate = spectate;
         }
-        const routed = await this.router.request(tableId, (requestId) => ({
-          frame: {
-            $case: 'attach',
-            attach: {
-              requestId,
-              connectionId: conn.id,
-              userId: conn.userId,
-              userName: conn.name,
-              tableId,
-              traceContext: injectTraceContext(),
-            },
-          },
-        }));
+        const routed = await this.router.request(tableId, (requestId) =>
+          attachFrame(requestId, conn, tableId, spectate),
+        );
         if (routed.retried) this.metrics.notOwnerRetries.inc();
         const att = conn.tables.get(tableId);
         if (routed.answer.kind === 'ack') {
@@ -424,7 +421,13 @@ export class Gateway {
       }
       case 'leave_table': {
         const att = conn.tables.get(tableId);
-        if (!att) return this.refuse(conn, frame, { kind: 'error', code: ErrorCode.NOT_JOINED, message: 'not joined' });
+        if (!att)
+          return this.refuse(conn, frame, {
+            kind: 'error',
+            code: ErrorCode.NOT_JOINED,
+            message: 'not joined',
+            replies: [],
+          });
         this.dropAttachment(conn, tableId);
         const routed = await this.router.request(tableId, (requestId) => detachFrame(requestId, conn, tableId));
         return routed.answer.kind;
@@ -437,6 +440,7 @@ export class Gateway {
             kind: 'error',
             code: ErrorCode.NOT_JOINED,
             message: 'join the table first',
+            replies: [],
           });
         const routed = await this.router.request(tableId, (requestId) => ({
           frame: {
@@ -461,6 +465,13 @@ export class Gateway {
   }
 
   private refuse(conn: SocketData, frame: Exclude<ClientFrame, { type: 'ping' }>, answer: WorkerAnswer): string {
+    // The worker's own error message carries the details (command_id, reason, legal range).
+    const detailed = answer.kind === 'error' ? answer.replies.find((r) => r.connectionId === conn.id) : undefined;
+    if (detailed && answer.kind === 'error' && isErrorCode(answer.code)) {
+      this.metrics.frameErrors.inc({ code: answer.code });
+      this.send(conn, detailed.messageJson);
+      return answer.code;
+    }
     let code: ErrorCode;
     let message: string;
     if (answer.kind === 'error') {
@@ -565,7 +576,14 @@ export class Gateway {
     const recipients = this.index.recipients(ch, envelope);
     if (recipients.length === 0) return;
     const payload = JSON.stringify(envelope.msg);
-    for (const conn of recipients) this.send(conn as SocketData, payload);
+    for (const conn of recipients) {
+      // Tests only (GATEWAY_TEST_DROP_RATE): lose deliveries on purpose, as pub/sub may.
+      if (this.dropRate > 0 && Math.random() < this.dropRate) {
+        this.metrics.dropped.inc();
+        continue;
+      }
+      this.send(conn as SocketData, payload);
+    }
   }
 
   // ------------------------------------------------------------------------------------------
@@ -608,19 +626,9 @@ export class Gateway {
       { kind: SpanKind.INTERNAL, attributes: { 'felt.table_id': tableId } },
       async (span) => {
         try {
-          const routed = await this.router.request(tableId, (requestId) => ({
-            frame: {
-              $case: 'attach',
-              attach: {
-                requestId,
-                connectionId: conn.id,
-                userId: conn.userId,
-                userName: conn.name,
-                tableId,
-                traceContext: injectTraceContext(),
-              },
-            },
-          }));
+          const routed = await this.router.request(tableId, (requestId) =>
+            attachFrame(requestId, conn, tableId, att.spectate),
+          );
           if (conn.tables.get(tableId) !== att) return;
           if (routed.answer.kind === 'ack') {
             att.state = 'attached';
@@ -642,6 +650,41 @@ export class Gateway {
       },
     );
   }
+}
+
+/**
+ * A member attaches with Attach; a spectator's join_table travels as a command, because the
+ * Attach message has no field for the flag.
+ */
+function attachFrame(requestId: string, conn: ClientConnection, tableId: string, spectate: boolean): GatewayFrame {
+  if (spectate) {
+    return {
+      frame: {
+        $case: 'command',
+        command: {
+          requestId,
+          connectionId: conn.id,
+          userId: conn.userId,
+          tableId,
+          commandJson: Buffer.from(JSON.stringify({ type: 'join_table', table_id: tableId, spectate: true })),
+          traceContext: injectTraceContext(),
+        },
+      },
+    };
+  }
+  return {
+    frame: {
+      $case: 'attach',
+      attach: {
+        requestId,
+        connectionId: conn.id,
+        userId: conn.userId,
+        userName: conn.name,
+        tableId,
+        traceContext: injectTraceContext(),
+      },
+    },
+  };
 }
 
 function detachFrame(requestId: string, conn: ClientConnection, tableId: string): GatewayFrame {

@@ -40,6 +40,7 @@ const gateway = new Gateway({
   rateBurst: env.GATEWAY_RATE_BURST,
   debugEndpoints: env.FELT_DEBUG_ENDPOINTS,
   sessionCheckMs: env.GATEWAY_SESSION_CHECK_MS,
+  dropRate: env.GATEWAY_TEST_DROP_RATE,
   redis,
   subscriber,
   ring,
@@ -49,6 +50,9 @@ const gateway = new Gateway({
 
 await ring.start();
 const port = await gateway.start();
+if (env.GATEWAY_TEST_DROP_RATE > 0) {
+  logger.warn({ dropRate: env.GATEWAY_TEST_DROP_RATE }, 'GATEWAY_TEST_DROP_RATE set: dropping deliveries on purpose');
+}
 logger.info({ event: 'ready', port, gatewayId: env.GATEWAY_ID, workers: ring.current.members }, 'gateway ready');
 
 // A bug in one handler must not take every socket down with it; log it and keep serving.

@@ -7,6 +7,7 @@ export interface GatewayMetrics {
   readonly refusals: Counter<'reason'>;
   readonly closes: Counter<'code'>;
   readonly frameErrors: Counter<'code'>;
+  readonly dropped: Counter;
   readonly requestSeconds: Histogram<'type' | 'result'>;
   readonly notOwnerRetries: Counter;
 }
@@ -49,6 +50,11 @@ export function createGatewayMetrics(registry: Registry, workerStreams: () => nu
       name: 'felt_gateway_frame_errors_total',
       help: 'Client frames refused with an error, by code',
       labelNames: ['code'] as const,
+      registers: [registry],
+    }),
+    dropped: new Counter({
+      name: 'felt_gateway_test_dropped_total',
+      help: 'Pub/sub deliveries dropped on purpose (GATEWAY_TEST_DROP_RATE, tests only)',
       registers: [registry],
     }),
     requestSeconds: new Histogram({

@@ -12,7 +12,13 @@ export interface WorkerReply {
 /** The outcome of one request, in domain terms: proto types stop in this file. */
 export type WorkerAnswer =
   | { readonly kind: 'ack'; readonly tableSeq: number; readonly replies: readonly WorkerReply[] }
-  | { readonly kind: 'error'; readonly code: string; readonly message: string }
+  /** `replies` may hold the worker's own error message for the connection, with its details. */
+  | {
+      readonly kind: 'error';
+      readonly code: string;
+      readonly message: string;
+      readonly replies: readonly WorkerReply[];
+    }
   | { readonly kind: 'not_owner'; readonly ownerId: string; readonly ownerAddr: string }
   | { readonly kind: 'unavailable'; readonly reason: string };
 
@@ -167,7 +173,12 @@ export class WorkerLink {
       case 'ack':
         return this.settle(f.ack.requestId, (p) => ({ kind: 'ack', tableSeq: f.ack.tableSeq, replies: p.replies }));
       case 'error':
-        return this.settle(f.error.requestId, () => ({ kind: 'error', code: f.error.code, message: f.error.message }));
+        return this.settle(f.error.requestId, (p) => ({
+          kind: 'error',
+          code: f.error.code,
+          message: f.error.message,
+          replies: p.replies,
+        }));
       case 'notOwner':
         return this.settle(f.notOwner.requestId, () => ({
           kind: 'not_owner',

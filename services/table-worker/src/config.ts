@@ -1,6 +1,9 @@
 import { hostname } from 'node:os';
-import { commonEnv, databaseEnv, envPort, registryEnv } from '@felt/platform';
+import { commonEnv, databaseEnv, envPort, envPositiveInt, registryEnv } from '@felt/platform';
 import { z } from 'zod';
+import { DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from './table/timing.js';
+
+const optionalMs = z.coerce.number().int().min(1).max(3_600_000).optional();
 
 export const workerEnv = {
   ...commonEnv,
@@ -19,9 +22,47 @@ export const workerEnv = {
     .regex(/^[A-Za-z0-9_.-]+(:\d{1,5})?$/, { message: 'expected host or host:port' })
     .optional(),
   WORKER_HTTP_PORT: envPort.default(9091),
+  /** BullMQ queue of completed hands (its prefix is FELT_REDIS_PREFIX without the colon). */
+  FELT_HANDS_QUEUE: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.-]+$/, { message: 'expected letters, digits, _ . or -' })
+    .default('hands'),
+  /** Multiplies every room's action clock, time bank and warning (tests shorten the clock). */
+  FELT_CLOCK_SCALE: z.coerce.number().positive().max(100).default(1),
+  /** Explicit overrides of the room's action clock, time bank and warning, in ms. */
+  FELT_ACTION_MS: optionalMs,
+  FELT_TIME_BANK_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  FELT_WARNING_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  /** The client-seed window after seed_commit (FAIRNESS.md: 1.5 s). */
+  FELT_SEED_WINDOW_MS: envPositiveInt.default(DEFAULT_TIMING_OVERRIDES.seedWindowMs),
+  /** The pause between one hand's result and the next hand. */
+  FELT_HAND_PAUSE_MS: envPositiveInt.default(DEFAULT_TIMING_OVERRIDES.handPauseMs),
+  /** Bots act after about this long (±50 %). */
+  FELT_BOT_THINK_MS: envPositiveInt.default(DEFAULT_TIMING_OVERRIDES.botThinkMs),
+  /** Monte-Carlo deals per bot decision. */
+  FELT_BOT_ITERATIONS: envPositiveInt.default(200),
+  /** Fixes the bots' random decisions (tests); unset: a fresh seed per table. */
+  FELT_BOT_SEED: z.string().max(64).optional(),
+  /** With no human connected this long, a table freezes its hand, clock and bots. */
+  FELT_FREEZE_AFTER_MS: envPositiveInt.default(DEFAULT_TIMING_OVERRIDES.freezeAfterMs),
 };
 
 export type WorkerEnv = z.output<z.ZodObject<typeof workerEnv>>;
+
+export function timingFromEnv(env: WorkerEnv): TimingOverrides {
+  return {
+    clockScale: env.FELT_CLOCK_SCALE,
+    actionMs: env.FELT_ACTION_MS,
+    timeBankMs: env.FELT_TIME_BANK_MS,
+    warningMs: env.FELT_WARNING_MS,
+    seedWindowMs: env.FELT_SEED_WINDOW_MS,
+    handPauseMs: env.FELT_HAND_PAUSE_MS,
+    botThinkMs: env.FELT_BOT_THINK_MS,
+    freezeAfterMs: env.FELT_FREEZE_AFTER_MS,
+  };
+}
 
 /** Where gateways dial this worker: WORKER_ADVERTISE_ADDR, completed with the bound port if needed. */
 export function advertisedAddress(advertise: string | undefined, boundPort: number): { host: string; addr: string } {

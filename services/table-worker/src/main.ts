@@ -18,10 +18,12 @@ import { TableServiceService } from '@felt/proto';
 import { z } from 'zod';
 import { MailboxClosedError } from './actor/mailbox.js';
 import { TableDirectory } from './actor/table-directory.js';
+import { BullmqHandSink } from './adapters/bullmq-hand-sink.js';
 import { DbSeedSource } from './adapters/db-seed-source.js';
 import { RedisCheckpointStore } from './adapters/redis-checkpoint-store.js';
 import { RedisEventPublisher } from './adapters/redis-publisher.js';
-import { advertisedAddress, workerEnv } from './config.js';
+import { cryptoRandom, systemClock, timerScheduler } from './adapters/system.js';
+import { advertisedAddress, timingFromEnv, workerEnv } from './config.js';
 import { createTableService } from './grpc/table-service.js';
 import { createWorkerMetrics } from './metrics.js';
 
@@ -33,29 +35,51 @@ const keys = redisKeys(prefix);
 const TABLE_IDLE_MS = 5 * 60_000;
 const SWEEP_MS = 30_000;
 
+// The lobby may add event types; every one of them means "reread the room".
 const roomEventSchema = z.object({
   room_id: z.string(),
-  type: z.enum(['member_joined', 'member_left', 'room_closed']),
+  type: z.string(),
   user_id: z.string().optional(),
 });
 
 const redis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}` });
 const subRedis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:sub`, maxRetriesPerRequest: null });
-for (const r of [redis, subRedis]) r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+// BullMQ needs maxRetriesPerRequest: null and does not close the connection it is given.
+const queueRedis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:queue`, maxRetriesPerRequest: null });
+for (const r of [redis, subRedis, queueRedis])
+  r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
 const subscriber = new ChannelSubscriber(subRedis);
 const prisma = createPrisma(env.DATABASE_URL);
-
-const directory = new TableDirectory({
-  seeds: new DbSeedSource(prisma),
-  checkpoints: new RedisCheckpointStore(redis, prefix),
-  publisher: new RedisEventPublisher(redis, prefix),
-  clock: { now: () => Date.now() },
-  logger,
-  idleMs: TABLE_IDLE_MS,
-});
+const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE);
 
 const metricsRegistry = createMetricsRegistry('table-worker');
-const metrics = createWorkerMetrics(metricsRegistry, () => directory.size);
+// The directory is created below; the gauge reads it lazily.
+const sizeOf = { live: (): number => 0 };
+const metrics = createWorkerMetrics(metricsRegistry, () => sizeOf.live());
+
+const directory = new TableDirectory({
+  seeds: new DbSeedSource(prisma, async (tableId) => (await redis.get(keys.botsOnly(tableId))) === '1'),
+  checkpoints: new RedisCheckpointStore(redis, prefix),
+  publisher: new RedisEventPublisher(redis, prefix),
+  hands,
+  clock: systemClock,
+  scheduler: timerScheduler(systemClock),
+  random: cryptoRandom,
+  timing: timingFromEnv(env),
+  bot: { iterations: env.FELT_BOT_ITERATIONS },
+  botSeed: env.FELT_BOT_SEED,
+  logger,
+  idleMs: TABLE_IDLE_MS,
+  onHandEvent: (tableId, e) => {
+    metrics.hands.inc({ event: e.kind });
+    if (e.kind === 'completed') metrics.handSeconds.observe(e.durationMs / 1000);
+    // Hand ids and seats only: never cards, seeds or tokens.
+    if (e.kind === 'voided' || e.kind === 'aborted')
+      logger.warn({ event: `hand_${e.kind}`, tableId, ...e }, 'hand not played');
+    else if (e.kind !== 'timeout') logger.debug({ event: `hand_${e.kind}`, tableId, ...e }, 'hand');
+  },
+});
+sizeOf.live = () => directory.size;
 const ring = new RingView({
   redis,
   subscriber,
@@ -149,8 +173,32 @@ await subscriber.subscribe(keys.roomEvents, (message) => {
   }
   const actor = directory.peek(event.room_id);
   if (!actor) return;
-  actor.submit({ kind: 'refresh' }).catch((err: unknown) => {
+  const command =
+    event.type === 'member_leaving' && event.user_id !== undefined
+      ? ({ kind: 'member_leaving', userId: event.user_id } as const)
+      : ({ kind: 'refresh' } as const);
+  actor.submit(command).catch((err: unknown) => {
     if (!(err instanceof MailboxClosedError)) logger.error({ err, tableId: event.room_id }, 'room refresh failed');
+  });
+});
+
+// Operators switch bot-only tables on and off (the felt-bot-table tool): a live table rereads
+// its room, and a table not live here is created when this worker owns it.
+await subscriber.subscribe(keys.tableOps, (message) => {
+  let event: { room_id: string };
+  try {
+    event = z.object({ room_id: z.string().min(1).max(64) }).parse(JSON.parse(message));
+  } catch {
+    logger.warn({ channel: keys.tableOps }, 'ignoring malformed table op');
+    return;
+  }
+  if (ring.ownerOf(event.room_id)?.id !== env.WORKER_ID) return;
+  const live = directory.peek(event.room_id);
+  const run = live
+    ? live.submit({ kind: 'refresh' })
+    : directory.get(event.room_id).then((a) => a.submit({ kind: 'refresh' }));
+  run.catch((err: unknown) => {
+    if (!(err instanceof MailboxClosedError)) logger.warn({ err, tableId: event.room_id }, 'table op failed');
   });
 });
 
@@ -195,7 +243,9 @@ onShutdown(
     });
     await ring.stop();
     await ops.close();
+    await hands.close();
     await prisma.$disconnect();
+    await closeRedis(queueRedis);
     await closeRedis(subRedis);
     await closeRedis(redis);
     await shutdownTelemetry();

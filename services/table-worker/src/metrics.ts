@@ -5,6 +5,8 @@ export interface WorkerMetrics {
   readonly commandSeconds: Histogram<'type'>;
   readonly gatewayStreams: Gauge;
   readonly ringChanges: Counter;
+  readonly hands: Counter<'event'>;
+  readonly handSeconds: Histogram;
 }
 
 export function createWorkerMetrics(registry: Registry, liveTables: () => number): WorkerMetrics {
@@ -38,6 +40,18 @@ export function createWorkerMetrics(registry: Registry, liveTables: () => number
     ringChanges: new Counter({
       name: 'felt_worker_ring_changes_total',
       help: 'Ring membership changes this worker observed',
+      registers: [registry],
+    }),
+    hands: new Counter({
+      name: 'felt_worker_hands_total',
+      help: 'Hands by lifecycle event: started, completed, aborted (no deal), voided, and clock timeouts',
+      labelNames: ['event'] as const,
+      registers: [registry],
+    }),
+    handSeconds: new Histogram({
+      name: 'felt_worker_hand_duration_seconds',
+      help: 'From the deal to the hand result',
+      buckets: [1, 2, 5, 10, 20, 30, 60, 120, 300, 600],
       registers: [registry],
     }),
   };

@@ -1,4 +1,6 @@
-import type { TableMessage } from '@felt/protocol';
+import type { CompletedHandJob } from '@felt/platform';
+import type { RoomConfig, TableMessage } from '@felt/protocol';
+import type { BufferedEvent } from './table/event-buffer.js';
 
 /** A member of a room as the worker needs it: active memberships only. */
 export interface SeatedMember {
@@ -6,6 +8,7 @@ export interface SeatedMember {
   readonly name: string;
   /** 1-based seat number. */
   readonly seat: number;
+  /** Chips in escrow when the table first seats the member. */
   readonly stack: number;
 }
 
@@ -14,6 +17,12 @@ export interface TableSeed {
   readonly roomId: string;
   readonly status: 'open' | 'closing' | 'closed';
   readonly seatCount: number;
+  /** The parsed room configuration; absent when the row's config no longer parses (defaults apply). */
+  readonly config?: RoomConfig;
+  /** The room's host (start_hand), when known. */
+  readonly hostId?: string;
+  /** An operator runs this room as a bot-only table: bots fill it and deal without humans. */
+  readonly botsOnly?: boolean;
   readonly members: readonly SeatedMember[];
 }
 
@@ -34,6 +43,7 @@ export type Audience =
 
 export interface Publication {
   readonly audience: Audience;
+  /** Carries its own table_seq (and prev_table_seq for its recipient's stream). */
   readonly message: TableMessage;
 }
 
@@ -42,7 +52,7 @@ export interface Publication {
  * actor publishes them in sequence over one connection).
  */
 export interface EventPublisher {
-  publish(tableId: string, tableSeq: number, publications: readonly Publication[]): Promise<void>;
+  publish(tableId: string, publications: readonly Publication[]): Promise<void>;
 }
 
 /** A table's serializable state, as checkpointed after every accepted command. */
@@ -50,6 +60,7 @@ export interface TableCheckpoint {
   readonly version: 1;
   readonly tableId: string;
   readonly tableSeq: number;
+  /** The live table (engine table and hand, timers, streams, command history), plain JSON. */
   readonly state: unknown;
 }
 
@@ -68,16 +79,39 @@ export class CheckpointCorruptError extends Error {
 }
 
 /**
- * Durable-enough storage of each table's last checkpoint, written before anything is published, so
- * that table_seq keeps growing when another worker takes the table over. (The fenced lease that makes
- * this safe against two writers comes with failover.)
+ * Storage of each table's last checkpoint, written before anything is published, so that
+ * table_seq keeps growing and a hand in progress continues when another worker takes the table
+ * over. The event buffer is appended beside it in the same atomic write. (The fenced lease that
+ * makes this safe against two writers comes with failover, issue 8.)
  */
 export interface CheckpointStore {
   /** Throws CheckpointCorruptError when one exists but cannot be read. */
-  load(tableId: string): Promise<TableCheckpoint | null>;
-  save(checkpoint: TableCheckpoint): Promise<void>;
+  load(tableId: string): Promise<{ checkpoint: TableCheckpoint; events: BufferedEvent[] } | null>;
+  /** Saves the state and appends `events` to the table's bounded event buffer, atomically. */
+  save(checkpoint: TableCheckpoint, events: readonly BufferedEvent[]): Promise<void>;
+}
+
+/**
+ * Where completed hands go (BullMQ in production). Enqueueing the same hand twice must be
+ * harmless: the job id is the hand id.
+ */
+export interface HandSink {
+  enqueue(job: CompletedHandJob): Promise<void>;
 }
 
 export interface Clock {
   now(): number;
+}
+
+/** One-shot timers; the actor keeps at most one armed, for its next due time. */
+export interface Scheduler {
+  /** Calls `fn` at (or after) `at` on the injected clock; returns a cancel function. */
+  schedule(at: number, fn: () => void): () => void;
+}
+
+/** Secret randomness: server seeds, hand ids, turn tokens. Production uses the OS CSPRNG. */
+export interface RandomSource {
+  bytes(n: number): Uint8Array;
+  /** A fresh lowercase UUID v4. */
+  uuid(): string;
 }

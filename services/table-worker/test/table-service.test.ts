@@ -24,6 +24,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableDirectory } from '../src/actor/table-directory.js';
 import { RedisCheckpointStore } from '../src/adapters/redis-checkpoint-store.js';
 import { RedisEventPublisher } from '../src/adapters/redis-publisher.js';
+import { cryptoRandom, systemClock, timerScheduler } from '../src/adapters/system.js';
+import { DEFAULT_TIMING_OVERRIDES } from '../src/table/timing.js';
+import { MemoryHands } from './support/fakes.js';
 import { createTableService } from '../src/grpc/table-service.js';
 import { createWorkerMetrics } from '../src/metrics.js';
 import type { TableSeed, TableSeedSource } from '../src/ports.js';
@@ -140,7 +143,13 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
       seeds: new MemorySeeds(rooms),
       checkpoints: new RedisCheckpointStore(redis, prefix),
       publisher: new RedisEventPublisher(redis, prefix),
-      clock: { now: () => Date.now() },
+      hands: new MemoryHands(),
+      clock: systemClock,
+      scheduler: timerScheduler(),
+      random: cryptoRandom,
+      // No hand starts during these tests: they are about the service, not the game.
+      timing: { ...DEFAULT_TIMING_OVERRIDES, handPauseMs: 600_000 },
+      bot: { iterations: 10 },
       logger,
       idleMs: 60_000,
     });
@@ -170,6 +179,26 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     return c;
   }
 
+  const command = (
+    requestId: string,
+    connectionId: string,
+    userId: string,
+    tableId: string,
+    body: unknown,
+  ): GatewayFrame => ({
+    frame: {
+      $case: 'command',
+      command: {
+        requestId,
+        connectionId,
+        userId,
+        tableId,
+        commandJson: Buffer.from(JSON.stringify(body)),
+        traceContext: {},
+      },
+    },
+  });
+
   const attach = (requestId: string, connectionId: string, userId: string, tableId: string): GatewayFrame => ({
     frame: {
       $case: 'attach',
@@ -191,24 +220,87 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     const snapshot = JSON.parse(Buffer.from(reply.reply.messageJson).toString()) as {
       seats: { status: string }[];
       table_seq: number;
+      hero?: { seat: number };
     };
     expect(reply.reply.connectionId).toBe('conn-ann');
     expect(snapshot.seats.map((s) => s.status)).toEqual(['active', 'disconnected']);
+    expect(snapshot.hero?.seat).toBe(1);
     const ack = frames[1]!.frame as Extract<WorkerFrame['frame'], { $case: 'ack' }>;
     expect(ack.ack.tableSeq).toBe(snapshot.table_seq);
 
-    for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(got.map((g) => g.channel).sort()).toEqual([keys.table(mineTable), keys.user('ann')].sort());
+    for (let i = 0; i < 50 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(got.map((g) => g.channel)).toEqual([keys.user('ann')]);
+
+    // A spectator joins through a command frame: the table channel now carries its view,
+    // excepting Ann, who has her own.
+    got.length = 0;
+    c.send(command('r1s', 'conn-spec', 'sam', mineTable, { type: 'join_table', table_id: mineTable, spectate: true }));
+    const spec = await c.answer('r1s');
+    const specSnap = JSON.parse(
+      Buffer.from((spec[0]!.frame as Extract<WorkerFrame['frame'], { $case: 'reply' }>).reply.messageJson).toString(),
+    ) as { hero?: unknown };
+    expect(specSnap.hero).toBeUndefined();
+    for (let i = 0; i < 50 && !got.some((g) => g.channel === keys.table(mineTable)); i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(got.find((g) => g.channel === keys.table(mineTable))!.env.except).toEqual(['ann']);
 
-    // The gateway's stream ending disconnects Ann.
+    // Bob watches through another gateway's stream; the first stream ending disconnects Ann (and
+    // the spectator), and Bob sees it.
+    await sub.subscribe(keys.user('bob'));
+    const other = open();
+    other.send(attach('r1b', 'conn-bob', 'bob', mineTable));
+    await other.answer('r1b');
     got.length = 0;
     c.stream.end();
-    for (let i = 0; i < 100 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
-    const after = got.find((g) => g.channel === keys.table(mineTable))!.env;
-    expect((after.msg as unknown as { seats: { status: string }[] }).seats[0]!.status).toBe('disconnected');
-    expect(after.table_seq).toBeGreaterThan(snapshot.table_seq);
+    const seen = async () => {
+      for (let i = 0; i < 100; i++) {
+        const hit = got.find(
+          (g) =>
+            g.channel === keys.user('bob') &&
+            (g.env.msg as unknown as { seats?: { status: string }[] }).seats?.[0]?.status === 'disconnected',
+        );
+        if (hit) return hit.env;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return undefined;
+    };
+    const after = await seen();
+    expect(after?.table_seq).toBeGreaterThan(snapshot.table_seq);
+    other.stream.end();
     await closeRedis(sub);
+  });
+
+  it('applies a client command and answers a refused one with its full error, then the error frame', async () => {
+    const c = open();
+    c.send(attach('c1', 'conn-ann3', 'ann', mineTable));
+    await c.answer('c1');
+    c.send(command('c2', 'conn-ann3', 'ann', mineTable, { type: 'sit_out', table_id: mineTable, command_id: 'so1' }));
+    const ok = await c.answer('c2');
+    expect(ok.map((f) => f.frame?.$case)).toEqual(['reply', 'ack']);
+    const ackMsg = JSON.parse(
+      Buffer.from((ok[0]!.frame as Extract<WorkerFrame['frame'], { $case: 'reply' }>).reply.messageJson).toString(),
+    ) as Record<string, unknown>;
+    expect(ackMsg).toMatchObject({ type: 'ack', command_id: 'so1' });
+    c.send(
+      command('c3', 'conn-ann3', 'ann', mineTable, {
+        type: 'action',
+        table_id: mineTable,
+        hand_id: '11111111-1111-4111-8111-111111111111',
+        turn_token: 'AAAAAAAAAAAAAAAAAAAA',
+        command_id: 'a1',
+        action: 'fold',
+      }),
+    );
+    const refused = await c.answer('c3');
+    expect(refused.map((f) => f.frame?.$case)).toEqual(['reply', 'error']);
+    const err = JSON.parse(
+      Buffer.from(
+        (refused[0]!.frame as Extract<WorkerFrame['frame'], { $case: 'reply' }>).reply.messageJson,
+      ).toString(),
+    ) as Record<string, unknown>;
+    expect(err).toMatchObject({ type: 'error', code: 'stale_hand', command_id: 'a1' });
+    expect(refused[1]!.frame).toMatchObject({ $case: 'error', error: { code: 'stale_hand' } });
+    c.stream.end();
   });
 
   it('answers NOT_OWNER with its ring’s owner for a table it does not own', async () => {

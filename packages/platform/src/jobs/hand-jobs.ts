@@ -50,3 +50,96 @@ export function handJobOptions(handId: string): {
     removeOnFail: false,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The completed-hand record the table worker produces (issue 6). It extends the envelope above:
+// the same top-level fields, with `payload` typed. Strict where the worker owns the shape, loose
+// where the engine does (operations and settlement are the engine's own JSON, read by field).
+
+const chips = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const signedChips = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+const seatNo = z.number().int().min(1).max(10);
+const card = z.string().regex(/^[2-9TJQKA][cdhs]$/, { message: 'a card such as "As"' });
+const lowerUuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
+  message: 'a lowercase uuid',
+});
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/, { message: '64 lowercase hex digits' });
+
+export const HAND_RECORD_FORMAT = 'felt-hand-record/1';
+
+/** One seat dealt into the hand, as the table knew it when the hand started. */
+export const handRecordSeatSchema = z.strictObject({
+  seat: seatNo,
+  /** The user id; a built-in bot has its own lowercase uuid and `bot: true`. */
+  user_id: lowerUuid,
+  name: z.string().max(64),
+  starting_stack: chips,
+  bot: z.boolean(),
+});
+
+/** FAIRNESS.md's reveal record (`toRevealRecord`), as `felt verify` checks it. */
+export const handRevealSchema = z.strictObject({
+  hand_id: lowerUuid,
+  seed_commit: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  server_seed: hex64,
+  client_seeds: z.array(z.strictObject({ seat: seatNo, seed: hex64 })),
+  deck_seed: hex64,
+  variant: z.string().min(1),
+  version: z.string().min(1),
+  deck: z.enum(['standard52', 'short36']),
+  dealt: z.array(z.strictObject({ index: z.number().int().nonnegative(), card })).min(1),
+  reshuffles: z.array(z.strictObject({ at_index: z.number().int().nonnegative(), discards: z.array(card) })).optional(),
+});
+
+export const handRecordPayloadSchema = z.strictObject({
+  format: z.literal(HAND_RECORD_FORMAT),
+  /** `Hand.toJSON()`: the setup (deck, players with user ids, forced bets) and the whole operation log. */
+  hand: z.looseObject({
+    format: z.literal('felt-hand/1'),
+    setup: z.looseObject({
+      handId: lowerUuid,
+      game: z.string().min(1),
+      limit: z.string().min(1),
+      button: z.number().int().nonnegative(),
+      players: z
+        .array(z.looseObject({ seat: seatNo, id: lowerUuid, stack: chips }))
+        .min(2)
+        .max(10),
+      deck: z.array(card).min(36),
+    }),
+    operations: z.array(z.looseObject({ type: z.string().min(1) })).min(1),
+  }),
+  /** `hand.settlement`: per pot the amount, eligible seats, winners and rake; per player the net. */
+  settlement: z.looseObject({
+    handId: lowerUuid,
+    pots: z.array(
+      z.looseObject({
+        index: z.number().int().nonnegative(),
+        amount: chips,
+        eligible: z.array(seatNo),
+        rake: chips,
+        winners: z.array(z.looseObject({ seat: seatNo, side: z.string(), gross: chips, net: chips })),
+      }),
+    ),
+    rake: z.looseObject({ amount: chips }),
+    players: z.array(
+      z.looseObject({ seat: seatNo, id: lowerUuid, startingStack: chips, finalStack: chips, net: signedChips }),
+    ),
+  }),
+  reveal: handRevealSchema,
+  seats: z.array(handRecordSeatSchema).min(2).max(10),
+  /** Top-ups applied to stacks before this hand started (issue 7 fills it; empty until then). */
+  top_ups: z.array(z.strictObject({ id: lowerUuid, applied: chips })).max(100),
+});
+export type HandRecordPayload = z.infer<typeof handRecordPayloadSchema>;
+
+/**
+ * The job the table worker enqueues for every completed hand: the envelope with a hand number
+ * (1, 2, … per table) and the typed record. The worker validates each job with it before enqueueing.
+ */
+export const completedHandJobSchema = handCompletedJobSchema.extend({
+  hand_id: lowerUuid,
+  hand_no: z.number().int().min(1),
+  payload: handRecordPayloadSchema,
+});
+export type CompletedHandJob = z.infer<typeof completedHandJobSchema>;

@@ -19,6 +19,12 @@ export interface RedisKeys {
   readonly roomEvents: string;
   /** string: the table actor's last checkpoint (JSON). */
   tableCheckpoint(tableId: string): string;
+  /** list: the table's bounded event buffer for resync (JSON events, oldest first). */
+  tableEvents(tableId: string): string;
+  /** string: an operator runs this room as a bot-only table ("1"). */
+  botsOnly(tableId: string): string;
+  /** channel: operator commands to tables, `{"room_id","type":"refresh"}`. */
+  readonly tableOps: string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -31,6 +37,9 @@ export function redisKeys(prefix: string): RedisKeys {
     revoked: (sid) => `${prefix}revoked:${sid}`,
     roomEvents: `${prefix}room-events`,
     tableCheckpoint: (id) => `${prefix}checkpoint:${id}`,
+    tableEvents: (id) => `${prefix}events:${id}`,
+    botsOnly: (id) => `${prefix}bots-only:${id}`,
+    tableOps: `${prefix}table-ops`,
   };
 }
 

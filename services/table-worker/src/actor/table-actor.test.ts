@@ -1,221 +1,385 @@
-import { createLogger } from '@felt/platform';
-import { stateHash, type TableState } from '@felt/protocol';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type {
-  CheckpointStore,
-  EventPublisher,
-  Publication,
-  TableCheckpoint,
-  TableSeed,
-  TableSeedSource,
-} from '../ports.js';
-import { TableDirectory } from './table-directory.js';
-import { TableError } from './table-error.js';
+import { describe, expect, it } from 'vitest';
+import {
+  serverMessageSchema,
+  stateHash,
+  tableStateSchema,
+  type ResyncResponse,
+  type TableMessage,
+  type TableState,
+} from '@felt/protocol';
+import { completedHandJobSchema } from '@felt/platform';
+import { TableActor } from './table-actor.js';
+import { createActor, flush, harness, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
 
-class MemorySeeds implements TableSeedSource {
-  rooms = new Map<string, TableSeed>();
-  loads = 0;
-  load(id: string): Promise<TableSeed | null> {
-    this.loads++;
-    return Promise.resolve(this.rooms.get(id) ?? null);
-  }
+const A = uid(1);
+const B = uid(2);
+const C = uid(3);
+
+function lastState(msgs: readonly TableMessage[]): TableState {
+  const s = msgs.filter((m): m is TableState => m.type === 'table_state').at(-1);
+  if (!s) throw new Error('no table_state');
+  return s;
 }
 
-class MemoryCheckpoints implements CheckpointStore {
-  saved = new Map<string, TableCheckpoint>();
-  log: number[] = [];
-  load(id: string) {
-    return Promise.resolve(this.saved.get(id) ?? null);
-  }
-  save(c: TableCheckpoint) {
-    this.saved.set(c.tableId, JSON.parse(JSON.stringify(c)) as TableCheckpoint);
-    this.log.push(c.tableSeq);
-    return Promise.resolve();
-  }
-}
-
-class MemoryPublisher implements EventPublisher {
-  batches: { tableId: string; tableSeq: number; publications: readonly Publication[] }[] = [];
-  constructor(private readonly checkpoints: MemoryCheckpoints) {}
-  publish(tableId: string, tableSeq: number, publications: readonly Publication[]) {
-    // Invariant: nothing is published before its checkpoint.
-    expect(this.checkpoints.saved.get(tableId)?.tableSeq).toBe(tableSeq);
-    this.batches.push({ tableId, tableSeq, publications });
-    return Promise.resolve();
-  }
-}
-
-const T = 'table-1';
-
-describe('table actor', () => {
-  let seeds: MemorySeeds;
-  let checkpoints: MemoryCheckpoints;
-  let publisher: MemoryPublisher;
-  let directory: TableDirectory;
-  let now = 1_000;
-
-  beforeEach(() => {
-    seeds = new MemorySeeds();
-    checkpoints = new MemoryCheckpoints();
-    publisher = new MemoryPublisher(checkpoints);
-    seeds.rooms.set(T, {
-      roomId: T,
-      status: 'open',
-      seatCount: 4,
-      members: [
-        { userId: 'ann', name: 'Ann', seat: 1, stack: 500 },
-        { userId: 'bob', name: 'Bob é', seat: 3, stack: 0 },
+async function twoPlayers(h: Harness, config = {}) {
+  const actor = createActor(
+    h,
+    room(
+      [
+        { userId: A, name: 'Ann', seat: 1, stack: 200 },
+        { userId: B, name: 'Bob', seat: 2, stack: 200 },
       ],
-    });
-    directory = new TableDirectory({
-      seeds,
-      checkpoints,
-      publisher,
-      clock: { now: () => now },
-      logger: createLogger('test', { level: 'silent' }),
-      idleMs: 60_000,
-    });
+      config,
+    ),
+  );
+  await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A });
+  await actor.submit({ kind: 'attach', connectionId: 'cb', streamId: 's1', userId: B });
+  return actor;
+}
+
+/** Runs the pause and the seed window, so the first hand is dealt. */
+async function dealFirstHand(h: Harness): Promise<void> {
+  h.time.advance(1_000);
+  await flush();
+  h.time.advance(1_500);
+  await flush();
+}
+
+function actorState(h: Harness, user: string): TableState {
+  return lastState(h.publisher.toUser(user));
+}
+
+describe('TableActor pipeline', () => {
+  it('deals a hand after the pause and the seed window: commit first, own cards only, the turn to the actor', async () => {
+    const h = harness();
+    await twoPlayers(h);
+    h.time.advance(1_000);
+    await flush();
+    const commit = h.publisher.toUser(A).find((m) => m.type === 'seed_commit');
+    expect(commit).toBeDefined();
+    expect(h.publisher.toUser(A).some((m) => m.type === 'hole_cards_dealt')).toBe(false);
+    h.time.advance(1_500);
+    await flush();
+
+    const ann = actorState(h, A);
+    const bob = actorState(h, B);
+    expect(ann.hand_id).toBe((commit as { hand_id: string }).hand_id);
+    expect(ann.phase).toBe('betting');
+    // Each sees their own two cards and two hidden ones.
+    expect(ann.seats[0]!.cards!.every((c) => c !== null)).toBe(true);
+    expect(ann.seats[1]!.cards).toEqual([null, null]);
+    expect(bob.seats[0]!.cards).toEqual([null, null]);
+    const actorUser = ann.actor === 1 ? A : B;
+    const other = actorUser === A ? B : A;
+    const turns = h.publisher.toUser(actorUser).filter((m) => m.type === 'your_turn');
+    expect(turns).toHaveLength(1);
+    expect(h.publisher.toUser(other).some((m) => m.type === 'your_turn')).toBe(false);
+    expect(actorState(h, actorUser).hero?.turn_token).toBeDefined();
+    expect(actorState(h, other).hero?.turn_token).toBeUndefined();
+    // Every message is a valid V2 message and every snapshot's hash is its own.
+    for (const m of [...h.publisher.toUser(A), ...h.publisher.toUser(B)]) {
+      expect(serverMessageSchema.safeParse(m).success, m.type).toBe(true);
+      if (m.type === 'table_state') {
+        const { state_hash, ...rest } = m;
+        expect(stateHash(rest)).toBe(state_hash);
+      }
+    }
   });
 
-  it('creates the actor lazily and once under concurrent first attaches', async () => {
-    const [a, b] = await Promise.all([directory.get(T), directory.get(T)]);
-    expect(a).toBe(b);
-    expect(directory.size).toBe(1);
-    await expect(directory.get('nope')).rejects.toMatchObject({ code: 'table_not_found' });
+  it('numbers every message, chains prev_table_seq per stream, and ends each batch with a snapshot', async () => {
+    const h = harness();
+    await twoPlayers(h);
+    await dealFirstHand(h);
+    for (const user of [A, B]) {
+      const msgs = h.publisher.toUser(user);
+      for (let i = 1; i < msgs.length; i++) {
+        expect(msgs[i]!.table_seq).toBeGreaterThan(msgs[i - 1]!.table_seq);
+        expect(msgs[i]!.prev_table_seq).toBe(msgs[i - 1]!.table_seq);
+      }
+      expect(msgs.at(-1)!.type).toBe('table_state');
+    }
   });
 
-  it('attach marks the seat active, replies with the attacher’s snapshot and publishes per viewer', async () => {
-    const actor = await directory.get(T);
-    const out = await actor.submit({ kind: 'attach', connectionId: 'c1', streamId: 's1', userId: 'ann' });
-    expect(out.tableSeq).toBe(1);
-    const snap = out.replies[0]!.message as TableState;
-    expect(out.replies[0]!.connectionId).toBe('c1');
-    expect(snap.seats.map((s) => s.status)).toEqual(['active', 'empty', 'disconnected', 'empty']);
-    expect(snap.seats[0]).toMatchObject({ seat: 1, user_id: 'ann', name: 'Ann', stack: 500 });
-    const { state_hash, ...body } = snap;
-    expect(state_hash).toBe(stateHash(body));
-
-    const batch = publisher.batches.at(-1)!;
-    expect(batch.tableSeq).toBe(1);
-    expect(batch.publications.map((p) => p.audience)).toEqual([
-      { kind: 'user', userId: 'ann' },
-      { kind: 'table', except: ['ann'] },
-    ]);
-  });
-
-  it('refuses a non-member after rereading the room, and changes nothing', async () => {
-    const actor = await directory.get(T);
-    const loadsBefore = seeds.loads;
-    const seqBefore = actor.tableSeq;
-    await expect(
-      actor.submit({ kind: 'attach', connectionId: 'x', streamId: 's1', userId: 'mallory' }),
-    ).rejects.toMatchObject({ code: 'not_member' });
-    expect(seeds.loads).toBe(loadsBefore + 1);
-    expect(actor.tableSeq).toBe(seqBefore);
-    expect(actor.connectionCount).toBe(0);
-    expect(publisher.batches).toHaveLength(0);
-  });
-
-  it('admits a member whose join the worker had not heard of yet', async () => {
-    const actor = await directory.get(T);
-    const room = seeds.rooms.get(T)!;
-    seeds.rooms.set(T, { ...room, members: [...room.members, { userId: 'cy', name: 'Cy', seat: 2, stack: 0 }] });
-    const out = await actor.submit({ kind: 'attach', connectionId: 'c3', streamId: 's1', userId: 'cy' });
-    expect((out.replies[0]!.message as TableState).seats[1]).toMatchObject({ user_id: 'cy', status: 'active' });
-  });
-
-  it('table_seq only grows: every accepted command takes the next one, refusals take none', async () => {
-    const actor = await directory.get(T);
-    const seqs: number[] = [];
-    const ops = [
-      actor.submit({ kind: 'attach', connectionId: 'c1', streamId: 's1', userId: 'ann' }),
-      actor.submit({ kind: 'attach', connectionId: 'c2', streamId: 's2', userId: 'bob' }),
-      actor.submit({ kind: 'resync', connectionId: 'c2', userId: 'bob' }),
-      actor.submit({ kind: 'resync', connectionId: 'c2', userId: 'ann' }).catch((e: unknown) => e),
-      actor.submit({ kind: 'detach', connectionId: 'c1', userId: 'ann' }),
-    ];
-    for (const r of await Promise.all(ops))
-      if (!(r instanceof TableError)) seqs.push((r as { tableSeq: number }).tableSeq);
-    expect(seqs).toEqual([1, 2, 3, 4]);
-    expect(checkpoints.log).toEqual([1, 2, 3, 4]);
-  });
-
-  it('a gateway stream ending disconnects exactly its connections', async () => {
-    const actor = await directory.get(T);
-    await actor.submit({ kind: 'attach', connectionId: 'c1', streamId: 'gw-a', userId: 'ann' });
-    await actor.submit({ kind: 'attach', connectionId: 'c2', streamId: 'gw-b', userId: 'bob' });
-    await actor.submit({ kind: 'stream_closed', streamId: 'gw-a' });
-    const last = publisher.batches.at(-1)!;
-    const spectator = last.publications.find((p) => p.audience.kind === 'table')!.message as TableState;
-    expect(spectator.seats.map((s) => s.status)).toEqual(['disconnected', 'empty', 'active', 'empty']);
-    expect(last.publications.map((p) => p.audience)).toEqual([
-      { kind: 'user', userId: 'bob' },
-      { kind: 'table', except: ['bob'] },
-    ]);
-  });
-
-  it('a second connection of a seated user changes nothing visible: reply only, no fan-out', async () => {
-    const actor = await directory.get(T);
-    await actor.submit({ kind: 'attach', connectionId: 'c1', streamId: 's', userId: 'ann' });
-    const published = publisher.batches.length;
-    const out = await actor.submit({ kind: 'attach', connectionId: 'c1b', streamId: 's', userId: 'ann' });
-    expect(out.replies).toHaveLength(1);
-    expect(publisher.batches).toHaveLength(published);
-  });
-
-  it('continues table_seq from the checkpoint when the table is recreated (another owner)', async () => {
-    const actor = await directory.get(T);
-    await actor.submit({ kind: 'attach', connectionId: 'c1', streamId: 's', userId: 'ann' });
-    await actor.submit({ kind: 'detach', connectionId: 'c1', userId: 'ann' });
-    await directory.evict(T);
-    const again = await directory.get(T);
-    expect(again).not.toBe(actor);
-    const out = await again.submit({ kind: 'attach', connectionId: 'c9', streamId: 's', userId: 'bob' });
-    expect(out.tableSeq).toBe(3);
-    expect(JSON.parse(JSON.stringify(again.snapshot()))).toEqual(again.snapshot());
-  });
-
-  it('closing the room publishes table_closed and refuses later attaches', async () => {
-    const actor = await directory.get(T);
-    await actor.submit({ kind: 'attach', connectionId: 'c1', streamId: 's', userId: 'ann' });
-    seeds.rooms.set(T, { ...seeds.rooms.get(T)!, status: 'closed' });
-    await actor.submit({ kind: 'refresh' });
-    expect(publisher.batches.at(-1)!.publications[0]!.message).toMatchObject({ type: 'table_closed', table_id: T });
-    await expect(
-      actor.submit({ kind: 'attach', connectionId: 'c2', streamId: 's', userId: 'bob' }),
-    ).rejects.toMatchObject({ code: 'table_closed' });
-  });
-
-  it('sweeps tables idle past idleMs', async () => {
-    const actor = await directory.get(T);
-    await actor.submit({ kind: 'attach', connectionId: 'c1', streamId: 's', userId: 'ann' });
-    now += 120_000;
-    expect(await directory.sweep()).toEqual([]);
-    await actor.submit({ kind: 'detach', connectionId: 'c1', userId: 'ann' });
-    now += 59_000;
-    expect(await directory.sweep()).toEqual([]);
-    now += 2_000;
-    expect(await directory.sweep()).toEqual([T]);
-    expect(directory.size).toBe(0);
+  it('checkpoints before it publishes: a failed checkpoint publishes nothing and the command fails', async () => {
+    const h = harness();
+    const actor = await twoPlayers(h);
+    const published = h.publisher.all.length;
+    h.checkpoints.fail = true;
+    await expect(actor.submit({ kind: 'detach', connectionId: 'cb', userId: B })).rejects.toThrow(/checkpoint/);
+    expect(h.publisher.all.length).toBe(published);
+    h.checkpoints.fail = false;
+    const saved = h.checkpoints.saved.get(TABLE)!;
+    expect(saved.tableSeq).toBe(actor.tableSeq);
   });
 });
 
-describe('table directory with a corrupt checkpoint', () => {
-  it('keeps table_seq growing by continuing from the clock', async () => {
-    const seeds = new MemorySeeds();
-    seeds.rooms.set(T, { roomId: T, status: 'open', seatCount: 2, members: [] });
-    const checkpoints = new MemoryCheckpoints();
-    const { CheckpointCorruptError } = await import('../ports.js');
-    checkpoints.load = () => Promise.reject(new CheckpointCorruptError(T));
-    const directory = new TableDirectory({
-      seeds,
-      checkpoints,
-      publisher: new MemoryPublisher(checkpoints),
-      clock: { now: () => 1_764_400_000_000 },
-      logger: createLogger('test', { level: 'silent' }),
-      idleMs: 1,
+describe('actions: dedupe and refusals', () => {
+  async function ready() {
+    const h = harness();
+    const actor = await twoPlayers(h);
+    await dealFirstHand(h);
+    const s = actorState(h, A);
+    const actorUser = s.actor === 1 ? A : B;
+    const otherUser = actorUser === A ? B : A;
+    const turn = actorState(h, actorUser);
+    return { h, actor, actorUser, otherUser, turn };
+  }
+
+  it('a duplicate command_id gets the original ack and is applied once', async () => {
+    const { h, actor, actorUser, turn } = await ready();
+    const frame = {
+      type: 'action' as const,
+      table_id: TABLE,
+      hand_id: turn.hand_id!,
+      turn_token: turn.hero!.turn_token!,
+      command_id: 'k1',
+      action: 'call' as const,
+    };
+    const conn = actorUser === A ? 'ca' : 'cb';
+    const first = await actor.submit({ kind: 'client', connectionId: conn, userId: actorUser, frame });
+    const ops = actor.snapshot().hand!.operations.length;
+    const seq = actor.tableSeq;
+    const again = await actor.submit({ kind: 'client', connectionId: conn, userId: actorUser, frame });
+    expect(again.replies).toEqual(first.replies);
+    expect(first.replies[0]!.message).toMatchObject({ type: 'ack', command_id: 'k1', at_table_seq: seq });
+    expect(actor.snapshot().hand!.operations.length).toBe(ops);
+    expect(actor.tableSeq).toBe(seq);
+    expect(h.publisher.toUser(A).filter((m) => m.type === 'player_action')).toHaveLength(1);
+  });
+
+  it('refuses out-of-turn, stale token, forged hand, illegal and out-of-range actions with their codes, changing nothing', async () => {
+    const { h, actor, actorUser, otherUser, turn } = await ready();
+    const conn = (u: string) => (u === A ? 'ca' : 'cb');
+    const base = {
+      type: 'action' as const,
+      table_id: TABLE,
+      hand_id: turn.hand_id!,
+      turn_token: turn.hero!.turn_token!,
+    };
+    const before = JSON.stringify(actor.snapshot().hand);
+    const seq = actor.tableSeq;
+    const published = h.publisher.all.length;
+    const cases: [string, string, Record<string, unknown>, Record<string, unknown>][] = [
+      [otherUser, 'not_your_turn', { action: 'call' }, {}],
+      [actorUser, 'stale_turn_token', { action: 'call', turn_token: 'AAAAAAAAAAAAAAAAAAAA' }, {}],
+      [actorUser, 'stale_hand', { action: 'call', hand_id: '11111111-1111-4111-8111-111111111111' }, {}],
+      [actorUser, 'illegal_action', { action: 'check' }, { reason: 'cannot_check' }],
+      [actorUser, 'invalid_amount', { action: 'raise', amount: 3 }, { min: 4, max: 200 }],
+      [actorUser, 'invalid_amount', { action: 'raise' }, {}],
+    ];
+    let i = -1;
+    for (const [user, code, patch, extra] of cases) {
+      i++;
+      const out = await actor.submit({
+        kind: 'client',
+        connectionId: conn(user),
+        userId: user,
+        frame: { ...base, command_id: `r${i}`, ...patch } as never,
+      });
+      expect(out.refusal?.code, code).toBe(code);
+      expect(out.replies[0]!.message).toMatchObject({ type: 'error', code, command_id: `r${i}`, ...extra });
+    }
+    expect(JSON.stringify(actor.snapshot().hand)).toBe(before);
+    expect(actor.tableSeq).toBe(seq);
+    expect(h.publisher.all.length).toBe(published);
+    // A refusal is remembered too: the same command_id gets the same error again.
+    const again = await actor.submit({
+      kind: 'client',
+      connectionId: conn(actorUser),
+      userId: actorUser,
+      frame: { ...base, command_id: 'r3', action: 'check' } as never,
     });
-    const actor = await directory.get(T);
-    expect(actor.tableSeq).toBe(1_764_400_000_000);
+    expect(again.replies[0]!.message).toMatchObject({ code: 'illegal_action' });
+  });
+
+  it('a spectator cannot act: not_seated', async () => {
+    const { actor, turn } = await ready();
+    await actor.submit({ kind: 'attach', connectionId: 'cs', streamId: 's1', userId: C, spectate: true });
+    const out = await actor.submit({
+      kind: 'client',
+      connectionId: 'cs',
+      userId: C,
+      frame: {
+        type: 'action',
+        table_id: TABLE,
+        hand_id: turn.hand_id!,
+        turn_token: turn.hero!.turn_token!,
+        command_id: 'x',
+        action: 'fold',
+      },
+    });
+    expect(out.refusal?.code).toBe('not_seated');
+  });
+});
+
+describe('the clock', () => {
+  it('checks when free and folds when facing a bet; three timed-out hands sit the player out; sit_in brings them back', async () => {
+    const h = harness();
+    const actor = await twoPlayers(h);
+    await dealFirstHand(h);
+    const handIds = new Set<string>();
+    for (let hand = 0; hand < 6; hand++) {
+      // Nobody acts: every decision is the clock's (10 s action + 5 s bank each).
+      for (let k = 0; k < 4; k++) {
+        h.time.advance(15_000);
+        await flush();
+      }
+      h.time.advance(2_500);
+      await flush();
+      const s = actorState(h, A);
+      if (s.hand_id) handIds.add(s.hand_id);
+      if (s.seats.every((x) => x.status === 'sitting_out')) break;
+    }
+    const actions = h.publisher.toUser(A).filter((m) => m.type === 'player_action');
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.every((a) => (a as { timeout?: boolean }).timeout === true)).toBe(true);
+    // Facing the big blind the small blind folds; nothing to call: a check.
+    expect(actions.some((a) => (a as { action: string }).action === 'fold')).toBe(true);
+    const final = actorState(h, A);
+    expect(final.seats[0]!.status).toBe('sitting_out');
+    expect(handIds.size).toBeGreaterThanOrEqual(3);
+    const out = await actor.submit({
+      kind: 'client',
+      connectionId: 'ca',
+      userId: A,
+      frame: { type: 'sit_in', table_id: TABLE, command_id: 's1' },
+    });
+    expect(out.replies[0]!.message).toMatchObject({ type: 'ack' });
+    expect(actorState(h, A).seats[0]!.status).toBe('active');
+  });
+
+  it('warns before the clock acts, spends the time bank, and marks the player away', async () => {
+    const h = harness();
+    await twoPlayers(h);
+    await dealFirstHand(h);
+    const s = actorState(h, A);
+    const actorUser = s.actor === 1 ? A : B;
+    const expires = s.deadline! + s.time_bank_ms!;
+    h.time.advance(expires - h.time.now() - 2_000);
+    await flush();
+    const warn = h.publisher.toUser(A).find((m) => m.type === 'turn_warning');
+    expect(warn).toMatchObject({ seat: s.actor, expires_at: expires });
+    h.time.advance(2_000);
+    await flush();
+    const after = actorState(h, A);
+    const seat = after.seats.find((x) => x.user_id === actorUser)!;
+    expect(seat.status).toBe('away');
+    expect(seat.time_bank_ms).toBe(0);
+  });
+
+  it('a reconnect during your own turn keeps the same turn_token and deadline', async () => {
+    const h = harness();
+    const actor = await twoPlayers(h);
+    await dealFirstHand(h);
+    const s = actorState(h, A);
+    const actorUser = s.actor === 1 ? A : B;
+    const before = actorState(h, actorUser);
+    const conn = actorUser === A ? 'ca' : 'cb';
+    h.time.advance(3_000);
+    await actor.submit({ kind: 'detach', connectionId: conn, userId: actorUser });
+    h.time.advance(1_000);
+    const out = await actor.submit({ kind: 'attach', connectionId: 'again', streamId: 's2', userId: actorUser });
+    const snap = out.replies[0]!.message as TableState;
+    expect(snap.hero?.turn_token).toBe(before.hero?.turn_token);
+    expect(snap.deadline).toBe(before.deadline);
+    expect(snap.time_bank_ms).toBe(before.time_bank_ms);
+  });
+});
+
+describe('resync and views', () => {
+  it('replays only what the recipient could see, and its snapshot hashes like the last one streamed', async () => {
+    const h = harness();
+    const actor = await twoPlayers(h);
+    await actor.submit({ kind: 'attach', connectionId: 'cs', streamId: 's1', userId: C, spectate: true });
+    await dealFirstHand(h);
+    const res = await actor.submit({ kind: 'resync', connectionId: 'ca', userId: A, fromTableSeq: 0 });
+    const r = res.replies[0]!.message as ResyncResponse;
+    expect(r.type).toBe('resync_response');
+    expect(r.role).toBe('player');
+    expect(r.to_table_seq).toBe(actor.tableSeq);
+    const holes = r.replayed_events.filter((e) => e.type === 'hole_cards_dealt');
+    expect(holes.length).toBeGreaterThan(0);
+    expect(holes.every((e) => e.seat === 1)).toBe(true);
+    expect(r.replayed_events.every((e) => e.prev_table_seq === undefined)).toBe(true);
+    expect(r.snapshot.state_hash).toBe(actorState(h, A).state_hash);
+    expect(tableStateSchema.parse(r.snapshot)).toEqual(r.snapshot);
+
+    const spec = await actor.submit({ kind: 'resync', connectionId: 'cs', userId: C, fromTableSeq: 0 });
+    const sr = spec.replies[0]!.message as { role: string; snapshot: TableState; replayed_events: { type: string }[] };
+    expect(sr.role).toBe('spectator');
+    expect(sr.snapshot.hero).toBeUndefined();
+    expect(sr.replayed_events.some((e) => e.type === 'hole_cards_dealt' || e.type === 'your_turn')).toBe(false);
+    expect(sr.snapshot.seats.flatMap((x) => x.cards ?? []).every((c) => c === null)).toBe(true);
+    expect(sr.snapshot.state_hash).toBe(lastState(h.publisher.toSpectators()).state_hash);
+  });
+});
+
+describe('hands end to end in the actor', () => {
+  it('a bot-fill table plays hands to the end, reveals the seed and enqueues a valid record for each', async () => {
+    const h = harness();
+    const actor = createActor(
+      h,
+      room([{ userId: A, name: 'Ann', seat: 1, stack: 200 }], { botFill: { mode: 'fill', targetPlayers: 3 } }),
+    );
+    await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A });
+    let answered = 0;
+    for (let i = 0; i < 400 && h.hands.jobs.length < 3; i++) {
+      h.time.advance(250);
+      await flush();
+      // Ann checks when she can and folds otherwise, so that her chips last.
+      const turns = h.publisher.toUser(A).filter((m) => m.type === 'your_turn');
+      if (turns.length > answered) {
+        answered = turns.length;
+        const t = turns.at(-1) as {
+          hand_id: string;
+          turn_token: string;
+          valid_actions: { check: boolean; fold: boolean };
+        };
+        await actor.submit({
+          kind: 'client',
+          connectionId: 'ca',
+          userId: A,
+          frame: {
+            type: 'action',
+            table_id: TABLE,
+            hand_id: t.hand_id,
+            turn_token: t.turn_token,
+            command_id: `auto-${answered}`,
+            action: t.valid_actions.check ? 'check' : t.valid_actions.fold ? 'fold' : 'call',
+          },
+        });
+      }
+    }
+    expect(h.hands.jobs.length).toBeGreaterThanOrEqual(3);
+    for (const job of h.hands.jobs) {
+      expect(completedHandJobSchema.parse(job)).toBeTruthy();
+      expect(job.payload.seats.filter((s) => s.bot)).toHaveLength(2);
+    }
+    const reveals = h.publisher.toUser(A).filter((m) => m.type === 'seed_reveal');
+    expect(reveals.length).toBeGreaterThanOrEqual(3);
+    const state = actorState(h, A);
+    expect(state.seats.filter((s) => s.bot)).toHaveLength(2);
+  });
+
+  it('a table restored from its checkpoint mid-hand continues the same hand with the same deck', async () => {
+    const h = harness();
+    const actor = await twoPlayers(h);
+    await dealFirstHand(h);
+    const saved = h.checkpoints.saved.get(TABLE)!;
+    const before = actorState(h, A);
+    await actor.stop();
+    const { checkpoint, events } = (await h.checkpoints.load(TABLE))!;
+    const restored = TableActor.restore(
+      checkpoint.state as Parameters<typeof TableActor.restore>[0],
+      events,
+      h.seeds.rooms.get(TABLE)!,
+      h.deps,
+    );
+    expect(restored.tableSeq).toBe(saved.tableSeq);
+    const out = await restored.submit({ kind: 'attach', connectionId: 'ca2', streamId: 's9', userId: A });
+    const snap = out.replies[0]!.message as TableState;
+    expect(snap.hand_id).toBe(before.hand_id);
+    expect(snap.hero?.cards).toEqual(before.hero?.cards);
+    expect(snap.table_seq).toBeGreaterThan(before.table_seq);
   });
 });

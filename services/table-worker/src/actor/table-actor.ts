@@ -1,9 +1,35 @@
 import type { Logger } from '@felt/platform';
-import type { TableMessage } from '@felt/protocol';
-import type { CheckpointStore, Clock, EventPublisher, Publication, TableSeed, TableSeedSource } from '../ports.js';
+import {
+  type ErrorCode,
+  Role,
+  type Ack,
+  type ErrorMessage,
+  type ResyncResponse,
+  type ServerMessage,
+  type TableCommandFrame,
+  type TableMessage,
+} from '@felt/protocol';
+import type {
+  CheckpointStore,
+  Clock,
+  EventPublisher,
+  HandSink,
+  Publication,
+  RandomSource,
+  Scheduler,
+  TableSeed,
+  TableSeedSource,
+} from '../ports.js';
+import type { BotOptions } from '../bots/bot-brain.js';
+import type { CommandResult } from '../table/command-history.js';
+import { EVENT_BUFFER_SIZE, EventBuffer, type BufferedEvent } from '../table/event-buffer.js';
+import { LiveTable, type HandLifecycleEvent, type LiveTableJSON } from '../table/live-table.js';
+import type { TimingOverrides } from '../table/timing.js';
+import { buildSnapshot, snapshotKey, type Viewer } from '../table/views.js';
 import { Mailbox } from './mailbox.js';
-import { notJoined, notMember, tableClosed } from './table-error.js';
-import { seatViews, tableStateFor, type ConnectionState, type MemberState, type TableStateData } from './table-view.js';
+import { notJoined, TableError } from './table-error.js';
+
+export type ClientCommandFrame = Exclude<TableCommandFrame, { type: 'resync_request' }>;
 
 export type TableCommand =
   | {
@@ -11,102 +37,162 @@ export type TableCommand =
       readonly connectionId: string;
       readonly streamId: string;
       readonly userId: string;
+      /** join_table with spectate: a non-member watching. */
+      readonly spectate?: boolean;
     }
   | { readonly kind: 'detach'; readonly connectionId: string; readonly userId: string }
   /** The gateway stream carrying these connections ended (gateway died or restarted). */
   | { readonly kind: 'stream_closed'; readonly streamId: string }
-  | { readonly kind: 'resync'; readonly connectionId: string; readonly userId: string }
+  | {
+      readonly kind: 'resync';
+      readonly connectionId: string;
+      readonly userId: string;
+      readonly fromTableSeq?: number;
+      readonly commandId?: string;
+    }
+  /** A client command (action, client_seed, sit_in, …) from a connection attached to this table. */
+  | {
+      readonly kind: 'client';
+      readonly connectionId: string;
+      readonly userId: string;
+      readonly frame: ClientCommandFrame;
+    }
   /** The lobby changed the room (member joined or left, room closed): reread it. */
-  | { readonly kind: 'refresh' };
+  | { readonly kind: 'refresh' }
+  /** The lobby recorded a member's leave request (worker-mode cash-out). */
+  | { readonly kind: 'member_leaving'; readonly userId: string }
+  /** A timer is due (action clock, seed window, bots, next hand). */
+  | { readonly kind: 'tick' };
 
 export type TableCommandKind = TableCommand['kind'];
 
 export interface ConnectionReply {
   readonly connectionId: string;
-  readonly message: TableMessage;
+  readonly message: ServerMessage;
 }
 
 export interface TableOutcome {
   readonly tableSeq: number;
   readonly replies: readonly ConnectionReply[];
+  /** A client command was refused (nothing changed); the reply list carries the full error. */
+  readonly refusal?: { readonly code: ErrorCode; readonly message: string };
 }
 
 export interface TableActorDeps {
   readonly seeds: TableSeedSource;
   readonly checkpoints: CheckpointStore;
   readonly publisher: EventPublisher;
+  readonly hands: HandSink;
   readonly clock: Clock;
+  readonly scheduler: Scheduler;
+  readonly random: RandomSource;
+  readonly timing: TimingOverrides;
+  readonly bot: BotOptions;
+  readonly botSeed?: string | undefined;
   readonly logger: Logger;
+  readonly onHandEvent?: (tableId: string, event: HandLifecycleEvent) => void;
 }
 
-function membersOf(seed: TableSeed): MemberState[] {
-  return seed.members.map((m) => ({ userId: m.userId, name: m.name, seat: m.seat, stack: m.stack }));
-}
+const TABLE_STREAM = 'table';
+const userStream = (userId: string): string => `user:${userId}`;
 
 /**
  * One live table. Every command goes through the mailbox and follows one order:
- * validate → apply → assign table_seq → build per-recipient messages → checkpoint → publish → reply.
- * A command that fails validation changes nothing and consumes no table_seq.
+ * validate → apply → assign table_seq → build per-recipient messages → checkpoint → publish → reply
+ * (→ enqueue completed hands). A command that fails validation changes nothing and consumes no
+ * table_seq. Timers post `tick` commands into the same mailbox, so nothing ever interleaves.
  */
 export class TableActor {
-  private state: TableStateData;
   private readonly mailbox = new Mailbox();
-  /** Last spectator seats published, to skip fan-out when a command changed nothing visible. */
-  private lastPublishedSeats: string;
   private idleSince: number;
+  private cancelTimer: (() => void) | undefined;
+  private armedAt: number | null = null;
+  private stopped = false;
+  private connectedBefore = false;
+
+  /** The state of the last successful checkpoint: what a failed command rolls back to. */
+  private saved: LiveTableJSON;
 
   private constructor(
-    state: TableStateData,
+    private live: LiveTable,
+    private readonly buffer: EventBuffer,
     private readonly deps: TableActorDeps,
   ) {
-    this.state = state;
-    this.lastPublishedSeats = JSON.stringify(seatViews(state));
     this.idleSince = deps.clock.now();
+    this.saved = structuredClone(live.toJSON());
   }
 
-  /** Builds the actor from its room rows, continuing table_seq from the last checkpoint if any. */
-  static create(tableId: string, seed: TableSeed, tableSeq: number, deps: TableActorDeps): TableActor {
-    return new TableActor(
-      {
-        tableId,
-        tableSeq,
-        closed: seed.status !== 'open',
-        seatCount: seed.seatCount,
-        members: membersOf(seed),
-        connections: [],
-      },
-      deps,
-    );
+  private static liveDeps(tableId: string, deps: TableActorDeps) {
+    return {
+      random: deps.random,
+      timing: deps.timing,
+      bot: deps.bot,
+      botSeed: deps.botSeed,
+      onHandEvent: (e: HandLifecycleEvent) => deps.onHandEvent?.(tableId, e),
+    };
   }
+
+  /** A table from its room rows, continuing table_seq from an earlier checkpoint if any. */
+  static create(tableId: string, seed: TableSeed, tableSeq: number, deps: TableActorDeps): TableActor {
+    const live = LiveTable.create(tableId, seed, tableSeq, deps.clock.now(), TableActor.liveDeps(tableId, deps));
+    const actor = new TableActor(live, new EventBuffer(), deps);
+    live.drain();
+    actor.arm();
+    return actor;
+  }
+
+  /**
+   * A table from its checkpoint (another worker had it, or it was evicted), brought up to date
+   * with the room rows. Its old connections belonged to other streams: gateways attach again.
+   */
+  static restore(state: LiveTableJSON, events: readonly BufferedEvent[], seed: TableSeed, deps: TableActorDeps) {
+    const now = deps.clock.now();
+    const live = LiveTable.restore(
+      { ...state, connections: [], noHumanSince: state.noHumanSince ?? now },
+      TableActor.liveDeps(state.tableId, deps),
+    );
+    if (live.noHumanSince === null) live.noHumanSince = now;
+    // A full stored buffer may have dropped events before its first one.
+    const evictedThrough = events.length >= EVENT_BUFFER_SIZE ? events[0]!.tableSeq - 1 : 0;
+    const actor = new TableActor(live, new EventBuffer({ events, evictedThrough }), deps);
+    live.refresh(seed, now);
+    // Whatever the refresh or the restore changed goes out with the next command.
+    actor.pendingEmissions = live.drain();
+    actor.arm();
+    return actor;
+  }
+
+  private pendingEmissions: ReturnType<LiveTable['drain']> = [];
 
   get tableId(): string {
-    return this.state.tableId;
+    return this.live.tableId;
   }
 
   get tableSeq(): number {
-    return this.state.tableSeq;
+    return this.live.tableSeq;
   }
 
   get connectionCount(): number {
-    return this.state.connections.length;
+    return this.live.connections.length;
   }
 
   get isClosed(): boolean {
-    return this.state.closed;
+    return this.live.closed;
   }
 
-  /** Since when the table has had no connection, or undefined while it has some. */
+  /** Since when the table has had no connection, or undefined while it has some or runs by itself. */
   idleSinceMs(): number | undefined {
-    return this.state.connections.length === 0 ? this.idleSince : undefined;
+    if (this.live.connections.length > 0 || (this.live.botsOnly && !this.live.closed)) return undefined;
+    return this.idleSince;
   }
 
   get queueDepth(): number {
     return this.mailbox.depth;
   }
 
-  /** A copy of the serializable state (for checkpoints and tests). */
-  snapshot(): TableStateData {
-    return structuredClone(this.state);
+  /** The live table's serializable state (tests and checkpoints). */
+  snapshot(): LiveTableJSON {
+    return structuredClone(this.live.toJSON());
   }
 
   submit(command: TableCommand): Promise<TableOutcome> {
@@ -115,96 +201,305 @@ export class TableActor {
 
   /** Finishes queued commands, then refuses more. */
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
     await this.mailbox.close();
   }
 
   private async handle(command: TableCommand): Promise<TableOutcome> {
-    const s = this.state;
-    switch (command.kind) {
-      case 'attach': {
-        if (s.closed) throw tableClosed(s.tableId);
-        let base = s;
-        if (!s.members.some((m) => m.userId === command.userId)) {
-          // The lobby's member_joined event may not have arrived yet: reread once before refusing.
-          base = await this.reloaded(s);
-          if (base.closed) throw tableClosed(s.tableId);
-          if (!base.members.some((m) => m.userId === command.userId)) throw notMember(s.tableId);
-        }
-        const others = base.connections.filter((c) => c.connectionId !== command.connectionId);
-        const conn: ConnectionState = {
-          connectionId: command.connectionId,
-          userId: command.userId,
-          streamId: command.streamId,
-        };
-        return this.commit({ ...base, connections: [...others, conn] }, [command.connectionId]);
-      }
-      case 'detach': {
-        const conn = s.connections.find((c) => c.connectionId === command.connectionId);
-        // Detaching twice is not an error: the gateway may retry after a lost ack.
-        if (!conn || conn.userId !== command.userId) return { tableSeq: s.tableSeq, replies: [] };
-        return this.commit({ ...s, connections: s.connections.filter((c) => c !== conn) }, []);
-      }
-      case 'stream_closed': {
-        const remaining = s.connections.filter((c) => c.streamId !== command.streamId);
-        if (remaining.length === s.connections.length) return { tableSeq: s.tableSeq, replies: [] };
-        return this.commit({ ...s, connections: remaining }, []);
-      }
-      case 'resync': {
-        const conn = s.connections.find((c) => c.connectionId === command.connectionId);
-        if (!conn || conn.userId !== command.userId) throw notJoined(s.tableId);
-        return this.commit(s, [command.connectionId]);
-      }
-      case 'refresh':
-        return this.commit(await this.reloaded(s), []);
-    }
-  }
-
-  /** `s` with the room reread; a vanished room counts as closed. */
-  private async reloaded(s: TableStateData): Promise<TableStateData> {
-    const seed = await this.deps.seeds.load(s.tableId);
-    return seed
-      ? { ...s, closed: seed.status !== 'open', seatCount: seed.seatCount, members: membersOf(seed) }
-      : { ...s, closed: true };
-  }
-
-  private async commit(next: TableStateData, replyTo: readonly string[]): Promise<TableOutcome> {
-    const wasClosed = this.state.closed;
-    const tableSeq = this.state.tableSeq + 1;
-    const state: TableStateData = { ...next, tableSeq };
+    const live = this.live;
     const now = this.deps.clock.now();
-
-    const publications: Publication[] = [];
-    const seatsJson = JSON.stringify(seatViews(state));
-    if (state.closed && !wasClosed) {
-      publications.push({
-        audience: { kind: 'table', except: [] },
-        message: { type: 'table_closed', table_id: state.tableId, table_seq: tableSeq },
-      });
-    } else if (seatsJson !== this.lastPublishedSeats) {
-      // Each connected member gets their own view; the table channel carries the spectator view
-      // for everyone else.
-      const personal = [...new Set(state.connections.map((c) => c.userId))].filter((u) =>
-        state.members.some((m) => m.userId === u),
-      );
-      for (const userId of personal) {
-        publications.push({ audience: { kind: 'user', userId }, message: tableStateFor(state, userId, now) });
+    try {
+      switch (command.kind) {
+        case 'attach': {
+          let spectate = command.spectate === true;
+          if (live.member(command.userId) === undefined && !spectate) {
+            // The lobby's member_joined event may not have arrived yet: reread once before refusing.
+            live.refresh(await this.deps.seeds.load(live.tableId), now);
+          }
+          if (live.member(command.userId) !== undefined) spectate = false;
+          live.attach(
+            {
+              connectionId: command.connectionId,
+              userId: command.userId,
+              streamId: command.streamId,
+              spectator: spectate,
+            },
+            now,
+          );
+          // The attaching viewer's stream always gets a new snapshot: a re-attachment (ring move,
+          // reconnect) must see a table_seq above anything it held.
+          const viewer = spectate ? null : this.viewerOf(command.userId);
+          return await this.commit(
+            now,
+            (seq) => [{ connectionId: command.connectionId, message: this.snapshotFor(viewer, seq, now) }],
+            viewer === null ? TABLE_STREAM : userStream(viewer),
+          );
+        }
+        case 'detach':
+          if (!live.detach(command.connectionId, command.userId, now)) return this.unchanged();
+          return await this.commit(now);
+        case 'stream_closed':
+          if (!live.streamClosed(command.streamId, now)) return this.unchanged();
+          return await this.commit(now);
+        case 'resync':
+          return this.resync(command, now);
+        case 'client':
+          return await this.client(command, now);
+        case 'refresh':
+          live.refresh(await this.deps.seeds.load(live.tableId), now);
+          return await this.commit(now);
+        case 'member_leaving':
+          live.memberLeaving(command.userId, now);
+          return await this.commit(now);
+        case 'tick':
+          this.armedAt = null;
+          live.tick(now);
+          return await this.commit(now);
       }
-      publications.push({ audience: { kind: 'table', except: personal }, message: tableStateFor(state, null, now) });
+    } finally {
+      this.arm();
     }
+  }
 
-    const replies: ConnectionReply[] = replyTo.flatMap((connectionId) => {
-      const conn = state.connections.find((c) => c.connectionId === connectionId);
-      return conn ? [{ connectionId, message: tableStateFor(state, conn.userId, now) }] : [];
+  private unchanged(): TableOutcome {
+    return { tableSeq: this.live.tableSeq, replies: [] };
+  }
+
+  private viewerOf(userId: string): Viewer {
+    const m = this.live.member(userId);
+    return m !== undefined && !m.bot ? userId : null;
+  }
+
+  private resync(command: Extract<TableCommand, { kind: 'resync' }>, now: number): TableOutcome {
+    const live = this.live;
+    const conn = live.connections.find((c) => c.connectionId === command.connectionId);
+    if (!conn || conn.userId !== command.userId) throw notJoined(live.tableId);
+    const viewer = conn.spectator ? null : this.viewerOf(conn.userId);
+    const from = command.fromTableSeq ?? 0;
+    const { events, complete } = this.buffer.since(from, viewer);
+    const response: ResyncResponse = {
+      type: 'resync_response',
+      table_id: live.tableId,
+      table_seq: live.tableSeq,
+      role: viewer === null ? Role.SPECTATOR : Role.PLAYER,
+      from_table_seq: from,
+      to_table_seq: live.tableSeq,
+      complete,
+      replayed_events: events,
+      snapshot: this.snapshotFor(viewer, live.tableSeq, now),
+    };
+    return { tableSeq: live.tableSeq, replies: [{ connectionId: command.connectionId, message: response }] };
+  }
+
+  /** The recipient's current snapshot: what its stream last carried (same hash), at `tableSeq`. */
+  private snapshotFor(viewer: Viewer, tableSeq: number, now: number) {
+    const stream = this.live.streams.get(viewer === null ? TABLE_STREAM : userStream(viewer));
+    return buildSnapshot(this.live, viewer, now, tableSeq, stream?.snapshotPrev ?? null);
+  }
+
+  private async client(command: Extract<TableCommand, { kind: 'client' }>, now: number): Promise<TableOutcome> {
+    const live = this.live;
+    const { frame, userId, connectionId } = command;
+    const conn = live.connections.find((c) => c.connectionId === connectionId);
+    if (!conn || conn.userId !== userId) throw notJoined(live.tableId);
+    const commandId = frame.command_id;
+    if (commandId !== undefined) {
+      const earlier = live.history.lookup(userId, commandId);
+      // The same command again: the same answer, and nothing applied a second time.
+      if (earlier) return this.answer(connectionId, commandId, earlier);
+    }
+    try {
+      live.command(userId, frame, now);
+    } catch (err) {
+      if (!(err instanceof TableError)) throw err;
+      // A refusal changes nothing, but is remembered so a retry gets the same answer.
+      live.drain();
+      const result: CommandResult = {
+        ok: false,
+        code: err.code,
+        message: err.message,
+        ...err.details,
+      };
+      if (commandId !== undefined) {
+        live.history.record(userId, commandId, result);
+        await this.checkpoint([]);
+      }
+      return this.answer(connectionId, commandId, result);
+    }
+    return this.commit(now, (seq) => {
+      if (commandId === undefined) return [];
+      const result: CommandResult = { ok: true, atTableSeq: seq };
+      live.history.record(userId, commandId, result);
+      return [...this.answer(connectionId, commandId, result).replies];
     });
+  }
 
-    // Checkpoint before anything leaves the actor: a published table_seq must never be reissued.
-    await this.deps.checkpoints.save({ version: 1, tableId: state.tableId, tableSeq, state });
-    if (this.state.connections.length > 0 && state.connections.length === 0) this.idleSince = now;
-    this.state = state;
-    if (publications.length > 0) {
-      this.lastPublishedSeats = seatsJson;
-      await this.deps.publisher.publish(state.tableId, tableSeq, publications);
+  private answer(connectionId: string, commandId: string | undefined, result: CommandResult): TableOutcome {
+    const tableId = this.live.tableId;
+    if (result.ok) {
+      const ack: Ack = { type: 'ack', table_id: tableId, command_id: commandId!, at_table_seq: result.atTableSeq };
+      return { tableSeq: this.live.tableSeq, replies: [{ connectionId, message: ack }] };
     }
-    return { tableSeq, replies };
+    const error: ErrorMessage = {
+      type: 'error',
+      code: result.code,
+      message: result.message,
+      table_id: tableId,
+      ...(commandId !== undefined ? { command_id: commandId } : {}),
+      ...(result.reason !== undefined ? { reason: result.reason } : {}),
+      ...(result.min !== undefined ? { min: result.min } : {}),
+      ...(result.max !== undefined ? { max: result.max } : {}),
+    };
+    return {
+      tableSeq: this.live.tableSeq,
+      replies: [{ connectionId, message: error }],
+      refusal: { code: result.code, message: result.message },
+    };
+  }
+
+  /**
+   * Sequences what the command produced, builds each recipient's messages, checkpoints, publishes,
+   * then hands completed hands to the sink. `replies` runs after sequencing, with the final
+   * table_seq, so that a reply snapshot is the very message its stream carried.
+   */
+  private async commit(
+    now: number,
+    replies: (tableSeq: number) => ConnectionReply[] = () => [],
+    forceSnapshot?: string,
+  ): Promise<TableOutcome> {
+    const live = this.live;
+    const emissions = [...this.pendingEmissions, ...live.drain()];
+    this.pendingEmissions = [];
+
+    const users = [...new Set(live.connections.filter((c) => !c.spectator).map((c) => c.userId))].filter(
+      (u) => this.viewerOf(u) !== null,
+    );
+    const spectators = live.connections.some((c) => c.spectator);
+    const streamOf = (key: string) => {
+      let s = live.streams.get(key);
+      if (!s) {
+        s = { last: 0, snapshotPrev: null, snapshotKey: null };
+        live.streams.set(key, s);
+      }
+      return s;
+    };
+    const publications: Publication[] = [];
+    const touched = new Set<string>();
+    const send = (key: string, message: TableMessage) => {
+      const stream = streamOf(key);
+      const withPrev = { ...message, prev_table_seq: stream.last } as TableMessage;
+      stream.last = message.table_seq;
+      touched.add(key);
+      publications.push({
+        audience: key === TABLE_STREAM ? { kind: 'table', except: users } : { kind: 'user', userId: key.slice(5) },
+        message: withPrev,
+      });
+    };
+
+    const buffered: BufferedEvent[] = [];
+    for (const e of emissions) {
+      const tableSeq = ++live.tableSeq;
+      const message = { ...e.body, table_seq: tableSeq } as BufferedEvent['message'];
+      buffered.push({ tableSeq, audience: e.audience, message });
+      if (e.audience.kind === 'all') {
+        for (const u of users) send(userStream(u), message);
+        if (spectators) send(TABLE_STREAM, message);
+      } else if (users.includes(e.audience.userId)) {
+        send(userStream(e.audience.userId), message);
+      }
+    }
+
+    // Each recipient whose view changed, or who got events, ends the batch with its snapshot.
+    const recipients: [string, Viewer][] = users.map((u) => [userStream(u), u]);
+    if (spectators) recipients.push([TABLE_STREAM, null]);
+    const snapshotSeq = live.tableSeq + 1;
+    const due: { key: string; viewer: Viewer; key2: string }[] = [];
+    for (const [key, viewer] of recipients) {
+      const probe = buildSnapshot(live, viewer, now, snapshotSeq, null);
+      const k = snapshotKey(probe);
+      if (touched.has(key) || key === forceSnapshot || streamOf(key).snapshotKey !== k) {
+        due.push({ key, viewer, key2: k });
+      }
+    }
+    if (due.length > 0) {
+      live.tableSeq = snapshotSeq;
+      for (const d of due) {
+        const stream = streamOf(d.key);
+        const snapshot = buildSnapshot(live, d.viewer, now, snapshotSeq, stream.last);
+        stream.snapshotPrev = stream.last;
+        stream.snapshotKey = d.key2;
+        stream.last = snapshotSeq;
+        publications.push({
+          audience: d.key === TABLE_STREAM ? { kind: 'table', except: users } : { kind: 'user', userId: d.viewer! },
+          message: snapshot,
+        });
+      }
+    }
+
+    const out = replies(live.tableSeq);
+    // Checkpoint before anything leaves the actor: a published table_seq must never be reissued,
+    // and an accepted command must survive this worker.
+    await this.checkpoint(buffered);
+    for (const b of buffered) this.buffer.push(b);
+    if (live.connections.length === 0 && this.connectedBefore) this.idleSince = now;
+    this.connectedBefore = live.connections.length > 0;
+    if (publications.length > 0) await this.deps.publisher.publish(live.tableId, publications);
+    await this.flushOutbox();
+    return { tableSeq: live.tableSeq, replies: out };
+  }
+
+  /**
+   * Saves the state. When that fails the command is undone, in memory too: the table goes back to
+   * its last checkpoint, so nothing that was not checkpointed is ever published or acknowledged.
+   */
+  private async checkpoint(events: readonly BufferedEvent[]): Promise<void> {
+    // A deep copy: the live objects (the hand's log, the turn) keep changing after this point.
+    const state = structuredClone(this.live.toJSON());
+    try {
+      await this.deps.checkpoints.save(
+        { version: 1, tableId: this.live.tableId, tableSeq: this.live.tableSeq, state },
+        events,
+      );
+    } catch (err) {
+      this.live = LiveTable.restore(this.saved, TableActor.liveDeps(this.saved.tableId, this.deps));
+      this.live.drain();
+      throw err;
+    }
+    this.saved = state;
+  }
+
+  /** Completed hands go to the persistence queue once their table state is checkpointed. */
+  private async flushOutbox(): Promise<void> {
+    while (this.live.outbox.length > 0) {
+      const job = this.live.outbox[0]!;
+      try {
+        await this.deps.hands.enqueue(job);
+      } catch (err) {
+        // Kept in the checkpoint's outbox and retried after the next command (or by the next owner).
+        this.deps.logger.warn({ err, tableId: this.live.tableId, handId: job.hand_id }, 'hand enqueue failed');
+        return;
+      }
+      this.live.outbox.shift();
+    }
+  }
+
+  /** Keeps one timer armed for the table's next due time. */
+  private arm(): void {
+    if (this.stopped) return;
+    const at = this.live.nextWakeAt();
+    if (at === this.armedAt) return;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.armedAt = at;
+    if (at === null) return;
+    this.cancelTimer = this.deps.scheduler.schedule(at, () => {
+      this.cancelTimer = undefined;
+      this.armedAt = null;
+      this.submit({ kind: 'tick' }).catch((err: unknown) => {
+        if (!this.stopped) this.deps.logger.error({ err, tableId: this.live.tableId }, 'table tick failed');
+      });
+    });
   }
 }

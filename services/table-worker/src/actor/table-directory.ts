@@ -1,16 +1,23 @@
+import { ErrorCode } from '@felt/protocol';
 import { CheckpointCorruptError } from '../ports.js';
+import type { LiveTableJSON } from '../table/live-table.js';
 import { TableActor, type TableActorDeps } from './table-actor.js';
 import { TableError, tableNotFound } from './table-error.js';
-import { ErrorCode } from '@felt/protocol';
 
 export interface TableDirectoryOptions extends TableActorDeps {
   /** A table with no connection for this long is dropped from memory (its checkpoint stays). */
   readonly idleMs: number;
 }
 
+function isLiveTable(state: unknown, tableId: string): state is LiveTableJSON {
+  const s = state as Partial<LiveTableJSON> | null;
+  return typeof s === 'object' && s !== null && s.format === 'felt-live-table/1' && s.tableId === tableId;
+}
+
 /**
- * The live tables of one worker. An actor is created lazily on first use from the room rows and the
- * last checkpoint; concurrent first uses share one creation, so a table never has two actors here.
+ * The live tables of one worker. An actor is created lazily on first use, from its last
+ * checkpoint (a hand in progress continues) and the room rows; concurrent first uses share one
+ * creation, so a table never has two actors here.
  */
 export class TableDirectory {
   private readonly actors = new Map<string, TableActor>();
@@ -46,30 +53,46 @@ export class TableDirectory {
   }
 
   private async create(tableId: string): Promise<TableActor> {
-    const [seed, tableSeq] = await Promise.all([this.options.seeds.load(tableId), this.lastTableSeq(tableId)]);
+    const [seed, saved] = await Promise.all([this.options.seeds.load(tableId), this.lastCheckpoint(tableId)]);
     if (!seed || seed.status === 'closed') throw tableNotFound(tableId);
-    const actor = TableActor.create(tableId, seed, tableSeq, this.options);
+    let actor: TableActor;
+    if (saved.state !== null && isLiveTable(saved.state, tableId)) {
+      actor = TableActor.restore({ ...saved.state, tableSeq: saved.tableSeq }, saved.events, seed, this.options);
+    } else {
+      actor = TableActor.create(tableId, seed, saved.tableSeq, this.options);
+    }
     this.actors.set(tableId, actor);
     this.options.logger.info(
-      { event: 'table_created', tableId, tableSeq, members: seed.members.length },
+      {
+        event: 'table_created',
+        tableId,
+        tableSeq: saved.tableSeq,
+        members: seed.members.length,
+        restored: saved.state !== null,
+      },
       'table actor created',
     );
     return actor;
   }
 
-  private async lastTableSeq(tableId: string): Promise<number> {
+  private async lastCheckpoint(
+    tableId: string,
+  ): Promise<{ tableSeq: number; state: unknown; events: Parameters<typeof TableActor.restore>[1] }> {
     try {
-      return (await this.options.checkpoints.load(tableId))?.tableSeq ?? 0;
+      const saved = await this.options.checkpoints.load(tableId);
+      if (!saved) return { tableSeq: 0, state: null, events: [] };
+      return { tableSeq: saved.checkpoint.tableSeq, state: saved.checkpoint.state, events: saved.events };
     } catch (err) {
       if (!(err instanceof CheckpointCorruptError)) throw err;
       // table_seq must still only grow. No table issues a sequence number per millisecond for long,
-      // so the clock is a floor above anything the lost checkpoint held.
+      // so the clock is a floor above anything the lost checkpoint held. A hand it held is void:
+      // stacks in the room rows are hand-start values.
       const floor = this.options.clock.now();
       this.options.logger.error(
         { err, tableId, tableSeq: floor },
         'corrupt checkpoint; table_seq continues from the clock',
       );
-      return floor;
+      return { tableSeq: floor, state: null, events: [] };
     }
   }
 

@@ -1,11 +1,21 @@
 import { ErrorCode } from '@felt/protocol';
 
-/** A refusal the gateway passes on to the client as `error {code, message}`. */
+/** Details a refusal may carry to the client (docs/protocol.md, `error`). */
+export interface RefusalDetails {
+  /** illegal_action: the rule that refused it (an @felt/engine ActionErrorCode). */
+  readonly reason?: string;
+  /** invalid_amount: the legal range. */
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** A refusal the gateway passes on to the client as `error {code, message, …}`; nothing was applied. */
 export class TableError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly tableId: string,
+    readonly details: RefusalDetails = {},
     options?: { cause?: unknown },
   ) {
     super(message, options);

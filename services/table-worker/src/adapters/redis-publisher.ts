@@ -12,14 +12,14 @@ export class RedisEventPublisher implements EventPublisher {
     this.keys = redisKeys(prefix);
   }
 
-  async publish(tableId: string, tableSeq: number, publications: readonly Publication[]): Promise<void> {
+  async publish(tableId: string, publications: readonly Publication[]): Promise<void> {
     // One pipeline over one connection keeps this batch in order, and in order after the previous
     // batch of the same table (the actor awaits each publish).
     const pipeline = this.redis.pipeline();
     for (const p of publications) {
       const envelope: Envelope = {
         table_id: tableId,
-        table_seq: tableSeq,
+        table_seq: p.message.table_seq,
         ...(p.audience.kind === 'table' && p.audience.except.length > 0 ? { except: [...p.audience.except] } : {}),
         msg: p.message,
       };

@@ -4,7 +4,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { extractTraceContext, type Logger, type RingView, type WorkerRegistry } from '@felt/platform';
 import { type GatewayFrame, HealthResponse_Status, type TableServiceServer, type WorkerFrame } from '@felt/proto';
-import { ErrorCode, clientFrameSchema } from '@felt/protocol';
+import { ErrorCode, clientFrameSchema, isTableCommandFrame } from '@felt/protocol';
 import { MailboxClosedError } from '../actor/mailbox.js';
 import { TableActor, type TableCommand, type TableOutcome } from '../actor/table-actor.js';
 import type { TableDirectory } from '../actor/table-directory.js';
@@ -23,7 +23,8 @@ export interface TableServiceDeps {
 const tracer = trace.getTracer('felt.table-worker');
 const utf8 = new TextDecoder();
 
-type RequestType = 'attach' | 'detach' | 'resync';
+/** The span and metric label of a request: attach, detach, or the client frame's type. */
+type RequestType = string;
 
 interface Request {
   readonly type: RequestType;
@@ -67,15 +68,45 @@ function toRequest(
       } catch {
         return { error: { requestId: c.requestId, tableId: c.tableId, message: 'command is not valid JSON' } };
       }
-      if (!parsed.success || parsed.data.type !== 'resync_request' || parsed.data.table_id !== c.tableId) {
+      const f = parsed.success ? parsed.data : null;
+      if (f === null || f.type === 'ping' || f.table_id !== c.tableId) {
+        return { error: { requestId: c.requestId, tableId: c.tableId, message: 'not a table command' } };
+      }
+      const head = { requestId: c.requestId, tableId: c.tableId, traceContext: c.traceContext };
+      // A spectator's join comes as a command: the Attach message has no room for the flag.
+      if (f.type === 'join_table') {
+        return {
+          ...head,
+          type: 'attach',
+          command: {
+            kind: 'attach',
+            connectionId: c.connectionId,
+            streamId,
+            userId: c.userId,
+            spectate: f.spectate === true,
+          },
+        };
+      }
+      if (f.type === 'resync_request') {
+        return {
+          ...head,
+          type: 'resync',
+          command: {
+            kind: 'resync',
+            connectionId: c.connectionId,
+            userId: c.userId,
+            ...(f.from_table_seq !== undefined ? { fromTableSeq: f.from_table_seq } : {}),
+            ...(f.command_id !== undefined ? { commandId: f.command_id } : {}),
+          },
+        };
+      }
+      if (!isTableCommandFrame(f)) {
         return { error: { requestId: c.requestId, tableId: c.tableId, message: 'not a table command' } };
       }
       return {
-        type: 'resync',
-        requestId: c.requestId,
-        tableId: c.tableId,
-        traceContext: c.traceContext,
-        command: { kind: 'resync', connectionId: c.connectionId, userId: c.userId },
+        ...head,
+        type: f.type,
+        command: { kind: 'client', connectionId: c.connectionId, userId: c.userId, frame: f },
       };
     }
     default:
@@ -162,6 +193,7 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
             }
             const outcome = await run(req.tableId, req.command);
             if (req.type === 'attach') touched.add(req.tableId);
+            if (outcome.refusal) result = outcome.refusal.code;
             for (const reply of outcome.replies) {
               write({
                 frame: {
@@ -175,6 +207,21 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
                   },
                 },
               });
+            }
+            // A refused command: its full error (with command_id, reason, range) went as a reply.
+            if (outcome.refusal) {
+              write({
+                frame: {
+                  $case: 'error',
+                  error: {
+                    requestId: req.requestId,
+                    tableId: req.tableId,
+                    code: outcome.refusal.code,
+                    message: outcome.refusal.message,
+                  },
+                },
+              });
+              return;
             }
             write({
               frame: {

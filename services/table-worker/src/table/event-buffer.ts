@@ -1,0 +1,73 @@
+import type { TableEvent } from '@felt/protocol';
+
+/** Who may see a buffered event: everyone at the table, or one user only (their private events). */
+export type BufferAudience = { readonly kind: 'all' } | { readonly kind: 'user'; readonly userId: string };
+
+export interface BufferedEvent {
+  readonly tableSeq: number;
+  readonly audience: BufferAudience;
+  /** The event as sent, without prev_table_seq (that belongs to one recipient's stream). */
+  readonly message: TableEvent;
+}
+
+/** Events kept per table for resync_response (docs/protocol.md: 512). */
+export const EVENT_BUFFER_SIZE = 512;
+
+/**
+ * The bounded per-table event buffer that serves resync_response. Each entry remembers its
+ * audience, so a replay carries only what that recipient was allowed to see.
+ */
+export interface EventBufferJSON {
+  readonly events: readonly BufferedEvent[];
+  /** The highest table_seq dropped to keep the bound (0: none yet). */
+  readonly evictedThrough: number;
+}
+
+export class EventBuffer {
+  private readonly events: BufferedEvent[];
+  private evictedThrough: number;
+
+  constructor(
+    data: EventBufferJSON = { events: [], evictedThrough: 0 },
+    private readonly size = EVENT_BUFFER_SIZE,
+  ) {
+    this.events = [...data.events];
+    this.evictedThrough = data.evictedThrough;
+    this.trim();
+  }
+
+  push(event: BufferedEvent): void {
+    this.events.push(event);
+    this.trim();
+  }
+
+  private trim(): void {
+    if (this.events.length <= this.size) return;
+    const dropped = this.events.splice(0, this.events.length - this.size);
+    this.evictedThrough = Math.max(this.evictedThrough, dropped.at(-1)!.tableSeq);
+  }
+
+  /**
+   * Events after `fromTableSeq` visible to `viewer` (a user id, or null for a spectator), in
+   * table_seq order, and whether the buffer still held everything after `fromTableSeq`.
+   */
+  since(fromTableSeq: number, viewer: string | null): { events: TableEvent[]; complete: boolean } {
+    const complete = this.evictedThrough <= fromTableSeq;
+    const events = this.events
+      .filter((e) => e.tableSeq > fromTableSeq && visible(e.audience, viewer))
+      .map((e) => e.message);
+    return { events, complete };
+  }
+
+  get length(): number {
+    return this.events.length;
+  }
+
+  toJSON(): EventBufferJSON {
+    return { events: [...this.events], evictedThrough: this.evictedThrough };
+  }
+}
+
+function visible(audience: BufferAudience, viewer: string | null): boolean {
+  return audience.kind === 'all' || (viewer !== null && audience.userId === viewer);
+}

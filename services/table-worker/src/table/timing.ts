@@ -1,0 +1,53 @@
+import type { RoomConfig } from '@felt/protocol';
+
+/** Every timer of a table, in milliseconds. */
+export interface TableTiming {
+  /** The action clock of each turn. */
+  readonly actionMs: number;
+  /** Each seat's time bank, used up across hands after the action clock. */
+  readonly timeBankMs: number;
+  /** turn_warning goes out when this much is left before the clock acts. */
+  readonly warningMs: number;
+  /** The client-seed window after seed_commit (FAIRNESS.md: 1.5 s). */
+  readonly seedWindowMs: number;
+  /** Between hand_result and the next hand (show_cards, reading the result). */
+  readonly handPauseMs: number;
+  /** A bot acts after about this long (±50 %). */
+  readonly botThinkMs: number;
+  /** With no human connected for this long, the table freezes its hand, clock and bots. */
+  readonly freezeAfterMs: number;
+}
+
+/** Worker-wide timer settings (env); the clock's three values default to the room config's. */
+export interface TimingOverrides {
+  /** Multiplies the room's action clock, time bank and warning (tests shorten them). */
+  readonly clockScale: number;
+  readonly actionMs?: number | undefined;
+  readonly timeBankMs?: number | undefined;
+  readonly warningMs?: number | undefined;
+  readonly seedWindowMs: number;
+  readonly handPauseMs: number;
+  readonly botThinkMs: number;
+  readonly freezeAfterMs: number;
+}
+
+export const DEFAULT_TIMING_OVERRIDES: TimingOverrides = {
+  clockScale: 1,
+  seedWindowMs: 1500,
+  handPauseMs: 3000,
+  botThinkMs: 800,
+  freezeAfterMs: 10_000,
+};
+
+export function resolveTiming(config: RoomConfig, o: TimingOverrides = DEFAULT_TIMING_OVERRIDES): TableTiming {
+  const scaled = (seconds: number): number => Math.round(seconds * 1000 * o.clockScale);
+  return {
+    actionMs: o.actionMs ?? scaled(config.clock.actionSeconds),
+    timeBankMs: o.timeBankMs ?? scaled(config.clock.timeBankSeconds),
+    warningMs: o.warningMs ?? scaled(config.clock.warningSeconds),
+    seedWindowMs: o.seedWindowMs,
+    handPauseMs: o.handPauseMs,
+    botThinkMs: o.botThinkMs,
+    freezeAfterMs: o.freezeAfterMs,
+  };
+}

@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import { createLogger, type CompletedHandJob } from '@felt/platform';
+import { parseRoomConfig, type RoomConfigInput, type TableMessage } from '@felt/protocol';
+import { TableActor, type TableActorDeps } from '../../src/actor/table-actor.js';
+import type {
+  CheckpointStore,
+  Clock,
+  EventPublisher,
+  HandSink,
+  Publication,
+  RandomSource,
+  Scheduler,
+  TableCheckpoint,
+  TableSeed,
+  TableSeedSource,
+} from '../../src/ports.js';
+import type { BufferedEvent } from '../../src/table/event-buffer.js';
+import { DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from '../../src/table/timing.js';
+
+/** A clock and scheduler the test moves by hand. */
+export class ManualTime implements Clock, Scheduler {
+  private t: number;
+  private timers: { at: number; fn: () => void; live: boolean }[] = [];
+
+  constructor(start = 1_764_400_000_000) {
+    this.t = start;
+  }
+
+  now(): number {
+    return this.t;
+  }
+
+  schedule(at: number, fn: () => void): () => void {
+    const timer = { at, fn, live: true };
+    this.timers.push(timer);
+    return () => {
+      timer.live = false;
+    };
+  }
+
+  /** The earliest armed timer, if any. */
+  nextAt(): number | undefined {
+    const live = this.timers.filter((t) => t.live);
+    return live.length > 0 ? Math.min(...live.map((t) => t.at)) : undefined;
+  }
+
+  /** Moves time forward, firing due timers in order. */
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      const due = this.timers.filter((t) => t.live && t.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      this.t = Math.max(this.t, due.at);
+      due.live = false;
+      due.fn();
+    }
+    this.t = end;
+    this.timers = this.timers.filter((t) => t.live);
+  }
+}
+
+/** Deterministic "randomness" for ids, seeds and tokens. */
+export class CountingRandom implements RandomSource {
+  private n = 0;
+  constructor(private readonly label = 'r') {}
+  bytes(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    let block = Buffer.alloc(0);
+    while (block.length < n) {
+      block = Buffer.concat([block, createHash('sha256').update(`${this.label}:${this.n++}`).digest()]);
+    }
+    out.set(block.subarray(0, n));
+    return out;
+  }
+  uuid(): string {
+    const h = Buffer.from(this.bytes(16)).toString('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  }
+}
+
+export class MemorySeeds implements TableSeedSource {
+  readonly rooms = new Map<string, TableSeed>();
+  load(id: string): Promise<TableSeed | null> {
+    return Promise.resolve(this.rooms.get(id) ?? null);
+  }
+}
+
+export class MemoryCheckpoints implements CheckpointStore {
+  readonly saved = new Map<string, TableCheckpoint>();
+  readonly events = new Map<string, BufferedEvent[]>();
+  saves = 0;
+  fail = false;
+  load(tableId: string) {
+    const checkpoint = this.saved.get(tableId);
+    return Promise.resolve(
+      checkpoint
+        ? { checkpoint: structuredClone(checkpoint), events: structuredClone(this.events.get(tableId) ?? []) }
+        : null,
+    );
+  }
+  save(checkpoint: TableCheckpoint, events: readonly BufferedEvent[]) {
+    if (this.fail) return Promise.reject(new Error('checkpoint store down'));
+    this.saves++;
+    this.saved.set(checkpoint.tableId, JSON.parse(JSON.stringify(checkpoint)) as TableCheckpoint);
+    this.events.set(
+      checkpoint.tableId,
+      [...(this.events.get(checkpoint.tableId) ?? []), ...structuredClone(events)].slice(-512),
+    );
+    return Promise.resolve();
+  }
+}
+
+/** Delivers publications the way the gateway does: per user stream, and the spectator stream. */
+export class MemoryPublisher implements EventPublisher {
+  readonly all: Publication[] = [];
+  publish(_tableId: string, publications: readonly Publication[]): Promise<void> {
+    this.all.push(...structuredClone(publications));
+    return Promise.resolve();
+  }
+  /** Messages user `userId` received on their own channel. */
+  toUser(userId: string): TableMessage[] {
+    return this.all.filter((p) => p.audience.kind === 'user' && p.audience.userId === userId).map((p) => p.message);
+  }
+  /** Messages a spectator received (the table channel). */
+  toSpectators(): TableMessage[] {
+    return this.all.filter((p) => p.audience.kind === 'table').map((p) => p.message);
+  }
+  clear(): void {
+    this.all.length = 0;
+  }
+}
+
+export class MemoryHands implements HandSink {
+  readonly jobs: CompletedHandJob[] = [];
+  fail = false;
+  enqueue(job: CompletedHandJob): Promise<void> {
+    if (this.fail) return Promise.reject(new Error('queue down'));
+    if (!this.jobs.some((j) => j.hand_id === job.hand_id)) this.jobs.push(structuredClone(job));
+    return Promise.resolve();
+  }
+}
+
+export const TABLE = '6f1d2c3b-4a5e-4f60-8a7b-9c8d7e6f5a4b';
+
+export function uid(n: number): string {
+  return `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+}
+
+export interface Harness {
+  readonly time: ManualTime;
+  readonly seeds: MemorySeeds;
+  readonly checkpoints: MemoryCheckpoints;
+  readonly publisher: MemoryPublisher;
+  readonly hands: MemoryHands;
+  readonly deps: TableActorDeps;
+}
+
+export const FAST: TimingOverrides = {
+  ...DEFAULT_TIMING_OVERRIDES,
+  actionMs: 10_000,
+  timeBankMs: 5_000,
+  warningMs: 2_000,
+  seedWindowMs: 1_500,
+  handPauseMs: 1_000,
+  botThinkMs: 200,
+  freezeAfterMs: 10_000,
+};
+
+export function harness(timing: TimingOverrides = FAST): Harness {
+  const time = new ManualTime();
+  const seeds = new MemorySeeds();
+  const checkpoints = new MemoryCheckpoints();
+  const publisher = new MemoryPublisher();
+  const hands = new MemoryHands();
+  return {
+    time,
+    seeds,
+    checkpoints,
+    publisher,
+    hands,
+    deps: {
+      seeds,
+      checkpoints,
+      publisher,
+      hands,
+      clock: time,
+      scheduler: time,
+      random: new CountingRandom(),
+      timing,
+      bot: { iterations: 40 },
+      botSeed: 'test',
+      logger: createLogger('table-worker', { level: 'silent' }),
+    },
+  };
+}
+
+export function room(
+  members: { userId: string; name: string; seat: number; stack: number }[],
+  config: RoomConfigInput = {},
+  extra: Partial<TableSeed> = {},
+): TableSeed {
+  const parsed = parseRoomConfig(config);
+  return {
+    roomId: TABLE,
+    status: 'open',
+    seatCount: parsed.seats,
+    config: parsed,
+    hostId: members[0]?.userId ?? uid(1),
+    members,
+    ...extra,
+  };
+}
+
+/** Lets queued mailbox work (and the promises it awaits) run. */
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+}
+
+export function createActor(h: Harness, seed: TableSeed): TableActor {
+  h.seeds.rooms.set(seed.roomId, seed);
+  return TableActor.create(seed.roomId, seed, 0, h.deps);
+}
