@@ -12,6 +12,7 @@ import {
   type RevealRecord,
 } from '../fairness/index.js';
 import { Hand } from '../hand/hand.js';
+import { tripleDraw27 } from './draw.js';
 import type { Operation } from '../hand/operations.js';
 
 const STAKES = { smallBlind: 1, bigBlind: 2 };
@@ -235,6 +236,31 @@ describe('reshuffling the discards', () => {
     const seat = hand.actor!;
     expectCode(() => hand.discard(seat, [...hand.holeCards(seat)]), 'deck_seed_required');
     expect(JSON.stringify(hand.toJSON())).toBe(before);
+  });
+
+  it('a game with more seats than its deck can draw for refuses the draw before changing anything', () => {
+    const crowded = { ...tripleDraw27, id: 'crowded-27td', maxSeats: 10 };
+    const stacks = Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((s) => [s, 100]));
+    const { commitment, order } = prepareDeck({
+      handId: '11111111-2222-4333-8444-555555555556',
+      serverSeed: new Uint8Array(32).fill(3),
+      clientSeeds: [],
+      kind: 'standard52',
+    });
+    const setup = variantSetup({
+      game: '27td',
+      stacks,
+      button: 10,
+      stakes: STAKES,
+      deck: order,
+      deckSeed: bytesToHex(commitment.deckSeed),
+    });
+    const h = new Hand(setup, { rules: crowded });
+    while (h.phase === 'betting') h.checkOrCall(h.actor!);
+    // Fifty cards are out and nothing is mucked yet: the first player cannot draw five.
+    const before = JSON.stringify(h.toJSON());
+    expectCode(() => h.discard(h.actor!, [...h.holeCards(h.actor!)]), 'invalid_deck');
+    expect(JSON.stringify(h.toJSON())).toBe(before);
   });
 
   it('a hand restored in the middle of a draw, after a reshuffle, plays forward to the same hand', () => {

@@ -90,6 +90,15 @@ describe('Stud third street', () => {
     expect(short.validActions()).toMatchObject({ call: 2 });
   });
 
+  it('a bring-in as large as the small bet is already the completion', () => {
+    const h = variantHand({ ...THREE, stakes: { ...STAKES, bringIn: 2 } });
+    h.bringIn(2);
+    expect(h.validActions()).toMatchObject({ call: 2, raise: { min: 4, max: 4 } });
+    h.call(3);
+    h.call(1);
+    expect(h.streetIndex).toBe(1);
+  });
+
   it('a timeout posts the bring-in, which cannot be folded', () => {
     const h = variantHand(THREE);
     expect(h.timeoutDecision()).toEqual({ type: 'bring_in' });

@@ -555,7 +555,8 @@ export class Hand {
     this.bringInPending = false;
     // Like a short big blind, a short bring-in is still called in full; the excess comes back uncalled.
     this.currentBet = Math.max(this.currentBet, this.structure.bringIn);
-    this.completionPending = true;
+    // A bring-in of the whole small bet is already complete.
+    this.completionPending = this.belowCompletion();
     this.markActed(p);
     const op = this.record<BringInOperation>({
       type: 'bring_in',
@@ -694,6 +695,12 @@ export class Hand {
         seat,
         action: 'discard',
         cards: Array.isArray(list) ? list.map(String) : [],
+      });
+    }
+    if (cards.length > this.dealer.remaining + this.muck.length) {
+      // Six seats always leave enough dead cards; a custom game with more seats might not.
+      throw new SetupError(SetupErrorCode.INVALID_DECK, 'the stub and the muck cannot cover this draw', {
+        handId: this.setup.handId,
       });
     }
     if (cards.length > this.dealer.remaining && !this.dealer.canReshuffle) {
