@@ -1,0 +1,329 @@
+// Hand history from the lobby (`GET /api/hands`, `GET /api/hands/{id}`) and its replay: the stored
+// operation log stepped through one operation at a time, each step a whole picture of the table.
+import { cardsText, chips, streetName } from './format.js';
+
+export interface HandSummary {
+  readonly hand_id: string;
+  readonly session_id: string;
+  readonly hand_no: number | null;
+  readonly game: string;
+  readonly limit: string;
+  readonly started_at: string;
+  readonly ended_at: string;
+  readonly seat: number;
+  readonly cards: readonly string[];
+  readonly board: readonly string[];
+  readonly starting_stack: number;
+  readonly final_stack: number;
+  readonly net: number;
+  readonly won: number;
+  readonly folded: boolean;
+  readonly pot_total: number;
+  readonly rake: number;
+}
+
+export interface HistoryPage {
+  readonly hands: readonly HandSummary[];
+  readonly next: string | null;
+}
+
+export interface HandDetailPlayer {
+  readonly seat: number;
+  readonly user_id: string;
+  readonly name: string;
+  readonly starting_stack: number;
+  readonly final_stack: number;
+  readonly net: number;
+  readonly won: number;
+  readonly folded: boolean;
+  readonly cards: readonly (string | null)[];
+  readonly shown: boolean;
+}
+
+/** One stored operation as the lobby serves it (snake_case fields; unseen cards are null). */
+export interface HistoryAction {
+  readonly seq: number;
+  readonly type: string;
+  readonly seat?: number;
+  readonly street?: number;
+  readonly name?: string;
+  readonly kind?: string;
+  readonly amount?: number;
+  readonly to?: number;
+  readonly all_in?: boolean;
+  readonly timeout?: boolean;
+  readonly reason?: string;
+  readonly pot?: number;
+  readonly rake?: number;
+  readonly winners?: readonly { seat: number; side: string; amount: number }[];
+  readonly stacks?: readonly { seat: number; stack: number }[];
+  readonly cards?: readonly (string | null)[];
+  readonly draw?: boolean;
+}
+
+export interface HandDetail {
+  readonly hand_id: string;
+  readonly session_id: string;
+  readonly hand_no: number | null;
+  readonly game: string;
+  readonly limit: string;
+  readonly button: number | null;
+  readonly started_at: string;
+  readonly ended_at: string;
+  readonly viewer_seat: number;
+  readonly board: readonly string[];
+  readonly pot_total: number;
+  readonly rake: number;
+  readonly players: readonly HandDetailPlayer[];
+  readonly actions: readonly HistoryAction[];
+  readonly fairness: {
+    readonly seed_commit: string | null;
+    readonly server_seed: string | null;
+    readonly client_seeds: unknown;
+    readonly deck_seed: string | null;
+    readonly version: string | null;
+    readonly deck: string | null;
+  };
+}
+
+export interface ReplaySeat {
+  readonly seat: number;
+  readonly name: string;
+  readonly stack: number;
+  /** Chips in front of the seat in the current betting round. */
+  readonly bet: number;
+  /** Cards dealt so far: a string where the viewer saw it, null where it went face down. */
+  readonly cards: readonly (string | null)[];
+  readonly folded: boolean;
+  readonly lastAction: string | null;
+  readonly won: number;
+}
+
+export interface ReplayFrame {
+  /** What this step did, in words ("Alice raises to 60"). */
+  readonly caption: string;
+  readonly street: string;
+  readonly board: readonly string[];
+  /** Chips gathered from earlier rounds (the current round's bets are on the seats). */
+  readonly pot: number;
+  readonly seats: readonly ReplaySeat[];
+}
+
+interface MutableSeat {
+  seat: number;
+  name: string;
+  stack: number;
+  bet: number;
+  cards: (string | null)[];
+  folded: boolean;
+  lastAction: string | null;
+  won: number;
+}
+
+const FORCED: Readonly<Record<string, string>> = {
+  ante: 'posts the ante',
+  bb_ante: 'posts the big-blind ante',
+  small_blind: 'posts the small blind',
+  big_blind: 'posts the big blind',
+  button_blind: 'posts the button blind',
+  live_post: 'posts',
+  dead_blind: 'posts a dead blind',
+};
+
+/**
+ * Builds the replay: frame 0 is the table before anything happened, then one frame per operation.
+ * Unknown operation types still get a frame (with their type as the caption), so a newer log never
+ * breaks an older client.
+ */
+export function buildReplay(detail: HandDetail): ReplayFrame[] {
+  const seats = new Map<number, MutableSeat>(
+    [...detail.players]
+      .sort((a, b) => a.seat - b.seat)
+      .map((p) => [
+        p.seat,
+        {
+          seat: p.seat,
+          name: p.name,
+          stack: p.starting_stack,
+          bet: 0,
+          cards: [],
+          folded: false,
+          lastAction: null,
+          won: 0,
+        },
+      ]),
+  );
+  let board: string[] = [];
+  let pot = 0;
+  let street = '';
+  const frames: ReplayFrame[] = [];
+  const snap = (caption: string): void => {
+    frames.push({
+      caption,
+      street,
+      board: [...board],
+      pot,
+      seats: [...seats.values()].map((s) => ({ ...s, cards: [...s.cards] })),
+    });
+  };
+  const gather = (): void => {
+    for (const s of seats.values()) {
+      pot += s.bet;
+      s.bet = 0;
+      s.lastAction = null;
+    }
+  };
+  const nameOf = (seat: number | undefined): string =>
+    seat === undefined ? 'The table' : (seats.get(seat)?.name ?? `Seat ${seat}`);
+
+  let streetsOpened = 0;
+  snap('Before the deal');
+  for (const a of detail.actions) {
+    const s = a.seat !== undefined ? seats.get(a.seat) : undefined;
+    const who = nameOf(a.seat);
+    const amount = a.amount ?? 0;
+    let caption: string;
+    switch (a.type) {
+      case 'post':
+        if (s) {
+          s.stack -= amount;
+          // Antes are dead money straight into the pot; blinds play as the first bets of the round.
+          if (a.kind === 'ante' || a.kind === 'bb_ante') pot += amount;
+          else s.bet += amount;
+          s.lastAction = `Post ${chips(amount)}`;
+        }
+        caption = `${who} ${FORCED[a.kind ?? ''] ?? 'posts'} (${chips(amount)})`;
+        break;
+      case 'deal_hole': {
+        const cards = a.cards ?? [];
+        // A draw's replacements join what the discard left.
+        if (s) s.cards.push(...cards);
+        caption = `${who} is dealt ${cards.every((c) => c === null) ? `${cards.length} card${cards.length === 1 ? '' : 's'}` : cardsText(cards)}`;
+        break;
+      }
+      case 'deal_board': {
+        const cards = (a.cards ?? []).filter((c): c is string => c !== null);
+        board = [...board, ...cards];
+        caption = `Board: ${cardsText(board)}`;
+        break;
+      }
+      case 'street':
+      case 'draw_round':
+        // The first round opens with the blinds still in front of the seats.
+        if (streetsOpened++ > 0) gather();
+        street = streetName(a.name ?? null);
+        caption = street;
+        break;
+      case 'bring_in':
+        if (s) {
+          s.stack -= amount;
+          s.bet += amount;
+          s.lastAction = `Bring-in ${chips(amount)}`;
+        }
+        caption = `${who} brings in for ${chips(amount)}`;
+        break;
+      case 'discard': {
+        const n = a.cards?.length ?? 0;
+        if (s) {
+          // The discarded cards leave the hand; their replacements arrive in the next deal_hole.
+          const thrown = new Set((a.cards ?? []).filter((c): c is string => c !== null));
+          let hidden = (a.cards ?? []).filter((c) => c === null).length;
+          s.cards = s.cards.filter((c) => {
+            if (c !== null && thrown.has(c)) return false;
+            if (c === null && hidden > 0) {
+              hidden--;
+              return false;
+            }
+            return true;
+          });
+          s.lastAction = n === 0 ? 'Stand pat' : `Draw ${n}`;
+        }
+        caption = n === 0 ? `${who} stands pat` : `${who} discards ${n}`;
+        break;
+      }
+      case 'fold':
+        if (s) {
+          s.folded = true;
+          s.lastAction = 'Fold';
+        }
+        caption = `${who} folds${a.timeout === true ? ' (timed out)' : ''}`;
+        break;
+      case 'check':
+        if (s) s.lastAction = 'Check';
+        caption = `${who} checks${a.timeout === true ? ' (timed out)' : ''}`;
+        break;
+      case 'call':
+        if (s) {
+          s.stack -= amount;
+          s.bet += amount;
+          s.lastAction = `Call ${chips(amount)}`;
+        }
+        caption = `${who} calls ${chips(amount)}${a.all_in === true ? ' and is all-in' : ''}`;
+        break;
+      case 'bet':
+      case 'raise': {
+        const to = a.to ?? amount;
+        if (s) {
+          s.stack -= amount;
+          s.bet = to;
+          s.lastAction = `${a.type === 'bet' ? 'Bet' : 'Raise to'} ${chips(to)}`;
+        }
+        caption = `${who} ${a.type === 'bet' ? 'bets' : 'raises to'} ${chips(to)}${a.all_in === true ? ' and is all-in' : ''}`;
+        break;
+      }
+      case 'return':
+        if (s) {
+          s.stack += amount;
+          s.bet = Math.max(0, s.bet - amount);
+        }
+        caption = `${chips(amount)} uncalled goes back to ${who}`;
+        break;
+      case 'show': {
+        const cards = a.cards ?? [];
+        if (s && cards.length > 0) s.cards = [...cards];
+        caption = `${who} shows ${cardsText(cards)}`;
+        break;
+      }
+      case 'muck':
+        caption = `${who} mucks`;
+        break;
+      case 'award': {
+        gather();
+        const winners = a.winners ?? [];
+        pot = Math.max(0, pot - amount);
+        for (const w of winners) {
+          const ws = seats.get(w.seat);
+          if (ws) {
+            ws.stack += w.amount;
+            ws.won += w.amount;
+          }
+        }
+        const label = a.pot === undefined || a.pot === 0 ? 'the main pot' : `side pot ${a.pot}`;
+        caption =
+          winners.length === 0
+            ? `No winner for ${label}`
+            : `${winners
+                .map(
+                  (w) =>
+                    `${nameOf(w.seat)} wins ${chips(w.amount)}${w.side === 'low' ? ' (low)' : w.side === 'high' && winners.some((x) => x.side === 'low') ? ' (high)' : ''}`,
+                )
+                .join(', ')} from ${label}`;
+        break;
+      }
+      case 'hand_end':
+        for (const st of a.stacks ?? []) {
+          const ss = seats.get(st.seat);
+          if (ss) ss.stack = st.stack;
+        }
+        caption = 'Hand over';
+        break;
+      case 'reshuffle':
+        caption = 'The discards are reshuffled into the deck';
+        break;
+      default:
+        caption = a.type.replace(/_/g, ' ');
+    }
+    snap(caption);
+  }
+  return frames;
+}

@@ -1,0 +1,89 @@
+import { parseRoomConfig } from '@felt/protocol';
+import { describe, expect, it } from 'vitest';
+import { checkRoomForm, EMPTY_ROOM_FORM, stakeFields, toConfigInput } from './room-form.js';
+
+describe('room form', () => {
+  it('sends only what was set, so the lobby fills its own defaults', () => {
+    const input = toConfigInput(EMPTY_ROOM_FORM);
+    expect(input).toEqual({
+      game: 'holdem',
+      rake: { noFlopNoDrop: true },
+      startHand: { autoStart: true, hostMayForceStart: true },
+      botFill: { mode: 'off' },
+      listed: true,
+    });
+    expect(parseRoomConfig(input).stakes.bigBlind).toBe(2);
+  });
+
+  it('builds a full config that the shared parser accepts', () => {
+    const form = {
+      ...EMPTY_ROOM_FORM,
+      game: 'omaha8' as const,
+      limit: 'pl' as const,
+      stakes: { smallBlind: '5', bigBlind: '10' },
+      seats: '9',
+      buyInMin: '400',
+      buyInMax: '2000',
+      actionSeconds: '20',
+      timeBankSeconds: '30',
+      warningSeconds: '5',
+      rakePercent: '5',
+      rakeCap: '30',
+      botFill: true,
+      botTarget: '4',
+      listed: false,
+      sitBuyIn: '1000',
+    };
+    const check = checkRoomForm(form);
+    expect([...check.issues]).toEqual([]);
+    expect(check.config).toMatchObject({
+      game: 'omaha8',
+      limit: 'pl',
+      seats: 9,
+      buyIn: { min: 400, max: 2000 },
+      clock: { actionSeconds: 20, timeBankSeconds: 30, warningSeconds: 5 },
+      rake: { percent: 5, cap: 30 },
+      botFill: { mode: 'fill', targetPlayers: 4 },
+      listed: false,
+    });
+    expect(check.sitBuyIn).toBe(1000);
+  });
+
+  it("reports the parser's messages by field, and a buy-in outside the range", () => {
+    const bad = checkRoomForm({ ...EMPTY_ROOM_FORM, stakes: { smallBlind: '5', bigBlind: '2' }, sitBuyIn: '1' });
+    expect(bad.config).toBeNull();
+    expect(bad.issues.get('stakes.smallBlind')).toMatch(/cannot exceed the big blind/);
+    const range = checkRoomForm({ ...EMPTY_ROOM_FORM, sitBuyIn: '5' });
+    expect(range.issues.get('sit.buy_in')).toBe('choose a buy-in between 80 and 200');
+    const junk = checkRoomForm({ ...EMPTY_ROOM_FORM, seats: '1e1' });
+    expect(junk.issues.has('seats')).toBe(true);
+  });
+
+  it('lists the stakes each game needs', () => {
+    expect(stakeFields('holdem', 'nl')).toEqual(['smallBlind', 'bigBlind', 'ante', 'bigBlindAnte']);
+    expect(stakeFields('holdem', 'fl')).toContain('bigBet');
+    expect(stakeFields('razz', '')).toEqual(['ante', 'bringIn', 'smallBet', 'bigBet']);
+    expect(stakeFields('shortdeck', '')).toEqual(['bigBlind', 'buttonBlind', 'ante']);
+    expect(stakeFields('horse', '')).toContain('bringIn');
+  });
+
+  it('builds a valid config for every game with its defaults', () => {
+    for (const game of [
+      'holdem',
+      'omaha',
+      'omaha5',
+      'omaha8',
+      'shortdeck',
+      'stud',
+      'stud8',
+      'razz',
+      '27td',
+      'horse',
+      '8game',
+    ] as const) {
+      const check = checkRoomForm({ ...EMPTY_ROOM_FORM, game });
+      expect([...check.issues], game).toEqual([]);
+      expect(check.sitBuyIn).toBe(check.config!.buyIn.max);
+    }
+  });
+});
