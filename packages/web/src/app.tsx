@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import { errorText } from './lib/error-text.js';
+import { chips } from './lib/format.js';
+import { parseRoute, routeHash, type Route } from './lib/routes.js';
+import type { AppState } from './state/app-state.js';
+import { AuthScreen } from './ui/auth-screen.js';
+import { useStore } from './ui/hooks.js';
+import { LobbyScreen } from './ui/lobby-screen.js';
+import { TableScreen } from './ui/table-screen.js';
+import { ToastsView } from './ui/toasts-view.js';
+
+function useRoute(): [Route, (r: Route) => void] {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const on = (): void => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  return [route, (r) => void (location.hash = routeHash(r))];
+}
+
+export function App({ app }: { readonly app: AppState }) {
+  const auth = useStore(app.auth);
+  const [route, go] = useRoute();
+
+  let screen;
+  if (auth.status === 'loading') {
+    screen = (
+      <main className="splash" aria-busy="true">
+        <p className="brand brand--large">Felt</p>
+        <p>Loading…</p>
+      </main>
+    );
+  } else if (auth.status === 'signed_out') {
+    screen = <AuthScreen app={app} />;
+  } else if (route.name === 'table') {
+    screen = (
+      <TableScreen
+        key={`${route.tableId}:${route.spectate}`}
+        app={app}
+        tableId={route.tableId}
+        spectate={route.spectate}
+        onExit={() => go({ name: 'lobby' })}
+      />
+    );
+  } else {
+    screen = <LobbyScreen app={app} me={auth.me} go={go} />;
+  }
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main-content">
+        Skip to content
+      </a>
+      {auth.status === 'signed_in' && (
+        <header className="app-bar">
+          <a className="brand" href="#/" aria-label="Felt lobby">
+            Felt
+          </a>
+          <div className="app-bar__me">
+            <span className="app-bar__name" data-testid="me-name">
+              {auth.me.user.name}
+            </span>
+            <span className="wallet" aria-label={`Wallet: ${chips(auth.me.wallet)} chips`} data-testid="wallet">
+              {chips(auth.me.wallet)}
+            </span>
+            <button
+              type="button"
+              className="btn btn--ghost"
+              onClick={() => {
+                app.logout().catch((err: unknown) => app.toasts.show(errorText(err)));
+              }}
+            >
+              Log out
+            </button>
+          </div>
+        </header>
+      )}
+      <div id="main-content" className="app__content">
+        {screen}
+      </div>
+      <ToastsView toasts={app.toasts} />
+    </div>
+  );
+}

@@ -1,0 +1,365 @@
+import type { Decision, TurnInfo } from '@felt/client';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  clampWager,
+  hasSizingButtons,
+  isAllIn,
+  isFixedWager,
+  potSizedTo,
+  wagerOf,
+  wagerStep,
+} from '../lib/bet-sizing.js';
+import { chips } from '../lib/format.js';
+import type { CardSlot } from '../lib/table-model.js';
+import { SHORTCUT_KEYS, shortcutFor, type ShortcutCommand } from '../lib/shortcuts.js';
+import { Dialog } from './dialog.js';
+
+interface Props {
+  readonly turn: TurnInfo;
+  /** Big blind (or big bet): the step of the amount's arrow keys. */
+  readonly bigUnit: number;
+  readonly heroCards: readonly CardSlot[];
+  /** Draw games: indexes of the hero's cards picked for discarding. */
+  readonly selected: ReadonlySet<number>;
+  readonly clearSelection: () => void;
+  readonly busy: boolean;
+  readonly onAct: (d: Decision) => Promise<boolean>;
+}
+
+interface PendingAllIn {
+  readonly decision: Decision;
+  readonly amount: number;
+}
+
+function Key({ k }: { readonly k: string }) {
+  return (
+    <kbd className="kbd" aria-hidden="true">
+      {k}
+    </kbd>
+  );
+}
+
+/**
+ * The hero's decision: every action valid_actions allows, with its amount. Raises use a slider
+ * and a box clamped to the legal range, with ½-pot, pot and all-in sizes; single-letter shortcuts
+ * are shown on the buttons; anything that puts the whole stack in asks first.
+ */
+export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, busy, onAct }: Props) {
+  const va = turn.validActions;
+  const wager = useMemo(() => wagerOf(va), [va]);
+  const [amount, setAmount] = useState<number>(() => (wager ? clampWager(wager.min, wager) : 0));
+  const [text, setText] = useState<string>(() => (wager ? String(clampWager(wager.min, wager)) : ''));
+  const [confirm, setConfirm] = useState<PendingAllIn | null>(null);
+  const ids = { amount: useId(), slider: useId() };
+  const firstButton = useRef<HTMLButtonElement>(null);
+
+  // A new turn starts from its minimum.
+  useEffect(() => {
+    if (wager === null) return;
+    const start = clampWager(wager.min, wager);
+    setAmount(start);
+    setText(String(start));
+  }, [turn.turnToken, wager]);
+
+  const setTo = useCallback(
+    (n: number): void => {
+      if (wager === null) return;
+      const v = clampWager(n, wager);
+      setAmount(v);
+      setText(String(v));
+    },
+    [wager],
+  );
+
+  const send = useCallback(
+    (decision: Decision, allInAmount?: number): void => {
+      if (busy) return;
+      if (allInAmount !== undefined) {
+        setConfirm({ decision, amount: allInAmount });
+        return;
+      }
+      void onAct(decision).then((ok) => {
+        if (ok) clearSelection();
+      });
+    },
+    [busy, onAct, clearSelection],
+  );
+
+  const fold = (): void => {
+    if (va.fold) send({ action: 'fold' });
+  };
+  const checkOrCall = (): void => {
+    if (va.check) send({ action: 'check' });
+    else if (va.call !== null) send({ action: 'call' }, isAllIn(va, 'call') ? va.player_bet + va.call : undefined);
+  };
+  const wagerNow = (override?: number): void => {
+    if (wager === null) return;
+    const to = clampWager(override ?? amount, wager);
+    const decision: Decision = { action: wager.kind, amount: to };
+    send(decision, isAllIn(va, 'wager', to) ? to : undefined);
+  };
+  const allIn = (): void => {
+    if (va.all_in !== null) send({ action: 'all_in' }, va.all_in);
+  };
+  const bringIn = (): void => {
+    if (va.bring_in !== null) send({ action: 'bring_in' });
+  };
+  const discard = (): void => {
+    if (va.discard === null) return;
+    const cards = [...selected]
+      .sort((a, b) => a - b)
+      .map((i) => heroCards[i]?.code)
+      .filter((c): c is string => typeof c === 'string');
+    send({ action: 'discard', cards });
+  };
+
+  const sizing = wager !== null && hasSizingButtons(wager);
+  const fixed = wager !== null && isFixedWager(wager);
+  const handlers: Record<ShortcutCommand, () => void> = {
+    fold,
+    check_or_call: checkOrCall,
+    wager: () => wagerNow(),
+    all_in: allIn,
+    half_pot: () => sizing && wager !== null && setTo(potSizedTo(va, 0.5, wager)),
+    pot: () => sizing && wager !== null && setTo(potSizedTo(va, 1, wager)),
+    bring_in: bringIn,
+    draw: discard,
+  };
+  const handlersRef = useRef(handlers);
+  handlersRef.current = handlers;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (confirm !== null || document.querySelector('dialog[open]') !== null) return;
+      const el = e.target instanceof HTMLElement ? e.target : null;
+      const cmd = shortcutFor({
+        key: e.key,
+        ctrlKey: e.ctrlKey,
+        metaKey: e.metaKey,
+        altKey: e.altKey,
+        repeat: e.repeat,
+        target:
+          el === null || el === document.body
+            ? null
+            : {
+                tag: el.tagName,
+                type: el instanceof HTMLInputElement ? el.type : '',
+                allowShortcuts: el.dataset.shortcuts === 'allow',
+              },
+      });
+      if (cmd === null) return;
+      e.preventDefault();
+      handlersRef.current[cmd]();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [confirm]);
+
+  const toCall = va.call ?? 0;
+  const maxDiscard = va.discard?.max ?? 0;
+  const wagerVerb = wager?.kind === 'bet' ? 'Bet' : wager?.kind === 'complete' ? 'Complete to' : 'Raise to';
+
+  return (
+    <section className="action-bar" aria-label="Your actions" data-testid="action-bar" data-turn={turn.fromSeq}>
+      {va.discard !== null ? (
+        <div className="action-bar__row">
+          <p className="action-bar__hint">
+            Pick up to {maxDiscard} card{maxDiscard === 1 ? '' : 's'} to throw away, then draw.
+          </p>
+          <button
+            ref={firstButton}
+            type="button"
+            className="btn btn--primary btn--action"
+            onClick={discard}
+            disabled={busy || selected.size > maxDiscard}
+            aria-keyshortcuts={SHORTCUT_KEYS.draw}
+          >
+            {selected.size === 0 ? 'Stand pat' : `Draw ${selected.size}`} <Key k={SHORTCUT_KEYS.draw} />
+          </button>
+        </div>
+      ) : (
+        <>
+          <div className="action-bar__row">
+            {va.fold && (
+              <button
+                ref={firstButton}
+                type="button"
+                className="btn btn--fold btn--action"
+                onClick={fold}
+                disabled={busy}
+                aria-keyshortcuts={SHORTCUT_KEYS.fold}
+              >
+                Fold <Key k={SHORTCUT_KEYS.fold} />
+              </button>
+            )}
+            {va.check && (
+              <button
+                type="button"
+                className="btn btn--secondary btn--action"
+                onClick={checkOrCall}
+                disabled={busy}
+                aria-keyshortcuts={SHORTCUT_KEYS.check_or_call}
+              >
+                Check <Key k={SHORTCUT_KEYS.check_or_call} />
+              </button>
+            )}
+            {!va.check && va.call !== null && (
+              <button
+                type="button"
+                className="btn btn--secondary btn--action"
+                onClick={checkOrCall}
+                disabled={busy}
+                aria-keyshortcuts={SHORTCUT_KEYS.check_or_call}
+              >
+                Call {chips(toCall)}
+                {isAllIn(va, 'call') ? ' (all-in)' : ''} <Key k={SHORTCUT_KEYS.check_or_call} />
+              </button>
+            )}
+            {va.bring_in !== null && (
+              <button
+                type="button"
+                className="btn btn--secondary btn--action"
+                onClick={bringIn}
+                disabled={busy}
+                aria-keyshortcuts={SHORTCUT_KEYS.bring_in}
+              >
+                Bring-in {chips(va.bring_in)} <Key k={SHORTCUT_KEYS.bring_in} />
+              </button>
+            )}
+            {wager !== null && (
+              <button
+                type="button"
+                className="btn btn--primary btn--action"
+                onClick={() => wagerNow()}
+                disabled={busy}
+                aria-keyshortcuts={SHORTCUT_KEYS.wager}
+              >
+                {wagerVerb} {chips(amount)}
+                {isAllIn(va, 'wager', amount) ? ' (all-in)' : ''} <Key k={SHORTCUT_KEYS.wager} />
+              </button>
+            )}
+            {va.all_in !== null && (wager === null || va.all_in !== amount) && (
+              <button
+                type="button"
+                className="btn btn--danger btn--action"
+                onClick={allIn}
+                disabled={busy}
+                aria-keyshortcuts={SHORTCUT_KEYS.all_in}
+              >
+                All-in {chips(va.all_in)} <Key k={SHORTCUT_KEYS.all_in} />
+              </button>
+            )}
+          </div>
+          {wager !== null && !fixed && (
+            <div className="action-bar__row action-bar__sizing">
+              {sizing && (
+                <>
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm"
+                    onClick={() => setTo(potSizedTo(va, 0.5, wager))}
+                    aria-keyshortcuts={SHORTCUT_KEYS.half_pot}
+                  >
+                    ½ Pot <Key k={SHORTCUT_KEYS.half_pot} />
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm"
+                    onClick={() => setTo(potSizedTo(va, 1, wager))}
+                    aria-keyshortcuts={SHORTCUT_KEYS.pot}
+                  >
+                    Pot <Key k={SHORTCUT_KEYS.pot} />
+                  </button>
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => setTo(wager.max)}>
+                    {wager.max >= wager.allInTo ? 'All-in' : 'Max'}
+                  </button>
+                </>
+              )}
+              <label htmlFor={ids.slider} className="visually-hidden">
+                {wagerVerb} amount slider
+              </label>
+              <input
+                id={ids.slider}
+                className="slider"
+                type="range"
+                min={wager.min}
+                max={wager.max}
+                step={wager.choices !== null ? undefined : 1}
+                list={wager.choices !== null ? `${ids.slider}-choices` : undefined}
+                value={amount}
+                onChange={(e) => setTo(Number(e.target.value))}
+                aria-valuetext={`${chips(amount)} chips`}
+              />
+              {wager.choices !== null && (
+                <datalist id={`${ids.slider}-choices`}>
+                  {wager.choices.map((c) => (
+                    <option key={c} value={c} />
+                  ))}
+                </datalist>
+              )}
+              <label htmlFor={ids.amount} className="visually-hidden">
+                {wagerVerb} amount
+              </label>
+              <input
+                id={ids.amount}
+                className="amount"
+                type="number"
+                inputMode="numeric"
+                min={wager.min}
+                max={wager.max}
+                step={wagerStep(bigUnit)}
+                value={text}
+                data-shortcuts="allow"
+                data-testid="amount"
+                onChange={(e) => {
+                  setText(e.target.value);
+                  const n = Number(e.target.value);
+                  if (e.target.value !== '' && Number.isFinite(n)) setAmount(clampWager(n, wager));
+                }}
+                onBlur={() => setTo(Number(text))}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    setTo(Number(text));
+                    wagerNow(Number(text));
+                  }
+                }}
+                aria-describedby={`${ids.amount}-range`}
+              />
+              <span id={`${ids.amount}-range`} className="hint">
+                {chips(wager.min)}–{chips(wager.max)}
+              </span>
+            </div>
+          )}
+        </>
+      )}
+      <Dialog open={confirm !== null} title="Go all-in?" onClose={() => setConfirm(null)}>
+        {confirm !== null && (
+          <div className="confirm">
+            <p>
+              This puts your whole stack in: <strong>{chips(confirm.amount)}</strong> chips.
+            </p>
+            <div className="form__actions">
+              <button type="button" className="btn btn--ghost" onClick={() => setConfirm(null)}>
+                Cancel
+              </button>
+              <button
+                type="button"
+                className="btn btn--danger"
+                autoFocus
+                data-testid="confirm-all-in"
+                onClick={() => {
+                  const d = confirm.decision;
+                  setConfirm(null);
+                  void onAct(d);
+                }}
+              >
+                All-in
+              </button>
+            </div>
+          </div>
+        )}
+      </Dialog>
+    </section>
+  );
+}

@@ -1,0 +1,343 @@
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { ClockPhase, readClock } from '../lib/clock.js';
+import { chips, clockText, GameFamily } from '../lib/format.js';
+import type { Point } from '../lib/seat-layout.js';
+import type { SeatModel, TableModel } from '../lib/table-model.js';
+import { Card, CardSlot } from './card.js';
+import { useNow } from './hooks.js';
+
+interface FeltProps {
+  readonly model: TableModel;
+  readonly serverNow: () => number;
+  /** The room's action clock, ms, for the countdown bar's scale. */
+  readonly actionMs: number;
+  readonly reducedMotion: boolean;
+  /** Draw games: the hero's cards picked for discarding. */
+  readonly selected?: ReadonlySet<number> | undefined;
+  readonly onToggleCard?: ((index: number) => void) | undefined;
+}
+
+interface Flight {
+  readonly id: number;
+  readonly from: Point;
+  readonly to: Point;
+  readonly amount: number;
+}
+
+const CENTER: Point = { x: 50, y: 46 };
+const FLIGHT_MS = 700;
+
+/**
+ * Chips moving: bets swept into the pot when a street ends, and pots pushed to the winners when a
+ * hand is settled. Derived from consecutive models, so they play for live events only, never for a
+ * reload or resync that installs a whole snapshot at once. None with reduced motion.
+ */
+function useChipFlights(model: TableModel, reducedMotion: boolean): Flight[] {
+  const prev = useRef<TableModel | null>(null);
+  const nextId = useRef(1);
+  const [flights, setFlights] = useState<Flight[]>([]);
+  useEffect(() => {
+    const before = prev.current;
+    prev.current = model;
+    if (reducedMotion || before === null || before.handId === null) return;
+    const added: Flight[] = [];
+    if (before.handId === model.handId) {
+      const streetEnded = before.street !== model.street || (model.showdown !== null && before.showdown === null);
+      if (streetEnded) {
+        for (const s of before.seats) {
+          if (s.bet > 0) added.push({ id: nextId.current++, from: s.betAt, to: CENTER, amount: s.bet });
+        }
+      }
+      if (model.showdown !== null && before.showdown === null) {
+        for (const pot of model.showdown.pots) {
+          for (const w of pot.winners) {
+            const seat = model.seats.find((s) => s.seat === w.seat);
+            if (seat) added.push({ id: nextId.current++, from: CENTER, to: seat.plate, amount: w.amount });
+          }
+        }
+      }
+    }
+    if (added.length === 0) return;
+    setFlights((f) => [...f, ...added]);
+    const ids = new Set(added.map((a) => a.id));
+    const t = setTimeout(() => setFlights((f) => f.filter((x) => !ids.has(x.id))), FLIGHT_MS * 2);
+    return () => clearTimeout(t);
+  }, [model, reducedMotion]);
+  return flights;
+}
+
+export function Felt({ model, serverNow, actionMs, reducedMotion, selected, onToggleCard }: FeltProps) {
+  const flights = useChipFlights(model, reducedMotion);
+  const boardGame = model.game.family === GameFamily.BOARD;
+  const boardSlots = model.game.variant.game === 'shortdeck' || boardGame ? 5 : 0;
+  return (
+    <div className="felt-wrap">
+      <div
+        className={`felt felt--${model.seats.length > 6 ? 'many' : 'few'}`}
+        role="region"
+        aria-label={`Table: ${model.game.title}`}
+      >
+        <div className="felt__rail" aria-hidden="true" />
+        <div className="felt__center">
+          <PotView model={model} />
+          {boardSlots > 0 && (
+            <div
+              className="board"
+              role="group"
+              aria-label={model.board.length === 0 ? 'Board: no cards yet' : 'Board'}
+              data-testid="board"
+            >
+              {Array.from({ length: boardSlots }, (_, i) => {
+                const c = model.board[i];
+                return c !== undefined ? <Card key={i} code={c} size="lg" /> : <CardSlot key={i} size="lg" />;
+              })}
+            </div>
+          )}
+          <p className="felt__status" data-testid="table-status">
+            {statusLine(model)}
+          </p>
+        </div>
+        {model.seats.map((s) => (
+          <SeatView
+            key={s.seat}
+            seat={s}
+            model={model}
+            serverNow={serverNow}
+            actionMs={actionMs}
+            selected={s.isHero ? selected : undefined}
+            onToggleCard={s.isHero ? onToggleCard : undefined}
+          />
+        ))}
+        {model.seats
+          .filter((s) => s.bet > 0)
+          .map((s) => (
+            <div
+              key={`bet-${s.seat}`}
+              className="bet"
+              style={{ left: `${s.betAt.x}%`, top: `${s.betAt.y}%` }}
+              aria-label={`${s.name ?? `Seat ${s.seat}`} has ${chips(s.bet)} in front`}
+              data-testid={`bet-${s.seat}`}
+            >
+              <span className="chip" aria-hidden="true" />
+              {chips(s.bet)}
+            </div>
+          ))}
+        {flights.map((f) => (
+          <span
+            key={f.id}
+            className="chip chip--flight"
+            aria-hidden="true"
+            style={
+              {
+                '--from-x': `${f.from.x}%`,
+                '--from-y': `${f.from.y}%`,
+                '--to-x': `${f.to.x}%`,
+                '--to-y': `${f.to.y}%`,
+                animationDuration: `${FLIGHT_MS}ms`,
+              } as CSSProperties
+            }
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function statusLine(model: TableModel): string {
+  switch (model.phase) {
+    case 'waiting': {
+      const seated = model.seats.filter((s) => !s.empty).length;
+      return seated < 2 ? 'Waiting for players' : 'Waiting for the next hand';
+    }
+    case 'seeding':
+      return 'Shuffling: the deck is committed';
+    case 'showdown':
+      return 'Showdown';
+    case 'complete':
+      return 'Hand over';
+    default:
+      return model.street;
+  }
+}
+
+function PotView({ model }: { readonly model: TableModel }) {
+  if (model.potTotal === 0 && model.pots.length === 0) return <div className="pots" />;
+  return (
+    <div className="pots" data-testid="pots">
+      <p className="pots__total" aria-label={`Total pot ${chips(model.potTotal)}`}>
+        Pot <strong data-testid="pot-total">{chips(model.potTotal)}</strong>
+      </p>
+      {model.pots.length > 1 && (
+        <ul className="pots__list">
+          {model.pots.map((p) => (
+            <li key={p.label}>
+              {p.label}: {chips(p.amount)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function seatLabel(s: SeatModel): string {
+  if (s.empty) return `Seat ${s.seat}, empty`;
+  const parts = [`Seat ${s.seat}`, s.name ?? '', `${chips(s.stack)} chips`];
+  if (s.isHero) parts.push('you');
+  if (s.isButton) parts.push('dealer');
+  if (s.blind !== null) parts.push(s.blind === 'SB' ? 'small blind' : 'big blind');
+  if (s.statusLabel !== null) parts.push(s.statusLabel.toLowerCase());
+  if (s.folded) parts.push('folded');
+  if (s.allIn) parts.push('all-in');
+  if (s.isActor) parts.push('to act');
+  return parts.filter(Boolean).join(', ');
+}
+
+function SeatView({
+  seat: s,
+  model,
+  serverNow,
+  actionMs,
+  selected,
+  onToggleCard,
+}: {
+  readonly seat: SeatModel;
+  readonly model: TableModel;
+  readonly serverNow: () => number;
+  readonly actionMs: number;
+  readonly selected: ReadonlySet<number> | undefined;
+  readonly onToggleCard: ((index: number) => void) | undefined;
+}) {
+  const cls = [
+    'seat',
+    s.empty ? 'seat--empty' : '',
+    s.isHero ? 'seat--hero' : '',
+    s.isActor ? 'seat--actor' : '',
+    s.folded ? 'seat--folded' : '',
+    s.won !== null && s.won > 0 ? 'seat--winner' : '',
+    s.statusLabel !== null ? `seat--${s.status}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const stud = model.game.family === GameFamily.STUD;
+  return (
+    <div
+      className={cls}
+      style={{ left: `${s.plate.x}%`, top: `${s.plate.y}%` }}
+      role="group"
+      aria-label={seatLabel(s)}
+      data-seat={s.seat}
+      data-testid={`seat-${s.seat}`}
+    >
+      {s.cards.length > 0 && (
+        <div className={`seat__cards${stud ? ' seat__cards--stud' : ''}`} data-testid={`cards-${s.seat}`}>
+          {s.cards.map((c, i) =>
+            onToggleCard !== undefined && c.code !== null ? (
+              <button
+                key={i}
+                type="button"
+                className={`card-toggle${selected?.has(i) === true ? ' card-toggle--selected' : ''}`}
+                aria-pressed={selected?.has(i) === true}
+                onClick={() => onToggleCard(i)}
+              >
+                <Card code={c.code} up={c.up} size={s.isHero ? 'md' : 'sm'} />
+                <span className="visually-hidden">{selected?.has(i) === true ? ' (to discard)' : ''}</span>
+              </button>
+            ) : (
+              <Card
+                key={i}
+                code={c.code}
+                up={stud && c.up}
+                privateDown={stud && !c.up && c.code !== null}
+                size={s.isHero ? 'md' : 'sm'}
+                dim={s.folded}
+              />
+            ),
+          )}
+        </div>
+      )}
+      <div className="seat__plate">
+        {s.empty ? (
+          <span className="seat__name muted">Empty</span>
+        ) : (
+          <>
+            <span className="seat__name">
+              {s.name}
+              {s.bot && <span className="tag">bot</span>}
+            </span>
+            <span className="seat__stack" data-testid={`stack-${s.seat}`}>
+              {s.allIn ? 'All-in' : chips(s.stack)}
+            </span>
+          </>
+        )}
+        {s.statusLabel !== null && <span className={`badge badge--${s.status}`}>{s.statusLabel}</span>}
+        {s.isButton && (
+          <span className="dealer-button" title="Dealer button" aria-hidden="true">
+            D
+          </span>
+        )}
+        {s.blind !== null && (
+          <span className="blind-tag" aria-hidden="true">
+            {s.blind}
+          </span>
+        )}
+      </div>
+      {s.isActor && model.clock !== null && (
+        <SeatClock
+          deadline={model.clock.deadline}
+          timeBankMs={model.clock.timeBankMs}
+          serverNow={serverNow}
+          actionMs={actionMs}
+          hero={s.isHero}
+        />
+      )}
+      {!s.isActor && s.lastAction !== null && !s.folded && <span className="seat__action">{s.lastAction}</span>}
+      {s.folded && <span className="seat__action seat__action--fold">Folded</span>}
+      {s.won !== null && s.won > 0 && <span className="seat__won">+{chips(s.won)}</span>}
+      {s.handNames.length > 0 && <span className="seat__hand">{s.handNames.join(' · ')}</span>}
+    </div>
+  );
+}
+
+function SeatClock({
+  deadline,
+  timeBankMs,
+  serverNow,
+  actionMs,
+  hero,
+}: {
+  readonly deadline: number;
+  readonly timeBankMs: number;
+  readonly serverNow: () => number;
+  readonly actionMs: number;
+  readonly hero: boolean;
+}) {
+  const now = useNow(serverNow, 250);
+  const c = readClock(deadline, timeBankMs, now, actionMs);
+  const label =
+    c.phase === ClockPhase.ACTION
+      ? `${clockText(c.remainingMs)} to act, then ${clockText(c.bankMs)} time bank`
+      : c.phase === ClockPhase.BANK
+        ? `Time bank: ${clockText(c.remainingMs)}`
+        : 'Out of time';
+  return (
+    <div
+      className={`clock clock--${c.phase}${hero ? ' clock--hero' : ''}`}
+      role="timer"
+      aria-label={label}
+      data-testid="clock"
+      data-deadline={deadline}
+      data-time-bank={timeBankMs}
+    >
+      <span className="clock__bar" style={{ transform: `scaleX(${c.fraction})` }} aria-hidden="true" />
+      <span className="clock__text" aria-hidden="true">
+        {c.phase === ClockPhase.BANK ? `Bank ${clockText(c.remainingMs)}` : clockText(c.remainingMs)}
+      </span>
+      {c.phase === ClockPhase.ACTION && timeBankMs > 0 && (
+        <span className="clock__bank" aria-hidden="true">
+          +{clockText(timeBankMs)}
+        </span>
+      )}
+    </div>
+  );
+}

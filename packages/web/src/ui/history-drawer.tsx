@@ -1,0 +1,258 @@
+import { useEffect, useMemo, useState } from 'react';
+import { errorText } from '../lib/error-text.js';
+import { chips, dateTimeText, gameShortTitle, signedChips } from '../lib/format.js';
+import { buildReplay, type HandDetail, type HandSummary } from '../lib/replay.js';
+import type { AppState } from '../state/app-state.js';
+import { Card, CardSlot } from './card.js';
+import { Dialog } from './dialog.js';
+
+interface Props {
+  readonly app: AppState;
+  readonly open: boolean;
+  readonly onClose: () => void;
+  /** Hands of this table first; the list covers every table the player sat at. */
+  readonly tableId: string;
+}
+
+/** The player's hand history from the lobby, with a step-by-step replay of any hand. */
+export function HistoryDrawer({ app, open, onClose, tableId }: Props) {
+  const [hands, setHands] = useState<readonly HandSummary[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [detail, setDetail] = useState<HandDetail | null>(null);
+  const [loadingId, setLoadingId] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    setDetail(null);
+    app
+      .historyPage()
+      .then((p) => {
+        if (!live) return;
+        setHands(p.hands);
+        setNext(p.next);
+        setError(null);
+      })
+      .catch((err: unknown) => live && setError(errorText(err)));
+    return () => {
+      live = false;
+    };
+  }, [app, open]);
+
+  const more = (): void => {
+    if (next === null) return;
+    app
+      .historyPage(next)
+      .then((p) => {
+        setHands((h) => [...(h ?? []), ...p.hands]);
+        setNext(p.next);
+      })
+      .catch((err: unknown) => setError(errorText(err)));
+  };
+
+  const openHand = (id: string): void => {
+    setLoadingId(id);
+    app
+      .handDetail(id)
+      .then(setDetail)
+      .catch((err: unknown) => setError(errorText(err)))
+      .finally(() => setLoadingId(null));
+  };
+
+  return (
+    <Dialog open={open} title={detail === null ? 'Hand history' : 'Replay'} onClose={onClose} variant="drawer">
+      {error !== null && (
+        <p className="form__error" role="alert">
+          {error}
+        </p>
+      )}
+      {detail !== null ? (
+        <Replay detail={detail} onBack={() => setDetail(null)} />
+      ) : hands === null ? (
+        <p aria-busy="true">Loading your hands…</p>
+      ) : hands.length === 0 ? (
+        <p className="muted">No finished hands yet. A hand appears here a moment after it ends.</p>
+      ) : (
+        <>
+          <ul className="history" data-testid="history-list">
+            {[...hands]
+              .sort((a, b) => Number(b.session_id === tableId) - Number(a.session_id === tableId))
+              .map((h) => (
+                <li key={h.hand_id}>
+                  <button
+                    type="button"
+                    className="history__row"
+                    onClick={() => openHand(h.hand_id)}
+                    aria-busy={loadingId === h.hand_id}
+                    data-hand-id={h.hand_id}
+                  >
+                    <span className="history__game">
+                      {gameShortTitle(h.game, h.limit as 'nl' | 'pl' | 'fl')}
+                      {h.hand_no !== null ? ` #${h.hand_no}` : ''}
+                    </span>
+                    <span className="history__cards">
+                      {h.cards.map((c, i) => (
+                        <Card key={i} code={c} size="sm" />
+                      ))}
+                    </span>
+                    <span className={`history__net ${h.net > 0 ? 'net--up' : h.net < 0 ? 'net--down' : ''}`}>
+                      {signedChips(h.net)}
+                    </span>
+                    <span className="history__when muted">{dateTimeText(h.ended_at)}</span>
+                  </button>
+                </li>
+              ))}
+          </ul>
+          {next !== null && (
+            <button type="button" className="btn btn--ghost btn--block" onClick={more}>
+              Older hands
+            </button>
+          )}
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBack: () => void }) {
+  const frames = useMemo(() => buildReplay(detail), [detail]);
+  const [step, setStep] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const last = frames.length - 1;
+  const frame = frames[Math.min(step, last)]!;
+
+  useEffect(() => {
+    if (!playing) return;
+    if (step >= last) {
+      setPlaying(false);
+      return;
+    }
+    const t = setTimeout(() => setStep((s) => Math.min(last, s + 1)), 900);
+    return () => clearTimeout(t);
+  }, [playing, step, last]);
+
+  const hasBoard = frames.some((f) => f.board.length > 0);
+  return (
+    <div className="replay" data-testid="replay">
+      <button type="button" className="btn btn--ghost btn--sm" onClick={onBack}>
+        ← All hands
+      </button>
+      <p className="replay__meta">
+        {gameShortTitle(detail.game, detail.limit as 'nl' | 'pl' | 'fl')}, {dateTimeText(detail.started_at)}, pot{' '}
+        {chips(detail.pot_total)}
+      </p>
+      {hasBoard && (
+        <div className="board board--small" aria-label="Board">
+          {Array.from({ length: 5 }, (_, i) => {
+            const c = frame.board[i];
+            return c !== undefined ? <Card key={i} code={c} size="sm" /> : <CardSlot key={i} size="sm" />;
+          })}
+        </div>
+      )}
+      <p className="replay__caption" aria-live="polite" data-testid="replay-caption">
+        {frame.street !== '' && <span className="muted">{frame.street}: </span>}
+        {frame.caption}
+      </p>
+      <p className="muted">Pot {chips(frame.pot + frame.seats.reduce((n, s) => n + s.bet, 0))}</p>
+      <ul className="replay__seats">
+        {frame.seats.map((s) => (
+          <li
+            key={s.seat}
+            className={`replay__seat${s.folded ? ' replay__seat--folded' : ''}${s.seat === detail.viewer_seat ? ' replay__seat--hero' : ''}`}
+          >
+            <span className="replay__name">
+              {s.name}
+              {s.seat === detail.viewer_seat ? ' (you)' : ''}
+            </span>
+            <span className="replay__cards">
+              {s.cards.map((c, i) => (
+                <Card key={i} code={c} size="sm" dim={s.folded} />
+              ))}
+            </span>
+            <span className="replay__stack">{chips(s.stack)}</span>
+            <span className="replay__action muted">
+              {s.bet > 0 ? `${chips(s.bet)} in` : ''} {s.lastAction ?? ''}
+              {s.won > 0 ? ` won ${chips(s.won)}` : ''}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="replay__controls" role="group" aria-label="Replay controls">
+        <button
+          type="button"
+          className="btn btn--ghost btn--sm"
+          onClick={() => setStep(0)}
+          disabled={step === 0}
+          aria-label="First step"
+        >
+          ⏮
+        </button>
+        <button
+          type="button"
+          className="btn btn--ghost btn--sm"
+          onClick={() => setStep((s) => Math.max(0, s - 1))}
+          disabled={step === 0}
+          aria-label="Previous step"
+        >
+          ◀
+        </button>
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          onClick={() => setPlaying((p) => !p)}
+          disabled={step >= last && !playing}
+        >
+          {playing ? 'Pause' : 'Play'}
+        </button>
+        <button
+          type="button"
+          className="btn btn--ghost btn--sm"
+          onClick={() => setStep((s) => Math.min(last, s + 1))}
+          disabled={step >= last}
+          aria-label="Next step"
+        >
+          ▶
+        </button>
+        <button
+          type="button"
+          className="btn btn--ghost btn--sm"
+          onClick={() => setStep(last)}
+          disabled={step >= last}
+          aria-label="Last step"
+        >
+          ⏭
+        </button>
+        <label className="visually-hidden" htmlFor="replay-step">
+          Replay step
+        </label>
+        <input
+          id="replay-step"
+          type="range"
+          min={0}
+          max={last}
+          value={step}
+          onChange={(e) => setStep(Number(e.target.value))}
+          aria-valuetext={`Step ${step + 1} of ${last + 1}: ${frame.caption}`}
+        />
+        <span className="muted">
+          {step + 1}/{last + 1}
+        </span>
+      </div>
+      <p className="replay__links">
+        Download:{' '}
+        <a href={`/api/hands/${detail.hand_id}/ohh`} download={`${detail.hand_id}.ohh.json`}>
+          OHH
+        </a>{' '}
+        ·{' '}
+        <a href={`/api/hands/${detail.hand_id}/phh`} download={`${detail.hand_id}.phh`}>
+          PHH
+        </a>{' '}
+        ·{' '}
+        <a href={`/api/hands/${detail.hand_id}/reveal`} target="_blank" rel="noreferrer">
+          reveal record
+        </a>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,416 @@
+import { newCommandId, type LobbyMe, type LobbyRoomSummary } from '@felt/client';
+import { BETTING_LIMITS, GAME_TYPES, type BettingLimit, type GameType } from '@felt/protocol';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { errorText } from '../lib/error-text.js';
+import { chips, gameName, gameShortTitle, limitName } from '../lib/format.js';
+import type { Route } from '../lib/routes.js';
+import type { AppState } from '../state/app-state.js';
+import { ToastKind } from '../state/toasts.js';
+import { CreateRoomDialog } from './create-room-dialog.js';
+import { Dialog } from './dialog.js';
+
+/** How often the table list refreshes while the page is visible. */
+const LIST_REFRESH_MS = 3_000;
+
+interface Props {
+  readonly app: AppState;
+  readonly me: LobbyMe;
+  readonly go: (r: Route) => void;
+}
+
+function useRooms(app: AppState, filter: { game: GameType | ''; limit: BettingLimit | '' }) {
+  const [rooms, setRooms] = useState<readonly LobbyRoomSummary[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  const load = useCallback(async () => {
+    try {
+      const list = await app.lobby.listRooms({
+        ...(filter.game !== '' ? { game: filter.game } : {}),
+        ...(filter.limit !== '' ? { limit: filter.limit } : {}),
+      });
+      setRooms(list);
+      setError(null);
+      setUpdatedAt(Date.now());
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }, [app, filter.game, filter.limit]);
+  useEffect(() => {
+    void load();
+    // Polling, paused while the tab is hidden: the lobby's API has no push channel for the list.
+    const id = setInterval(() => {
+      if (document.visibilityState === 'visible') void load();
+    }, LIST_REFRESH_MS);
+    return () => clearInterval(id);
+  }, [load]);
+  return { rooms, error, updatedAt, reload: load };
+}
+
+export function LobbyScreen({ app, me, go }: Props) {
+  const [game, setGame] = useState<GameType | ''>('');
+  const [limit, setLimit] = useState<BettingLimit | ''>('');
+  const { rooms, error, reload } = useRooms(app, { game, limit });
+  const [creating, setCreating] = useState(false);
+  const [joining, setJoining] = useState<LobbyRoomSummary | null>(null);
+  const ids = { game: useId(), limit: useId() };
+
+  useEffect(() => {
+    void app.refreshMe();
+  }, [app]);
+
+  const seated = new Set(me.seats.map((s) => s.session_id));
+
+  return (
+    <main className="lobby" aria-labelledby="lobby-title">
+      <div className="lobby__head">
+        <h1 id="lobby-title">Lobby</h1>
+        <button type="button" className="btn btn--primary" onClick={() => setCreating(true)}>
+          Create a room
+        </button>
+      </div>
+
+      {me.seats.length > 0 && (
+        <section className="panel" aria-labelledby="seats-title">
+          <h2 id="seats-title">Your seats</h2>
+          <ul className="seat-list">
+            {me.seats.map((s) => (
+              <li key={s.session_id} className="seat-list__item">
+                <span>
+                  Room <strong className="mono">{s.code}</strong>, seat {s.seat}, {chips(s.stack)} chips
+                </span>
+                <a className="btn btn--primary" href={`#/table/${s.session_id}`}>
+                  Open table
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <div className="lobby__grid">
+        <section className="panel lobby__tables" aria-labelledby="tables-title">
+          <div className="panel__head">
+            <h2 id="tables-title">Tables</h2>
+            <div className="filters">
+              <div className="field field--inline">
+                <label htmlFor={ids.game}>Game</label>
+                <select id={ids.game} value={game} onChange={(e) => setGame(e.target.value as GameType | '')}>
+                  <option value="">All games</option>
+                  {GAME_TYPES.map((g) => (
+                    <option key={g} value={g}>
+                      {gameName(g)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field field--inline">
+                <label htmlFor={ids.limit}>Limit</label>
+                <select id={ids.limit} value={limit} onChange={(e) => setLimit(e.target.value as BettingLimit | '')}>
+                  <option value="">Any limit</option>
+                  {BETTING_LIMITS.map((l) => (
+                    <option key={l} value={l}>
+                      {limitName(l)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+          </div>
+          {error !== null && (
+            <p className="form__error" role="alert">
+              {error}
+            </p>
+          )}
+          {rooms === null ? (
+            <p aria-busy="true">Loading tables…</p>
+          ) : rooms.length === 0 ? (
+            <p className="muted">No open tables match. Create one, or join a private room by its code.</p>
+          ) : (
+            <table className="rooms" aria-describedby="tables-live-note">
+              <thead>
+                <tr>
+                  <th scope="col">Game</th>
+                  <th scope="col">Stakes</th>
+                  <th scope="col">Players</th>
+                  <th scope="col" className="hide-sm">
+                    Buy-in
+                  </th>
+                  <th scope="col" className="hide-sm">
+                    Code
+                  </th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rooms.map((r) => (
+                  <tr key={r.session_id} data-room={r.code}>
+                    <td>{gameShortTitle(r.game, r.limit)}</td>
+                    <td>{r.stakes}</td>
+                    <td>
+                      {r.players}/{r.seats}
+                    </td>
+                    <td className="hide-sm">
+                      {chips(r.buy_in.min)}–{chips(r.buy_in.max)}
+                    </td>
+                    <td className="hide-sm mono">{r.code}</td>
+                    <td className="rooms__actions">
+                      {seated.has(r.session_id) ? (
+                        <a className="btn btn--primary btn--sm" href={`#/table/${r.session_id}`}>
+                          Open
+                        </a>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn--primary btn--sm"
+                          disabled={r.players >= r.seats}
+                          onClick={() => setJoining(r)}
+                          aria-label={`Join ${gameShortTitle(r.game, r.limit)} ${r.stakes}, room ${r.code}`}
+                        >
+                          Join
+                        </button>
+                      )}
+                      <a
+                        className="btn btn--ghost btn--sm"
+                        href={`#/watch/${r.session_id}`}
+                        aria-label={`Watch room ${r.code}`}
+                      >
+                        Watch
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <p id="tables-live-note" className="hint">
+            The list updates every few seconds.
+          </p>
+        </section>
+
+        <div className="lobby__side">
+          <JoinByCode app={app} go={go} />
+          <QuickJoin app={app} go={go} />
+        </div>
+      </div>
+
+      <CreateRoomDialog
+        app={app}
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(id) => {
+          setCreating(false);
+          void app.refreshMe();
+          go({ name: 'table', tableId: id, spectate: false });
+        }}
+      />
+      {joining !== null && (
+        <JoinRoomDialog
+          app={app}
+          room={joining}
+          onClose={() => setJoining(null)}
+          onJoined={(id) => {
+            setJoining(null);
+            void reload();
+            go({ name: 'table', tableId: id, spectate: false });
+          }}
+        />
+      )}
+    </main>
+  );
+}
+
+function JoinRoomDialog({
+  app,
+  room,
+  onClose,
+  onJoined,
+}: {
+  readonly app: AppState;
+  readonly room: LobbyRoomSummary;
+  readonly onClose: () => void;
+  readonly onJoined: (id: string) => void;
+}) {
+  const [buyIn, setBuyIn] = useState(String(room.buy_in.max));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const joined = await app.lobby.joinByCode(room.code, { buy_in: Number(buyIn) }, newCommandId());
+      await app.refreshMe();
+      onJoined(joined.session_id);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open title={`Join ${gameShortTitle(room.game, room.limit)} ${room.stakes}`} onClose={onClose}>
+      <form className="form" onSubmit={(e) => void submit(e)}>
+        <div className="field">
+          <label htmlFor={id}>Buy-in</label>
+          <input
+            id={id}
+            type="number"
+            inputMode="numeric"
+            min={room.buy_in.min}
+            max={room.buy_in.max}
+            step={1}
+            required
+            value={buyIn}
+            onChange={(e) => setBuyIn(e.target.value)}
+          />
+          <p className="hint">
+            Between {chips(room.buy_in.min)} and {chips(room.buy_in.max)} chips from your wallet.
+          </p>
+        </div>
+        {error !== null && (
+          <p className="form__error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="form__actions">
+          <button type="button" className="btn btn--ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            Take a seat
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function JoinByCode({ app, go }: { readonly app: AppState; readonly go: (r: Route) => void }) {
+  const [code, setCode] = useState('');
+  const [buyIn, setBuyIn] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ids = { code: useId(), buyIn: useId() };
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const joined = await app.lobby.joinByCode(code.trim(), { buy_in: Number(buyIn) }, newCommandId());
+      await app.refreshMe();
+      go({ name: 'table', tableId: joined.session_id, spectate: false });
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="code-title">
+      <h2 id="code-title">Join by code</h2>
+      <form className="form" onSubmit={(e) => void submit(e)}>
+        <div className="field">
+          <label htmlFor={ids.code}>Room code</label>
+          <input
+            id={ids.code}
+            name="code"
+            inputMode="numeric"
+            autoComplete="off"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+            placeholder="6 digits"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.buyIn}>Buy-in</label>
+          <input
+            id={ids.buyIn}
+            name="buy_in"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            required
+            value={buyIn}
+            onChange={(e) => setBuyIn(e.target.value)}
+          />
+        </div>
+        {error !== null && (
+          <p className="form__error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
+          Join room
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function QuickJoin({ app, go }: { readonly app: AppState; readonly go: (r: Route) => void }) {
+  const [game, setGame] = useState<GameType | ''>('holdem');
+  const [buyIn, setBuyIn] = useState('');
+  const [busy, setBusy] = useState(false);
+  const ids = { game: useId(), buyIn: useId() };
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const joined = await app.lobby.quickJoin(
+        {
+          ...(game !== '' ? { game } : {}),
+          ...(buyIn.trim() !== '' ? { buy_in: Number(buyIn) } : {}),
+        },
+        newCommandId(),
+      );
+      await app.refreshMe();
+      app.toasts.show(`Seated in room ${joined.code}.`, ToastKind.SUCCESS);
+      go({ name: 'table', tableId: joined.session_id, spectate: false });
+    } catch (err) {
+      app.toasts.show(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="quick-title">
+      <h2 id="quick-title">Quick join</h2>
+      <form className="form" onSubmit={(e) => void submit(e)}>
+        <div className="field">
+          <label htmlFor={ids.game}>Game</label>
+          <select id={ids.game} value={game} onChange={(e) => setGame(e.target.value as GameType | '')}>
+            <option value="">Any game</option>
+            {GAME_TYPES.map((g) => (
+              <option key={g} value={g}>
+                {gameName(g)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.buyIn}>Buy-in (optional)</label>
+          <input
+            id={ids.buyIn}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            value={buyIn}
+            onChange={(e) => setBuyIn(e.target.value)}
+            placeholder="The table's maximum"
+          />
+        </div>
+        <button type="submit" className="btn btn--secondary btn--block" disabled={busy}>
+          Find me a seat
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,192 @@
+// Components rendered to HTML with react-dom/server: what a player (and a screen reader) gets for a
+// given state, without a browser. The Chromium suite covers behaviour; this covers markup.
+import { initialTableView, reduceTable, type HandFairness, type TurnInfo } from '@felt/client';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { toTableModel, type ShowdownModel } from '../lib/table-model.js';
+import type { FinishedHand } from '../state/table-controller.js';
+import { emptySeat, HAND, seat, TABLE, tableState, validActions } from '../test-support/fixtures.js';
+import { ActionBar } from './action-bar.js';
+import { Card } from './card.js';
+import { FairnessBadge } from './fairness.js';
+import { Felt } from './felt.js';
+import { ShowdownPanel } from './showdown-panel.js';
+
+const turn = (va = validActions()): TurnInfo => ({
+  handId: HAND,
+  seat: 2,
+  turnToken: 'tok_abcdefghijklmnop',
+  validActions: va,
+  deadline: 1_764_400_030_000,
+  timeBankMs: 60_000,
+  fromSeq: 10,
+});
+
+const bar = (va = validActions()) =>
+  renderToStaticMarkup(
+    <ActionBar
+      turn={turn(va)}
+      bigUnit={20}
+      heroCards={[]}
+      selected={new Set()}
+      clearSelection={() => undefined}
+      busy={false}
+      onAct={() => Promise.resolve(true)}
+    />,
+  );
+
+describe('Card', () => {
+  it('names the card for screen readers and hides face-down values', () => {
+    expect(renderToStaticMarkup(<Card code="Qh" />)).toContain('aria-label="Queen of hearts"');
+    const back = renderToStaticMarkup(<Card code={null} />);
+    expect(back).toContain('aria-label="Face-down card"');
+    expect(back).not.toMatch(/[2-9TJQKA][cdhs]/);
+    expect(renderToStaticMarkup(<Card code="3c" up />)).toContain('Three of clubs, face up');
+  });
+});
+
+describe('ActionBar', () => {
+  it('shows every valid action with its amount and its shortcut', () => {
+    const html = bar();
+    expect(html).toMatch(/Fold <kbd[^>]*>F<\/kbd>/);
+    expect(html).toMatch(/Call 20 <kbd[^>]*>C<\/kbd>/);
+    expect(html).toMatch(/Raise to 40 <kbd[^>]*>R<\/kbd>/);
+    expect(html).toMatch(/All-in 1,000 <kbd[^>]*>A<\/kbd>/);
+    expect(html).toContain('aria-keyshortcuts="F"');
+    expect(html).toContain('½ Pot');
+    expect(html).toMatch(/type="range"[^>]*min="40"[^>]*max="1000"/);
+    expect(html).not.toContain('Check');
+  });
+
+  it('offers check instead of fold and call when nothing is bet', () => {
+    const html = bar(
+      validActions({ fold: false, check: true, call: null, raise: null, bet: { min: 20, max: 1000 }, current_bet: 0 }),
+    );
+    expect(html).toContain('Check');
+    expect(html).toContain('Bet 20');
+    expect(html).not.toContain('Fold');
+    expect(html).not.toContain('Call');
+  });
+
+  it('has no slider or pot buttons for a fixed-limit raise', () => {
+    const html = bar(validActions({ raise: { min: 40, max: 40 }, all_in: null }));
+    expect(html).toContain('Raise to 40');
+    expect(html).not.toContain('type="range"');
+    expect(html).not.toContain('½ Pot');
+  });
+
+  it('offers the Stud bring-in and completion', () => {
+    const html = bar(
+      validActions({ fold: false, call: null, raise: null, bring_in: 1, complete: { min: 2, max: 2 }, all_in: null }),
+    );
+    expect(html).toMatch(/Bring-in 1 <kbd[^>]*>B<\/kbd>/);
+    expect(html).toContain('Complete to 2');
+  });
+
+  it('marks an all-in call as such', () => {
+    expect(bar(validActions({ call: 1000, stack: 1000, raise: null }))).toContain('Call 1,000 (all-in)');
+  });
+});
+
+describe('Felt', () => {
+  it('renders Stud up cards face up for everyone and down cards face down for opponents', () => {
+    const stud = tableState({
+      hand_id: HAND,
+      game: 'stud',
+      variant: {
+        game: 'stud',
+        limit: 'fl',
+        stakes: {
+          small_blind: 0,
+          big_blind: 0,
+          ante: 1,
+          big_blind_ante: 0,
+          button_blind: 0,
+          bring_in: 1,
+          small_bet: 2,
+          big_bet: 4,
+        },
+      },
+      phase: 'betting',
+      street: 'third',
+      seats: [
+        seat(1, { in_hand: true, folded: false, cards: [null, null, 'Kh'], up: [false, false, true] }),
+        seat(2, { in_hand: true, folded: false, cards: ['As', 'Ad', '3c'], up: [false, false, true] }),
+        emptySeat(3),
+      ],
+      hero: { seat: 2, cards: ['As', 'Ad', '3c'] },
+    });
+    const model = toTableModel(reduceTable(initialTableView(TABLE), stud).view)!;
+    const html = renderToStaticMarkup(<Felt model={model} serverNow={() => 0} actionMs={30_000} reducedMotion />);
+    expect(html).not.toContain('data-testid="board"');
+    expect(html).toContain('aria-label="King of hearts, face up"');
+    expect(html).toContain('Ace of spades, face down (only you see it)');
+    expect((html.match(/Face-down card/g) ?? []).length).toBe(2);
+  });
+});
+
+describe('ShowdownPanel', () => {
+  it('shows both halves of a hi-lo pot and the show-or-muck choice', () => {
+    const sd: ShowdownModel = {
+      handId: HAND,
+      hiLo: true,
+      rake: 0,
+      pots: [
+        {
+          label: 'Main pot',
+          amount: 200,
+          rake: 0,
+          noLow: false,
+          winners: [
+            { seat: 1, name: 'alice', amount: 100, side: 'high', handName: 'a flush' },
+            { seat: 2, name: 'bob', amount: 100, side: 'low', handName: '8-6-4-3-2' },
+          ],
+        },
+      ],
+      shown: [{ seat: 1, name: 'alice', cards: ['Ah', '2h', 'Kc', 'Qd'], handNames: ['a flush'] }],
+      mucked: [],
+      players: [
+        { seat: 1, name: 'alice', net: 20 },
+        { seat: 2, name: 'bob', net: -20 },
+      ],
+    };
+    const html = renderToStaticMarkup(
+      <ShowdownPanel
+        showdown={sd}
+        canShow
+        heroSeat={2}
+        busy={false}
+        onShow={() => undefined}
+        onMuck={() => undefined}
+      />,
+    );
+    expect(html).toMatch(/High<\/span><span class="winner__name">alice<\/span> wins <strong>100<\/strong>/);
+    expect(html).toMatch(/Low<\/span><span class="winner__name">You<\/span> win <strong>100<\/strong>/);
+    expect(html).toContain('with 8-6-4-3-2');
+    expect(html).toContain('Show my cards');
+    expect(html).toContain('Muck');
+  });
+});
+
+describe('FairnessBadge', () => {
+  const hand = (fairness: HandFairness | null): FinishedHand => ({
+    handId: HAND,
+    title: '',
+    result: {} as never,
+    showdown: null,
+    shown: [],
+    seedCommit: null,
+    reveal: null,
+    fairness,
+    names: new Map(),
+  });
+
+  it('is green only when the verifier passed', () => {
+    const status = (h: FinishedHand | undefined) =>
+      /data-status="(\w+)"/.exec(renderToStaticMarkup(<FairnessBadge hand={h} onOpen={() => undefined} />))![1];
+    expect(status(undefined)).toBe('none');
+    expect(status(hand(null))).toBe('pending');
+    expect(status(hand({ ok: true } as HandFairness))).toBe('verified');
+    expect(status(hand({ ok: false } as HandFairness))).toBe('failed');
+  });
+});

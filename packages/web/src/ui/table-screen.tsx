@@ -1,0 +1,525 @@
+import type { LobbyRoomDetail } from '@felt/client';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { errorText } from '../lib/error-text.js';
+import { chips, GameFamily } from '../lib/format.js';
+import type { TableModel } from '../lib/table-model.js';
+import type { AppState } from '../state/app-state.js';
+import { TableController, type TableScreenState } from '../state/table-controller.js';
+import { ToastKind } from '../state/toasts.js';
+import { ActionBar } from './action-bar.js';
+import { Dialog } from './dialog.js';
+import { FairnessBadge, FairnessPanel } from './fairness.js';
+import { Felt } from './felt.js';
+import { HistoryDrawer } from './history-drawer.js';
+import { useReducedMotion, useStore } from './hooks.js';
+import { ShowdownPanel } from './showdown-panel.js';
+
+interface Props {
+  readonly app: AppState;
+  readonly tableId: string;
+  readonly spectate: boolean;
+  readonly onExit: () => void;
+}
+
+/** Opens the table through the SDK and keeps it open while the screen is shown. */
+export function TableScreen({ app, tableId, spectate, onExit }: Props) {
+  const [controller, setController] = useState<TableController | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    let c: TableController | null = null;
+    app
+      .feltClient()
+      .then((client) => {
+        if (!live) return;
+        c = new TableController(client, tableId, spectate, app.toasts);
+        setController(c);
+      })
+      .catch((err: unknown) => live && setFailed(errorText(err)));
+    return () => {
+      live = false;
+      c?.dispose();
+    };
+  }, [app, tableId, spectate]);
+
+  if (failed !== null) {
+    return (
+      <main className="table-screen table-screen--message">
+        <p role="alert">{failed}</p>
+        <button type="button" className="btn btn--primary" onClick={onExit}>
+          Back to the lobby
+        </button>
+      </main>
+    );
+  }
+  if (controller === null) {
+    return (
+      <main className="table-screen table-screen--message" aria-busy="true">
+        <p>Connecting to the table…</p>
+      </main>
+    );
+  }
+  return <TableRoom app={app} controller={controller} onExit={onExit} />;
+}
+
+function roomActionMs(room: LobbyRoomDetail | null): number {
+  const clock = (room?.config as { clock?: { actionSeconds?: unknown } } | undefined)?.clock;
+  return typeof clock?.actionSeconds === 'number' ? clock.actionSeconds * 1000 : 30_000;
+}
+
+function mayForceStart(room: LobbyRoomDetail | null): boolean {
+  const start = (room?.config as { startHand?: { hostMayForceStart?: unknown } } | undefined)?.startHand;
+  return start?.hostMayForceStart !== false;
+}
+
+function bigUnit(model: TableModel): number {
+  const s = model.game.variant.stakes;
+  return model.game.variant.limit === 'fl' || model.game.family === GameFamily.STUD
+    ? s.small_bet
+    : s.big_blind || s.small_bet || 1;
+}
+
+function TableRoom({
+  app,
+  controller,
+  onExit,
+}: {
+  readonly app: AppState;
+  readonly controller: TableController;
+  readonly onExit: () => void;
+}) {
+  const st: TableScreenState = useStore(controller.store);
+  const model = st.model;
+  const reducedMotion = useReducedMotion();
+  const [room, setRoom] = useState<LobbyRoomDetail | null>(null);
+  const [panel, setPanel] = useState<'none' | 'history' | 'fairness' | 'topup' | 'leave'>('none');
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [mucked, setMucked] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const serverNow = useCallback(() => controller.clock.now(), [controller]);
+
+  const loadRoom = useCallback(() => {
+    app.lobby
+      .getRoom(controller.tableId)
+      .then(setRoom)
+      .catch(() => setRoom(null));
+  }, [app, controller.tableId]);
+  useEffect(loadRoom, [loadRoom]);
+
+  // Announce the hero's turn and each result once, politely, for screen readers.
+  const turnToken = model?.turn?.turnToken;
+  useEffect(() => {
+    if (turnToken !== undefined) setAnnouncement('Your turn.');
+  }, [turnToken]);
+  const resultId = model?.showdown?.handId;
+  useEffect(() => {
+    const sd = model?.showdown;
+    if (sd === undefined || sd === null) return;
+    const lines = sd.pots.flatMap((p) =>
+      p.winners.map((w) => `${w.name} wins ${chips(w.amount)}${w.handName !== null ? ` with ${w.handName}` : ''}`),
+    );
+    setAnnouncement(lines.join('. '));
+  }, [resultId]);
+  // A new turn clears a draw selection.
+  useEffect(() => setSelected(new Set()), [turnToken]);
+
+  const toggleCard = useCallback(
+    (i: number) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(i)) next.delete(i);
+        else next.add(i);
+        return next;
+      }),
+    [],
+  );
+
+  if (model === null) {
+    return (
+      <main className="table-screen table-screen--message" aria-busy="true">
+        <p>{st.closedReason ?? 'Joining the table…'}</p>
+        {st.closedReason !== null && (
+          <button type="button" className="btn btn--primary" onClick={onExit}>
+            Back to the lobby
+          </button>
+        )}
+      </main>
+    );
+  }
+
+  const hero = model.hero;
+  const isHost = room !== null && app.auth.get().status === 'signed_in' && room.host_id === meId(app);
+  const canDiscard = model.turn?.validActions.discard != null;
+  const lastHand = st.finished[0];
+  const heroShown = model.showdown?.shown.some((s) => s.seat === hero?.seat) ?? false;
+  const canShow =
+    hero !== null &&
+    hero.inHand &&
+    model.phase === 'complete' &&
+    model.showdown !== null &&
+    !heroShown &&
+    mucked !== model.handId;
+  const syncing = st.connection !== 'open' || st.session !== 'joined' || st.resyncing;
+
+  return (
+    <main
+      className={`table-screen${syncing ? ' table-screen--syncing' : ''}`}
+      data-testid="table"
+      data-table-id={model.tableId}
+      data-hand-id={model.handId ?? ''}
+      data-state-hash={model.stateHash}
+      data-phase={model.phase}
+      data-role={model.role ?? ''}
+      data-family={model.game.family}
+      aria-busy={syncing}
+    >
+      <header className="table-bar">
+        <div className="table-bar__title">
+          <h1>{model.game.room}</h1>
+          <p className="table-bar__sub">
+            <span data-testid="stakes">{model.game.stakes}</span>
+            {room !== null && (
+              <span>
+                {' '}
+                · Room <span className="mono">{room.code}</span>
+              </span>
+            )}
+          </p>
+          {model.game.rotation !== null && (
+            <p className="rotation" data-testid="rotation">
+              <span className="rotation__now">Now: {model.game.rotation.current}</span>
+              <span className="rotation__next">
+                Next: {model.game.rotation.next}
+                {` in ${model.game.rotation.handsLeft} hand${model.game.rotation.handsLeft === 1 ? '' : 's'}`}
+              </span>
+            </p>
+          )}
+        </div>
+        <ConnectionIndicator st={st} onResync={() => controller.resync()} />
+        <nav className="table-bar__tools" aria-label="Table tools">
+          <FairnessBadge hand={lastHand} onOpen={() => setPanel('fairness')} />
+          {model.role === 'player' && (
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPanel('history')}>
+              History
+            </button>
+          )}
+          {hero !== null && (
+            <>
+              {hero.sittingOut ? (
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--sm"
+                  onClick={() => void controller.sitIn()}
+                  disabled={st.busy}
+                >
+                  Sit in
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--sm"
+                  onClick={() => void controller.sitOut()}
+                  disabled={st.busy}
+                >
+                  Sit out
+                </button>
+              )}
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPanel('topup')}>
+                {hero.stack === 0 ? 'Rebuy' : 'Top up'}
+              </button>
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPanel('leave')}>
+                Leave
+              </button>
+            </>
+          )}
+          {hero === null && (
+            <button type="button" className="btn btn--ghost btn--sm" onClick={onExit}>
+              Lobby
+            </button>
+          )}
+        </nav>
+      </header>
+
+      <div className="table-stage">
+        <Felt
+          model={model}
+          serverNow={serverNow}
+          actionMs={roomActionMs(room)}
+          reducedMotion={reducedMotion}
+          selected={canDiscard ? selected : undefined}
+          onToggleCard={canDiscard ? toggleCard : undefined}
+        />
+        {model.showdown !== null && (model.phase === 'complete' || model.phase === 'showdown') && (
+          <ShowdownPanel
+            showdown={model.showdown}
+            canShow={canShow}
+            heroSeat={hero?.seat ?? null}
+            busy={st.busy}
+            onShow={() => {
+              if (model.handId !== null) void controller.showCards(model.handId);
+            }}
+            onMuck={() => setMucked(model.handId)}
+          />
+        )}
+      </div>
+
+      <div className="hero-area">
+        {model.turn !== null && hero !== null && !syncing ? (
+          <ActionBar
+            turn={model.turn}
+            bigUnit={bigUnit(model)}
+            heroCards={hero.cards}
+            selected={selected}
+            clearSelection={() => setSelected(new Set())}
+            busy={st.busy}
+            onAct={(d) => controller.act(d)}
+          />
+        ) : (
+          <HeroStatus
+            model={model}
+            st={st}
+            isHost={isHost && mayForceStart(room)}
+            onStart={() => void controller.startHand()}
+            onSitIn={() => void controller.sitIn()}
+            onTopUp={() => setPanel('topup')}
+          />
+        )}
+      </div>
+
+      <p className="visually-hidden" aria-live="polite" data-testid="announcer">
+        {announcement}
+      </p>
+
+      <FairnessPanel open={panel === 'fairness'} hands={st.finished} onClose={() => setPanel('none')} />
+      {model.role === 'player' && (
+        <HistoryDrawer app={app} open={panel === 'history'} onClose={() => setPanel('none')} tableId={model.tableId} />
+      )}
+      {panel === 'topup' && room !== null && (
+        <TopUpDialog
+          app={app}
+          room={room}
+          stack={hero?.stack ?? 0}
+          onClose={() => setPanel('none')}
+          onDone={() => {
+            setPanel('none');
+            loadRoom();
+          }}
+        />
+      )}
+      <Dialog open={panel === 'leave'} title="Leave this table?" onClose={() => setPanel('none')}>
+        <div className="confirm">
+          <p>
+            {hero?.inHand === true && !hero.folded
+              ? 'You are in a hand: you will be folded at your turn and leave when it ends. Your stack then goes back to your wallet.'
+              : 'Your stack goes back to your wallet.'}
+          </p>
+          <div className="form__actions">
+            <button type="button" className="btn btn--ghost" onClick={() => setPanel('none')}>
+              Stay
+            </button>
+            <button
+              type="button"
+              className="btn btn--danger"
+              onClick={() => {
+                app.lobby
+                  .leaveRoom(controller.tableId)
+                  .then((left) => {
+                    app.toasts.show(
+                      left.status === 'leaving'
+                        ? 'You will leave when this hand ends; your chips then go back to your wallet.'
+                        : `You left the table. ${chips(left.refunded)} chips went back to your wallet.`,
+                      ToastKind.SUCCESS,
+                    );
+                    void app.refreshMe();
+                    onExit();
+                  })
+                  .catch((err: unknown) => app.toasts.show(errorText(err)));
+              }}
+            >
+              Leave
+            </button>
+          </div>
+        </div>
+      </Dialog>
+    </main>
+  );
+}
+
+function meId(app: AppState): string | null {
+  const a = app.auth.get();
+  return a.status === 'signed_in' ? a.me.user.id : null;
+}
+
+function ConnectionIndicator({ st, onResync }: { readonly st: TableScreenState; readonly onResync: () => void }) {
+  let state: 'live' | 'reconnecting' | 'syncing' | 'closed';
+  if (st.session === 'closed') state = 'closed';
+  else if (st.connection !== 'open') state = 'reconnecting';
+  else if (st.session !== 'joined' || st.resyncing) state = 'syncing';
+  else state = 'live';
+  const text = {
+    live: 'Live',
+    reconnecting: 'Reconnecting… your seat is kept',
+    syncing: 'Catching up…',
+    closed: st.closedReason ?? 'Disconnected',
+  }[state];
+  return (
+    <div className={`conn conn--${state}`} role="status" data-testid="connection" data-state={state}>
+      <span className="conn__dot" aria-hidden="true" />
+      <span className="conn__text">{text}</span>
+      {state === 'live' && (
+        <button
+          type="button"
+          className="btn btn--ghost btn--sm conn__resync"
+          onClick={onResync}
+          title="Ask the table for a fresh snapshot"
+        >
+          Resync
+        </button>
+      )}
+    </div>
+  );
+}
+
+function HeroStatus({
+  model,
+  st,
+  isHost,
+  onStart,
+  onSitIn,
+  onTopUp,
+}: {
+  readonly model: TableModel;
+  readonly st: TableScreenState;
+  readonly isHost: boolean;
+  readonly onStart: () => void;
+  readonly onSitIn: () => void;
+  readonly onTopUp: () => void;
+}) {
+  const hero = model.hero;
+  if (model.role === 'spectator' || hero === null) {
+    return (
+      <p className="hero-status" data-testid="hero-status">
+        You are watching. Players’ cards stay hidden until they are shown.
+      </p>
+    );
+  }
+  const actor = model.seats.find((s) => s.isActor);
+  let line: string;
+  if (hero.sittingOut)
+    line = hero.stack === 0 ? 'You have no chips at this table. Rebuy, then sit in.' : 'You are sitting out.';
+  else if (model.phase === 'waiting')
+    line =
+      model.seats.filter((s) => !s.empty).length < 2
+        ? 'Waiting for another player to sit down.'
+        : 'The next hand starts soon.';
+  else if (model.phase === 'seeding') line = 'Shuffling. Your browser is adding its own random seed to this deck.';
+  else if (actor !== undefined && !actor.isHero) line = `Waiting for ${actor.name ?? `seat ${actor.seat}`}.`;
+  else if (hero.folded) line = 'You folded this hand.';
+  else line = '';
+  return (
+    <div className="hero-status" data-testid="hero-status">
+      {line !== '' && <p>{line}</p>}
+      <div className="hero-status__actions">
+        {hero.sittingOut && hero.stack > 0 && (
+          <button type="button" className="btn btn--primary" onClick={onSitIn} disabled={st.busy}>
+            Sit in
+          </button>
+        )}
+        {hero.stack === 0 && (
+          <button type="button" className="btn btn--primary" onClick={onTopUp}>
+            Rebuy
+          </button>
+        )}
+        {isHost && (model.phase === 'waiting' || model.phase === 'complete') && (
+          <button
+            type="button"
+            className="btn btn--secondary"
+            onClick={onStart}
+            disabled={st.busy}
+            data-testid="deal-now"
+          >
+            Deal now
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function TopUpDialog({
+  app,
+  room,
+  stack,
+  onClose,
+  onDone,
+}: {
+  readonly app: AppState;
+  readonly room: LobbyRoomDetail;
+  readonly stack: number;
+  readonly onClose: () => void;
+  readonly onDone: () => void;
+}) {
+  const room_ = room;
+  const most = Math.max(0, room_.buy_in.max - stack);
+  const [amount, setAmount] = useState(String(most));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const key = useMemo(() => `topup-${room_.session_id}-${Date.now().toString(36)}`, [room_.session_id]);
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await app.lobby.topUp(room_.session_id, Number(amount), key);
+      app.toasts.show(
+        r.status === 'applied'
+          ? `${chips(r.amount)} chips added to your stack.`
+          : `${chips(r.amount)} chips will be added before the next hand.`,
+        ToastKind.SUCCESS,
+      );
+      void app.refreshMe();
+      onDone();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open title={stack === 0 ? 'Rebuy' : 'Top up'} onClose={onClose}>
+      <form className="form" onSubmit={(e) => void submit(e)}>
+        <div className="field">
+          <label htmlFor={id}>Chips to add</label>
+          <input
+            id={id}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={most}
+            step={1}
+            required
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+          <p className="hint">
+            Your stack can go up to {chips(room_.buy_in.max)} chips (now {chips(stack)}). Chips are added between hands.
+          </p>
+        </div>
+        {error !== null && (
+          <p className="form__error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="form__actions">
+          <button type="button" className="btn btn--ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy || most === 0}>
+            Add chips
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
