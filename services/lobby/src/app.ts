@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { PrismaClient } from '@felt/db';
 import {
   createMetricsRegistry,
@@ -22,9 +22,17 @@ import { homePage } from './home-page.js';
 import type { ScryptParams } from './passwords.js';
 import { systemClock, type Clock, type RevocationList, type RoomEventPublisher } from './ports.js';
 import { RedisRevocationList, RedisRoomEventPublisher } from './redis-adapters.js';
-import { Rooms, type RoomMember, type RoomSummary, type SeatResult } from './rooms.js';
+import { History } from './history.js';
+import { CashOutMode, Rooms, type RoomMember, type RoomSummary, type SeatResult } from './rooms.js';
 import {
   closedSchema,
+  handDetailSchema,
+  handIdParamSchema,
+  historyPageSchema,
+  historyQuerySchema,
+  revealResponseSchema,
+  topUpRequestSchema,
+  topUpSchema,
   configResponseSchema,
   createdRoomSchema,
   createRoomSchema,
@@ -69,11 +77,14 @@ export interface LobbyDeps {
   readonly revocations?: RevocationList;
   /** Largest request body accepted. Default 64 KiB. */
   readonly maxBodyBytes?: number;
+  /** FELT_CASH_OUT_MODE (docs/dev/money-flows.md). Default ledger. */
+  readonly cashOutMode?: CashOutMode;
 }
 
 export interface LobbyApp {
   readonly app: OpenAPIHono<Env>;
   readonly rooms: Rooms;
+  readonly history: History;
   readonly accounts: Accounts;
   readonly metrics: Registry;
 }
@@ -85,7 +96,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
 });
 
-const errors = (...codes: (400 | 401 | 403 | 404 | 409)[]) =>
+const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422)[]) =>
   Object.fromEntries(codes.map((code) => [code, json(errorSchema, 'Refused; `error.code` says why')])) as Record<
     number,
     ReturnType<typeof json<typeof errorSchema>>
@@ -190,11 +201,14 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   });
   const rooms = new Rooms({
     prisma: deps.prisma,
+    cashOutMode: deps.cashOutMode ?? CashOutMode.LEDGER,
     events,
     clock,
     logger: log,
     onPublish: (event, ok) => published.inc({ type: event.type, outcome: ok ? 'published' : 'failed' }),
   });
+
+  const history = new History(deps.prisma);
 
   const app = new OpenAPIHono<Env>({
     defaultHook: (result, c) => {
@@ -241,6 +255,8 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   app.use('/api/auth/logout', requireAuth);
   // Also matches /api/rooms itself.
   app.use('/api/rooms/*', requireAuth);
+  // Also matches /api/hands itself.
+  app.use('/api/hands/*', requireAuth);
 
   app.onError((err, c) => {
     if (err instanceof LobbyError) {
@@ -510,16 +526,61 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       path: '/api/rooms/{id}/leave',
       summary: 'Give up your seat; your stack goes back to the wallet',
       description:
-        'Today the stack is the escrow, since hands do not move chips yet; issue 7 makes the table ' +
-        "worker's final stack the cash-out amount.",
+        'In a hand, you are folded when your turn comes and leave when it ends; the stack the table ' +
+        'reports is paid once every earlier hand at the table is persisted (status leaving, 202). ' +
+        'Where no table worker moves chips, the escrow is paid at once (status left, 200).',
       security: cookieAuth,
       request: { params: roomIdParamSchema },
-      responses: { 200: json(leftSchema, 'Left'), ...errors(400, 401, 404, 409) },
+      responses: {
+        200: json(leftSchema, 'Left'),
+        202: json(leftSchema, 'Leaving at the next hand boundary'),
+        ...errors(400, 401, 404, 409),
+      },
     }),
     async (c) => {
       const id = c.req.valid('param').id;
-      const { refunded, wallet } = await rooms.leave(c.get('auth').userId, id);
-      return c.json({ session_id: id, refunded: chips(refunded), wallet: chips(wallet) }, 200);
+      const { status, refunded, wallet } = await rooms.leave(c.get('auth').userId, id);
+      const body = { session_id: id, status, refunded: chips(refunded), wallet: chips(wallet) };
+      return status === 'left' ? c.json(body, 200) : c.json(body, 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/rooms/{id}/top-up',
+      summary: 'Rebuy or top up between hands, from the wallet',
+      description:
+        "The stack after it (counting chips already waiting) must lie in the room's buy-in range. The table adds " +
+        'the chips at its next hand boundary and never above the maximum; any excess goes back to the wallet.',
+      security: cookieAuth,
+      request: {
+        params: roomIdParamSchema,
+        headers: idempotencyHeaderSchema,
+        body: { content: { 'application/json': { schema: topUpRequestSchema } }, required: true },
+      },
+      responses: { 200: json(topUpSchema, 'Paid in'), ...errors(400, 401, 404, 409) },
+    }),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      const r = await rooms.topUp(
+        c.get('auth').userId,
+        id,
+        c.req.valid('json').amount,
+        c.req.valid('header')['idempotency-key'],
+      );
+      return c.json(
+        {
+          session_id: id,
+          top_up_id: r.topUpId,
+          amount: chips(r.amount),
+          status: r.status,
+          escrow: chips(r.escrow),
+          wallet: chips(r.wallet),
+          replayed: r.replayed,
+        },
+        200,
+      );
     },
   );
 
@@ -528,21 +589,118 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       method: 'delete',
       path: '/api/rooms/{id}',
       summary: 'Close the room (host only): refund every seat, then close it',
+      description:
+        'A hand in progress is cancelled and every seat gets back its stack and the chips it had committed. ' +
+        'Where table workers run, they report the stacks and the room closes after the last refund (202).',
       security: cookieAuth,
       request: { params: roomIdParamSchema },
-      responses: { 200: json(closedSchema, 'Closed'), ...errors(400, 401, 403, 404, 409) },
+      responses: {
+        200: json(closedSchema, 'Closed'),
+        202: json(closedSchema, 'Closing'),
+        ...errors(400, 401, 403, 404, 409),
+      },
     }),
     async (c) => {
       const id = c.req.valid('param').id;
-      const { refunds } = await rooms.close(c.get('auth').userId, id);
+      const { status, refunds } = await rooms.close(c.get('auth').userId, id);
+      const body = {
+        session_id: id,
+        status,
+        refunds: refunds.map((r) => ({ user_id: r.userId, amount: chips(r.amount) })),
+      };
+      return status === 'closed' ? c.json(body, 200) : c.json(body, 202);
+    },
+  );
+
+  // ---- hand history ---------------------------------------------------------------------------
+
+  const HISTORY_NOTE =
+    'You see what you could see at the table (your cards, cards dealt face up, the board, every hand shown) ' +
+    "plus what the reveal made public (the seeds). Other players' cards that were never shown are never " +
+    'served as cards; but the revealed server seed rebuilds the whole deck, so anyone can reconstruct them ' +
+    "afterwards: that is the price of verifiable dealing (FAIRNESS.md's stated limit).";
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/hands',
+      summary: 'Your recent hands, newest first',
+      description: HISTORY_NOTE,
+      security: cookieAuth,
+      request: { query: historyQuerySchema },
+      responses: { 200: json(historyPageSchema, 'A page of hands'), ...errors(400, 401) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const page = await history.list(c.get('auth').userId, q.page_size, q.cursor);
       return c.json(
-        {
-          session_id: id,
-          status: 'closed' as const,
-          refunds: refunds.map((r) => ({ user_id: r.userId, amount: chips(r.amount) })),
-        },
+        { hands: page.hands.map((h) => ({ ...h, cards: [...h.cards], board: [...h.board] })), next: page.next },
         200,
       );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/hands/{id}',
+      summary: 'One of your hands: players, actions in order, pots, board, seeds',
+      description: HISTORY_NOTE,
+      security: cookieAuth,
+      request: { params: handIdParamSchema },
+      responses: { 200: json(handDetailSchema, 'The hand'), ...errors(400, 401, 404) },
+    }),
+    async (c) => c.json((await history.get(c.get('auth').userId, c.req.valid('param').id)) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/hands/{id}/reveal',
+      summary: 'The reveal record that `felt verify` and the web client check',
+      description:
+        'Seeds (seed_commit, server_seed, client seeds, deck_seed) and every dealt deck index with its card; ' +
+        'a card you did not see at the table is withheld as `card: null` and listed in `withheld`. ' +
+        HISTORY_NOTE,
+      security: cookieAuth,
+      request: { params: handIdParamSchema },
+      responses: { 200: json(revealResponseSchema, 'The reveal record'), ...errors(400, 401, 404) },
+    }),
+    async (c) => c.json(await history.reveal(c.get('auth').userId, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/hands/{id}/ohh',
+      summary: 'The hand as Open Hand History 1.4 (you are the hero)',
+      description: HISTORY_NOTE,
+      security: cookieAuth,
+      request: { params: handIdParamSchema },
+      responses: {
+        200: { content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } }, description: 'OHH' },
+        ...errors(400, 401, 404, 422),
+      },
+    }),
+    async (c) => c.json((await history.ohh(c.get('auth').userId, c.req.valid('param').id)) as never, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/hands/{id}/phh',
+      summary: 'The hand as PHH (pokerkit notation); cards you did not see are ??',
+      description: HISTORY_NOTE,
+      security: cookieAuth,
+      request: { params: handIdParamSchema },
+      responses: {
+        200: { content: { 'text/plain': { schema: z.string() } }, description: 'PHH (TOML)' },
+        ...errors(400, 401, 404, 422),
+      },
+    }),
+    async (c) => {
+      const text = await history.phh(c.get('auth').userId, c.req.valid('param').id);
+      return c.text(text, 200, { 'content-type': 'application/x-phh; charset=utf-8' });
     },
   );
 
@@ -557,5 +715,5 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
     },
   });
 
-  return { app, rooms, accounts, metrics };
+  return { app, rooms, history, accounts, metrics };
 }

@@ -27,6 +27,13 @@ export const lobbyEnv = {
     .min(0, { message: 'expected 0 or more chips' })
     .max(1_000_000_000, { message: 'expected at most 1000000000 chips' })
     .default(10_000),
+  /**
+   * ledger: the lobby pays a leaving player's escrow at once (no table worker moves chips yet);
+   * worker: the table worker sends the final stack and the persister pays it (docs/dev/money-flows.md).
+   */
+  FELT_CASH_OUT_MODE: z.enum(['ledger', 'worker']).default('ledger'),
+  /** Worker mode: how often the tables of closing rooms are reminded until they close. */
+  FELT_CLOSE_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   FELT_GATEWAY_URLS: envList
     .pipe(z.array(wsUrl).min(1, { message: 'expected at least one gateway URL' }))
     .default(['ws://127.0.0.1:8081/ws']),

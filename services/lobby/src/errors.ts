@@ -22,6 +22,13 @@ export const ApiErrorCode = {
   NOT_SEATED: 'not_seated',
   BUY_IN_OUT_OF_RANGE: 'buy_in_out_of_range',
   INSUFFICIENT_FUNDS: 'insufficient_funds',
+  /** The player's last seat at this room is still being cashed out (or its cash-out did not reconcile). */
+  CASH_OUT_PENDING: 'cash_out_pending',
+  /** The player asked to leave; the table lets them go at the end of the hand. */
+  LEAVE_REQUESTED: 'leave_requested',
+  HAND_NOT_FOUND: 'hand_not_found',
+  /** The hand exists but the requested format cannot express it (e.g. PHH has no pot-limit Hold'em). */
+  EXPORT_UNSUPPORTED: 'export_unsupported',
   /** An Idempotency-Key was reused for a different request. */
   IDEMPOTENCY_CONFLICT: 'idempotency_conflict',
   PAYLOAD_TOO_LARGE: 'payload_too_large',
@@ -32,7 +39,7 @@ export const ApiErrorCode = {
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
 export const API_ERROR_CODES = Object.values(ApiErrorCode) as [ApiErrorCode, ...ApiErrorCode[]];
 
-const STATUS: Readonly<Record<ApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 503>> = {
+const STATUS: Readonly<Record<ApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 503>> = {
   invalid_request: 400,
   invalid_room_config: 400,
   invalid_seat: 400,
@@ -51,6 +58,10 @@ const STATUS: Readonly<Record<ApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 
   not_seated: 409,
   insufficient_funds: 409,
   idempotency_conflict: 409,
+  cash_out_pending: 409,
+  leave_requested: 409,
+  hand_not_found: 404,
+  export_unsupported: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unavailable: 503,

@@ -25,12 +25,22 @@ const lobby = createLobbyApp({
   cookieSecure: env.FELT_COOKIE_SECURE,
   signupGrant: env.FELT_SIGNUP_GRANT,
   gatewayUrls: env.FELT_GATEWAY_URLS,
+  cashOutMode: env.FELT_CASH_OUT_MODE,
   logger,
 });
 
 // Finish any room deletion that a crash cut off, before a half-deleted room can be seen.
 const resumed = await lobby.rooms.finishClosingRooms();
 if (resumed > 0) logger.info({ event: 'room_closures_resumed', rooms: resumed }, 'finished interrupted room closures');
+
+// Worker mode: a closing room's table finishes the close; remind the tables until every one has.
+const sweep =
+  env.FELT_CASH_OUT_MODE === 'worker'
+    ? setInterval(() => {
+        lobby.rooms.finishClosingRooms().catch((err: unknown) => logger.warn({ err }, 'close sweep failed'));
+      }, env.FELT_CLOSE_SWEEP_MS)
+    : null;
+sweep?.unref();
 
 const server = serve({ fetch: lobby.app.fetch, hostname: env.LOBBY_HOST, port: env.LOBBY_PORT });
 await new Promise<void>((resolve, reject) => {
@@ -42,6 +52,7 @@ logger.info({ event: 'ready', port, host: env.LOBBY_HOST }, `lobby listening on 
 
 onShutdown(
   async () => {
+    if (sweep) clearInterval(sweep);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await prisma.$disconnect();
     await closeRedis(redis);

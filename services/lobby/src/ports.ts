@@ -1,7 +1,11 @@
 /** A membership change, published after the Postgres transaction that made it has committed. */
 export interface RoomEvent {
   readonly room_id: string;
-  readonly type: 'member_joined' | 'member_left' | 'room_closed';
+  /**
+   * member_leaving: the player asked to leave and the table should let them go (worker cash-out
+   * mode); top_up: chips wait in escrow for the table to add at the next hand boundary.
+   */
+  readonly type: 'member_joined' | 'member_left' | 'member_leaving' | 'top_up' | 'room_closed';
   readonly user_id?: string;
 }
 

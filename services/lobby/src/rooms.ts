@@ -1,15 +1,20 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import {
   accountBalance,
   buyIn,
-  cashOut,
+  cashOutRequestId,
+  CashOutConflictError,
   escrowAccount,
   IdempotencyConflictError,
   InsufficientFundsError,
   isUniqueViolation,
+  pendingTopUpsByUser,
+  recordTopUp,
+  requestCashOut,
   roomEscrows,
   walletAccount,
   withTransaction,
+  type CashOutOutcome,
   type Prisma,
   type PrismaClient,
   type TxClient,
@@ -26,8 +31,18 @@ import {
 import { ApiErrorCode, LobbyError } from './errors.js';
 import type { Clock, RoomEvent, RoomEventPublisher } from './ports.js';
 
+/**
+ * Who says what a leaving player's stack is (docs/dev/money-flows.md). `ledger`: no table worker
+ * moves chips yet, so the escrow is the stack and the lobby pays it at once. `worker`: the table
+ * worker lets the player go at a hand boundary and sends the final stack; the persister pays it
+ * once every earlier hand is persisted. Both go through @felt/db's requestCashOut.
+ */
+export const CashOutMode = { LEDGER: 'ledger', WORKER: 'worker' } as const;
+export type CashOutMode = (typeof CashOutMode)[keyof typeof CashOutMode];
+
 export interface RoomsOptions {
   readonly prisma: PrismaClient;
+  readonly cashOutMode: CashOutMode;
   readonly events: RoomEventPublisher;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -86,6 +101,31 @@ interface LockedRoom {
   status: 'open' | 'closing' | 'closed';
   host_id: string;
   config: unknown;
+  last_hand_no: number;
+}
+
+export interface LeaveResult {
+  /** left: the stack is back in the wallet; leaving: the table lets the player go at a hand boundary. */
+  readonly status: 'left' | 'leaving';
+  readonly refunded: bigint;
+  readonly wallet: bigint;
+}
+
+export interface TopUpResult {
+  readonly roomId: string;
+  readonly topUpId: string;
+  readonly amount: bigint;
+  /** applied: in the stack now; pending: the table adds it at the next hand boundary. */
+  readonly status: 'pending' | 'applied' | 'cashed_out';
+  /** Chips at the table: the stack after every persisted hand plus pending top-ups. */
+  readonly escrow: bigint;
+  readonly wallet: bigint;
+  readonly replayed: boolean;
+}
+
+export interface CloseResult {
+  readonly status: 'closed' | 'closing';
+  readonly refunds: { userId: string; amount: bigint }[];
 }
 
 const CODE_ATTEMPTS = 20;
@@ -137,7 +177,7 @@ export class Rooms {
             data: { code: sixDigits(), config: stored, isPublic: config.listed, hostId },
             select: { id: true, code: true, status: true, hostId: true, createdAt: true },
           });
-          const seat = sit ? await this.seatIn(tx, room, config, hostId, sit) : null;
+          const seat = sit ? await this.seatIn(tx, { ...room, lastHandNo: 0 }, config, hostId, sit) : null;
           return { room, seat };
         });
         if (result.seat) this.emit({ room_id: result.room.id, type: 'member_joined', user_id: hostId });
@@ -230,40 +270,157 @@ export class Rooms {
   }
 
   /**
-   * Gives up the seat and returns the escrow to the wallet, as one transaction. Today the escrow is
-   * the whole stack because hands don't move chips yet; issue 7 makes the worker's final stack the
-   * cash-out amount (paid at the end of a hand in progress, after every earlier hand is persisted).
+   * Gives up the seat. In ledger mode the stack (the escrow) goes back to the wallet at once, as one
+   * transaction with the seat's release. In worker mode the request is recorded and the table is
+   * told; the worker lets the player go at the end of a hand in progress and sends the final stack,
+   * and the persister pays it once every earlier hand is persisted (docs/dev/money-flows.md).
    */
-  async leave(userId: string, roomId: string): Promise<{ refunded: bigint; wallet: bigint }> {
-    const result = await this.transaction(async (tx) => {
+  async leave(userId: string, roomId: string): Promise<LeaveResult> {
+    const result = await this.transaction(async (tx): Promise<LeaveResult> => {
       const room = await this.lockRoom(tx, { id: roomId }, { allowClosing: true });
       const membership = await tx.membership.findFirst({
         where: { roomId: room.id, userId, status: 'active' },
-        select: { id: true },
+        select: { id: true, leaveRequestedAt: true },
       });
       if (!membership) throw new LobbyError(ApiErrorCode.NOT_SEATED, 'you have no seat in this room');
-      await tx.membership.update({
-        where: { id: membership.id },
-        data: { status: 'left', leftAt: this.o.clock.now() },
-      });
-      const out = await cashOut(tx, { userId, roomId: room.id, idempotencyKey: `cash-out:${membership.id}` });
-      return {
-        refunded: out?.entries.find((e) => e.accountKey.startsWith('wallet:'))?.amount ?? 0n,
-        wallet: await accountBalance(tx, walletAccount(userId)),
-      };
+      if (this.o.cashOutMode === CashOutMode.WORKER) {
+        if (!membership.leaveRequestedAt) {
+          await tx.membership.update({ where: { id: membership.id }, data: { leaveRequestedAt: this.o.clock.now() } });
+        }
+        return { status: 'leaving', refunded: 0n, wallet: await accountBalance(tx, walletAccount(userId)) };
+      }
+      const out = await this.ledgerCashOut(tx, room, userId, cashOutRequestId.leave(membership.id), 'leave');
+      return { status: 'left', refunded: out.paid ?? 0n, wallet: await accountBalance(tx, walletAccount(userId)) };
     });
-    this.emit({ room_id: roomId, type: 'member_left', user_id: userId });
+    this.emit({ room_id: roomId, type: result.status === 'left' ? 'member_left' : 'member_leaving', user_id: userId });
     return result;
   }
 
   /**
-   * Deletes a room recoverably (reference 002 §8): the tombstone (status closing) commits first,
-   * then each player's escrow is refunded and their seat freed, one idempotent transaction each,
-   * then the room is closed. A crash anywhere in between leaves a closing room that
-   * finishClosingRooms() completes, with the same refunds, on the next start.
+   * A rebuy or top-up between hands: wallet → escrow now; the table adds the chips at its next hand
+   * boundary (at once in ledger mode). The stack that results, counting chips already waiting,
+   * must lie in the room's buy-in range; the worker also never takes a live stack above the maximum
+   * and returns any excess to the wallet.
    */
-  async close(userId: string, roomId: string): Promise<{ refunds: { userId: string; amount: bigint }[] }> {
+  async topUp(userId: string, roomId: string, amount: number, idempotencyKey?: string): Promise<TopUpResult> {
+    const key = idempotencyKey ? `top-up:${userId}:${idempotencyKey}` : undefined;
+    const result = await this.transaction(async (tx): Promise<TopUpResult> => {
+      const room = await this.lockRoom(tx, { id: roomId });
+      const config = configOf(room.config, room.id);
+      if (key) {
+        const earlier = await tx.topUp.findUnique({ where: { idempotencyKey: key } });
+        if (earlier) {
+          if (earlier.roomId !== room.id || earlier.amount !== BigInt(amount)) {
+            throw new LobbyError(
+              ApiErrorCode.IDEMPOTENCY_CONFLICT,
+              'that Idempotency-Key was used for a different request',
+            );
+          }
+          return this.topUpResult(tx, room.id, userId, earlier, true);
+        }
+      }
+      const membership = await tx.membership.findFirst({
+        where: { roomId: room.id, userId, status: 'active' },
+        select: { id: true, leaveRequestedAt: true },
+      });
+      if (!membership) throw new LobbyError(ApiErrorCode.NOT_SEATED, 'you have no seat in this room');
+      if (membership.leaveRequestedAt) {
+        throw new LobbyError(ApiErrorCode.LEAVE_REQUESTED, 'you are leaving this table; top-ups are closed');
+      }
+      const escrow = await accountBalance(tx, escrowAccount(room.id, userId));
+      const after = escrow + BigInt(amount);
+      if (amount < 1 || after < BigInt(config.buyIn.min) || after > BigInt(config.buyIn.max)) {
+        throw new LobbyError(
+          ApiErrorCode.BUY_IN_OUT_OF_RANGE,
+          `your stack after the top-up must be between ${config.buyIn.min} and ${config.buyIn.max} (it is ${escrow})`,
+          { min: config.buyIn.min, max: config.buyIn.max, stack: Number(escrow) },
+        );
+      }
+      try {
+        const row = await recordTopUp(tx, {
+          roomId: room.id,
+          userId,
+          membershipId: membership.id,
+          amount: BigInt(amount),
+          idempotencyKey: key ?? `top-up:${membership.id}:${randomUUID()}`,
+          applyNow: this.o.cashOutMode === CashOutMode.LEDGER,
+          lastHandNo: room.last_hand_no,
+          now: this.o.clock.now(),
+        });
+        return await this.topUpResult(
+          tx,
+          room.id,
+          userId,
+          { id: row.id, amount: row.amount, status: row.status },
+          false,
+        );
+      } catch (err) {
+        if (err instanceof InsufficientFundsError) {
+          throw new LobbyError(ApiErrorCode.INSUFFICIENT_FUNDS, 'your wallet does not cover that top-up', {
+            wallet: Number(err.balance),
+            amount,
+          });
+        }
+        throw err;
+      }
+    });
+    if (!result.replayed) this.emit({ room_id: roomId, type: 'top_up', user_id: userId });
+    return result;
+  }
+
+  private async topUpResult(
+    tx: TxClient,
+    roomId: string,
+    userId: string,
+    row: { id: string; amount: bigint; status: 'pending' | 'applied' | 'cashed_out' },
+    replayed: boolean,
+  ): Promise<TopUpResult> {
+    return {
+      roomId,
+      topUpId: row.id,
+      amount: row.amount,
+      status: row.status,
+      escrow: await accountBalance(tx, escrowAccount(roomId, userId)),
+      wallet: await accountBalance(tx, walletAccount(userId)),
+      replayed,
+    };
+  }
+
+  /**
+   * Ledger mode's cash-out: the escrow less top-ups no table applied is the final stack, and the
+   * room's cursor is the last hand (no worker plays hands in this mode). The same requestCashOut
+   * a worker's request goes through, so the amount still has to reconcile.
+   */
+  private async ledgerCashOut(
+    tx: TxClient,
+    room: LockedRoom,
+    userId: string,
+    requestId: string,
+    reason: 'leave' | 'room_close',
+  ): Promise<CashOutOutcome> {
+    const escrow = await accountBalance(tx, escrowAccount(room.id, userId));
+    const pending = (await pendingTopUpsByUser(tx, room.id)).get(userId) ?? 0n;
+    return requestCashOut(
+      tx,
+      { requestId, roomId: room.id, userId, reason, lastHandNo: room.last_hand_no, finalStack: escrow - pending },
+      this.o.clock.now(),
+    );
+  }
+
+  /**
+   * Deletes a room recoverably (reference 002 §8): the tombstone (status closing) commits first,
+   * then each seat is refunded and freed, one idempotent cash-out each, then the room is closed.
+   * In ledger mode the lobby does all of it now; in worker mode the table worker cancels a live
+   * hand and sends each seat's stack (committed chips included), and the persister refunds them
+   * and closes the room after the last one. A crash anywhere in between leaves a closing room that
+   * finishClosingRooms() carries on with.
+   */
+  async close(userId: string, roomId: string): Promise<CloseResult> {
     await this.beginClose(userId, roomId);
+    if (this.o.cashOutMode === CashOutMode.WORKER) {
+      this.emit({ room_id: roomId, type: 'room_closed' });
+      return { status: 'closing', refunds: [] };
+    }
     return this.finishClose(roomId);
   }
 
@@ -278,50 +435,57 @@ export class Rooms {
     });
   }
 
-  /** Completes every deletion that a crash interrupted. Run at start-up, before serving. */
+  /**
+   * Carries on with every deletion a crash interrupted. Run at start-up, before serving, and (in
+   * worker mode) now and then: the tables of closing rooms are told again until they are closed.
+   */
   async finishClosingRooms(): Promise<number> {
     const closing = await this.o.prisma.room.findMany({ where: { status: 'closing' }, select: { id: true } });
     for (const room of closing) {
+      if (this.o.cashOutMode === CashOutMode.WORKER) {
+        this.emit({ room_id: room.id, type: 'room_closed' });
+        continue;
+      }
       const { refunds } = await this.finishClose(room.id);
       this.o.logger.info({ event: 'room_close_resumed', roomId: room.id, refunds: refunds.length }, 'finished closing');
     }
     return closing.length;
   }
 
-  private async finishClose(roomId: string): Promise<{ refunds: { userId: string; amount: bigint }[] }> {
+  /**
+   * Ledger mode: refund each seat (and any escrow left without a seat), one transaction each, then
+   * close. `afterRefund` is a test hook that runs after each committed refund, where a crash would.
+   */
+  async finishClose(roomId: string, afterRefund?: (userId: string) => void): Promise<CloseResult> {
     const refunds: { userId: string; amount: bigint }[] = [];
     const escrows = await roomEscrows(this.o.prisma, roomId);
     const seated = await this.o.prisma.membership.findMany({
       where: { roomId, status: 'active' },
-      select: { userId: true },
+      select: { id: true, userId: true },
     });
-    const users = new Set([...seated.map((m) => m.userId), ...[...escrows].filter(([, b]) => b > 0n).map(([u]) => u)]);
+    const seatOf = new Map(seated.map((m) => [m.userId, m.id]));
+    const users = new Set([...seatOf.keys(), ...[...escrows].filter(([, b]) => b > 0n).map(([u]) => u)]);
     for (const user of users) {
-      const amount = await this.transaction(async (tx) => {
-        await this.lockRoom(tx, { id: roomId }, { allowClosing: true });
-        await tx.membership.updateMany({
-          where: { roomId, userId: user, status: 'active' },
-          data: { status: 'left', leftAt: this.o.clock.now() },
-        });
-        // One key per (room, user): a resumed deletion finds the refund already made.
-        const out = await cashOut(tx, {
-          userId: user,
-          roomId,
-          kind: 'refund',
-          idempotencyKey: `room-close:${roomId}:${user}`,
-        });
-        return out?.replayed ? 0n : (out?.entries.find((e) => e.accountKey.startsWith('wallet:'))?.amount ?? 0n);
+      const membershipId = seatOf.get(user);
+      const out = await this.transaction(async (tx) => {
+        const room = await this.lockRoom(tx, { id: roomId }, { allowClosing: true });
+        if (room.status !== 'closing') return null;
+        const requestId = membershipId
+          ? cashOutRequestId.roomClose(membershipId)
+          : cashOutRequestId.roomCloseOrphan(roomId, user);
+        return this.ledgerCashOut(tx, room, user, requestId, 'room_close');
       });
-      if (amount > 0n) refunds.push({ userId: user, amount });
+      if (out && !out.replayed && out.status === 'paid' && (out.paid ?? 0n) > 0n) {
+        refunds.push({ userId: user, amount: out.paid ?? 0n });
+      }
+      afterRefund?.(user);
     }
-    await this.transaction(async (tx) => {
-      await tx.room.updateMany({
-        where: { id: roomId, status: 'closing' },
-        data: { status: 'closed', closedAt: this.o.clock.now() },
-      });
-    });
-    this.emit({ room_id: roomId, type: 'room_closed' });
-    return { refunds };
+    const status = await this.o.prisma.room.findUnique({ where: { id: roomId }, select: { status: true } });
+    if (status?.status === 'closed') this.emit({ room_id: roomId, type: 'room_closed' });
+    else {
+      this.o.logger.error({ event: 'room_close_stuck', roomId }, 'room stays closing: a refund did not reconcile');
+    }
+    return { status: status?.status === 'closed' ? 'closed' : 'closing', refunds };
   }
 
   /** Open listed rooms, oldest first, optionally filtered. */
@@ -429,10 +593,12 @@ export class Rooms {
     const rows =
       'code' in by
         ? await tx.$queryRaw<LockedRoom[]>`
-            SELECT "id"::text AS "id", "code", "status"::text AS "status", "host_id"::text AS "host_id", "config"
+            SELECT "id"::text AS "id", "code", "status"::text AS "status", "host_id"::text AS "host_id", "config",
+              "last_hand_no"
             FROM "rooms" WHERE "code" = ${by.code} AND "status" <> 'closed' FOR UPDATE`
         : await tx.$queryRaw<LockedRoom[]>`
-            SELECT "id"::text AS "id", "code", "status"::text AS "status", "host_id"::text AS "host_id", "config"
+            SELECT "id"::text AS "id", "code", "status"::text AS "status", "host_id"::text AS "host_id", "config",
+              "last_hand_no"
             FROM "rooms" WHERE "id" = ${by.id}::uuid FOR UPDATE`;
     const room = rows[0];
     if (!room) throw new LobbyError(ApiErrorCode.ROOM_NOT_FOUND, 'no open room has that code or id');
@@ -445,13 +611,13 @@ export class Rooms {
   private seatInLocked(tx: TxClient, room: LockedRoom, userId: string, req: SeatRequest): Promise<SeatResult> {
     const config = configOf(room.config, room.id);
     checkSeatRequest(config, req);
-    return this.seatIn(tx, room, config, userId, req);
+    return this.seatIn(tx, { id: room.id, code: room.code, lastHandNo: room.last_hand_no }, config, userId, req);
   }
 
   /** Seat choice, the membership row and the buy-in, inside the caller's transaction. */
   private async seatIn(
     tx: TxClient,
-    room: { id: string; code: string },
+    room: { id: string; code: string; lastHandNo: number },
     config: RoomConfig,
     userId: string,
     req: SeatRequest,
@@ -468,6 +634,20 @@ export class Rooms {
     if (active.some((m) => m.userId === userId)) {
       throw new LobbyError(ApiErrorCode.ALREADY_SEATED, 'you already have a seat in this room');
     }
+    // The escrow is per room and player: a new seat waits until the last one's chips are home.
+    const open = await tx.cashOut.findFirst({
+      where: { roomId: room.id, userId, status: { in: ['pending', 'mismatch'] } },
+      select: { status: true },
+    });
+    if (open) {
+      throw new LobbyError(
+        ApiErrorCode.CASH_OUT_PENDING,
+        open.status === 'pending'
+          ? 'your last seat here is still being cashed out; try again in a moment'
+          : 'your last cash-out here did not reconcile and is with an operator',
+        { status: open.status },
+      );
+    }
     const taken = new Set(active.map((m) => m.seat));
     if (taken.size >= config.seats) throw new LobbyError(ApiErrorCode.ROOM_FULL, 'every seat is taken');
     let seat = req.seat;
@@ -478,7 +658,7 @@ export class Rooms {
       throw new LobbyError(ApiErrorCode.SEAT_TAKEN, `seat ${seat} is taken`, { seat });
     }
     const membership = await tx.membership.create({
-      data: { roomId: room.id, userId, seat, buyIn: BigInt(req.buyIn) },
+      data: { roomId: room.id, userId, seat, buyIn: BigInt(req.buyIn), joinedAfterHand: room.lastHandNo },
       select: { id: true },
     });
     try {
@@ -550,6 +730,16 @@ export class Rooms {
         throw new LobbyError(ApiErrorCode.ALREADY_SEATED, 'you already have a seat in this room', undefined, {
           cause: err,
         });
+      }
+      if (err instanceof CashOutConflictError) {
+        throw new LobbyError(
+          ApiErrorCode.CASH_OUT_PENDING,
+          'a cash-out for this seat is already in progress',
+          undefined,
+          {
+            cause: err,
+          },
+        );
       }
       if (err instanceof IdempotencyConflictError) {
         throw new LobbyError(

@@ -157,15 +157,173 @@ export const createdRoomSchema = z
   })
   .openapi('CreatedRoom');
 
-export const leftSchema = z.object({ session_id: z.uuid(), refunded: chips, wallet: chips }).openapi('Left');
+export const leftSchema = z
+  .object({
+    session_id: z.uuid(),
+    status: z.enum(['left', 'leaving']).openapi({
+      description:
+        'left: the stack is back in the wallet. leaving: the table lets you go at the end of the hand and ' +
+        'the stack is paid once every earlier hand is persisted',
+    }),
+    refunded: chips,
+    wallet: chips,
+  })
+  .openapi('Left');
 
 export const closedSchema = z
   .object({
     session_id: z.uuid(),
-    status: z.literal('closed'),
+    status: z.enum(['closed', 'closing']).openapi({
+      description: 'closing: the tables are refunding the seats; the room is never listed again',
+    }),
     refunds: z.array(z.object({ user_id: z.uuid(), amount: chips })),
   })
   .openapi('Closed');
+
+export const topUpRequestSchema = z
+  .strictObject({
+    amount: chips.min(1).openapi({
+      description: "Chips moved from the wallet to the table; the stack after it stays in the room's buy-in range",
+    }),
+  })
+  .openapi('TopUpRequest');
+
+export const topUpSchema = z
+  .object({
+    session_id: z.uuid(),
+    top_up_id: z.uuid(),
+    amount: chips,
+    status: z.enum(['pending', 'applied', 'cashed_out']).openapi({
+      description: 'pending: the table adds the chips at its next hand boundary',
+    }),
+    escrow: chips.openapi({ description: 'Your chips at this table: the stack plus top-ups waiting to be added' }),
+    wallet: chips,
+    replayed: z.boolean(),
+  })
+  .openapi('TopUp');
+
+const handIdParam = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_-]+$/, { message: 'letters, digits, _ or -' });
+
+export const handIdParamSchema = z.object({
+  id: handIdParam.openapi({ param: { name: 'id', in: 'path' }, description: 'The hand id (a lowercase uuid)' }),
+});
+
+export const historyQuerySchema = z.object({
+  cursor: z
+    .string()
+    .max(512)
+    .optional()
+    .openapi({ param: { name: 'cursor', in: 'query' }, description: 'The `next` of the previous page' }),
+  page_size: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .openapi({ param: { name: 'page_size', in: 'query' } }),
+});
+
+const cardOrHidden = z
+  .string()
+  .nullable()
+  .openapi({ description: 'A card such as "As"; null when you did not see it' });
+
+export const handSummarySchema = z
+  .object({
+    hand_id: z.string(),
+    session_id: z.uuid(),
+    hand_no: z.number().int().nullable(),
+    game: z.string(),
+    limit: z.string(),
+    blinds: z.unknown(),
+    started_at: z.iso.datetime(),
+    ended_at: z.iso.datetime(),
+    seat: z.number().int(),
+    cards: z.array(z.string()).openapi({ description: 'Your hole cards' }),
+    board: z.array(z.string()),
+    starting_stack: chips,
+    final_stack: chips,
+    net: z.number().int(),
+    won: chips,
+    folded: z.boolean(),
+    pot_total: chips,
+    rake: chips,
+  })
+  .openapi('HandSummary');
+
+export const historyPageSchema = z
+  .object({ hands: z.array(handSummarySchema), next: z.string().nullable() })
+  .openapi('HistoryPage');
+
+export const handDetailSchema = z
+  .object({
+    hand_id: z.string(),
+    session_id: z.uuid(),
+    hand_no: z.number().int().nullable(),
+    game: z.string(),
+    limit: z.string(),
+    blinds: z.unknown(),
+    button: z.number().int().nullable(),
+    started_at: z.iso.datetime(),
+    ended_at: z.iso.datetime(),
+    viewer_seat: z.number().int(),
+    board: z.array(z.string()),
+    pot_total: chips,
+    rake: chips,
+    players: z.array(
+      z.object({
+        seat: z.number().int(),
+        user_id: z.uuid(),
+        name: z.string(),
+        starting_stack: chips,
+        contributed: chips,
+        returned: chips,
+        won: chips,
+        rake_paid: chips,
+        final_stack: chips,
+        net: z.number().int(),
+        folded: z.boolean(),
+        cards: z.array(cardOrHidden),
+        shown: z.boolean(),
+      }),
+    ),
+    actions: z.array(z.record(z.string(), z.unknown())).openapi({
+      description: "The operation log in order; other players' unseen cards are null",
+    }),
+    pots: z.array(
+      z.object({
+        index: z.number().int(),
+        amount: chips,
+        rake: chips,
+        eligible: z.array(z.number().int()),
+        contested: z.boolean(),
+        winners: z.unknown(),
+      }),
+    ),
+    fairness: z.object({
+      seed_commit: z.string().nullable(),
+      server_seed: z.string().nullable(),
+      client_seeds: z.unknown(),
+      deck_seed: z.string().nullable(),
+      version: z.string().nullable(),
+      deck: z.string().nullable(),
+    }),
+  })
+  .openapi('HandDetail');
+
+export const revealResponseSchema = z
+  .object({
+    reveal: z.record(z.string(), z.unknown()).openapi({
+      description:
+        'The reveal record (FAIRNESS.md): seeds, and every dealt deck index with its card, or card null where you did not see it',
+    }),
+    withheld: z.array(z.number().int()).openapi({ description: 'Deck indices whose cards are withheld' }),
+  })
+  .openapi('Reveal');
 
 export const roomIdParamSchema = z.object({
   id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, description: 'session_id of the room' }),

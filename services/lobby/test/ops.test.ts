@@ -76,12 +76,18 @@ describe('operations endpoints', () => {
         '/api/auth/logout',
         '/api/auth/signup',
         '/api/config',
+        '/api/hands',
+        '/api/hands/{id}',
+        '/api/hands/{id}/ohh',
+        '/api/hands/{id}/phh',
+        '/api/hands/{id}/reveal',
         '/api/me',
         '/api/rooms',
         '/api/rooms/join',
         '/api/rooms/quick-join',
         '/api/rooms/{id}',
         '/api/rooms/{id}/leave',
+        '/api/rooms/{id}/top-up',
       ].sort(),
     );
     expect(Object.keys(res.body.paths['/api/rooms/{id}']!).sort()).toEqual(['delete', 'get']);

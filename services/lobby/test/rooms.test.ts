@@ -74,7 +74,18 @@ describe('create', () => {
     expect(body.seat).toMatchObject({ seat: 3, stack: 600, wallet: 9_400 });
     expect(body.room.members).toEqual([{ user_id: host.id, name: host.name, seat: 3, stack: 600 }]);
     const seed = await loadTableSeed(h.db.prisma, body.session_id, parseRoomConfig);
-    expect(seed?.members).toEqual([{ userId: host.id, name: host.name, seat: 3, status: 'active', stack: 600n }]);
+    expect(seed?.members).toEqual([
+      {
+        userId: host.id,
+        name: host.name,
+        seat: 3,
+        status: 'active',
+        membershipId: expect.any(String),
+        stack: 600n,
+        pendingTopUps: [],
+        leaveRequested: false,
+      },
+    ]);
     const buyIns = await h.db.prisma.ledgerTransaction.findMany({
       where: { roomId: body.session_id, kind: 'buy_in' },
       include: { entries: true },
@@ -216,7 +227,7 @@ describe('leave', () => {
     try {
       const left = await p.post(`/api/rooms/${room.session_id}/leave`);
       expect(left.status).toBe(200);
-      expect(left.body).toEqual({ session_id: room.session_id, refunded: 180, wallet: 10_000 });
+      expect(left.body).toEqual({ session_id: room.session_id, status: 'left', refunded: 180, wallet: 10_000 });
       await waitFor(() => listener.events.length >= 1);
       expect(listener.events).toEqual([{ room_id: room.session_id, type: 'member_left', user_id: p.id }]);
     } finally {

@@ -1780,7 +1780,8 @@ export type $HandPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     startedAt: Date
     endedAt: Date
     /**
-     * The full hand record as the worker produced it (actions, cards, seeds, results).
+     * The full hand record as the worker produced it (actions, cards, seeds, results). `json`, not
+     * `jsonb`: the text is kept as written, key order included, so the engine can replay it.
      */
     payload: runtime.JsonValue
     createdAt: Date

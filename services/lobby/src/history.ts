@@ -1,0 +1,352 @@
+import type { PrismaClient } from '@felt/db';
+import { ExportError, Hand, toOhh, toPhh, type OhhHandHistory } from '@felt/engine';
+import { ApiErrorCode, LobbyError } from './errors.js';
+
+/**
+ * Hand history for the players who were dealt in (issue 7). Visibility: a player sees what they
+ * could see at the table (their own cards, cards dealt face up, the board, every hand shown) plus
+ * what the reveal made public (the seeds). Other players' cards that were never shown are never
+ * served as cards, in any format, though the revealed server seed lets anyone rebuild the whole
+ * deck and so reconstruct them (FAIRNESS.md's stated limit).
+ */
+
+export interface HistoryPage {
+  readonly hands: readonly HandSummary[];
+  /** Pass back as `cursor` for the next (older) page; null on the last page. */
+  readonly next: string | null;
+}
+
+export interface HandSummary {
+  readonly hand_id: string;
+  readonly session_id: string;
+  readonly hand_no: number | null;
+  readonly game: string;
+  readonly limit: string;
+  readonly blinds: unknown;
+  readonly started_at: string;
+  readonly ended_at: string;
+  readonly seat: number;
+  readonly cards: readonly string[];
+  readonly board: readonly string[];
+  readonly starting_stack: number;
+  readonly final_stack: number;
+  readonly net: number;
+  readonly won: number;
+  readonly folded: boolean;
+  readonly pot_total: number;
+  readonly rake: number;
+}
+
+type Op = Record<string, unknown> & { type: string; seat?: number };
+
+/** What one viewer may see of a stored hand. */
+interface Visibility {
+  readonly seat: number;
+  /** Seats whose hole cards were all shown (at showdown, on an all-in runout, or voluntarily). */
+  readonly shown: ReadonlySet<number>;
+}
+
+function canSee(v: Visibility, owner: number | null, faceUp: boolean): boolean {
+  return owner === null || faceUp || owner === v.seat || v.shown.has(owner);
+}
+
+const chips = (n: bigint): number => Number(n);
+
+/** hands.payload is the whole job: the record sits in its `payload` or beside the envelope. */
+function recordOf(stored: unknown): Record<string, unknown> {
+  const job = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<string, unknown>;
+  const inner = job.payload;
+  return typeof inner === 'object' && inner !== null && !Array.isArray(inner) && 'format' in inner ? inner : job;
+}
+
+function encodeCursor(endedAt: Date, handId: string): string {
+  return Buffer.from(JSON.stringify({ e: endedAt.toISOString(), h: handId })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { endedAt: Date; handId: string } {
+  try {
+    const raw = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { e?: unknown; h?: unknown };
+    if (typeof raw.e !== 'string' || typeof raw.h !== 'string') throw new Error('shape');
+    const endedAt = new Date(raw.e);
+    if (Number.isNaN(endedAt.getTime())) throw new Error('date');
+    return { endedAt, handId: raw.h };
+  } catch {
+    throw new LobbyError(ApiErrorCode.INVALID_REQUEST, 'that cursor is not one this API gave out');
+  }
+}
+
+export class History {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** The user's hands, newest first (keyset paging on ended_at, hand id). */
+  async list(userId: string, pageSize: number, cursor?: string): Promise<HistoryPage> {
+    const after = cursor ? decodeCursor(cursor) : null;
+    const rows = await this.prisma.handPlayer.findMany({
+      where: {
+        userId,
+        ...(after
+          ? {
+              OR: [{ endedAt: { lt: after.endedAt } }, { endedAt: after.endedAt, handId: { lt: after.handId } }],
+            }
+          : {}),
+      },
+      orderBy: [{ endedAt: 'desc' }, { handId: 'desc' }],
+      take: pageSize + 1,
+      include: {
+        hand: {
+          select: {
+            roomId: true,
+            handNo: true,
+            game: true,
+            limit: true,
+            blinds: true,
+            startedAt: true,
+            board: true,
+            potTotal: true,
+            rake: true,
+            cards: { where: { kind: 'hole' }, select: { seat: true, card: true, deckIndex: true } },
+          },
+        },
+      },
+    });
+    const page = rows.slice(0, pageSize);
+    const last = page[page.length - 1];
+    return {
+      hands: page.map((p) => ({
+        hand_id: p.handId,
+        session_id: p.hand.roomId,
+        hand_no: p.hand.handNo,
+        game: p.hand.game,
+        limit: p.hand.limit,
+        blinds: p.hand.blinds,
+        started_at: p.hand.startedAt.toISOString(),
+        ended_at: p.endedAt.toISOString(),
+        seat: p.seat,
+        cards: p.hand.cards
+          .filter((c) => c.seat === p.seat)
+          .sort((a, b) => a.deckIndex - b.deckIndex)
+          .map((c) => c.card),
+        board: p.hand.board,
+        starting_stack: chips(p.startingStack),
+        final_stack: chips(p.finalStack),
+        net: chips(p.net),
+        won: chips(p.won),
+        folded: p.folded,
+        pot_total: chips(p.hand.potTotal),
+        rake: chips(p.hand.rake),
+      })),
+      next: rows.length > pageSize && last ? encodeCursor(last.endedAt, last.handId) : null,
+    };
+  }
+
+  /** One hand as the user may see it. */
+  async get(userId: string, handId: string): Promise<Record<string, unknown>> {
+    const { hand, visibility } = await this.load(userId, handId);
+    const shownCards = new Map<number, string[]>();
+    for (const a of hand.actions) {
+      const op = a.data as Op;
+      if (op.type === 'show' && typeof op.seat === 'number') shownCards.set(op.seat, op.cards as string[]);
+    }
+    const holeOf = (seat: number): (string | null)[] =>
+      hand.cards
+        .filter((c) => c.kind === 'hole' && c.seat === seat)
+        .sort((a, b) => a.deckIndex - b.deckIndex)
+        .map((c) => (canSee(visibility, seat, c.faceUp) ? c.card : null));
+    return {
+      hand_id: hand.handId,
+      session_id: hand.roomId,
+      hand_no: hand.handNo,
+      game: hand.game,
+      limit: hand.limit,
+      blinds: hand.blinds,
+      button: hand.button,
+      started_at: hand.startedAt.toISOString(),
+      ended_at: hand.endedAt.toISOString(),
+      viewer_seat: visibility.seat,
+      board: hand.board,
+      pot_total: chips(hand.potTotal),
+      rake: chips(hand.rake),
+      players: hand.players.map((p) => ({
+        seat: p.seat,
+        user_id: p.userId,
+        name: p.name,
+        starting_stack: chips(p.startingStack),
+        contributed: chips(p.contributed),
+        returned: chips(p.returned),
+        won: chips(p.won),
+        rake_paid: chips(p.rakePaid),
+        final_stack: chips(p.finalStack),
+        net: chips(p.net),
+        folded: p.folded,
+        cards: holeOf(p.seat),
+        shown: shownCards.has(p.seat),
+      })),
+      actions: hand.actions.map((a) => actionView(a.seq, a.data as Op, visibility)),
+      pots: hand.pots.map((p) => ({
+        index: p.potIndex,
+        amount: chips(p.amount),
+        rake: chips(p.rake),
+        eligible: p.eligible,
+        contested: p.contested,
+        winners: p.winners,
+      })),
+      fairness: {
+        seed_commit: hand.seedCommit,
+        server_seed: hand.serverSeed,
+        client_seeds: hand.clientSeeds,
+        deck_seed: hand.deckSeed,
+        version: hand.derivation,
+        deck: hand.deckKind,
+      },
+    };
+  }
+
+  /**
+   * The reveal record `felt verify` checks (FAIRNESS.md step 11), for this viewer: the seeds, and
+   * every dealt index with its card where the viewer saw it; a card the viewer never saw is
+   * withheld as `card: null` (the seeds still let anyone rebuild it).
+   */
+  async reveal(userId: string, handId: string): Promise<{ reveal: Record<string, unknown>; withheld: number[] }> {
+    const { hand, visibility } = await this.load(userId, handId);
+    const record = recordOf(hand.payload).reveal as Record<string, unknown> | undefined;
+    const withheld: number[] = [];
+    const dealt = hand.cards
+      .sort((a, b) => a.deckIndex - b.deckIndex)
+      .map((c) => {
+        const seen = canSee(visibility, c.seat, c.faceUp);
+        if (!seen) withheld.push(c.deckIndex);
+        return { index: c.deckIndex, card: seen ? c.card : null };
+      });
+    return {
+      reveal: {
+        hand_id: hand.handId,
+        seed_commit: hand.seedCommit,
+        server_seed: hand.serverSeed,
+        client_seeds: hand.clientSeeds,
+        deck_seed: hand.deckSeed,
+        variant: typeof record?.variant === 'string' ? record.variant : hand.game,
+        version: hand.derivation,
+        ...(hand.deckKind ? { deck: hand.deckKind } : {}),
+        dealt,
+        ...(Array.isArray(record?.reshuffles) ? { reshuffles: record.reshuffles } : {}),
+      },
+      withheld,
+    };
+  }
+
+  /** OHH 1.4 for this viewer (hero), with cards the viewer did not see left out. */
+  async ohh(userId: string, handId: string): Promise<OhhHandHistory> {
+    const { hand, visibility, engineHand } = await this.loadEngine(userId, handId);
+    const names = Object.fromEntries(hand.players.map((p) => [p.seat, p.name]));
+    const ohh = toOhh(engineHand, { siteName: 'Felt', currency: 'XPM', heroSeat: visibility.seat });
+    const seatOfId = new Map(ohh.ohh.players.map((p) => [p.id, p.seat]));
+    for (const p of ohh.ohh.players) {
+      p.name = names[p.seat] ?? p.name;
+      p.display = p.name;
+    }
+    for (const round of ohh.ohh.rounds) {
+      for (const a of round.actions) {
+        const owner = seatOfId.get(a.player_id) ?? null;
+        if (a.action === 'Dealt Cards' && a.cards) {
+          const kept = a.cards.filter((_, i) => canSee(visibility, owner, a._visibility?.[i] === 'up'));
+          if (kept.length > 0) a.cards = kept;
+          else delete a.cards;
+        } else if (a.action === 'Discard' && a.cards && owner !== visibility.seat) {
+          delete a.cards;
+        }
+      }
+    }
+    return ohh;
+  }
+
+  /** PHH (pokerkit notation) for this viewer: unseen cards are written `??`. */
+  async phh(userId: string, handId: string): Promise<string> {
+    const { hand, visibility, engineHand } = await this.loadEngine(userId, handId);
+    const names = Object.fromEntries(hand.players.map((p) => [p.seat, p.name]));
+    let text: string;
+    try {
+      text = toPhh(engineHand, { names, viewer: visibility.seat });
+    } catch (err) {
+      if (err instanceof ExportError) {
+        throw new LobbyError(ApiErrorCode.EXPORT_UNSUPPORTED, `PHH cannot express this hand: ${err.message}`);
+      }
+      throw err;
+    }
+    return text;
+  }
+
+  private async load(userId: string, handId: string) {
+    if (handId.length > 128) throw new LobbyError(ApiErrorCode.HAND_NOT_FOUND, 'no such hand');
+    const hand = await this.prisma.hand.findUnique({
+      where: { handId },
+      include: {
+        players: { orderBy: { seat: 'asc' } },
+        actions: { orderBy: { seq: 'asc' } },
+        cards: { orderBy: { deckIndex: 'asc' } },
+        pots: { orderBy: { potIndex: 'asc' } },
+      },
+    });
+    const me = hand?.players.find((p) => p.userId === userId);
+    // Hands a user was not dealt into are not theirs to read: the same answer as a missing hand.
+    if (!hand || !me) throw new LobbyError(ApiErrorCode.HAND_NOT_FOUND, 'no such hand among yours');
+    const shown = new Set<number>();
+    for (const a of hand.actions) {
+      const op = a.data as Op;
+      if (op.type === 'show' && typeof op.seat === 'number') shown.add(op.seat);
+    }
+    return { hand, visibility: { seat: me.seat, shown } satisfies Visibility };
+  }
+
+  private async loadEngine(userId: string, handId: string) {
+    const loaded = await this.load(userId, handId);
+    const json = recordOf(loaded.hand.payload).hand;
+    let engineHand: Hand;
+    try {
+      engineHand = Hand.fromJSON(json);
+    } catch (err) {
+      throw new LobbyError(ApiErrorCode.EXPORT_UNSUPPORTED, 'this hand cannot be replayed for export', undefined, {
+        cause: err,
+      });
+    }
+    return { ...loaded, engineHand };
+  }
+}
+
+/** The fields of an operation a viewer may see, with unseen cards as null. */
+function actionView(seq: number, op: Op, v: Visibility): Record<string, unknown> {
+  const out: Record<string, unknown> = { seq, type: op.type };
+  for (const k of [
+    'seat',
+    'street',
+    'name',
+    'actor',
+    'kind',
+    'amount',
+    'to',
+    'allIn',
+    'full',
+    'timeout',
+    'reason',
+    'pot',
+    'rake',
+    'winners',
+    'stacks',
+    'atIndex',
+    'draw',
+  ]) {
+    if (op[k] !== undefined) out[k === 'allIn' ? 'all_in' : k === 'atIndex' ? 'at_index' : k] = op[k];
+  }
+  const cards = Array.isArray(op.cards) ? (op.cards as string[]) : null;
+  const owner = typeof op.seat === 'number' ? op.seat : null;
+  if (cards && op.type === 'deal_hole') {
+    const vis = Array.isArray(op.visibility) ? (op.visibility as string[]) : [];
+    out.cards = cards.map((c, i) => (canSee(v, owner, vis[i] === 'up') ? c : null));
+  } else if (cards && op.type === 'discard') {
+    out.cards = cards.map((c) => (owner === v.seat ? c : null));
+  } else if (cards) {
+    // Board cards and shown hands are public.
+    out.cards = cards;
+  }
+  if (op.type === 'reshuffle' && Array.isArray(op.discards)) out.discards = op.discards;
+  return out;
+}

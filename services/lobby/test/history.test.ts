@@ -1,0 +1,165 @@
+import { verifyReveal } from '@felt/client';
+import { SeededRng, hexToBytes, shuffleDeck, type DeckKind } from '@felt/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directSink } from '../../../test/money/fixtures.js';
+import { SimTable, type HandJob } from '../../../test/money/sim-table.js';
+import { startHarness, type Client, type Harness } from './harness.js';
+
+type User = Client & { id: string; name: string };
+type Op = { type: string; seat?: number; cards?: string[]; visibility?: string[]; indices?: number[] };
+interface Reveal {
+  hand_id: string;
+  deck_seed: string;
+  deck: DeckKind;
+  dealt: { index: number; card: string | null }[];
+}
+
+let h: Harness;
+let players: User[];
+let outsider: User;
+let hands: HandJob[];
+
+beforeAll(async () => {
+  h = await startHarness();
+  players = [await h.user(), await h.user(), await h.user()];
+  outsider = await h.user();
+  const created = await players[0]!.post<{ session_id: string; code: string }>('/api/rooms', {
+    config: { game: 'holdem', stakes: { smallBlind: 1, bigBlind: 2 }, rake: { percent: 5, cap: 4 } },
+    sit: { buy_in: 200 },
+  });
+  for (const p of players.slice(1)) await p.post('/api/rooms/join', { code: created.body.code, buy_in: 200 });
+  const sink = directSink(h.db.prisma);
+  const table = await SimTable.load(h.db.prisma, created.body.session_id, sink, new SeededRng('history'));
+  for (let i = 0; i < 12; i++) await table.playHand();
+  hands = sink.hands;
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+const ops = (job: HandJob): Op[] => (job.payload as { hand: { operations: Op[] } }).hand.operations;
+const seatOf = (job: HandJob, userId: string): number | undefined =>
+  (job.payload as { hand: { setup: { players: { seat: number; id: string }[] } } }).hand.setup.players.find(
+    (p) => p.id === userId,
+  )?.seat;
+
+/** Cards the viewer never saw at the table: other seats' face-down cards that were never shown. */
+function secrets(job: HandJob, viewerSeat: number): { cards: string[]; indices: number[] } {
+  const shown = new Set(
+    ops(job)
+      .filter((o) => o.type === 'show')
+      .map((o) => o.seat),
+  );
+  const cards: string[] = [];
+  const indices: number[] = [];
+  for (const o of ops(job)) {
+    if (o.type !== 'deal_hole' || o.seat === viewerSeat || shown.has(o.seat)) continue;
+    o.cards!.forEach((c, i) => {
+      if (o.visibility![i] === 'down') {
+        cards.push(c);
+        indices.push(o.indices![i]!);
+      }
+    });
+  }
+  return { cards, indices };
+}
+
+describe('hand history', () => {
+  it('shows each player their own cards, the board and shown hands, never another player’s unshown cards', async () => {
+    let hidden = 0;
+    let shownSomewhere = 0;
+    for (const job of hands) {
+      for (const p of players) {
+        const seat = seatOf(job, p.id);
+        if (seat === undefined) continue;
+        const res = await p.get<{
+          players: { seat: number; cards: (string | null)[]; shown: boolean }[];
+          board: string[];
+        }>(`/api/hands/${job.hand_id}`);
+        expect(res.status).toBe(200);
+        const text = JSON.stringify(res.body);
+        const secret = secrets(job, seat);
+        hidden += secret.cards.length;
+        for (const c of secret.cards) expect(text, `${c} leaked to seat ${seat}`).not.toContain(`"${c}"`);
+        const mine = res.body.players.find((x) => x.seat === seat)!;
+        const dealt = ops(job).find((o) => o.type === 'deal_hole' && o.seat === seat)!.cards!;
+        expect(mine.cards).toEqual(dealt);
+        for (const other of res.body.players.filter((x) => x.shown)) {
+          shownSomewhere++;
+          expect(other.cards.every((c) => c !== null)).toBe(true);
+        }
+
+        const ohh = await p.get<Record<string, unknown>>(`/api/hands/${job.hand_id}/ohh`);
+        expect(ohh.status).toBe(200);
+        for (const c of secret.cards) expect(JSON.stringify(ohh.body)).not.toContain(`"${c}"`);
+
+        const phh = await p.get<string>(`/api/hands/${job.hand_id}/phh`);
+        expect(phh.status).toBe(200);
+        const actions = phh.body.split('\n').filter((l) => /^\s*"(d d[hb]|p\d+ )/.test(l));
+        expect(actions.length).toBeGreaterThan(0);
+        for (const c of secret.cards) expect(actions.join('\n')).not.toContain(c);
+      }
+    }
+    // The session had both kinds, or the checks above proved little.
+    expect(hidden).toBeGreaterThan(10);
+    expect(shownSomewhere).toBeGreaterThan(0);
+  });
+
+  it('serves the reveal record with every unseen card withheld; the seeds still rebuild them (the stated limit)', async () => {
+    for (const job of hands.slice(0, 6)) {
+      const p = players.find((x) => seatOf(job, x.id) !== undefined)!;
+      const seat = seatOf(job, p.id)!;
+      const res = await p.get<{ reveal: Reveal; withheld: number[] }>(`/api/hands/${job.hand_id}/reveal`);
+      expect(res.status).toBe(200);
+      const { reveal, withheld } = res.body;
+      expect(withheld.sort((a, b) => a - b)).toEqual(secrets(job, seat).indices.sort((a, b) => a - b));
+      for (const d of reveal.dealt) expect(d.card === null).toBe(withheld.includes(d.index));
+      // Anyone holding the revealed seeds can rebuild the deck, so the withheld cards are only a
+      // matter of presentation: filled in from the seeds, the record verifies in full.
+      const deck = shuffleDeck(hexToBytes(reveal.deck_seed), reveal.deck);
+      const filled = {
+        ...reveal,
+        dealt: reveal.dealt.map((d) => ({ index: d.index, card: d.card ?? deck[d.index]! })),
+      };
+      const verdict = verifyReveal(filled);
+      expect(verdict.failures).toEqual([]);
+      expect(verdict.ok).toBe(true);
+      const tampered = { ...filled, dealt: filled.dealt.map((d, i) => (i === 0 ? { ...d, card: deck[1]! } : d)) };
+      expect(verifyReveal(tampered).ok).toBe(false);
+    }
+  });
+
+  it('lists a player’s hands newest first, page by page, with nothing repeated or skipped', async () => {
+    const p = players[0]!;
+    const mine = hands.filter((j) => seatOf(j, p.id) !== undefined).map((j) => j.hand_id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: { status: number; body: { hands: { hand_id: string; net: number }[]; next: string | null } } =
+        await p.get(`/api/hands?page_size=5${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.hands.map((x) => x.hand_id));
+      cursor = res.body.next;
+      pages++;
+    } while (cursor !== null && pages < 20);
+    expect(seen).toEqual([...mine].reverse());
+    expect(pages).toBe(Math.ceil(mine.length / 5) + (mine.length % 5 === 0 ? 1 : 0));
+    const bad = await p.get('/api/hands?cursor=not-a-cursor');
+    expect(bad.status).toBe(400);
+  });
+
+  it('answers 404 for a hand the user was not dealt into, and 401 without a session', async () => {
+    const job = hands[0]!;
+    for (const path of ['', '/reveal', '/ohh', '/phh']) {
+      const res = await outsider.get(`/api/hands/${job.hand_id}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ error: { code: 'hand_not_found' } });
+    }
+    expect((await outsider.get('/api/hands/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await h.client().get(`/api/hands/${job.hand_id}`)).status).toBe(401);
+    expect((await h.client().get('/api/hands')).status).toBe(401);
+    expect((await outsider.get<{ hands: unknown[] }>('/api/hands')).body.hands).toEqual([]);
+  });
+});
