@@ -1,0 +1,114 @@
+// `npm run audit`: the operator's reconciliation of Felt's money (issue 7). Reads Postgres, and
+// where Redis answers, the hands queue's failed set and the live tables' stacks from the workers'
+// checkpoints (their `money` section, docs/dev/money-flows.md). Prints one summary line, then one
+// line per violation, then notes; exits 0 when every check holds, 1 when one does not, 2 when it
+// could not run.
+//
+//   DATABASE_URL=... [REDIS_URL=... FELT_REDIS_PREFIX=felt: FELT_HANDS_QUEUE=hands] npm run audit [-- --no-redis]
+import { createPrisma, runAudit, type AuditReport, type LiveTableMoney } from '@felt/db';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/felt';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = process.env.FELT_REDIS_PREFIX ?? 'felt:';
+const QUEUE = process.env.FELT_HANDS_QUEUE ?? 'hands';
+const useRedis = !process.argv.includes('--no-redis');
+
+/** The part of a worker's checkpoint the audit reads; everything else in it is the worker's business. */
+const checkpointMoney = z.object({
+  money: z.object({
+    lastHandNo: z.number().int().nonnegative(),
+    seats: z.array(
+      z.object({
+        userId: z.string(),
+        stack: z.number().int().nonnegative(),
+        appliedTopUps: z.array(z.object({ id: z.string(), applied: z.number().int().nonnegative() })).default([]),
+      }),
+    ),
+  }),
+});
+
+async function connectRedis(): Promise<Redis | null> {
+  if (!useRedis) return null;
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: null,
+    retryStrategy: () => null,
+    connectTimeout: 3000,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+    return redis;
+  } catch {
+    redis.disconnect();
+    return null;
+  }
+}
+
+function formatReport(report: AuditReport): string[] {
+  const lines = [
+    `AUDIT ok=${report.ok} transactions=${report.transactions} hands=${report.hands} wallets=${report.wallets} ` +
+      `imbalance=${report.imbalance} issues=${report.issues.length}`,
+  ];
+  for (const i of report.issues) lines.push(`ISSUE ${i.code}: ${i.message}`);
+  for (const n of report.notes) lines.push(`NOTE ${n}`);
+  return lines;
+}
+
+async function main(): Promise<number> {
+  const prisma = createPrisma(DATABASE_URL, { maxConnections: 2 });
+  const redis = await connectRedis();
+  const notes: string[] = [];
+  try {
+    let failedJobs: number | undefined;
+    let liveTable: ((roomId: string) => Promise<LiveTableMoney | null>) | undefined;
+    if (redis) {
+      const queue = new Queue(QUEUE, { connection: redis, prefix: PREFIX.replace(/:+$/, '') || 'felt' });
+      failedJobs = (await queue.getJobCounts('failed')).failed;
+      await queue.close();
+      let withoutMoney = 0;
+      liveTable = async (roomId) => {
+        const raw = await redis.get(`${PREFIX}checkpoint:${roomId}`);
+        if (raw === null) return null;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(raw);
+        } catch {
+          notes.push(`room ${roomId}: checkpoint is not JSON`);
+          return null;
+        }
+        const money = checkpointMoney.safeParse(parsed);
+        if (!money.success) {
+          if (withoutMoney++ === 0) notes.push('checkpoints carry no money section: live stacks not compared');
+          return null;
+        }
+        return money.data.money;
+      };
+    } else {
+      notes.push(
+        useRedis ? `Redis at ${REDIS_URL} did not answer: queue and live stacks not checked` : 'Redis skipped',
+      );
+    }
+    const report = await runAudit(prisma, {
+      ...(liveTable ? { liveTable } : {}),
+      ...(failedJobs !== undefined ? { failedJobs } : {}),
+    });
+    for (const line of formatReport({ ...report, notes: [...report.notes, ...notes] })) console.log(line);
+    return report.ok ? 0 : 1;
+  } finally {
+    await prisma.$disconnect();
+    redis?.disconnect();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`AUDIT could not run: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(2);
+  },
+);
