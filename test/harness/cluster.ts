@@ -109,7 +109,8 @@ export class Cluster {
     return handle;
   }
 
-  async addGateway(): Promise<GatewayHandle> {
+  /** Starts a gateway; `env` adds to (or overrides) this gateway's environment only. */
+  async addGateway(env: Record<string, string> = {}): Promise<GatewayHandle> {
     const id = `g${++this.nextGateway}-${randomBytes(2).toString('hex')}`;
     const proc = await ServiceProcess.start('gateway', id, {
       ...this.commonEnv(),
@@ -119,6 +120,7 @@ export class Cluster {
       GATEWAY_ALLOWED_ORIGINS: TEST_ORIGIN,
       GATEWAY_SESSION_CHECK_MS: '300',
       FELT_DEBUG_ENDPOINTS: '1',
+      ...env,
     });
     const port = Number(proc.ready.port);
     const handle: GatewayHandle = { id, proc, wsUrl: `ws://127.0.0.1:${port}/ws`, httpUrl: `http://127.0.0.1:${port}` };

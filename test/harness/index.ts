@@ -7,3 +7,6 @@ export * from './session.js';
 export * from './table.js';
 export * from './wait.js';
 export * from './ws-client.js';
+export * from './privacy.js';
+export * from './table-client.js';
+export * from './table-ops.js';
