@@ -112,10 +112,18 @@ async function passiveAction(page: Page): Promise<void> {
   const turn = await turnId(page);
   if (turn === null) return;
   const bar = page.getByTestId('action-bar');
+  const pat = bar.getByRole('button', { name: /^Stand pat/ });
   const check = bar.getByRole('button', { name: /^Check/ });
-  if (await check.isVisible()) await check.click();
+  if (await pat.isVisible()) await pat.click();
+  else if (await check.isVisible()) await check.click();
   else await bar.getByRole('button', { name: /^Call/ }).click();
   await turnOver(page, turn);
+}
+
+async function leaveTable(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Table tools' }).getByRole('button', { name: 'Leave' }).click();
+  await page.getByRole('dialog', { name: 'Leave this table?' }).getByRole('button', { name: 'Leave' }).click();
+  await page.getByRole('heading', { name: 'Lobby' }).waitFor();
 }
 
 async function handPhase(page: Page): Promise<string> {
@@ -170,7 +178,7 @@ async function nextHand(page: Page, previous: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  env = await startWebCluster({ FELT_HAND_PAUSE_MS: '2500', FELT_BOT_THINK_MS: '200' });
+  env = await startWebCluster({ FELT_HAND_PAUSE_MS: '4000' });
   browser = await launchChromium();
 }, 180_000);
 
@@ -182,6 +190,7 @@ afterAll(async () => {
 
 describe('the web client in Chromium', () => {
   let alice: Page;
+  let aliceName: string;
   let aliceFrames: Frames;
   let bob: Page;
   let bobFrames: Frames;
@@ -193,26 +202,37 @@ describe('the web client in Chromium', () => {
     aliceFrames = recordFrames(alice);
     bob = await newPage({ ...PHONE, reducedMotion: 'reduce' });
     bobFrames = recordFrames(bob);
-    await signUp(alice, uniqueName('alice'));
+    aliceName = uniqueName('alice');
+    await signUp(alice, aliceName);
     await signUp(bob, uniqueName('bob'));
-    await screenshot(alice, 'lobby-desktop');
-    await screenshot(bob, 'lobby-phone');
 
     table = await createRoom(alice, "Hold'em");
+    // Bob's lobby picks the new table up by itself.
+    await bob.locator(`tr[data-room="${table.code}"]`).waitFor({ timeout: 15_000 });
+    expect(await bob.locator(`tr[data-room="${table.code}"]`).textContent()).toContain('1/6');
+    await screenshot(bob, 'lobby-phone');
     await joinByCode(bob, table.code, 200);
 
-    firstHand = await playHandToEnd([alice, bob]);
-    for (const p of [alice, bob]) {
+    // The result shows during the pause between hands: check it (and photograph it) as it appears.
+    const result = async (p: Page, name: string) => {
       const showdown = p.getByTestId('showdown');
-      await showdown.waitFor();
-      expect(await showdown.getByTestId('winner').count()).toBeGreaterThan(0);
-      // Both players checked and called down: five board cards and both hands turned up.
-      expect(await p.getByTestId('board').locator('[data-card]:not([data-card="hidden"])').count()).toBe(5);
-      // The winner's hand is turned up; a loser may muck (reference 000).
-      expect(await showdown.getByTestId('shown-hand').count()).toBeGreaterThanOrEqual(1);
+      await showdown.waitFor({ timeout: 120_000 });
+      const winners = await showdown.getByTestId('winner').count();
+      // Both players checked and called down: five board cards; the winner's hand is turned up (a loser may muck).
+      const board = await p.getByTestId('board').locator('[data-card]:not([data-card="hidden"])').count();
+      const shown = await showdown.getByTestId('shown-hand').count();
+      await screenshot(p, name);
+      return { winners, board, shown };
+    };
+    const results = Promise.all([result(alice, 'showdown-desktop'), result(bob, 'showdown-phone')]);
+    // Awaited below; this only keeps an early failure from being reported twice.
+    results.catch(() => undefined);
+    firstHand = await playHandToEnd([alice, bob]);
+    for (const r of await results) {
+      expect(r.winners).toBeGreaterThan(0);
+      expect(r.board).toBe(5);
+      expect(r.shown).toBeGreaterThanOrEqual(1);
     }
-    await screenshot(alice, 'showdown-desktop');
-    await screenshot(bob, 'showdown-phone');
 
     // Bob never received Alice's hole cards before the showdown turned them up.
     const aliceSeat = Number(await alice.locator('.seat--hero').getAttribute('data-seat'));
@@ -250,7 +270,12 @@ describe('the web client in Chromium', () => {
     const carol = await newPage(TABLET);
     const frames = recordFrames(carol);
     await signUp(carol, uniqueName('carol'));
-    await carol.goto(`${env.origin}/#/watch/${table.tableId}`);
+    const row = carol.locator(`tr[data-room="${table.code}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('2/6');
+    await screenshot(carol, 'lobby-tablet');
+    await row.getByRole('link', { name: `Watch room ${table.code}` }).click();
+    await carol.waitForURL(`**/#/watch/${table.tableId}`);
     await carol.getByTestId('table').waitFor();
     expect(await carol.getByTestId('table').getAttribute('data-role')).toBe('spectator');
     const hand = await nextHand(carol, firstHand);
@@ -352,12 +377,69 @@ describe('the web client in Chromium', () => {
     await playHandToEnd([alice, bob]);
   });
 
+  it('shows the reconnect indicator when its gateway dies, then resyncs to the same turn', async () => {
+    const previous = await handId(alice);
+    await nextHand(alice, previous);
+    await waitUntil('Alice to act', async () => {
+      if (await myTurn(bob)) await passiveAction(bob);
+      return myTurn(alice);
+    });
+    const hand = await handId(alice);
+    const deadline = await alice.getByTestId('clock').getAttribute('data-deadline');
+    const framesBefore = aliceFrames.length;
+    // Record every state the indicator goes through.
+    for (const p of [alice, bob]) {
+      await p.evaluate(() => {
+        const w = window as unknown as { __conn: string[] };
+        w.__conn = [];
+        new MutationObserver(() => {
+          const state = document.querySelector('[data-testid="connection"]')?.getAttribute('data-state');
+          if (state === undefined || state === null) return;
+          // Nobody may act on a state that is not current: no action bar unless live.
+          const entry =
+            state !== 'live' && document.querySelector('[data-testid="action-bar"]') !== null
+              ? `${state}+actions`
+              : state;
+          if (w.__conn.at(-1) !== entry) w.__conn.push(entry);
+        }).observe(document.body, {
+          subtree: true,
+          attributes: true,
+          attributeFilter: ['data-state'],
+          childList: true,
+        });
+      });
+    }
+    await env.killFirstGateway();
+    for (const p of [alice, bob]) {
+      await waitUntil(
+        'live again',
+        async () => (await p.getByTestId('connection').getAttribute('data-state')) === 'live',
+        45_000,
+      );
+    }
+    await alice.getByTestId('action-bar').waitFor();
+    expect(await handId(alice)).toBe(hand);
+    expect(await alice.getByTestId('clock').getAttribute('data-deadline')).toBe(deadline);
+    for (const p of [alice, bob]) {
+      const seen = await p.evaluate(() => (window as unknown as { __conn: string[] }).__conn);
+      expect(seen[0]).toBe('reconnecting');
+      expect(seen.at(-1)).toBe('live');
+      expect(seen.filter((x) => x.endsWith('+actions'))).toEqual([]);
+    }
+    // The SDK resynced after the reconnect, and the snapshot it installed is whole (its hash checked).
+    expect(aliceFrames.slice(framesBefore).some((f) => f.type === 'resync_response')).toBe(true);
+    await playHandToEnd([alice, bob]);
+  });
+
   it('keeps the text at 11 px or more on desktop and phone', async () => {
+    const overflow = (p: Page) => p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(await smallText(alice)).toEqual([]);
     expect(await smallText(bob)).toEqual([]);
+    expect(await overflow(bob)).toBeLessThanOrEqual(0);
     await bob.goto(`${env.origin}/#/`);
     await bob.getByRole('heading', { name: 'Lobby' }).waitFor();
     expect(await smallText(bob)).toEqual([]);
+    expect(await overflow(bob)).toBeLessThanOrEqual(0);
     await bob.goto(`${env.origin}/#/table/${table.tableId}`);
     await bob.getByTestId('table').waitFor();
   });
@@ -377,17 +459,81 @@ describe('the web client in Chromium', () => {
     await alice.getByRole('dialog', { name: 'Replay' }).getByRole('button', { name: 'Close' }).click();
   });
 
+  it('sits out and back in, and tops up between hands', async () => {
+    const tools = (p: Page) => p.getByRole('navigation', { name: 'Table tools' });
+    const aliceSeat = await alice.locator('.seat--hero').getAttribute('data-seat');
+    await tools(alice).getByRole('button', { name: 'Sit out' }).click();
+    await alice.getByRole('status').filter({ hasText: 'You will sit out from the next hand.' }).waitFor();
+    await playHandToEnd([alice, bob]);
+    const badge = (p: Page) => p.locator(`[data-seat="${aliceSeat}"] .badge`);
+    await waitUntil(
+      'Alice to be sitting out',
+      async () =>
+        (await badge(bob)
+          .textContent()
+          .catch(() => null)) === 'Sitting out',
+    );
+    expect(await badge(alice).textContent()).toBe('Sitting out');
+    expect(await tools(alice).getByRole('button', { name: 'Sit in' }).count()).toBe(1);
+
+    // Nobody is dealt a hand meanwhile: top up whoever is below the maximum of 200.
+    const stackOf = async (p: Page) =>
+      Number((await p.locator('.seat--hero [data-testid^="stack-"]').textContent())!.replace(/,/g, ''));
+    const poorer = (await stackOf(alice)) < (await stackOf(bob)) ? alice : bob;
+    const before = await stackOf(poorer);
+    await tools(poorer)
+      .getByRole('button', { name: /^(Top up|Rebuy)$/ })
+      .click();
+    const dialog = poorer.getByRole('dialog', { name: /^(Top up|Rebuy)$/ });
+    const add = dialog.getByRole('button', { name: 'Add chips' });
+    if (before >= 200) {
+      expect(await add.isDisabled()).toBe(true);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    } else {
+      expect(await dialog.getByLabel('Chips to add').inputValue()).toBe(String(200 - before));
+      await add.click();
+      await poorer
+        .getByRole('status')
+        .filter({ hasText: `${200 - before} chips` })
+        .waitFor();
+    }
+
+    await tools(alice).getByRole('button', { name: 'Sit in' }).click();
+    await alice.getByRole('status').filter({ hasText: 'You will be dealt in from the next hand.' }).waitFor();
+    await waitUntil('Alice to be back', async () => (await badge(bob).count()) === 0, 20_000);
+    // The next hand deals her in, and a top-up made between hands is on the table by its first bet.
+    const last = await handId(alice);
+    await nextHand(alice, last);
+    const seat = await poorer.locator('.seat--hero').getAttribute('data-seat');
+    const bet = await poorer
+      .getByTestId(`bet-${seat}`)
+      .textContent({ timeout: 1_000 })
+      .catch(() => '0');
+    expect((await stackOf(poorer)) + Number(bet!.replace(/,/g, ''))).toBe(Math.max(200, before));
+  });
+
   it('leaves the table and gets the chips back', async () => {
     for (const p of [alice, bob]) {
-      await p.getByRole('button', { name: 'Leave' }).click();
-      await p.getByRole('dialog', { name: 'Leave this table?' }).getByRole('button', { name: 'Leave' }).click();
-      await p.getByRole('heading', { name: 'Lobby' }).waitFor();
+      await leaveTable(p);
+      await p
+        .getByRole('status')
+        .filter({ hasText: /chips (went|then go) back to your wallet/ })
+        .first()
+        .waitFor();
     }
+    await screenshot(alice, 'lobby-desktop');
   });
 
   it('a Stud hand renders its up and down cards and no board', async () => {
     const stud = await createRoom(alice, 'Seven Card Stud');
-    await joinByCode(bob, stud.code, 200);
+    // Bob takes the seat from the lobby's list this time.
+    const row = bob.locator(`tr[data-room="${stud.code}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    await row.getByRole('button', { name: /^Join / }).click();
+    const join = bob.getByRole('dialog', { name: /^Join / });
+    await join.getByLabel('Buy-in').fill('200');
+    await join.getByRole('button', { name: 'Take a seat' }).click();
+    await bob.getByTestId('table').waitFor();
     await waitUntil('a Stud hand', async () => (await handPhase(alice)) === 'betting', 60_000);
     expect(await alice.getByTestId('table').getAttribute('data-family')).toBe('stud');
     expect(await alice.getByTestId('board').count()).toBe(0);
@@ -405,5 +551,79 @@ describe('the web client in Chromium', () => {
     expect(theirs[2]![0]).toMatch(/^[2-9TJQKA][cdhs]$/);
     await screenshot(alice, 'stud-desktop');
     await screenshot(bob, 'stud-phone');
+  });
+
+  it('a draw game lets players choose their discards', async () => {
+    await leaveTable(alice);
+    await leaveTable(bob);
+    await createRoom(alice, '2-7 Triple Draw');
+    // Bob finds it with quick join.
+    const quick = bob.getByRole('region', { name: 'Quick join' });
+    await quick.getByLabel('Game').selectOption({ label: '2-7 Triple Draw' });
+    await quick.getByRole('button', { name: 'Find me a seat' }).click();
+    await bob.getByTestId('table').waitFor();
+    expect(await bob.getByRole('heading', { level: 1 }).textContent()).toBe('Fixed-Limit 2-7 Triple Draw');
+    const heroSeat = async () => alice.locator('.seat--hero').getAttribute('data-seat');
+    // Bob stands pat and checks or calls; Alice plays until her first draw.
+    await waitUntil(
+      'Alice to draw',
+      async () => {
+        if (await myTurn(bob)) await passiveAction(bob);
+        if (!(await myTurn(alice))) return false;
+        if (
+          await alice
+            .getByTestId('action-bar')
+            .getByRole('button', { name: /^Stand pat/ })
+            .isVisible()
+        )
+          return true;
+        await passiveAction(alice);
+        return false;
+      },
+      90_000,
+    );
+    const cardsOf = async () =>
+      alice
+        .locator(`[data-testid="cards-${await heroSeat()}"] [data-card]`)
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-card')!));
+    const before = await cardsOf();
+    expect(before).toHaveLength(5);
+    const first = alice.locator(`[data-testid="cards-${await heroSeat()}"] button[aria-pressed]`).first();
+    await first.click();
+    expect(await first.getAttribute('aria-pressed')).toBe('true');
+    const turn = await turnId(alice);
+    await alice
+      .getByTestId('action-bar')
+      .getByRole('button', { name: /^Draw 1/ })
+      .click();
+    await turnOver(alice, turn);
+    await waitUntil('the replacement card', async () => !(await cardsOf()).includes(before[0]!));
+    const after = await cardsOf();
+    expect(after).toHaveLength(5);
+    expect(after.filter((c) => before.includes(c))).toHaveLength(4);
+    await screenshot(alice, 'draw-desktop');
+  });
+
+  it('labels the current and the next game of a mix', async () => {
+    await leaveTable(alice);
+    await createRoom(alice, 'HORSE');
+    const rotation = alice.getByTestId('rotation');
+    await expect.poll(() => rotation.textContent()).toContain("Now: FL Hold'em");
+    expect(await rotation.textContent()).toContain('Next: FL Omaha Hi-Lo');
+    await leaveTable(alice);
+  });
+
+  it('logs out and back in', async () => {
+    const wallet = await alice.getByTestId('wallet').textContent();
+    await alice.getByRole('button', { name: 'Log out' }).click();
+    await alice.getByRole('tab', { name: 'Log in' }).click();
+    await alice.getByLabel('Name').fill(aliceName);
+    await alice.getByLabel('Password').fill('wrong password');
+    await alice.getByRole('button', { name: 'Log in' }).click();
+    await alice.getByRole('alert').filter({ hasText: 'That name and password do not match.' }).waitFor();
+    await alice.getByLabel('Password').fill(PASSWORD);
+    await alice.getByRole('button', { name: 'Log in' }).click();
+    await alice.getByRole('heading', { name: 'Lobby' }).waitFor();
+    expect(await alice.getByTestId('wallet').textContent()).toBe(wallet);
   });
 });

@@ -233,6 +233,52 @@ describe('toTableModel', () => {
     expect(m.seats.find((s) => s.seat === 1)!.won).toBe(100);
   });
 
+  it('writes the hand log with names: streets, decisions and winners', () => {
+    const view = feed(
+      handState({ table_seq: 10 }),
+      {
+        type: 'hand_started',
+        table_id: TABLE,
+        table_seq: 11,
+        hand_id: HAND,
+        hand_seq: 2,
+        variant: tableState().variant,
+        button: 1,
+        seats: [1, 2],
+        forced_bets: [
+          { seat: 1, kind: 'small_blind', amount: 10, all_in: false },
+          { seat: 2, kind: 'big_blind', amount: 20, all_in: false },
+        ],
+      },
+      playerAction(1, 'raise', 12, { amount: 50, to: 60 }),
+      playerAction(2, 'fold', 13, { timeout: true }),
+      {
+        type: 'hand_result',
+        table_id: TABLE,
+        table_seq: 14,
+        hand_id: HAND,
+        hand_seq: 9,
+        pots: [
+          { index: 0, amount: 40, rake: 0, eligible: [1], winners: [{ seat: 1, amount: 40, side: 'uncontested' }] },
+        ],
+        uncalled: [{ seat: 1, amount: 40 }],
+        rake: 0,
+        players: [
+          { seat: 1, net: 20, stack: 1010 },
+          { seat: 2, net: -20, stack: 980 },
+        ],
+        hands: [],
+      },
+    );
+    expect(toTableModel(view)!.log.map((l) => l.text)).toEqual([
+      'Player1 posts 10',
+      'Player2 posts 20',
+      'Player1: Raise to 60',
+      'Player2: Fold (timed out)',
+      'Player1 wins 40 from main pot',
+    ]);
+  });
+
   it('clears the previous hand when a new hand_id arrives', () => {
     const next = '1b7f1c1e-2a8e-4d55-9b9a-1c2d3e4f5a6b';
     const view = feed(

@@ -4,6 +4,7 @@
 import { currentTurn, type HandMarkers, type TableView, type TurnInfo } from '@felt/client';
 import type { HandResult, SeatStatus, SeatView, TableEvent, TableState, VariantView } from '@felt/protocol';
 import {
+  cardsText,
   chips,
   gameFamily,
   GameFamily,
@@ -117,6 +118,12 @@ export interface HeroModel {
   readonly sittingOut: boolean;
 }
 
+export interface LogLine {
+  readonly key: string;
+  readonly kind: 'street' | 'action' | 'result';
+  readonly text: string;
+}
+
 export interface TableModel {
   readonly tableId: string;
   readonly role: 'player' | 'spectator' | null;
@@ -139,6 +146,8 @@ export interface TableModel {
   readonly seedCommit: string | null;
   readonly stateHash: string;
   readonly closed: boolean;
+  /** The current hand as it happened: streets, decisions and results, oldest first. */
+  readonly log: readonly LogLine[];
 }
 
 const STATUS_LABELS: Readonly<Record<SeatStatus, string | null>> = {
@@ -181,6 +190,67 @@ function lastActions(hand: HandMarkers | null): Map<number, string> {
   for (const e of hand.events) {
     if (e.type === 'street_revealed') out.clear();
     else if (e.type === 'player_action') out.set(e.seat, actionText(e) + (e.timeout === true ? ' (timed out)' : ''));
+  }
+  return out;
+}
+
+/** The hand's public story from its sequenced events, with seat names where known. */
+export function handLog(hand: HandMarkers | null, names: ReadonlyMap<number, string>): LogLine[] {
+  if (hand === null) return [];
+  const who = (seat: number): string => names.get(seat) ?? `Seat ${seat}`;
+  const out: LogLine[] = [];
+  for (const e of hand.events) {
+    const key = String(e.table_seq);
+    switch (e.type) {
+      case 'hand_started':
+        for (const f of e.forced_bets) {
+          out.push({
+            key: `${key}-${f.seat}-${f.kind}`,
+            kind: 'action',
+            text: `${who(f.seat)} posts ${chips(f.amount)}`,
+          });
+        }
+        break;
+      case 'seed_commit':
+        out.push({ key, kind: 'street', text: 'New hand: the deck is committed' });
+        break;
+      case 'street_revealed': {
+        const cards = e.board.length > 0 ? `: ${cardsText(e.board)}` : '';
+        const text = `${streetName(e.street)}${cards}`;
+        // A draw round announces itself again when its betting starts; one header is enough.
+        if (out.at(-1)?.text !== text) out.push({ key, kind: 'street', text });
+        break;
+      }
+      case 'player_action':
+        out.push({
+          key,
+          kind: 'action',
+          text: `${who(e.seat)}: ${actionText(e)}${e.timeout === true ? ' (timed out)' : ''}`,
+        });
+        break;
+      case 'showdown':
+        for (const s of e.shown)
+          out.push({ key: `${key}-${s.seat}`, kind: 'action', text: `${who(s.seat)} shows ${cardsText(s.cards)}` });
+        for (const m of e.mucked) out.push({ key: `${key}-m${m}`, kind: 'action', text: `${who(m)} mucks` });
+        break;
+      case 'cards_shown':
+        out.push({ key, kind: 'action', text: `${who(e.seat)} shows ${cardsText(e.cards)}` });
+        break;
+      case 'hand_result':
+        for (const p of e.pots) {
+          for (const w of p.winners) {
+            const half = w.side === 'low' ? ' (low)' : '';
+            out.push({
+              key: `${key}-${p.index}-${w.seat}-${w.side}`,
+              kind: 'result',
+              text: `${who(w.seat)} wins ${chips(w.amount)}${half} from ${potLabel(p.index).toLowerCase()}`,
+            });
+          }
+        }
+        break;
+      default:
+        break;
+    }
   }
   return out;
 }
@@ -353,5 +423,6 @@ export function toTableModel(view: TableView): TableModel | null {
     seedCommit: state.seed_commit ?? null,
     stateHash: state.state_hash,
     closed: view.closed,
+    log: handLog(hand, names),
   };
 }

@@ -186,7 +186,7 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
           disabled={step === 0}
           aria-label="First step"
         >
-          ⏮
+          «
         </button>
         <button
           type="button"
@@ -195,7 +195,7 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
           disabled={step === 0}
           aria-label="Previous step"
         >
-          ◀
+          ‹
         </button>
         <button
           type="button"
@@ -212,7 +212,7 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
           disabled={step >= last}
           aria-label="Next step"
         >
-          ▶
+          ›
         </button>
         <button
           type="button"
@@ -221,7 +221,7 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
           disabled={step >= last}
           aria-label="Last step"
         >
-          ⏭
+          »
         </button>
         <label className="visually-hidden" htmlFor="replay-step">
           Replay step

@@ -249,18 +249,21 @@ function TableRoom({
           selected={canDiscard ? selected : undefined}
           onToggleCard={canDiscard ? toggleCard : undefined}
         />
-        {model.showdown !== null && (model.phase === 'complete' || model.phase === 'showdown') && (
-          <ShowdownPanel
-            showdown={model.showdown}
-            canShow={canShow}
-            heroSeat={hero?.seat ?? null}
-            busy={st.busy}
-            onShow={() => {
-              if (model.handId !== null) void controller.showCards(model.handId);
-            }}
-            onMuck={() => setMucked(model.handId)}
-          />
-        )}
+        <aside className="side" aria-label="This hand">
+          {model.showdown !== null && (model.phase === 'complete' || model.phase === 'showdown') && (
+            <ShowdownPanel
+              showdown={model.showdown}
+              canShow={canShow}
+              heroSeat={hero?.seat ?? null}
+              busy={st.busy}
+              onShow={() => {
+                if (model.handId !== null) void controller.showCards(model.handId);
+              }}
+              onMuck={() => setMucked(model.handId)}
+            />
+          )}
+          <HandLog model={model} />
+        </aside>
       </div>
 
       <div className="hero-area">
@@ -430,7 +433,7 @@ function HeroStatus({
             Rebuy
           </button>
         )}
-        {isHost && (model.phase === 'waiting' || model.phase === 'complete') && (
+        {isHost && model.phase === 'waiting' && model.seats.filter((s) => !s.empty).length >= 2 && (
           <button
             type="button"
             className="btn btn--secondary"
@@ -443,6 +446,31 @@ function HeroStatus({
         )}
       </div>
     </div>
+  );
+}
+
+/** The current hand, line by line; the newest line is announced to screen readers by the log role. */
+function HandLog({ model }: { readonly model: TableModel }) {
+  const lines = model.log;
+  return (
+    <details className="hand-log" open>
+      <summary>Hand log</summary>
+      {lines.length === 0 ? (
+        <p className="muted">
+          {model.handId === null
+            ? 'No hand in progress.'
+            : 'This hand began before you joined; its next actions show here.'}
+        </p>
+      ) : (
+        <ol className="hand-log__lines" role="log" aria-live="off" data-testid="hand-log">
+          {lines.map((l) => (
+            <li key={l.key} className={`hand-log__line hand-log__line--${l.kind}`}>
+              {l.text}
+            </li>
+          ))}
+        </ol>
+      )}
+    </details>
   );
 }
 
