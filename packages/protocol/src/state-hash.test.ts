@@ -73,6 +73,47 @@ describe('stateHash', () => {
     }
   });
 
+  it('equals python3 on random strings and keys full of escapes, non-ASCII, astral and lone surrogates', () => {
+    const alphabet = [
+      'a',
+      'Z',
+      '"',
+      '\\',
+      '/',
+      '\n',
+      '\u0001',
+      '\u001f',
+      ' ',
+      '~',
+      '\u007f',
+      '\u0080',
+      'é',
+      '中',
+      '\uffff',
+      '\u{1F600}',
+      '\ud800',
+      '\udfff',
+      '\u2028',
+    ];
+    let x = 7;
+    const next = (n: number): number => {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      return x % n;
+    };
+    const str = (): string => Array.from({ length: next(8) }, () => alphabet[next(alphabet.length)]!).join('');
+    const obj: Record<string, unknown> = {};
+    for (let i = 0; i < 150; i++) obj[str() + String(i)] = { [str()]: str(), n: i, list: [str(), null, true] };
+    const script = [
+      'import json, sys',
+      'obj = json.loads(sys.stdin.read())',
+      'sys.stdout.write(json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(",", ":")))',
+    ].join('\n');
+    // JSON.stringify writes lone surrogates as escapes, which Python reads back as the same units.
+    const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(obj), encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(canonicalJson(obj)).toBe(r.stdout);
+  });
+
   it('refuses values Python and JS would print differently', () => {
     expect(() => stateHash({ pot: 0.5 })).toThrow(StateHashError);
     expect(() => stateHash({ pot: 2 ** 60 })).toThrow(/unsafe integer/);

@@ -18,24 +18,23 @@ export class StateHashError extends Error {
 /** Top-level fields that change without the state changing, so the hash leaves them out. */
 export const STATE_HASH_EXCLUDED_FIELDS = ['ts', 'table_seq', 'hand_seq', 'state_hash'] as const;
 
-function escapeString(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22) out += '\\"';
-    else if (c === 0x5c) out += '\\\\';
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (c === 0x09) out += '\\t';
-    else if (c === 0x08) out += '\\b';
-    else if (c === 0x0c) out += '\\f';
-    // ensure_ascii: everything outside printable ASCII (space to ~) as \uXXXX of the UTF-16 unit,
-    // which gives surrogate pairs for astral characters exactly as Python does.
-    else if (c < 0x20 || c > 0x7e) out += '\\u' + c.toString(16).padStart(4, '0');
-    else out += s[i];
-  }
-  return out + '"';
+const NEEDS_ESCAPE = /[\u007f-\uffff]/g;
+
+function escapeUnit(c: string): string {
+  return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 }
+
+/**
+ * JSON.stringify already writes the quote, the backslash, the short escapes (b f n r t), other
+ * control characters and lone surrogates exactly as Python does (lowercase u00XX); ensure_ascii
+ * then needs DEL and everything past ASCII as a uXXXX escape of each UTF-16 unit, which gives
+ * surrogate pairs for astral characters as Python does.
+ */
+function escapeString(s: string): string {
+  return JSON.stringify(s).replace(NEEDS_ESCAPE, escapeUnit);
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** Python sorts str keys by code point; JS's default sort compares UTF-16 units, which differs past U+FFFF. */
 function compareCodePoints(a: string, b: string): number {
@@ -70,9 +69,19 @@ function encode(value: unknown, path: string): string {
       }
       const proto = Object.getPrototypeOf(value) as unknown;
       if (proto !== Object.prototype && proto !== null) throw new StateHashError(path, 'non-plain object');
-      const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-      entries.sort(([a], [b]) => compareCodePoints(a, b));
-      return '{' + entries.map(([k, v]) => `${escapeString(k)}:${encode(v, `${path}.${k}`)}`).join(',') + '}';
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      // UTF-16 order is code point order unless a key holds a surrogate (past U+FFFF).
+      if (keys.some((k) => SURROGATE.test(k))) keys.sort(compareCodePoints);
+      else keys.sort();
+      let out = '{';
+      for (const k of keys) {
+        const v = obj[k];
+        if (v === undefined) continue;
+        if (out.length > 1) out += ',';
+        out += escapeString(k) + ':' + encode(v, path.length < 200 ? `${path}.${k}` : path);
+      }
+      return out + '}';
     }
     default:
       throw new StateHashError(path, typeof value);

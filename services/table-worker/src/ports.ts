@@ -87,8 +87,11 @@ export class CheckpointCorruptError extends Error {
 export interface CheckpointStore {
   /** Throws CheckpointCorruptError when one exists but cannot be read. */
   load(tableId: string): Promise<{ checkpoint: TableCheckpoint; events: BufferedEvent[] } | null>;
-  /** Saves the state and appends `events` to the table's bounded event buffer, atomically. */
-  save(checkpoint: TableCheckpoint, events: readonly BufferedEvent[]): Promise<void>;
+  /**
+   * Saves the state (already serialized: the actor writes one JSON string per command) and appends
+   * `events` to the table's bounded event buffer, atomically.
+   */
+  save(tableId: string, tableSeq: number, stateJson: string, events: readonly BufferedEvent[]): Promise<void>;
 }
 
 /**

@@ -25,7 +25,14 @@ import type { CommandResult } from '../table/command-history.js';
 import { EVENT_BUFFER_SIZE, EventBuffer, type BufferedEvent } from '../table/event-buffer.js';
 import { LiveTable, type HandLifecycleEvent, type LiveTableJSON } from '../table/live-table.js';
 import type { TimingOverrides } from '../table/timing.js';
-import { buildSnapshot, snapshotKey, type Viewer } from '../table/views.js';
+import {
+  buildSnapshot,
+  finishSnapshot,
+  snapshotBody,
+  snapshotKey,
+  type SnapshotBody,
+  type Viewer,
+} from '../table/views.js';
 import { Mailbox } from './mailbox.js';
 import { notJoined, TableError } from './table-error.js';
 
@@ -110,8 +117,8 @@ export class TableActor {
   private stopped = false;
   private connectedBefore = false;
 
-  /** The state of the last successful checkpoint: what a failed command rolls back to. */
-  private saved: LiveTableJSON;
+  /** The state of the last successful checkpoint (JSON): what a failed command rolls back to. */
+  private saved: string;
 
   private constructor(
     private live: LiveTable,
@@ -119,7 +126,7 @@ export class TableActor {
     private readonly deps: TableActorDeps,
   ) {
     this.idleSince = deps.clock.now();
-    this.saved = structuredClone(live.toJSON());
+    this.saved = JSON.stringify(live.toJSON());
   }
 
   private static liveDeps(tableId: string, deps: TableActorDeps) {
@@ -415,19 +422,19 @@ export class TableActor {
     const recipients: [string, Viewer][] = users.map((u) => [userStream(u), u]);
     if (spectators) recipients.push([TABLE_STREAM, null]);
     const snapshotSeq = live.tableSeq + 1;
-    const due: { key: string; viewer: Viewer; key2: string }[] = [];
+    const due: { key: string; viewer: Viewer; key2: string; body: SnapshotBody }[] = [];
     for (const [key, viewer] of recipients) {
-      const probe = buildSnapshot(live, viewer, now, snapshotSeq, null);
-      const k = snapshotKey(probe);
+      const body = snapshotBody(live, viewer, now);
+      const k = snapshotKey(body);
       if (touched.has(key) || key === forceSnapshot || streamOf(key).snapshotKey !== k) {
-        due.push({ key, viewer, key2: k });
+        due.push({ key, viewer, key2: k, body });
       }
     }
     if (due.length > 0) {
       live.tableSeq = snapshotSeq;
       for (const d of due) {
         const stream = streamOf(d.key);
-        const snapshot = buildSnapshot(live, d.viewer, now, snapshotSeq, stream.last);
+        const snapshot = finishSnapshot(d.body, snapshotSeq, stream.last);
         stream.snapshotPrev = stream.last;
         stream.snapshotKey = d.key2;
         stream.last = snapshotSeq;
@@ -455,15 +462,13 @@ export class TableActor {
    * its last checkpoint, so nothing that was not checkpointed is ever published or acknowledged.
    */
   private async checkpoint(events: readonly BufferedEvent[]): Promise<void> {
-    // A deep copy: the live objects (the hand's log, the turn) keep changing after this point.
-    const state = structuredClone(this.live.toJSON());
+    // Serialized now: the live objects (the hand's log, the turn) keep changing after this point.
+    const state = JSON.stringify(this.live.toJSON());
     try {
-      await this.deps.checkpoints.save(
-        { version: 1, tableId: this.live.tableId, tableSeq: this.live.tableSeq, state },
-        events,
-      );
+      await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events);
     } catch (err) {
-      this.live = LiveTable.restore(this.saved, TableActor.liveDeps(this.saved.tableId, this.deps));
+      const saved = JSON.parse(this.saved) as LiveTableJSON;
+      this.live = LiveTable.restore(saved, TableActor.liveDeps(saved.tableId, this.deps));
       this.live.drain();
       throw err;
     }

@@ -55,10 +55,12 @@ export class RedisCheckpointStore implements CheckpointStore {
     };
   }
 
-  async save(checkpoint: TableCheckpoint, events: readonly BufferedEvent[]): Promise<void> {
-    const key = this.keys.tableCheckpoint(checkpoint.tableId);
-    const list = this.keys.tableEvents(checkpoint.tableId);
-    const multi = this.redis.multi().set(key, JSON.stringify(checkpoint), 'EX', CHECKPOINT_TTL_SECONDS);
+  async save(tableId: string, tableSeq: number, stateJson: string, events: readonly BufferedEvent[]): Promise<void> {
+    const key = this.keys.tableCheckpoint(tableId);
+    const list = this.keys.tableEvents(tableId);
+    // The envelope around the state the actor serialized once.
+    const text = `{"version":1,"tableId":${JSON.stringify(tableId)},"tableSeq":${tableSeq},"state":${stateJson}}`;
+    const multi = this.redis.multi().set(key, text, 'EX', CHECKPOINT_TTL_SECONDS);
     if (events.length > 0) {
       multi.rpush(list, ...events.map((e) => JSON.stringify(e))).ltrim(list, -this.bufferSize, -1);
     }

@@ -43,6 +43,24 @@ export function buildSnapshot(
   tableSeq: number,
   prevTableSeq: number | null,
 ): TableState {
+  return finishSnapshot(snapshotBody(live, viewer, ts), tableSeq, prevTableSeq);
+}
+
+/** A snapshot without its stream fields (table_seq, prev_table_seq) and hash. */
+export type SnapshotBody = Omit<TableState, 'table_seq' | 'prev_table_seq' | 'state_hash'>;
+
+/** Stamps a body with its place in the recipient's stream and hashes it as sent. */
+export function finishSnapshot(body: SnapshotBody, tableSeq: number, prevTableSeq: number | null): TableState {
+  const full = {
+    ...body,
+    table_seq: tableSeq,
+    ...(prevTableSeq !== null ? { prev_table_seq: prevTableSeq } : {}),
+  };
+  return { ...full, state_hash: stateHash(full) };
+}
+
+/** What the recipient sees, without the stream fields: the input of both the key and the snapshot. */
+export function snapshotBody(live: LiveTable, viewer: Viewer, ts: number): SnapshotBody {
   const hand = live.hand;
   const member = viewer === null ? undefined : live.member(viewer);
   const heroSeat = member && !member.bot ? (live.seatOf(member.userId) ?? member.seat) : undefined;
@@ -99,11 +117,9 @@ export function buildSnapshot(
 
   const mixed = live.engine.mixed;
   const handId = live.pending?.handId ?? hand?.handId;
-  const body = {
+  return {
     type: 'table_state' as const,
     table_id: live.tableId,
-    table_seq: tableSeq,
-    ...(prevTableSeq !== null ? { prev_table_seq: prevTableSeq } : {}),
     ...(handId !== undefined ? { hand_id: handId, hand_seq: hand?.operations.length ?? 0 } : {}),
     ts,
     game: live.config.game,
@@ -139,11 +155,9 @@ export function buildSnapshot(
     ...(live.nextHandAt !== null ? { next_hand_at: live.nextHandAt } : {}),
     ...(hero ? { hero } : {}),
   };
-  return { ...body, state_hash: stateHash(body) };
 }
 
 /** A key for "has this recipient's view changed": the hash of the view without its stream fields. */
-export function snapshotKey(snapshot: TableState): string {
-  const { prev_table_seq: _p, state_hash: _h, ...rest } = snapshot;
-  return stateHash(rest);
+export function snapshotKey(body: SnapshotBody): string {
+  return stateHash(body);
 }

@@ -98,14 +98,11 @@ export class MemoryCheckpoints implements CheckpointStore {
         : null,
     );
   }
-  save(checkpoint: TableCheckpoint, events: readonly BufferedEvent[]) {
+  save(tableId: string, tableSeq: number, stateJson: string, events: readonly BufferedEvent[]) {
     if (this.fail) return Promise.reject(new Error('checkpoint store down'));
     this.saves++;
-    this.saved.set(checkpoint.tableId, JSON.parse(JSON.stringify(checkpoint)) as TableCheckpoint);
-    this.events.set(
-      checkpoint.tableId,
-      [...(this.events.get(checkpoint.tableId) ?? []), ...structuredClone(events)].slice(-512),
-    );
+    this.saved.set(tableId, { version: 1, tableId, tableSeq, state: JSON.parse(stateJson) as unknown });
+    this.events.set(tableId, [...(this.events.get(tableId) ?? []), ...events].slice(-512));
     return Promise.resolve();
   }
 }
