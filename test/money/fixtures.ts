@@ -26,7 +26,8 @@ export const RAKED_HOLDEM: RoomConfigInput = {
   stakes: { smallBlind: 1, bigBlind: 2 },
   seats: 6,
   buyIn: { min: 40, max: 200 },
-  rake: { percent: 5, cap: 6, noFlopNoDrop: false },
+  // No cap: a binding cap can give a pot negative rake in the engine today (reported).
+  rake: { percent: 5, cap: 0, noFlopNoDrop: false },
 };
 
 export interface SeededRoom {

@@ -142,6 +142,12 @@ export class SimTable {
     }
     const members = new Map(seed.members.map((m) => [m.userId, m]));
     for (const m of seed.members) {
+      // Asked to leave before the table ever seated them: their stack is their buy-in and top-ups.
+      if (m.leaveRequested && !this.seated.has(m.userId) && !this.released.has(m.membershipId)) {
+        await this.emitCashOut(m.userId, { seat: m.seat, membershipId: m.membershipId }, 'leave', Number(m.stack));
+      }
+    }
+    for (const m of seed.members) {
       if (!this.seated.has(m.userId) && !m.leaveRequested && !this.released.has(m.membershipId)) {
         this.table.sit(m.seat, m.userId, Number(m.stack), { post: true, name: m.name });
         this.seated.set(m.userId, { seat: m.seat, membershipId: m.membershipId });
@@ -151,7 +157,8 @@ export class SimTable {
     if (this.hand === null) {
       for (const m of seed.members) {
         const info = this.seated.get(m.userId);
-        if (!info) continue;
+        // A leaving player's top-ups are never added: they go home with the cash-out.
+        if (!info || m.leaveRequested) continue;
         for (const t of m.pendingTopUps) {
           if (this.seenTopUps.has(t.id)) continue;
           this.seenTopUps.add(t.id);
@@ -241,7 +248,7 @@ export class SimTable {
   }
 
   /** Room closing: void a hand in progress (stacks back to their hand-start values), refund every seat. */
-  private async close(_members: readonly TableSeedMember[]): Promise<void> {
+  private async close(members: readonly TableSeedMember[]): Promise<void> {
     if (this.hand !== null) {
       this.table.voidHand();
       this.hand = null;
@@ -250,6 +257,11 @@ export class SimTable {
     for (const [userId, info] of [...this.seated]) {
       const chips = this.table.leave(info.seat) ?? 0;
       await this.emitCashOut(userId, info, 'room_close', chips);
+    }
+    // Members this table never seated (it was loaded to close the room): their stacks are the seed's.
+    for (const m of members) {
+      if (this.released.has(m.membershipId)) continue;
+      await this.emitCashOut(m.userId, { seat: m.seat, membershipId: m.membershipId }, 'room_close', Number(m.stack));
     }
   }
 

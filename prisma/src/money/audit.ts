@@ -1,4 +1,4 @@
-import type { Db } from '../client.js';
+import type { Db, PrismaClient } from '../client.js';
 import { ledgerTotals } from '../ledger.js';
 import { handLedgerKeys } from './persist-hand.js';
 
@@ -67,7 +67,21 @@ export interface AuditReport {
 
 const big = (x: bigint | number | string | null | undefined): bigint => BigInt(x ?? 0);
 
-export async function runAudit(db: Db, options: AuditOptions = {}): Promise<AuditReport> {
+/**
+ * Runs every check on one consistent snapshot of the database (a read-only REPEATABLE READ
+ * transaction), so that hands and cash-outs the persister commits meanwhile cannot show up half.
+ */
+export async function runAudit(prisma: PrismaClient, options: AuditOptions = {}): Promise<AuditReport> {
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SET TRANSACTION READ ONLY`;
+      return auditSnapshot(tx, options);
+    },
+    { isolationLevel: 'RepeatableRead', timeout: 600_000, maxWait: 30_000 },
+  );
+}
+
+async function auditSnapshot(db: Db, options: AuditOptions): Promise<AuditReport> {
   const issues: AuditIssue[] = [];
   const notes: string[] = [];
   const issue = (code: AuditIssueCode, message: string, details?: AuditIssue['details']): void => {
@@ -344,6 +358,10 @@ async function checkEscrows(
       const seat = live.seats.find((s) => s.userId === m.user_id);
       if (!seat) {
         notes.push(`room ${m.room_id}: user ${m.user_id} not seated at the live table yet`);
+        continue;
+      }
+      if (seat.appliedTopUps.some((t) => !mine.some((r) => r.id === t.id))) {
+        notes.push(`room ${m.room_id}: the live table applied a top-up newer than this snapshot`);
         continue;
       }
       const reported = new Set(seat.appliedTopUps.map((t) => t.id));
