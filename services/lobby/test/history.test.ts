@@ -24,7 +24,7 @@ beforeAll(async () => {
   players = [await h.user(), await h.user(), await h.user()];
   outsider = await h.user();
   const created = await players[0]!.post<{ session_id: string; code: string }>('/api/rooms', {
-    config: { game: 'holdem', stakes: { smallBlind: 1, bigBlind: 2 }, rake: { percent: 5, cap: 4 } },
+    config: { game: 'holdem', stakes: { smallBlind: 1, bigBlind: 2 }, rake: { percent: 5, cap: 0 } },
     sit: { buy_in: 200 },
   });
   for (const p of players.slice(1)) await p.post('/api/rooms/join', { code: created.body.code, buy_in: 200 });
