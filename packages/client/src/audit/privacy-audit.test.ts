@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HAND_A, holeCards, playerAction, resync, seat, emptySeat, tableState } from '../../test/support/messages.js';
-import { PrivacyAuditor } from './privacy-audit.js';
+import { PrivacyAuditor, settlePrivacyAudits } from './privacy-audit.js';
 
 function handResult(tableSeq: number): Record<string, unknown> {
   return {
@@ -113,5 +113,40 @@ describe('PrivacyAuditor', () => {
     );
     expect(a.violations.map((v) => v.path)).toEqual(['snapshot.seats[0].cards[0]', 'snapshot.seats[0].cards[1]']);
     // holeCards() is addressed to seat 2, the recipient: no violation for it.
+  });
+
+  it('a late joiner’s snapshot of a finished hand may show what was shown, as another recipient confirms; nothing else', () => {
+    const showdown = {
+      type: 'showdown',
+      table_id: 'table-1',
+      table_seq: 8,
+      hand_id: HAND_A,
+      hand_seq: 8,
+      reveal_timing: 'showdown',
+      shown: [{ seat: 1, cards: ['Qh', 'Qd'], reason: 'last_aggressor' }],
+      mucked: [3],
+    };
+    const early = new PrivacyAuditor(null);
+    early.observe(tableState(1, { hero: undefined }));
+    early.observe(showdown);
+    const late = new PrivacyAuditor(null);
+    // Joined after the showdown: seat 1's shown cards and (wrongly) seat 3's mucked ones.
+    late.observe(
+      tableState(9, {
+        hero: undefined,
+        phase: 'complete',
+        seats: [seat(1, { cards: ['Qh', 'Qd'] }), seat(2), seat(3, { cards: ['7c', '2d'] }), emptySeat(4)],
+      }),
+    );
+    expect(late.violations).toEqual([]);
+    expect(late.unconfirmedReveals).toHaveLength(4);
+    expect(settlePrivacyAudits([early, late])).toBe(2);
+    expect(late.violations.map((v) => v.path)).toEqual(['seats[2].cards[0]', 'seats[2].cards[1]']);
+    // During a hand, the same snapshot is a violation at once: nothing is shown before the showdown.
+    const midHand = new PrivacyAuditor(null);
+    midHand.observe(
+      tableState(3, { hero: undefined, seats: [seat(1, { cards: ['Qh', 'Qd'] }), seat(2), seat(3), emptySeat(4)] }),
+    );
+    expect(midHand.violations).toHaveLength(2);
   });
 });

@@ -37,6 +37,8 @@ function isObject(v: unknown): v is Record<string, Json> {
 
 interface HandLog {
   resultSeen: boolean;
+  /** A showdown (or cards_shown) of this hand reached this recipient. */
+  showdownSeen: boolean;
   /** Cards made public by showdown or cards_shown, per seat. */
   shown: Map<number, Set<string>>;
   /** Every string value received during the hand, to look revealed seeds up in afterwards. */
@@ -74,7 +76,7 @@ export class PrivacyAuditor {
   private hand(handId: string): HandLog {
     let log = this.hands.get(handId);
     if (!log) {
-      log = { resultSeen: false, shown: new Map(), strings: new Set() };
+      log = { resultSeen: false, showdownSeen: false, shown: new Map(), strings: new Set() };
       this.hands.set(handId, log);
       // Only the last few hands can still receive messages.
       if (this.hands.size > 16) this.hands.delete(this.hands.keys().next().value!);
@@ -99,9 +101,13 @@ export class PrivacyAuditor {
 
     // Learn what this message makes public before judging its cards.
     if (log !== null && type === 'showdown' && Array.isArray(msg.shown)) {
-      for (const s of msg.shown) if (isObject(s)) this.noteShown(log, s.seat, s.cards);
+      log.showdownSeen = true;
+      for (const s of msg.shown) if (isObject(s)) this.noteShown(handId!, log, s.seat, s.cards);
     }
-    if (log !== null && type === 'cards_shown') this.noteShown(log, msg.seat, msg.cards);
+    if (log !== null && type === 'cards_shown') {
+      log.showdownSeen = true;
+      this.noteShown(handId!, log, msg.seat, msg.cards);
+    }
     if (log !== null && type === 'hand_result') log.resultSeen = true;
 
     if (type === 'seed_reveal') {
@@ -144,12 +150,30 @@ export class PrivacyAuditor {
     this.ownSecrets.add(seedHex);
   }
 
-  private noteShown(log: HandLog, seat: Json | undefined, cards: Json | undefined): void {
+  private noteShown(handId: string, log: HandLog, seat: Json | undefined, cards: Json | undefined): void {
     if (typeof seat !== 'number' || !Array.isArray(cards)) return;
     let set = log.shown.get(seat);
     if (!set) log.shown.set(seat, (set = new Set()));
-    for (const c of cards) if (typeof c === 'string') set.add(c);
+    let pub = this.shownPublicly.get(handId);
+    if (!pub) this.shownPublicly.set(handId, (pub = new Map<number, Set<string>>()));
+    let pubSet = pub.get(seat);
+    if (!pubSet) pub.set(seat, (pubSet = new Set()));
+    for (const c of cards) {
+      if (typeof c !== 'string') continue;
+      set.add(c);
+      pubSet.add(c);
+    }
   }
+
+  /** Every card this recipient saw shown in public (showdown, cards_shown): hand → seat → cards. */
+  readonly shownPublicly = new Map<string, Map<number, Set<string>>>();
+
+  /**
+   * Shown cards in a snapshot of a finished hand whose showdown this recipient never received (it
+   * joined afterwards): legitimate only if that seat really showed them, which another recipient's
+   * stream must confirm. {@link settlePrivacyAudits} does that.
+   */
+  readonly unconfirmedReveals: { handId: string; seat: number; card: string; violation: PrivacyViolation }[] = [];
 
   private walk(
     msg: Record<string, Json>,
@@ -212,7 +236,29 @@ export class PrivacyAuditor {
       if (this.ownSeat !== null && seat.seat === this.ownSeat) return true;
       if (Array.isArray(seat.up) && seat.up[j] === true) return true;
       const shown = typeof seat.seat === 'number' ? log?.shown.get(seat.seat) : undefined;
-      return shown?.has(card) ?? false;
+      if (shown?.has(card)) return true;
+      if (
+        log !== null &&
+        !log.showdownSeen &&
+        (msg.phase === 'showdown' || msg.phase === 'complete') &&
+        typeof seat.seat === 'number' &&
+        typeof msg.hand_id === 'string'
+      ) {
+        this.unconfirmedReveals.push({
+          handId: msg.hand_id,
+          seat: seat.seat,
+          card,
+          violation: {
+            kind: PrivacyViolationKind.FOREIGN_CARD,
+            messageType: 'table_state',
+            tableSeq: typeof msg.table_seq === 'number' ? msg.table_seq : null,
+            handId: msg.hand_id,
+            path: formatPath(path),
+          },
+        });
+        return true;
+      }
+      return false;
     }
     return false;
   }
@@ -220,4 +266,33 @@ export class PrivacyAuditor {
 
 function formatPath(path: (string | number)[]): string {
   return path.map((p, k) => (typeof p === 'number' ? `[${p}]` : k === 0 ? p : `.${p}`)).join('');
+}
+
+/**
+ * Judges every auditor's unconfirmed reveals against the cards all of them saw shown in public, and
+ * adds a violation for each that no recipient saw shown. Call once, after the run. Returns how many
+ * violations it added.
+ */
+export function settlePrivacyAudits(auditors: readonly PrivacyAuditor[]): number {
+  const shown = new Map<string, Map<number, Set<string>>>();
+  for (const a of auditors) {
+    for (const [hand, seats] of a.shownPublicly) {
+      let h = shown.get(hand);
+      if (!h) shown.set(hand, (h = new Map<number, Set<string>>()));
+      for (const [seat, cards] of seats) {
+        let set = h.get(seat);
+        if (!set) h.set(seat, (set = new Set()));
+        for (const c of cards) set.add(c);
+      }
+    }
+  }
+  let added = 0;
+  for (const a of auditors) {
+    for (const u of a.unconfirmedReveals.splice(0)) {
+      if (shown.get(u.handId)?.get(u.seat)?.has(u.card)) continue;
+      a.violations.push(u.violation);
+      added++;
+    }
+  }
+  return added;
 }

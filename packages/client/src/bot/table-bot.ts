@@ -21,7 +21,7 @@ export interface TableBotOptions {
 export interface BotActionRecord {
   readonly handId: string;
   readonly action: string;
-  /** ms from sending to its ack (or refusal). */
+  /** ms from sending to its ack or its effect (own player_action), whichever came first; or to the refusal. */
   readonly ms: number;
   readonly outcome: 'acked' | 'refused' | 'failed';
   readonly code?: string;
@@ -29,7 +29,7 @@ export interface BotActionRecord {
 
 /**
  * Plays the hero's seat of a {@link TableSession} with {@link chooseDecision}: acts on every turn,
- * sits back in when sat out, and records each decision's latency from send to ack.
+ * sits back in when sat out, and records each decision's latency from send to ack or effect.
  */
 export class TableBot {
   readonly actions: BotActionRecord[] = [];
@@ -81,11 +81,21 @@ export class TableBot {
         this.options.style ?? DEFAULT_BOT_STYLE,
       );
       const started = this.timers.now();
+      // The decision's effect (our own player_action) may arrive before its ack; whichever comes first counts.
+      let effectAt: number | undefined;
+      const offEffect = this.session.on('event', (e) => {
+        if (e.type === 'player_action' && e.hand_id === turn.handId && e.seat === turn.seat && effectAt === undefined) {
+          effectAt = this.timers.now();
+        }
+      });
       const record = (outcome: BotActionRecord['outcome'], code?: string): void => {
+        offEffect();
+        const end =
+          outcome === 'acked' && effectAt !== undefined ? Math.min(effectAt, this.timers.now()) : this.timers.now();
         this.actions.push({
           handId: turn.handId,
           action: decision.action,
-          ms: this.timers.now() - started,
+          ms: end - started,
           outcome,
           ...(code !== undefined ? { code } : {}),
         });

@@ -192,6 +192,19 @@ describe('reference 003 conformance scenarios', () => {
   });
 });
 
+describe('loss detection from prev_table_seq (Protocol V2, beyond reference 003)', () => {
+  it('prev_table_seq 0 means nothing came before, and nothing is lost before the baseline snapshot', () => {
+    const fresh = initialTableView(TABLE);
+    expect(reduceTable(fresh, { ...tableState(3), prev_table_seq: 0 }).lossDetected).toBe(false);
+    // A live event that beats the join snapshot: the snapshot about to come brings the client up to date.
+    expect(reduceTable(fresh, { ...playerAction(5, 1, 'call'), prev_table_seq: 4 }).lossDetected).toBe(false);
+    const joined = reduceTable(fresh, tableState(3)).view;
+    expect(reduceTable(joined, { ...playerAction(5, 1, 'call'), prev_table_seq: 0 }).lossDetected).toBe(false);
+    expect(reduceTable(joined, { ...playerAction(5, 1, 'call'), prev_table_seq: 3 }).lossDetected).toBe(false);
+    expect(reduceTable(joined, { ...playerAction(5, 1, 'call'), prev_table_seq: 4 }).lossDetected).toBe(true);
+  });
+});
+
 describe('reducer properties', () => {
   // A hand's worth of messages in table_seq order, ending with a snapshot of the highest table_seq.
   const stream: ReducibleMessage[] = [

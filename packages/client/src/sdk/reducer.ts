@@ -285,7 +285,13 @@ export function reduceTable(view: TableView, message: ReducibleMessage): ReduceR
   if (message.table_seq <= view.lastTableSeq) {
     return { view, applied: false, ignored: IgnoredReason.STALE, lossDetected: false };
   }
-  const lossDetected = message.prev_table_seq !== undefined && message.prev_table_seq > view.lastTableSeq;
+  // prev_table_seq 0 means "nothing before"; and until a baseline (join snapshot or resync) is
+  // installed there is nothing to have lost: the baseline itself brings the client up to date.
+  const lossDetected =
+    view.state !== null &&
+    message.prev_table_seq !== undefined &&
+    message.prev_table_seq > 0 &&
+    message.prev_table_seq > view.lastTableSeq;
   let next: TableView;
   let anomaly: string | undefined;
   if (message.type === 'table_state') {

@@ -92,6 +92,8 @@ export class TableSession {
   private sessionStatus: SessionStatus = SessionStatus.JOINING;
   private joinCommandId: string | undefined;
   private resyncAfterJoin: ResyncReason | undefined;
+  /** The watermark when the connection dropped: the reconnect's resync replays from there. */
+  private resyncFromAfterJoin: number | undefined;
   private resyncInFlight = false;
   private cancelResyncTimeout: (() => void) | undefined;
   private lastTurnToken: string | undefined;
@@ -208,14 +210,18 @@ export class TableSession {
     return this.host.sendCommand(this.tableId, frame);
   }
 
-  /** Asks for a resync_response now (at most one is in flight). */
-  resync(reason: ResyncReason = ResyncReason.MANUAL): void {
+  /**
+   * Asks for a resync_response now (at most one is in flight). The replay starts after `fromTableSeq`,
+   * by default the watermark.
+   */
+  resync(reason: ResyncReason = ResyncReason.MANUAL, fromTableSeq?: number): void {
     if (this.sessionStatus === SessionStatus.CLOSED || this.resyncInFlight) return;
     if (this.sessionStatus === SessionStatus.JOINING) {
       this.resyncAfterJoin ??= reason;
       return;
     }
-    const from = this.currentView.lastTableSeq >= 0 ? this.currentView.lastTableSeq : undefined;
+    const watermark = fromTableSeq ?? this.currentView.lastTableSeq;
+    const from = watermark >= 0 ? watermark : undefined;
     const sent = this.host.sendFrame({
       type: 'resync_request',
       table_id: this.tableId,
@@ -246,7 +252,10 @@ export class TableSession {
     if (this.sessionStatus === SessionStatus.CLOSED) return;
     this.setStatus(SessionStatus.JOINING);
     this.resyncInFlight = false;
-    if (reconnect) this.resyncAfterJoin = ResyncReason.RECONNECT;
+    if (reconnect) {
+      this.resyncAfterJoin = ResyncReason.RECONNECT;
+      this.resyncFromAfterJoin = this.currentView.lastTableSeq;
+    }
     this.joinCommandId = this.host.newCommandId();
     this.host.sendFrame({
       type: 'join_table',
@@ -292,6 +301,7 @@ export class TableSession {
       }
       return;
     }
+    const watermarkBefore = this.currentView.lastTableSeq;
     const result = reduceTable(this.currentView, message);
     if (message.type === 'resync_response') {
       this.resyncInFlight = false;
@@ -319,7 +329,8 @@ export class TableSession {
     if (joinedNow) this.afterJoin();
     if (result.lossDetected) {
       this.host.noteLoss();
-      this.resync(ResyncReason.LOSS);
+      // Replay from before the message that exposed the gap, so the lost events come back as history.
+      this.resync(ResyncReason.LOSS, watermarkBefore);
     } else if (result.anomaly !== undefined) {
       this.resync(ResyncReason.ANOMALY);
     }
@@ -353,8 +364,11 @@ export class TableSession {
 
   private afterJoin(): void {
     const reason = this.resyncAfterJoin;
+    const from = this.resyncFromAfterJoin;
     this.resyncAfterJoin = undefined;
-    if (reason !== undefined) this.resync(reason);
+    this.resyncFromAfterJoin = undefined;
+    // After a reconnect the join snapshot already moved the watermark; replay from where the old socket stopped.
+    if (reason !== undefined) this.resync(reason, from !== undefined && from >= 0 ? from : undefined);
   }
 
   private setStatus(status: SessionStatus): void {
