@@ -4,10 +4,13 @@
 // DEMO tables=… hands=… actions=… errors=… hash_mismatches=… privacy_violations=… resyncs=… p50_action_ms=… p99_action_ms=…
 // and exits 1 when errors, mismatches or privacy violations are not all zero.
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GAME_TYPES, type GameType } from '@felt/protocol';
 import { Cluster } from '../test/harness/cluster.js';
 import { TableCrew, seededRandom } from '../test/sdk/crew.js';
+import { TRAFFIC_FORMAT, writeFixture } from '../test/sdk/traffic.js';
 
 const USAGE = `usage: npm run demo -- [options]
 
@@ -20,8 +23,10 @@ const USAGE = `usage: npm run demo -- [options]
   --lobby URL        attach to a running cluster instead of starting one
   --gateways N       gateways of the local cluster (default 2)
   --workers N        workers of the local cluster (default 2)
+  --hand-pause-ms N  local cluster: pause between hands (default 1000)
   --seed N           seed of the bots' decisions (default: random)
   --timeout S        give up after S seconds (default 300)
+  --dump DIR         write every message each bot received to DIR/<table>.json (for post-mortems)
   --quiet            no progress lines`;
 
 interface DemoArgs {
@@ -34,8 +39,10 @@ interface DemoArgs {
   lobby: string | undefined;
   gateways: number;
   workers: number;
+  handPauseMs: number;
   seed: number;
   timeoutMs: number;
+  dump: string | undefined;
   quiet: boolean;
 }
 
@@ -61,8 +68,10 @@ function parse(argv: string[]): DemoArgs {
       lobby: { type: 'string' },
       gateways: { type: 'string' },
       workers: { type: 'string' },
+      'hand-pause-ms': { type: 'string' },
       seed: { type: 'string' },
       timeout: { type: 'string' },
+      dump: { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -88,8 +97,10 @@ function parse(argv: string[]): DemoArgs {
     lobby: values.lobby,
     gateways: positive('gateways', values.gateways, 2),
     workers: positive('workers', values.workers, 2),
+    handPauseMs: positive('hand-pause-ms', values['hand-pause-ms'], 1000),
     seed: positive('seed', values.seed, randomBytes(4).readUInt32BE(0) >>> 1, 0),
     timeoutMs: positive('timeout', values.timeout, 300) * 1000,
+    dump: values.dump,
     quiet: values.quiet ?? false,
   };
 }
@@ -227,7 +238,13 @@ async function main(): Promise<number> {
     let lobbyUrl = args.lobby;
     if (lobbyUrl === undefined) {
       say(`starting a local cluster: ${args.gateways} gateways, ${args.workers} workers, lobby, persister`);
-      cluster = await Cluster.start({ gateways: args.gateways, workers: args.workers, lobby: true, persister: true });
+      cluster = await Cluster.start({
+        gateways: args.gateways,
+        workers: args.workers,
+        lobby: true,
+        persister: true,
+        env: { FELT_HAND_PAUSE_MS: String(args.handPauseMs) },
+      });
       lobbyUrl = cluster.lobby!.url;
       say(`cluster up: lobby ${lobbyUrl}, gateways ${cluster.gateways.map((g) => g.wsUrl).join(' ')}`);
     }
@@ -246,6 +263,7 @@ async function main(): Promise<number> {
           seats: Math.min(10, args.players + (args.churn ? 1 : 0)),
           namePrefix: `d${run}t${i}`,
           seed: args.seed + i,
+          record: args.dump !== undefined,
         }),
       ),
     );
@@ -303,6 +321,26 @@ async function main(): Promise<number> {
   } finally {
     for (const crew of crews) await crew.stop().catch((err: Error) => churnErrors.push(`stop: ${err.message}`));
   }
+  if (args.dump !== undefined) {
+    mkdirSync(args.dump, { recursive: true });
+    for (const crew of crews) {
+      writeFixture(join(args.dump, `${crew.tableId}.json`), {
+        format: TRAFFIC_FORMAT,
+        description: `npm run demo --dump, seed ${args.seed}`,
+        game: crew.options.game,
+        limit: crew.options.limit ?? null,
+        hands: crew.handsCompleted.size,
+        recipients: crew.members.map((m) => ({
+          name: m.name,
+          role: m.role,
+          seat: m.seat,
+          messages: m.recorded as Record<string, unknown>[],
+        })),
+      });
+    }
+    say(`traffic written to ${args.dump}`);
+  }
+  for (const crew of crews) crew.settlePrivacy();
   const t = tally(crews, churnErrors, timeouts);
   for (const d of t.details.slice(0, 50)) process.stderr.write(`[demo] problem: ${d}\n`);
   if (cluster) {

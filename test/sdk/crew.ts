@@ -7,6 +7,7 @@ import {
   LobbyClient,
   PrivacyAuditor,
   TableBot,
+  settlePrivacyAudits,
   headerWebSocketFactory,
   type FeltClientOptions,
   type HandFairness,
@@ -34,6 +35,8 @@ export type Role = 'player' | 'spectator';
 export interface Member {
   readonly name: string;
   readonly role: Role;
+  /** The seat the lobby gave this player; null for a spectator. */
+  readonly seat: number | null;
   readonly lobby: LobbyClient;
   readonly client: FeltClient;
   readonly session: TableSession;
@@ -160,13 +163,17 @@ export class TableCrew {
     return again;
   }
 
-  /** Tops a seated player's stack up to the maximum buy-in through the lobby. */
+  /**
+   * Tops a seated player up through the lobby. False when the lobby has no top-up route, or declines
+   * because chips already waiting for the next hand would take the stack past the maximum.
+   */
   async topUp(member: Member, amount: number): Promise<boolean> {
     try {
       await member.lobby.topUp(this.tableId, amount);
       return true;
     } catch (err) {
       if (err instanceof LobbyApiError && (err.status === 404 || err.status === 405)) return false;
+      if (err instanceof LobbyApiError && err.code === 'buy_in_out_of_range') return false;
       throw err;
     }
   }
@@ -219,6 +226,11 @@ export class TableCrew {
     }
   }
 
+  /** Confirms late joiners' views of shown hands against what the others saw shown (see PrivacyAuditor). */
+  settlePrivacy(): number {
+    return settlePrivacyAudits(this.members.map((m) => m.auditor));
+  }
+
   /** Stops the bots (no more decisions) without leaving: the recording can settle. */
   pauseBots(): void {
     for (const m of this.members) {
@@ -260,6 +272,7 @@ export class TableCrew {
     const member: Member = {
       name,
       role,
+      seat,
       lobby,
       client,
       session,
