@@ -25,6 +25,9 @@ beforeAll(async () => {
     workers: 2,
     lobby: true,
     env: {
+      // A loaded test machine must not drop a busy worker from the ring (membership flaps move
+      // tables mid-hand; failover is issue 8's).
+      FELT_MEMBER_TTL_MS: '15000',
       FELT_ACTION_MS: '4000',
       FELT_TIME_BANK_MS: '1000',
       FELT_WARNING_MS: '500',

@@ -68,9 +68,22 @@ export class TableClient {
   ): Promise<TableClient> {
     const socket = await TestSocket.connect(wsUrl, { cookie, origin: TEST_ORIGIN });
     const client = new TableClient(socket, tableId, userId, options);
-    client.send({ type: 'join_table', table_id: tableId, ...(options.spectate ? { spectate: true } : {}) });
-    await client.until(() => client.state !== null, 15_000, 'the join snapshot');
-    return client;
+    // `unavailable` means "retry shortly" (a table still starting on a busy worker).
+    for (let attempt = 0; ; attempt++) {
+      const seen = client.errors.length;
+      client.send({ type: 'join_table', table_id: tableId, ...(options.spectate ? { spectate: true } : {}) });
+      try {
+        await client.until(() => client.state !== null || client.errors[seen], 20_000, 'the join snapshot');
+      } catch (err) {
+        client.close();
+        throw err;
+      }
+      if (client.state !== null) return client;
+      if (client.errors[seen]?.code !== 'unavailable' || attempt >= 3) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    client.close();
+    throw new Error(`join_table refused: ${JSON.stringify(client.errors.at(-1))}`);
   }
 
   get role(): 'player' | 'spectator' {
@@ -156,7 +169,8 @@ export class TableClient {
       case 'resync_response': {
         if (m.table_id !== this.tableId) return;
         this.resyncing = false;
-        this.install(m.snapshot as TableState);
+        // The reply travels beside the stream: a newer snapshot may already be here.
+        if ((m.to_table_seq as number) >= (this.state?.table_seq ?? 0)) this.install(m.snapshot as TableState);
         this.lastSeq = Math.max(this.lastSeq, m.to_table_seq as number);
         this.afterState();
         return;
