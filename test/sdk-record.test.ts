@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { initialTableView, reduceTable, type ReducibleMessage } from '@felt/client';
-import { serverMessageSchema, stateHash, type BettingLimit, type GameType } from '@felt/protocol';
+import { serverMessageSchema, stateHash, type BettingLimit, type GameType, type RoomConfigInput } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from './harness/cluster.js';
 import { TableCrew } from './sdk/crew.js';
@@ -20,6 +20,7 @@ interface Session {
   readonly game: GameType;
   readonly limit?: BettingLimit;
   readonly hands: number;
+  readonly config?: RoomConfigInput;
 }
 
 const SESSIONS: readonly Session[] = RECORD
@@ -28,6 +29,8 @@ const SESSIONS: readonly Session[] = RECORD
       { file: 'omaha-pl', game: 'omaha', limit: 'pl', hands: 2 },
       { file: 'stud-fl', game: 'stud', limit: 'fl', hands: 2 },
       { file: 'triple-draw-fl', game: '27td', limit: 'fl', hands: 2 },
+      // One hand per game, so three hands walk the rotation: Hold'em, Omaha Hi-Lo, Razz.
+      { file: 'horse', game: 'horse', hands: 3, config: { rotation: { handsPerVariant: 1 } } },
     ]
   : [{ file: 'holdem-nl', game: 'holdem', limit: 'nl', hands: 2 }];
 
@@ -76,7 +79,7 @@ describe.each(SESSIONS)('recorded traffic: $file', (session) => {
       namePrefix: `r${Math.random().toString(36).slice(2, 8)}`,
       seed: 6,
       record: true,
-      config: { startHand: { autoStart: false, hostMayForceStart: true } },
+      config: { ...session.config, startHand: { autoStart: false, hostMayForceStart: true } },
     });
     try {
       await waitFor('everyone joined', () => crew.members.every((m) => m.session.status === 'joined'), 20_000);

@@ -31,6 +31,11 @@ export function seededRandom(seed: number): () => number {
 
 export type Role = 'player' | 'spectator';
 
+function rotate<T>(xs: readonly T[], by: number): T[] {
+  const k = xs.length === 0 ? 0 : by % xs.length;
+  return [...xs.slice(k), ...xs.slice(0, k)];
+}
+
 /** One recipient: a lobby account, its SDK client and session, a bot (players) and an auditor. */
 export interface Member {
   readonly name: string;
@@ -259,7 +264,8 @@ export class TableCrew {
     const cookie = lobby.cookie;
     if (cookie === undefined) throw new Error(`${name} has no session cookie`);
     const client = new FeltClient({
-      gatewayUrls: this.gatewayUrls,
+      // Members start on different gateways, so a table's traffic crosses gateways as in production.
+      gatewayUrls: rotate(this.gatewayUrls, this.members.length),
       socketFactory: this.options.socketFactoryFor?.(name, cookie) ?? headerWebSocketFactory(WebSocket, { cookie }),
       pingIntervalMs: 0,
       ...this.options.client,
