@@ -271,7 +271,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                     Pot <Key k={SHORTCUT_KEYS.pot} />
                   </button>
                   <button type="button" className="btn btn--ghost btn--sm" onClick={() => setTo(wager.max)}>
-                    {wager.max >= wager.allInTo ? 'All-in' : 'Max'}
+                    Max
                   </button>
                 </>
               )}

@@ -16,7 +16,7 @@ export function fairnessStatus(hand: FinishedHand | undefined): FairnessStatus {
 }
 
 const BADGE_TEXT: Readonly<Record<FairnessStatus, string>> = {
-  none: 'No hand yet',
+  none: 'No hand checked yet',
   pending: 'Checking deal…',
   verified: 'Fair deal verified',
   failed: 'Deal check failed',
