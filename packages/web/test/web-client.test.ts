@@ -189,7 +189,7 @@ async function nextHand(page: Page, previous: string): Promise<string> {
     );
   } catch (err) {
     await screenshot(page, 'failure-next-hand');
-    throw new Error(`${(err as Error).message}; the page shows ${await describe_(page)}`);
+    throw new Error(`${(err as Error).message}; the page shows ${await describe_(page)}`, { cause: err });
   }
   return handId(page);
 }
