@@ -106,7 +106,8 @@ export async function requestCashOut(tx: TxClient, req: TableCashOutRequest, now
   await lockLedgerAccounts(tx, [escrowAccount(req.roomId, req.userId), walletAccount(req.userId)]);
   await applyTopUps(
     tx,
-    { roomId: req.roomId, handId: `cash-out ${req.requestId}`, handNo: null, now },
+    // Added after hand lastHandNo: they count from the next hand on (see persistHand's reconciliation).
+    { roomId: req.roomId, handId: `cash-out ${req.requestId}`, handNo: req.lastHandNo + 1, now },
     req.topUpsApplied ?? [],
   );
   const membership = await tx.membership.findFirst({

@@ -103,13 +103,27 @@ async function writeHand(tx: TxClient, hand: NormalizedHand, now: Date): Promise
 
   await applyTopUps(tx, { roomId: hand.roomId, handId: hand.handId, handNo: hand.handNo, now }, hand.topUps);
 
-  // Reconcile before moving anything: escrow = stack after every persisted hand + pending top-ups.
+  // Reconcile before moving anything: escrow = the stack before this hand + top-ups not in it, that
+  // is those still pending and those a cash-out reported added after this hand (its chips wait in
+  // the escrow for hands up to the cash-out's last one, this one included).
+  const dealtIn = hand.players.map((p) => p.userId);
   const pending = await tx.topUp.groupBy({
     by: ['userId'],
-    where: { roomId: hand.roomId, status: TopUpStatus.pending, userId: { in: hand.players.map((p) => p.userId) } },
+    where: { roomId: hand.roomId, status: TopUpStatus.pending, userId: { in: dealtIn } },
     _sum: { amount: true },
   });
+  const later = await tx.topUp.groupBy({
+    by: ['userId'],
+    where: {
+      roomId: hand.roomId,
+      status: TopUpStatus.applied,
+      appliedHandNo: { gt: hand.handNo },
+      userId: { in: dealtIn },
+    },
+    _sum: { appliedAmount: true },
+  });
   const pendingBy = new Map(pending.map((r) => [r.userId, r._sum.amount ?? 0n]));
+  for (const r of later) pendingBy.set(r.userId, (pendingBy.get(r.userId) ?? 0n) + (r._sum.appliedAmount ?? 0n));
   const balances = await tx.ledgerAccount.findMany({
     where: { key: { in: hand.players.map((p) => `escrow:${hand.roomId}:${p.userId}`) } },
     select: { userId: true, balance: true },

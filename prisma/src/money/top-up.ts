@@ -79,7 +79,8 @@ export async function pendingTopUpsByUser(db: Db, roomId: string): Promise<Map<s
  */
 export async function applyTopUps(
   tx: TxClient,
-  ctx: { roomId: string; handId: string; handNo: number | null; now: Date },
+  /** handNo: the top-ups were added before this hand started. */
+  ctx: { roomId: string; handId: string; handNo: number; now: Date },
   applied: readonly { readonly id: string; readonly applied: bigint }[],
 ): Promise<void> {
   if (applied.length === 0) return;
@@ -96,7 +97,7 @@ export async function applyTopUps(
             ? `top-up ${a.id} applied ${a.applied} of ${row.amount}`
             : null;
     if (problem !== null || !row) {
-      throw new HandConflictError(ctx.handId, ctx.roomId, ctx.handNo ?? 0, problem ?? 'top-up');
+      throw new HandConflictError(ctx.handId, ctx.roomId, ctx.handNo, problem ?? 'top-up');
     }
     await tx.topUp.update({
       where: { id: row.id },
