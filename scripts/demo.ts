@@ -146,6 +146,8 @@ function tally(crews: readonly TableCrew[], churnErrors: readonly string[], time
       const problems = [
         ...m.problems,
         ...(s.commandTimeouts > 0 ? [`${s.commandTimeouts} command timeouts`] : []),
+        ...(s.garbageFrames > 0 ? [`${s.garbageFrames} frames that were not JSON`] : []),
+        ...(s.anomalies > 0 ? [`${s.anomalies} impossible states (private data in a spectator view)`] : []),
         ...m.fairness.filter((f) => !f.ok).map((f) => `hand ${f.handId} failed verification: ${f.problems.join(',')}`),
       ];
       for (const a of m.bot?.actions ?? []) {
