@@ -74,6 +74,22 @@ describe('FeltClient: joining and the state store', () => {
     expect(client.stats).toMatchObject({ hashChecks: 1, hashMismatches: 0, resyncs: 0 });
   });
 
+  it('is a store: subscribe fires on each change and getSnapshot returns a new immutable view', () => {
+    const { sockets, table } = setup();
+    const snapshots: unknown[] = [];
+    const off = table.subscribe(() => snapshots.push(table.getSnapshot()));
+    deliver(sockets.last, tableState(10));
+    const first = table.getSnapshot();
+    deliver(sockets.last, playerAction(11, 1, 'call'));
+    deliver(sockets.last, playerAction(11, 1, 'call')); // duplicate: no change, no notification
+    expect(snapshots).toHaveLength(2);
+    expect(table.getSnapshot()).not.toBe(first);
+    expect(first.lastTableSeq).toBe(10);
+    off();
+    deliver(sockets.last, playerAction(12, 2, 'call'));
+    expect(snapshots).toHaveLength(2);
+  });
+
   it('drops (and counts) a message that fails the protocol schemas', () => {
     const { sockets, client, table } = setup();
     deliver(sockets.last, tableState(10));

@@ -150,6 +150,18 @@ export class TableSession {
     return this.events.on(event, listener);
   }
 
+  /**
+   * Store protocol (e.g. React's useSyncExternalStore): `listener` runs after every change of
+   * {@link getSnapshot}'s value, which is a new immutable object each time.
+   */
+  subscribe(listener: () => void): Unsubscribe {
+    return this.events.on('view', () => listener());
+  }
+
+  getSnapshot(): TableView {
+    return this.currentView;
+  }
+
   /** Resolves with the first view for which `predicate` holds (now or later). */
   waitFor(predicate: (view: TableView) => boolean): Promise<TableView> {
     if (predicate(this.currentView)) return Promise.resolve(this.currentView);
