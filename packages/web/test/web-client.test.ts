@@ -630,9 +630,10 @@ describe('the web client in Chromium', () => {
   });
 
   it('logs out and back in', async () => {
-    const wallet = await alice.getByTestId('wallet').textContent();
     await alice.getByRole('button', { name: 'Log out' }).click();
     await alice.getByRole('tab', { name: 'Log in' }).click();
+    // Logged out for real: the lobby refuses the old cookie.
+    expect(await alice.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
     await alice.getByLabel('Name').fill(aliceName);
     await alice.getByLabel('Password').fill('wrong password');
     await alice.getByRole('button', { name: 'Log in' }).click();
@@ -640,6 +641,14 @@ describe('the web client in Chromium', () => {
     await alice.getByLabel('Password').fill(PASSWORD);
     await alice.getByRole('button', { name: 'Log in' }).click();
     await alice.getByRole('heading', { name: 'Lobby' }).waitFor();
-    expect(await alice.getByTestId('wallet').textContent()).toBe(wallet);
+    expect(await alice.getByTestId('me-name').textContent()).toBe(aliceName);
+    // The same account: the wallet shown is the lobby's (refunds of the leaves above may still land).
+    const lobbyWallet = () =>
+      alice.evaluate(async () =>
+        ((await (await fetch('/api/me')).json()) as { wallet: number }).wallet.toLocaleString('en-US'),
+      );
+    await expect
+      .poll(async () => (await alice.getByTestId('wallet').textContent()) === (await lobbyWallet()))
+      .toBe(true);
   });
 });

@@ -56,6 +56,9 @@ export class AppState {
   async refreshMe(): Promise<LobbyMe | null> {
     try {
       const me = await this.lobby.me();
+      const current = this.auth.get();
+      // Polled with the lobby list: an unchanged answer keeps the same value, so nothing re-renders.
+      if (current.status === 'signed_in' && JSON.stringify(current.me) === JSON.stringify(me)) return current.me;
       this.auth.set({ status: 'signed_in', me });
       return me;
     } catch (err) {

@@ -37,12 +37,15 @@ function useRooms(app: AppState, filter: { game: GameType | ''; limit: BettingLi
   }, [app, filter.game, filter.limit]);
   useEffect(() => {
     void load();
-    // Polling, paused while the tab is hidden: the lobby's API has no push channel for the list.
+    // Polling, paused while the tab is hidden: the lobby's API has no push channel for the list. The
+    // wallet and seats come along, so a refund that lands after a leave shows up by itself.
     const id = setInterval(() => {
-      if (document.visibilityState === 'visible') void load();
+      if (document.visibilityState !== 'visible') return;
+      void load();
+      void app.refreshMe();
     }, LIST_REFRESH_MS);
     return () => clearInterval(id);
-  }, [load]);
+  }, [load, app]);
   return { rooms, error, updatedAt, reload: load };
 }
 
