@@ -235,5 +235,5 @@ describe('conservation across a multi-table session', () => {
     expect(audits.length).toBeGreaterThan(3);
     expect(audits.at(-1)!.hands).toBe(tables.reduce((a, t) => a + t.lastHandNo, 0));
     expect((await queue.getJobCounts('failed')).failed).toBe(0);
-  });
+  }, 300_000);
 });

@@ -240,5 +240,5 @@ describe('duplicated jobs and commands', () => {
     expect(dump.hands.length).toBeGreaterThan(8);
     expect(dump.cashOuts.length).toBeGreaterThan(3);
     expect(dupes.dump).toEqual(clean.dump);
-  });
+  }, 300_000);
 });

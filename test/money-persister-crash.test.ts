@@ -120,5 +120,5 @@ describe('a persister killed mid-batch', () => {
     );
     expect((await queue.getJobCounts('failed')).failed).toBe(0);
     expect(await second.stop()).toBe(0);
-  });
+  }, 300_000);
 });

@@ -113,7 +113,7 @@ describe('a room deletion cut off, then a restart', () => {
     expect(refunds.map((r) => Number(r.paidAmount)).sort((a, b) => a - b)).toEqual([90, 100, 120, 150, 200]);
     expect((await runAudit(db.prisma)).issues).toEqual([]);
     await next.proc.stop();
-  });
+  }, 300_000);
 
   it('ledger mode: a real kill at any point of DELETE is finished exactly by the next start', async () => {
     for (const delay of [10, 40]) {
@@ -140,7 +140,7 @@ describe('a room deletion cut off, then a restart', () => {
       await restarted.proc.stop();
     }
     expect((await runAudit(db.prisma)).issues).toEqual([]);
-  });
+  }, 300_000);
 
   it('worker mode: lobby and table both die after the tombstone; the restarted lobby reminds the new table, which refunds every stack', async () => {
     const lobby = await startLobby(ns, 'worker', 'lobby-w1');
@@ -211,5 +211,5 @@ describe('a room deletion cut off, then a restart', () => {
       await closeRedis(sub);
       await queue.close();
     }
-  });
+  }, 300_000);
 });
