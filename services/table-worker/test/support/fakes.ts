@@ -217,3 +217,11 @@ export function createActor(h: Harness, seed: TableSeed): TableActor {
   h.seeds.rooms.set(seed.roomId, seed);
   return TableActor.create(seed.roomId, seed, 0, h.deps);
 }
+
+/** Moves time forward in small steps, letting the actor work between them (timers re-arm async). */
+export async function pass(h: Harness, ms: number, step = 250): Promise<void> {
+  for (let done = 0; done < ms; done += step) {
+    h.time.advance(Math.min(step, ms - done));
+    await flush();
+  }
+}

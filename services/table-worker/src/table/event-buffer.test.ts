@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { TableEvent } from '@felt/protocol';
+import { CommandHistory } from './command-history.js';
+import { EventBuffer, type BufferedEvent } from './event-buffer.js';
+
+function event(seq: number, userId?: string): BufferedEvent {
+  return {
+    tableSeq: seq,
+    audience: userId ? { kind: 'user', userId } : { kind: 'all' },
+    message: { type: 'table_closed', table_id: 't', table_seq: seq },
+  };
+}
+
+describe('EventBuffer', () => {
+  it('replays after a watermark only what the viewer may see, in order', () => {
+    const b = new EventBuffer();
+    b.push(event(1));
+    b.push(event(2, 'ann'));
+    b.push(event(3, 'bob'));
+    b.push(event(5));
+    const seqs = (r: { events: TableEvent[] }) => r.events.map((e) => e.table_seq);
+    expect(seqs(b.since(0, 'ann'))).toEqual([1, 2, 5]);
+    expect(seqs(b.since(0, 'bob'))).toEqual([1, 3, 5]);
+    expect(seqs(b.since(0, null))).toEqual([1, 5]);
+    expect(seqs(b.since(2, 'ann'))).toEqual([5]);
+    expect(b.since(0, 'ann').complete).toBe(true);
+  });
+
+  it('is bounded, and says when a replay is incomplete because events were dropped', () => {
+    const b = new EventBuffer(undefined, 3);
+    for (let s = 1; s <= 6; s++) b.push(event(s));
+    expect(b.length).toBe(3);
+    expect(b.since(0, null)).toMatchObject({ complete: false });
+    expect(b.since(2, null)).toMatchObject({ complete: false });
+    expect(b.since(3, null)).toMatchObject({ complete: true });
+    expect(b.since(3, null).events.map((e) => e.table_seq)).toEqual([4, 5, 6]);
+    // The bound and the eviction mark survive a round trip through JSON (the checkpoint).
+    const again = new EventBuffer(JSON.parse(JSON.stringify(b.toJSON())) as ReturnType<EventBuffer['toJSON']>, 3);
+    expect(again.since(2, null).complete).toBe(false);
+    expect(again.since(3, null).events).toHaveLength(3);
+  });
+});
+
+describe('CommandHistory', () => {
+  it('remembers each player’s results by command_id, bounded per player', () => {
+    const h = new CommandHistory({}, 2);
+    h.record('ann', 'c1', { ok: true, atTableSeq: 4 });
+    h.record('ann', 'c2', { ok: false, code: 'illegal_action', message: 'no', reason: 'cannot_check' });
+    expect(h.lookup('ann', 'c1')).toEqual({ ok: true, atTableSeq: 4 });
+    expect(h.lookup('bob', 'c1')).toBeUndefined();
+    h.record('ann', 'c3', { ok: true, atTableSeq: 9 });
+    expect(h.lookup('ann', 'c1')).toBeUndefined();
+    expect(h.lookup('ann', 'c2')).toMatchObject({ code: 'illegal_action', reason: 'cannot_check' });
+    const restored = new CommandHistory(JSON.parse(JSON.stringify(h.toJSON())) as Record<string, never[]>, 2);
+    expect(restored.lookup('ann', 'c3')).toEqual({ ok: true, atTableSeq: 9 });
+    restored.retain(new Set(['bob']));
+    expect(restored.lookup('ann', 'c3')).toBeUndefined();
+  });
+});
