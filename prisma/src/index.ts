@@ -13,3 +13,4 @@ export * from './money/top-up.js';
 export * from './money/room-lock.js';
 export * from './money/jobs.js';
 export * from './money/audit.js';
+export * from './money/bots.js';

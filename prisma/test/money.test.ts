@@ -12,6 +12,7 @@ import {
   normalizeHandJob,
   persistHand,
   runAudit,
+  seatBot,
   walletAccount,
   withTransaction,
   type TestDatabase,
@@ -299,6 +300,25 @@ describe('top-ups', () => {
     const row = await db.prisma.topUp.findFirstOrThrow({ where: { userId: a!.id } });
     expect(row).toMatchObject({ status: 'applied', appliedAmount: 50n, appliedHandNo: 1 });
     expect(await accountBalance(db.prisma, walletAccount(a!.id))).toBe(wallet + 50n);
+    expect((await runAudit(db.prisma)).issues).toEqual([]);
+  });
+});
+
+describe('bots (seatBot)', () => {
+  it('seat with real chips, play, and go home through a cash-out like players; the audit holds', async () => {
+    const room = await createRoom(db.prisma, [{ name: 'human', buyIn: 150 }]);
+    const botId = '0b0b0b0b-0000-4000-8000-000000000001';
+    const first = await seatBot(db.prisma, { roomId: room.roomId, botId, seat: 4, buyIn: 120n });
+    expect(await seatBot(db.prisma, { roomId: room.roomId, botId, seat: 4, buyIn: 120n })).toEqual(first);
+    expect(await accountBalance(db.prisma, escrowAccount(room.roomId, botId))).toBe(120n);
+    const sink = directSink(db.prisma);
+    const t = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng('bots'));
+    for (let i = 0; i < 4; i++) await t.playHand();
+    expect(sink.hands.length).toBeGreaterThan(0);
+    await db.prisma.membership.update({ where: { id: first.membershipId }, data: { leaveRequestedAt: new Date() } });
+    await t.sync();
+    expect(sink.cashOuts.map((c) => c.user_id)).toEqual([botId]);
+    expect(await accountBalance(db.prisma, escrowAccount(room.roomId, botId))).toBe(0n);
     expect((await runAudit(db.prisma)).issues).toEqual([]);
   });
 });

@@ -1,0 +1,75 @@
+import type { PrismaClient } from '../client.js';
+import { MembershipStatus, RoomStatus } from '../generated/enums.js';
+import { LedgerInvalidError } from '../errors.js';
+import { accountBalance, buyIn, grant, openWallet, walletAccount } from '../ledger.js';
+import { withTransaction } from '../transaction.js';
+import { lockRoomRow } from './room-lock.js';
+
+export interface SeatBotRequest {
+  readonly roomId: string;
+  /** The bot's id at the table (a lowercase uuid): it becomes its user id. */
+  readonly botId: string;
+  /** 1-based seat; it must be free in Postgres too. */
+  readonly seat: number;
+  readonly buyIn: bigint;
+  readonly now?: Date;
+}
+
+/** A user name no sign-up can take (sign-up names are 3..24 characters). */
+export const botName = (botId: string): string => `bot-${botId}`;
+
+/**
+ * Seats a table worker's bot with real chips (docs/dev/money-flows.md): the bot is a user (created
+ * on first use, with a password hash nothing matches), its wallet is topped up from the grant
+ * source to cover the buy-in, and it takes a membership and buys in like a player, in one
+ * transaction under the room lock. Its chips then move through hands and cash-outs exactly as a
+ * player's do, so conservation and the audit hold with bots at the table.
+ *
+ * Idempotent per (room, bot): a bot already seated at the room keeps its membership.
+ */
+export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promise<{ membershipId: string }> {
+  if (req.buyIn <= 0n) throw new LedgerInvalidError('a bot buys in with a positive number of chips');
+  return withTransaction(prisma, async (tx) => {
+    const room = await lockRoomRow(tx, req.roomId);
+    if (!room || room.status !== RoomStatus.open) {
+      throw new LedgerInvalidError(`room ${req.roomId} is not open for a bot`);
+    }
+    const seated = await tx.membership.findFirst({
+      where: { roomId: req.roomId, userId: req.botId, status: MembershipStatus.active },
+      select: { id: true },
+    });
+    if (seated) return { membershipId: seated.id };
+    const name = botName(req.botId);
+    await tx.user.createMany({
+      data: [{ id: req.botId, name, nameKey: name.toLowerCase(), passwordHash: '!bot' }],
+      skipDuplicates: true,
+    });
+    await openWallet(tx, req.botId);
+    const membership = await tx.membership.create({
+      data: {
+        roomId: req.roomId,
+        userId: req.botId,
+        seat: req.seat,
+        buyIn: req.buyIn,
+        joinedAfterHand: room.lastHandNo,
+        ...(req.now ? { joinedAt: req.now } : {}),
+      },
+      select: { id: true },
+    });
+    const wallet = await accountBalance(tx, walletAccount(req.botId));
+    if (wallet < req.buyIn) {
+      await grant(tx, {
+        userId: req.botId,
+        amount: req.buyIn - wallet,
+        idempotencyKey: `bot-grant:${membership.id}`,
+      });
+    }
+    await buyIn(tx, {
+      userId: req.botId,
+      roomId: req.roomId,
+      amount: req.buyIn,
+      idempotencyKey: `buy-in:${membership.id}`,
+    });
+    return { membershipId: membership.id };
+  });
+}
