@@ -19,6 +19,7 @@ import { Counter, Histogram } from 'prom-client';
 import { Accounts, type AuthenticatedUser, type IssuedSession } from './accounts.js';
 import { ApiErrorCode, LobbyError } from './errors.js';
 import { homePage } from './home-page.js';
+import { hasWebClient, mountWebClient } from './web-static.js';
 import type { ScryptParams } from './passwords.js';
 import { systemClock, type Clock, type RevocationList, type RoomEventPublisher } from './ports.js';
 import { RedisRevocationList, RedisRoomEventPublisher } from './redis-adapters.js';
@@ -79,6 +80,8 @@ export interface LobbyDeps {
   readonly maxBodyBytes?: number;
   /** FELT_CASH_OUT_MODE (docs/dev/money-flows.md). Default ledger. */
   readonly cashOutMode?: CashOutMode;
+  /** The built web client to serve at `/` (FELT_WEB_DIST); without one, `/` is a plain home page. */
+  readonly webDist?: string;
 }
 
 export interface LobbyApp {
@@ -304,7 +307,8 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
 
   // ---- operations -----------------------------------------------------------------------------
 
-  app.get('/', (c) => c.html(homePage()));
+  const serveWeb = deps.webDist !== undefined && hasWebClient(deps.webDist);
+  if (!serveWeb) app.get('/', (c) => c.html(homePage()));
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/readyz', async (c) => {
     const within = <T>(p: Promise<T>): Promise<boolean> =>
@@ -715,5 +719,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
     },
   });
 
+  // Last, so the API, health and metrics routes above always win over a file of the same name.
+  if (serveWeb && deps.webDist !== undefined) mountWebClient(app, deps.webDist);
   return { app, rooms, history, accounts, metrics };
 }

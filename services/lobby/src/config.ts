@@ -34,6 +34,8 @@ export const lobbyEnv = {
   FELT_CASH_OUT_MODE: z.enum(['ledger', 'worker']).default('ledger'),
   /** Worker mode: how often the tables of closing rooms are reminded until they close. */
   FELT_CLOSE_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** The built web client served at `/`; empty serves the plain home page instead. */
+  FELT_WEB_DIST: z.string().optional(),
   FELT_GATEWAY_URLS: envList
     .pipe(z.array(wsUrl).min(1, { message: 'expected at least one gateway URL' }))
     .default(['ws://127.0.0.1:8081/ws']),

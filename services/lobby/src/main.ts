@@ -4,6 +4,7 @@ import { closeRedis, createLogger, createRedis, loadEnv, onShutdown, shutdownTel
 import type { AddressInfo } from 'node:net';
 import { createLobbyApp } from './app.js';
 import { lobbyEnv } from './config.js';
+import { DEFAULT_WEB_DIST } from './web-static.js';
 
 const env = loadEnv('lobby', lobbyEnv);
 const logger = createLogger('lobby', { level: env.LOG_LEVEL });
@@ -26,6 +27,7 @@ const lobby = createLobbyApp({
   signupGrant: env.FELT_SIGNUP_GRANT,
   gatewayUrls: env.FELT_GATEWAY_URLS,
   cashOutMode: env.FELT_CASH_OUT_MODE,
+  webDist: env.FELT_WEB_DIST ?? DEFAULT_WEB_DIST,
   logger,
 });
 
