@@ -180,6 +180,29 @@ describe('live hands across the cluster', () => {
     expect(specCards.some((c) => c === null)).toBe(true);
   });
 
+  it('logs never carry cards, seeds or turn tokens', () => {
+    const secrets = new Set<string>();
+    for (const c of clients) {
+      for (const m of c.received) {
+        if (m.type === 'seed_reveal') {
+          const r = m.reveal as { server_seed: string; deck_seed: string; client_seeds: { seed: string }[] };
+          secrets.add(r.server_seed);
+          secrets.add(r.deck_seed);
+          for (const s of r.client_seeds) secrets.add(s.seed);
+        }
+        if (m.type === 'your_turn') secrets.add(m.turn_token as string);
+      }
+    }
+    expect(secrets.size).toBeGreaterThan(10);
+    const card = /"[2-9TJQKA][cdhs]"/;
+    const lines = [...cluster.workers, ...cluster.gateways].flatMap((p) => p.proc.logs);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(card.test(line), line).toBe(false);
+      for (const s of secrets) expect(line.includes(s), line).toBe(false);
+    }
+  });
+
   it('HORSE: the rotation moves between hands and each hand plays its own game', async () => {
     const t = await playTable({ game: 'horse', rotation: { handsPerVariant: 1 } }, 3);
     const { starts } = await checkTable(t);
