@@ -1489,7 +1489,25 @@ export class Hand {
       }
     }
     let paid = 0;
-    for (const r of potResults) for (const w of r.winners) paid += w.net;
+    for (const r of potResults) {
+      for (const w of r.winners) {
+        // The rake comes out of each share, never more than the share: no pot or player pays below zero.
+        if (!Number.isSafeInteger(w.net) || w.net < 0 || w.net > w.gross) {
+          throw new ShowdownIntegrityError(
+            ShowdownIntegrityCode.CHIPS_NOT_CONSERVED,
+            'a share pays rake out of bounds',
+            {
+              handId: this.setup.handId,
+              pot: r.index,
+              seats: [w.seat],
+              expected: `0..${w.gross}`,
+              actual: w.net,
+            },
+          );
+        }
+        paid += w.net;
+      }
+    }
     if (paid + rake.amount !== contested) {
       throw new ShowdownIntegrityError(ShowdownIntegrityCode.CHIPS_NOT_CONSERVED, 'awards do not add up to the pots', {
         handId: this.setup.handId,

@@ -53,11 +53,21 @@ export interface GrossShare {
 }
 
 /**
- * Takes `rake` out of the winners' shares in proportion: each share becomes
- * `floor(share * (total - rake) / total)`, and the chips that rounding leaves over go to the first
- * winner clockwise after the button (on that winner's first share). Returns the net of every share, in
- * the order given.
- * @param clockwise winner seats ordered from the first seat after the button
+ * Takes `rake` out of the winners' shares in proportion to what they win (reference 001), by largest
+ * remainder on the chips each share keeps:
+ *
+ * 1. every share keeps `floor(gross * (total - rake) / total)`, `total` being the sum of all shares
+ *    (every pot of the hand together, since the rake is decided once per hand);
+ * 2. the chips that rounding leaves over (fewer than the shares with a fractional part) go one each to
+ *    the shares with the largest fractional part of `gross * (total - rake) / total`; equal parts go
+ *    first to the winner nearest clockwise from the button, then to the lower pot index, then to the
+ *    earlier share (high before low): reference 001's odd chip rule.
+ *
+ * Equivalently each share pays `floor` or `ceil` of its quota `rake * gross / total`, the ceilings going
+ * to the largest fractional quotas. So every share's rake is an integer in [0, gross] (a pot's rake and
+ * a player's rake paid are never negative, nothing is paid beyond a share's gross), and the shares'
+ * rakes add up to `rake` exactly. Returns the net of every share, in the order given.
+ * @param clockwise clockwise position of each winner seat, 0 for the first seat after the button
  */
 export function deductRake(
   shares: readonly GrossShare[],
@@ -65,26 +75,44 @@ export function deductRake(
   clockwise: ReadonlyMap<number, number>,
 ): number[] {
   let total = 0;
-  for (const s of shares) total += s.gross;
-  if (rake <= 0 || total === 0) return shares.map((s) => s.gross);
+  for (const s of shares) {
+    if (!Number.isSafeInteger(s.gross) || s.gross < 0) throw new RangeError(`share gross ${s.gross} is not chips`);
+    total += s.gross;
+  }
+  if (!Number.isSafeInteger(rake) || rake < 0) throw new RangeError(`rake ${rake} is not chips`);
+  if (rake === 0 || total === 0) {
+    if (rake > 0) throw new RangeError(`rake ${rake} exceeds the pots ${total}`);
+    return shares.map((s) => s.gross);
+  }
   if (rake > total) throw new RangeError(`rake ${rake} exceeds the pots ${total}`);
   const keep = BigInt(total - rake);
   const big = BigInt(total);
-  const nets = shares.map((s) => Number((BigInt(s.gross) * keep) / big));
+  const nets: number[] = [];
+  // Fractional parts share the denominator `total`, so the numerators compare exactly.
+  const remainders: bigint[] = [];
   let leftover = total - rake;
-  for (const n of nets) leftover -= n;
+  for (const s of shares) {
+    const scaled = BigInt(s.gross) * keep;
+    const net = Number(scaled / big);
+    nets.push(net);
+    remainders.push(scaled % big);
+    leftover -= net;
+  }
   if (leftover > 0) {
-    let best = -1;
-    shares.forEach((s, i) => {
-      if (s.gross === 0) return;
-      if (best < 0) best = i;
-      else {
-        const rs = clockwise.get(s.seat) ?? Infinity;
-        const rb = clockwise.get(shares[best]!.seat) ?? Infinity;
-        if (rs < rb || (rs === rb && s.pot < shares[best]!.pot)) best = i;
-      }
+    const order = shares.map((_, i) => i);
+    const position = (i: number): number => clockwise.get(shares[i]!.seat) ?? Number.MAX_SAFE_INTEGER;
+    order.sort((a, b) => {
+      const ra = remainders[a]!;
+      const rb = remainders[b]!;
+      if (ra !== rb) return ra > rb ? -1 : 1;
+      return position(a) - position(b) || shares[a]!.pot - shares[b]!.pot || a - b;
     });
-    nets[best] = nets[best]! + leftover;
+    // Fewer leftover chips than shares with a non-zero remainder: each of them gets at most one.
+    for (let k = 0; k < leftover; k++) {
+      const i = order[k]!;
+      if (remainders[i] === 0n) throw new Error('rake allocation: leftover chip without a fractional share');
+      nets[i] = nets[i]! + 1;
+    }
   }
   return nets;
 }

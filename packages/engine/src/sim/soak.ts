@@ -14,12 +14,16 @@ import { simulateHand, type PlayerCount } from './simulate.js';
  * - per-level amounts: each pot holds exactly the chips bet at its levels, and pays exactly that.
  *
  * Plus one more the soak gets for free: each contested pot goes to the best hand(s) among its contenders.
+ * And the rake (reference 001): the decided amount from the contested total, taken from the winners in
+ * proportion (every share pays the floor or the ceiling of its quota, never below 0 nor above its gross),
+ * so no pot's rake and no player's rake paid is negative.
  */
 export const SoakProperty = {
   CONSERVATION: 'conservation',
   MEMBERSHIP: 'membership',
   LEVELS: 'levels',
   WINNERS: 'winners',
+  RAKE: 'rake',
   TERMINATION: 'termination',
   ERROR: 'error',
 } as const;
@@ -150,6 +154,57 @@ export function checkHandProperties(hand: Hand): PropertyViolation[] {
       }
     });
   }
+
+  // Rake: decided once from the contested total, taken from the shares in proportion, never below zero.
+  for (const a of awards) {
+    if (!Number.isSafeInteger(a.rake) || a.rake < 0) fail('rake', `pot ${a.pot} is raked ${a.rake}`);
+    for (const w of a.winners) {
+      if (!Number.isSafeInteger(w.amount) || w.amount < 0) fail('rake', `pot ${a.pot} pays seat ${w.seat} ${w.amount}`);
+    }
+  }
+  const decided = settlement.rake;
+  if (decided.amount !== rake) fail('rake', `settlement rake ${decided.amount} != hand_end rake ${rake}`);
+  let contested = 0;
+  for (const pot of settlement.pots) contested += pot.amount;
+  if (decided.contested !== contested) fail('rake', `rake taken from ${decided.contested}, the pots hold ${contested}`);
+  if (decided.rule === 'standard' || decided.rule === 'heads_up') {
+    const raw = Number((BigInt(contested) * BigInt(decided.bps)) / 10000n);
+    const cap = hand.setup.rake?.cap ?? 0;
+    const expected = cap > 0 && raw > cap ? cap : raw;
+    if (decided.amount !== expected)
+      fail('rake', `rake ${decided.amount}, ${decided.bps} bps of ${contested} is ${expected}`);
+  } else if (decided.amount !== 0) fail('rake', `rule ${decided.rule} takes ${decided.amount}`);
+  let sharesRake = 0;
+  for (const pot of settlement.pots) {
+    let potRake = 0;
+    for (const w of pot.winners) {
+      const paid = w.gross - w.net;
+      potRake += paid;
+      if (!Number.isSafeInteger(paid) || paid < 0 || paid > w.gross) {
+        fail('rake', `pot ${pot.index} share of seat ${w.seat}: gross ${w.gross}, net ${w.net}`);
+        continue;
+      }
+      // In proportion: floor or ceiling of rake * gross / contested.
+      if (contested > 0) {
+        const quota = BigInt(rake) * BigInt(w.gross);
+        const floor = quota / BigInt(contested);
+        const exact = quota % BigInt(contested) === 0n;
+        if (BigInt(paid) !== floor && (exact || BigInt(paid) !== floor + 1n)) {
+          fail('rake', `pot ${pot.index} seat ${w.seat} pays ${paid} of a ${rake} x ${w.gross} / ${contested} quota`);
+        }
+      }
+    }
+    if (pot.rake !== potRake || pot.rake < 0)
+      fail('rake', `pot ${pot.index} reports rake ${pot.rake}, its shares ${potRake}`);
+    sharesRake += potRake;
+  }
+  if (sharesRake !== rake) fail('rake', `shares pay ${sharesRake} rake, the hand ${rake}`);
+  let rakePaid = 0;
+  for (const p of settlement.players) {
+    if (!Number.isSafeInteger(p.rakePaid) || p.rakePaid < 0) fail('rake', `seat ${p.seat} paid rake ${p.rakePaid}`);
+    rakePaid += p.rakePaid;
+  }
+  if (rakePaid !== rake) fail('rake', `players paid ${rakePaid} rake, the hand ${rake}`);
 
   // Membership.
   for (const a of awards) {
