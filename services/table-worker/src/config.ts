@@ -47,6 +47,15 @@ export const workerEnv = {
   FELT_BOT_SEED: z.string().max(64).optional(),
   /** With no human connected this long, a table freezes its hand, clock and bots. */
   FELT_FREEZE_AFTER_MS: envPositiveInt.default(DEFAULT_TIMING_OVERRIDES.freezeAfterMs),
+  /** A table lease's time to live; it is renewed every third of it (tests shorten it). */
+  FELT_LEASE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** How long a first request for a table waits for another worker's lease to be released or expire. */
+  FELT_LEASE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /**
+   * SIGTERM: how long the worker waits for its tables' hand boundaries before handing the rest over
+   * mid-hand (k8s terminationGracePeriodSeconds must exceed it).
+   */
+  FELT_DRAIN_DEADLINE_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
 };
 
 export type WorkerEnv = z.output<z.ZodObject<typeof workerEnv>>;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { createPrisma } from '@felt/db';
 import {
@@ -6,6 +7,7 @@ import {
   createLogger,
   createMetricsRegistry,
   createRedis,
+  HashRing,
   loadEnv,
   onShutdown,
   redisKeys,
@@ -21,11 +23,14 @@ import { TableDirectory } from './actor/table-directory.js';
 import { BullmqHandSink } from './adapters/bullmq-hand-sink.js';
 import { DbSeedSource } from './adapters/db-seed-source.js';
 import { RedisCheckpointStore } from './adapters/redis-checkpoint-store.js';
+import { RedisLeases } from './adapters/redis-lease.js';
 import { RedisEventPublisher } from './adapters/redis-publisher.js';
 import { cryptoRandom, systemClock, timerScheduler } from './adapters/system.js';
 import { advertisedAddress, timingFromEnv, workerEnv } from './config.js';
 import { createTableService } from './grpc/table-service.js';
 import { createWorkerMetrics } from './metrics.js';
+import { createOwnershipMetrics } from './ownership/metrics.js';
+import { TableOwnership } from './ownership/table-ownership.js';
 
 const env = loadEnv('table-worker', workerEnv);
 const logger = createLogger('table-worker', { level: env.LOG_LEVEL }).child({ workerId: env.WORKER_ID });
@@ -57,6 +62,21 @@ const metricsRegistry = createMetricsRegistry('table-worker');
 const sizeOf = { live: (): number => 0 };
 const metrics = createWorkerMetrics(metricsRegistry, () => sizeOf.live());
 
+// Table leases (issue 8): a table is served only under its lease, and checkpoints are fenced by its
+// epoch. `instance` tells this process apart from an earlier one with the same WORKER_ID.
+const ownership: TableOwnership = new TableOwnership({
+  leases: new RedisLeases({
+    redis,
+    prefix,
+    workerId: env.WORKER_ID,
+    instance: randomUUID(),
+    ttlMs: env.FELT_LEASE_TTL_MS,
+  }),
+  logger,
+  acquireWaitMs: env.FELT_LEASE_WAIT_MS,
+  metrics: createOwnershipMetrics(metricsRegistry, () => ownership.size),
+});
+
 const directory = new TableDirectory({
   seeds: new DbSeedSource(prisma, async (tableId) => (await redis.get(keys.botsOnly(tableId))) === '1'),
   checkpoints: new RedisCheckpointStore(redis, prefix),
@@ -70,6 +90,12 @@ const directory = new TableDirectory({
   botSeed: env.FELT_BOT_SEED,
   logger,
   idleMs: TABLE_IDLE_MS,
+  ownership,
+  // While draining, the ring still names this worker; the next owner is the ring without it.
+  successorOf: (tableId): string | undefined => {
+    const others = ring.current.members.filter((m) => m !== env.WORKER_ID);
+    return new HashRing(others).ownerOf(tableId);
+  },
   onHandEvent: (tableId, e) => {
     metrics.hands.inc({ event: e.kind });
     if (e.kind === 'completed') metrics.handSeconds.observe(e.durationMs / 1000);
@@ -203,6 +229,7 @@ await subscriber.subscribe(keys.tableOps, (message) => {
 });
 
 await ring.start();
+ownership.start();
 await workerRegistry.start();
 await ring.refresh();
 
@@ -221,16 +248,23 @@ logger.info(
   'table worker ready',
 );
 
+// SIGTERM: a drain (docs/operations.md, "Drain"). No new tables; each live table stops at its next
+// hand boundary (or, at FELT_DRAIN_DEADLINE_MS, mid-hand: its checkpoint lets the next owner
+// continue the hand); then the worker leaves the ring, so gateways re-attach every connection at
+// the tables' next owners, and releases the leases, so those owners start at once.
 onShutdown(
   async () => {
     stopping = true;
     clearInterval(sweeper);
-    // Tables first: once the ring moves them, the gateways close their streams here, and a table
-    // still running would publish those connections as disconnected before the next owner takes
-    // over. Requests in the short gap until the ring moves are refused as unavailable.
-    await directory.close();
-    // Then leave the ring, so gateways re-attach every connection at the tables' next owners.
+    const started = Date.now();
+    const drained = await directory.drain(started + env.FELT_DRAIN_DEADLINE_MS);
+    logger.info(
+      { event: 'drained', atBoundary: drained.boundary, atDeadline: drained.deadline, ms: Date.now() - started },
+      'tables stopped for hand-over',
+    );
     await workerRegistry.stop().catch((err: unknown) => logger.warn({ err }, 'deregister failed'));
+    await directory.releaseAll();
+    ownership.stop();
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => {
         server.forceShutdown();
@@ -250,5 +284,5 @@ onShutdown(
     await closeRedis(redis);
     await shutdownTelemetry();
   },
-  { logger },
+  { logger, graceMs: env.FELT_DRAIN_DEADLINE_MS + 8_000 },
 );

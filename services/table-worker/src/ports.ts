@@ -79,19 +79,67 @@ export class CheckpointCorruptError extends Error {
 }
 
 /**
+ * The lease epoch a checkpoint write is fenced with: the store writes only while the table's
+ * epoch counter still equals it (a compare-and-set in one Lua script), so a worker that lost the
+ * table (its lease expired and another worker acquired it, which increments the epoch) can never
+ * overwrite the new owner's state.
+ */
+export interface CheckpointFence {
+  readonly epoch: number;
+}
+
+/** A checkpoint write refused because the table's epoch moved on: another worker owns the table. */
+export class StaleEpochError extends Error {
+  readonly code = 'stale_epoch';
+  constructor(
+    readonly tableId: string,
+    /** The epoch the write carried. */
+    readonly epoch: number,
+    /** The table's epoch in Redis when the write was refused (0: none). */
+    readonly current: number,
+  ) {
+    super(`checkpoint of table ${tableId} refused: epoch ${epoch} is stale (current ${current})`);
+    this.name = 'StaleEpochError';
+  }
+}
+
+/**
+ * What the store keeps beside each checkpoint, in a separate small key written by the same atomic
+ * script, so that a new owner still knows the table's last table_seq and whether a hand was in
+ * progress when the checkpoint itself is missing or unreadable.
+ */
+export interface CheckpointMark {
+  readonly tableSeq: number;
+  readonly epoch: number;
+  /** The hand in progress at that checkpoint (after the deal, before its result), or null. */
+  readonly handId: string | null;
+}
+
+/**
  * Storage of each table's last checkpoint, written before anything is published, so that
  * table_seq keeps growing and a hand in progress continues when another worker takes the table
- * over. The event buffer is appended beside it in the same atomic write. (The fenced lease that
- * makes this safe against two writers comes with failover, issue 8.)
+ * over. The event buffer is appended beside it in the same atomic write. With a fence, the write
+ * happens only while the table's lease epoch is still the writer's (issue 8).
  */
 export interface CheckpointStore {
   /** Throws CheckpointCorruptError when one exists but cannot be read. */
   load(tableId: string): Promise<{ checkpoint: TableCheckpoint; events: BufferedEvent[] } | null>;
   /**
    * Saves the state (already serialized: the actor writes one JSON string per command) and appends
-   * `events` to the table's bounded event buffer, atomically.
+   * `events` to the table's bounded event buffer, atomically. `moneyJson` becomes the checkpoint's
+   * top-level `money` section (docs/dev/money-flows.md §7). With `fence`, throws StaleEpochError
+   * (and writes nothing) when the table's epoch is no longer `fence.epoch`.
    */
-  save(tableId: string, tableSeq: number, stateJson: string, events: readonly BufferedEvent[]): Promise<void>;
+  save(
+    tableId: string,
+    tableSeq: number,
+    stateJson: string,
+    events: readonly BufferedEvent[],
+    moneyJson?: string,
+    fence?: CheckpointFence,
+  ): Promise<void>;
+  /** The mark the last save left (absent in stores that keep none). */
+  mark?(tableId: string): Promise<CheckpointMark | null>;
 }
 
 /**

@@ -1,12 +1,21 @@
 import { ErrorCode } from '@felt/protocol';
-import { CheckpointCorruptError } from '../ports.js';
+import { CheckpointCorruptError, StaleEpochError, type CheckpointMark, type CheckpointStore } from '../ports.js';
 import type { LiveTableJSON } from '../table/live-table.js';
+import { NotOwnerError, type HeldLease, type TableOwnership } from '../ownership/table-ownership.js';
 import { TableActor, type TableActorDeps } from './table-actor.js';
 import { TableError, tableNotFound } from './table-error.js';
 
 export interface TableDirectoryOptions extends TableActorDeps {
   /** A table with no connection for this long is dropped from memory (its checkpoint stays). */
   readonly idleMs: number;
+  /**
+   * The table leases (issue 8). With it, an actor exists only while this worker holds its table's
+   * lease, and every checkpoint is fenced by the lease's epoch. Without it (single-process tests),
+   * checkpoints are written unfenced.
+   */
+  readonly ownership?: TableOwnership;
+  /** During a drain: the worker that should take a table this worker no longer accepts. */
+  readonly successorOf?: (tableId: string) => string | undefined;
 }
 
 function isLiveTable(state: unknown, tableId: string): state is LiveTableJSON {
@@ -14,20 +23,48 @@ function isLiveTable(state: unknown, tableId: string): state is LiveTableJSON {
   return typeof s === 'object' && s !== null && s.format === 'felt-live-table/1' && s.tableId === tableId;
 }
 
+/** Whether a live table is between hands: no hand dealt and unfinished, no seed window open. */
+export function atHandBoundary(state: LiveTableJSON): boolean {
+  if (state.pending !== null) return false;
+  return state.hand === null || state.meta === null || state.meta.endedAt !== null;
+}
+
+interface Entry {
+  readonly actor: TableActor;
+  readonly lease: HeldLease | undefined;
+}
+
 /**
- * The live tables of one worker. An actor is created lazily on first use, from its last
- * checkpoint (a hand in progress continues) and the room rows; concurrent first uses share one
- * creation, so a table never has two actors here.
+ * The live tables of one worker. An actor is created lazily on first use, once this worker holds
+ * the table's lease, from its last checkpoint (a hand in progress continues) and the room rows;
+ * concurrent first uses share one creation, so a table never has two actors here. A table whose
+ * lease is lost (a fenced write refused, a renewal refused or late) is evicted at once.
  */
 export class TableDirectory {
-  private readonly actors = new Map<string, TableActor>();
+  private readonly actors = new Map<string, Entry>();
   private readonly creating = new Map<string, Promise<TableActor>>();
+  /** Actors being stopped: a new actor for the same table waits for the old one to finish. */
+  private readonly stopping = new Map<string, Promise<void>>();
+  /** Tables stopped by a drain and not yet released: refused as unavailable meanwhile. */
+  private readonly frozen = new Set<string>();
   private closed = false;
+  private draining = false;
 
-  constructor(private readonly options: TableDirectoryOptions) {}
+  constructor(private readonly options: TableDirectoryOptions) {
+    options.ownership?.onLost((lease) => {
+      const entry = this.actors.get(lease.tableId);
+      if (entry?.lease !== lease) return;
+      // Not awaited: the loss may be noticed inside one of this actor's own commands.
+      void this.evict(lease.tableId);
+    });
+  }
 
   get size(): number {
     return this.actors.size;
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
   }
 
   tableIds(): string[] {
@@ -35,16 +72,32 @@ export class TableDirectory {
   }
 
   peek(tableId: string): TableActor | undefined {
-    return this.actors.get(tableId);
+    return this.actors.get(tableId)?.actor;
   }
 
-  /** The table's actor, created if needed. Throws TableError(table_not_found) for an unknown room. */
+  /** The epoch this worker serves the table under, if it does. */
+  epochOf(tableId: string): number | undefined {
+    return this.actors.get(tableId)?.lease?.epoch;
+  }
+
+  /**
+   * The table's actor, created if needed. Throws TableError(table_not_found) for an unknown room,
+   * NotOwnerError when another worker holds the table's lease (or this one is draining).
+   */
   get(tableId: string): Promise<TableActor> {
     if (this.closed) {
       return Promise.reject(new TableError(ErrorCode.UNAVAILABLE, 'this worker is shutting down', tableId));
     }
     const live = this.actors.get(tableId);
-    if (live) return Promise.resolve(live);
+    if (live) return Promise.resolve(live.actor);
+    if (this.frozen.has(tableId)) {
+      return Promise.reject(
+        new TableError(ErrorCode.UNAVAILABLE, 'this table is moving to another worker; retry shortly', tableId),
+      );
+    }
+    if (this.draining) {
+      return Promise.reject(new NotOwnerError(tableId, this.options.successorOf?.(tableId) ?? '', 'draining'));
+    }
     const pending = this.creating.get(tableId);
     if (pending) return pending;
     const creation = this.create(tableId).finally(() => this.creating.delete(tableId));
@@ -53,62 +106,142 @@ export class TableDirectory {
   }
 
   private async create(tableId: string): Promise<TableActor> {
-    const [seed, saved] = await Promise.all([this.options.seeds.load(tableId), this.lastCheckpoint(tableId)]);
-    if (!seed || seed.status === 'closed') throw tableNotFound(tableId);
-    let actor: TableActor;
-    if (saved.state !== null && isLiveTable(saved.state, tableId)) {
-      actor = TableActor.restore({ ...saved.state, tableSeq: saved.tableSeq }, saved.events, seed, this.options);
-    } else {
-      actor = TableActor.create(tableId, seed, saved.tableSeq, this.options);
+    await this.stopping.get(tableId);
+    const ownership = this.options.ownership;
+    const lease = ownership ? await ownership.acquire(tableId) : undefined;
+    try {
+      const [seed, saved] = await Promise.all([this.options.seeds.load(tableId), this.lastCheckpoint(tableId)]);
+      if (!seed || seed.status === 'closed') throw tableNotFound(tableId);
+      if (lease && ownership) ownership.check(lease);
+      const deps: TableActorDeps = lease ? { ...this.options, checkpoints: this.fenced(lease) } : this.options;
+      let actor: TableActor;
+      if (saved.state !== null && isLiveTable(saved.state, tableId)) {
+        actor = TableActor.restore({ ...saved.state, tableSeq: saved.tableSeq }, saved.events, seed, deps);
+      } else {
+        actor = TableActor.create(tableId, seed, saved.tableSeq, deps);
+      }
+      this.actors.set(tableId, { actor, lease });
+      this.options.logger.info(
+        {
+          event: 'table_created',
+          tableId,
+          tableSeq: saved.tableSeq,
+          members: seed.members.length,
+          restored: saved.state !== null,
+          ...(lease ? { epoch: lease.epoch } : {}),
+          ...(saved.voided ? { voidedHand: saved.voided } : {}),
+        },
+        'table actor created',
+      );
+      return actor;
+    } catch (err) {
+      if (lease && ownership) await ownership.release(lease);
+      throw err;
     }
-    this.actors.set(tableId, actor);
-    this.options.logger.info(
-      {
-        event: 'table_created',
-        tableId,
-        tableSeq: saved.tableSeq,
-        members: seed.members.length,
-        restored: saved.state !== null,
-      },
-      'table actor created',
-    );
-    return actor;
   }
 
-  private async lastCheckpoint(
-    tableId: string,
-  ): Promise<{ tableSeq: number; state: unknown; events: Parameters<typeof TableActor.restore>[1] }> {
+  /** The checkpoint store as one actor sees it: every write fenced by its lease's epoch. */
+  private fenced(lease: HeldLease): CheckpointStore {
+    const store = this.options.checkpoints;
+    const ownership = this.options.ownership!;
+    return {
+      load: (id) => store.load(id),
+      save: async (id, tableSeq, stateJson, events, moneyJson) => {
+        ownership.check(lease);
+        try {
+          await store.save(id, tableSeq, stateJson, events, moneyJson, { epoch: lease.epoch });
+        } catch (err) {
+          if (err instanceof StaleEpochError) {
+            ownership.staleWrite(lease, err.current);
+            throw new NotOwnerError(id, '', 'stale epoch');
+          }
+          throw err;
+        }
+      },
+    };
+  }
+
+  private async lastCheckpoint(tableId: string): Promise<{
+    tableSeq: number;
+    state: unknown;
+    events: Parameters<typeof TableActor.restore>[1];
+    voided?: string;
+  }> {
+    let corrupt: unknown = null;
     try {
       const saved = await this.options.checkpoints.load(tableId);
-      if (!saved) return { tableSeq: 0, state: null, events: [] };
-      return { tableSeq: saved.checkpoint.tableSeq, state: saved.checkpoint.state, events: saved.events };
+      if (saved) return { tableSeq: saved.checkpoint.tableSeq, state: saved.checkpoint.state, events: saved.events };
     } catch (err) {
       if (!(err instanceof CheckpointCorruptError)) throw err;
-      // table_seq must still only grow. No table issues a sequence number per millisecond for long,
-      // so the clock is a floor above anything the lost checkpoint held. A hand it held is void:
-      // stacks in the room rows are hand-start values.
-      const floor = this.options.clock.now();
-      this.options.logger.error(
-        { err, tableId, tableSeq: floor },
-        'corrupt checkpoint; table_seq continues from the clock',
-      );
-      return { tableSeq: floor, state: null, events: [] };
+      corrupt = err;
     }
+    // No readable checkpoint. The mark written beside every checkpoint still says how far table_seq
+    // went and whether a hand was in progress.
+    let mark: CheckpointMark | null = null;
+    try {
+      mark = (await this.options.checkpoints.mark?.(tableId)) ?? null;
+    } catch (err) {
+      this.options.logger.warn({ err, tableId }, 'checkpoint mark unreadable');
+    }
+    if (corrupt === null && mark === null) return { tableSeq: 0, state: null, events: [] };
+    // table_seq must still only grow. Without a mark, the clock is a floor above anything the lost
+    // checkpoint held (no table issues a sequence number per millisecond for long).
+    const tableSeq = mark !== null ? mark.tableSeq : this.options.clock.now();
+    const voided = mark?.handId ?? undefined;
+    if (corrupt !== null) {
+      this.options.logger.error(
+        { err: corrupt, tableId, tableSeq, event: 'checkpoint_corrupt' },
+        'corrupt checkpoint; the table restarts from the room rows',
+      );
+    } else {
+      this.options.logger.error(
+        { tableId, tableSeq, event: 'checkpoint_missing' },
+        'checkpoint missing; the table restarts from the room rows',
+      );
+    }
+    if (voided !== undefined) {
+      // The hand in progress cannot continue: every stack is back at its hand-start value, which is
+      // what the room rows hold (a hand moves escrow only when it is persisted complete).
+      this.options.logger.warn(
+        {
+          event: 'hand_voided',
+          tableId,
+          handId: voided,
+          reason: corrupt !== null ? 'checkpoint_corrupt' : 'checkpoint_missing',
+        },
+        'hand voided: its checkpoint is lost; stacks return to their hand-start values',
+      );
+      this.options.onHandEvent?.(tableId, {
+        kind: 'voided',
+        handId: voided,
+        reason: corrupt !== null ? 'checkpoint corrupt' : 'checkpoint missing',
+      });
+    }
+    return { tableSeq, state: null, events: [], ...(voided !== undefined ? { voided } : {}) };
   }
 
-  /** Stops and forgets one table (after its queued commands ran). */
+  /** Stops and forgets one table (after its queued commands ran), then gives its lease up. */
   async evict(tableId: string): Promise<void> {
-    const actor = this.actors.get(tableId);
-    if (!actor) return;
+    const entry = this.actors.get(tableId);
+    if (!entry) return;
     this.actors.delete(tableId);
-    await actor.stop();
+    const done = (async () => {
+      await entry.actor.stop();
+      if (entry.lease) await this.options.ownership?.release(entry.lease);
+    })();
+    const tracked = done.finally(() => {
+      if (this.stopping.get(tableId) === tracked) this.stopping.delete(tableId);
+    });
+    this.stopping.set(tableId, tracked);
+    await tracked;
   }
 
   /** Drops closed tables and tables idle past idleMs. Returns the evicted ids. */
   async sweep(): Promise<string[]> {
+    if (this.draining) return [];
     const now = this.options.clock.now();
     const victims: string[] = [];
-    for (const [id, actor] of this.actors) {
+    for (const [id, { actor }] of this.actors) {
       const idle = actor.idleSinceMs();
       if (actor.queueDepth > 0) continue;
       if ((actor.isClosed && actor.connectionCount === 0) || (idle !== undefined && now - idle >= this.options.idleMs))
@@ -116,6 +249,66 @@ export class TableDirectory {
     }
     await Promise.all(victims.map((id) => this.evict(id)));
     return victims;
+  }
+
+  /**
+   * Drain (SIGTERM): takes no new table, and stops each live table at its next hand boundary, or
+   * at `deadline` (performance-free wall time, ms since epoch on the injected clock) mid-hand: its
+   * checkpoint lets the next owner continue the hand. Stopped tables keep their leases (they answer
+   * "unavailable, retry") until `releaseAll`, so the next owner starts them only once gateways
+   * follow the ring there. Resolves with how many stopped at a boundary and how many at the deadline.
+   */
+  async drain(deadline: number, pollMs = 100): Promise<{ boundary: number; deadline: number }> {
+    this.draining = true;
+    await Promise.all([...this.creating.values()].map((p) => p.catch(() => undefined)));
+    let boundary = 0;
+    let late = 0;
+    const freeze = async (tableId: string, entry: Entry): Promise<void> => {
+      this.frozen.add(tableId);
+      this.actors.delete(tableId);
+      await entry.actor.stop();
+    };
+    const pending = new Map(this.actors);
+    while (pending.size > 0) {
+      for (const [tableId, entry] of pending) {
+        if (this.actors.get(tableId) !== entry) {
+          pending.delete(tableId); // lost or evicted meanwhile
+          continue;
+        }
+        const state = entry.actor.snapshot();
+        if (atHandBoundary(state) || entry.actor.isClosed) {
+          pending.delete(tableId);
+          boundary++;
+          await freeze(tableId, entry);
+        }
+      }
+      if (pending.size === 0) break;
+      if (this.options.clock.now() >= deadline) {
+        for (const [tableId, entry] of pending) {
+          if (this.actors.get(tableId) !== entry) continue;
+          late++;
+          await freeze(tableId, entry);
+        }
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+    return { boundary, deadline: late };
+  }
+
+  /** Releases the leases of every table (drained or live), so the next owners start at once. */
+  async releaseAll(): Promise<void> {
+    const ownership = this.options.ownership;
+    this.closed = true;
+    await Promise.all(this.tableIds().map((id) => this.evict(id)));
+    if (!ownership) return;
+    await Promise.all(
+      ownership.tableIds().map(async (id) => {
+        const lease = ownership.heldLease(id);
+        if (lease) await ownership.release(lease);
+      }),
+    );
+    this.frozen.clear();
   }
 
   /**

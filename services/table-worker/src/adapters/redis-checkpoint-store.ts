@@ -1,12 +1,21 @@
 import { redisKeys, type Redis, type RedisKeys } from '@felt/platform';
 import { z } from 'zod';
-import { CheckpointCorruptError, type CheckpointStore, type TableCheckpoint } from '../ports.js';
+import {
+  CheckpointCorruptError,
+  StaleEpochError,
+  type CheckpointFence,
+  type CheckpointMark,
+  type CheckpointStore,
+  type TableCheckpoint,
+} from '../ports.js';
+import { ownershipKeys, type OwnershipKeys } from '../ownership/keys.js';
 import { EVENT_BUFFER_SIZE, type BufferedEvent } from '../table/event-buffer.js';
 
 const checkpointSchema = z.object({
   version: z.literal(1),
   tableId: z.string(),
   tableSeq: z.number().int().nonnegative(),
+  epoch: z.number().int().nonnegative().optional(),
   state: z.unknown(),
 });
 
@@ -17,14 +26,58 @@ const bufferedSchema = z.object({
 });
 
 /** Idle tables' checkpoints outlive their actors by this long, so table_seq survives a quiet week. */
-const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
+export const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
 
 /**
- * `P checkpoint:<tableId>` (the state, JSON) and `P events:<tableId>` (the bounded event buffer, a
- * list of JSON events, oldest first), written together in one MULTI so that they never disagree.
+ * One atomic write: the checkpoint, the event buffer and the mark, and only while the table's epoch
+ * is the writer's (ARGV[1] empty: an unfenced write, for single-worker tools and tests).
+ * KEYS: epoch, checkpoint, events, mark. ARGV: epoch, text, ttl seconds, buffer size, table_seq,
+ * hand id ('' for none), then the events.
+ * Returns {1, epoch} when written, {0, current epoch} when refused.
+ */
+const SAVE_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if ARGV[1] ~= '' and current ~= tonumber(ARGV[1]) then
+  return {0, current}
+end
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+if #ARGV > 6 then
+  for i = 7, #ARGV do
+    redis.call('RPUSH', KEYS[3], ARGV[i])
+  end
+  redis.call('LTRIM', KEYS[3], -tonumber(ARGV[4]), -1)
+end
+redis.call('EXPIRE', KEYS[3], ARGV[3])
+redis.call('HSET', KEYS[4], 'tableSeq', ARGV[5], 'epoch', ARGV[1] == '' and '0' or ARGV[1], 'handId', ARGV[6])
+redis.call('EXPIRE', KEYS[4], ARGV[3])
+return {1, current}
+`;
+
+/** The hand in progress in a serialized live table (its `meta` exists from the deal to the result). */
+export function handInProgress(stateJson: string): string | null {
+  try {
+    const s = JSON.parse(stateJson) as {
+      hand?: unknown;
+      meta?: { handId?: unknown; endedAt?: unknown } | null;
+    } | null;
+    const meta = s?.meta;
+    if (!meta || typeof meta.handId !== 'string' || s?.hand === null || s?.hand === undefined) return null;
+    // A finished hand stays on the table until the next one begins; it is no longer in progress.
+    return meta.endedAt === null || meta.endedAt === undefined ? meta.handId : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `P checkpoint:<tableId>` (the state, JSON), `P events:<tableId>` (the bounded event buffer, a
+ * list of JSON events, oldest first) and `P checkpoint-mark:<tableId>` (table_seq, epoch, hand in
+ * progress), written together by one Lua script that first compares the table's lease epoch
+ * (`P epoch:<tableId>`) with the writer's: a stale owner's write changes nothing.
  */
 export class RedisCheckpointStore implements CheckpointStore {
   private readonly keys: RedisKeys;
+  private readonly owned: OwnershipKeys;
 
   constructor(
     private readonly redis: Redis,
@@ -32,6 +85,7 @@ export class RedisCheckpointStore implements CheckpointStore {
     private readonly bufferSize = EVENT_BUFFER_SIZE,
   ) {
     this.keys = redisKeys(prefix);
+    this.owned = ownershipKeys(prefix);
   }
 
   async load(tableId: string): Promise<{ checkpoint: TableCheckpoint; events: BufferedEvent[] } | null> {
@@ -55,18 +109,42 @@ export class RedisCheckpointStore implements CheckpointStore {
     };
   }
 
-  async save(tableId: string, tableSeq: number, stateJson: string, events: readonly BufferedEvent[]): Promise<void> {
-    const key = this.keys.tableCheckpoint(tableId);
-    const list = this.keys.tableEvents(tableId);
+  async mark(tableId: string): Promise<CheckpointMark | null> {
+    const h = await this.redis.hgetall(this.owned.mark(tableId));
+    if (h.tableSeq === undefined) return null;
+    const tableSeq = Number(h.tableSeq);
+    const epoch = Number(h.epoch ?? 0);
+    if (!Number.isSafeInteger(tableSeq) || tableSeq < 0) return null;
+    return { tableSeq, epoch: Number.isSafeInteger(epoch) ? epoch : 0, handId: h.handId ? h.handId : null };
+  }
+
+  async save(
+    tableId: string,
+    tableSeq: number,
+    stateJson: string,
+    events: readonly BufferedEvent[],
+    moneyJson?: string,
+    fence?: CheckpointFence,
+  ): Promise<void> {
     // The envelope around the state the actor serialized once.
-    const text = `{"version":1,"tableId":${JSON.stringify(tableId)},"tableSeq":${tableSeq},"state":${stateJson}}`;
-    const multi = this.redis.multi().set(key, text, 'EX', CHECKPOINT_TTL_SECONDS);
-    if (events.length > 0) {
-      multi.rpush(list, ...events.map((e) => JSON.stringify(e))).ltrim(list, -this.bufferSize, -1);
-    }
-    multi.expire(list, CHECKPOINT_TTL_SECONDS);
-    const results = (await multi.exec()) ?? [];
-    const failed = results.find(([err]) => err);
-    if (failed?.[0]) throw failed[0];
+    const epochField = fence ? `"epoch":${fence.epoch},` : '';
+    const moneyField = moneyJson !== undefined ? `,"money":${moneyJson}` : '';
+    const text = `{"version":1,"tableId":${JSON.stringify(tableId)},"tableSeq":${tableSeq},${epochField}"state":${stateJson}${moneyField}}`;
+    const result = (await this.redis.eval(
+      SAVE_SCRIPT,
+      4,
+      this.owned.epoch(tableId),
+      this.keys.tableCheckpoint(tableId),
+      this.keys.tableEvents(tableId),
+      this.owned.mark(tableId),
+      fence ? String(fence.epoch) : '',
+      text,
+      String(CHECKPOINT_TTL_SECONDS),
+      String(this.bufferSize),
+      String(tableSeq),
+      handInProgress(stateJson) ?? '',
+      ...events.map((e) => JSON.stringify(e)),
+    )) as [number, number];
+    if (result[0] !== 1) throw new StaleEpochError(tableId, fence?.epoch ?? 0, Number(result[1]));
   }
 }

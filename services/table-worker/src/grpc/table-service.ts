@@ -10,6 +10,7 @@ import { TableActor, type TableCommand, type TableOutcome } from '../actor/table
 import type { TableDirectory } from '../actor/table-directory.js';
 import { notJoined, TableError } from '../actor/table-error.js';
 import type { WorkerMetrics } from '../metrics.js';
+import { NotOwnerError } from '../ownership/table-ownership.js';
 
 export interface TableServiceDeps {
   readonly workerId: string;
@@ -230,6 +231,22 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
               },
             });
           } catch (err) {
+            if (err instanceof NotOwnerError) {
+              // Another worker holds the table's lease, this one lost it, or it is draining.
+              result = 'not_owner';
+              write({
+                frame: {
+                  $case: 'notOwner',
+                  notOwner: {
+                    requestId: req.requestId,
+                    tableId: req.tableId,
+                    ownerWorkerId: err.ownerId,
+                    ownerAddr: err.ownerId ? (ring.member(err.ownerId)?.addr ?? '') : '',
+                  },
+                },
+              });
+              return;
+            }
             const known = err instanceof TableError;
             result = known ? err.code : ErrorCode.INTERNAL;
             if (!known) {

@@ -1,0 +1,145 @@
+import type { Redis } from '@felt/platform';
+import { ownershipKeys, type OwnershipKeys } from '../ownership/keys.js';
+
+/**
+ * Acquisition: `SET NX PX` and `INCR` of the epoch in one script, so every acquisition gets an
+ * epoch above every earlier one. A lease held by another process of the same worker id (a
+ * restarted pod) is taken over at once: that process is gone, and fencing refuses it anyway.
+ * KEYS: lease, epoch. ARGV: worker id, instance, ttl ms.
+ * Returns {1, epoch} or {0, holder value, remaining ms}.
+ */
+const ACQUIRE_SCRIPT = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local sep = string.find(cur, '|', 1, true)
+  local holder = sep and string.sub(cur, 1, sep - 1) or cur
+  if holder ~= ARGV[1] then
+    return {0, cur, redis.call('PTTL', KEYS[1])}
+  end
+end
+local epoch = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. ARGV[2] .. '|' .. epoch, 'PX', ARGV[3])
+return {1, epoch}
+`;
+
+/** KEYS: lease. ARGV: the value this holder set, ttl ms. 1: renewed, 0: not ours any more. */
+const RENEW_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+`;
+
+/** KEYS: lease. ARGV: the value this holder set. 1: released, 0: not ours. */
+const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+`;
+
+/** A lease this process holds. */
+export interface LeaseGrant {
+  readonly tableId: string;
+  readonly epoch: number;
+  /** The lease key's value: `<workerId>|<instance>|<epoch>`. */
+  readonly value: string;
+}
+
+export type AcquireResult =
+  { readonly acquired: true; readonly grant: LeaseGrant } | { readonly acquired: false; readonly holder: LeaseHolder };
+
+export interface LeaseHolder {
+  readonly workerId: string;
+  readonly epoch: number;
+  /** Time left on the lease (ms), as Redis sees it. */
+  readonly ttlMs: number;
+}
+
+function parseHolder(value: string, ttlMs: number): LeaseHolder {
+  const [workerId = '', , epoch = '0'] = value.split('|');
+  return { workerId, epoch: Number(epoch) || 0, ttlMs };
+}
+
+export interface RedisLeaseOptions {
+  readonly redis: Redis;
+  readonly prefix: string;
+  readonly workerId: string;
+  /** Distinguishes this process from an earlier one with the same worker id. */
+  readonly instance: string;
+  readonly ttlMs: number;
+}
+
+/**
+ * Per-table leases in Redis (`P lease:<tableId>`, `P epoch:<tableId>`): a worker serves a table
+ * only while it holds the lease, and writes its checkpoints fenced by the lease's epoch.
+ */
+export class RedisLeases {
+  private readonly keys: OwnershipKeys;
+
+  constructor(private readonly options: RedisLeaseOptions) {
+    this.keys = ownershipKeys(options.prefix);
+  }
+
+  get ttlMs(): number {
+    return this.options.ttlMs;
+  }
+
+  get workerId(): string {
+    return this.options.workerId;
+  }
+
+  async acquire(tableId: string): Promise<AcquireResult> {
+    const { redis, workerId, instance, ttlMs } = this.options;
+    const r = (await redis.eval(
+      ACQUIRE_SCRIPT,
+      2,
+      this.keys.lease(tableId),
+      this.keys.epoch(tableId),
+      workerId,
+      instance,
+      String(ttlMs),
+    )) as [number, number | string, number?];
+    if (r[0] === 1) {
+      const epoch = Number(r[1]);
+      return { acquired: true, grant: { tableId, epoch, value: `${workerId}|${instance}|${epoch}` } };
+    }
+    return { acquired: false, holder: parseHolder(String(r[1]), Number(r[2] ?? 0)) };
+  }
+
+  /** Renews every grant in one round trip; the answer says, per grant, whether it is still ours. */
+  async renew(grants: readonly LeaseGrant[]): Promise<boolean[]> {
+    if (grants.length === 0) return [];
+    const pipeline = this.options.redis.pipeline();
+    for (const g of grants)
+      pipeline.eval(RENEW_SCRIPT, 1, this.keys.lease(g.tableId), g.value, String(this.options.ttlMs));
+    const results = (await pipeline.exec()) ?? [];
+    return grants.map((_, i) => {
+      const [err, value] = results[i] ?? [new Error('no reply'), null];
+      if (err) throw err;
+      return value === 1;
+    });
+  }
+
+  /** Gives the lease up (so the next owner need not wait for it to expire). */
+  async release(grant: LeaseGrant): Promise<boolean> {
+    const r = await this.options.redis.eval(RELEASE_SCRIPT, 1, this.keys.lease(grant.tableId), grant.value);
+    return r === 1;
+  }
+
+  /** Who holds the table's lease now, or null. */
+  async holder(tableId: string): Promise<LeaseHolder | null> {
+    const [value, ttl] = await Promise.all([
+      this.options.redis.get(this.keys.lease(tableId)),
+      this.options.redis.pttl(this.keys.lease(tableId)),
+    ]);
+    return value === null ? null : parseHolder(value, Math.max(0, ttl));
+  }
+
+  /** The table's current epoch (0 when it was never acquired). */
+  async epoch(tableId: string): Promise<number> {
+    return Number((await this.options.redis.get(this.keys.epoch(tableId))) ?? 0);
+  }
+}

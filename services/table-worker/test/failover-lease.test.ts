@@ -1,0 +1,295 @@
+import { randomBytes } from 'node:crypto';
+import { closeRedis, createLogger, createRedis, redisKeys, type Redis } from '@felt/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TableDirectory, atHandBoundary } from '../src/actor/table-directory.js';
+import { RedisCheckpointStore, handInProgress } from '../src/adapters/redis-checkpoint-store.js';
+import { RedisLeases } from '../src/adapters/redis-lease.js';
+import { ownershipKeys } from '../src/ownership/keys.js';
+import { NotOwnerError, TableOwnership, type LossReason } from '../src/ownership/table-ownership.js';
+import { StaleEpochError } from '../src/ports.js';
+import { flush, harness, room, TABLE, uid, type Harness } from './support/fakes.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const silent = createLogger('table-worker', { level: 'silent' });
+
+let redis: Redis;
+const prefixes: string[] = [];
+
+function freshPrefix(): string {
+  const p = `tlease${randomBytes(4).toString('hex')}:`;
+  prefixes.push(p);
+  return p;
+}
+
+function leases(prefix: string, workerId: string, ttlMs = 5_000, instance = randomBytes(4).toString('hex')) {
+  return new RedisLeases({ redis, prefix, workerId, instance, ttlMs });
+}
+
+function counters() {
+  const c = { acquired: 0, stale: 0, lost: [] as LossReason[] };
+  return {
+    c,
+    metrics: {
+      acquired: { inc: () => void c.acquired++ },
+      staleWrites: { inc: () => void c.stale++ },
+      lost: { inc: ({ reason }: { reason: LossReason }) => void c.lost.push(reason) },
+    },
+  };
+}
+
+beforeAll(() => {
+  redis = createRedis(REDIS_URL, { name: 'failover-lease-test' });
+});
+
+afterAll(async () => {
+  for (const p of prefixes) {
+    const keys = await redis.keys(`${p}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+  await closeRedis(redis);
+});
+
+describe('RedisLeases (real Redis)', () => {
+  it('SET NX PX with an epoch that grows on every acquisition; a held lease names its holder', async () => {
+    const prefix = freshPrefix();
+    const a = leases(prefix, 'wa');
+    const b = leases(prefix, 'wb');
+    const first = await a.acquire('t1');
+    expect(first.acquired).toBe(true);
+    if (!first.acquired) return;
+    expect(first.grant.epoch).toBe(1);
+    expect(await redis.pttl(ownershipKeys(prefix).lease('t1'))).toBeGreaterThan(4_000);
+
+    const refused = await b.acquire('t1');
+    expect(refused).toMatchObject({ acquired: false, holder: { workerId: 'wa', epoch: 1 } });
+    if (!refused.acquired) expect(refused.holder.ttlMs).toBeGreaterThan(0);
+
+    // Only the holder releases; then the other acquires with a higher epoch.
+    expect(await b.release({ tableId: 't1', epoch: 1, value: 'wb|x|1' })).toBe(false);
+    expect(await a.release(first.grant)).toBe(true);
+    const second = await b.acquire('t1');
+    expect(second).toMatchObject({ acquired: true, grant: { epoch: 2 } });
+    expect(await a.epoch('t1')).toBe(2);
+    expect(await a.holder('t1')).toMatchObject({ workerId: 'wb', epoch: 2 });
+  });
+
+  it('a lease not renewed expires and the next owner gets a new epoch; renewals of the old one are refused', async () => {
+    const prefix = freshPrefix();
+    const a = leases(prefix, 'wa', 150);
+    const b = leases(prefix, 'wb', 150);
+    const first = await a.acquire('t');
+    if (!first.acquired) throw new Error('not acquired');
+    expect(await a.renew([first.grant])).toEqual([true]);
+    await new Promise((r) => setTimeout(r, 250));
+    const second = await b.acquire('t');
+    expect(second).toMatchObject({ acquired: true, grant: { epoch: 2 } });
+    expect(await a.renew([first.grant])).toEqual([false]);
+    expect(await a.release(first.grant)).toBe(false);
+    expect(await b.holder('t')).toMatchObject({ workerId: 'wb' });
+  });
+
+  it('a restarted process with the same worker id takes its own lease over at once, with a new epoch', async () => {
+    const prefix = freshPrefix();
+    const old = leases(prefix, 'w1', 5_000, 'old');
+    const restarted = leases(prefix, 'w1', 5_000, 'new');
+    const g1 = await old.acquire('t');
+    const g2 = await restarted.acquire('t');
+    expect(g1).toMatchObject({ acquired: true, grant: { epoch: 1 } });
+    expect(g2).toMatchObject({ acquired: true, grant: { epoch: 2 } });
+    if (g1.acquired) expect(await old.renew([g1.grant])).toEqual([false]);
+  });
+});
+
+describe('RedisCheckpointStore fenced by the epoch (real Redis)', () => {
+  it('writes while the epoch is the writer’s, refuses a stale epoch and changes nothing', async () => {
+    const prefix = freshPrefix();
+    const store = new RedisCheckpointStore(redis, prefix, 4);
+    const a = leases(prefix, 'wa');
+    const b = leases(prefix, 'wb');
+    const ga = await a.acquire('t');
+    if (!ga.acquired) throw new Error('not acquired');
+    const ev = (seq: number) => ({
+      tableSeq: seq,
+      audience: { kind: 'all' as const },
+      message: { type: 'x', table_seq: seq },
+    });
+    await store.save('t', 5, '{"n":"a"}', [ev(5)], undefined, { epoch: ga.grant.epoch });
+    const keys = redisKeys(prefix);
+    expect(JSON.parse((await redis.get(keys.tableCheckpoint('t')))!)).toMatchObject({
+      tableSeq: 5,
+      epoch: 1,
+      state: { n: 'a' },
+    });
+
+    // wa's lease goes (expiry simulated), wb acquires and writes.
+    await redis.del(ownershipKeys(prefix).lease('t'));
+    const gb = await b.acquire('t');
+    if (!gb.acquired) throw new Error('not acquired');
+    await store.save('t', 9, '{"n":"b"}', [ev(9)], '{"lastHandNo":3}', { epoch: gb.grant.epoch });
+
+    const stale = store.save('t', 6, '{"n":"a2"}', [ev(6)], undefined, { epoch: ga.grant.epoch });
+    await expect(stale).rejects.toBeInstanceOf(StaleEpochError);
+    await expect(stale).rejects.toMatchObject({ epoch: 1, current: 2 });
+
+    const saved = await store.load('t');
+    expect(saved?.checkpoint).toMatchObject({ tableSeq: 9, state: { n: 'b' } });
+    expect(saved?.events.map((e) => e.tableSeq)).toEqual([5, 9]);
+    expect(JSON.parse((await redis.get(keys.tableCheckpoint('t')))!)).toMatchObject({
+      epoch: 2,
+      money: { lastHandNo: 3 },
+    });
+    expect(await store.mark('t')).toEqual({ tableSeq: 9, epoch: 2, handId: null });
+  });
+
+  it('the mark keeps the hand in progress and the last table_seq beside the checkpoint', async () => {
+    const prefix = freshPrefix();
+    const store = new RedisCheckpointStore(redis, prefix);
+    const inHand = JSON.stringify({ hand: { x: 1 }, meta: { handId: 'h-1', endedAt: null } });
+    const done = JSON.stringify({ hand: { x: 1 }, meta: { handId: 'h-1', endedAt: 5 } });
+    expect(handInProgress(inHand)).toBe('h-1');
+    expect(handInProgress(done)).toBeNull();
+    expect(handInProgress('{"hand":null,"meta":null}')).toBeNull();
+    await store.save('t', 3, inHand, []);
+    expect(await store.mark('t')).toEqual({ tableSeq: 3, epoch: 0, handId: 'h-1' });
+    await store.save('t', 4, done, []);
+    expect(await store.mark('t')).toEqual({ tableSeq: 4, epoch: 0, handId: null });
+  });
+});
+
+const A = uid(1);
+const B = uid(2);
+
+function twoWorkers(prefix: string, ttlA = 60_000, ttlB = 60_000) {
+  const ha = harness();
+  const hb = harness();
+  const seed = room([
+    { userId: A, name: 'Ann', seat: 1, stack: 200 },
+    { userId: B, name: 'Bob', seat: 2, stack: 200 },
+  ]);
+  ha.seeds.rooms.set(TABLE, seed);
+  hb.seeds.rooms.set(TABLE, seed);
+  const make = (h: Harness, id: string, ttl: number) => {
+    const { c, metrics } = counters();
+    const ownership = new TableOwnership({
+      leases: leases(prefix, id, ttl),
+      logger: silent,
+      acquireWaitMs: 100,
+      metrics,
+    });
+    const store = new RedisCheckpointStore(redis, prefix);
+    const directory = new TableDirectory({ ...h.deps, checkpoints: store, idleMs: 60_000, ownership });
+    return { h, c, ownership, directory, store };
+  };
+  return { a: make(ha, 'wa', ttlA), b: make(hb, 'wb', ttlB) };
+}
+
+async function dealHand(h: Harness, directory: TableDirectory): Promise<void> {
+  const actor = await directory.get(TABLE);
+  await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's', userId: A });
+  await actor.submit({ kind: 'attach', connectionId: 'cb', streamId: 's', userId: B });
+  h.time.advance(1_000);
+  await flush();
+  h.time.advance(1_500);
+  await flush();
+}
+
+describe('TableDirectory under leases (real Redis)', () => {
+  it('serves a table only under its lease: the other worker is told NOT_OWNER with the holder', async () => {
+    const prefix = freshPrefix();
+    const { a, b } = twoWorkers(prefix);
+    await dealHand(a.h, a.directory);
+    expect(a.directory.epochOf(TABLE)).toBe(1);
+    const err = await b.directory.get(TABLE).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotOwnerError);
+    expect(err).toMatchObject({ ownerId: 'wa' });
+    expect(b.directory.size).toBe(0);
+    await a.directory.close();
+    await b.directory.close();
+  });
+
+  it('split brain: after a takeover, the old owner’s write is refused by the epoch, it stops serving, and the new owner continues the hand', async () => {
+    const prefix = freshPrefix();
+    const { a, b } = twoWorkers(prefix);
+    await dealHand(a.h, a.directory);
+    const before = (await a.store.load(TABLE))!.checkpoint;
+    const state = before.state as Parameters<typeof atHandBoundary>[0];
+    expect(atHandBoundary(state)).toBe(false);
+    const handId = state.meta!.handId;
+
+    // wa stalls past its lease (simulated: the key expires), wb takes the table over mid-hand.
+    await redis.del(ownershipKeys(prefix).lease(TABLE));
+    const actorB = await b.directory.get(TABLE);
+    expect(b.directory.epochOf(TABLE)).toBe(2);
+    const resumed = actorB.snapshot();
+    expect(resumed.meta?.handId).toBe(handId);
+    expect(resumed.engine).toEqual(state.engine);
+    expect(actorB.tableSeq).toBe(before.tableSeq);
+
+    // wa wakes up and tries to go on: its write is refused, nothing is published, and it stops.
+    const published = a.h.publisher.all.length;
+    const actorA = a.directory.peek(TABLE)!;
+    await expect(actorA.submit({ kind: 'detach', connectionId: 'ca', userId: A })).rejects.toBeInstanceOf(
+      NotOwnerError,
+    );
+    expect(a.c.stale).toBe(1);
+    expect(a.c.lost).toEqual(['stale_epoch']);
+    await flush();
+    expect(a.directory.peek(TABLE)).toBeUndefined();
+    expect(a.h.publisher.all.length).toBe(published);
+    const again = await a.directory.get(TABLE).catch((e: unknown) => e);
+    expect(again).toMatchObject({ name: 'NotOwnerError', ownerId: 'wb' });
+
+    // The checkpoint is wb's, and wb goes on with table_seq growing.
+    await actorB.submit({ kind: 'attach', connectionId: 'cb2', streamId: 's2', userId: B });
+    const after = (await b.store.load(TABLE))!.checkpoint;
+    expect(after.tableSeq).toBeGreaterThan(before.tableSeq);
+    expect(JSON.parse((await redis.get(redisKeys(prefix).tableCheckpoint(TABLE)))!).epoch).toBe(2);
+    await a.directory.close();
+    await b.directory.close();
+  });
+
+  it('a renewal refused or late evicts the table at once and refuses its commands', async () => {
+    const prefix = freshPrefix();
+    const { a } = twoWorkers(prefix, 300);
+    await dealHand(a.h, a.directory);
+    const actor = a.directory.peek(TABLE)!;
+    // Someone else holds the lease now (as after an expiry and a takeover).
+    await redis.set(ownershipKeys(prefix).lease(TABLE), 'wz|i|7', 'PX', 5_000);
+    await a.ownership.renewAll();
+    expect(a.c.lost).toEqual(['renew_refused']);
+    await flush();
+    expect(a.directory.peek(TABLE)).toBeUndefined();
+    await expect(actor.submit({ kind: 'detach', connectionId: 'ca', userId: A })).rejects.toThrow();
+    const refused = await a.directory.get(TABLE).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'NotOwnerError', ownerId: 'wz' });
+    await a.directory.close();
+  });
+
+  it('a lease whose renewal did not come in time is lost before the next write reaches Redis', async () => {
+    const prefix = freshPrefix();
+    const { a } = twoWorkers(prefix, 200);
+    await dealHand(a.h, a.directory);
+    const actor = a.directory.peek(TABLE)!;
+    const seq = (await a.store.load(TABLE))!.checkpoint.tableSeq;
+    // No renewal ran (the process was stopped): past 80 % of the TTL the lease counts as lapsed.
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(actor.submit({ kind: 'detach', connectionId: 'ca', userId: A })).rejects.toBeInstanceOf(NotOwnerError);
+    expect(a.c.lost).toEqual(['expired']);
+    expect(a.c.stale).toBe(0);
+    expect((await a.store.load(TABLE))!.checkpoint.tableSeq).toBe(seq);
+    await a.directory.close();
+  });
+
+  it('eviction releases the lease, so the next owner starts at once and continues table_seq', async () => {
+    const prefix = freshPrefix();
+    const { a, b } = twoWorkers(prefix);
+    await dealHand(a.h, a.directory);
+    const seq = a.directory.peek(TABLE)!.tableSeq;
+    await a.directory.evict(TABLE);
+    expect(await redis.get(ownershipKeys(prefix).lease(TABLE))).toBeNull();
+    const actorB = await b.directory.get(TABLE);
+    expect(actorB.tableSeq).toBe(seq);
+    expect(b.directory.epochOf(TABLE)).toBe(2);
+    await b.directory.close();
+  });
+});
