@@ -7,6 +7,8 @@ export interface WorkerMetrics {
   readonly ringChanges: Counter;
   readonly hands: Counter<'event'>;
   readonly handSeconds: Histogram;
+  /** What the persister did with this cluster's jobs (P persist-outcomes), by kind and outcome. */
+  readonly persistOutcomes: Counter<'kind' | 'outcome'>;
 }
 
 export function createWorkerMetrics(registry: Registry, liveTables: () => number): WorkerMetrics {
@@ -52,6 +54,12 @@ export function createWorkerMetrics(registry: Registry, liveTables: () => number
       name: 'felt_worker_hand_duration_seconds',
       help: 'From the deal to the hand result',
       buckets: [1, 2, 5, 10, 20, 30, 60, 120, 300, 600],
+      registers: [registry],
+    }),
+    persistOutcomes: new Counter({
+      name: 'felt_worker_persist_outcomes_total',
+      help: 'Persister outcomes heard on persist-outcomes: kind (hand, cash_out) and outcome (written, duplicate, waiting, retrying, failed, pending, paid, mismatch)',
+      labelNames: ['kind', 'outcome'] as const,
       registers: [registry],
     }),
   };

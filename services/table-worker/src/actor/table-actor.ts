@@ -9,17 +9,8 @@ import {
   type TableCommandFrame,
   type TableMessage,
 } from '@felt/protocol';
-import type {
-  CheckpointStore,
-  Clock,
-  EventPublisher,
-  HandSink,
-  Publication,
-  RandomSource,
-  Scheduler,
-  TableSeed,
-  TableSeedSource,
-} from '../ports.js';
+import type { CheckpointStore, Clock, EventPublisher, Publication, RandomSource, Scheduler } from '../ports.js';
+import type { MoneyJobSink, MoneySeed, MoneySeedSource, OutboxJob } from '../money/ports.js';
 import type { BotOptions } from '../bots/bot-brain.js';
 import type { CommandResult } from '../table/command-history.js';
 import { EVENT_BUFFER_SIZE, EventBuffer, type BufferedEvent } from '../table/event-buffer.js';
@@ -86,10 +77,13 @@ export interface TableOutcome {
 }
 
 export interface TableActorDeps {
-  readonly seeds: TableSeedSource;
+  /** The room rows; with `seatBot`, bots are funded users (docs/dev/money-flows.md §1). */
+  readonly seeds: MoneySeedSource;
+  /** The actor passes the checkpoint's top-level `money` section (docs/dev/money-flows.md §7). */
   readonly checkpoints: CheckpointStore;
   readonly publisher: EventPublisher;
-  readonly hands: HandSink;
+  /** Completed hands and (with `cashOut`) cash-out requests onto the hands queue. */
+  readonly hands: MoneyJobSink;
   readonly clock: Clock;
   readonly scheduler: Scheduler;
   readonly random: RandomSource;
@@ -101,6 +95,11 @@ export interface TableActorDeps {
 }
 
 const TABLE_STREAM = 'table';
+const OUTBOX_RETRY_MS = 1_000;
+
+function jobId(item: OutboxJob): string {
+  return item.kind === 'hand' ? item.job.hand_id : item.job.request_id;
+}
 const userStream = (userId: string): string => `user:${userId}`;
 
 /**
@@ -136,11 +135,12 @@ export class TableActor {
       bot: deps.bot,
       botSeed: deps.botSeed,
       onHandEvent: (e: HandLifecycleEvent) => deps.onHandEvent?.(tableId, e),
+      fundedBots: deps.seeds.seatBot !== undefined,
     };
   }
 
   /** A table from its room rows, continuing table_seq from an earlier checkpoint if any. */
-  static create(tableId: string, seed: TableSeed, tableSeq: number, deps: TableActorDeps): TableActor {
+  static create(tableId: string, seed: MoneySeed, tableSeq: number, deps: TableActorDeps): TableActor {
     const live = LiveTable.create(tableId, seed, tableSeq, deps.clock.now(), TableActor.liveDeps(tableId, deps));
     const actor = new TableActor(live, new EventBuffer(), deps);
     live.drain();
@@ -152,7 +152,7 @@ export class TableActor {
    * A table from its checkpoint (another worker had it, or it was evicted), brought up to date
    * with the room rows. Its old connections belonged to other streams: gateways attach again.
    */
-  static restore(state: LiveTableJSON, events: readonly BufferedEvent[], seed: TableSeed, deps: TableActorDeps) {
+  static restore(state: LiveTableJSON, events: readonly BufferedEvent[], seed: MoneySeed, deps: TableActorDeps) {
     const now = deps.clock.now();
     const live = LiveTable.restore(
       { ...state, connections: [], noHumanSince: state.noHumanSince ?? now },
@@ -183,13 +183,18 @@ export class TableActor {
     return this.live.connections.length;
   }
 
+  /** Closed, and every job it owes the hands queue is there: the table may be unloaded. */
   get isClosed(): boolean {
-    return this.live.closed;
+    return this.live.closed && this.live.outbox.length === 0;
   }
 
-  /** Since when the table has had no connection, or undefined while it has some or runs by itself. */
+  /**
+   * Since when the table has had no connection, or undefined while it has some, runs by itself, or
+   * still owes the hands queue a job (it stays loaded to retry).
+   */
   idleSinceMs(): number | undefined {
     if (this.live.connections.length > 0 || (this.live.botsOnly && !this.live.closed)) return undefined;
+    if (this.live.outbox.length > 0) return undefined;
     return this.idleSince;
   }
 
@@ -258,6 +263,8 @@ export class TableActor {
           live.refresh(await this.deps.seeds.load(live.tableId), now);
           return await this.commit(now);
         case 'member_leaving':
+          // The room rows say who is leaving (and with what, if the table never seated them).
+          live.refresh(await this.deps.seeds.load(live.tableId), now);
           live.memberLeaving(command.userId, now);
           return await this.commit(now);
         case 'tick':
@@ -376,6 +383,7 @@ export class TableActor {
     replies: (tableSeq: number) => ConnectionReply[] = () => [],
     forceSnapshot?: string,
   ): Promise<TableOutcome> {
+    await this.fundBots(now);
     const live = this.live;
     const emissions = [...this.pendingEmissions, ...live.drain()];
     this.pendingEmissions = [];
@@ -464,8 +472,10 @@ export class TableActor {
   private async checkpoint(events: readonly BufferedEvent[]): Promise<void> {
     // Serialized now: the live objects (the hand's log, the turn) keep changing after this point.
     const state = JSON.stringify(this.live.toJSON());
+    // The audit's view of the stacks, beside the state (docs/dev/money-flows.md §7).
+    const money = JSON.stringify(this.live.liveMoney());
     try {
-      await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events);
+      await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, money);
     } catch (err) {
       const saved = JSON.parse(this.saved) as LiveTableJSON;
       this.live = LiveTable.restore(saved, TableActor.liveDeps(saved.tableId, this.deps));
@@ -475,25 +485,77 @@ export class TableActor {
     this.saved = state;
   }
 
-  /** Completed hands go to the persistence queue once their table state is checkpointed. */
+  /**
+   * Completed hands and cash-outs go to the hands queue once the state holding them is
+   * checkpointed, in order (docs/dev/money-flows.md §1). A crash before a job is in the queue
+   * leaves it in the checkpoint's outbox: the next owner sends it (the job id makes a second copy a
+   * no-op), and it sends nothing after it first, so hand N+1 is never queued before hand N.
+   */
   private async flushOutbox(): Promise<void> {
     while (this.live.outbox.length > 0) {
-      const job = this.live.outbox[0]!;
+      const item = this.live.outbox[0]!;
       try {
-        await this.deps.hands.enqueue(job);
+        await this.send(item);
       } catch (err) {
-        // Kept in the checkpoint's outbox and retried after the next command (or by the next owner).
-        this.deps.logger.warn({ err, tableId: this.live.tableId, handId: job.hand_id }, 'hand enqueue failed');
+        // Kept in the checkpoint's outbox and retried by a timer (or by the next owner).
+        this.outboxFailed = true;
+        this.deps.logger.warn(
+          { err, tableId: this.live.tableId, job: item.kind, id: jobId(item) },
+          'money job enqueue failed',
+        );
         return;
       }
+      this.outboxFailed = false;
       this.live.outbox.shift();
+    }
+  }
+
+  private async send(item: OutboxJob): Promise<void> {
+    if (item.kind === 'hand') {
+      await this.deps.hands.enqueue(item.job);
+      return;
+    }
+    if (this.deps.hands.cashOut === undefined) {
+      // A table without a cash-out queue (no Postgres) has nobody to pay: dropped, loudly.
+      this.deps.logger.error({ tableId: this.live.tableId, id: item.job.request_id }, 'no cash-out queue: dropped');
+      return;
+    }
+    await this.deps.hands.cashOut(item.job);
+  }
+
+  private outboxFailed = false;
+
+  /** Funds the bots the table asked for (@felt/db seatBot) before they sit. */
+  private async fundBots(now: number): Promise<void> {
+    const seeds = this.deps.seeds;
+    if (seeds.seatBot === undefined) return;
+    for (let guard = 0; guard < 20 && this.live.botRequests.length > 0; guard++) {
+      const request = this.live.botRequests[0]!;
+      try {
+        const { membershipId } = await seeds.seatBot({
+          roomId: this.live.tableId,
+          botId: request.botId,
+          seat: request.seat,
+          buyIn: request.stack,
+        });
+        this.live.botFunded(request, membershipId, now);
+      } catch (err) {
+        this.deps.logger.warn({ err, tableId: this.live.tableId, seat: request.seat }, 'bot not funded');
+        this.live.botRefused(request, now);
+      }
     }
   }
 
   /** Keeps one timer armed for the table's next due time. */
   private arm(): void {
     if (this.stopped) return;
-    const at = this.live.nextWakeAt();
+    let at = this.live.nextWakeAt();
+    // Jobs still owed to the hands queue: a tick checkpoints and sends them (after a pause if the
+    // queue refused the last try).
+    if (this.live.outbox.length > 0) {
+      const retry = this.deps.clock.now() + (this.outboxFailed ? OUTBOX_RETRY_MS : 0);
+      at = at === null ? retry : Math.min(at, retry);
+    }
     if (at === this.armedAt) return;
     this.cancelTimer?.();
     this.cancelTimer = undefined;

@@ -1,12 +1,14 @@
 import { Queue } from 'bullmq';
+import { cashOutJobOptions, cashOutJobSchema, MoneyJobName, type CashOutJob } from '@felt/db';
 import { bullmqPrefix, HandJobName, handJobOptions, type CompletedHandJob, type Redis } from '@felt/platform';
-import type { HandSink } from '../ports.js';
+import type { MoneyJobSink } from '../money/ports.js';
 
 /**
- * Completed hands onto the BullMQ hands queue (FELT_HANDS_QUEUE), job id = hand id, so a hand
- * enqueued again (a retry, or the next owner replaying the outbox) is the same job.
+ * Completed hands and cash-out requests onto the BullMQ hands queue (FELT_HANDS_QUEUE), job id =
+ * hand id or `cash-out-<request id>`, so a job enqueued again (a retry, or the next owner replaying
+ * the outbox) is the same job.
  */
-export class BullmqHandSink implements HandSink {
+export class BullmqHandSink implements MoneyJobSink {
   private readonly queue: Queue;
 
   /** `connection` needs maxRetriesPerRequest: null; BullMQ does not close it, the caller does. */
@@ -16,6 +18,12 @@ export class BullmqHandSink implements HandSink {
 
   async enqueue(job: CompletedHandJob): Promise<void> {
     await this.queue.add(HandJobName.HAND_COMPLETED, job, handJobOptions(job.hand_id));
+  }
+
+  async cashOut(job: CashOutJob): Promise<void> {
+    // A request that does not match the contract fails here, loudly, not in the persister.
+    const parsed = cashOutJobSchema.parse(job);
+    await this.queue.add(MoneyJobName.CASH_OUT_REQUESTED, parsed, cashOutJobOptions(parsed.request_id));
   }
 
   async close(): Promise<void> {

@@ -1,19 +1,20 @@
-import { loadTableSeed, type PrismaClient } from '@felt/db';
+import { botName, loadTableSeed, seatBot, type PrismaClient } from '@felt/db';
 import { safeParseRoomConfig } from '@felt/protocol';
-import type { TableSeed, TableSeedSource } from '../ports.js';
+import type { BotSeatRequest, MoneySeed, MoneySeedSource } from '../money/ports.js';
 import { seatCountOf } from './room-seats.js';
 
 /**
  * Reads a room and its active memberships through @felt/db (docs/dev/contracts.md), its host, and
- * whether an operator runs it as a bot-only table.
+ * whether an operator runs it as a bot-only table; funds and seats the table's bots as users
+ * (@felt/db `seatBot`, docs/dev/money-flows.md §1).
  */
-export class DbSeedSource implements TableSeedSource {
+export class DbSeedSource implements MoneySeedSource {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly botsOnly: (tableId: string) => Promise<boolean> = () => Promise.resolve(false),
   ) {}
 
-  async load(tableId: string): Promise<TableSeed | null> {
+  async load(tableId: string): Promise<MoneySeed | null> {
     const seed = await loadTableSeed(this.prisma, tableId);
     if (!seed) return null;
     const [host, botsOnly] = await Promise.all([
@@ -28,13 +29,23 @@ export class DbSeedSource implements TableSeedSource {
       ...(config.success ? { config: config.config } : {}),
       ...(host ? { hostId: host.hostId } : {}),
       botsOnly,
+      lastHandNo: seed.room.lastHandNo,
       members: seed.members.map((m) => ({
         userId: m.userId,
         name: m.name,
         seat: m.seat,
         // Chips are integers well inside 2^53 on any real table; the wire carries numbers.
         stack: Number(m.stack),
+        membershipId: m.membershipId,
+        pendingTopUps: m.pendingTopUps.map((t) => ({ id: t.id, amount: Number(t.amount) })),
+        leaveRequested: m.leaveRequested,
+        // seatBot names a bot's user after its id; no sign-up can take such a name.
+        bot: m.name === botName(m.userId),
       })),
     };
+  }
+
+  async seatBot(req: BotSeatRequest): Promise<{ membershipId: string }> {
+    return seatBot(this.prisma, { roomId: req.roomId, botId: req.botId, seat: req.seat, buyIn: BigInt(req.buyIn) });
   }
 }

@@ -18,6 +18,7 @@ import {
   type TableJSON,
 } from '@felt/engine';
 import { completedHandJobSchema, HAND_RECORD_FORMAT, type CompletedHandJob } from '@felt/platform';
+import type { CashOutJob, LiveTableMoney } from '@felt/db';
 import {
   ErrorCode,
   parseRoomConfig,
@@ -29,7 +30,9 @@ import {
 } from '@felt/protocol';
 import { decideBotAction, type BotOptions } from '../bots/bot-brain.js';
 import { notMember, tableClosed, TableError } from '../actor/table-error.js';
-import type { RandomSource, TableSeed } from '../ports.js';
+import type { RandomSource } from '../ports.js';
+import type { MoneySeed, OutboxJob } from '../money/ports.js';
+import { TableMoney, type CashOutReason, type TableMoneyJSON } from '../money/table-money.js';
 import { engineTableConfig, stakesView } from './engine-config.js';
 import { CommandHistory, type CommandRecord } from './command-history.js';
 import { ALL, operationEmissions, shownSeats, type Emission } from './emissions.js';
@@ -42,6 +45,15 @@ export interface MemberState {
   /** Escrow when first seated (later stacks live in the engine table). */
   readonly stack: number;
   readonly bot: boolean;
+  /** The room membership behind the seat (cash-out request ids); absent without Postgres. */
+  readonly membershipId?: string;
+}
+
+/** A bot the table wants seated, waiting for its funding (@felt/db `seatBot`) before it sits. */
+export interface BotRequest {
+  readonly botId: string;
+  readonly seat: number;
+  readonly stack: number;
 }
 
 export interface ConnectionState {
@@ -126,7 +138,10 @@ export interface LiveTableJSON {
   readonly frozenAt: number | null;
   readonly streams: Readonly<Record<string, StreamState>>;
   readonly commands: Readonly<Record<string, readonly CommandRecord[]>>;
-  readonly outbox: readonly CompletedHandJob[];
+  /** Jobs for the hands queue, kept here until they are in it (docs/dev/money-flows.md §1). */
+  readonly outbox: readonly (OutboxJob | CompletedHandJob)[];
+  /** Top-ups added and not yet reported, memberships let go (absent in older checkpoints). */
+  readonly moneyBook?: TableMoneyJSON;
 }
 
 export interface LiveTableDeps {
@@ -137,6 +152,11 @@ export interface LiveTableDeps {
   readonly botSeed?: string | undefined;
   /** Hand-level observations for logs and metrics (never cards, seeds or tokens). */
   readonly onHandEvent?: (event: HandLifecycleEvent) => void;
+  /**
+   * Bots are funded users (@felt/db `seatBot`): the table asks for each bot (`botRequests`) and
+   * seats it once the actor has funded it. Off: bots sit at once with chips no ledger knows.
+   */
+  readonly fundedBots?: boolean;
 }
 
 export type HandLifecycleEvent =
@@ -178,7 +198,10 @@ export class LiveTable {
   frozenAt: number | null;
   streams: Map<string, StreamState>;
   readonly history: CommandHistory;
-  outbox: CompletedHandJob[];
+  outbox: OutboxJob[];
+  readonly moneyBook: TableMoney;
+  /** Bots waiting to be funded and seated (not checkpointed: a funded bot is a member in the room rows). */
+  botRequests: BotRequest[] = [];
   private emissions: Emission[] = [];
   private readonly botRng: Rng;
 
@@ -211,13 +234,14 @@ export class LiveTable {
     this.frozenAt = json.frozenAt;
     this.streams = new Map(Object.entries(json.streams).map(([k, v]) => [k, { ...v }]));
     this.history = new CommandHistory(json.commands);
-    this.outbox = [...json.outbox];
+    this.outbox = json.outbox.map((j) => ('kind' in j ? j : { kind: 'hand', job: j }));
+    this.moneyBook = TableMoney.fromJSON(json.moneyBook);
     const seed = deps.botSeed !== undefined ? `${deps.botSeed}/${json.tableId}` : bytesToHex(deps.random.bytes(16));
     this.botRng = new SeededRng(seed);
   }
 
   /** A new live table from the room's rows. */
-  static create(tableId: string, seed: TableSeed, tableSeq: number, now: number, deps: LiveTableDeps): LiveTable {
+  static create(tableId: string, seed: MoneySeed, tableSeq: number, now: number, deps: LiveTableDeps): LiveTable {
     const config = seed.config ?? parseRoomConfig({ seats: Math.min(10, Math.max(2, seed.seatCount)) });
     const engine = new Table(engineTableConfig(config, tableId));
     const live = new LiveTable(
@@ -225,7 +249,7 @@ export class LiveTable {
         format: 'felt-live-table/1',
         tableId,
         tableSeq,
-        closed: seed.status !== 'open',
+        closed: false,
         config,
         hostId: seed.hostId ?? null,
         botsOnly: seed.botsOnly ?? false,
@@ -240,7 +264,8 @@ export class LiveTable {
         away: [],
         leaving: [],
         nextHandAt: null,
-        handNo: 0,
+        // Hands 1..lastHandNo of this room are persisted: the table numbers on from there.
+        handNo: seed.lastHandNo ?? 0,
         noHumanSince: now,
         frozenAt: null,
         streams: {},
@@ -251,7 +276,7 @@ export class LiveTable {
       null,
       deps,
     );
-    live.applySeed(seed, now);
+    live.refresh(seed, now);
     return live;
   }
 
@@ -301,7 +326,13 @@ export class LiveTable {
       streams: Object.fromEntries(this.streams),
       commands: this.history.toJSON(),
       outbox: this.outbox,
+      moneyBook: this.moneyBook.toJSON(),
     };
+  }
+
+  /** Seated stacks as the audit compares them (hand-start stacks while a hand runs). */
+  liveMoney(): LiveTableMoney {
+    return this.moneyBook.liveMoney(this.engine, this.handNo);
   }
 
   /** The events produced since the last drain, in order. */
@@ -388,9 +419,9 @@ export class LiveTable {
   }
 
   /** The lobby changed the room: reread members, status and config. */
-  refresh(seed: TableSeed | null, now: number): void {
+  refresh(seed: MoneySeed | null, now: number): void {
     if (seed === null || seed.status !== 'open') {
-      this.close();
+      this.close(seed, now);
       return;
     }
     this.applySeed(seed, now);
@@ -398,80 +429,195 @@ export class LiveTable {
 
   /** The lobby recorded that a member is leaving (worker-mode cash-out): as `leave`. */
   memberLeaving(userId: string, now: number): void {
-    if (this.seatOf(userId) === undefined) return;
+    if (this.closed || this.seatOf(userId) === undefined || this.leaving.has(userId)) return;
     this.markLeaving(userId, now);
     this.settle(now);
   }
 
-  private applySeed(seed: TableSeed, now: number): void {
+  private applySeed(seed: MoneySeed, now: number): void {
     this.hostId = seed.hostId ?? this.hostId;
     this.botsOnly = seed.botsOnly ?? this.botsOnly;
-    const humans = new Map(seed.members.map((m) => [m.userId, m]));
+    this.moneyBook.observe(seed.members);
+    // A membership this table let go stays listed until the persister records its cash-out: it is
+    // never seated again meanwhile.
+    const listed = seed.members.filter((m) => !this.moneyBook.isReleased(m.membershipId));
+    const humans = new Map(listed.filter((m) => m.bot !== true).map((m) => [m.userId, m]));
     const bots = this.members.filter((m) => m.bot);
-    // Humans the room no longer has: their seat goes when their hand is over (leave semantics).
+    // Humans the room no longer has (the lobby paid them out itself): their seat goes when their
+    // hand is over, and no cash-out is sent.
     for (const m of this.members) {
       if (m.bot || humans.has(m.userId)) continue;
       const seat = this.seatOf(m.userId);
       if (seat !== undefined) {
-        this.markLeaving(m.userId, now);
+        this.leaving.add(m.userId);
         this.engine.leave(seat);
       }
     }
+    const knownBots = new Set(bots.map((b) => b.userId));
     this.members = [
-      ...seed.members.map((m) => ({ userId: m.userId, name: m.name, seat: m.seat, stack: m.stack, bot: false })),
+      ...[...humans.values()].map((m) => ({
+        userId: m.userId,
+        name: m.name,
+        seat: m.seat,
+        stack: m.stack,
+        bot: false,
+        ...(m.membershipId !== undefined ? { membershipId: m.membershipId } : {}),
+      })),
       ...bots,
+      // Funded bots of an earlier owner of this table (rebuilt from the room rows).
+      ...listed
+        .filter((m) => m.bot === true && !knownBots.has(m.userId))
+        .map((m) => ({
+          userId: m.userId,
+          name: `Bot ${m.seat}`,
+          seat: m.seat,
+          stack: m.stack,
+          bot: true,
+          ...(m.membershipId !== undefined ? { membershipId: m.membershipId } : {}),
+        })),
     ];
     this.connections = this.connections.filter((c) => c.spectator || this.member(c.userId) !== undefined);
+    // Leave requests recorded by the lobby (worker mode): seated players go now or at the hand's
+    // end; a member the table never seated goes with the stack the room rows give.
+    for (const m of humans.values()) {
+      if (m.leaveRequested !== true || this.leaving.has(m.userId)) continue;
+      if (this.seatOf(m.userId) !== undefined) this.markLeaving(m.userId, now);
+      else {
+        this.leaving.add(m.userId);
+        this.release(m.userId, m.membershipId, m.stack, 'leave', now);
+      }
+    }
     this.syncSeats(now);
     this.settle(now);
   }
 
-  private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.liveHand !== null) this.voidHand('room closed');
-    this.pending = null;
-    this.turn = null;
-    this.nextHandAt = null;
-    this.emit(ALL, { type: 'table_closed', table_id: this.tableId });
+  /**
+   * The room is closing (reference 002 §8): the hand in progress is void (every stack back to its
+   * hand-start value), every seat and every member known only from the room rows is refunded with
+   * a `room-close-<membershipId>` cash-out. Asked again (the lobby reminds while the room is
+   * closing), the cash-outs of members the room still lists are sent again: the same job ids.
+   */
+  private close(seed: MoneySeed | null, now: number): void {
+    const again = this.closed;
+    if (!again) {
+      this.closed = true;
+      if (this.engine.currentHandId !== null || this.liveHand !== null) this.voidHand('room closed');
+      this.pending = null;
+      this.turn = null;
+      this.nextHandAt = null;
+      this.botRequests = [];
+      this.emit(ALL, { type: 'table_closed', table_id: this.tableId });
+      for (const s of [...this.engine.seats()]) {
+        const chips = this.engine.leave(s.seat) ?? s.stack + s.pendingChips;
+        this.release(s.playerId, this.member(s.playerId)?.membershipId, chips, 'room_close', now);
+      }
+      // Funded bots never seated (their seat was not free yet) hold their buy-in.
+      for (const m of this.members.filter((x) => x.bot))
+        this.release(m.userId, m.membershipId, m.stack, 'room_close', now);
+    }
+    if (seed === null) return;
+    this.moneyBook.observe(seed.members);
+    for (const m of seed.members) {
+      const sent = m.membershipId !== undefined ? this.moneyBook.released.get(m.membershipId) : undefined;
+      if (sent !== undefined) {
+        if (again) this.outbox.push({ kind: 'cash_out', job: sent });
+        continue;
+      }
+      // Known only from the room rows (never seated here): the rows' stack is theirs.
+      this.release(m.userId, m.membershipId, m.stack, 'room_close', now);
+    }
   }
 
   /**
-   * Puts members into free engine seats and bots in or out, between hands only (the seating layer
-   * changes who plays only at hand boundaries).
+   * Lets a player go with `chips` (docs/dev/money-flows.md §3): one cash-out job with the top-ups
+   * added since the last report. Without a membership (no Postgres) there is nothing to pay.
+   */
+  private release(
+    userId: string,
+    membershipId: string | undefined,
+    chips: number,
+    reason: CashOutReason,
+    now: number,
+  ): void {
+    this.away.delete(userId);
+    if (membershipId === undefined) return;
+    const job: CashOutJob = this.moneyBook.release({
+      roomId: this.tableId,
+      userId,
+      membershipId,
+      reason,
+      lastHandNo: this.handNo,
+      finalStack: chips,
+      requestedAt: now,
+    });
+    this.outbox.push({ kind: 'cash_out', job });
+    this.members = this.members.filter((m) => m.userId !== userId);
+    this.leaving.delete(userId);
+    this.banks.delete(userId);
+  }
+
+  /**
+   * Puts members into free engine seats and bots in or out, and adds pending top-ups, between
+   * hands only (the seating layer changes who plays, and stacks change, only at hand boundaries).
    */
   private syncSeats(now: number): void {
-    if (this.engine.currentHandId !== null || this.pending !== null) return;
+    if (this.closed || this.engine.currentHandId !== null || this.pending !== null) return;
     // Removed players whose seat went at the hand's end are gone for good.
     for (const userId of [...this.leaving]) {
       if (this.member(userId) === undefined && this.seatOf(userId) === undefined) this.leaving.delete(userId);
     }
-    this.members = this.members.filter((m) => !m.bot || this.seatOf(m.userId) !== undefined);
+    // Unfunded bots live only at their seat; a funded bot is a member until it is cashed out.
+    this.members = this.members.filter(
+      (m) => !m.bot || m.membershipId !== undefined || this.seatOf(m.userId) !== undefined,
+    );
 
-    for (const m of this.members) {
-      if (m.bot || this.seatOf(m.userId) !== undefined || this.leaving.has(m.userId)) continue;
-      if (m.stack <= 0 || m.seat > this.config.seats) continue;
+    const max = this.config.buyIn.max;
+    const humanSeats = new Set(this.members.filter((m) => !m.bot).map((m) => m.seat));
+    for (const m of [...this.members]) {
+      if (this.seatOf(m.userId) !== undefined || this.leaving.has(m.userId)) continue;
+      if (m.bot) {
+        // A funded bot waiting for its seat: it sits if the seat is free, else it is cashed out.
+        if (this.engine.seat(m.seat) === undefined && !humanSeats.has(m.seat) && m.seat <= this.config.seats) {
+          this.engine.sit(m.seat, m.userId, m.stack, { name: m.name });
+          this.banks.set(m.userId, this.timing.timeBankMs);
+        } else this.removeBot(m.userId, now);
+        continue;
+      }
+      if (m.seat > this.config.seats) continue;
+      if (m.stack <= 0 && !this.moneyBook.hasUnhandled(m.userId)) continue;
       const occupant = this.engine.seat(m.seat);
       if (occupant !== undefined) {
         // A bot keeps the seat warm until its human arrives.
         if (!this.member(occupant.playerId)?.bot) continue;
-        this.removeBot(occupant.playerId);
+        this.removeBot(occupant.playerId, now);
       }
-      this.engine.sit(m.seat, m.userId, m.stack, { name: m.name });
+      // Top-ups paid in before the table first seats the member come with them.
+      const stack = m.stack + this.moneyBook.takeTopUps(m.userId, m.stack, max);
+      if (stack <= 0) continue;
+      this.engine.sit(m.seat, m.userId, stack, { name: m.name });
       if (!this.banks.has(m.userId)) this.banks.set(m.userId, this.timing.timeBankMs);
+    }
+    // Top-ups and rebuys (docs/dev/money-flows.md §2): never above the room's maximum.
+    for (const s of this.engine.seats()) {
+      if (this.leaving.has(s.playerId)) continue;
+      const add = this.moneyBook.takeTopUps(s.playerId, s.stack, max);
+      if (add > 0) this.engine.addChips(s.seat, add);
     }
     this.fillBots(now);
   }
 
-  private removeBot(botId: string): void {
+  /** A bot leaves its seat (between hands); a funded bot is cashed out like a player. */
+  private removeBot(botId: string, now: number): void {
+    const m = this.member(botId);
     const seat = this.seatOf(botId);
-    if (seat !== undefined) this.engine.leave(seat);
-    this.members = this.members.filter((m) => m.userId !== botId);
+    const chips = seat !== undefined ? (this.engine.leave(seat) ?? 0) : (m?.stack ?? 0);
+    this.members = this.members.filter((x) => x.userId !== botId);
     this.banks.delete(botId);
+    if (m?.membershipId !== undefined) this.release(botId, m.membershipId, chips, 'leave', now);
   }
 
   /** Room bot-fill and operator bot-only tables: bots take empty seats up to the target. */
-  private fillBots(_now: number): void {
+  private fillBots(now: number): void {
     const fill = this.config.botFill.mode === 'fill';
     const target = this.botsOnly
       ? fill
@@ -485,27 +631,73 @@ export class LiveTable {
     const bots = seated.filter((s) => this.member(s.playerId)?.bot);
     // Bots keep humans company; without a human (and not bot-only) they leave.
     const wanted = this.botsOnly || humansSeated > 0 ? Math.max(0, target - humansSeated) : 0;
-    for (const b of bots.slice(wanted).reverse()) this.removeBot(b.playerId);
+    for (const b of bots.slice(wanted).reverse()) this.removeBot(b.playerId, now);
     let count = Math.min(bots.length, wanted);
     const reserved = new Set(this.members.filter((m) => !m.bot).map((m) => m.seat));
+    // Bots asked for and not funded yet count; those no longer wanted are dropped.
+    this.botRequests = this.botRequests
+      .filter((r) => this.engine.seat(r.seat) === undefined && !reserved.has(r.seat))
+      .slice(0, Math.max(0, wanted - count));
+    count += this.botRequests.length;
+    if (this.deps.fundedBots === true && now < this.botBackoffUntil) return;
     for (let seat = this.config.seats; seat >= 1 && count < wanted; seat--) {
       if (this.engine.seat(seat) !== undefined || reserved.has(seat)) continue;
+      if (this.botRequests.some((r) => r.seat === seat)) continue;
       const id = this.deps.random.uuid();
-      const name = `Bot ${seat}`;
       const stack = this.config.buyIn.max;
+      count++;
+      if (this.deps.fundedBots === true) {
+        // Funded first (the actor calls seatBot), seated by botFunded().
+        this.botRequests.push({ botId: id, seat, stack });
+        continue;
+      }
+      const name = `Bot ${seat}`;
       this.members.push({ userId: id, name, seat, stack, bot: true });
       this.engine.sit(seat, id, stack, { name });
       this.banks.set(id, this.timing.timeBankMs);
-      count++;
     }
+  }
+
+  /** When a bot could not be funded, asking again waits until then. */
+  private botBackoffUntil = 0;
+
+  /**
+   * The actor funded a requested bot (it is now a user with a membership and a buy-in): it joins
+   * the members, and sits at once between hands (else at the next hand boundary).
+   */
+  botFunded(request: BotRequest, membershipId: string, now: number): void {
+    this.botRequests = this.botRequests.filter((r) => r.botId !== request.botId);
+    this.members.push({
+      userId: request.botId,
+      name: `Bot ${request.seat}`,
+      seat: request.seat,
+      stack: request.stack,
+      bot: true,
+      membershipId,
+    });
+    if (this.closed) {
+      // Closed while it was being funded: its buy-in goes straight back.
+      this.release(request.botId, membershipId, request.stack, 'room_close', now);
+      return;
+    }
+    this.syncSeats(now);
+    this.reschedule(now);
+  }
+
+  /** A bot could not be funded (the seat was taken in the room rows, Postgres down): try later. */
+  botRefused(request: BotRequest, now: number, retryMs = 5_000): void {
+    this.botRequests = this.botRequests.filter((r) => r.botId !== request.botId);
+    this.botBackoffUntil = now + retryMs;
   }
 
   private markLeaving(userId: string, now: number): void {
     this.leaving.add(userId);
     const seat = this.seatOf(userId);
-    if (seat !== undefined) this.engine.sitOut(seat);
-    // At their turn (now, if it is theirs) settle() lets the clock act for them at once.
-    void now;
+    if (seat === undefined) return;
+    // Between hands the seat goes at once; in a hand it goes when the hand ends (finishHand), and
+    // at their turn settle() lets the clock act for them at once.
+    const chips = this.engine.leave(seat);
+    if (chips !== null) this.release(userId, this.member(userId)?.membershipId, chips, 'leave', now);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -528,6 +720,7 @@ export class LiveTable {
       }
       case 'leave':
         this.requireSeat(userId);
+        if (this.leaving.has(userId)) return;
         this.markLeaving(userId, now);
         this.settle(now);
         return;
@@ -634,9 +827,10 @@ export class LiveTable {
 
   private sitIn(userId: string, post: boolean, now: number): void {
     const seat = this.requireSeat(userId);
+    // A leave is final: the seat goes (and is cashed out) when the hand ends.
+    if (this.leaving.has(userId)) this.refuse(ErrorCode.NOT_SEATED, 'you are leaving this table');
     const s = this.engine.seat(seat)!;
     if (s.stack + s.pendingChips <= 0) this.refuse(ErrorCode.NO_CHIPS, 'you have no chips at this table');
-    this.leaving.delete(userId);
     this.away.delete(userId);
     this.engine.sitIn(seat, { post });
     this.settle(now);
@@ -671,6 +865,7 @@ export class LiveTable {
 
   /** Runs everything due at `now`. */
   tick(now: number): void {
+    if (this.botBackoffUntil !== 0 && now >= this.botBackoffUntil) this.botBackoffUntil = 0;
     if (this.closed) return;
     if (
       this.frozenAt === null &&
@@ -702,6 +897,8 @@ export class LiveTable {
         if (!t.warned && this.isHuman(t.playerId)) times.push(expires - this.timing.warningMs);
       }
       if (this.nextHandAt !== null) times.push(this.nextHandAt);
+      // Bots that could not be funded are asked for again then.
+      if (this.botBackoffUntil !== 0) times.push(this.botBackoffUntil);
       if (!this.botsOnly && this.noHumanSince !== null && (this.liveHand !== null || this.pending !== null)) {
         times.push(this.noHumanSince + this.timing.freezeAfterMs);
       }
@@ -939,7 +1136,7 @@ export class LiveTable {
       if (this.engine.currentHandId !== null) this.engine.voidHand();
       return;
     }
-    this.handNo = p.handNo;
+    // The number is taken when the hand completes: a voided hand takes none.
     this.hand = hand;
     this.meta = {
       handId: p.handId,
@@ -1003,7 +1200,8 @@ export class LiveTable {
     const meta = this.meta!;
     const settlement = hand.settlement!;
     meta.endedAt = now;
-    this.engine.finishHand(hand);
+    const { left } = this.engine.finishHand(hand);
+    this.handNo = meta.handNo;
     this.turn = null;
     const shown = shownSeats(hand);
     this.emit(ALL, {
@@ -1032,12 +1230,22 @@ export class LiveTable {
       hand_seq: hand.operations.length,
       reveal,
     });
-    this.outbox.push(this.handJob(hand, meta, reveal, now));
-    // Busted bots buy in again; their chips are the house's.
-    for (const m of this.members) {
+    // The record first, then the cash-outs of the players it let go (their last hand is this one).
+    this.outbox.push({ kind: 'hand', job: this.handJob(hand, meta, reveal, now) });
+    for (const l of left) {
+      const m = this.member(l.playerId);
+      // A member the room no longer lists was paid out by the lobby: nothing to send.
+      if (m !== undefined) this.release(l.playerId, m.membershipId, l.cashOut, 'leave', now);
+    }
+    for (const m of [...this.members]) {
       if (!m.bot) continue;
       const s = this.engine.seats().find((x) => x.playerId === m.userId);
-      if (s && s.stack === 0) {
+      if (!s || s.stack !== 0) continue;
+      if (m.membershipId !== undefined) {
+        // A funded bot that went broke leaves (a cash-out of nothing); a fresh one is funded.
+        this.removeBot(m.userId, now);
+      } else {
+        // Unfunded bots (no Postgres) buy in again.
         this.engine.addChips(s.seat, this.config.buyIn.max);
         this.engine.sitIn(s.seat);
       }
@@ -1101,7 +1309,8 @@ export class LiveTable {
           starting_stack: s.startingStack,
           bot: s.bot,
         })),
-        top_ups: [],
+        // Every top-up added since the last report, all seats (docs/dev/money-flows.md §2).
+        top_ups: this.moneyBook.takeAllUnreported(),
       },
     };
     // A record that does not match the contract must fail here, loudly, not in the persister.

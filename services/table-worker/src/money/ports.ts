@@ -1,0 +1,57 @@
+import type { CashOutJob, LiveTableMoney } from '@felt/db';
+import type { CompletedHandJob } from '@felt/platform';
+import type { HandSink, SeatedMember, TableSeed, TableSeedSource } from '../ports.js';
+
+/**
+ * The money side of a table (docs/dev/money-flows.md, "What the table worker does"). Every field
+ * here is optional on top of the base ports, so a worker without Postgres (unit tests) still runs
+ * tables; it then sends no cash-outs and seats bots without funding them.
+ */
+
+/** A member as @felt/db `loadTableSeed` gives it. */
+export interface MoneyMember extends SeatedMember {
+  /** Names the seat in cash-out request ids (`leave-<membershipId>`, `room-close-<membershipId>`). */
+  readonly membershipId?: string;
+  /** Top-ups paid in that the table has not added yet, oldest first. */
+  readonly pendingTopUps?: readonly { readonly id: string; readonly amount: number }[];
+  /** The player asked the lobby to leave (worker-mode cash-out). */
+  readonly leaveRequested?: boolean;
+  /** A worker's bot, seated through `seatBot` (its user name is `bot-<id>`). */
+  readonly bot?: boolean;
+}
+
+export interface MoneySeed extends TableSeed {
+  /** `rooms.last_hand_no`: hands 1..lastHandNo are persisted. */
+  readonly lastHandNo?: number;
+  readonly members: readonly MoneyMember[];
+}
+
+export interface BotSeatRequest {
+  readonly roomId: string;
+  /** A lowercase uuid: it becomes the bot's user id. */
+  readonly botId: string;
+  readonly seat: number;
+  readonly buyIn: number;
+}
+
+/** The seed source, and where bots become funded users (@felt/db `seatBot`). */
+export interface MoneySeedSource extends TableSeedSource {
+  load(tableId: string): Promise<MoneySeed | null>;
+  /**
+   * Creates (once) the bot's user, funds its wallet and seats it with a membership and a buy-in.
+   * Absent: bots sit with chips the ledger does not know (a table without Postgres).
+   */
+  seatBot?(req: BotSeatRequest): Promise<{ membershipId: string }>;
+}
+
+/** Completed hands and cash-out requests, onto the hands queue (job ids make a re-send a no-op). */
+export interface MoneyJobSink extends HandSink {
+  /** `cash_out.requested` (@felt/db cashOutJobSchema / cashOutJobOptions). */
+  cashOut?(job: CashOutJob): Promise<void>;
+}
+
+/** A job waiting in the table's outbox (kept in the checkpoint until it is in the queue). */
+export type OutboxJob =
+  { readonly kind: 'hand'; readonly job: CompletedHandJob } | { readonly kind: 'cash_out'; readonly job: CashOutJob };
+
+export type { LiveTableMoney };
