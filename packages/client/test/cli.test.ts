@@ -12,6 +12,12 @@ const DRAWS = fileURLToPath(new URL('fixtures/draw-reshuffles.json', import.meta
 const BIN = fileURLToPath(new URL('../bin/felt.js', import.meta.url));
 const records = (): Record<string, unknown>[] => JSON.parse(readFileSync(REVEALS, 'utf8')) as Record<string, unknown>[];
 
+/** A record as the lobby's history serves it to a player who did not see `indices`: those cards null. */
+function withholding(record: Record<string, unknown>, indices: readonly number[]): Record<string, unknown> {
+  const dealt = record.dealt as { index: number; card: string }[];
+  return { ...record, dealt: dealt.map((d) => (indices.includes(d.index) ? { index: d.index, card: null } : d)) };
+}
+
 async function run(
   argv: string[],
   stdin = '',
@@ -71,6 +77,29 @@ describe('felt verify (in-process)', () => {
     expect(notMine.out[0]).toContain('own_seed_missing');
   });
 
+  it('accepts withheld cards, says how many, and still fails a wrong shown card', async () => {
+    const [record] = records();
+    const dealt = (record!.dealt as unknown[]).length;
+    const { code, out } = await run(['-'], JSON.stringify(withholding(record!, [0, 1, 3])));
+    expect(code).toBe(0);
+    expect(out[0]).toMatch(
+      new RegExp(`^ok    ${record!.hand_id as string}  \\w+  ${dealt - 3} cards \\(3 cards withheld\\), `),
+    );
+    const one = await run(['-'], JSON.stringify(withholding(record!, [1])));
+    expect(one.out[0]).toContain(`${dealt - 1} cards (1 card withheld), `);
+
+    const tampered = withholding(record!, [0, 1, 3]);
+    (tampered.dealt as { index: number; card: string | null }[])[2]!.card = 'As';
+    const bad = await run(['-'], JSON.stringify(tampered));
+    expect(bad.code).toBe(1);
+    expect(bad.out[0]).toBe(`FAIL  ${record!.hand_id as string}  card_mismatch`);
+    expect(bad.out.some((l) => /card_mismatch: index 2 is As in the record but \w\w in the deck/.test(l))).toBe(true);
+
+    const json = await run(['--json', '-'], JSON.stringify(withholding(record!, [0, 1, 3])));
+    const parsed = JSON.parse(json.out.join('\n')) as { outcomes: { result: { cardsWithheld: number } }[] };
+    expect(parsed.outcomes[0]!.result.cardsWithheld).toBe(3);
+  });
+
   it('a non-object entry fails as unusable without stopping the rest', async () => {
     const { code, out } = await run(['-'], JSON.stringify([records()[0], 42]));
     expect(code).toBe(1);
@@ -120,7 +149,11 @@ describe('felt verify against a lobby history API', () => {
         res.writeHead(404).end();
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reveal: record }));
+      // As services/lobby serves it: the cards this viewer did not see are null, and listed.
+      const withheld = [0, 1];
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ reveal: withholding(record, withheld), withheld }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -134,7 +167,7 @@ describe('felt verify against a lobby history API', () => {
     const handId = records()[1]!.hand_id as string;
     const { code, out } = await run(['--lobby', `${base}/`, '--hand', handId, '--session', 'tok123']);
     expect(code).toBe(0);
-    expect(out[0]).toMatch(new RegExp(`^ok    ${handId}`));
+    expect(out[0]).toMatch(new RegExp(`^ok    ${handId}  .*\\(2 cards withheld\\)`));
     expect(seen.at(-1)).toEqual({ url: `/api/hands/${handId}/reveal`, cookie: 'felt_session=tok123' });
   });
 
@@ -170,6 +203,9 @@ describe('the built felt binary', () => {
     const good = await felt(['verify', DRAWS]);
     expect(good.code).toBe(0);
     expect(good.stdout).toContain('2 hands: 2 ok, 0 failed');
+    const seen = await felt(['verify', '-'], JSON.stringify(withholding(records()[0]!, [0, 1, 3])));
+    expect(seen.code).toBe(0);
+    expect(seen.stdout).toContain('(3 cards withheld)');
 
     const tampered = records()[0]!;
     tampered.server_seed = 'ee'.repeat(32);

@@ -4,7 +4,17 @@
  * reshuffle vectors is what makes either one believable.
  */
 import { readFileSync } from 'node:fs';
-import { HandDeck, prepareDeck, toRevealRecord, type Card, type DeckKind, type RevealRecord } from '@felt/engine';
+import {
+  HandDeck,
+  getGameRules,
+  prepareDeck,
+  simulateHand,
+  toRevealRecord,
+  type Card,
+  type DeckKind,
+  type RevealRecord,
+  type SimulatedHand,
+} from '@felt/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deckOrder, deckSeedOf, fromHex, verifyReveal, type VerifyFailure } from '../src/index.js';
@@ -94,6 +104,84 @@ describe('engine and verifier agree on random hands', () => {
       ),
       { numRuns: 100, seed: 0x27 },
     );
+  });
+});
+
+/** A dealt entry as the lobby's history serves it: null where the viewer never saw the card. */
+interface ViewedCard {
+  index: number;
+  card: Card | null;
+}
+
+/**
+ * The reveal record of a real engine hand as `viewer` saw it, the way the lobby's history API serves it:
+ * every index kept, a card only where it appears in the engine's own per-viewer view of the operations
+ * (own cards, up cards, board, hands shown), null elsewhere.
+ */
+function asSeenBy(sim: SimulatedHand, viewer: number): Omit<RevealRecord, 'dealt'> & { dealt: ViewedCard[] } {
+  const seen = new Set<number>();
+  const holeIndices = new Map<number, Map<Card, number>>();
+  for (const op of sim.hand.operations) {
+    if (op.type !== 'deal_hole') continue;
+    const bySeat = holeIndices.get(op.seat) ?? new Map<Card, number>();
+    op.cards.forEach((card, i) => bySeat.set(card, op.indices[i]!));
+    holeIndices.set(op.seat, bySeat);
+  }
+  for (const op of sim.hand.operationsFor(viewer)) {
+    if (op.type === 'deal_hole') op.cards.forEach((card, i) => card !== null && seen.add(op.indices[i]!));
+    else if (op.type === 'deal_board') for (const index of op.indices) seen.add(index);
+    else if (op.type === 'show') for (const card of op.cards) seen.add(holeIndices.get(op.seat)!.get(card)!);
+  }
+  const record = sim.reveal();
+  return { ...record, dealt: record.dealt.map((d) => ({ index: d.index, card: seen.has(d.index) ? d.card : null })) };
+}
+
+describe('records with withheld cards, from real engine hands', () => {
+  it('verify with every unseen card withheld, for every seat, and a wrong shown card still fails', () => {
+    let withheldHands = 0;
+    for (const game of ['holdem', 'omaha', 'shortdeck', 'stud', 'razz']) {
+      const rules = getGameRules(game);
+      for (let i = 0; i < 12; i++) {
+        const sim = simulateHand({
+          rules,
+          limit: rules.defaultLimit,
+          players: { min: 2, max: rules.maxSeats },
+          rake: false,
+          seed: `withheld-${game}/${i}`,
+        });
+        for (const { seat } of sim.hand.setup.players) {
+          const record = asSeenBy(sim, seat);
+          const withheld = record.dealt.filter((d) => d.card === null).length;
+          const result = verifyReveal(record, { expectedCommit: record.seed_commit });
+          expect(result.failures, `${game} ${i} seat ${seat}`).toEqual([]);
+          expect(result.cardsWithheld).toBe(withheld);
+          expect(result.cardsMatched).toBe(record.dealt.length - withheld);
+          // The viewer's own cards are never withheld.
+          for (const op of sim.hand.operations) {
+            if (op.type !== 'deal_hole' || op.seat !== seat) continue;
+            for (const index of op.indices) expect(record.dealt.find((d) => d.index === index)?.card).not.toBeNull();
+          }
+          if (withheld > 0) withheldHands++;
+
+          // Tampered: a card the viewer saw replaced by the true card of a withheld index.
+          const hidden = record.dealt.find((d) => d.card === null);
+          const shown = record.dealt.find((d) => d.card !== null);
+          if (hidden === undefined || shown === undefined) continue;
+          const truth = sim.reveal().dealt[hidden.index]!.card;
+          const tampered = {
+            ...record,
+            dealt: record.dealt.map((d) => (d.index === shown.index ? { index: d.index, card: truth } : d)),
+          };
+          const bad = verifyReveal(tampered);
+          expect(bad.ok).toBe(false);
+          expect(bad.failures).toEqual([
+            expect.objectContaining({ code: 'card_mismatch', index: shown.index, recorded: truth }),
+          ]);
+          expect(bad.cardsWithheld).toBe(withheld);
+        }
+      }
+    }
+    expect(withheldHands).toBeGreaterThan(100);
   });
 });
 

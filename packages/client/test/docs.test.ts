@@ -69,4 +69,33 @@ print(json.dumps([bool(verify(r)) for r in json.load(sys.stdin)]))
     );
     expect(tamperedResults.map((ok) => !ok)).toEqual(shouldFail);
   });
+
+  it.skipIf(!hasPython)('its Python verifier agrees on withheld cards (card null), honest and tampered', () => {
+    type Dealt = { index: number; card: string | null }[];
+    const honest = [...fixtures('reveals.json'), ...fixtures('draw-reshuffles.json')].map((record) => {
+      const copy = structuredClone(record) as { dealt: Dealt };
+      // Every third card withheld, as the lobby serves cards a player did not see.
+      copy.dealt = copy.dealt.map((d) => (d.index % 3 === 1 ? { index: d.index, card: null } : d));
+      return copy;
+    });
+    const tampered = honest.map((record, i) => {
+      const copy = structuredClone(record);
+      if (i % 2 === 0) {
+        // The shown card at index 0 replaced by another dealt card.
+        const first = copy.dealt.find((d) => d.index === 0)!;
+        first.card = copy.dealt.find((d) => d.index === 2)!.card;
+      } else copy.dealt = copy.dealt.filter((d) => d.index !== 1); // a withheld entry dropped
+      return copy;
+    });
+    const records = [...honest, ...tampered];
+    const driver = `${block('python')}
+import json, sys
+print(json.dumps([bool(verify(r)) for r in json.load(sys.stdin)]))
+`;
+    const out = execFileSync('python3', ['-c', driver], { input: JSON.stringify(records), encoding: 'utf8' });
+    const ours = records.map((r) => verifyReveal(r));
+    expect(JSON.parse(out) as boolean[]).toEqual(ours.map((r) => r.ok));
+    expect(ours.slice(0, honest.length).every((r) => r.ok && r.cardsWithheld > 0)).toBe(true);
+    expect(ours.slice(honest.length).every((r) => !r.ok)).toBe(true);
+  });
 });

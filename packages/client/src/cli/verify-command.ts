@@ -8,6 +8,8 @@ export const VERIFY_USAGE = `usage: felt verify [options] <file|-|url>...
 
 Checks reveal records (one record or a JSON array of them) against FAIRNESS.md:
 the seed commit, the deck seed, every dealt card at its index, and indices 0..k-1.
+A card withheld as null (the lobby's history, for cards you did not see) keeps
+its index but is not checked; the line says how many were withheld.
 '-' reads standard input. Prints one line per hand; exits 1 if any hand fails,
 2 if the input cannot be read.
 
@@ -60,7 +62,11 @@ function describe(outcome: Outcome, multiple: boolean): string[] {
     const seeds = result.serverSeedOnly
       ? 'no client seed (this proves the deck was not changed after the commit, not how the server chose its seed)'
       : `${result.clientSeedCount} client seed${result.clientSeedCount === 1 ? '' : 's'}`;
-    return [`ok    ${name}  ${result.variant ?? '?'}  ${result.cardsMatched} cards, ${seeds}`];
+    const withheld =
+      result.cardsWithheld > 0
+        ? ` (${result.cardsWithheld} card${result.cardsWithheld === 1 ? '' : 's'} withheld)`
+        : '';
+    return [`ok    ${name}  ${result.variant ?? '?'}  ${result.cardsMatched} cards${withheld}, ${seeds}`];
   }
   const codes = [...new Set(result.failures.map((f) => f.code))];
   const lines = [`FAIL  ${name}  ${codes.join(', ')}`];

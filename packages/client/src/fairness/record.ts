@@ -17,7 +17,12 @@ export interface RevealRecord {
   version: string;
   /** The deck definition. When absent it is inferred from `variant` (only short deck uses 36 cards). */
   deck?: DeckKind;
-  dealt: { index: number; card: string }[];
+  /**
+   * Every dealt card with its deck index. `card` is null where it is withheld: the lobby's history API
+   * serves the record as the requesting player saw the hand, so cards that player never saw keep their
+   * index but not their value. Only `card` may be null.
+   */
+  dealt: { index: number; card: string | null }[];
   /** Draw games only: reshuffles of the discards, in the order they happened. */
   reshuffles?: { at_index: number; discards: string[] }[];
 }
@@ -38,7 +43,8 @@ export interface ParsedRecord {
   variant?: string;
   version?: string;
   deck?: DeckKind;
-  dealt?: { index: number; card: string }[];
+  /** `card` null: withheld (not checked, the index still is). */
+  dealt?: { index: number; card: string | null }[];
   reshuffles?: { atIndex: number; discards: string[] }[];
 }
 
@@ -144,7 +150,7 @@ export function parseRevealRecord(raw: Record<string, unknown>): { parsed: Parse
 
   if (!Array.isArray(raw.dealt)) bad('dealt', 'must be an array of {index, card}');
   else {
-    const dealt: { index: number; card: string }[] = [];
+    const dealt: { index: number; card: string | null }[] = [];
     let usable = true;
     raw.dealt.forEach((entry: unknown, i) => {
       const at = `dealt[${i}]`;
@@ -157,11 +163,13 @@ export function parseRevealRecord(raw: Record<string, unknown>): { parsed: Parse
         bad(`${at}.index`, 'must be a non-negative integer');
         usable = false;
       }
-      if (!isCardString(entry.card)) {
-        bad(`${at}.card`, 'must be a card such as "As" or "Td"');
+      // null, and only null, marks a withheld card; a missing card is malformed.
+      const card = entry.card;
+      if (card !== null && !isCardString(card)) {
+        bad(`${at}.card`, 'must be a card such as "As" or "Td", or null where it is withheld');
         usable = false;
       }
-      if (isIndex(entry.index) && isCardString(entry.card)) dealt.push({ index: entry.index, card: entry.card });
+      if (isIndex(entry.index) && (card === null || isCardString(card))) dealt.push({ index: entry.index, card });
     });
     if (usable) parsed.dealt = dealt;
   }

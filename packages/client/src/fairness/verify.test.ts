@@ -185,6 +185,88 @@ describe('tampering is detected and named', () => {
   });
 });
 
+describe('withheld cards (the lobby history serves a record as the player saw the hand)', () => {
+  /** Seat 3's view of the vector hand: the other three players' hole cards withheld. */
+  function seenBySeat3(): RevealRecord {
+    const record = vectorRecord();
+    // Hold'em deals one card at a time around the table: seat 3's cards are indices 2 and 6.
+    record.dealt = record.dealt.map((d) => (d.index < 8 && d.index % 4 !== 2 ? { index: d.index, card: null } : d));
+    return record;
+  }
+
+  it('checks the commit, the deck seed, the indices and every card shown, and counts the withheld', () => {
+    const result = verifyReveal(seenBySeat3(), {
+      expectedCommit: 'sha256:630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd',
+      ownSeed: { seat: 3, seed: '11'.repeat(32) },
+    });
+    expect(result.failures).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.cardsWithheld).toBe(6);
+    expect(result.cardsMatched).toBe(7);
+    expect(Object.values(result.checks).filter((c) => c !== 'passed' && c !== 'n/a')).toEqual([]);
+    expect(verifyReveal(vectorRecord()).cardsWithheld).toBe(0);
+  });
+
+  it('a record with every card withheld still checks the seeds and the indices', () => {
+    const record = vectorRecord();
+    record.dealt = record.dealt.map(({ index }) => ({ index, card: null }));
+    const result = verifyReveal(record);
+    expect(result.ok).toBe(true);
+    expect(result).toMatchObject({ cardsMatched: 0, cardsWithheld: 13 });
+    const forged = verifyReveal({ ...record, server_seed: 'ab'.repeat(32) });
+    expect(codes(forged.failures)).toEqual([VerifyFailureCode.COMMIT_MISMATCH, VerifyFailureCode.DECK_SEED_MISMATCH]);
+  });
+
+  it('a wrong card next to withheld ones still fails at its index', () => {
+    const record = seenBySeat3();
+    record.dealt[9] = { index: 9, card: 'As' };
+    const result = verifyReveal(record);
+    expect(result.ok).toBe(false);
+    expect(result.failures).toEqual([
+      expect.objectContaining({ code: 'card_mismatch', index: 9, recorded: 'As', expected: '8h' }),
+    ]);
+    expect(result.checks.cards).toBe(CheckStatus.FAILED);
+    expect(result.cardsWithheld).toBe(6);
+  });
+
+  it('a withheld card still holds its index: skipped, repeated or past the deck fails', () => {
+    const skipped = seenBySeat3();
+    skipped.dealt = skipped.dealt.filter((d) => d.index !== 1);
+    expect(verifyReveal(skipped).failures).toEqual([
+      expect.objectContaining({ code: 'indices_not_contiguous', missing: [1], outOfRange: [12] }),
+    ]);
+    const repeated = seenBySeat3();
+    repeated.dealt.push({ index: 0, card: null });
+    expect(verifyReveal(repeated).failures).toEqual([
+      expect.objectContaining({ code: 'indices_not_contiguous', missing: [13], duplicated: [0] }),
+    ]);
+    // 53 cards from a 52-card deck: the last one, withheld, cannot exist.
+    const record = vectorRecord();
+    record.dealt = [
+      ...VECTOR_ORDER.map((card, index) => ({ index, card: index === 5 ? null : card })),
+      { index: 52, card: null },
+    ];
+    const result = verifyReveal(record);
+    expect(result.failures).toEqual([
+      expect.objectContaining({ code: 'card_mismatch', index: 52, recorded: null, expected: null }),
+    ]);
+    expect(result.cardsWithheld).toBe(2);
+  });
+
+  it('accepts null only for a card: a missing card, a null index or a null entry is malformed', () => {
+    const fieldsOf = (dealt: unknown[]): string[] =>
+      verifyReveal({ ...vectorRecord(), dealt }).failures.flatMap((f) =>
+        f.code === 'malformed_field' ? [f.field] : [],
+      );
+    expect(fieldsOf([{ index: 0 }])).toEqual(['dealt[0].card']);
+    expect(fieldsOf([{ index: 0, card: undefined }])).toEqual(['dealt[0].card']);
+    expect(fieldsOf([{ index: null, card: 'Th' }])).toEqual(['dealt[0].index']);
+    expect(fieldsOf([{ index: 0, card: '' }])).toEqual(['dealt[0].card']);
+    expect(fieldsOf([null])).toEqual(['dealt[0]']);
+    expect(fieldsOf([{ index: 0, card: null }])).toEqual([]);
+  });
+});
+
 describe('malformed and unusable input', () => {
   it('names every malformed field and skips the checks that needed it', () => {
     const record = {

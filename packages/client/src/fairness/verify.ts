@@ -38,7 +38,14 @@ export type VerifyFailure =
     }
   | { code: 'deck_seed_mismatch'; computed: string; claimed: string; message: string }
   | { code: 'indices_not_contiguous'; missing: number[]; duplicated: number[]; outOfRange: number[]; message: string }
-  | { code: 'card_mismatch'; index: number; recorded: string; expected: string | null; message: string }
+  | {
+      code: 'card_mismatch';
+      index: number;
+      /** null: a withheld card at an index past the end of the deck (a withheld card is otherwise unchecked). */
+      recorded: string | null;
+      expected: string | null;
+      message: string;
+    }
   | { code: 'reshuffle_invalid'; reshuffle: number; atIndex: number; reason: string; message: string }
   | { code: 'own_seed_missing'; seat: number; reason: 'seat_absent' | 'seed_differs'; message: string };
 
@@ -64,6 +71,11 @@ export interface VerifyResult {
   deck: DeckKind | null;
   /** Recorded cards found at their index in the rebuilt deck. */
   cardsMatched: number;
+  /**
+   * Dealt entries whose card is withheld (`card: null`, as the lobby's history serves a hand to a player
+   * who did not see every card): their index counts toward 0..k−1, their card is not checked.
+   */
+  cardsWithheld: number;
   clientSeedCount: number;
   /**
    * No client seed was mixed in. The checks then prove only that the deck did not change after the commit,
@@ -150,7 +162,8 @@ function normalizeOwnSeed(own: NonNullable<VerifyOptions['ownSeed']>): { seat: n
 /**
  * Checks one reveal record against FAIRNESS.md: the commit, the deck seed, every recorded card at its index,
  * indices exactly 0..k−1, draw-game reshuffles, and (optionally) the caller's own seed and the commit it saw
- * before the deal. Every failed check is reported; the function throws only when `record` is not an object
+ * before the deal. A withheld card (`card: null`) keeps its index in the 0..k−1 check but its value is not
+ * checked; `cardsWithheld` counts them. Every failed check is reported; the function throws only when `record` is not an object
  * or an option is malformed.
  */
 export function verifyReveal(record: unknown, opts: VerifyOptions = {}): VerifyResult {
@@ -233,6 +246,7 @@ export function verifyReveal(record: unknown, opts: VerifyOptions = {}): VerifyR
     variant: p.variant ?? null,
     deck: p.deck ?? null,
     cardsMatched: matched,
+    cardsWithheld: p.dealt?.filter((d) => d.card === null).length ?? 0,
     clientSeedCount: p.clientSeeds?.length ?? 0,
     serverSeedOnly: p.clientSeeds !== undefined && p.clientSeeds.length === 0,
     checks,
@@ -317,7 +331,7 @@ function checkDeckSeed(p: ParsedRecord, fail: Fail, pass: Pass): Uint8Array | un
   return computed;
 }
 
-/** Returns how many recorded cards were found at their index. */
+/** Returns how many recorded (not withheld) cards were found at their index. */
 function checkCards(p: ParsedRecord, deckSeed: Uint8Array, fail: Fail, pass: Pass): number {
   if (p.dealt === undefined || p.deck === undefined) return 0;
   const { cards, determinedUpTo, problems } = rebuild(deckSeed, p.deck, p.reshuffles ?? [], p.dealt.length);
@@ -334,6 +348,19 @@ function checkCards(p: ParsedRecord, deckSeed: Uint8Array, fail: Fail, pass: Pas
   for (const { index, card } of p.dealt) {
     if (index >= determinedUpTo && problems.length > 0) continue;
     const expected = cards[index] ?? null;
+    if (card === null) {
+      // Withheld: nothing to compare, but the deck must still reach that far.
+      if (expected !== null) continue;
+      mismatched = true;
+      fail('cards', {
+        code: VerifyFailureCode.CARD_MISMATCH,
+        index,
+        recorded: null,
+        expected: null,
+        message: `index ${index} (withheld) is past the end of the deck`,
+      });
+      continue;
+    }
     if (expected === card) {
       matched++;
       continue;
