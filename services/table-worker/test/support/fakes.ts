@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CashOutJob } from '@felt/db';
 import { createLogger, type CompletedHandJob } from '@felt/platform';
 import { parseRoomConfig, type RoomConfigInput, type TableMessage } from '@felt/protocol';
 import { TableActor, type TableActorDeps } from '../../src/actor/table-actor.js';
@@ -11,9 +12,8 @@ import type {
   RandomSource,
   Scheduler,
   TableCheckpoint,
-  TableSeed,
-  TableSeedSource,
 } from '../../src/ports.js';
+import type { BotSeatRequest, MoneyJobSink, MoneySeed, MoneySeedSource } from '../../src/money/ports.js';
 import type { BufferedEvent } from '../../src/table/event-buffer.js';
 import { DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from '../../src/table/timing.js';
 
@@ -78,10 +78,34 @@ export class CountingRandom implements RandomSource {
   }
 }
 
-export class MemorySeeds implements TableSeedSource {
-  readonly rooms = new Map<string, TableSeed>();
-  load(id: string): Promise<TableSeed | null> {
-    return Promise.resolve(this.rooms.get(id) ?? null);
+export class MemorySeeds implements MoneySeedSource {
+  readonly rooms = new Map<string, MoneySeed>();
+  load(id: string): Promise<MoneySeed | null> {
+    return Promise.resolve(structuredClone(this.rooms.get(id) ?? null));
+  }
+}
+
+/**
+ * Seeds with funded bots, the way @felt/db seatBot does it: the bot becomes a member of the room
+ * rows (name `bot-<id>`) with a membership and its buy-in as its stack.
+ */
+export class FundingSeeds extends MemorySeeds {
+  readonly funded: BotSeatRequest[] = [];
+  refuse = false;
+  seatBot(req: BotSeatRequest): Promise<{ membershipId: string }> {
+    if (this.refuse) return Promise.reject(new Error('seat taken'));
+    const room = this.rooms.get(req.roomId)!;
+    if (room.members.some((m) => m.seat === req.seat)) return Promise.reject(new Error('seat taken'));
+    this.funded.push(req);
+    const membershipId = `bbbbbbbb-0000-4000-8000-${String(this.funded.length).padStart(12, '0')}`;
+    this.rooms.set(req.roomId, {
+      ...room,
+      members: [
+        ...room.members,
+        { userId: req.botId, name: `bot-${req.botId}`, seat: req.seat, stack: req.buyIn, membershipId, bot: true },
+      ],
+    });
+    return Promise.resolve({ membershipId });
   }
 }
 
@@ -98,9 +122,12 @@ export class MemoryCheckpoints implements CheckpointStore {
         : null,
     );
   }
-  save(tableId: string, tableSeq: number, stateJson: string, events: readonly BufferedEvent[]) {
+  /** The last `money` section written per table (the checkpoint's top-level section). */
+  readonly money = new Map<string, unknown>();
+  save(tableId: string, tableSeq: number, stateJson: string, events: readonly BufferedEvent[], moneyJson?: string) {
     if (this.fail) return Promise.reject(new Error('checkpoint store down'));
     this.saves++;
+    if (moneyJson !== undefined) this.money.set(tableId, JSON.parse(moneyJson) as unknown);
     this.saved.set(tableId, { version: 1, tableId, tableSeq, state: JSON.parse(stateJson) as unknown });
     this.events.set(tableId, [...(this.events.get(tableId) ?? []), ...events].slice(-512));
     return Promise.resolve();
@@ -127,12 +154,22 @@ export class MemoryPublisher implements EventPublisher {
   }
 }
 
-export class MemoryHands implements HandSink {
+export class MemoryHands implements HandSink, MoneyJobSink {
   readonly jobs: CompletedHandJob[] = [];
+  readonly cashOuts: CashOutJob[] = [];
+  /** Every job in the order it arrived, re-sends included (kind and id). */
+  readonly log: string[] = [];
   fail = false;
   enqueue(job: CompletedHandJob): Promise<void> {
     if (this.fail) return Promise.reject(new Error('queue down'));
+    this.log.push(`hand:${job.hand_no}`);
     if (!this.jobs.some((j) => j.hand_id === job.hand_id)) this.jobs.push(structuredClone(job));
+    return Promise.resolve();
+  }
+  cashOut(job: CashOutJob): Promise<void> {
+    if (this.fail) return Promise.reject(new Error('queue down'));
+    this.log.push(`cash_out:${job.request_id}`);
+    if (!this.cashOuts.some((j) => j.request_id === job.request_id)) this.cashOuts.push(structuredClone(job));
     return Promise.resolve();
   }
 }
@@ -163,9 +200,8 @@ export const FAST: TimingOverrides = {
   freezeAfterMs: 10_000,
 };
 
-export function harness(timing: TimingOverrides = FAST): Harness {
+export function harness(timing: TimingOverrides = FAST, seeds: MemorySeeds = new MemorySeeds()): Harness {
   const time = new ManualTime();
-  const seeds = new MemorySeeds();
   const checkpoints = new MemoryCheckpoints();
   const publisher = new MemoryPublisher();
   const hands = new MemoryHands();
@@ -192,10 +228,10 @@ export function harness(timing: TimingOverrides = FAST): Harness {
 }
 
 export function room(
-  members: { userId: string; name: string; seat: number; stack: number }[],
+  members: MoneySeed['members'][number][],
   config: RoomConfigInput = {},
-  extra: Partial<TableSeed> = {},
-): TableSeed {
+  extra: Partial<MoneySeed> = {},
+): MoneySeed {
   const parsed = parseRoomConfig(config);
   return {
     roomId: TABLE,
@@ -213,7 +249,7 @@ export async function flush(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
 }
 
-export function createActor(h: Harness, seed: TableSeed): TableActor {
+export function createActor(h: Harness, seed: MoneySeed): TableActor {
   h.seeds.rooms.set(seed.roomId, seed);
   return TableActor.create(seed.roomId, seed, 0, h.deps);
 }

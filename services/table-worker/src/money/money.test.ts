@@ -1,0 +1,376 @@
+import { cashOutJobSchema, handRecordSchema, normalizeHandJob } from '@felt/db';
+import { completedHandJobSchema, type Logger } from '@felt/platform';
+import type { TableMessage } from '@felt/protocol';
+import { Counter, Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { createActor, FundingSeeds, harness, pass, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
+import type { TableActor } from '../actor/table-actor.js';
+import type { LiveTableMoney, MoneyMember, MoneySeed } from './ports.js';
+import { recordPersistOutcome } from './persist-outcomes.js';
+
+const A = uid(1);
+const B = uid(2);
+const C = uid(3);
+const mid = (n: number): string => `aaaaaaaa-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const topUpId = (n: number): string => `cccccccc-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+function member(n: number, stack: number, extra: Partial<MoneyMember> = {}): MoneyMember {
+  return { userId: uid(n), name: `P${n}`, seat: n, stack, membershipId: mid(n), ...extra };
+}
+
+const CONFIG = { buyIn: { min: 100, max: 1000 } };
+
+async function seated(
+  h: Harness,
+  members: MoneyMember[],
+  config: Parameters<typeof room>[1] = CONFIG,
+  extra: Partial<MoneySeed> = {},
+): Promise<TableActor> {
+  const actor = createActor(h, room(members, config, extra));
+  for (const [i, m] of members.entries()) {
+    if (m.leaveRequested !== true)
+      await actor.submit({ kind: 'attach', connectionId: `c${i}`, streamId: 's', userId: m.userId });
+  }
+  return actor;
+}
+
+/** Changes the room rows the way the lobby does, then tells the table (a room event). */
+async function lobby(h: Harness, actor: TableActor, change: (seed: MoneySeed) => MoneySeed): Promise<void> {
+  h.seeds.rooms.set(TABLE, change(h.seeds.rooms.get(TABLE)!));
+  await actor.submit({ kind: 'refresh' });
+}
+
+function withMember(seed: MoneySeed, userId: string, change: Partial<MoneyMember>): MoneySeed {
+  return { ...seed, members: seed.members.map((m) => (m.userId === userId ? { ...m, ...change } : m)) };
+}
+
+/**
+ * Plays on: each human checks when free and calls otherwise (so hands reach showdown and stacks
+ * move), until `done` or the step budget runs out.
+ */
+async function play(h: Harness, actor: TableActor, done: () => boolean, steps = 600): Promise<void> {
+  const answered = new Set<string>();
+  for (let i = 0; i < steps && !done(); i++) {
+    await pass(h, 250, 250);
+    for (const p of h.publisher.all) {
+      if (done()) return;
+      const m = p.message as TableMessage & {
+        turn_token?: string;
+        hand_id?: string;
+        valid_actions?: { check: boolean; call: number | null };
+      };
+      if (m.type !== 'your_turn' || p.audience.kind !== 'user' || answered.has(m.turn_token)) continue;
+      answered.add(m.turn_token);
+      const userId = p.audience.userId;
+      const conn = actor.snapshot().connections.find((c) => c.userId === userId);
+      if (!conn) continue;
+      await actor.submit({
+        kind: 'client',
+        connectionId: conn.connectionId,
+        userId,
+        frame: {
+          type: 'action',
+          table_id: TABLE,
+          hand_id: m.hand_id,
+          turn_token: m.turn_token,
+          action: m.valid_actions.check ? 'check' : 'call',
+        },
+      });
+    }
+  }
+}
+
+const handInProgress = (actor: TableActor): boolean => {
+  const s = actor.snapshot();
+  return s.hand !== null && s.meta !== null && s.meta.endedAt === null;
+};
+
+const engineStack = (actor: TableActor, userId: string): number | undefined =>
+  actor.snapshot().engine.seats.find((s) => s.playerId === userId)?.stack;
+
+describe('hand records (docs/dev/money-flows.md §1)', () => {
+  it('numbers hands from the room cursor, with user ids, and each record passes the persister’s checks', async () => {
+    const h = harness();
+    const actor = await seated(h, [member(1, 500), member(2, 500)], CONFIG, { lastHandNo: 7 });
+    await play(h, actor, () => h.hands.jobs.length >= 2);
+    expect(h.hands.jobs.map((j) => j.hand_no)).toEqual([8, 9]);
+    for (const job of h.hands.jobs) {
+      expect(completedHandJobSchema.parse(job)).toBeTruthy();
+      expect(handRecordSchema.parse(job.payload)).toBeTruthy();
+      const normalized = normalizeHandJob(job);
+      expect(normalized.players.map((p) => p.userId).sort()).toEqual([A, B]);
+      expect(job.payload.top_ups).toEqual([]);
+    }
+    // The chips at the table never change in total.
+    const money = h.checkpoints.money.get(TABLE) as LiveTableMoney;
+    expect(money.lastHandNo).toBeGreaterThanOrEqual(9);
+    expect(money.seats.reduce((a, s) => a + s.stack, 0)).toBe(1000);
+  });
+
+  it('a job the queue refused stays in the checkpoint’s outbox and goes out, in order, once the queue is back', async () => {
+    const h = harness();
+    const actor = await seated(h, [member(1, 500), member(2, 500)]);
+    h.hands.fail = true;
+    await play(h, actor, () => actor.snapshot().handNo >= 2);
+    const saved = h.checkpoints.saved.get(TABLE)!.state as { outbox: { kind: string; job: { hand_no: number } }[] };
+    expect(saved.outbox.map((o) => o.job.hand_no)).toEqual([1, 2]);
+    expect(actor.idleSinceMs()).toBeUndefined();
+    h.hands.fail = false;
+    await pass(h, 1_500);
+    expect(h.hands.jobs.map((j) => j.hand_no).slice(0, 2)).toEqual([1, 2]);
+  });
+});
+
+describe('top-ups (§2)', () => {
+  it('adds a top-up only at the next hand boundary, capped at buyIn.max, once, and reports it in the next hand', async () => {
+    const h = harness();
+    const actor = await seated(h, [member(1, 500), member(2, 500)]);
+    await play(h, actor, () => handInProgress(actor));
+    const before = engineStack(actor, A)!;
+    const handNo = actor.snapshot().meta!.handNo;
+    // 2000 asked; the table can add at most what brings the stack to 1000.
+    await lobby(h, actor, (s) => withMember(s, A, { pendingTopUps: [{ id: topUpId(1), amount: 2000 }] }));
+    expect(engineStack(actor, A)).toBe(before);
+    expect((h.checkpoints.money.get(TABLE) as LiveTableMoney).seats.find((s) => s.userId === A)!.appliedTopUps).toEqual(
+      [],
+    );
+    await play(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo));
+    const settled = h.hands.jobs.find((j) => j.hand_no === handNo)!;
+    expect(settled.payload.top_ups).toEqual([]);
+    const after = settled.payload.settlement.players.find((p) => p.id === A)!.finalStack;
+    expect(engineStack(actor, A)).toBe(1000);
+    const money = h.checkpoints.money.get(TABLE) as LiveTableMoney;
+    expect(money.seats.find((s) => s.userId === A)!.appliedTopUps).toEqual([{ id: topUpId(1), applied: 1000 - after }]);
+    // The lobby says it again (the persister has not recorded it yet): nothing is added twice.
+    await actor.submit({ kind: 'refresh' });
+    expect(engineStack(actor, A)).toBe(1000);
+    await play(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo + 1));
+    const next = h.hands.jobs.find((j) => j.hand_no === handNo + 1)!;
+    expect(next.payload.top_ups).toEqual([{ id: topUpId(1), applied: 1000 - after }]);
+    expect(next.payload.hand.setup.players.find((p) => p.id === A)!.stack).toBe(1000);
+    expect(normalizeHandJob(next)).toBeTruthy();
+    // Reported once: the hand after carries none.
+    await play(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo + 2));
+    expect(h.hands.jobs.find((j) => j.hand_no === handNo + 2)!.payload.top_ups).toEqual([]);
+  });
+
+  it('a top-up that finds the stack at the maximum is reported as applied 0', async () => {
+    const h = harness();
+    const actor = await seated(h, [member(1, 1000), member(2, 500)], { ...CONFIG, startHand: { autoStart: false } });
+    await lobby(h, actor, (s) => withMember(s, A, { pendingTopUps: [{ id: topUpId(2), amount: 300 }] }));
+    expect(engineStack(actor, A)).toBe(1000);
+    const money = h.checkpoints.money.get(TABLE) as LiveTableMoney;
+    expect(money.seats.find((s) => s.userId === A)!.appliedTopUps).toEqual([{ id: topUpId(2), applied: 0 }]);
+  });
+});
+
+describe('leaving (§3)', () => {
+  it('between hands: let go at once, one cash-out, and never seated again while the room still lists them', async () => {
+    const h = harness();
+    const actor = await seated(
+      h,
+      [member(1, 500), member(2, 400)],
+      { ...CONFIG, startHand: { autoStart: false } },
+      {
+        lastHandNo: 3,
+      },
+    );
+    await lobby(h, actor, (s) => withMember(s, B, { pendingTopUps: [{ id: topUpId(3), amount: 100 }] }));
+    const out = await actor.submit({
+      kind: 'client',
+      connectionId: 'c1',
+      userId: B,
+      frame: { type: 'leave', table_id: TABLE, command_id: 'l1' },
+    });
+    expect(out.replies[0]!.message).toMatchObject({ type: 'ack' });
+    expect(h.hands.cashOuts).toHaveLength(1);
+    const job = cashOutJobSchema.parse(h.hands.cashOuts[0]);
+    expect(job).toMatchObject({
+      request_id: `leave-${mid(2)}`,
+      room_id: TABLE,
+      user_id: B,
+      reason: 'leave',
+      last_hand_no: 3,
+      final_stack: 500,
+      top_ups_applied: [{ id: topUpId(3), applied: 100 }],
+    });
+    expect(engineStack(actor, B)).toBeUndefined();
+    await actor.submit({ kind: 'refresh' });
+    await actor.submit({ kind: 'member_leaving', userId: B });
+    expect(engineStack(actor, B)).toBeUndefined();
+    expect(h.hands.cashOuts).toHaveLength(1);
+  });
+
+  it('in a hand: folded at their turn, let go when it ends, the cash-out after the hand’s record', async () => {
+    const h = harness();
+    const actor = await seated(h, [member(1, 500), member(2, 500), member(3, 500)]);
+    await play(h, actor, () => handInProgress(actor));
+    const handNo = actor.snapshot().meta!.handNo;
+    await lobby(h, actor, (s) => withMember(s, C, { leaveRequested: true }));
+    await actor.submit({ kind: 'member_leaving', userId: C });
+    expect(h.hands.cashOuts).toHaveLength(0);
+    expect(engineStack(actor, C)).toBeDefined();
+    await play(h, actor, () => h.hands.cashOuts.length > 0);
+    const record = h.hands.jobs.find((j) => j.hand_no === handNo)!;
+    const finalStack = record.payload.settlement.players.find((p) => p.id === C)!.finalStack;
+    expect(h.hands.cashOuts[0]).toMatchObject({
+      request_id: `leave-${mid(3)}`,
+      last_hand_no: handNo,
+      final_stack: finalStack,
+      top_ups_applied: [],
+    });
+    expect(h.hands.log.indexOf(`hand:${handNo}`)).toBeLessThan(h.hands.log.indexOf(`cash_out:leave-${mid(3)}`));
+    // C took no action of their own: the clock folded or checked for them.
+    const ops = record.payload.hand.operations as { type: string; seat?: number; timeout?: boolean }[];
+    expect(
+      ops
+        .filter((o) => o.seat === 3 && ['fold', 'check', 'call', 'bet', 'raise'].includes(o.type))
+        .every((o) => o.timeout),
+    ).toBe(true);
+    await play(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo + 1));
+    expect(
+      h.hands.jobs.find((j) => j.hand_no === handNo + 1)!.payload.hand.setup.players.map((p) => p.id),
+    ).not.toContain(C);
+  });
+
+  it('a member who asked to leave before the table seated them goes with the room rows’ stack; their top-ups go home unadded', async () => {
+    const h = harness();
+    const actor = await seated(h, [
+      member(1, 500),
+      member(2, 500),
+      member(3, 300, { leaveRequested: true, pendingTopUps: [{ id: topUpId(4), amount: 50 }] }),
+    ]);
+    expect(h.hands.cashOuts).toEqual([
+      expect.objectContaining({
+        request_id: `leave-${mid(3)}`,
+        final_stack: 300,
+        top_ups_applied: [],
+        last_hand_no: 0,
+      }),
+    ]);
+    expect(engineStack(actor, C)).toBeUndefined();
+  });
+});
+
+describe('room deletion (§4)', () => {
+  it('voids the live hand, refunds every member at hand-start stacks (seated or not), re-sends the same ids when asked again', async () => {
+    const h = harness();
+    const actor = await seated(h, [member(1, 500), member(2, 500), member(3, 500), member(9, 250)], {
+      ...CONFIG,
+      seats: 6,
+    });
+    await play(h, actor, () => handInProgress(actor) && actor.snapshot().hand!.operations.length > 4);
+    const jobsBefore = h.hands.jobs.length;
+    const starts = Object.fromEntries(actor.snapshot().engine.seats.map((s) => [s.playerId, s.stack]));
+    await lobby(h, actor, (s) => ({ ...s, status: 'closing' }));
+    expect(h.hands.jobs).toHaveLength(jobsBefore);
+    expect(h.hands.cashOuts.map((c) => c.request_id).sort()).toEqual(
+      [1, 2, 3, 9].map((n) => `room-close-${mid(n)}`).sort(),
+    );
+    for (const c of h.hands.cashOuts) {
+      expect(cashOutJobSchema.parse(c).reason).toBe('room_close');
+      expect(c.final_stack).toBe(c.user_id === uid(9) ? 250 : starts[c.user_id]);
+      expect(c.last_hand_no).toBe(actor.snapshot().handNo);
+    }
+    const sent = h.hands.log.length;
+    await actor.submit({ kind: 'refresh' });
+    expect(h.hands.log.length).toBe(sent + 4);
+    expect(h.hands.cashOuts).toHaveLength(4);
+    expect(actor.isClosed).toBe(true);
+  });
+
+  it('a table first loaded for a closing room refunds every member from the room rows', async () => {
+    const h = harness();
+    const actor = createActor(h, room([member(1, 500), member(2, 120)], CONFIG, { status: 'closing', lastHandNo: 4 }));
+    await pass(h, 100);
+    expect(h.hands.cashOuts.map((c) => [c.request_id, c.final_stack, c.last_hand_no])).toEqual([
+      [`room-close-${mid(1)}`, 500, 4],
+      [`room-close-${mid(2)}`, 120, 4],
+    ]);
+    expect(actor.isClosed).toBe(true);
+  });
+});
+
+describe('bots are users (§1, §3)', () => {
+  it('funds each bot through seatBot before it sits, and cashes it out when it leaves', async () => {
+    const seeds = new FundingSeeds();
+    const h = harness(undefined, seeds);
+    const actor = await seated(h, [member(1, 500)], { ...CONFIG, botFill: { mode: 'fill', targetPlayers: 3 } });
+    expect(seeds.funded).toHaveLength(2);
+    const botIds = seeds.funded.map((f) => f.botId);
+    expect(
+      actor
+        .snapshot()
+        .engine.seats.map((s) => s.playerId)
+        .sort(),
+    ).toEqual([A, ...botIds].sort());
+    expect(seeds.funded.every((f) => f.buyIn === 1000)).toBe(true);
+    await play(h, actor, () => h.hands.jobs.length >= 1);
+    expect(h.hands.jobs[0]!.payload.hand.setup.players.map((p) => p.id).sort()).toEqual([A, ...botIds].sort());
+    expect(
+      h.hands.jobs[0]!.payload.seats.filter((s) => s.bot)
+        .map((s) => s.user_id)
+        .sort(),
+    ).toEqual(botIds.sort());
+    // The last human leaves: the bots go too, each with a cash-out of its stack.
+    await play(h, actor, () => !handInProgress(actor) && actor.snapshot().pending === null, 200);
+    await actor.submit({ kind: 'client', connectionId: 'c0', userId: A, frame: { type: 'leave', table_id: TABLE } });
+    await play(h, actor, () => h.hands.cashOuts.length >= 3, 200);
+    const bots = h.hands.cashOuts.filter((c) => botIds.includes(c.user_id));
+    expect(bots).toHaveLength(2);
+    expect(bots.every((c) => c.reason === 'leave' && c.request_id.startsWith('leave-bbbbbbbb'))).toBe(true);
+    const chips = h.hands.cashOuts.reduce((a, c) => a + c.final_stack, 0);
+    expect(chips).toBe(500 + 2 * 1000);
+  });
+
+  it('a bot that cannot be funded does not sit; the table asks again later', async () => {
+    const seeds = new FundingSeeds();
+    seeds.refuse = true;
+    const h = harness(undefined, seeds);
+    const actor = await seated(h, [member(1, 500)], { ...CONFIG, botFill: { mode: 'fill', targetPlayers: 2 } });
+    expect(actor.snapshot().engine.seats).toHaveLength(1);
+    seeds.refuse = false;
+    await pass(h, 6_000);
+    expect(seeds.funded).toHaveLength(1);
+    expect(actor.snapshot().engine.seats).toHaveLength(2);
+  });
+});
+
+describe('persist outcomes (§6)', () => {
+  it('counts outcomes by kind and outcome and logs a failed job at error level', async () => {
+    const registry = new Registry();
+    const counter = new Counter({
+      name: 't',
+      help: 't',
+      labelNames: ['kind', 'outcome'] as const,
+      registers: [registry],
+    });
+    const errors: unknown[] = [];
+    const logger = {
+      error: (o: unknown) => errors.push(o),
+      warn: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+    } as unknown as Logger;
+    const msg = (outcome: string, room = TABLE) =>
+      JSON.stringify({
+        kind: 'hand',
+        id: uid(50),
+        room_id: room,
+        hand_no: 3,
+        outcome,
+        attempts: 1,
+        error: 'hand_invalid',
+      });
+    recordPersistOutcome(msg('written'), { counter, logger });
+    recordPersistOutcome(msg('failed'), { counter, logger });
+    recordPersistOutcome(msg('failed', uid(99)), { counter, logger, owns: (id) => id === TABLE });
+    expect(recordPersistOutcome('not json', { counter, logger })).toBeNull();
+    const values = (await counter.get()).values.map((v) => [v.labels.outcome, v.value]);
+    expect(values).toEqual([
+      ['written', 1],
+      ['failed', 1],
+    ]);
+    expect(errors).toEqual([expect.objectContaining({ outcome: 'failed', handNo: 3, error: 'hand_invalid' })]);
+  });
+});
