@@ -89,6 +89,22 @@ export class LobbyClient {
     await this.call('leave room', `/api/rooms/${roomId}/leave`, { method: 'POST', cookie: user.cookie });
   }
 
+  /** A rebuy or top-up: wallet → escrow now, added by the table at its next hand boundary. */
+  async topUp(user: SignedUpUser, roomId: string, amount: number): Promise<{ topUpId: string; status: string }> {
+    const { body } = await this.call('top up', `/api/rooms/${roomId}/top-up`, {
+      method: 'POST',
+      cookie: user.cookie,
+      body: { amount },
+    });
+    return { topUpId: body.top_up_id as string, status: body.status as string };
+  }
+
+  /** Deletes the room (host only); answers the room's status (`closing` where workers refund it). */
+  async closeRoom(host: SignedUpUser, roomId: string): Promise<string> {
+    const { body } = await this.call('close room', `/api/rooms/${roomId}`, { method: 'DELETE', cookie: host.cookie });
+    return body.status as string;
+  }
+
   async joinByCode(user: SignedUpUser, code: string, buyIn?: number): Promise<void> {
     buyIn ??= this.rooms.get(code)?.buyIn.min;
     if (buyIn === undefined) throw new Error(`unknown room code ${code}`);

@@ -28,10 +28,11 @@ export const lobbyEnv = {
     .max(1_000_000_000, { message: 'expected at most 1000000000 chips' })
     .default(10_000),
   /**
-   * ledger: the lobby pays a leaving player's escrow at once (no table worker moves chips yet);
-   * worker: the table worker sends the final stack and the persister pays it (docs/dev/money-flows.md).
+   * worker (default): the table worker sends the final stack and the persister pays it
+   * (docs/dev/money-flows.md); ledger: the lobby pays a leaving player's escrow at once (for a
+   * cluster without table workers or persister).
    */
-  FELT_CASH_OUT_MODE: z.enum(['ledger', 'worker']).default('ledger'),
+  FELT_CASH_OUT_MODE: z.enum(['ledger', 'worker']).default('worker'),
   /** Worker mode: how often the tables of closing rooms are reminded until they close. */
   FELT_CLOSE_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** The built web client served at `/`; empty serves the plain home page instead. */

@@ -93,6 +93,9 @@ export async function startHarness(overrides: Partial<LobbyDeps> = {}): Promise<
     gatewayUrls: ['ws://127.0.0.1:8081/ws', 'ws://127.0.0.1:8082/ws'],
     logger: createLogger('lobby', { level: 'silent' }),
     scrypt: TEST_SCRYPT,
+    // These suites pay leaves and closes from the ledger unless a test asks for the worker mode
+    // (money.test.ts); the process default (FELT_CASH_OUT_MODE) is `worker`.
+    cashOutMode: 'ledger',
     ...overrides,
   });
   return {

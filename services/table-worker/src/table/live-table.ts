@@ -499,6 +499,9 @@ export class LiveTable {
    */
   private close(seed: MoneySeed | null, now: number): void {
     const again = this.closed;
+    // Only members the room still lists are refunded by the table: the others' seats were paid out
+    // by the lobby itself (ledger mode), or the room is gone.
+    const listed = new Map((seed?.members ?? []).map((m) => [m.userId, m]));
     if (!again) {
       this.closed = true;
       if (this.engine.currentHandId !== null || this.liveHand !== null) this.voidHand('room closed');
@@ -508,18 +511,22 @@ export class LiveTable {
       this.botRequests = [];
       this.emit(ALL, { type: 'table_closed', table_id: this.tableId });
       for (const s of [...this.engine.seats()]) {
+        // The hand is void: every stack is its hand-start value, committed chips included.
         const chips = this.engine.leave(s.seat) ?? s.stack + s.pendingChips;
-        this.release(s.playerId, this.member(s.playerId)?.membershipId, chips, 'room_close', now);
+        const m = listed.get(s.playerId);
+        if (m !== undefined) this.release(s.playerId, m.membershipId, chips, 'room_close', now);
       }
       // Funded bots never seated (their seat was not free yet) hold their buy-in.
-      for (const m of this.members.filter((x) => x.bot))
+      for (const m of this.members.filter((x) => x.bot && listed.has(x.userId))) {
         this.release(m.userId, m.membershipId, m.stack, 'room_close', now);
+      }
     }
     if (seed === null) return;
     this.moneyBook.observe(seed.members);
     for (const m of seed.members) {
       const sent = m.membershipId !== undefined ? this.moneyBook.released.get(m.membershipId) : undefined;
       if (sent !== undefined) {
+        // Asked again (the lobby reminds until the room is closed): the same job, a no-op if queued.
         if (again) this.outbox.push({ kind: 'cash_out', job: sent });
         continue;
       }
@@ -551,6 +558,8 @@ export class LiveTable {
       requestedAt: now,
     });
     this.outbox.push({ kind: 'cash_out', job });
+    // A closed table keeps its members: they still get its last messages (table_closed).
+    if (reason === 'room_close') return;
     this.members = this.members.filter((m) => m.userId !== userId);
     this.leaving.delete(userId);
     this.banks.delete(userId);

@@ -1,0 +1,117 @@
+import { ledgerTotals, runAudit, type AuditReport, type LiveTableMoney, type PrismaClient } from '@felt/db';
+import { bullmqPrefix } from '@felt/platform';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { Cluster } from './cluster.js';
+import { waitFor } from './wait.js';
+
+/**
+ * Money checks against a running cluster (docs/dev/money-flows.md): the audit `npm run audit` runs
+ * (scripts/audit.ts's logic: runAudit with the workers' checkpoint `money` sections and the hands
+ * queue's failed set), chip conservation, and waiting until the persister has caught up.
+ */
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const HANDS_QUEUE = process.env.FELT_HANDS_QUEUE ?? 'hands';
+
+/** The part of a worker's checkpoint the audit reads (as scripts/audit.ts parses it). */
+const checkpointMoney = z.object({
+  money: z.object({
+    lastHandNo: z.number().int().nonnegative(),
+    seats: z.array(
+      z.object({
+        userId: z.string(),
+        stack: z.number().int().nonnegative(),
+        appliedTopUps: z.array(z.object({ id: z.string(), applied: z.number().int().nonnegative() })).default([]),
+      }),
+    ),
+  }),
+});
+
+/** The `money` section of a table's checkpoint, or null when there is none. */
+export async function checkpointMoneyOf(cluster: Cluster, roomId: string): Promise<LiveTableMoney | null> {
+  const raw = await cluster.redis.get(`${cluster.prefix}checkpoint:${roomId}`);
+  if (raw === null) return null;
+  return checkpointMoney.parse(JSON.parse(raw)).money;
+}
+
+async function withQueue<T>(cluster: Cluster, fn: (queue: Queue) => Promise<T>): Promise<T> {
+  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue(HANDS_QUEUE, { connection, prefix: bullmqPrefix(cluster.prefix) });
+  try {
+    return await fn(queue);
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
+export interface MoneyAudit {
+  readonly report: AuditReport;
+  /** Every account's balance summed, grant source included: zero when no chip was made or lost. */
+  readonly sum: bigint;
+  /** wallets + escrow + house rake, and what the grant source paid out. */
+  readonly held: bigint;
+  readonly granted: bigint;
+  /** Rooms whose live stacks were compared with their escrows. */
+  readonly liveCompared: number;
+}
+
+/** Runs the operator's audit as `npm run audit` does, with the live stacks of the given tables. */
+export async function auditCluster(cluster: Cluster, prisma: PrismaClient): Promise<MoneyAudit> {
+  const failedJobs = await withQueue(cluster, async (q) => (await q.getJobCounts('failed')).failed ?? 0);
+  const compared = new Set<string>();
+  const report = await runAudit(prisma, {
+    failedJobs,
+    liveTable: async (roomId) => {
+      const money = await checkpointMoneyOf(cluster, roomId);
+      if (money !== null) compared.add(roomId);
+      return money;
+    },
+  });
+  const totals = await ledgerTotals(prisma);
+  const [row] = await prisma.$queryRaw<
+    { sum: string | null }[]
+  >`SELECT coalesce(sum("balance"), 0)::text AS "sum" FROM "ledger_accounts"`;
+  return {
+    report,
+    sum: BigInt(row?.sum ?? '0'),
+    held: totals.wallets + totals.escrow + totals.rake,
+    granted: totals.granted,
+    liveCompared: compared.size,
+  };
+}
+
+/**
+ * Waits until the persister has caught up with the rooms' tables: every hand the table completed
+ * is persisted (the checkpoint's lastHandNo is the room's cursor), no cash-out is pending, and the
+ * hands queue holds nothing waiting, delayed or active.
+ */
+export async function waitPersisted(
+  cluster: Cluster,
+  prisma: PrismaClient,
+  roomIds: readonly string[],
+  timeoutMs = 30_000,
+): Promise<void> {
+  await waitFor(
+    'the persister to catch up',
+    async () => {
+      for (const roomId of roomIds) {
+        const room = await prisma.room.findUnique({
+          where: { id: roomId },
+          select: { lastHandNo: true, status: true },
+        });
+        if (!room) return false;
+        const money = await checkpointMoneyOf(cluster, roomId);
+        if (room.status !== 'closed' && money !== null && money.lastHandNo !== room.lastHandNo) return false;
+        const pending = await prisma.cashOut.count({ where: { roomId, status: 'pending' } });
+        if (pending > 0) return false;
+      }
+      const counts = await withQueue(cluster, (q) => q.getJobCounts('waiting', 'delayed', 'active', 'prioritized'));
+      return Object.values(counts).every((n) => n === 0);
+    },
+    timeoutMs,
+    200,
+  );
+}
