@@ -124,26 +124,61 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
   const { workerId, directory, ring, registry, metrics, logger } = deps;
 
   /**
-   * Only an attach brings a table to life; a detach or resync for a table that is not live has
-   * nothing to act on.
+   * An attach or a client command brings a table to life here (under its lease); a detach for a
+   * table that is not live has nothing to act on, and a resync needs an attachment first.
    */
   async function actorFor(tableId: string, command: TableCommand): Promise<TableActor | TableOutcome> {
-    if (command.kind === 'attach') return directory.get(tableId);
     const live = directory.peek(tableId);
     if (live) return live;
+    if (command.kind === 'attach' || command.kind === 'client') return directory.get(tableId);
     if (command.kind === 'resync') throw notJoined(tableId);
     return { tableSeq: 0, replies: [] };
   }
 
-  async function run(tableId: string, command: TableCommand): Promise<TableOutcome> {
+  /**
+   * A command from a connection the gateway holds as attached, that this table's actor does not
+   * know: the table moved here (a takeover, a ring change, a lost lease) before the gateway
+   * re-attached it. The connection is attached now (as a member: only members send commands);
+   * its reply is a fresh snapshot, which is the resync the client needs.
+   */
+  function attachImplicitly(
+    actor: TableActor,
+    command: Extract<TableCommand, { kind: 'client' }>,
+    streamId: string,
+  ): Promise<TableOutcome> {
+    return actor.submit({ kind: 'attach', connectionId: command.connectionId, streamId, userId: command.userId });
+  }
+
+  async function run(
+    tableId: string,
+    command: TableCommand,
+    streamId: string,
+    onImplicitAttach: () => void,
+  ): Promise<TableOutcome> {
     for (let attempt = 0; ; attempt++) {
       const target = await actorFor(tableId, command);
       if (!(target instanceof TableActor)) return target;
       try {
         return await target.submit(command);
       } catch (err) {
-        // The actor was evicted (idle sweep) between lookup and submit: look it up again, once.
+        // The actor was evicted (idle sweep, lost lease) between lookup and submit: look it up
+        // again, once.
         if (err instanceof MailboxClosedError && attempt === 0) continue;
+        if (
+          attempt === 0 &&
+          err instanceof TableError &&
+          err.code === ErrorCode.NOT_JOINED &&
+          command.kind === 'client'
+        ) {
+          const attached = await attachImplicitly(target, command, streamId);
+          onImplicitAttach();
+          logger.info(
+            { event: 'implicit_attach', tableId, connectionId: command.connectionId },
+            'connection attached with its command',
+          );
+          const out = await target.submit(command);
+          return { ...out, replies: [...attached.replies, ...out.replies] };
+        }
         throw err;
       }
     }
@@ -192,7 +227,7 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
               });
               return;
             }
-            const outcome = await run(req.tableId, req.command);
+            const outcome = await run(req.tableId, req.command, streamId, () => touched.add(req.tableId));
             if (req.type === 'attach') touched.add(req.tableId);
             if (outcome.refusal) result = outcome.refusal.code;
             for (const reply of outcome.replies) {

@@ -1,0 +1,170 @@
+// Helpers for the failover and chaos suites (issue 8): who holds a table's lease, driving a hand
+// action by action through a worker's death, and an independent watch on checkpoint epochs.
+import type { Redis } from 'ioredis';
+import type { Cluster, WorkerHandle } from './cluster.js';
+import type { Msg, TableClient } from './table-client.js';
+
+/** Operation types of the engine's hand log that a player's action produces. */
+export const ACTION_OPS = new Set(['bring_in', 'discard', 'fold', 'check', 'call', 'bet', 'raise']);
+
+export interface LeaseInfo {
+  readonly workerId: string;
+  readonly epoch: number;
+}
+
+/** `P lease:<tableId>` as the worker writes it: `<workerId>|<instance>|<epoch>`. */
+export async function leaseHolder(redis: Redis, prefix: string, tableId: string): Promise<LeaseInfo | null> {
+  const v = await redis.get(`${prefix}lease:${tableId}`);
+  if (v === null) return null;
+  const [workerId = '', , epoch = '0'] = v.split('|');
+  return { workerId, epoch: Number(epoch) };
+}
+
+export async function tableEpoch(redis: Redis, prefix: string, tableId: string): Promise<number> {
+  return Number((await redis.get(`${prefix}epoch:${tableId}`)) ?? 0);
+}
+
+export function workerById(cluster: Cluster, id: string): WorkerHandle | undefined {
+  return cluster.workers.find((w) => w.id === id && w.proc.alive);
+}
+
+/** Polls until `check` returns something truthy. */
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 30_000,
+  everyMs = 50,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v !== null && v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`, { cause: last });
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** The action a patient player takes: bring in, check when free, otherwise call. Never folds. */
+export function calmAction(state: NonNullable<TableClient['state']>): { action: string } | null {
+  const v = state.hero?.valid_actions;
+  if (!v) return null;
+  if (v.discard !== null) return { action: 'discard' };
+  if (v.bring_in !== null) return { action: 'bring_in' };
+  if (v.check) return { action: 'check' };
+  if (v.call !== null) return { action: 'call' };
+  return null;
+}
+
+export interface AckedAction {
+  readonly commandId: string;
+  readonly handId: string;
+  readonly seat: number;
+  readonly action: string;
+}
+
+/**
+ * Plays the next action of the hand: the client whose snapshot shows its turn acts. A command
+ * refused as unavailable (the table is moving) is sent again with the same command_id, which the
+ * table answers once. Returns the acked action, or null when nobody is to act.
+ */
+export async function playOneAction(clients: readonly TableClient[], timeoutMs = 30_000): Promise<AckedAction | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const c = clients.find((x) => x.state?.hero?.turn_token !== undefined && x.state.actor === x.state.hero.seat);
+    if (!c) return null;
+    const s = c.state!;
+    const choice = calmAction(s);
+    if (!choice) return null;
+    const token = s.hero!.turn_token!;
+    const frame = {
+      type: 'action',
+      hand_id: s.hand_id,
+      turn_token: token,
+      ...choice,
+      ...(choice.action === 'discard' ? { cards: [] } : {}),
+    };
+    const commandId = c.command(frame);
+    for (;;) {
+      const answer: Msg = await c.answer(commandId, Math.max(1_000, deadline - Date.now()));
+      if (answer.type === 'ack') {
+        return { commandId, handId: s.hand_id!, seat: s.hero!.seat, action: choice.action };
+      }
+      if (answer.code !== 'unavailable' || Date.now() > deadline) {
+        throw new Error(`action refused: ${JSON.stringify(answer)}`);
+      }
+      // The same command again: applied at most once, answered the same way.
+      await new Promise((r) => setTimeout(r, 250));
+      const i = c.errors.indexOf(answer);
+      if (i >= 0) c.errors.splice(i, 1);
+      c.send({ ...frame, table_id: c.tableId, command_id: commandId });
+    }
+  }
+}
+
+/**
+ * An independent check of fencing: reads every watched table's checkpoint envelope (its epoch and
+ * table_seq) over and over. A checkpoint whose epoch is lower than one seen before for that table
+ * was written by a stale owner after a newer owner wrote: a stale write that was accepted. A
+ * table_seq going backwards is counted too.
+ */
+export class CheckpointWatch {
+  private readonly seen = new Map<string, { epoch: number; tableSeq: number }>();
+  private readonly counted = new Set<string>();
+  staleAccepted = 0;
+  seqRegressions = 0;
+  samples = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private busy = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly tables: () => readonly string[],
+  ) {}
+
+  start(everyMs = 40): void {
+    this.timer = setInterval(() => void this.sample(), everyMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sample();
+  }
+
+  async sample(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const ids = this.tables();
+      if (ids.length === 0) return;
+      const raws = await this.redis.mget(...ids.map((id) => `${this.prefix}checkpoint:${id}`));
+      ids.forEach((id, i) => {
+        const raw = raws[i];
+        if (!raw) return;
+        // Only the envelope's head: `{"version":1,"tableId":..,"tableSeq":N,"epoch":E,"state":...`.
+        const head = raw.slice(0, 200);
+        const seq = /"tableSeq":(\d+)/.exec(head);
+        const ep = /"epoch":(\d+)/.exec(head);
+        if (!seq || !ep) return;
+        const now = { epoch: Number(ep[1]), tableSeq: Number(seq[1]) };
+        const before = this.seen.get(id);
+        const key = `${id}:${now.epoch}:${now.tableSeq}`;
+        if (before && !this.counted.has(key)) {
+          if (now.epoch < before.epoch) this.staleAccepted++;
+          if (now.tableSeq < before.tableSeq) this.seqRegressions++;
+          if (now.epoch < before.epoch || now.tableSeq < before.tableSeq) this.counted.add(key);
+        }
+        if (!before || now.epoch >= before.epoch) this.seen.set(id, now);
+        this.samples++;
+      });
+    } finally {
+      this.busy = false;
+    }
+  }
+}
