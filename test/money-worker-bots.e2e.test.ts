@@ -1,0 +1,135 @@
+// Issue 7: bots are users (docs/dev/money-flows.md §1). Through the real cluster (gateway,
+// workers, lobby in worker mode, persister): a bot-fill room's bots and an operator's bot-only
+// table's bots are funded users with memberships and buy-ins, their hands are persisted like
+// anyone's, and when they leave they are cashed out; the audit stays clean and no chip is made or
+// lost.
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '@felt/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from './harness/cluster.js';
+import { LobbyClient, type SignedUpUser } from './harness/lobby-client.js';
+import { auditCluster, waitPersisted } from './harness/money.js';
+import { passivePlay, TableClient } from './harness/table-client.js';
+import { makeBotOnlyTable } from './harness/table-ops.js';
+import { waitFor } from './harness/wait.js';
+
+let cluster: Cluster;
+let lobby: LobbyClient;
+let prisma: PrismaClient;
+const open: TableClient[] = [];
+
+beforeAll(async () => {
+  cluster = await Cluster.start({
+    gateways: 1,
+    workers: 2,
+    lobby: true,
+    persister: true,
+    env: {
+      FELT_MEMBER_TTL_MS: '15000',
+      FELT_ACTION_MS: '3000',
+      FELT_TIME_BANK_MS: '0',
+      FELT_WARNING_MS: '500',
+      FELT_HAND_PAUSE_MS: '150',
+      FELT_SEED_WINDOW_MS: '300',
+      FELT_BOT_THINK_MS: '20',
+      FELT_BOT_ITERATIONS: '20',
+      FELT_BOT_SEED: 'money-bots',
+      FELT_CASH_OUT_MODE: 'worker',
+    },
+  });
+  lobby = new LobbyClient(cluster.lobby!.url);
+  prisma = cluster.db.prisma;
+});
+
+afterAll(async () => {
+  for (const c of open) c.close();
+  await cluster?.stop();
+});
+
+async function signUp(): Promise<SignedUpUser> {
+  return lobby.signUp(`b-${randomUUID().slice(0, 8)}`);
+}
+
+/** The room's bot members (users named `bot-<their id>`), active or not. */
+async function botMemberships(roomId: string) {
+  const rows = await prisma.membership.findMany({ where: { roomId }, include: { user: true } });
+  return rows.filter((m) => m.user.name === `bot-${m.userId}`);
+}
+
+async function expectCleanAudit(roomIds: string[]): Promise<void> {
+  await waitPersisted(cluster, prisma, roomIds, 40_000);
+  const audit = await auditCluster(cluster, prisma);
+  expect(audit.report.issues).toEqual([]);
+  expect(audit.report.ok).toBe(true);
+  expect(audit.sum).toBe(0n);
+  expect(audit.held).toBe(audit.granted);
+}
+
+/** Every cash-out of the room is paid and nobody is seated any more. */
+async function allGone(roomId: string): Promise<void> {
+  await waitFor(
+    'every seat cashed out',
+    async () => {
+      const active = await prisma.membership.count({ where: { roomId, status: 'active' } });
+      const unpaid = await prisma.cashOut.count({ where: { roomId, status: { not: 'paid' } } });
+      return active === 0 && unpaid === 0;
+    },
+    30_000,
+    200,
+  );
+}
+
+describe('bots are funded users', () => {
+  it('bot-fill: the bots buy in as users, play persisted hands, and are cashed out when the last human leaves', async () => {
+    const ann = await signUp();
+    const room = await lobby.createRoom(ann, { botFill: { mode: 'fill', targetPlayers: 3 } });
+    const a = await TableClient.join(cluster.gateways[0]!.wsUrl, ann.cookie, room.sessionId, ann.userId, {
+      decide: passivePlay,
+      sendSeeds: true,
+    });
+    open.push(a);
+    await waitFor(
+      'two persisted hands',
+      async () => ((await prisma.room.findUnique({ where: { id: room.sessionId } }))?.lastHandNo ?? 0) >= 2,
+      30_000,
+      200,
+    );
+    const bots = await botMemberships(room.sessionId);
+    expect(bots.length).toBeGreaterThanOrEqual(2);
+    // Each bot bought in at the room's maximum from a wallet the grant source funded.
+    for (const b of bots) expect(b.buyIn).toBe(BigInt(room.buyIn.max));
+    const players = await prisma.handPlayer.findMany({ where: { hand: { roomId: room.sessionId } } });
+    const botIds = new Set(bots.map((b) => b.userId));
+    expect(players.filter((p) => botIds.has(p.userId)).length).toBeGreaterThan(0);
+    expect(players.every((p) => p.userId === ann.userId || botIds.has(p.userId))).toBe(true);
+
+    await lobby.leaveRoom(ann, room.sessionId);
+    await allGone(room.sessionId);
+    const cashOuts = await prisma.cashOut.findMany({ where: { roomId: room.sessionId } });
+    for (const b of bots) {
+      expect(cashOuts.find((c) => c.membershipId === b.id)).toMatchObject({ reason: 'leave', status: 'paid' });
+    }
+    expect(cashOuts.find((c) => c.userId === ann.userId)).toMatchObject({ reason: 'leave', status: 'paid' });
+    await expectCleanAudit([room.sessionId]);
+  });
+
+  it('an operator’s bot-only table (npm run bot-table): funded bots deal on their own, and go home when it is switched off', async () => {
+    const host = await signUp();
+    const room = await lobby.createRoom(host, { seats: 4 }, { seatHost: false });
+    await makeBotOnlyTable(cluster, room.sessionId);
+    await waitFor(
+      'three persisted hands',
+      async () => ((await prisma.room.findUnique({ where: { id: room.sessionId } }))?.lastHandNo ?? 0) >= 3,
+      30_000,
+      200,
+    );
+    const bots = await botMemberships(room.sessionId);
+    expect(bots.filter((b) => b.status === 'active')).toHaveLength(4);
+    await makeBotOnlyTable(cluster, room.sessionId, true);
+    await allGone(room.sessionId);
+    const cashOuts = await prisma.cashOut.findMany({ where: { roomId: room.sessionId } });
+    expect(cashOuts.length).toBeGreaterThanOrEqual(4);
+    expect(cashOuts.every((c) => c.reason === 'leave' && c.status === 'paid')).toBe(true);
+    await expectCleanAudit([room.sessionId]);
+  });
+});
