@@ -14,12 +14,12 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
-import { routePath } from 'hono/route';
+import { matchedRoutes, routePath } from 'hono/route';
 import { Counter, Histogram } from 'prom-client';
 import { Accounts, type AuthenticatedUser, type IssuedSession } from './accounts.js';
 import { ApiErrorCode, LobbyError } from './errors.js';
 import { homePage } from './home-page.js';
-import { hasWebClient, mountWebClient } from './web-static.js';
+import { hasWebClient, mountWebClient, webRouteLabel } from './web-static.js';
 import type { ScryptParams } from './passwords.js';
 import { systemClock, type Clock, type RevocationList, type RoomEventPublisher } from './ports.js';
 import { RedisRevocationList, RedisRoomEventPublisher } from './redis-adapters.js';
@@ -226,7 +226,13 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
-    const route = routePath(c as Context, -1);
+    // The route that answered: the web client's files are `web`; otherwise the last API route that
+    // matched (an auth middleware's 401 is labelled with the endpoint it guarded).
+    const routes = matchedRoutes(c as Context);
+    const route =
+      webRouteLabel(routes[c.req.routeIndex]?.handler) ??
+      [...routes].reverse().find((r) => webRouteLabel(r.handler) === undefined)?.path ??
+      '*';
     const labels = {
       method: c.req.method,
       route: route === '*' || route === '/*' ? 'unmatched' : route,

@@ -20,11 +20,32 @@ export function hasWebClient(dir: string): boolean {
  * /api and /assets paths stay 404.
  */
 export function mountWebClient<E extends Env>(app: Hono<E>, dir: string): void {
-  app.use('/assets/*', withHeaders(serveStatic({ root: dir }), 'public, max-age=31536000, immutable'));
-  app.get('/assets/*', (c) => c.notFound());
-  app.use('/*', withHeaders(serveStatic({ root: dir }), 'no-cache'));
-  app.get('/api/*', (c) => c.notFound());
-  app.get('*', withHeaders(serveStatic({ root: dir, path: 'index.html' }), 'no-cache'));
+  app.use('/assets/*', labelled('web', withHeaders(serveStatic({ root: dir }), 'public, max-age=31536000, immutable')));
+  app.get(
+    '/assets/*',
+    labelled('unmatched', (c) => c.notFound()),
+  );
+  app.use('/*', labelled('web', withHeaders(serveStatic({ root: dir }), 'no-cache')));
+  app.get(
+    '/api/*',
+    labelled('unmatched', (c) => c.notFound()),
+  );
+  app.get('*', labelled('web', withHeaders(serveStatic({ root: dir, path: 'index.html' }), 'no-cache')));
+}
+
+const routeLabels = new WeakMap<object, string>();
+
+function labelled<H extends object>(label: string, handler: H): H {
+  routeLabels.set(handler, label);
+  return handler;
+}
+
+/**
+ * The request-metrics label of a handler the web mount registered (`web` for files, `unmatched` for
+ * its 404s), or undefined for any other handler.
+ */
+export function webRouteLabel(handler: unknown): string | undefined {
+  return typeof handler === 'object' || typeof handler === 'function' ? routeLabels.get(handler as object) : undefined;
 }
 
 /**

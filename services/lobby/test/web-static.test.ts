@@ -63,6 +63,19 @@ describe('the lobby serves the web client', () => {
     expect(await c.get('/api/no-such-route')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
   });
 
+  it('labels request metrics: web files as web, API routes by their route even with the web client mounted', async () => {
+    const c = h.client();
+    await c.get('/');
+    await c.get('/assets/index-Ab12Cd34.js');
+    await c.post('/api/auth/signup', { name: 'webmetric', password: 'password-1' });
+    await c.get('/api/no-such-route');
+    const metrics = await c.get<string>('/metrics');
+    const lines = metrics.body.split('\n').filter((l) => l.startsWith('felt_lobby_http_requests_total{'));
+    expect(lines.some((l) => l.includes('route="web"') && l.includes('status="200"'))).toBe(true);
+    expect(lines.some((l) => l.includes('route="/api/auth/signup"') && l.includes('status="201"'))).toBe(true);
+    expect(lines.some((l) => l.includes('route="unmatched"') && l.includes('status="404"'))).toBe(true);
+  });
+
   it('refuses path traversal out of the web directory', async () => {
     const res = await h.client().get('/assets/..%2f..%2fetc%2fpasswd');
     expect(res.status).toBe(404);
