@@ -177,8 +177,32 @@ server.addService(
   createTableService({ workerId: env.WORKER_ID, directory, ring, registry: workerRegistry, metrics, logger }),
 );
 
-// Tables this worker no longer owns leave memory at once; gateways re-attach their connections to
-// the new owner, which continues table_seq from the checkpoint.
+/**
+ * Bot-only tables run with nobody attached, so no request brings them to their next owner: each
+ * worker starts the ones the ring gives it (`P bots-only:*`), at start-up and after every ring change.
+ */
+async function adoptBotTables(): Promise<void> {
+  if (stopping) return;
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', keys.botsOnly('*'), 'COUNT', 200);
+    cursor = next;
+    for (const key of found) {
+      const tableId = key.slice(keys.botsOnly('').length);
+      if (stopping || directory.peek(tableId) || ring.ownerOf(tableId)?.id !== env.WORKER_ID) continue;
+      if ((await redis.get(key)) !== '1') continue;
+      await directory
+        .get(tableId)
+        .then((a) => a.submit({ kind: 'refresh' }))
+        .catch((err: unknown) => {
+          if (!(err instanceof MailboxClosedError)) logger.warn({ err, tableId }, 'bot table not adopted');
+        });
+    }
+  } while (cursor !== '0');
+}
+
+// Tables this worker no longer owns leave memory at once and give their leases up; gateways
+// re-attach their connections to the new owner, which continues from the checkpoint.
 ring.onChange(({ current }) => {
   metrics.ringChanges.inc();
   logger.info({ event: 'ring_changed', members: current.members }, 'ring changed');
@@ -187,6 +211,7 @@ ring.onChange(({ current }) => {
       directory.evict(tableId).catch((err: unknown) => logger.error({ err, tableId }, 'evict failed'));
     }
   }
+  adoptBotTables().catch((err: unknown) => logger.warn({ err }, 'bot table adoption failed'));
 });
 
 await subscriber.subscribe(keys.roomEvents, (message) => {
@@ -232,6 +257,7 @@ await ring.start();
 ownership.start();
 await workerRegistry.start();
 await ring.refresh();
+adoptBotTables().catch((err: unknown) => logger.warn({ err }, 'bot table adoption failed'));
 
 const sweeper = setInterval(() => {
   directory
@@ -240,6 +266,8 @@ const sweeper = setInterval(() => {
       if (evicted.length > 0) logger.info({ event: 'tables_evicted', count: evicted.length }, 'idle tables evicted');
     })
     .catch((err: unknown) => logger.error({ err }, 'sweep failed'));
+  // A bot table whose adoption failed (its lease was still held elsewhere) is retried here.
+  adoptBotTables().catch((err: unknown) => logger.warn({ err }, 'bot table adoption failed'));
 }, SWEEP_MS);
 sweeper.unref();
 

@@ -1,0 +1,144 @@
+// Issue 8: a drain on SIGTERM hands a table over at its hand boundary and releases the lease (the
+// next owner does not wait for it to expire); scaling the worker set moves only the tables whose
+// ring owner changes.
+import { randomUUID } from 'node:crypto';
+import { HashRing } from '@felt/platform';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from './harness/cluster.js';
+import { eventually, leaseHolder, playOneAction, workerById, type LeaseInfo } from './harness/failover-play.js';
+import { LobbyClient } from './harness/lobby-client.js';
+import { HandRecords } from './harness/privacy.js';
+import { TableClient } from './harness/table-client.js';
+import { makeBotOnlyTable } from './harness/table-ops.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let cluster: Cluster;
+let lobby: LobbyClient;
+let redis: Redis;
+let records: HandRecords;
+const clients: TableClient[] = [];
+
+beforeAll(async () => {
+  cluster = await Cluster.start({
+    gateways: 2,
+    workers: 2,
+    lobby: true,
+    env: {
+      FELT_MEMBER_TTL_MS: '5000',
+      // Long leases: a hand-over that waited for expiry instead of a release would show.
+      FELT_LEASE_TTL_MS: '60000',
+      FELT_LEASE_WAIT_MS: '3000',
+      FELT_DRAIN_DEADLINE_MS: '20000',
+      FELT_ACTION_MS: '120000',
+      FELT_HAND_PAUSE_MS: '500',
+      FELT_FREEZE_AFTER_MS: '120000',
+      FELT_BOT_THINK_MS: '30',
+      FELT_BOT_ITERATIONS: '20',
+    },
+  });
+  lobby = new LobbyClient(cluster.lobby!.url);
+  redis = new Redis(REDIS_URL);
+  records = new HandRecords(REDIS_URL, cluster.prefix);
+});
+
+afterAll(async () => {
+  for (const c of clients) c.close();
+  await records?.close();
+  redis?.disconnect();
+  await cluster?.stop();
+});
+
+describe('drain and scaling', () => {
+  it('SIGTERM: the owner finishes the hand, hands the table over at the boundary, releases the lease and exits 0', async () => {
+    const annUser = await lobby.signUp(`ann-${randomUUID().slice(0, 8)}`);
+    const bobUser = await lobby.signUp(`bob-${randomUUID().slice(0, 8)}`);
+    const room = await lobby.createRoom(annUser, { game: 'holdem', limit: 'nl' });
+    await lobby.joinByCode(bobUser, room.code);
+    const tableId = room.sessionId;
+    const g = cluster.gateways;
+    const ann = await TableClient.join(g[0]!.wsUrl, annUser.cookie, tableId, annUser.userId, { sendSeeds: true });
+    const bob = await TableClient.join(g[1]!.wsUrl, bobUser.cookie, tableId, bobUser.userId, { sendSeeds: true });
+    clients.push(ann, bob);
+    const both = [ann, bob];
+    await ann.until(() => ann.state?.hand_id !== undefined && ann.state.actor !== null, 30_000, 'the deal');
+    const handId = ann.state!.hand_id!;
+    const holder = (await leaseHolder(redis, cluster.prefix, tableId))!;
+    const owner = workerById(cluster, holder.workerId)!;
+
+    const exited = owner.proc.stop(30_000);
+    // The hand goes on at the draining owner until its result.
+    while (!ann.received.some((m) => m.type === 'hand_result' && m.hand_id === handId)) {
+      const a = await playOneAction(both, 20_000);
+      if (!a) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await exited).toBe(0);
+    const drained = owner.proc.jsonLogs().find((l) => l.event === 'drained');
+    expect(drained).toMatchObject({ atBoundary: 1, atDeadline: 0 });
+    // Released, not left to expire (60 s): free, or already the next owner's.
+    const after = await leaseHolder(redis, cluster.prefix, tableId);
+    expect(after?.workerId ?? '').not.toBe(holder.workerId);
+
+    // The next hand is dealt by another worker, table_seq growing, the hand completed and recorded.
+    await ann.until(() => ann.state?.hand_id !== undefined && ann.state.hand_id !== handId, 30_000, 'the next hand');
+    const next = (await leaseHolder(redis, cluster.prefix, tableId))!;
+    expect(next.workerId).not.toBe(holder.workerId);
+    expect(next.epoch).toBe(holder.epoch + 1);
+    expect(await eventually('the drained hand record', () => records.job(handId), 20_000)).toBeTruthy();
+    for (const c of both) expect(c.hashMismatches).toBe(0);
+    await cluster.addWorker();
+  });
+
+  it('adding and removing a worker moves only the tables whose ring owner changes', async () => {
+    const host = await lobby.signUp(`host-${randomUUID().slice(0, 8)}`);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const room = await lobby.createRoom(host, { game: 'holdem', limit: 'nl' }, { seatHost: false });
+      await makeBotOnlyTable(cluster, room.sessionId);
+      ids.push(room.sessionId);
+    }
+    const live = () => cluster.workers.filter((w) => w.proc.alive).map((w) => w.id);
+    const holders = async (): Promise<Map<string, LeaseInfo>> => {
+      const out = new Map<string, LeaseInfo>();
+      for (const id of ids) {
+        const h = await leaseHolder(redis, cluster.prefix, id);
+        if (h) out.set(id, h);
+      }
+      return out;
+    };
+    const settled = (members: string[]) =>
+      eventually(
+        'every table at its ring owner',
+        async () => {
+          const ring = new HashRing(members);
+          const h = await holders();
+          return ids.every((id) => h.get(id)?.workerId === ring.ownerOf(id)) ? h : null;
+        },
+        40_000,
+        200,
+      );
+    const before = await settled(live());
+
+    const added = await cluster.addWorker();
+    const grown = await settled(live());
+    const moved = ids.filter((id) => grown.get(id)!.workerId !== before.get(id)!.workerId);
+    for (const id of ids) {
+      if (moved.includes(id)) {
+        expect(grown.get(id)!.workerId).toBe(added.id);
+        expect(grown.get(id)!.epoch).toBeGreaterThan(before.get(id)!.epoch);
+      } else {
+        // Untouched: same holder, same epoch (never re-acquired).
+        expect(grown.get(id)).toEqual(before.get(id));
+      }
+    }
+
+    // Removing it (a drain) moves back exactly the tables it had.
+    expect(await added.proc.stop(30_000)).toBe(0);
+    const shrunk = await settled(live());
+    for (const id of ids) {
+      if (moved.includes(id)) expect(shrunk.get(id)!.workerId).toBe(before.get(id)!.workerId);
+      else expect(shrunk.get(id)).toEqual(before.get(id));
+    }
+  });
+});
