@@ -1,7 +1,10 @@
 // Issue 8: a drain on SIGTERM hands a table over at its hand boundary and releases the lease (the
 // next owner does not wait for it to expire); scaling the worker set moves only the tables whose
 // ring owner changes.
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { HashRing } from '@felt/platform';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +15,7 @@ import { HandRecords } from './harness/privacy.js';
 import { TableClient } from './harness/table-client.js';
 import { makeBotOnlyTable } from './harness/table-ops.js';
 
+const run = promisify(execFile);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 let cluster: Cluster;
@@ -133,7 +137,12 @@ describe('drain and scaling', () => {
       }
     }
 
-    // Removing it (a drain) moves back exactly the tables it had.
+    // Removing it (the preStop drain, then SIGTERM) moves back exactly the tables it had.
+    const tool = fileURLToPath(new URL('../services/table-worker/dist/ops/drain.js', import.meta.url));
+    const { stdout } = await run(process.execPath, [tool], {
+      env: { PATH: process.env.PATH ?? '', WORKER_ID: added.id, WORKER_HTTP_PORT: new URL(added.httpUrl).port },
+    });
+    expect(stdout).toMatch(/^drained: \d+ at a hand boundary, 0 at the deadline/);
     expect(await added.proc.stop(30_000)).toBe(0);
     const shrunk = await settled(live());
     for (const id of ids) {

@@ -213,6 +213,9 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
       GATEWAY_ALLOWED_ORIGINS: envList,
       FELT_GATEWAY_URLS: envList,
       FELT_HANDS_QUEUE: envList,
+      FELT_LEASE_TTL_MS: envPositiveInt,
+      FELT_LEASE_WAIT_MS: envPositiveInt,
+      FELT_DRAIN_DEADLINE_MS: envPositiveInt,
     };
     const data = config();
     // Every ConfigMap key is covered here, so a new setting cannot skip validation.
@@ -224,6 +227,8 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
     for (const url of parsed.FELT_GATEWAY_URLS) expect(new URL(url).protocol).toMatch(/^wss?:$/);
     expect(parsed.FELT_HANDS_QUEUE).toHaveLength(1);
     expect(parsed.FELT_MEMBER_TTL_MS).toBeGreaterThan(2 * parsed.FELT_HEARTBEAT_MS);
+    // A lease outlives a missed renewal (renewed every third of its TTL).
+    expect(parsed.FELT_LEASE_TTL_MS).toBeGreaterThanOrEqual(3 * parsed.FELT_HEARTBEAT_MS);
     // And the same check refuses a bad value.
     expect(() => parseEnv(shape, { ...data, FELT_COOKIE_SECURE: 'yes' })).toThrow(ConfigError);
   });
@@ -265,6 +270,20 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
     expect(replicas('Deployment', 'felt-gateway')).toBeGreaterThanOrEqual(2);
     expect(replicas('StatefulSet', 'felt-table-worker')).toBeGreaterThanOrEqual(2);
     expect(replicas('Deployment', 'felt-persister')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('gives a worker time to drain: a preStop hook, and a grace period above the drain deadline', () => {
+    const sts = get('StatefulSet', 'felt-table-worker');
+    const pod = (sts['spec'] as { template: { spec: Record<string, unknown> } }).template.spec;
+    const grace = pod['terminationGracePeriodSeconds'] as number;
+    const container = (pod['containers'] as IContainer[]).find((c) => c.name === 'table-worker')!;
+    expect(container.lifecycle?.preStop?.exec?.command).toEqual(['node', 'dist/ops/drain.js']);
+    const deadlineMs = Number(config()['FELT_DRAIN_DEADLINE_MS']);
+    // The preStop waits at most the deadline + 5 s; the shutdown after SIGTERM takes a few seconds more.
+    expect(grace * 1000).toBeGreaterThanOrEqual(deadlineMs + 5_000 + 8_000);
+    expect(existsSync(join(repoRoot, 'services/table-worker/src/ops/drain.ts'))).toBe(true);
+    const pdb = get('PodDisruptionBudget', 'felt-table-worker')['spec'] as { maxUnavailable?: number };
+    expect(pdb.maxUnavailable).toBe(1);
   });
 
   it('reads the env var names from docs/dev/contracts.md', () => {

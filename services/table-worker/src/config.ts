@@ -1,4 +1,5 @@
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { commonEnv, databaseEnv, envPort, envPositiveInt, registryEnv } from '@felt/platform';
 import { z } from 'zod';
 import { DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from './table/timing.js';
@@ -78,4 +79,9 @@ export function advertisedAddress(advertise: string | undefined, boundPort: numb
   if (!advertise) return { host: hostname(), addr: `${hostname()}:${boundPort}` };
   const m = /^(.*):(\d+)$/.exec(advertise);
   return m ? { host: m[1]!, addr: advertise } : { host: advertise, addr: `${advertise}:${boundPort}` };
+}
+
+/** Where a worker keeps the token its preStop hook needs to start a drain (readable in its container only). */
+export function drainTokenPath(workerId: string): string {
+  return join(tmpdir(), `felt-drain-${workerId}.token`);
 }

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { createPrisma } from '@felt/db';
 import {
@@ -26,7 +27,7 @@ import { RedisCheckpointStore } from './adapters/redis-checkpoint-store.js';
 import { RedisLeases } from './adapters/redis-lease.js';
 import { RedisEventPublisher } from './adapters/redis-publisher.js';
 import { cryptoRandom, systemClock, timerScheduler } from './adapters/system.js';
-import { advertisedAddress, timingFromEnv, workerEnv } from './config.js';
+import { advertisedAddress, drainTokenPath, timingFromEnv, workerEnv } from './config.js';
 import { createTableService } from './grpc/table-service.js';
 import { createWorkerMetrics } from './metrics.js';
 import { createOwnershipMetrics } from './ownership/metrics.js';
@@ -115,6 +116,39 @@ const ring = new RingView({
 });
 
 let stopping = false;
+// Set once the worker is up (below); the drain stops it.
+const timers: { sweeper?: NodeJS.Timeout } = {};
+
+// The drain (docs/operations.md, "Drain"): no new tables; each live table stops at its next hand
+// boundary (or, at FELT_DRAIN_DEADLINE_MS, mid-hand: its checkpoint lets the next owner continue
+// the hand). Started by SIGTERM, or earlier by the preStop hook (`node dist/ops/drain.js`).
+let drainRun: Promise<{ boundary: number; deadline: number }> | undefined;
+let drained: { boundary: number; deadline: number } | undefined;
+function startDrain(): Promise<{ boundary: number; deadline: number }> {
+  if (drainRun) return drainRun;
+  stopping = true;
+  if (timers.sweeper) clearInterval(timers.sweeper);
+  const started = Date.now();
+  logger.info(
+    { event: 'draining', deadlineMs: env.FELT_DRAIN_DEADLINE_MS },
+    'draining: tables hand over at hand boundaries',
+  );
+  drainRun = directory.drain(started + env.FELT_DRAIN_DEADLINE_MS).then((r) => {
+    drained = r;
+    logger.info(
+      { event: 'drained', atBoundary: r.boundary, atDeadline: r.deadline, ms: Date.now() - started },
+      'tables stopped for hand-over',
+    );
+    return r;
+  });
+  return drainRun;
+}
+
+// Only a process in this container can read the token (the pod's /tmp), so a stray GET on the ops
+// port cannot start a drain.
+const drainToken = randomUUID();
+const tokenFile = drainTokenPath(env.WORKER_ID);
+writeFileSync(tokenFile, drainToken, { mode: 0o600 });
 
 const server = new Server({
   'grpc.keepalive_time_ms': 10_000,
@@ -146,6 +180,23 @@ const ops = await startOpsServer({
     return { ready: Object.values(checks).every(Boolean), checks };
   },
   routes: {
+    '/drain': (url) => {
+      const given = Buffer.from(url.searchParams.get('token') ?? '');
+      const want = Buffer.from(drainToken);
+      if (given.length !== want.length || !timingSafeEqual(given, want)) {
+        return { status: 403, body: { error: 'forbidden' } };
+      }
+      void startDrain();
+      return {
+        status: 200,
+        body: {
+          draining: true,
+          drained: drained !== undefined,
+          ...(drained ? { atBoundary: drained.boundary, atDeadline: drained.deadline } : {}),
+          liveTables: directory.size,
+        },
+      };
+    },
     // Lets tests (and operators) compare this worker's ring with a gateway's.
     '/debug/ring': (url) => {
       const table = url.searchParams.get('table');
@@ -270,26 +321,19 @@ const sweeper = setInterval(() => {
   adoptBotTables().catch((err: unknown) => logger.warn({ err }, 'bot table adoption failed'));
 }, SWEEP_MS);
 sweeper.unref();
+timers.sweeper = sweeper;
 
 logger.info(
   { event: 'ready', grpcPort, httpPort: ops.port, workerId: env.WORKER_ID, addr: advertise.addr },
   'table worker ready',
 );
 
-// SIGTERM: a drain (docs/operations.md, "Drain"). No new tables; each live table stops at its next
-// hand boundary (or, at FELT_DRAIN_DEADLINE_MS, mid-hand: its checkpoint lets the next owner
-// continue the hand); then the worker leaves the ring, so gateways re-attach every connection at
-// the tables' next owners, and releases the leases, so those owners start at once.
+// SIGTERM: the drain (unless the preStop hook started it); then the worker leaves the ring, so
+// gateways re-attach every connection at the tables' next owners, and releases the leases, so those
+// owners start at once instead of waiting for them to expire.
 onShutdown(
   async () => {
-    stopping = true;
-    clearInterval(sweeper);
-    const started = Date.now();
-    const drained = await directory.drain(started + env.FELT_DRAIN_DEADLINE_MS);
-    logger.info(
-      { event: 'drained', atBoundary: drained.boundary, atDeadline: drained.deadline, ms: Date.now() - started },
-      'tables stopped for hand-over',
-    );
+    await startDrain();
     await workerRegistry.stop().catch((err: unknown) => logger.warn({ err }, 'deregister failed'));
     await directory.releaseAll();
     ownership.stop();
@@ -310,6 +354,7 @@ onShutdown(
     await closeRedis(queueRedis);
     await closeRedis(subRedis);
     await closeRedis(redis);
+    rmSync(tokenFile, { force: true });
     await shutdownTelemetry();
   },
   { logger, graceMs: env.FELT_DRAIN_DEADLINE_MS + 8_000 },
