@@ -323,6 +323,34 @@ describe('bots are users (§1, §3)', () => {
     expect(chips).toBe(500 + 2 * 1000);
   });
 
+  it('a bot leaves for an arriving member with a cash-out; its seat stays booked until that is recorded', async () => {
+    const seeds = new FundingSeeds();
+    const h = harness(undefined, seeds);
+    const actor = await seated(h, [member(1, 500)], {
+      ...CONFIG,
+      seats: 6,
+      startHand: { autoStart: false },
+      botFill: { mode: 'fill', targetPlayers: 2 },
+    });
+    expect(seeds.funded.map((f) => f.seat)).toEqual([6]);
+    const bot = seeds.funded[0]!.botId;
+    await lobby(h, actor, (s) => ({ ...s, members: [...s.members, member(2, 300)] }));
+    expect(engineStack(actor, bot)).toBeUndefined();
+    expect(h.hands.cashOuts).toEqual([
+      expect.objectContaining({
+        user_id: bot,
+        reason: 'leave',
+        final_stack: 1000,
+        request_id: expect.stringMatching(/^leave-bbbbbbbb/),
+      }),
+    ]);
+    // Bob goes: a bot is wanted again, at a seat the room rows have free (seat 6 is the old bot's
+    // until the persister records its cash-out).
+    await lobby(h, actor, (s) => withMember(s, B, { leaveRequested: true }));
+    expect(seeds.funded.map((f) => f.seat)).toEqual([6, 5]);
+    expect(actor.snapshot().engine.seats.map((s) => s.seat)).toEqual([1, 5]);
+  });
+
   it('a bot that cannot be funded does not sit; the table asks again later', async () => {
     const seeds = new FundingSeeds();
     seeds.refuse = true;

@@ -441,6 +441,7 @@ export class LiveTable {
     // A membership this table let go stays listed until the persister records its cash-out: it is
     // never seated again meanwhile.
     const listed = seed.members.filter((m) => !this.moneyBook.isReleased(m.membershipId));
+    this.heldSeats = new Set(seed.members.filter((m) => this.moneyBook.isReleased(m.membershipId)).map((m) => m.seat));
     const humans = new Map(listed.filter((m) => m.bot !== true).map((m) => [m.userId, m]));
     const bots = this.members.filter((m) => m.bot);
     // Humans the room no longer has (the lobby paid them out itself): their seat goes when their
@@ -558,6 +559,9 @@ export class LiveTable {
       requestedAt: now,
     });
     this.outbox.push({ kind: 'cash_out', job });
+    // Booked in the room rows until the persister records the cash-out.
+    const seat = this.member(userId)?.seat;
+    if (seat !== undefined) this.heldSeats.add(seat);
     // A closed table keeps its members: they still get its last messages (table_closed).
     if (reason === 'room_close') return;
     this.members = this.members.filter((m) => m.userId !== userId);
@@ -652,6 +656,7 @@ export class LiveTable {
     for (let seat = this.config.seats; seat >= 1 && count < wanted; seat--) {
       if (this.engine.seat(seat) !== undefined || reserved.has(seat)) continue;
       if (this.botRequests.some((r) => r.seat === seat)) continue;
+      if (this.deps.fundedBots === true && this.heldSeats.has(seat)) continue;
       const id = this.deps.random.uuid();
       const stack = this.config.buyIn.max;
       count++;
@@ -669,6 +674,11 @@ export class LiveTable {
 
   /** When a bot could not be funded, asking again waits until then. */
   private botBackoffUntil = 0;
+  /**
+   * Seats still booked in the room rows by memberships this table let go (their cash-out is not
+   * recorded yet): no bot is asked for there meanwhile. Refreshed with every read of the rows.
+   */
+  private heldSeats = new Set<number>();
 
   /**
    * The actor funded a requested bot (it is now a user with a membership and a buy-in): it joins
