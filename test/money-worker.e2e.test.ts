@@ -22,7 +22,7 @@ const open: TableClient[] = [];
 beforeAll(async () => {
   cluster = await Cluster.start({
     gateways: 1,
-    workers: 2,
+    workers: 1,
     lobby: true,
     persister: true,
     env: {
