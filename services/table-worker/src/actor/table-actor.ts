@@ -538,7 +538,8 @@ export class TableActor {
           seat: request.seat,
           buyIn: request.stack,
         });
-        this.live.botFunded(request, membershipId, now);
+        // The time after the call: funding is a round trip to Postgres.
+        this.live.botFunded(request, membershipId, this.deps.clock.now());
       } catch (err) {
         this.deps.logger.warn({ err, tableId: this.live.tableId, seat: request.seat }, 'bot not funded');
         this.live.botRefused(request, now);

@@ -700,6 +700,9 @@ export class LiveTable {
       return;
     }
     this.syncSeats(now);
+    // A player sat down: the pause before the next hand starts over from now (funding took time the
+    // pause was meant to give people arriving at the table).
+    if (this.engine.currentHandId === null && this.pending === null) this.nextHandAt = null;
     this.reschedule(now);
   }
 
