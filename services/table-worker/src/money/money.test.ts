@@ -4,7 +4,7 @@ import type { TableMessage } from '@felt/protocol';
 import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { createActor, FundingSeeds, harness, pass, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
-import type { TableActor } from '../actor/table-actor.js';
+import { TableActor } from '../actor/table-actor.js';
 import type { LiveTableMoney, MoneyMember, MoneySeed } from './ports.js';
 import { recordPersistOutcome } from './persist-outcomes.js';
 
@@ -161,6 +161,38 @@ describe('top-ups (§2)', () => {
     expect(engineStack(actor, A)).toBe(1000);
     const money = h.checkpoints.money.get(TABLE) as LiveTableMoney;
     expect(money.seats.find((s) => s.userId === A)!.appliedTopUps).toEqual([{ id: topUpId(2), applied: 0 }]);
+  });
+});
+
+describe('the checkpoint carries the money bookkeeping (§5)', () => {
+  it('a table restored from its checkpoint neither adds a top-up twice nor reseats a member it let go', async () => {
+    const h = harness();
+    const actor = await seated(h, [member(1, 500), member(2, 500), member(3, 500)], {
+      ...CONFIG,
+      startHand: { autoStart: false },
+    });
+    await lobby(h, actor, (s) => withMember(s, A, { pendingTopUps: [{ id: topUpId(5), amount: 100 }] }));
+    await lobby(h, actor, (s) => withMember(s, C, { leaveRequested: true }));
+    expect(engineStack(actor, A)).toBe(600);
+    expect(h.hands.cashOuts.map((c) => c.request_id)).toEqual([`leave-${mid(3)}`]);
+    await actor.stop();
+    const { checkpoint, events } = (await h.checkpoints.load(TABLE))!;
+    const restored = TableActor.restore(
+      checkpoint.state as Parameters<typeof TableActor.restore>[0],
+      events,
+      h.seeds.rooms.get(TABLE)!,
+      h.deps,
+    );
+    await restored.submit({ kind: 'refresh' });
+    expect(engineStack(restored, A)).toBe(600);
+    expect(engineStack(restored, C)).toBeUndefined();
+    expect(h.checkpoints.money.get(TABLE)).toEqual({
+      lastHandNo: 0,
+      seats: [
+        { userId: A, stack: 600, appliedTopUps: [{ id: topUpId(5), applied: 100 }] },
+        { userId: B, stack: 500, appliedTopUps: [] },
+      ],
+    });
   });
 });
 
