@@ -226,7 +226,7 @@ describe('the table worker’s money side, end to end', () => {
     expect(stackOf()).toBeLessThanOrEqual(80);
     await drive(policies, first);
     // Ann won Bob's blind: above her buy-in, so the table adds only what brings her to 200.
-    const result = a.received.find((m) => m.type === 'hand_result' && m.hand_id === first) as {
+    const result = a.received.find((m) => m.type === 'hand_result' && m.hand_id === first) as unknown as {
       players: { seat: number; stack: number }[];
     };
     const annSeat = a.state!.hero!.seat;

@@ -73,6 +73,7 @@ async function play(h: Harness, actor: TableActor, done: () => boolean, steps = 
           table_id: TABLE,
           hand_id: m.hand_id,
           turn_token: m.turn_token,
+          command_id: `auto-${m.turn_token}`,
           action: m.valid_actions.check ? 'check' : 'call',
         },
       });
