@@ -70,7 +70,7 @@ async function dealtTable(config: Record<string, unknown> = { game: 'holdem', li
   const bob = await TableClient.join(g[1]!.wsUrl, bobUser.cookie, tableId, bobUser.userId, { sendSeeds: true });
   clients.push(ann, bob);
   await ann.until(() => ann.state?.hand_id !== undefined && ann.state.actor !== null, 30_000, 'the deal');
-  await bob.until(() => bob.state?.hand_id === ann.state!.hand_id && bob.state.actor !== null, 30_000, 'the deal');
+  await bob.until(() => bob.state?.hand_id === ann.state!.hand_id && bob.state?.actor !== null, 30_000, 'the deal');
   return { tableId, ann, bob, room, handId: ann.state!.hand_id! };
 }
 

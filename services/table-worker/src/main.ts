@@ -28,7 +28,7 @@ import { RedisLeases } from './adapters/redis-lease.js';
 import { RedisEventPublisher } from './adapters/redis-publisher.js';
 import { cryptoRandom, systemClock, timerScheduler } from './adapters/system.js';
 import { advertisedAddress, drainTokenPath, timingFromEnv, workerEnv } from './config.js';
-import { createTableService } from './grpc/table-service.js';
+import { createTableService, openStreams } from './grpc/table-service.js';
 import { createWorkerMetrics } from './metrics.js';
 import { createOwnershipMetrics } from './ownership/metrics.js';
 import { TableOwnership } from './ownership/table-ownership.js';
@@ -93,6 +93,8 @@ const directory = new TableDirectory({
   idleMs: TABLE_IDLE_MS,
   ownership,
   // While draining, the ring still names this worker; the next owner is the ring without it.
+  shouldServe: (tableId) => !stopping && ring.ownerOf(tableId)?.id === env.WORKER_ID,
+  streamOpen: (streamId) => openStreams.has(streamId),
   successorOf: (tableId): string | undefined => {
     const others = ring.current.members.filter((m) => m !== env.WORKER_ID);
     return new HashRing(others).ownerOf(tableId);

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { closeRedis, createLogger, createRedis, redisKeys, type Redis } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TableActor } from '../src/actor/table-actor.js';
 import { TableDirectory, atHandBoundary } from '../src/actor/table-directory.js';
 import { RedisCheckpointStore, handInProgress } from '../src/adapters/redis-checkpoint-store.js';
 import { RedisLeases } from '../src/adapters/redis-lease.js';
 import { ownershipKeys } from '../src/ownership/keys.js';
 import { NotOwnerError, TableOwnership, type LossReason } from '../src/ownership/table-ownership.js';
 import { StaleEpochError } from '../src/ports.js';
+import type { BufferedEvent } from '../src/table/event-buffer.js';
 import { flush, harness, room, TABLE, uid, type Harness } from './support/fakes.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -108,10 +110,10 @@ describe('RedisCheckpointStore fenced by the epoch (real Redis)', () => {
     const b = leases(prefix, 'wb');
     const ga = await a.acquire('t');
     if (!ga.acquired) throw new Error('not acquired');
-    const ev = (seq: number) => ({
+    const ev = (seq: number): BufferedEvent => ({
       tableSeq: seq,
-      audience: { kind: 'all' as const },
-      message: { type: 'x', table_seq: seq },
+      audience: { kind: 'all' },
+      message: { type: 'table_closed', table_id: 't', table_seq: seq },
     });
     await store.save('t', 5, '{"n":"a"}', [ev(5)], undefined, { epoch: ga.grant.epoch });
     const keys = redisKeys(prefix);
@@ -188,9 +190,20 @@ async function dealHand(h: Harness, directory: TableDirectory): Promise<void> {
   await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's', userId: A });
   await actor.submit({ kind: 'attach', connectionId: 'cb', streamId: 's', userId: B });
   h.time.advance(1_000);
-  await flush();
+  await settle(actor);
   h.time.advance(1_500);
+  await settle(actor);
+  // Each command is a real Redis round trip: wait until the deal is checkpointed.
+  for (let i = 0; i < 200 && (actor.snapshot().meta === null || actor.queueDepth > 0); i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(actor.snapshot().meta).not.toBeNull();
+}
+
+/** Lets the actor's queued commands (each a real Redis round trip) finish. */
+async function settle(actor: TableActor): Promise<void> {
   await flush();
+  for (let i = 0; i < 200 && actor.queueDepth > 0; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 describe('TableDirectory under leases (real Redis)', () => {

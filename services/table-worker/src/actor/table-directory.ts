@@ -16,6 +16,14 @@ export interface TableDirectoryOptions extends TableActorDeps {
   readonly ownership?: TableOwnership;
   /** During a drain: the worker that should take a table this worker no longer accepts. */
   readonly successorOf?: (tableId: string) => string | undefined;
+  /**
+   * Whether this worker should still serve the table (it is the table's ring owner). A table whose
+   * lease was lost while this stays true is taken again at once under a new epoch (when the lease is
+   * free), and the connections it had are attached again, so that they are not left dangling.
+   */
+  readonly shouldServe?: (tableId: string) => boolean;
+  /** Whether a gateway stream is still open here (connections on a closed one are not re-attached). */
+  readonly streamOpen?: (streamId: string) => boolean;
 }
 
 function isLiveTable(state: unknown, tableId: string): state is LiveTableJSON {
@@ -54,8 +62,9 @@ export class TableDirectory {
     options.ownership?.onLost((lease) => {
       const entry = this.actors.get(lease.tableId);
       if (entry?.lease !== lease) return;
+      const connections = entry.actor.snapshot().connections;
       // Not awaited: the loss may be noticed inside one of this actor's own commands.
-      void this.evict(lease.tableId);
+      void this.evict(lease.tableId).then(() => this.readopt(lease.tableId, connections));
     });
   }
 
@@ -115,7 +124,9 @@ export class TableDirectory {
       if (lease && ownership) ownership.check(lease);
       const deps: TableActorDeps = lease ? { ...this.options, checkpoints: this.fenced(lease) } : this.options;
       let actor: TableActor;
+      let resumedHand: string | undefined;
       if (saved.state !== null && isLiveTable(saved.state, tableId)) {
+        if (!atHandBoundary(saved.state)) resumedHand = saved.state.meta?.handId ?? saved.state.pending?.handId;
         actor = TableActor.restore({ ...saved.state, tableSeq: saved.tableSeq }, saved.events, seed, deps);
       } else {
         actor = TableActor.create(tableId, seed, saved.tableSeq, deps);
@@ -130,6 +141,7 @@ export class TableDirectory {
           restored: saved.state !== null,
           ...(lease ? { epoch: lease.epoch } : {}),
           ...(saved.voided ? { voidedHand: saved.voided } : {}),
+          ...(resumedHand !== undefined ? { resumedHand } : {}),
         },
         'table actor created',
       );
@@ -234,6 +246,57 @@ export class TableDirectory {
     });
     this.stopping.set(tableId, tracked);
     await tracked;
+  }
+
+  /**
+   * After a lost lease: if this worker should still serve the table (a stall outlived the lease, but
+   * nobody else took it), take it again under a new epoch from its checkpoint and attach the
+   * connections it had, whose gateways still count them as attached here. Each gets a fresh snapshot.
+   */
+  private async readopt(tableId: string, connections: readonly LiveTableJSON['connections'][number][]): Promise<void> {
+    if (this.closed || this.draining || !this.options.shouldServe?.(tableId)) return;
+    let actor: TableActor;
+    try {
+      actor = await this.get(tableId);
+    } catch (err) {
+      // Another worker holds it (or the room is gone): its owner serves it, gateways follow the ring.
+      this.options.logger.info({ event: 'readopt_skipped', tableId, err }, 'table not taken again');
+      return;
+    }
+    let attached = 0;
+    let closedStreams = 0;
+    let refused = 0;
+    for (const c of connections) {
+      if (this.options.streamOpen && !this.options.streamOpen(c.streamId)) {
+        closedStreams++;
+        continue;
+      }
+      try {
+        await actor.submit({
+          kind: 'attach',
+          connectionId: c.connectionId,
+          streamId: c.streamId,
+          userId: c.userId,
+          ...(c.spectator ? { spectate: true } : {}),
+        });
+        attached++;
+      } catch {
+        // Gone meanwhile (left the room, the table moved): the gateway attaches it where it belongs.
+        refused++;
+      }
+    }
+    this.options.logger.info(
+      {
+        event: 'table_readopted',
+        tableId,
+        epoch: this.epochOf(tableId),
+        connections: attached,
+        had: connections.length,
+        closedStreams,
+        refused,
+      },
+      'table taken again after a lost lease',
+    );
   }
 
   /** Drops closed tables and tables idle past idleMs. Returns the evicted ids. */

@@ -12,6 +12,9 @@ import { notJoined, TableError } from '../actor/table-error.js';
 import type { WorkerMetrics } from '../metrics.js';
 import { NotOwnerError } from '../ownership/table-ownership.js';
 
+/** Gateway streams open on this worker (the directory re-attaches connections only on these). */
+export const openStreams = new Set<string>();
+
 export interface TableServiceDeps {
   readonly workerId: string;
   readonly directory: TableDirectory;
@@ -138,12 +141,13 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
   /**
    * A command from a connection the gateway holds as attached, that this table's actor does not
    * know: the table moved here (a takeover, a ring change, a lost lease) before the gateway
-   * re-attached it. The connection is attached now (as a member: only members send commands);
-   * its reply is a fresh snapshot, which is the resync the client needs.
+   * re-attached it (or the table was taken again after a lost lease). The connection is attached
+   * now, as a member (a spectator's attachment needs its join); its reply is a fresh snapshot, which
+   * is the resync the client needs. A resync does this only for a table live here.
    */
   function attachImplicitly(
     actor: TableActor,
-    command: Extract<TableCommand, { kind: 'client' }>,
+    command: Extract<TableCommand, { kind: 'client' | 'resync' }>,
     streamId: string,
   ): Promise<TableOutcome> {
     return actor.submit({ kind: 'attach', connectionId: command.connectionId, streamId, userId: command.userId });
@@ -168,9 +172,16 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
           attempt === 0 &&
           err instanceof TableError &&
           err.code === ErrorCode.NOT_JOINED &&
-          command.kind === 'client'
+          (command.kind === 'client' || command.kind === 'resync')
         ) {
-          const attached = await attachImplicitly(target, command, streamId);
+          let attached: TableOutcome;
+          try {
+            attached = await attachImplicitly(target, command, streamId);
+          } catch (attachErr) {
+            // Not a member (a spectator must join with spectate first): the original refusal stands.
+            if (attachErr instanceof TableError && attachErr.code === ErrorCode.NOT_MEMBER) throw err;
+            throw attachErr;
+          }
           onImplicitAttach();
           logger.info(
             { event: 'implicit_attach', tableId, connectionId: command.connectionId },
@@ -189,6 +200,7 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
     let gatewayId = 'unknown';
     let open = true;
     const touched = new Set<string>();
+    openStreams.add(streamId);
     metrics.gatewayStreams.inc();
 
     const write = (frame: WorkerFrame): void => {
@@ -337,6 +349,7 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
       if (gone) return;
       gone = true;
       open = false;
+      openStreams.delete(streamId);
       metrics.gatewayStreams.dec();
       logger.info(
         { event: 'gateway_disconnected', gatewayId, streamId, why, tables: touched.size },
