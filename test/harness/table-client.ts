@@ -31,6 +31,8 @@ export class TableClient {
   lastSeq = 0;
   state: TableState | null = null;
   lossesDetected = 0;
+  /** What each detected loss looked like (for failure messages). */
+  readonly lossLog: string[] = [];
   resyncs = 0;
   hashMismatches = 0;
   invalidMessages: string[] = [];
@@ -183,6 +185,7 @@ export class TableClient {
     if (prev !== undefined && prev > this.lastSeq) {
       // A message of this stream never arrived.
       this.lossesDetected++;
+      this.lossLog.push(`${m.type} seq=${seq} prev=${prev} last=${this.lastSeq}`);
       this.requestResync();
     }
     this.lastSeq = seq;
