@@ -115,6 +115,11 @@ describe('hand history', () => {
       const { reveal, withheld } = res.body;
       expect(withheld.sort((a, b) => a - b)).toEqual(secrets(job, seat).indices.sort((a, b) => a - b));
       for (const d of reveal.dealt) expect(d.card === null).toBe(withheld.includes(d.index));
+      // The record as served verifies: seeds, deck and every card shown, the withheld ones counted.
+      const served = verifyReveal(reveal);
+      expect(served.failures).toEqual([]);
+      expect(served.ok).toBe(true);
+      expect(served.cardsWithheld).toBe(withheld.length);
       // Anyone holding the revealed seeds can rebuild the deck, so the withheld cards are only a
       // matter of presentation: filled in from the seeds, the record verifies in full.
       const deck = shuffleDeck(hexToBytes(reveal.deck_seed), reveal.deck);
