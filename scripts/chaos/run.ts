@@ -155,9 +155,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (now >= nextPause) {
         // Tried again shortly when no owner can be paused now (one worker left, or it is restarting).
         nextPause = now + 500;
-        const tableId = tableIds[Math.floor(random() * tableIds.length)]!;
-        const holder = await leaseHolder(redis, cluster.prefix, tableId);
-        const owner = holder && live().find((w) => w.id === holder.workerId);
+        // The owner of a random table that has one now.
+        const start = Math.floor(random() * tableIds.length);
+        let owner: WorkerHandle | undefined;
+        let tableId = '';
+        for (let k = 0; k < tableIds.length && !owner; k++) {
+          tableId = tableIds[(start + k) % tableIds.length]!;
+          const holder = await leaseHolder(redis, cluster.prefix, tableId);
+          owner = holder ? live().find((w) => w.id === holder.workerId) : undefined;
+        }
         if (owner && live().length > 1) {
           pauses++;
           nextPause = now + pauseEvery * (0.5 + random());
@@ -229,6 +235,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await Promise.all(
       members.map(async (m) => {
         let last = '';
+        let lastError = '';
         for (let attempt = 0; attempt < 8; attempt++) {
           const mine = m.session.state;
           const answer = new Promise<{ hash: string; seq: number } | null>((resolve) => {
@@ -240,8 +247,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
               const r = raw as {
                 type?: string;
                 table_id?: string;
+                code?: string;
                 snapshot?: { state_hash: string; table_seq: number };
               };
+              if (r.type === 'error' && r.table_id === m.session.tableId) lastError = r.code ?? 'error';
               if (r.type !== 'resync_response' || r.table_id !== m.session.tableId || !r.snapshot) return;
               clearTimeout(timer);
               off();
@@ -251,7 +260,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           m.session.resync();
           const owner = await answer;
           if (owner && mine && owner.hash === mine.state_hash) return;
-          last = `status ${m.session.status}, client seq ${mine?.table_seq ?? '-'}, owner ${owner ? `seq ${owner.seq}` : 'no answer'}`;
+          const holder = await leaseHolder(redis, cluster.prefix, m.session.tableId);
+          last =
+            `status ${m.session.status}, client seq ${mine?.table_seq ?? '-'}, ` +
+            `owner ${owner ? `seq ${owner.seq}` : `no answer${lastError ? ` (${lastError})` : ''}`}, ` +
+            `lease ${holder?.workerId ?? 'none'}`;
           await sleep(400);
         }
         unconverged++;

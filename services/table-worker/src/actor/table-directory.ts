@@ -232,6 +232,21 @@ export class TableDirectory {
     return { tableSeq, state: null, events: [], ...(voided !== undefined ? { voided } : {}) };
   }
 
+  /**
+   * Whether the table's last checkpoint lists this connection: it was attached to the table (here or
+   * at another worker) when the table was last saved, so a gateway still holds it as attached.
+   */
+  async knewConnection(tableId: string, connectionId: string, userId: string): Promise<boolean> {
+    try {
+      const saved = await this.options.checkpoints.load(tableId);
+      const state = saved?.checkpoint.state;
+      if (!isLiveTable(state, tableId)) return false;
+      return state.connections.some((c) => c.connectionId === connectionId && c.userId === userId && !c.spectator);
+    } catch {
+      return false;
+    }
+  }
+
   /** Stops and forgets one table (after its queued commands ran), then gives its lease up. */
   async evict(tableId: string): Promise<void> {
     const entry = this.actors.get(tableId);
@@ -253,13 +268,23 @@ export class TableDirectory {
    * nobody else took it), take it again under a new epoch from its checkpoint and attach the
    * connections it had, whose gateways still count them as attached here. Each gets a fresh snapshot.
    */
-  private async readopt(tableId: string, connections: readonly LiveTableJSON['connections'][number][]): Promise<void> {
-    if (this.closed || this.draining || !this.options.shouldServe?.(tableId)) return;
+  private async readopt(
+    tableId: string,
+    connections: readonly LiveTableJSON['connections'][number][],
+    attempt = 0,
+  ): Promise<void> {
+    if (this.closed || this.draining || !this.options.shouldServe?.(tableId) || this.actors.has(tableId)) return;
     let actor: TableActor;
     try {
       actor = await this.get(tableId);
     } catch (err) {
-      // Another worker holds it (or the room is gone): its owner serves it, gateways follow the ring.
+      // Another worker holds it (its ring was briefly different): it gives the table up when its
+      // ring agrees again, and the gateways still send these connections here, so try again then.
+      if (err instanceof NotOwnerError && attempt < 10) {
+        const wait = this.options.ownership?.ttlMs ?? 1_000;
+        setTimeout(() => void this.readopt(tableId, connections, attempt + 1), wait).unref();
+        return;
+      }
       this.options.logger.info({ event: 'readopt_skipped', tableId, err }, 'table not taken again');
       return;
     }

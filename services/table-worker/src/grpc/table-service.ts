@@ -134,7 +134,12 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
     const live = directory.peek(tableId);
     if (live) return live;
     if (command.kind === 'attach' || command.kind === 'client') return directory.get(tableId);
-    if (command.kind === 'resync') throw notJoined(tableId);
+    if (command.kind === 'resync') {
+      // A connection the table had when it was last saved (its gateway still counts it attached,
+      // but the table is live nowhere: its last owner died or gave it up): the table comes back here.
+      if (await directory.knewConnection(tableId, command.connectionId, command.userId)) return directory.get(tableId);
+      throw notJoined(tableId);
+    }
     return { tableSeq: 0, replies: [] };
   }
 
