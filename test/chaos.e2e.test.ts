@@ -23,11 +23,11 @@ describe('chaos', () => {
         / lost_actions=0 chips_delta=0 stale_writes=0 unconverged=0$/,
       );
       expect(chaosFailed(report)).toBe(false);
-      // The run did what it says: workers died and paused mid-play, hands went on, some were resumed.
+      // The run did what it says: workers died and paused mid-play, and hands went on. (Resuming a
+      // hand mid-street is proven deterministically by failover-resume.e2e.test.ts.)
       expect(report.kills).toBeGreaterThanOrEqual(5);
       expect(report.pauses).toBeGreaterThanOrEqual(1);
       expect(report.hands).toBeGreaterThan(50);
-      expect(report.resumed).toBeGreaterThan(0);
       expect(report.ackedActions).toBeGreaterThan(100);
       expect(report.voided).toBe(0);
     },
