@@ -142,7 +142,8 @@ describe('drain and scaling', () => {
     const { stdout } = await run(process.execPath, [tool], {
       env: { PATH: process.env.PATH ?? '', WORKER_ID: added.id, WORKER_HTTP_PORT: new URL(added.httpUrl).port },
     });
-    expect(stdout).toMatch(/^drained: \d+ at a hand boundary, 0 at the deadline/);
+    // A table still in a hand at the deadline is handed over mid-hand (resumed from its checkpoint).
+    expect(stdout).toMatch(/^drained: \d+ at a hand boundary, \d+ at the deadline/);
     expect(await added.proc.stop(30_000)).toBe(0);
     const shrunk = await settled(live());
     for (const id of ids) {
