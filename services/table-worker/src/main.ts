@@ -30,6 +30,7 @@ import { cryptoRandom, systemClock, timerScheduler } from './adapters/system.js'
 import { advertisedAddress, drainTokenPath, timingFromEnv, workerEnv } from './config.js';
 import { createTableService, openStreams } from './grpc/table-service.js';
 import { createWorkerMetrics } from './metrics.js';
+import { watchPersistOutcomes } from './money/persist-outcomes.js';
 import { createOwnershipMetrics } from './ownership/metrics.js';
 import { TableOwnership } from './ownership/table-ownership.js';
 
@@ -275,15 +276,27 @@ await subscriber.subscribe(keys.roomEvents, (message) => {
     logger.warn({ channel: keys.roomEvents }, 'ignoring malformed room event');
     return;
   }
-  const actor = directory.peek(event.room_id);
-  if (!actor) return;
   const command =
     event.type === 'member_leaving' && event.user_id !== undefined
       ? ({ kind: 'member_leaving', userId: event.user_id } as const)
       : ({ kind: 'refresh' } as const);
-  actor.submit(command).catch((err: unknown) => {
+  const live = directory.peek(event.room_id);
+  // A closing room's table refunds its members even when it is not loaded (docs/dev/money-flows.md §4).
+  const run = live
+    ? live.submit(command)
+    : event.type === 'room_closed' && ring.ownerOf(event.room_id)?.id === env.WORKER_ID
+      ? directory.get(event.room_id).then((a) => a.submit(command))
+      : undefined;
+  run?.catch((err: unknown) => {
     if (!(err instanceof MailboxClosedError)) logger.error({ err, tableId: event.room_id }, 'room refresh failed');
   });
+});
+
+// What the persister did with this worker's jobs (docs/dev/money-flows.md §6).
+await watchPersistOutcomes(subscriber, prefix, {
+  counter: metrics.persistOutcomes,
+  logger,
+  owns: (tableId) => ring.ownerOf(tableId)?.id === env.WORKER_ID,
 });
 
 // Operators switch bot-only tables on and off (the felt-bot-table tool): a live table rereads
