@@ -328,8 +328,8 @@ describe('resync with pub/sub messages dropped on purpose', () => {
         {
           startHand: { autoStart: false },
           // A lost your_turn and its snapshot leave the player waiting for the next message: the
-          // warning or the clock's decision, a few seconds later.
-          clock: { actionSeconds: 40, timeBankSeconds: 0, warningSeconds: 20 },
+          // warning (6 s into the turn) or the clock's decision.
+          clock: { actionSeconds: 40, timeBankSeconds: 0, warningSeconds: 34 },
           botFill: { mode: 'fill', targetPlayers: 4 },
         },
         [ann!, bob!],
@@ -353,7 +353,7 @@ describe('resync with pub/sub messages dropped on purpose', () => {
         try {
           await a.until(
             () => clients.some((c) => c.received.filter((m) => m.type === 'seed_reveal').length > hand) || undefined,
-            60_000,
+            120_000,
             `hand ${hand + 1}`,
           );
         } catch (err) {
