@@ -342,12 +342,18 @@ describe('resync with pub/sub messages dropped on purpose', () => {
       const sam = await connect(lossy, samUser, tableId, { spectate: true });
       const clients = [a, b, sam];
 
+      const handsSeen = () =>
+        new Set(clients.flatMap((c) => c.received.filter((m) => m.type === 'hand_started').map((m) => m.hand_id))).size;
       for (let hand = 0; hand < 4; hand++) {
-        const id = a.command({ type: 'start_hand' });
-        const answer = await a.answer(id, 15_000);
-        if (answer.type === 'error') {
-          // A hand may still be on (an ack or seed lost the race): wait for it and try again.
+        // Refused while a hand is still on (an ack or seed lost the race) or while the bots are still
+        // being funded and seated: try again until a new hand is under way.
+        let answer: Msg;
+        for (let attempt = 0; ; attempt++) {
+          answer = await a.answer(a.command({ type: 'start_hand' }), 15_000);
+          if (answer.type !== 'error') break;
           expect(answer.code).toBe('cannot_start');
+          if (handsSeen() > hand || attempt >= 60) break;
+          await new Promise((r) => setTimeout(r, 1000));
         }
         // The server's own view of the finish: a seed_reveal on the worker side reaches at least one client.
         try {
