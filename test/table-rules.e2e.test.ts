@@ -355,13 +355,26 @@ describe('resync with pub/sub messages dropped on purpose', () => {
           if (handsSeen() > hand || attempt >= 60) break;
           await new Promise((r) => setTimeout(r, 1000));
         }
-        // The server's own view of the finish: a seed_reveal on the worker side reaches at least one client.
+        // The finish: a seed_reveal reaches at least one client, live or replayed by a resync. The
+        // reveal may be the last message of a quiet table, so a lost one is exposed by nothing that
+        // follows: every few seconds the clients ask for what they missed, as an idle app would.
+        const revealed = (c: TableClient) =>
+          new Set(
+            c.received.flatMap((m) =>
+              m.type === 'seed_reveal'
+                ? [m.hand_id]
+                : m.type === 'resync_response'
+                  ? (m.replayed_events as Msg[]).filter((e) => e.type === 'seed_reveal').map((e) => e.hand_id)
+                  : [],
+            ),
+          ).size;
+        const nudge = setInterval(() => {
+          for (const c of clients) {
+            c.send({ type: 'resync_request', table_id: tableId, from_table_seq: c.lastSeq });
+          }
+        }, 5_000);
         try {
-          await a.until(
-            () => clients.some((c) => c.received.filter((m) => m.type === 'seed_reveal').length > hand) || undefined,
-            120_000,
-            `hand ${hand + 1}`,
-          );
+          await a.until(() => clients.some((c) => revealed(c) > hand) || undefined, 120_000, `hand ${hand + 1}`);
         } catch (err) {
           const view = (c: TableClient) =>
             `${c.role}: phase=${c.state?.phase} actor=${c.state?.actor} hero=${JSON.stringify(c.state?.hero)} errors=${JSON.stringify(c.errors.slice(-3))} last=${c.received
@@ -374,6 +387,8 @@ describe('resync with pub/sub messages dropped on purpose', () => {
               cause: err,
             },
           );
+        } finally {
+          clearInterval(nudge);
         }
         await new Promise((r) => setTimeout(r, 400));
       }
