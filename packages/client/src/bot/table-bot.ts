@@ -47,6 +47,9 @@ export class TableBot {
     this.timers = options.timers ?? systemTimers;
     this.offs.push(session.on('turn', (turn) => this.onTurn(turn)));
     if (options.autoSitIn ?? true) this.offs.push(session.on('view', () => this.maybeSitIn()));
+    // A bot that takes over a seat in the middle of its turn answers that turn too.
+    const pending = session.turn;
+    if (pending !== null) this.onTurn(pending);
   }
 
   stop(): void {
