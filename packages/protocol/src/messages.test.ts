@@ -257,6 +257,28 @@ describe('server messages', () => {
     ).toBe(false);
   });
 
+  it('hand_voided names its reason and the stacks returned, and a resync replays it', () => {
+    const voided = {
+      type: 'hand_voided',
+      table_id: T,
+      table_seq: 12,
+      prev_table_seq: 11,
+      hand_id: H,
+      hand_seq: 0,
+      reason: 'checkpoint_lost',
+      stacks: [
+        { seat: 1, stack: 200 },
+        { seat: 3, stack: 180 },
+      ],
+    };
+    expect(serverMessageSchema.parse(voided)).toEqual(voided);
+    expect(tableEventSchema.parse(voided)).toEqual(voided);
+    expect(serverMessageSchema.safeParse({ ...voided, reason: 'bored' }).success).toBe(false);
+    expect(serverMessageSchema.safeParse({ ...voided, stacks: [{ seat: 1, stack: -5 }] }).success).toBe(false);
+    const { hand_id: _h, ...noHand } = voided;
+    expect(serverMessageSchema.safeParse(noHand).success).toBe(false);
+  });
+
   it('an ack carries no table_seq, so it can never move a receive watermark', () => {
     const ack = { type: 'ack', table_id: T, command_id: 'c5', at_table_seq: 40 };
     expect(serverMessageSchema.parse(ack)).toEqual(ack);

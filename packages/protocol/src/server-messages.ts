@@ -454,6 +454,31 @@ export const seedRevealSchema = z
       'honest limits), which is why it comes only once the hand is over.',
   );
 
+export const HandVoidReason = {
+  /** The table's checkpoint was missing or corrupt when a worker took it over mid-hand. */
+  CHECKPOINT_LOST: 'checkpoint_lost',
+  /** The room was closed during the hand. */
+  ROOM_CLOSED: 'room_closed',
+  /** The checkpoint was read but its hand no longer replays. */
+  UNREADABLE: 'unreadable',
+} as const;
+export type HandVoidReason = (typeof HandVoidReason)[keyof typeof HandVoidReason];
+export const HAND_VOID_REASONS = Object.values(HandVoidReason) as [HandVoidReason, ...HandVoidReason[]];
+
+export const handVoidedSchema = z
+  .strictObject({
+    type: z.literal('hand_voided'),
+    ...handScoped,
+    reason: z.enum(HAND_VOID_REASONS),
+    stacks: z
+      .array(z.strictObject({ seat: seatNumberSchema, stack: chipsSchema }))
+      .describe('Each seat dealt in (or, when the hand itself was lost, each seated player) and its stack now.'),
+  })
+  .describe(
+    'The hand is void: nobody won or lost anything in it and every stack is back at its hand-start value. ' +
+      'No hand_result or seed_reveal follows; the turn, if any, is over. The ledger records the hand as voided.',
+  );
+
 // ---------------------------------------------------------------------------------------------
 // Replies and control
 
@@ -520,6 +545,7 @@ export const tableEventSchema = z.discriminatedUnion('type', [
   handResultSchema,
   cardsShownSchema,
   seedRevealSchema,
+  handVoidedSchema,
   tableClosedSchema,
 ]);
 export type TableEvent = z.infer<typeof tableEventSchema>;
@@ -566,6 +592,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   handResultSchema,
   cardsShownSchema,
   seedRevealSchema,
+  handVoidedSchema,
   resyncResponseSchema,
   ackSchema,
   tableClosedSchema,
@@ -586,6 +613,7 @@ export type Showdown = z.infer<typeof showdownSchema>;
 export type HandResult = z.infer<typeof handResultSchema>;
 export type CardsShown = z.infer<typeof cardsShownSchema>;
 export type SeedReveal = z.infer<typeof seedRevealSchema>;
+export type HandVoided = z.infer<typeof handVoidedSchema>;
 export type Ack = z.infer<typeof ackSchema>;
 
 /** A server message that belongs to one table's stream and so carries its watermark. */

@@ -6,7 +6,7 @@ import type { TableCashOutRequest } from './cash-out.js';
  * Money jobs a table worker puts on the hands queue beside `hand.completed` (docs/dev/money-flows.md).
  * They share the queue so that one consumer, the persister, owns every write that follows a table.
  */
-export const MoneyJobName = { CASH_OUT_REQUESTED: 'cash_out.requested' } as const;
+export const MoneyJobName = { CASH_OUT_REQUESTED: 'cash_out.requested', HAND_VOIDED: 'hand.voided' } as const;
 export type MoneyJobName = (typeof MoneyJobName)[keyof typeof MoneyJobName];
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
@@ -78,6 +78,47 @@ export const cashOutRequestId = {
   /** Escrow left at a closing room with no seat behind it (should not happen; refunded all the same). */
   roomCloseOrphan: (roomId: string, userId: string): string => `room-close-${roomId}-${userId}`,
 } as const;
+
+/** Why a hand was voided (the `reason` of @felt/protocol's `hand_voided` message). */
+export const VOID_REASONS = ['checkpoint_lost', 'room_closed', 'unreadable'] as const;
+export type VoidReason = (typeof VOID_REASONS)[number];
+
+/**
+ * A voided hand, as a worker reports it beside completed hands (job id = hand id, so a re-send is
+ * the same job). It moves no chips: every stack is back at its hand-start value, which is what the
+ * escrows already hold (a hand moves escrow only when it is persisted complete). The persister
+ * records it as a `hands` row marked voided, with the players and their hand-start stacks and no
+ * ledger entries, pots or actions. A void takes no hand number, so it never holds up the room's
+ * numbered hands nor the cash-outs waiting for them.
+ */
+export const voidedHandJobSchema = z.strictObject({
+  kind: z.literal('voided'),
+  hand_id: uuid,
+  room_id: uuid,
+  /** The number the hand would have taken, when known; informative only (a void takes none). */
+  hand_no: z.number().int().min(1).optional(),
+  reason: z.enum(VOID_REASONS),
+  /** The game and limit of the hand when known (a lost checkpoint leaves only the hand id). */
+  game: z.string().min(1).max(64).optional(),
+  limit: z.string().min(1).max(32).optional(),
+  started_at: z.iso.datetime({ offset: true }).optional(),
+  voided_at: z.iso.datetime({ offset: true }),
+  /**
+   * The players and their hand-start stacks: those dealt in, or, when the hand itself was lost,
+   * every player seated from the room rows.
+   */
+  players: z
+    .array(
+      z.strictObject({ seat: z.number().int().min(1).max(10), user_id: uuid, name: z.string().max(64), stack: chips }),
+    )
+    .max(10),
+});
+export type VoidedHandJob = z.input<typeof voidedHandJobSchema>;
+
+/** Producer options for a voided hand: the same job id as its completed record would have had. */
+export function voidedHandJobOptions(handId: string): ReturnType<typeof cashOutJobOptions> {
+  return { ...cashOutJobOptions(handId), jobId: handId };
+}
 
 /**
  * What the persister publishes on `P persist-outcomes` after each job (at most once; Postgres is

@@ -7,6 +7,7 @@ import {
   type TableMessage,
   type TableState,
 } from '@felt/protocol';
+import { voidedHandJobSchema, type VoidedHandJob } from '@felt/db';
 import { completedHandJobSchema } from '@felt/platform';
 import { TableActor } from './table-actor.js';
 import { createActor, flush, harness, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
@@ -381,5 +382,120 @@ describe('hands end to end in the actor', () => {
     expect(snap.hand_id).toBe(before.hand_id);
     expect(snap.hero?.cards).toEqual(before.hero?.cards);
     expect(snap.table_seq).toBeGreaterThan(before.table_seq);
+  });
+});
+
+/** The harness with a hands sink that also takes voided-hand records (the BullMQ sink does). */
+function voidHarness(): Harness & { voids: VoidedHandJob[] } {
+  const base = harness();
+  const voids: VoidedHandJob[] = [];
+  const hands = Object.assign(base.hands, {
+    voided: (job: VoidedHandJob) => {
+      voids.push(structuredClone(job));
+      return Promise.resolve();
+    },
+  });
+  return { ...base, hands, deps: { ...base.deps, hands }, voids };
+}
+
+describe('voided hands (issue 8)', () => {
+  it('a room closed mid-hand: hand_voided to everyone before table_closed, stacks back, the void queued, no number taken', async () => {
+    const h = voidHarness();
+    const actor = await twoPlayers(h);
+    await dealFirstHand(h);
+    const handId = actorState(h, A).hand_id!;
+    expect(handId).toBeDefined();
+    // The blinds are in the pot: the stacks shown now are below the hand-start ones.
+    expect(
+      actorState(h, A)
+        .seats.filter((s) => s.in_hand)
+        .some((s) => s.stack < 200),
+    ).toBe(true);
+    h.seeds.rooms.set(TABLE, { ...h.seeds.rooms.get(TABLE)!, status: 'closing' });
+    await actor.submit({ kind: 'refresh' });
+    for (const user of [A, B]) {
+      const msgs = h.publisher.toUser(user);
+      const voided = msgs.findIndex((m) => m.type === 'hand_voided');
+      expect(voided).toBeGreaterThan(-1);
+      expect(msgs.findIndex((m) => m.type === 'table_closed')).toBeGreaterThan(voided);
+      expect(msgs.some((m) => m.type === 'hand_result')).toBe(false);
+      expect(serverMessageSchema.parse(msgs[voided])).toMatchObject({
+        type: 'hand_voided',
+        hand_id: handId,
+        reason: 'room_closed',
+        stacks: [
+          { seat: 1, stack: 200 },
+          { seat: 2, stack: 200 },
+        ],
+      });
+    }
+    expect(h.voids).toHaveLength(1);
+    expect(voidedHandJobSchema.parse(h.voids[0])).toMatchObject({
+      kind: 'voided',
+      hand_id: handId,
+      room_id: TABLE,
+      hand_no: 1,
+      reason: 'room_closed',
+      players: [
+        { seat: 1, user_id: A, name: 'Ann', stack: 200 },
+        { seat: 2, user_id: B, name: 'Bob', stack: 200 },
+      ],
+    });
+    expect(h.hands.jobs).toHaveLength(0);
+    expect(actor.snapshot().handNo).toBe(0);
+  });
+
+  it('a checkpoint lost mid-hand: the table from the room rows announces the void first, then the snapshot', async () => {
+    const h = voidHarness();
+    const lost = '11111111-2222-4333-8444-555555555555';
+    const seed = room([
+      { userId: A, name: 'Ann', seat: 1, stack: 300 },
+      { userId: B, name: 'Bob', seat: 2, stack: 150 },
+    ]);
+    h.seeds.rooms.set(TABLE, seed);
+    const actor = TableActor.create(TABLE, seed, 40, h.deps, lost);
+    const out = await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A });
+    const msgs = h.publisher.toUser(A);
+    expect(msgs[0]).toMatchObject({
+      type: 'hand_voided',
+      hand_id: lost,
+      reason: 'checkpoint_lost',
+      table_seq: 41,
+      stacks: [
+        { seat: 1, stack: 300 },
+        { seat: 2, stack: 150 },
+      ],
+    });
+    expect(msgs[1]?.type).toBe('table_state');
+    expect(out.replies[0]!.message).toMatchObject({ type: 'table_state', table_seq: msgs[1]!.table_seq });
+    // A resync replays it too (for a client that re-attached after the first command).
+    const res = await actor.submit({ kind: 'resync', connectionId: 'ca', userId: A, fromTableSeq: 40 });
+    expect((res.replies[0]!.message as ResyncResponse).replayed_events.map((e) => e.type)).toEqual(['hand_voided']);
+    expect(h.voids).toHaveLength(1);
+    expect(voidedHandJobSchema.parse(h.voids[0])).toMatchObject({ hand_id: lost, reason: 'checkpoint_lost' });
+    expect(h.voids[0]!.hand_no).toBeUndefined();
+  });
+
+  it('a checkpoint whose hand no longer replays: restored with the hand voided as unreadable', async () => {
+    const h = voidHarness();
+    const actor = await twoPlayers(h);
+    await dealFirstHand(h);
+    const handId = actorState(h, A).hand_id!;
+    await actor.stop();
+    const { checkpoint, events } = (await h.checkpoints.load(TABLE))!;
+    const state = checkpoint.state as Parameters<typeof TableActor.restore>[0];
+    const broken = { ...state, hand: { ...state.hand!, operations: [{ type: 'nonsense' }] } } as typeof state;
+    const restored = TableActor.restore(broken, events, h.seeds.rooms.get(TABLE)!, h.deps);
+    h.publisher.clear();
+    await restored.submit({ kind: 'attach', connectionId: 'ca2', streamId: 's9', userId: A });
+    const msgs = h.publisher.toUser(A);
+    expect(msgs[0]).toMatchObject({ type: 'hand_voided', hand_id: handId, reason: 'unreadable' });
+    expect(lastState(msgs).hand_id).toBeUndefined();
+    expect(
+      lastState(msgs)
+        .seats.filter((s) => s.user_id !== null)
+        .map((s) => s.stack),
+    ).toEqual([200, 200]);
+    expect(h.voids.map((v) => [v.hand_id, v.reason])).toEqual([[handId, 'unreadable']]);
   });
 });

@@ -1,3 +1,4 @@
+import { voidedHandJobSchema } from '@felt/db';
 import type { Logger } from '@felt/platform';
 import {
   type ErrorCode,
@@ -98,7 +99,7 @@ const TABLE_STREAM = 'table';
 const OUTBOX_RETRY_MS = 1_000;
 
 function jobId(item: OutboxJob): string {
-  return item.kind === 'hand' ? item.job.hand_id : item.job.request_id;
+  return item.kind === 'cash_out' ? item.job.request_id : item.job.hand_id;
 }
 const userStream = (userId: string): string => `user:${userId}`;
 
@@ -139,11 +140,24 @@ export class TableActor {
     };
   }
 
-  /** A table from its room rows, continuing table_seq from an earlier checkpoint if any. */
-  static create(tableId: string, seed: MoneySeed, tableSeq: number, deps: TableActorDeps): TableActor {
-    const live = LiveTable.create(tableId, seed, tableSeq, deps.clock.now(), TableActor.liveDeps(tableId, deps));
-    const actor = new TableActor(live, new EventBuffer(), deps);
+  /**
+   * A table from its room rows, continuing table_seq from an earlier checkpoint if any. With
+   * `voidedHand` (the checkpoint was lost while that hand was in progress), `hand_voided` is the
+   * first event the table sends, ahead of any snapshot, and the void goes to the hands queue.
+   */
+  static create(
+    tableId: string,
+    seed: MoneySeed,
+    tableSeq: number,
+    deps: TableActorDeps,
+    voidedHand?: string,
+  ): TableActor {
+    const now = deps.clock.now();
+    const live = LiveTable.create(tableId, seed, tableSeq, now, TableActor.liveDeps(tableId, deps));
     live.drain();
+    if (voidedHand !== undefined) live.announceLostHand(voidedHand, now);
+    const actor = new TableActor(live, new EventBuffer(), deps);
+    actor.pendingEmissions = live.drain();
     actor.arm();
     return actor;
   }
@@ -157,6 +171,7 @@ export class TableActor {
     const live = LiveTable.restore(
       { ...state, connections: [], noHumanSince: state.noHumanSince ?? now },
       TableActor.liveDeps(state.tableId, deps),
+      now,
     );
     if (live.noHumanSince === null) live.noHumanSince = now;
     // A full stored buffer may have dropped events before its first one.
@@ -478,7 +493,7 @@ export class TableActor {
       await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, money);
     } catch (err) {
       const saved = JSON.parse(this.saved) as LiveTableJSON;
-      this.live = LiveTable.restore(saved, TableActor.liveDeps(saved.tableId, this.deps));
+      this.live = LiveTable.restore(saved, TableActor.liveDeps(saved.tableId, this.deps), this.deps.clock.now());
       this.live.drain();
       throw err;
     }
@@ -513,6 +528,24 @@ export class TableActor {
   private async send(item: OutboxJob): Promise<void> {
     if (item.kind === 'hand') {
       await this.deps.hands.enqueue(item.job);
+      return;
+    }
+    if (item.kind === 'voided') {
+      const parsed = voidedHandJobSchema.safeParse(item.job);
+      // The void itself is done (the stacks are back); only its record is missing. A record that can
+      // never be valid must not hold up the cash-outs queued behind it.
+      if (this.deps.hands.voided === undefined || !parsed.success) {
+        this.deps.logger.warn(
+          {
+            tableId: this.live.tableId,
+            handId: item.job.hand_id,
+            invalid: parsed.success ? undefined : parsed.error.message,
+          },
+          'voided hand not recorded',
+        );
+        return;
+      }
+      await this.deps.hands.voided(parsed.data);
       return;
     }
     if (this.deps.hands.cashOut === undefined) {

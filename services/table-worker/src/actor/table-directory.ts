@@ -129,7 +129,7 @@ export class TableDirectory {
         if (!atHandBoundary(saved.state)) resumedHand = saved.state.meta?.handId ?? saved.state.pending?.handId;
         actor = TableActor.restore({ ...saved.state, tableSeq: saved.tableSeq }, saved.events, seed, deps);
       } else {
-        actor = TableActor.create(tableId, seed, saved.tableSeq, deps);
+        actor = TableActor.create(tableId, seed, saved.tableSeq, deps, saved.voided);
       }
       this.actors.set(tableId, { actor, lease });
       this.options.logger.info(

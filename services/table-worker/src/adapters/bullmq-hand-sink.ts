@@ -1,10 +1,18 @@
 import { Queue } from 'bullmq';
-import { cashOutJobOptions, cashOutJobSchema, MoneyJobName, type CashOutJob } from '@felt/db';
+import {
+  cashOutJobOptions,
+  cashOutJobSchema,
+  MoneyJobName,
+  voidedHandJobOptions,
+  voidedHandJobSchema,
+  type CashOutJob,
+  type VoidedHandJob,
+} from '@felt/db';
 import { bullmqPrefix, HandJobName, handJobOptions, type CompletedHandJob, type Redis } from '@felt/platform';
 import type { MoneyJobSink } from '../money/ports.js';
 
 /**
- * Completed hands and cash-out requests onto the BullMQ hands queue (FELT_HANDS_QUEUE), job id =
+ * Completed and voided hands and cash-out requests onto the BullMQ hands queue (FELT_HANDS_QUEUE), job id =
  * hand id or `cash-out-<request id>`, so a job enqueued again (a retry, or the next owner replaying
  * the outbox) is the same job.
  */
@@ -24,6 +32,11 @@ export class BullmqHandSink implements MoneyJobSink {
     // A request that does not match the contract fails here, loudly, not in the persister.
     const parsed = cashOutJobSchema.parse(job);
     await this.queue.add(MoneyJobName.CASH_OUT_REQUESTED, parsed, cashOutJobOptions(parsed.request_id));
+  }
+
+  async voided(job: VoidedHandJob): Promise<void> {
+    const parsed = voidedHandJobSchema.parse(job);
+    await this.queue.add(MoneyJobName.HAND_VOIDED, parsed, voidedHandJobOptions(parsed.hand_id));
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { CashOutJob, LiveTableMoney } from '@felt/db';
+import type { CashOutJob, LiveTableMoney, VoidedHandJob } from '@felt/db';
 import type { CompletedHandJob } from '@felt/platform';
 import type { HandSink, SeatedMember, TableSeed, TableSeedSource } from '../ports.js';
 
@@ -48,10 +48,14 @@ export interface MoneySeedSource extends TableSeedSource {
 export interface MoneyJobSink extends HandSink {
   /** `cash_out.requested` (@felt/db cashOutJobSchema / cashOutJobOptions). */
   cashOut?(job: CashOutJob): Promise<void>;
+  /** `hand.voided` (@felt/db voidedHandJobSchema / voidedHandJobOptions): the ledger records a void. */
+  voided?(job: VoidedHandJob): Promise<void>;
 }
 
 /** A job waiting in the table's outbox (kept in the checkpoint until it is in the queue). */
 export type OutboxJob =
-  { readonly kind: 'hand'; readonly job: CompletedHandJob } | { readonly kind: 'cash_out'; readonly job: CashOutJob };
+  | { readonly kind: 'hand'; readonly job: CompletedHandJob }
+  | { readonly kind: 'voided'; readonly job: VoidedHandJob }
+  | { readonly kind: 'cash_out'; readonly job: CashOutJob };
 
 export type { LiveTableMoney };

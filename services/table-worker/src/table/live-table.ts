@@ -18,9 +18,10 @@ import {
   type TableJSON,
 } from '@felt/engine';
 import { completedHandJobSchema, HAND_RECORD_FORMAT, type CompletedHandJob } from '@felt/platform';
-import type { CashOutJob, LiveTableMoney } from '@felt/db';
+import type { CashOutJob, LiveTableMoney, VoidedHandJob } from '@felt/db';
 import {
   ErrorCode,
+  HandVoidReason,
   parseRoomConfig,
   type ActionFrame,
   type RoomConfig,
@@ -284,7 +285,7 @@ export class LiveTable {
    * A live table from its checkpoint. A hand that no longer replays is voided: every stack stays
    * at its hand-start value (ARCHITECTURE.md), and the void is reported.
    */
-  static restore(json: LiveTableJSON, deps: LiveTableDeps): LiveTable {
+  static restore(json: LiveTableJSON, deps: LiveTableDeps, now: number): LiveTable {
     const engine = Table.fromJSON(json.engine);
     let hand: Hand | null = null;
     let voided: string | null = null;
@@ -296,7 +297,7 @@ export class LiveTable {
       }
     }
     const live = new LiveTable(json, engine, hand, deps);
-    if (voided !== null) live.voidHand(voided);
+    if (voided !== null) live.voidHand(HandVoidReason.UNREADABLE, now, voided);
     return live;
   }
 
@@ -505,7 +506,7 @@ export class LiveTable {
     const listed = new Map((seed?.members ?? []).map((m) => [m.userId, m]));
     if (!again) {
       this.closed = true;
-      if (this.engine.currentHandId !== null || this.liveHand !== null) this.voidHand('room closed');
+      if (this.engine.currentHandId !== null || this.liveHand !== null) this.voidHand(HandVoidReason.ROOM_CLOSED, now);
       this.pending = null;
       this.turn = null;
       this.nextHandAt = null;
@@ -1339,14 +1340,89 @@ export class LiveTable {
     return completedHandJobSchema.parse(job);
   }
 
-  /** Voids the hand in progress: stacks stay at their hand-start values. */
-  private voidHand(reason: string): void {
-    const id = this.hand?.handId ?? this.engine.currentHandId;
+  /**
+   * Voids the hand in progress: stacks stay at their hand-start values. Everyone at the table is
+   * told (`hand_voided`), and the void goes to the hands queue so that the ledger records a void
+   * rather than a result (docs/dev/money-flows.md). The hand takes no number.
+   */
+  private voidHand(reason: HandVoidReason, now: number, detail?: string): void {
+    const hand = this.liveHand;
+    const meta = this.meta;
+    const id = this.engine.currentHandId ?? hand?.handId ?? meta?.handId ?? null;
+    // The hand-start stacks: the record's, else the hand's setup (the engine moves no chips before
+    // the hand is finished, so these are also the seats' stacks after the void).
+    const players =
+      meta?.seats.map((s) => ({ seat: s.seat, userId: s.userId, name: s.name, stack: s.startingStack })) ??
+      hand?.setup.players.map((p) => ({
+        seat: p.seat,
+        userId: p.id,
+        name: this.member(p.id)?.name ?? p.name ?? '',
+        stack: p.stack,
+      })) ??
+      this.seatedPlayers();
     if (this.engine.currentHandId !== null) this.engine.voidHand();
     this.hand = null;
     this.meta = null;
     this.turn = null;
-    if (id !== null && id !== undefined) this.deps.onHandEvent?.({ kind: 'voided', handId: id, reason });
+    if (id === null) return;
+    this.deps.onHandEvent?.({
+      kind: 'voided',
+      handId: id,
+      reason: detail !== undefined ? `${reason}: ${detail}` : reason,
+    });
+    this.announceVoid(id, reason, hand?.operations.length ?? 0, players, now, {
+      ...(hand !== null ? { game: hand.setup.game, limit: hand.setup.limit } : {}),
+      ...(meta !== null ? { handNo: meta.handNo, startedAt: meta.startedAt } : {}),
+    });
+  }
+
+  /**
+   * A new owner found the table's checkpoint missing or corrupt while a hand was in progress: the
+   * hand is void and the table restarted from the room rows, whose stacks are the hand-start ones.
+   * Who was dealt in is lost with the checkpoint, so the void lists every seated player.
+   */
+  announceLostHand(handId: string, now: number): void {
+    this.announceVoid(handId, HandVoidReason.CHECKPOINT_LOST, 0, this.seatedPlayers(), now, {});
+  }
+
+  private seatedPlayers(): { seat: number; userId: string; name: string; stack: number }[] {
+    return this.engine.seats().map((s) => ({
+      seat: s.seat,
+      userId: s.playerId,
+      name: this.member(s.playerId)?.name ?? '',
+      stack: s.stack,
+    }));
+  }
+
+  private announceVoid(
+    handId: string,
+    reason: HandVoidReason,
+    handSeq: number,
+    players: readonly { seat: number; userId: string; name: string; stack: number }[],
+    now: number,
+    known: { game?: string; limit?: string; handNo?: number; startedAt?: number },
+  ): void {
+    this.emit(ALL, {
+      type: 'hand_voided',
+      table_id: this.tableId,
+      hand_id: handId,
+      hand_seq: handSeq,
+      reason,
+      stacks: players.map((p) => ({ seat: p.seat, stack: p.stack })).sort((a, b) => a.seat - b.seat),
+    });
+    const job: VoidedHandJob = {
+      kind: 'voided',
+      hand_id: handId,
+      room_id: this.tableId,
+      ...(known.handNo !== undefined ? { hand_no: known.handNo } : {}),
+      reason,
+      ...(known.game !== undefined ? { game: known.game } : {}),
+      ...(known.limit !== undefined ? { limit: known.limit } : {}),
+      ...(known.startedAt !== undefined ? { started_at: new Date(known.startedAt).toISOString() } : {}),
+      voided_at: new Date(now).toISOString(),
+      players: players.map((p) => ({ seat: p.seat, user_id: p.userId, name: p.name.slice(0, 64), stack: p.stack })),
+    };
+    this.outbox.push({ kind: 'voided', job });
   }
 
   private emit(audience: Emission['audience'], body: Emission['body']): void {
