@@ -192,6 +192,40 @@ describe('reference 003 conformance scenarios', () => {
   });
 });
 
+describe('voided hands (Protocol V2, beyond reference 003)', () => {
+  const voided = (tableSeq: number, handId = HAND_A): ReducibleMessage => ({
+    type: 'hand_voided',
+    table_id: TABLE,
+    table_seq: tableSeq,
+    hand_id: handId,
+    hand_seq: 0,
+    reason: 'checkpoint_lost',
+    stacks: [
+      { seat: 2, stack: 200 },
+      { seat: 3, stack: 200 },
+    ],
+  });
+
+  it('hand_voided ends the hand: the turn and folds are gone and the void is recorded, live or replayed', () => {
+    const during = run([tableState(10, { actor: 2 }), playerAction(11, 3, 'fold'), yourTurn(12)]);
+    expect(currentTurn(during)).not.toBeNull();
+    const after = run([voided(13)], during);
+    expect(currentTurn(after)).toBeNull();
+    expect(after.hand).toMatchObject({ handId: HAND_A, folds: [], turn: null, result: null });
+    expect(after.hand!.voided).toMatchObject({
+      reason: 'checkpoint_lost',
+      stacks: [
+        { seat: 2, stack: 200 },
+        { seat: 3, stack: 200 },
+      ],
+    });
+    // The same through a resync whose snapshot still names the dead hand (it was taken first).
+    const resynced = reduceTable(during, resync(14, tableState(14, { actor: 2 }), [voided(13)], 'player', 12)).view;
+    expect(resynced.hand!.voided).not.toBeNull();
+    expect(currentTurn(resynced)).toBeNull();
+  });
+});
+
 describe('loss detection from prev_table_seq (Protocol V2, beyond reference 003)', () => {
   it('prev_table_seq 0 means nothing came before, and nothing is lost before the baseline snapshot', () => {
     const fresh = initialTableView(TABLE);

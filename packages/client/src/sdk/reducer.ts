@@ -2,6 +2,7 @@
 // number the steps the way reference 003 does; anything beyond it is marked as such.
 import type {
   HandResult,
+  HandVoided,
   ResyncResponse,
   Role,
   SeedReveal,
@@ -61,6 +62,8 @@ export interface HandMarkers {
   readonly turn: TurnInfo | null;
   readonly showdown: Showdown | null;
   readonly result: HandResult | null;
+  /** The hand was voided (no result follows): why, and the stacks returned. */
+  readonly voided: HandVoided | null;
   readonly shown: readonly { readonly seat: number; readonly cards: readonly string[] }[];
   readonly reveal: SeedReveal['reveal'] | null;
 }
@@ -108,6 +111,7 @@ function newHand(handId: string): HandMarkers {
     turn: null,
     showdown: null,
     result: null,
+    voided: null,
     shown: [],
     reveal: null,
   };
@@ -177,6 +181,11 @@ function recordEvent(hand: HandMarkers, event: TableEvent, role: Role | null): H
       break;
     case 'seed_reveal':
       next = { ...next, reveal: event.reveal };
+      break;
+    case 'hand_voided':
+      // Beyond reference 003: a voided hand is over like a finished one, with no result; its turn
+      // token is dead, so no client may keep acting on it.
+      next = { ...next, voided: event, folds: [], turn: null };
       break;
     default:
       break;

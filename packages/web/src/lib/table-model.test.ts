@@ -279,6 +279,25 @@ describe('toTableModel', () => {
     ]);
   });
 
+  it('a voided hand ends with the notice in the hand log, and no turn is left', () => {
+    const view = feed(handState({ table_seq: 10, actor: 2 }), playerAction(1, 'call', 11, { amount: 10 }), {
+      type: 'hand_voided',
+      table_id: TABLE,
+      table_seq: 12,
+      hand_id: HAND,
+      hand_seq: 0,
+      reason: 'room_closed',
+      stacks: [
+        { seat: 1, stack: 1000 },
+        { seat: 2, stack: 1000 },
+      ],
+    });
+    const m = toTableModel(view)!;
+    expect(m.log.at(-1)).toMatchObject({ kind: 'result', text: 'Hand voided: stacks returned' });
+    expect(m.voidedHandId).toBe(HAND);
+    expect(m.turn).toBeNull();
+  });
+
   it('clears the previous hand when a new hand_id arrives', () => {
     const next = '1b7f1c1e-2a8e-4d55-9b9a-1c2d3e4f5a6b';
     const view = feed(

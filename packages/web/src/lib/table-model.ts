@@ -148,6 +148,8 @@ export interface TableModel {
   readonly closed: boolean;
   /** The current hand as it happened: streets, decisions and results, oldest first. */
   readonly log: readonly LogLine[];
+  /** The last hand was voided (hand_voided): its id, for a one-time notice. */
+  readonly voidedHandId: string | null;
 }
 
 const STATUS_LABELS: Readonly<Record<SeatStatus, string | null>> = {
@@ -248,12 +250,18 @@ export function handLog(hand: HandMarkers | null, names: ReadonlyMap<number, str
           }
         }
         break;
+      case 'hand_voided':
+        out.push({ key, kind: 'result', text: VOIDED_NOTICE });
+        break;
       default:
         break;
     }
   }
   return out;
 }
+
+/** What a player is told when the server voids a hand (every stack back at its hand-start value). */
+export const VOIDED_NOTICE = 'Hand voided: stacks returned';
 
 function seatCards(seat: SeatView, shown: ReadonlyMap<number, readonly string[]>): CardSlot[] {
   const cards = seat.cards ?? [];
@@ -424,5 +432,6 @@ export function toTableModel(view: TableView): TableModel | null {
     stateHash: state.state_hash,
     closed: view.closed,
     log: handLog(hand, names),
+    voidedHandId: hand?.voided != null ? hand.handId : null,
   };
 }

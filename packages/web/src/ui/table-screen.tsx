@@ -2,7 +2,7 @@ import type { LobbyRoomDetail } from '@felt/client';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { errorText } from '../lib/error-text.js';
 import { chips, GameFamily } from '../lib/format.js';
-import type { TableModel } from '../lib/table-model.js';
+import { VOIDED_NOTICE, type TableModel } from '../lib/table-model.js';
 import type { AppState } from '../state/app-state.js';
 import { TableController, type TableScreenState } from '../state/table-controller.js';
 import { ToastKind } from '../state/toasts.js';
@@ -120,6 +120,10 @@ function TableRoom({
     );
     setAnnouncement(lines.join('. '));
   }, [resultId]);
+  const voidedHandId = model?.voidedHandId;
+  useEffect(() => {
+    if (voidedHandId !== undefined && voidedHandId !== null) setAnnouncement(`${VOIDED_NOTICE}.`);
+  }, [voidedHandId]);
   // A new turn clears a draw selection.
   useEffect(() => setSelected(new Set()), [turnToken]);
 
