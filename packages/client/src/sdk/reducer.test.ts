@@ -1,5 +1,5 @@
 // Reference 003's conformance table, one test per row, then properties over arbitrary streams.
-import { serverMessageSchema } from '@felt/protocol';
+import { serverMessageSchema, type HandVoided } from '@felt/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -193,7 +193,7 @@ describe('reference 003 conformance scenarios', () => {
 });
 
 describe('voided hands (Protocol V2, beyond reference 003)', () => {
-  const voided = (tableSeq: number, handId = HAND_A): ReducibleMessage => ({
+  const voided = (tableSeq: number, handId = HAND_A): HandVoided => ({
     type: 'hand_voided',
     table_id: TABLE,
     table_seq: tableSeq,

@@ -484,7 +484,10 @@ describe('voided hands (issue 8)', () => {
     await actor.stop();
     const { checkpoint, events } = (await h.checkpoints.load(TABLE))!;
     const state = checkpoint.state as Parameters<typeof TableActor.restore>[0];
-    const broken = { ...state, hand: { ...state.hand!, operations: [{ type: 'nonsense' }] } } as typeof state;
+    const broken = {
+      ...state,
+      hand: { ...state.hand!, operations: [{ type: 'nonsense' }] },
+    } as unknown as typeof state;
     const restored = TableActor.restore(broken, events, h.seeds.rooms.get(TABLE)!, h.deps);
     h.publisher.clear();
     await restored.submit({ kind: 'attach', connectionId: 'ca2', streamId: 's9', userId: A });
