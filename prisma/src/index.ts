@@ -14,3 +14,4 @@ export * from './money/room-lock.js';
 export * from './money/jobs.js';
 export * from './money/audit.js';
 export * from './money/bots.js';
+export * from './money/voided-hand.js';

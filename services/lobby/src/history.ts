@@ -35,6 +35,11 @@ export interface HandSummary {
   readonly folded: boolean;
   readonly pot_total: number;
   readonly rake: number;
+  /**
+   * Present when the hand was voided (checkpoint_lost, room_closed, unreadable): it has no number,
+   * no cards, actions or pots, and nobody won or lost anything (final stack = starting stack).
+   */
+  readonly voided_reason?: string;
 }
 
 type Op = Record<string, unknown> & { type: string; seat?: number };
@@ -104,6 +109,7 @@ export class History {
             board: true,
             potTotal: true,
             rake: true,
+            voidedReason: true,
             cards: { where: { kind: 'hole' }, select: { seat: true, card: true, deckIndex: true } },
           },
         },
@@ -134,6 +140,7 @@ export class History {
         folded: p.folded,
         pot_total: chips(p.hand.potTotal),
         rake: chips(p.hand.rake),
+        ...(p.hand.voidedReason !== null ? { voided_reason: p.hand.voidedReason } : {}),
       })),
       next: rows.length > pageSize && last ? encodeCursor(last.endedAt, last.handId) : null,
     };
@@ -166,6 +173,7 @@ export class History {
       board: hand.board,
       pot_total: chips(hand.potTotal),
       rake: chips(hand.rake),
+      ...(hand.voidedReason !== null ? { voided_reason: hand.voidedReason } : {}),
       players: hand.players.map((p) => ({
         seat: p.seat,
         user_id: p.userId,
@@ -208,6 +216,10 @@ export class History {
    */
   async reveal(userId: string, handId: string): Promise<{ reveal: Record<string, unknown>; withheld: number[] }> {
     const { hand, visibility } = await this.load(userId, handId);
+    if (hand.voidedReason !== null) {
+      // Never dealt to the end: no seed was revealed, and none will be.
+      throw new LobbyError(ApiErrorCode.EXPORT_UNSUPPORTED, 'a voided hand has no reveal record');
+    }
     const record = recordOf(hand.payload).reveal as Record<string, unknown> | undefined;
     const withheld: number[] = [];
     const dealt = hand.cards
@@ -299,6 +311,9 @@ export class History {
 
   private async loadEngine(userId: string, handId: string) {
     const loaded = await this.load(userId, handId);
+    if (loaded.hand.voidedReason !== null) {
+      throw new LobbyError(ApiErrorCode.EXPORT_UNSUPPORTED, 'a voided hand has no play to export');
+    }
     const json = recordOf(loaded.hand.payload).hand;
     let engineHand: Hand;
     try {

@@ -1,5 +1,6 @@
 import { verifyReveal } from '@felt/client';
 import { SeededRng, hexToBytes, shuffleDeck, type DeckKind } from '@felt/engine';
+import { persistVoidedHand } from '@felt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directSink } from '../../../test/money/fixtures.js';
 import { SimTable, type HandJob } from '../../../test/money/sim-table.js';
@@ -18,6 +19,7 @@ let h: Harness;
 let players: User[];
 let outsider: User;
 let hands: HandJob[];
+let roomId: string;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -27,6 +29,7 @@ beforeAll(async () => {
     config: { game: 'holdem', stakes: { smallBlind: 1, bigBlind: 2 }, rake: { percent: 5, cap: 0 } },
     sit: { buy_in: 200 },
   });
+  roomId = created.body.session_id;
   for (const p of players.slice(1)) await p.post('/api/rooms/join', { code: created.body.code, buy_in: 200 });
   const sink = directSink(h.db.prisma);
   const table = await SimTable.load(h.db.prisma, created.body.session_id, sink, new SeededRng('history'));
@@ -166,5 +169,48 @@ describe('hand history', () => {
     expect((await h.client().get(`/api/hands/${job.hand_id}`)).status).toBe(401);
     expect((await h.client().get('/api/hands')).status).toBe(401);
     expect((await outsider.get<{ hands: unknown[] }>('/api/hands')).body.hands).toEqual([]);
+  });
+
+  it('shows a voided hand as voided: listed with no result, no cards, pots or actions, and nothing to export', async () => {
+    const [a, b] = [players[0]!, players[1]!];
+    const handId = '0f0e0d0c-0b0a-4909-8807-060504030201';
+    await persistVoidedHand(h.db.prisma, {
+      kind: 'voided',
+      hand_id: handId,
+      room_id: roomId,
+      reason: 'checkpoint_lost',
+      voided_at: '2099-01-01T00:00:00.000Z',
+      players: [
+        { seat: 1, user_id: a.id, name: a.name, stack: 180 },
+        { seat: 2, user_id: b.id, name: b.name, stack: 220 },
+      ],
+    });
+    const list = await a.get<{ hands: Record<string, unknown>[] }>('/api/hands?page_size=2');
+    expect(list.status).toBe(200);
+    expect(list.body.hands[0]).toMatchObject({
+      hand_id: handId,
+      hand_no: null,
+      voided_reason: 'checkpoint_lost',
+      starting_stack: 180,
+      final_stack: 180,
+      net: 0,
+      won: 0,
+      cards: [],
+      pot_total: 0,
+    });
+    // A completed hand has no such field.
+    expect(list.body.hands[1]).not.toHaveProperty('voided_reason');
+    const detail = await b.get<Record<string, unknown>>(`/api/hands/${handId}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ voided_reason: 'checkpoint_lost', actions: [], pots: [], hand_no: null });
+    expect((detail.body.players as { net: number; final_stack: number }[]).map((p) => [p.net, p.final_stack])).toEqual([
+      [0, 180],
+      [0, 220],
+    ]);
+    for (const path of ['/reveal', '/ohh', '/phh']) {
+      const res = await a.get(`/api/hands/${handId}${path}`);
+      expect(res.body).toMatchObject({ error: { code: 'export_unsupported' } });
+    }
+    expect((await players[2]!.get(`/api/hands/${handId}`)).status).toBe(404);
   });
 });

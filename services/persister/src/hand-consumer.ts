@@ -33,8 +33,8 @@ export interface HandConsumerOptions {
 type JobResult = { kind: 'hand'; result: string } | { kind: 'cash_out'; status: string };
 
 /**
- * Consumes the hands queue: `hand.completed` (the hand and its ledger entries) and
- * `cash_out.requested`. Outcomes, per docs/dev/money-flows.md:
+ * Consumes the hands queue: `hand.completed` (the hand and its ledger entries), `hand.voided`
+ * (a void: a hands row, no ledger entries) and `cash_out.requested`. Outcomes, per docs/dev/money-flows.md:
  *
  * - written / duplicate: done (a replay is a no-op);
  * - waiting: an earlier hand of the same room is not persisted yet; the job goes back to the
@@ -55,7 +55,7 @@ export class HandConsumer {
     const prefix = bullmqPrefix(o.prefix);
     this.jobs = new Counter({
       name: 'felt_persister_jobs_total',
-      help: 'Jobs by kind (hand, cash_out) and result: written, duplicate, paid, pending, mismatch, invalid, error',
+      help: 'Jobs by kind (hand, cash_out) and result: written, voided, duplicate, paid, pending, mismatch, invalid, error',
       labelNames: ['kind', 'result'] as const,
       registers: [o.registry],
     });
@@ -209,6 +209,22 @@ export class HandConsumer {
         throw this.failure('hand', err);
       }
     }
+    if (job.name === MoneyJobName.HAND_VOIDED) {
+      // A void takes no hand number: it waits for no earlier hand and wakes none.
+      try {
+        const v = await this.o.store.writeVoided(job.data);
+        this.jobs.inc({ kind: 'hand', result: v.result === 'written' ? 'voided' : 'duplicate' });
+        span.setAttribute('felt.result', v.result);
+        this.o.logger.info(
+          { event: 'hand_void_persisted', handId: v.handId, roomId: v.roomId, result: v.result },
+          'voided hand persisted',
+        );
+        this.publish(job, v.result);
+        return { kind: 'hand', result: v.result };
+      } catch (err) {
+        throw this.failure('hand', err);
+      }
+    }
     if (job.name === MoneyJobName.CASH_OUT_REQUESTED) {
       try {
         const out = await this.o.store.cashOut(job.data);
@@ -269,7 +285,7 @@ export class HandConsumer {
 
   private publish(job: Job, outcome: PersistOutcome['outcome'], error?: string): void {
     const data = (job.data ?? {}) as Record<string, unknown>;
-    const isHand = job.name === HandJobName.HAND_COMPLETED;
+    const isHand = job.name === HandJobName.HAND_COMPLETED || job.name === MoneyJobName.HAND_VOIDED;
     const message: PersistOutcome = {
       kind: isHand ? 'hand' : 'cash_out',
       id: text(isHand ? data.hand_id : data.request_id) ?? job.id ?? '',

@@ -8,12 +8,14 @@ import {
   cashOutRequestFromJob,
   normalizeHandJob,
   persistHand,
+  persistVoidedHand,
   requestCashOut,
   withTransaction,
   type CashOutOutcome,
   type DbError,
   type PrismaClient,
   type Prisma,
+  type VoidedHandResult,
 } from '@felt/db';
 
 export type HandWriteResult = 'written' | 'duplicate';
@@ -38,6 +40,8 @@ export interface HandWrite {
  */
 export interface MoneyStore {
   writeHand(job: unknown): Promise<HandWrite>;
+  /** A voided hand: a `hands` row marked voided, no ledger entries (it takes no hand number). */
+  writeVoided(job: unknown): Promise<VoidedHandResult>;
   cashOut(job: unknown): Promise<CashOutOutcome>;
   /** The room's hand cursor: hands 1..n are persisted. */
   lastHandNo(roomId: string): Promise<number>;
@@ -101,6 +105,14 @@ export class PrismaMoneyStore implements MoneyStore {
         endedAt: hand.endedAt,
         cashOuts: out.cashOuts,
       };
+    } catch (err) {
+      throw await this.classify(err, job);
+    }
+  }
+
+  async writeVoided(job: unknown): Promise<VoidedHandResult> {
+    try {
+      return await persistVoidedHand(this.prisma, job);
     } catch (err) {
       throw await this.classify(err, job);
     }

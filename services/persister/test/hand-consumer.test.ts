@@ -65,6 +65,7 @@ describe('hand consumer (real Redis, BullMQ and Postgres)', () => {
         }
         return real.writeHand(job);
       },
+      writeVoided: (job) => real.writeVoided(job),
       cashOut: (job) => real.cashOut(job),
       lastHandNo: (roomId) => real.lastHandNo(roomId),
     };

@@ -1778,7 +1778,8 @@ export const HandScalarFieldEnum = {
   deckKind: 'deckKind',
   board: 'board',
   potTotal: 'potTotal',
-  rake: 'rake'
+  rake: 'rake',
+  voidedReason: 'voidedReason'
 } as const
 
 export type HandScalarFieldEnum = (typeof HandScalarFieldEnum)[keyof typeof HandScalarFieldEnum]

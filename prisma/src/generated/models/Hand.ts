@@ -59,6 +59,7 @@ export type HandMinAggregateOutputType = {
   deckKind: string | null
   potTotal: bigint | null
   rake: bigint | null
+  voidedReason: string | null
 }
 
 export type HandMaxAggregateOutputType = {
@@ -79,6 +80,7 @@ export type HandMaxAggregateOutputType = {
   deckKind: string | null
   potTotal: bigint | null
   rake: bigint | null
+  voidedReason: string | null
 }
 
 export type HandCountAggregateOutputType = {
@@ -103,6 +105,7 @@ export type HandCountAggregateOutputType = {
   board: number
   potTotal: number
   rake: number
+  voidedReason: number
   _all: number
 }
 
@@ -139,6 +142,7 @@ export type HandMinAggregateInputType = {
   deckKind?: true
   potTotal?: true
   rake?: true
+  voidedReason?: true
 }
 
 export type HandMaxAggregateInputType = {
@@ -159,6 +163,7 @@ export type HandMaxAggregateInputType = {
   deckKind?: true
   potTotal?: true
   rake?: true
+  voidedReason?: true
 }
 
 export type HandCountAggregateInputType = {
@@ -183,6 +188,7 @@ export type HandCountAggregateInputType = {
   board?: true
   potTotal?: true
   rake?: true
+  voidedReason?: true
   _all?: true
 }
 
@@ -294,6 +300,7 @@ export type HandGroupByOutputType = {
   board: string[]
   potTotal: bigint
   rake: bigint
+  voidedReason: string | null
   _count: HandCountAggregateOutputType | null
   _avg: HandAvgAggregateOutputType | null
   _sum: HandSumAggregateOutputType | null
@@ -341,6 +348,7 @@ export type HandWhereInput = {
   board?: Prisma.StringNullableListFilter<"Hand">
   potTotal?: Prisma.BigIntFilter<"Hand"> | bigint | number
   rake?: Prisma.BigIntFilter<"Hand"> | bigint | number
+  voidedReason?: Prisma.StringNullableFilter<"Hand"> | string | null
   room?: Prisma.XOR<Prisma.RoomScalarRelationFilter, Prisma.RoomWhereInput>
   players?: Prisma.HandPlayerListRelationFilter
   actions?: Prisma.HandActionListRelationFilter
@@ -370,6 +378,7 @@ export type HandOrderByWithRelationInput = {
   board?: Prisma.SortOrder
   potTotal?: Prisma.SortOrder
   rake?: Prisma.SortOrder
+  voidedReason?: Prisma.SortOrderInput | Prisma.SortOrder
   room?: Prisma.RoomOrderByWithRelationInput
   players?: Prisma.HandPlayerOrderByRelationAggregateInput
   actions?: Prisma.HandActionOrderByRelationAggregateInput
@@ -403,6 +412,7 @@ export type HandWhereUniqueInput = Prisma.AtLeast<{
   board?: Prisma.StringNullableListFilter<"Hand">
   potTotal?: Prisma.BigIntFilter<"Hand"> | bigint | number
   rake?: Prisma.BigIntFilter<"Hand"> | bigint | number
+  voidedReason?: Prisma.StringNullableFilter<"Hand"> | string | null
   room?: Prisma.XOR<Prisma.RoomScalarRelationFilter, Prisma.RoomWhereInput>
   players?: Prisma.HandPlayerListRelationFilter
   actions?: Prisma.HandActionListRelationFilter
@@ -432,6 +442,7 @@ export type HandOrderByWithAggregationInput = {
   board?: Prisma.SortOrder
   potTotal?: Prisma.SortOrder
   rake?: Prisma.SortOrder
+  voidedReason?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.HandCountOrderByAggregateInput
   _avg?: Prisma.HandAvgOrderByAggregateInput
   _max?: Prisma.HandMaxOrderByAggregateInput
@@ -464,6 +475,7 @@ export type HandScalarWhereWithAggregatesInput = {
   board?: Prisma.StringNullableListFilter<"Hand">
   potTotal?: Prisma.BigIntWithAggregatesFilter<"Hand"> | bigint | number
   rake?: Prisma.BigIntWithAggregatesFilter<"Hand"> | bigint | number
+  voidedReason?: Prisma.StringNullableWithAggregatesFilter<"Hand"> | string | null
 }
 
 export type HandCreateInput = {
@@ -487,6 +499,7 @@ export type HandCreateInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   room: Prisma.RoomCreateNestedOneWithoutHandsInput
   players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
   actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
@@ -516,6 +529,7 @@ export type HandUncheckedCreateInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
   actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
   cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
@@ -543,6 +557,7 @@ export type HandUpdateInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
   players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
   actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
@@ -572,6 +587,7 @@ export type HandUncheckedUpdateInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
   actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
   cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
@@ -600,6 +616,7 @@ export type HandCreateManyInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
 }
 
 export type HandUpdateManyMutationInput = {
@@ -623,6 +640,7 @@ export type HandUpdateManyMutationInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type HandUncheckedUpdateManyInput = {
@@ -647,6 +665,7 @@ export type HandUncheckedUpdateManyInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type HandListRelationFilter = {
@@ -694,6 +713,7 @@ export type HandCountOrderByAggregateInput = {
   board?: Prisma.SortOrder
   potTotal?: Prisma.SortOrder
   rake?: Prisma.SortOrder
+  voidedReason?: Prisma.SortOrder
 }
 
 export type HandAvgOrderByAggregateInput = {
@@ -721,6 +741,7 @@ export type HandMaxOrderByAggregateInput = {
   deckKind?: Prisma.SortOrder
   potTotal?: Prisma.SortOrder
   rake?: Prisma.SortOrder
+  voidedReason?: Prisma.SortOrder
 }
 
 export type HandMinOrderByAggregateInput = {
@@ -741,6 +762,7 @@ export type HandMinOrderByAggregateInput = {
   deckKind?: Prisma.SortOrder
   potTotal?: Prisma.SortOrder
   rake?: Prisma.SortOrder
+  voidedReason?: Prisma.SortOrder
 }
 
 export type HandSumOrderByAggregateInput = {
@@ -891,6 +913,7 @@ export type HandCreateWithoutRoomInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
   actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
   cards?: Prisma.HandCardCreateNestedManyWithoutHandInput
@@ -918,6 +941,7 @@ export type HandUncheckedCreateWithoutRoomInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
   actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
   cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
@@ -975,6 +999,7 @@ export type HandScalarWhereInput = {
   board?: Prisma.StringNullableListFilter<"Hand">
   potTotal?: Prisma.BigIntFilter<"Hand"> | bigint | number
   rake?: Prisma.BigIntFilter<"Hand"> | bigint | number
+  voidedReason?: Prisma.StringNullableFilter<"Hand"> | string | null
 }
 
 export type HandCreateWithoutPlayersInput = {
@@ -998,6 +1023,7 @@ export type HandCreateWithoutPlayersInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   room: Prisma.RoomCreateNestedOneWithoutHandsInput
   actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
   cards?: Prisma.HandCardCreateNestedManyWithoutHandInput
@@ -1026,6 +1052,7 @@ export type HandUncheckedCreateWithoutPlayersInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
   cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
   pots?: Prisma.HandPotUncheckedCreateNestedManyWithoutHandInput
@@ -1068,6 +1095,7 @@ export type HandUpdateWithoutPlayersInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
   actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
   cards?: Prisma.HandCardUpdateManyWithoutHandNestedInput
@@ -1096,6 +1124,7 @@ export type HandUncheckedUpdateWithoutPlayersInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
   cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
   pots?: Prisma.HandPotUncheckedUpdateManyWithoutHandNestedInput
@@ -1122,6 +1151,7 @@ export type HandCreateWithoutActionsInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   room: Prisma.RoomCreateNestedOneWithoutHandsInput
   players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
   cards?: Prisma.HandCardCreateNestedManyWithoutHandInput
@@ -1150,6 +1180,7 @@ export type HandUncheckedCreateWithoutActionsInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
   cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
   pots?: Prisma.HandPotUncheckedCreateNestedManyWithoutHandInput
@@ -1192,6 +1223,7 @@ export type HandUpdateWithoutActionsInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
   players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
   cards?: Prisma.HandCardUpdateManyWithoutHandNestedInput
@@ -1220,6 +1252,7 @@ export type HandUncheckedUpdateWithoutActionsInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
   cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
   pots?: Prisma.HandPotUncheckedUpdateManyWithoutHandNestedInput
@@ -1246,6 +1279,7 @@ export type HandCreateWithoutCardsInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   room: Prisma.RoomCreateNestedOneWithoutHandsInput
   players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
   actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
@@ -1274,6 +1308,7 @@ export type HandUncheckedCreateWithoutCardsInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
   actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
   pots?: Prisma.HandPotUncheckedCreateNestedManyWithoutHandInput
@@ -1316,6 +1351,7 @@ export type HandUpdateWithoutCardsInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
   players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
   actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
@@ -1344,6 +1380,7 @@ export type HandUncheckedUpdateWithoutCardsInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
   actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
   pots?: Prisma.HandPotUncheckedUpdateManyWithoutHandNestedInput
@@ -1370,6 +1407,7 @@ export type HandCreateWithoutPotsInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   room: Prisma.RoomCreateNestedOneWithoutHandsInput
   players?: Prisma.HandPlayerCreateNestedManyWithoutHandInput
   actions?: Prisma.HandActionCreateNestedManyWithoutHandInput
@@ -1398,6 +1436,7 @@ export type HandUncheckedCreateWithoutPotsInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
   players?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutHandInput
   actions?: Prisma.HandActionUncheckedCreateNestedManyWithoutHandInput
   cards?: Prisma.HandCardUncheckedCreateNestedManyWithoutHandInput
@@ -1440,6 +1479,7 @@ export type HandUpdateWithoutPotsInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   room?: Prisma.RoomUpdateOneRequiredWithoutHandsNestedInput
   players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
   actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
@@ -1468,6 +1508,7 @@ export type HandUncheckedUpdateWithoutPotsInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
   actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
   cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
@@ -1494,6 +1535,7 @@ export type HandCreateManyRoomInput = {
   board?: Prisma.HandCreateboardInput | string[]
   potTotal?: bigint | number
   rake?: bigint | number
+  voidedReason?: string | null
 }
 
 export type HandUpdateWithoutRoomInput = {
@@ -1517,6 +1559,7 @@ export type HandUpdateWithoutRoomInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   players?: Prisma.HandPlayerUpdateManyWithoutHandNestedInput
   actions?: Prisma.HandActionUpdateManyWithoutHandNestedInput
   cards?: Prisma.HandCardUpdateManyWithoutHandNestedInput
@@ -1544,6 +1587,7 @@ export type HandUncheckedUpdateWithoutRoomInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   players?: Prisma.HandPlayerUncheckedUpdateManyWithoutHandNestedInput
   actions?: Prisma.HandActionUncheckedUpdateManyWithoutHandNestedInput
   cards?: Prisma.HandCardUncheckedUpdateManyWithoutHandNestedInput
@@ -1571,6 +1615,7 @@ export type HandUncheckedUpdateManyWithoutRoomInput = {
   board?: Prisma.HandUpdateboardInput | string[]
   potTotal?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   rake?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  voidedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -1653,6 +1698,7 @@ export type HandSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   board?: boolean
   potTotal?: boolean
   rake?: boolean
+  voidedReason?: boolean
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
   players?: boolean | Prisma.Hand$playersArgs<ExtArgs>
   actions?: boolean | Prisma.Hand$actionsArgs<ExtArgs>
@@ -1683,6 +1729,7 @@ export type HandSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   board?: boolean
   potTotal?: boolean
   rake?: boolean
+  voidedReason?: boolean
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["hand"]>
 
@@ -1708,6 +1755,7 @@ export type HandSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   board?: boolean
   potTotal?: boolean
   rake?: boolean
+  voidedReason?: boolean
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["hand"]>
 
@@ -1733,9 +1781,10 @@ export type HandSelectScalar = {
   board?: boolean
   potTotal?: boolean
   rake?: boolean
+  voidedReason?: boolean
 }
 
-export type HandOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "handId" | "roomId" | "handNo" | "game" | "limit" | "blinds" | "startedAt" | "endedAt" | "payload" | "createdAt" | "button" | "seedCommit" | "serverSeed" | "clientSeeds" | "deckSeed" | "derivation" | "deckKind" | "board" | "potTotal" | "rake", ExtArgs["result"]["hand"]>
+export type HandOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "handId" | "roomId" | "handNo" | "game" | "limit" | "blinds" | "startedAt" | "endedAt" | "payload" | "createdAt" | "button" | "seedCommit" | "serverSeed" | "clientSeeds" | "deckSeed" | "derivation" | "deckKind" | "board" | "potTotal" | "rake" | "voidedReason", ExtArgs["result"]["hand"]>
 export type HandInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
   players?: boolean | Prisma.Hand$playersArgs<ExtArgs>
@@ -1804,6 +1853,11 @@ export type $HandPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      */
     potTotal: bigint
     rake: bigint
+    /**
+     * Set when the hand was voided (checkpoint_lost, room_closed, unreadable): no number, no
+     * pots, actions or ledger entries; its players are listed with their hand-start stacks.
+     */
+    voidedReason: string | null
   }, ExtArgs["result"]["hand"]>
   composites: {}
 }
@@ -2253,6 +2307,7 @@ export interface HandFieldRefs {
   readonly board: Prisma.FieldRef<"Hand", 'String[]'>
   readonly potTotal: Prisma.FieldRef<"Hand", 'BigInt'>
   readonly rake: Prisma.FieldRef<"Hand", 'BigInt'>
+  readonly voidedReason: Prisma.FieldRef<"Hand", 'String'>
 }
     
 
