@@ -49,6 +49,13 @@ const utf8 = new TextDecoder();
  * pending requests as unavailable, and the worker (seeing the same stream end) marks the
  * connections that came over it disconnected.
  */
+/**
+ * Stream generations are unique across every link of this process: a link re-created for the same
+ * worker id (the worker restarted under its own name at a new address) must never reuse a number
+ * an attachment still holds, or that attachment would look current and never be re-attached.
+ */
+let lastGeneration = 0;
+
 export class WorkerLink {
   readonly workerId: string;
   readonly addr: string;
@@ -78,7 +85,7 @@ export class WorkerLink {
     return this.stateValue;
   }
 
-  /** Increments every time a new stream opens; attachments made on an older one are void. */
+  /** Changes every time a new stream opens; attachments made on an older one are void. */
   get generation(): number {
     return this.generationValue;
   }
@@ -153,7 +160,7 @@ export class WorkerLink {
       case 'welcome':
         if (this.stream !== stream) return;
         this.retryMs = 100;
-        this.generationValue++;
+        this.generationValue = ++lastGeneration;
         this.setState('open');
         this.options.logger.info(
           { event: 'worker_stream_open', workerId: this.workerId, addr: this.addr },
