@@ -6,66 +6,44 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { HashRing } from '@felt/platform';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster } from './harness/cluster.js';
+import type { Cluster } from './harness/cluster.js';
 import { eventually, leaseHolder, playOneAction, workerById, type LeaseInfo } from './harness/failover-play.js';
-import { LobbyClient } from './harness/lobby-client.js';
-import { HandRecords } from './harness/privacy.js';
-import { TableClient } from './harness/table-client.js';
+import { FailoverRig } from './harness/failover-rig.js';
+import type { LobbyClient } from './harness/lobby-client.js';
+import type { HandRecords } from './harness/privacy.js';
 import { makeBotOnlyTable } from './harness/table-ops.js';
 
 const run = promisify(execFile);
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+let rig: FailoverRig;
 let cluster: Cluster;
 let lobby: LobbyClient;
 let redis: Redis;
 let records: HandRecords;
-const clients: TableClient[] = [];
 
 beforeAll(async () => {
-  cluster = await Cluster.start({
-    gateways: 2,
-    workers: 2,
-    lobby: true,
-    env: {
-      FELT_MEMBER_TTL_MS: '5000',
-      // Long leases: a hand-over that waited for expiry instead of a release would show.
-      FELT_LEASE_TTL_MS: '60000',
-      FELT_LEASE_WAIT_MS: '3000',
-      FELT_DRAIN_DEADLINE_MS: '20000',
-      FELT_ACTION_MS: '120000',
-      FELT_HAND_PAUSE_MS: '500',
-      FELT_FREEZE_AFTER_MS: '120000',
-      FELT_BOT_THINK_MS: '30',
-      FELT_BOT_ITERATIONS: '20',
-    },
+  rig = await FailoverRig.start({
+    FELT_MEMBER_TTL_MS: '5000',
+    // Long leases: a hand-over that waited for expiry instead of a release would show.
+    FELT_LEASE_TTL_MS: '60000',
+    FELT_LEASE_WAIT_MS: '3000',
+    FELT_DRAIN_DEADLINE_MS: '20000',
+    FELT_HAND_PAUSE_MS: '500',
+    FELT_BOT_THINK_MS: '30',
+    FELT_BOT_ITERATIONS: '20',
   });
-  lobby = new LobbyClient(cluster.lobby!.url);
-  redis = new Redis(REDIS_URL);
-  records = new HandRecords(REDIS_URL, cluster.prefix);
+  ({ cluster, lobby, redis, records } = rig);
 });
 
 afterAll(async () => {
-  for (const c of clients) c.close();
-  await records?.close();
-  redis?.disconnect();
-  await cluster?.stop();
+  await rig?.stop();
 });
 
 describe('drain and scaling', () => {
   it('SIGTERM: the owner finishes the hand, hands the table over at the boundary, releases the lease and exits 0', async () => {
-    const annUser = await lobby.signUp(`ann-${randomUUID().slice(0, 8)}`);
-    const bobUser = await lobby.signUp(`bob-${randomUUID().slice(0, 8)}`);
-    const room = await lobby.createRoom(annUser, { game: 'holdem', limit: 'nl' });
-    await lobby.joinByCode(bobUser, room.code);
-    const tableId = room.sessionId;
-    const g = cluster.gateways;
-    const ann = await TableClient.join(g[0]!.wsUrl, annUser.cookie, tableId, annUser.userId, { sendSeeds: true });
-    const bob = await TableClient.join(g[1]!.wsUrl, bobUser.cookie, tableId, bobUser.userId, { sendSeeds: true });
-    clients.push(ann, bob);
-    const both = [ann, bob];
+    const { tableId, ann, both } = await rig.headsUp({ game: 'holdem', limit: 'nl' });
     await ann.until(() => ann.state?.hand_id !== undefined && ann.state.actor !== null, 30_000, 'the deal');
     const handId = ann.state!.hand_id!;
     const holder = (await leaseHolder(redis, cluster.prefix, tableId))!;

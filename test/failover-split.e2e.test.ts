@@ -1,77 +1,40 @@
 // Issue 8: split brain (the owner SIGSTOPped past its lease, another worker takes over, SIGCONT:
 // the old owner's writes are refused and it stops serving), and a corrupt checkpoint: the hand in
-// progress is voided, every stack back to its exact hand-start value, and nothing reaches the ledger.
-import { randomUUID } from 'node:crypto';
+// progress is voided, every stack back to its exact hand-start value, and the ledger sees a void.
 import { roomEscrows } from '@felt/db';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster } from './harness/cluster.js';
+import type { Cluster } from './harness/cluster.js';
 import {
   ACTION_OPS,
-  CheckpointWatch,
+  type CheckpointWatch,
   eventually,
   leaseHolder,
   playOneAction,
   workerById,
   type AckedAction,
 } from './harness/failover-play.js';
-import { LobbyClient } from './harness/lobby-client.js';
-import { HandRecords } from './harness/privacy.js';
-import { TableClient } from './harness/table-client.js';
+import { FailoverRig } from './harness/failover-rig.js';
+import type { HandRecords } from './harness/privacy.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
+let rig: FailoverRig;
 let cluster: Cluster;
-let lobby: LobbyClient;
 let redis: Redis;
 let records: HandRecords;
-const clients: TableClient[] = [];
-const tables: string[] = [];
 let watch: CheckpointWatch;
 
 beforeAll(async () => {
-  cluster = await Cluster.start({
-    gateways: 2,
-    workers: 2,
-    lobby: true,
-    env: {
-      FELT_MEMBER_TTL_MS: '2500',
-      FELT_LEASE_TTL_MS: '1500',
-      FELT_LEASE_WAIT_MS: '1500',
-      FELT_ACTION_MS: '120000',
-      FELT_HAND_PAUSE_MS: '300',
-      FELT_FREEZE_AFTER_MS: '120000',
-    },
-  });
-  lobby = new LobbyClient(cluster.lobby!.url);
-  redis = new Redis(REDIS_URL);
-  records = new HandRecords(REDIS_URL, cluster.prefix);
-  watch = new CheckpointWatch(redis, cluster.prefix, () => tables);
-  watch.start();
+  rig = await FailoverRig.start();
+  ({ cluster, redis, records, watch } = rig);
 });
 
 afterAll(async () => {
-  await watch?.stop();
-  for (const c of clients) c.close();
-  await records?.close();
-  redis?.disconnect();
-  await cluster?.stop();
+  await rig?.stop();
 });
 
 async function dealtTable(config: Record<string, unknown> = { game: 'holdem', limit: 'nl' }) {
-  const annUser = await lobby.signUp(`ann-${randomUUID().slice(0, 8)}`);
-  const bobUser = await lobby.signUp(`bob-${randomUUID().slice(0, 8)}`);
-  const room = await lobby.createRoom(annUser, config);
-  await lobby.joinByCode(bobUser, room.code);
-  const tableId = room.sessionId;
-  tables.push(tableId);
-  const g = cluster.gateways;
-  const ann = await TableClient.join(g[0]!.wsUrl, annUser.cookie, tableId, annUser.userId, { sendSeeds: true });
-  const bob = await TableClient.join(g[1]!.wsUrl, bobUser.cookie, tableId, bobUser.userId, { sendSeeds: true });
-  clients.push(ann, bob);
-  await ann.until(() => ann.state?.hand_id !== undefined && ann.state.actor !== null, 30_000, 'the deal');
-  await bob.until(() => bob.state?.hand_id === ann.state!.hand_id && bob.state?.actor !== null, 30_000, 'the deal');
-  return { tableId, ann, bob, room, handId: ann.state!.hand_id! };
+  const table = await rig.headsUp(config, { dealt: true });
+  return { ...table, handId: table.ann.state!.hand_id! };
 }
 
 describe('split brain and lost checkpoints', () => {
@@ -203,8 +166,13 @@ describe('split brain and lost checkpoints', () => {
         .flatMap((w) => w.proc.jsonLogs())
         .some((l) => l.event === 'checkpoint_corrupt' && l.tableId === tableId),
     ).toBe(true);
-    // The ledger sees no result for the voided hand: escrows are untouched and no job was sent.
-    expect(await records.job(handId)).toBeFalsy();
+    // The ledger sees a void rather than a result: the hand's job is the void record, and escrows
+    // are untouched.
+    const job = (await eventually('the void record', () => records.job(handId), 20_000)) as unknown as {
+      kind?: string;
+      reason?: string;
+    };
+    expect(job.kind).toBe('voided');
     const after = await roomEscrows(cluster.db.prisma, tableId);
     for (const [u, b] of startStacks) expect(Number(after.get(u))).toBe(b);
     await replacement;
