@@ -18,6 +18,7 @@ export const DbErrorCode = {
   ESCROW_MISMATCH: 'escrow_mismatch',
   CASH_OUT_CONFLICT: 'cash_out_conflict',
   HISTORY_IMMUTABLE: 'history_immutable',
+  STALE_EPOCH: 'stale_epoch',
 } as const;
 export type DbErrorCode = (typeof DbErrorCode)[keyof typeof DbErrorCode];
 
@@ -157,6 +158,23 @@ export class HandRecordInvalidError extends DbError {
 }
 
 /** The hand id, or the room's hand number, was already persisted with different content. */
+/**
+ * A table worker's write carried a lease epoch below the room's `owner_epoch`: another worker has
+ * taken the table over since (issue 8). Nothing was written; the worker must stop serving the table.
+ */
+export class StaleOwnerEpochError extends DbError {
+  constructor(
+    readonly roomId: string,
+    /** The epoch the write carried. */
+    readonly epoch: number,
+    /** The room's owner_epoch when the write was refused. */
+    readonly current: number,
+  ) {
+    super(DbErrorCode.STALE_EPOCH, `write for room ${roomId} refused: epoch ${epoch} is stale (room at ${current})`);
+    this.name = 'StaleOwnerEpochError';
+  }
+}
+
 export class HandConflictError extends DbError {
   constructor(
     readonly handId: string,

@@ -13,6 +13,7 @@ import {
   persistHand,
   runAudit,
   seatBot,
+  StaleOwnerEpochError,
   walletAccount,
   withTransaction,
   type TestDatabase,
@@ -319,6 +320,41 @@ describe('bots (seatBot)', () => {
     await t.sync();
     expect(sink.cashOuts.map((c) => c.user_id)).toEqual([botId]);
     expect(await accountBalance(db.prisma, escrowAccount(room.roomId, botId))).toBe(0n);
+    expect((await runAudit(db.prisma)).issues).toEqual([]);
+  });
+
+  it('is fenced by the worker’s lease epoch: a lower one is refused and changes nothing, a higher one raises it', async () => {
+    const room = await createRoom(db.prisma, [{ name: 'fenced', buyIn: 150 }]);
+    const epochOf = async () =>
+      (await db.prisma.room.findUniqueOrThrow({ where: { id: room.roomId }, select: { ownerEpoch: true } })).ownerEpoch;
+    expect(await epochOf()).toBe(0n);
+    const bot1 = '0b0b0b0b-0000-4000-8000-000000000011';
+    await seatBot(db.prisma, { roomId: room.roomId, botId: bot1, seat: 2, buyIn: 100n, epoch: 7 });
+    expect(await epochOf()).toBe(7n);
+    // The same owner again, and an unfenced call, go through without moving it.
+    await seatBot(db.prisma, { roomId: room.roomId, botId: bot1, seat: 2, buyIn: 100n, epoch: 7 });
+    await seatBot(db.prisma, { roomId: room.roomId, botId: bot1, seat: 2, buyIn: 100n });
+    expect(await epochOf()).toBe(7n);
+
+    // An older owner (epoch 6) is refused and nothing changes: no user, membership, chips or epoch.
+    const stale = '0b0b0b0b-0000-4000-8000-000000000012';
+    const totals = await ledgerTotals(db.prisma);
+    const members = await db.prisma.membership.count({ where: { roomId: room.roomId } });
+    const refused = seatBot(db.prisma, { roomId: room.roomId, botId: stale, seat: 3, buyIn: 100n, epoch: 6 });
+    await expect(refused).rejects.toBeInstanceOf(StaleOwnerEpochError);
+    await expect(refused).rejects.toMatchObject({ code: 'stale_epoch', epoch: 6, current: 7 });
+    expect(await db.prisma.user.count({ where: { id: stale } })).toBe(0);
+    expect(await db.prisma.membership.count({ where: { roomId: room.roomId } })).toBe(members);
+    expect(await ledgerTotals(db.prisma)).toEqual(totals);
+    expect(await epochOf()).toBe(7n);
+    // Even a bot it had seated itself: the old owner can no longer touch the room.
+    await expect(
+      seatBot(db.prisma, { roomId: room.roomId, botId: bot1, seat: 2, buyIn: 100n, epoch: 6 }),
+    ).rejects.toBeInstanceOf(StaleOwnerEpochError);
+
+    // A newer owner goes through and raises the epoch.
+    await seatBot(db.prisma, { roomId: room.roomId, botId: stale, seat: 3, buyIn: 100n, epoch: 9 });
+    expect(await epochOf()).toBe(9n);
     expect((await runAudit(db.prisma)).issues).toEqual([]);
   });
 });

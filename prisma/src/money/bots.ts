@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../client.js';
 import { MembershipStatus, RoomStatus } from '../generated/enums.js';
-import { LedgerInvalidError } from '../errors.js';
+import { LedgerInvalidError, StaleOwnerEpochError } from '../errors.js';
 import { accountBalance, buyIn, grant, openWallet, walletAccount } from '../ledger.js';
 import { withTransaction } from '../transaction.js';
 import { lockRoomRow } from './room-lock.js';
@@ -12,6 +12,12 @@ export interface SeatBotRequest {
   /** 1-based seat; it must be free in Postgres too. */
   readonly seat: number;
   readonly buyIn: bigint;
+  /**
+   * The lease epoch the worker serves the table under (issue 8). Refused with StaleOwnerEpochError,
+   * changing nothing, when the room's owner_epoch is higher; otherwise the room takes it. Absent:
+   * unfenced (a worker without leases).
+   */
+  readonly epoch?: number;
   readonly now?: Date;
 }
 
@@ -26,6 +32,9 @@ export const botName = (botId: string): string => `bot-${botId}`;
  * player's do, so conservation and the audit hold with bots at the table.
  *
  * Idempotent per (room, bot): a bot already seated at the room keeps its membership.
+ *
+ * Fenced by the worker's lease epoch, in the same transaction and under the room lock, so a worker
+ * that lost the table (a newer owner has written with a higher epoch) can change nothing here.
  */
 export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promise<{ membershipId: string }> {
   if (req.buyIn <= 0n) throw new LedgerInvalidError('a bot buys in with a positive number of chips');
@@ -33,6 +42,13 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
     const room = await lockRoomRow(tx, req.roomId);
     if (!room || room.status !== RoomStatus.open) {
       throw new LedgerInvalidError(`room ${req.roomId} is not open for a bot`);
+    }
+    if (req.epoch !== undefined) {
+      if (room.ownerEpoch > req.epoch) throw new StaleOwnerEpochError(req.roomId, req.epoch, room.ownerEpoch);
+      if (room.ownerEpoch < req.epoch) {
+        // Raw, so the room's updated_at (the lobby's) does not move for a worker's bookkeeping.
+        await tx.$executeRaw`UPDATE "rooms" SET "owner_epoch" = ${BigInt(req.epoch)} WHERE "id" = ${req.roomId}::uuid`;
+      }
     }
     const seated = await tx.membership.findFirst({
       where: { roomId: req.roomId, userId: req.botId, status: MembershipStatus.active },

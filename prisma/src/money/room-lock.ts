@@ -6,6 +6,8 @@ export interface LockedRoomRow {
   readonly status: RoomStatus;
   readonly hostId: string;
   readonly lastHandNo: number;
+  /** The lease epoch of the last table worker that wrote for the room (issue 8). */
+  readonly ownerEpoch: number;
 }
 
 /**
@@ -15,9 +17,19 @@ export interface LockedRoomRow {
  * account.
  */
 export async function lockRoomRow(tx: TxClient, roomId: string): Promise<LockedRoomRow | null> {
-  const rows = await tx.$queryRaw<{ id: string; status: RoomStatus; host_id: string; last_hand_no: number }[]>`
-    SELECT "id"::text AS "id", "status", "host_id"::text AS "host_id", "last_hand_no"
+  const rows = await tx.$queryRaw<
+    { id: string; status: RoomStatus; host_id: string; last_hand_no: number; owner_epoch: bigint }[]
+  >`
+    SELECT "id"::text AS "id", "status", "host_id"::text AS "host_id", "last_hand_no", "owner_epoch"
     FROM "rooms" WHERE "id" = ${roomId}::uuid FOR UPDATE`;
   const row = rows[0];
-  return row ? { id: row.id, status: row.status, hostId: row.host_id, lastHandNo: Number(row.last_hand_no) } : null;
+  return row
+    ? {
+        id: row.id,
+        status: row.status,
+        hostId: row.host_id,
+        lastHandNo: Number(row.last_hand_no),
+        ownerEpoch: Number(row.owner_epoch),
+      }
+    : null;
 }

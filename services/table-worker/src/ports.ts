@@ -88,17 +88,23 @@ export interface CheckpointFence {
   readonly epoch: number;
 }
 
-/** A checkpoint write refused because the table's epoch moved on: another worker owns the table. */
+/**
+ * A fenced write refused because the table's epoch moved on: another worker owns the table. The
+ * checkpoint store throws it (Redis epoch), and so does the seed source for a Postgres write
+ * (`rooms.owner_epoch`, docs/dev/money-flows.md).
+ */
 export class StaleEpochError extends Error {
   readonly code = 'stale_epoch';
   constructor(
     readonly tableId: string,
     /** The epoch the write carried. */
     readonly epoch: number,
-    /** The table's epoch in Redis when the write was refused (0: none). */
+    /** The table's epoch where the write was refused (0: none). */
     readonly current: number,
+    /** What was refused. */
+    readonly write: 'checkpoint' | 'bot seat' = 'checkpoint',
   ) {
-    super(`checkpoint of table ${tableId} refused: epoch ${epoch} is stale (current ${current})`);
+    super(`${write} of table ${tableId} refused: epoch ${epoch} is stale (current ${current})`);
     this.name = 'StaleEpochError';
   }
 }

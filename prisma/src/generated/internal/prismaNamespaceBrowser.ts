@@ -118,7 +118,8 @@ export const RoomScalarFieldEnum = {
   updatedAt: 'updatedAt',
   closingAt: 'closingAt',
   closedAt: 'closedAt',
-  lastHandNo: 'lastHandNo'
+  lastHandNo: 'lastHandNo',
+  ownerEpoch: 'ownerEpoch'
 } as const
 
 export type RoomScalarFieldEnum = (typeof RoomScalarFieldEnum)[keyof typeof RoomScalarFieldEnum]

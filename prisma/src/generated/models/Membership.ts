@@ -597,14 +597,6 @@ export type EnumMembershipStatusFieldUpdateOperationsInput = {
   set?: $Enums.MembershipStatus
 }
 
-export type BigIntFieldUpdateOperationsInput = {
-  set?: bigint | number
-  increment?: bigint | number
-  decrement?: bigint | number
-  multiply?: bigint | number
-  divide?: bigint | number
-}
-
 export type MembershipCreateNestedOneWithoutTopUpsInput = {
   create?: Prisma.XOR<Prisma.MembershipCreateWithoutTopUpsInput, Prisma.MembershipUncheckedCreateWithoutTopUpsInput>
   connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutTopUpsInput

@@ -28,10 +28,12 @@ export type AggregateRoom = {
 
 export type RoomAvgAggregateOutputType = {
   lastHandNo: number | null
+  ownerEpoch: number | null
 }
 
 export type RoomSumAggregateOutputType = {
   lastHandNo: number | null
+  ownerEpoch: bigint | null
 }
 
 export type RoomMinAggregateOutputType = {
@@ -45,6 +47,7 @@ export type RoomMinAggregateOutputType = {
   closingAt: Date | null
   closedAt: Date | null
   lastHandNo: number | null
+  ownerEpoch: bigint | null
 }
 
 export type RoomMaxAggregateOutputType = {
@@ -58,6 +61,7 @@ export type RoomMaxAggregateOutputType = {
   closingAt: Date | null
   closedAt: Date | null
   lastHandNo: number | null
+  ownerEpoch: bigint | null
 }
 
 export type RoomCountAggregateOutputType = {
@@ -72,16 +76,19 @@ export type RoomCountAggregateOutputType = {
   closingAt: number
   closedAt: number
   lastHandNo: number
+  ownerEpoch: number
   _all: number
 }
 
 
 export type RoomAvgAggregateInputType = {
   lastHandNo?: true
+  ownerEpoch?: true
 }
 
 export type RoomSumAggregateInputType = {
   lastHandNo?: true
+  ownerEpoch?: true
 }
 
 export type RoomMinAggregateInputType = {
@@ -95,6 +102,7 @@ export type RoomMinAggregateInputType = {
   closingAt?: true
   closedAt?: true
   lastHandNo?: true
+  ownerEpoch?: true
 }
 
 export type RoomMaxAggregateInputType = {
@@ -108,6 +116,7 @@ export type RoomMaxAggregateInputType = {
   closingAt?: true
   closedAt?: true
   lastHandNo?: true
+  ownerEpoch?: true
 }
 
 export type RoomCountAggregateInputType = {
@@ -122,6 +131,7 @@ export type RoomCountAggregateInputType = {
   closingAt?: true
   closedAt?: true
   lastHandNo?: true
+  ownerEpoch?: true
   _all?: true
 }
 
@@ -223,6 +233,7 @@ export type RoomGroupByOutputType = {
   closingAt: Date | null
   closedAt: Date | null
   lastHandNo: number
+  ownerEpoch: bigint
   _count: RoomCountAggregateOutputType | null
   _avg: RoomAvgAggregateOutputType | null
   _sum: RoomSumAggregateOutputType | null
@@ -260,6 +271,7 @@ export type RoomWhereInput = {
   closingAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   closedAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   lastHandNo?: Prisma.IntFilter<"Room"> | number
+  ownerEpoch?: Prisma.BigIntFilter<"Room"> | bigint | number
   host?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   memberships?: Prisma.MembershipListRelationFilter
   hands?: Prisma.HandListRelationFilter
@@ -281,6 +293,7 @@ export type RoomOrderByWithRelationInput = {
   closingAt?: Prisma.SortOrderInput | Prisma.SortOrder
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
+  ownerEpoch?: Prisma.SortOrder
   host?: Prisma.UserOrderByWithRelationInput
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   hands?: Prisma.HandOrderByRelationAggregateInput
@@ -305,6 +318,7 @@ export type RoomWhereUniqueInput = Prisma.AtLeast<{
   closingAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   closedAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   lastHandNo?: Prisma.IntFilter<"Room"> | number
+  ownerEpoch?: Prisma.BigIntFilter<"Room"> | bigint | number
   host?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   memberships?: Prisma.MembershipListRelationFilter
   hands?: Prisma.HandListRelationFilter
@@ -326,6 +340,7 @@ export type RoomOrderByWithAggregationInput = {
   closingAt?: Prisma.SortOrderInput | Prisma.SortOrder
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
+  ownerEpoch?: Prisma.SortOrder
   _count?: Prisma.RoomCountOrderByAggregateInput
   _avg?: Prisma.RoomAvgOrderByAggregateInput
   _max?: Prisma.RoomMaxOrderByAggregateInput
@@ -348,6 +363,7 @@ export type RoomScalarWhereWithAggregatesInput = {
   closingAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Room"> | Date | string | null
   closedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Room"> | Date | string | null
   lastHandNo?: Prisma.IntWithAggregatesFilter<"Room"> | number
+  ownerEpoch?: Prisma.BigIntWithAggregatesFilter<"Room"> | bigint | number
 }
 
 export type RoomCreateInput = {
@@ -361,6 +377,7 @@ export type RoomCreateInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -382,6 +399,7 @@ export type RoomUncheckedCreateInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -401,6 +419,7 @@ export type RoomUpdateInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -422,6 +441,7 @@ export type RoomUncheckedUpdateInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -442,6 +462,7 @@ export type RoomCreateManyInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
 }
 
 export type RoomUpdateManyMutationInput = {
@@ -455,6 +476,7 @@ export type RoomUpdateManyMutationInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type RoomUncheckedUpdateManyInput = {
@@ -469,6 +491,7 @@ export type RoomUncheckedUpdateManyInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type RoomListRelationFilter = {
@@ -493,10 +516,12 @@ export type RoomCountOrderByAggregateInput = {
   closingAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
+  ownerEpoch?: Prisma.SortOrder
 }
 
 export type RoomAvgOrderByAggregateInput = {
   lastHandNo?: Prisma.SortOrder
+  ownerEpoch?: Prisma.SortOrder
 }
 
 export type RoomMaxOrderByAggregateInput = {
@@ -510,6 +535,7 @@ export type RoomMaxOrderByAggregateInput = {
   closingAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
+  ownerEpoch?: Prisma.SortOrder
 }
 
 export type RoomMinOrderByAggregateInput = {
@@ -523,10 +549,12 @@ export type RoomMinOrderByAggregateInput = {
   closingAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
+  ownerEpoch?: Prisma.SortOrder
 }
 
 export type RoomSumOrderByAggregateInput = {
   lastHandNo?: Prisma.SortOrder
+  ownerEpoch?: Prisma.SortOrder
 }
 
 export type RoomScalarRelationFilter = {
@@ -595,6 +623,14 @@ export type IntFieldUpdateOperationsInput = {
   decrement?: number
   multiply?: number
   divide?: number
+}
+
+export type BigIntFieldUpdateOperationsInput = {
+  set?: bigint | number
+  increment?: bigint | number
+  decrement?: bigint | number
+  multiply?: bigint | number
+  divide?: bigint | number
 }
 
 export type RoomCreateNestedOneWithoutMembershipsInput = {
@@ -696,6 +732,7 @@ export type RoomCreateWithoutHostInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
@@ -715,6 +752,7 @@ export type RoomUncheckedCreateWithoutHostInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -764,6 +802,7 @@ export type RoomScalarWhereInput = {
   closingAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   closedAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   lastHandNo?: Prisma.IntFilter<"Room"> | number
+  ownerEpoch?: Prisma.BigIntFilter<"Room"> | bigint | number
 }
 
 export type RoomCreateWithoutMembershipsInput = {
@@ -777,6 +816,7 @@ export type RoomCreateWithoutMembershipsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
@@ -797,6 +837,7 @@ export type RoomUncheckedCreateWithoutMembershipsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
@@ -831,6 +872,7 @@ export type RoomUpdateWithoutMembershipsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
@@ -851,6 +893,7 @@ export type RoomUncheckedUpdateWithoutMembershipsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
@@ -869,6 +912,7 @@ export type RoomCreateWithoutAccountsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -889,6 +933,7 @@ export type RoomUncheckedCreateWithoutAccountsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
@@ -923,6 +968,7 @@ export type RoomUpdateWithoutAccountsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -943,6 +989,7 @@ export type RoomUncheckedUpdateWithoutAccountsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
@@ -961,6 +1008,7 @@ export type RoomCreateWithoutTransactionsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -981,6 +1029,7 @@ export type RoomUncheckedCreateWithoutTransactionsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -1015,6 +1064,7 @@ export type RoomUpdateWithoutTransactionsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -1035,6 +1085,7 @@ export type RoomUncheckedUpdateWithoutTransactionsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -1053,6 +1104,7 @@ export type RoomCreateWithoutHandsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
@@ -1073,6 +1125,7 @@ export type RoomUncheckedCreateWithoutHandsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
@@ -1107,6 +1160,7 @@ export type RoomUpdateWithoutHandsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
@@ -1127,6 +1181,7 @@ export type RoomUncheckedUpdateWithoutHandsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
@@ -1145,6 +1200,7 @@ export type RoomCreateWithoutTopUpsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -1165,6 +1221,7 @@ export type RoomUncheckedCreateWithoutTopUpsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -1199,6 +1256,7 @@ export type RoomUpdateWithoutTopUpsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -1219,6 +1277,7 @@ export type RoomUncheckedUpdateWithoutTopUpsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -1237,6 +1296,7 @@ export type RoomCreateWithoutCashOutsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -1257,6 +1317,7 @@ export type RoomUncheckedCreateWithoutCashOutsInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -1291,6 +1352,7 @@ export type RoomUpdateWithoutCashOutsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -1311,6 +1373,7 @@ export type RoomUncheckedUpdateWithoutCashOutsInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -1329,6 +1392,7 @@ export type RoomCreateManyHostInput = {
   closingAt?: Date | string | null
   closedAt?: Date | string | null
   lastHandNo?: number
+  ownerEpoch?: bigint | number
 }
 
 export type RoomUpdateWithoutHostInput = {
@@ -1342,6 +1406,7 @@ export type RoomUpdateWithoutHostInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
@@ -1361,6 +1426,7 @@ export type RoomUncheckedUpdateWithoutHostInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -1380,6 +1446,7 @@ export type RoomUncheckedUpdateManyWithoutHostInput = {
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 
@@ -1470,6 +1537,7 @@ export type RoomSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   closingAt?: boolean
   closedAt?: boolean
   lastHandNo?: boolean
+  ownerEpoch?: boolean
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   memberships?: boolean | Prisma.Room$membershipsArgs<ExtArgs>
   hands?: boolean | Prisma.Room$handsArgs<ExtArgs>
@@ -1492,6 +1560,7 @@ export type RoomSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   closingAt?: boolean
   closedAt?: boolean
   lastHandNo?: boolean
+  ownerEpoch?: boolean
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["room"]>
 
@@ -1507,6 +1576,7 @@ export type RoomSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   closingAt?: boolean
   closedAt?: boolean
   lastHandNo?: boolean
+  ownerEpoch?: boolean
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["room"]>
 
@@ -1522,9 +1592,10 @@ export type RoomSelectScalar = {
   closingAt?: boolean
   closedAt?: boolean
   lastHandNo?: boolean
+  ownerEpoch?: boolean
 }
 
-export type RoomOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "code" | "status" | "config" | "isPublic" | "hostId" | "createdAt" | "updatedAt" | "closingAt" | "closedAt" | "lastHandNo", ExtArgs["result"]["room"]>
+export type RoomOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "code" | "status" | "config" | "isPublic" | "hostId" | "createdAt" | "updatedAt" | "closingAt" | "closedAt" | "lastHandNo" | "ownerEpoch", ExtArgs["result"]["room"]>
 export type RoomInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   memberships?: boolean | Prisma.Room$membershipsArgs<ExtArgs>
@@ -1580,6 +1651,11 @@ export type $RoomPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      * Hands are persisted in order per room: every hand 1..lastHandNo is in `hands` (issue 7).
      */
     lastHandNo: number
+    /**
+     * The lease epoch of the last table worker that wrote for this room (issue 8): a write with a
+     * lower epoch is refused (StaleOwnerEpochError), a higher one raises it.
+     */
+    ownerEpoch: bigint
   }, ExtArgs["result"]["room"]>
   composites: {}
 }
@@ -2021,6 +2097,7 @@ export interface RoomFieldRefs {
   readonly closingAt: Prisma.FieldRef<"Room", 'DateTime'>
   readonly closedAt: Prisma.FieldRef<"Room", 'DateTime'>
   readonly lastHandNo: Prisma.FieldRef<"Room", 'Int'>
+  readonly ownerEpoch: Prisma.FieldRef<"Room", 'BigInt'>
 }
     
 

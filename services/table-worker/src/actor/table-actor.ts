@@ -27,6 +27,7 @@ import {
 } from '../table/views.js';
 import { Mailbox } from './mailbox.js';
 import { notJoined, TableError } from './table-error.js';
+import { NotOwnerError } from '../ownership/table-ownership.js';
 
 export type ClientCommandFrame = Exclude<TableCommandFrame, { type: 'resync_request' }>;
 
@@ -398,7 +399,14 @@ export class TableActor {
     replies: (tableSeq: number) => ConnectionReply[] = () => [],
     forceSnapshot?: string,
   ): Promise<TableOutcome> {
-    await this.fundBots(now);
+    try {
+      await this.fundBots(now);
+    } catch (err) {
+      // The table is no longer ours (a fenced write was refused): undo the command, as a refused
+      // checkpoint does, so nothing of it is published.
+      this.rollback();
+      throw err;
+    }
     const live = this.live;
     const emissions = [...this.pendingEmissions, ...live.drain()];
     this.pendingEmissions = [];
@@ -492,12 +500,17 @@ export class TableActor {
     try {
       await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, money);
     } catch (err) {
-      const saved = JSON.parse(this.saved) as LiveTableJSON;
-      this.live = LiveTable.restore(saved, TableActor.liveDeps(saved.tableId, this.deps), this.deps.clock.now());
-      this.live.drain();
+      this.rollback();
       throw err;
     }
     this.saved = state;
+  }
+
+  /** Back to the last checkpoint, in memory too. */
+  private rollback(): void {
+    const saved = JSON.parse(this.saved) as LiveTableJSON;
+    this.live = LiveTable.restore(saved, TableActor.liveDeps(saved.tableId, this.deps), this.deps.clock.now());
+    this.live.drain();
   }
 
   /**
@@ -574,6 +587,8 @@ export class TableActor {
         // The time after the call: funding is a round trip to Postgres.
         this.live.botFunded(request, membershipId, this.deps.clock.now());
       } catch (err) {
+        // Another worker owns the table now: nothing more may be written for it from here.
+        if (err instanceof NotOwnerError) throw err;
         this.deps.logger.warn({ err, tableId: this.live.tableId, seat: request.seat }, 'bot not funded');
         this.live.botRefused(request, now);
       }

@@ -1,6 +1,7 @@
 import { ErrorCode } from '@felt/protocol';
 import { CheckpointCorruptError, StaleEpochError, type CheckpointMark, type CheckpointStore } from '../ports.js';
 import type { LiveTableJSON } from '../table/live-table.js';
+import type { MoneySeedSource } from '../money/ports.js';
 import { NotOwnerError, type HeldLease, type TableOwnership } from '../ownership/table-ownership.js';
 import { TableActor, type TableActorDeps } from './table-actor.js';
 import { TableError, tableNotFound } from './table-error.js';
@@ -122,7 +123,9 @@ export class TableDirectory {
       const [seed, saved] = await Promise.all([this.options.seeds.load(tableId), this.lastCheckpoint(tableId)]);
       if (!seed || seed.status === 'closed') throw tableNotFound(tableId);
       if (lease && ownership) ownership.check(lease);
-      const deps: TableActorDeps = lease ? { ...this.options, checkpoints: this.fenced(lease) } : this.options;
+      const deps: TableActorDeps = lease
+        ? { ...this.options, checkpoints: this.fenced(lease), seeds: this.fencedSeeds(lease) }
+        : this.options;
       let actor: TableActor;
       let resumedHand: string | undefined;
       if (saved.state !== null && isLiveTable(saved.state, tableId)) {
@@ -166,6 +169,33 @@ export class TableDirectory {
           if (err instanceof StaleEpochError) {
             ownership.staleWrite(lease, err.current);
             throw new NotOwnerError(id, '', 'stale epoch');
+          }
+          throw err;
+        }
+      },
+    };
+  }
+
+  /**
+   * The seed source as one actor sees it: its Postgres write (seating a funded bot) carries the
+   * lease's epoch, and a refusal is handled like a refused checkpoint: the lease is lost, the table
+   * is evicted, and the command fails with NotOwnerError.
+   */
+  private fencedSeeds(lease: HeldLease): MoneySeedSource {
+    const seeds = this.options.seeds;
+    const ownership = this.options.ownership!;
+    const seatBot = seeds.seatBot?.bind(seeds);
+    if (seatBot === undefined) return seeds;
+    return {
+      load: (id) => seeds.load(id),
+      seatBot: async (req) => {
+        ownership.check(lease);
+        try {
+          return await seatBot({ ...req, epoch: lease.epoch });
+        } catch (err) {
+          if (err instanceof StaleEpochError) {
+            ownership.staleWrite(lease, err.current);
+            throw new NotOwnerError(req.roomId, '', 'stale epoch');
           }
           throw err;
         }

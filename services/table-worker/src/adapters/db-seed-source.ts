@@ -1,6 +1,7 @@
-import { botName, loadTableSeed, seatBot, type PrismaClient } from '@felt/db';
+import { botName, loadTableSeed, seatBot, StaleOwnerEpochError, type PrismaClient } from '@felt/db';
 import { safeParseRoomConfig } from '@felt/protocol';
 import type { BotSeatRequest, MoneySeed, MoneySeedSource } from '../money/ports.js';
+import { StaleEpochError } from '../ports.js';
 import { seatCountOf } from './room-seats.js';
 
 /**
@@ -45,7 +46,20 @@ export class DbSeedSource implements MoneySeedSource {
     };
   }
 
+  /** Fenced by `req.epoch` (rooms.owner_epoch): a stale one throws the ports' StaleEpochError. */
   async seatBot(req: BotSeatRequest): Promise<{ membershipId: string }> {
-    return seatBot(this.prisma, { roomId: req.roomId, botId: req.botId, seat: req.seat, buyIn: BigInt(req.buyIn) });
+    try {
+      return await seatBot(this.prisma, {
+        roomId: req.roomId,
+        botId: req.botId,
+        seat: req.seat,
+        buyIn: BigInt(req.buyIn),
+        ...(req.epoch !== undefined ? { epoch: req.epoch } : {}),
+      });
+    } catch (err) {
+      if (err instanceof StaleOwnerEpochError)
+        throw new StaleEpochError(req.roomId, err.epoch, err.current, 'bot seat');
+      throw err;
+    }
   }
 }

@@ -32,6 +32,12 @@ export interface BotSeatRequest {
   readonly botId: string;
   readonly seat: number;
   readonly buyIn: number;
+  /**
+   * The lease epoch the worker serves the table under (issue 8): the write is refused with the
+   * ports' StaleEpochError when a newer owner has written for the room. Absent: unfenced (a worker
+   * without leases, as in single-process tests).
+   */
+  readonly epoch?: number;
 }
 
 /** The seed source, and where bots become funded users (@felt/db `seatBot`). */
