@@ -7,12 +7,12 @@ import { chaosFailed, chaosLine, runChaos } from '../scripts/chaos/run.js';
 describe('chaos', () => {
   // `npm run chaos -- --seconds 600` runs the same check for longer.
   it(
-    '45 s of kills and pauses: lost_actions=0 chips_delta=0 stale_writes=0 unconverged=0',
+    '60 s of kills and pauses: lost_actions=0 chips_delta=0 stale_writes=0 unconverged=0',
     { timeout: 400_000 },
     async () => {
       const lines: string[] = [];
       const report = await runChaos({
-        seconds: 45,
+        seconds: 60,
         tables: 10,
         killEveryMs: 5_000,
         pauseEveryMs: 12_000,
