@@ -185,8 +185,17 @@ describe('the table worker’s money side, end to end', () => {
     actor.command({ type: 'action', hand_id: handId, turn_token: s.hero!.turn_token!, action: 'call' });
     await a.until(() => (a.state?.pot_total ?? 0) >= 5 && a.state, 10_000, 'the call');
     expect(await lobby.closeRoom(ann!, tableId)).toBe('closing');
-    for (const x of clients)
+    for (const x of clients) {
       await x.until(() => x.received.some((m) => m.type === 'table_closed'), 10_000, 'table_closed');
+      // Told before the table closed that the hand is void, with the stacks returned.
+      const types = x.received.map((m) => m.type);
+      expect(types.indexOf('hand_voided')).toBeGreaterThan(-1);
+      expect(types.indexOf('hand_voided')).toBeLessThan(types.indexOf('table_closed'));
+      expect(x.received.find((m) => m.type === 'hand_voided')).toMatchObject({
+        hand_id: handId,
+        reason: 'room_closed',
+      });
+    }
     await waitFor(
       'the room closed',
       async () => (await cluster.db.prisma.room.findUnique({ where: { id: tableId } }))?.status === 'closed',
@@ -205,7 +214,17 @@ describe('the table worker’s money side, end to end', () => {
       });
     }
     for (const u of [ann!, bob!, cat!]) expect(await wallet(u.userId)).toBe(GRANT);
-    expect(await cluster.db.prisma.hand.count({ where: { roomId: tableId } })).toBe(0);
+    // The ledger sees a void rather than a result (issue 8): a hands row marked voided, no number.
+    await waitFor(
+      'the void record',
+      async () => (await cluster.db.prisma.hand.count({ where: { handId } })) === 1,
+      20_000,
+      100,
+    );
+    expect(await cluster.db.prisma.hand.findMany({ where: { roomId: tableId } })).toMatchObject([
+      { handId, handNo: null, voidedReason: 'room_closed', potTotal: 0n },
+    ]);
+    expect(await cluster.db.prisma.ledgerTransaction.count({ where: { handId } })).toBe(0);
     await expectCleanAudit([tableId]);
   });
 
