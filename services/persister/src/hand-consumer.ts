@@ -290,7 +290,8 @@ export class HandConsumer {
       kind: isHand ? 'hand' : 'cash_out',
       id: text(isHand ? data.hand_id : data.request_id) ?? job.id ?? '',
       room_id: text(data.room_id) ?? '',
-      ...(typeof data.hand_no === 'number' ? { hand_no: data.hand_no } : {}),
+      // A void takes no number: the one it would have had is not a persisted hand's.
+      ...(typeof data.hand_no === 'number' && job.name !== MoneyJobName.HAND_VOIDED ? { hand_no: data.hand_no } : {}),
       outcome,
       attempts: job.attemptsMade,
       ...(error !== undefined ? { error } : {}),
