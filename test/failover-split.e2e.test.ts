@@ -173,6 +173,17 @@ describe('split brain and lost checkpoints', () => {
       reason?: string;
     };
     expect(job.kind).toBe('voided');
+    // Both players were told on the wire, before anything newer reached them: a client that
+    // applies messages in table_seq order does not drop the void as stale.
+    for (const c of [ann, bob]) {
+      const at = await eventually('hand_voided at each client', () => {
+        const k = c.received.findIndex((m) => m.type === 'hand_voided' && m.hand_id === handId);
+        return k >= 0 ? k + 1 : null;
+      });
+      const voidSeq = c.received[at - 1]!.table_seq as number;
+      const newer = c.received.slice(0, at - 1).filter((m) => typeof m.table_seq === 'number' && m.table_seq > voidSeq);
+      expect(newer.map((m) => `${String(m.type)}@${String(m.table_seq)}`)).toEqual([]);
+    }
     const after = await roomEscrows(cluster.db.prisma, tableId);
     for (const [u, b] of startStacks) expect(Number(after.get(u))).toBe(b);
     await replacement;

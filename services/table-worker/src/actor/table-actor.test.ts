@@ -467,10 +467,35 @@ describe('voided hands (issue 8)', () => {
       ],
     });
     expect(msgs[1]?.type).toBe('table_state');
-    expect(out.replies[0]!.message).toMatchObject({ type: 'table_state', table_seq: msgs[1]!.table_seq });
+    // The answer carries both too, in the same order: it races the stream to the client.
+    expect(out.replies.map((r) => [r.message.type, (r.message as { table_seq?: number }).table_seq])).toEqual([
+      ['hand_voided', 41],
+      ['table_state', msgs[1]!.table_seq],
+    ]);
     // A resync replays it too (for a client that re-attached after the first command).
     const res = await actor.submit({ kind: 'resync', connectionId: 'ca', userId: A, fromTableSeq: 40 });
     expect((res.replies[0]!.message as ResyncResponse).replayed_events.map((e) => e.type)).toEqual(['hand_voided']);
+    // Bob attaches after it went out (his connection was still on its way from the dead worker):
+    // his stream is told again, ahead of his snapshot and in table_seq order.
+    const bob = await actor.submit({ kind: 'attach', connectionId: 'cb', streamId: 's2', userId: B });
+    const toBob = h.publisher.toUser(B);
+    expect(toBob.map((m) => m.type)).toEqual(['hand_voided', 'table_state']);
+    expect(toBob[0]).toMatchObject({ hand_id: lost, reason: 'checkpoint_lost' });
+    expect(toBob[0]!.table_seq).toBeLessThan(toBob[1]!.table_seq);
+    // The answer carries both, in the same order: it races the stream to the client.
+    expect(bob.replies.map((r) => [r.message.type, (r.message as { table_seq?: number }).table_seq])).toEqual(
+      toBob.map((m) => [m.type, m.table_seq]),
+    );
+    // Ann's stream carried it already: her reconnect is not told twice.
+    const annBefore = h.publisher.toUser(A).length;
+    await actor.submit({ kind: 'detach', connectionId: 'ca', userId: A });
+    await actor.submit({ kind: 'attach', connectionId: 'ca2', streamId: 's1', userId: A });
+    expect(
+      h.publisher
+        .toUser(A)
+        .slice(annBefore)
+        .filter((m) => m.type === 'hand_voided'),
+    ).toEqual([]);
     expect(h.voids).toHaveLength(1);
     expect(voidedHandJobSchema.parse(h.voids[0])).toMatchObject({ hand_id: lost, reason: 'checkpoint_lost' });
     expect(h.voids[0]!.hand_no).toBeUndefined();

@@ -259,9 +259,21 @@ export class TableActor {
           // The attaching viewer's stream always gets a new snapshot: a re-attachment (ring move,
           // reconnect) must see a table_seq above anything it held.
           const viewer = spectate ? null : this.viewerOf(command.userId);
+          if (viewer !== null) this.retellVoid(viewer);
           return await this.commit(
             now,
-            (seq) => [{ connectionId: command.connectionId, message: this.snapshotFor(viewer, seq, now) }],
+            (seq, events) => [
+              // A void this commit sent to the viewer goes in the answer too, ahead of the snapshot:
+              // the answer and the stream race to the client, and whichever comes first must not
+              // make the void stale.
+              ...events
+                .filter(
+                  (e) =>
+                    e.message.type === 'hand_voided' && (e.audience.kind === 'all' || e.audience.userId === viewer),
+                )
+                .map((e) => ({ connectionId: command.connectionId, message: e.message })),
+              { connectionId: command.connectionId, message: this.snapshotFor(viewer, seq, now) },
+            ],
             viewer === null ? TABLE_STREAM : userStream(viewer),
           );
         }
@@ -291,6 +303,18 @@ export class TableActor {
     } finally {
       this.arm();
     }
+  }
+
+  /**
+   * A hand voided since the last one finished, that this player's stream never carried (most often
+   * a lost checkpoint: the player was on the way from the worker that died), is told again on that
+   * stream, ahead of the snapshot and in table_seq order, so that no newer message makes it stale.
+   */
+  private retellVoid(viewer: string): void {
+    const voided = this.buffer.pendingVoid();
+    if (voided === null || (this.live.streams.get(userStream(viewer))?.last ?? 0) >= voided.table_seq) return;
+    const { table_seq: _seq, ...body } = voided;
+    this.pendingEmissions.push({ audience: { kind: 'user', userId: viewer }, body });
   }
 
   private unchanged(): TableOutcome {
@@ -396,7 +420,7 @@ export class TableActor {
    */
   private async commit(
     now: number,
-    replies: (tableSeq: number) => ConnectionReply[] = () => [],
+    replies: (tableSeq: number, events: readonly BufferedEvent[]) => ConnectionReply[] = () => [],
     forceSnapshot?: string,
   ): Promise<TableOutcome> {
     try {
@@ -476,7 +500,7 @@ export class TableActor {
       }
     }
 
-    const out = replies(live.tableSeq);
+    const out = replies(live.tableSeq, buffered);
     // Checkpoint before anything leaves the actor: a published table_seq must never be reissued,
     // and an accepted command must survive this worker.
     await this.checkpoint(buffered);

@@ -26,6 +26,31 @@ describe('EventBuffer', () => {
     expect(b.since(0, 'ann').complete).toBe(true);
   });
 
+  it('keeps the last hand_voided pending for attaching connections until another hand finishes', () => {
+    const b = new EventBuffer();
+    const all = { kind: 'all' } as const;
+    const voided = {
+      type: 'hand_voided',
+      table_id: 't',
+      table_seq: 2,
+      hand_id: 'h1',
+      hand_seq: 0,
+      reason: 'checkpoint_lost',
+      stacks: [],
+    } as unknown as TableEvent;
+    expect(b.pendingVoid()).toBeNull();
+    b.push(event(1));
+    b.push({ tableSeq: 2, audience: all, message: voided });
+    b.push(event(3));
+    expect(b.pendingVoid()).toBe(voided);
+    const commit = { type: 'seed_commit', table_id: 't', table_seq: 4, hand_id: 'h2' } as unknown as TableEvent;
+    b.push({ tableSeq: 4, audience: all, message: commit });
+    expect(b.pendingVoid()).toBe(voided);
+    const result = { type: 'hand_result', table_id: 't', table_seq: 5, hand_id: 'h2' } as unknown as TableEvent;
+    b.push({ tableSeq: 5, audience: all, message: result });
+    expect(b.pendingVoid()).toBeNull();
+  });
+
   it('is bounded, and says when a replay is incomplete because events were dropped', () => {
     const b = new EventBuffer(undefined, 3);
     for (let s = 1; s <= 6; s++) b.push(event(s));

@@ -59,6 +59,20 @@ export class EventBuffer {
     return { events, complete };
   }
 
+  /**
+   * The last `hand_voided` when no hand has finished since: what a connection attaching now must
+   * still be told (it may have been away, or on its way from the worker that lost the hand; the
+   * rebuilt table may already be dealing the next one).
+   */
+  pendingVoid(): TableEvent | null {
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const m = this.events[i]!.message;
+      if (m.type === 'hand_voided') return m;
+      if (m.type === 'hand_result') return null;
+    }
+    return null;
+  }
+
   get length(): number {
     return this.events.length;
   }
