@@ -635,6 +635,11 @@ export class Gateway {
             att.workerId = routed.workerId;
             att.linkGeneration = routed.linkGeneration;
             this.deliverReplies(conn, routed.answer.replies);
+          } else if (routed.answer.kind === 'error' && routed.answer.code === ErrorCode.UNAVAILABLE) {
+            // The table is coming up at its new owner (e.g. waiting for its hands to be saved):
+            // keep the attachment and try again shortly.
+            att.state = 'attached';
+            this.scheduleReconcile();
           } else if (routed.answer.kind === 'error') {
             this.dropAttachment(conn, tableId);
             const code = isErrorCode(routed.answer.code) ? routed.answer.code : ErrorCode.INTERNAL;

@@ -119,6 +119,12 @@ export interface CheckpointMark {
   readonly epoch: number;
   /** The hand in progress at that checkpoint (after the deal, before its result), or null. */
   readonly handId: string | null;
+  /**
+   * The number of the table's last completed hand at that checkpoint (absent in older marks). A table
+   * rebuilt from the room rows waits until the persister has written hands up to it, so that the
+   * rows' stacks include every result.
+   */
+  readonly handNo?: number;
 }
 
 /**

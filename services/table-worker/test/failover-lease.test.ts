@@ -3,6 +3,7 @@ import { closeRedis, createLogger, createRedis, redisKeys, type Redis } from '@f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableActor } from '../src/actor/table-actor.js';
 import { TableDirectory, atHandBoundary } from '../src/actor/table-directory.js';
+import { TableError } from '../src/actor/table-error.js';
 import { RedisCheckpointStore, handInProgress } from '../src/adapters/redis-checkpoint-store.js';
 import { RedisLeases } from '../src/adapters/redis-lease.js';
 import { ownershipKeys } from '../src/ownership/keys.js';
@@ -155,6 +156,9 @@ describe('RedisCheckpointStore fenced by the epoch (real Redis)', () => {
     expect(await store.mark('t')).toEqual({ tableSeq: 3, epoch: 0, handId: 'h-1' });
     await store.save('t', 4, done, []);
     expect(await store.mark('t')).toEqual({ tableSeq: 4, epoch: 0, handId: null });
+    // And the number of the last completed hand, when the state has one.
+    await store.save('t', 5, JSON.stringify({ hand: null, meta: null, handNo: 7 }), []);
+    expect(await store.mark('t')).toEqual({ tableSeq: 5, epoch: 0, handId: null, handNo: 7 });
   });
 });
 
@@ -291,6 +295,64 @@ describe('TableDirectory under leases (real Redis)', () => {
     expect(a.c.stale).toBe(0);
     expect((await a.store.load(TABLE))!.checkpoint.tableSeq).toBe(seq);
     await a.directory.close();
+  });
+
+  it('a table rebuilt from the room rows waits for the persister to write the hands it completed, unavailable until then', async () => {
+    const prefix = freshPrefix();
+    const { b } = twoWorkers(prefix);
+    // The last checkpoint said hand 3 was complete; then the checkpoint was lost (its mark stayed).
+    await b.store.save(TABLE, 30, JSON.stringify({ hand: null, meta: null, handNo: 3 }), []);
+    await redis.del(redisKeys(prefix).tableCheckpoint(TABLE));
+    const members = [
+      { userId: A, name: 'Ann', seat: 1, stack: 200 },
+      { userId: B, name: 'Bob', seat: 2, stack: 200 },
+    ];
+    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 1 }));
+
+    // The persister is behind (hands 2 and 3 still queued): no table from stale stacks; at the
+    // deadline the table is unavailable (a gateway tries again), the lease given back.
+    const refused = b.directory.get(TABLE).catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 300));
+    b.h.time.advance(25_000);
+    const err = await refused;
+    expect(err).toBeInstanceOf(TableError);
+    expect((err as TableError).code).toBe('unavailable');
+    expect(b.directory.peek(TABLE)).toBeUndefined();
+    expect(await redis.get(ownershipKeys(prefix).lease(TABLE))).toBeNull();
+
+    // It catches up while the next attempt waits: the table comes up from rows that hold hand 3.
+    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 2 }));
+    const next = b.directory.get(TABLE);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b.directory.peek(TABLE)).toBeUndefined();
+    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 3 }));
+    const actor = await next;
+    expect(actor.snapshot().handNo).toBe(3);
+    expect(actor.tableSeq).toBeGreaterThanOrEqual(30);
+    await b.directory.close();
+  });
+
+  it('a rebuilt table whose missing hands are in no queue (lost with the checkpoint’s outbox) goes on from the room rows at once', async () => {
+    const prefix = freshPrefix();
+    const { b } = twoWorkers(prefix);
+    await b.store.save(TABLE, 30, JSON.stringify({ hand: null, meta: null, handNo: 3 }), []);
+    await redis.del(redisKeys(prefix).tableCheckpoint(TABLE));
+    const members = [
+      { userId: A, name: 'Ann', seat: 1, stack: 200 },
+      { userId: B, name: 'Bob', seat: 2, stack: 200 },
+    ];
+    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 1 }));
+    let pending = 1;
+    b.h.hands.pendingHandsOf = () => Promise.resolve(pending);
+    const next = b.directory.get(TABLE);
+    await new Promise((r) => setTimeout(r, 300));
+    // Hand 2 is persisted meanwhile; hand 3 is in no queue.
+    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 2 }));
+    pending = 0;
+    const actor = await next;
+    // Numbering goes on from the rows: the persister accepts only the next number.
+    expect(actor.snapshot().handNo).toBe(2);
+    await b.directory.close();
   });
 
   it('eviction releases the lease, so the next owner starts at once and continues table_seq', async () => {

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@felt/protocol';
 import { CheckpointCorruptError, StaleEpochError, type CheckpointMark, type CheckpointStore } from '../ports.js';
 import type { LiveTableJSON } from '../table/live-table.js';
-import type { MoneySeedSource } from '../money/ports.js';
+import type { MoneySeed, MoneySeedSource } from '../money/ports.js';
 import { NotOwnerError, type HeldLease, type TableOwnership } from '../ownership/table-ownership.js';
 import { TableActor, type TableActorDeps } from './table-actor.js';
 import { TableError, tableNotFound } from './table-error.js';
@@ -25,7 +25,15 @@ export interface TableDirectoryOptions extends TableActorDeps {
   readonly shouldServe?: (tableId: string) => boolean;
   /** Whether a gateway stream is still open here (connections on a closed one are not re-attached). */
   readonly streamOpen?: (streamId: string) => boolean;
+  /**
+   * A table rebuilt from the room rows (its checkpoint lost) waits this long at most for the
+   * persister to write the hands it completed before; meanwhile, and after, it is unavailable.
+   * Default 20 s.
+   */
+  readonly persistWaitMs?: number;
 }
+
+const PERSIST_POLL_MS = 250;
 
 function isLiveTable(state: unknown, tableId: string): state is LiveTableJSON {
   const s = state as Partial<LiveTableJSON> | null;
@@ -120,8 +128,9 @@ export class TableDirectory {
     const ownership = this.options.ownership;
     const lease = ownership ? await ownership.acquire(tableId) : undefined;
     try {
-      const [seed, saved] = await Promise.all([this.options.seeds.load(tableId), this.lastCheckpoint(tableId)]);
-      if (!seed || seed.status === 'closed') throw tableNotFound(tableId);
+      const [loaded, saved] = await Promise.all([this.options.seeds.load(tableId), this.lastCheckpoint(tableId)]);
+      if (!loaded || loaded.status === 'closed') throw tableNotFound(tableId);
+      const seed = saved.state === null ? await this.persistedThrough(tableId, loaded, saved.handNo) : loaded;
       if (lease && ownership) ownership.check(lease);
       const deps: TableActorDeps = lease
         ? { ...this.options, checkpoints: this.fenced(lease), seeds: this.fencedSeeds(lease) }
@@ -203,11 +212,56 @@ export class TableDirectory {
     };
   }
 
+  /**
+   * The room rows once they hold every hand the table completed (`handNo`, from the checkpoint's
+   * mark): their stacks are then the table's, and hand numbers go on from there. A table rebuilt
+   * from rows the persister has not caught up with would pay from stale stacks and reuse numbers.
+   */
+  private async persistedThrough(tableId: string, seed: MoneySeed, handNo: number | undefined): Promise<MoneySeed> {
+    if (handNo === undefined || (seed.lastHandNo ?? 0) >= handNo) return seed;
+    const waitMs = this.options.persistWaitMs ?? 20_000;
+    const until = this.options.clock.now() + waitMs;
+    this.options.logger.warn(
+      { event: 'awaiting_persisted_hands', tableId, persisted: seed.lastHandNo ?? 0, completed: handNo },
+      'rebuilding from the room rows: waiting for the persister to write the completed hands',
+    );
+    let current: MoneySeed | null = seed;
+    while ((current?.lastHandNo ?? 0) < handNo) {
+      // No job of the room left in the queue (asked before the rows are read again): the missing
+      // hands never reached it (they were in the lost checkpoint's outbox) or were refused for
+      // good. Their chips never moved in the ledger, so the rows are the truth: go on from them.
+      const pending = this.options.hands.pendingHandsOf ? await this.options.hands.pendingHandsOf(tableId) : null;
+      if (pending === 0) {
+        const rows = await this.options.seeds.load(tableId);
+        if (!rows || rows.status === 'closed') throw tableNotFound(tableId);
+        if ((rows.lastHandNo ?? 0) < handNo) {
+          this.options.logger.error(
+            { event: 'hands_lost', tableId, persisted: rows.lastHandNo ?? 0, completed: handNo },
+            'completed hands of a lost checkpoint are in no queue: the table goes on from the room rows',
+          );
+        }
+        return rows;
+      }
+      if (this.closed || this.options.clock.now() >= until) {
+        throw new TableError(
+          ErrorCode.UNAVAILABLE,
+          `hands of this table are still being saved (${current?.lastHandNo ?? 0} of ${handNo}); try again shortly`,
+          tableId,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, PERSIST_POLL_MS));
+      current = await this.options.seeds.load(tableId);
+      if (!current || current.status === 'closed') throw tableNotFound(tableId);
+    }
+    return current;
+  }
+
   private async lastCheckpoint(tableId: string): Promise<{
     tableSeq: number;
     state: unknown;
     events: Parameters<typeof TableActor.restore>[1];
     voided?: string;
+    handNo?: number;
   }> {
     let corrupt: unknown = null;
     try {
@@ -259,7 +313,13 @@ export class TableDirectory {
         reason: corrupt !== null ? 'checkpoint corrupt' : 'checkpoint missing',
       });
     }
-    return { tableSeq, state: null, events: [], ...(voided !== undefined ? { voided } : {}) };
+    return {
+      tableSeq,
+      state: null,
+      events: [],
+      ...(voided !== undefined ? { voided } : {}),
+      ...(mark?.handNo !== undefined ? { handNo: mark.handNo } : {}),
+    };
   }
 
   /**

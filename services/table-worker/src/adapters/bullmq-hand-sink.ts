@@ -39,6 +39,17 @@ export class BullmqHandSink implements MoneyJobSink {
     await this.queue.add(MoneyJobName.HAND_VOIDED, parsed, voidedHandJobOptions(parsed.hand_id));
   }
 
+  async pendingHandsOf(roomId: string): Promise<number> {
+    // A scan of the unfinished jobs: only a table rebuilt without its checkpoint asks.
+    const jobs = await this.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+    return jobs.filter(
+      (j) =>
+        j !== undefined &&
+        j.name === HandJobName.HAND_COMPLETED &&
+        (j.data as { room_id?: unknown } | null)?.room_id === roomId,
+    ).length;
+  }
+
   async close(): Promise<void> {
     await this.queue.close();
   }

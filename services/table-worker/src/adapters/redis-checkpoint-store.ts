@@ -32,7 +32,7 @@ export const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
  * One atomic write: the checkpoint, the event buffer and the mark, and only while the table's epoch
  * is the writer's (ARGV[1] empty: an unfenced write, for single-worker tools and tests).
  * KEYS: epoch, checkpoint, events, mark. ARGV: epoch, text, ttl seconds, buffer size, table_seq,
- * hand id ('' for none), then the events.
+ * hand id ('' for none), last completed hand number ('' when unknown), then the events.
  * Returns {1, epoch} when written, {0, current epoch} when refused.
  */
 const SAVE_SCRIPT = `
@@ -41,32 +41,44 @@ if ARGV[1] ~= '' and current ~= tonumber(ARGV[1]) then
   return {0, current}
 end
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
-if #ARGV > 6 then
-  for i = 7, #ARGV do
+if #ARGV > 7 then
+  for i = 8, #ARGV do
     redis.call('RPUSH', KEYS[3], ARGV[i])
   end
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[4]), -1)
 end
 redis.call('EXPIRE', KEYS[3], ARGV[3])
-redis.call('HSET', KEYS[4], 'tableSeq', ARGV[5], 'epoch', ARGV[1] == '' and '0' or ARGV[1], 'handId', ARGV[6])
+redis.call('HSET', KEYS[4], 'tableSeq', ARGV[5], 'epoch', ARGV[1] == '' and '0' or ARGV[1], 'handId', ARGV[6], 'handNo', ARGV[7])
 redis.call('EXPIRE', KEYS[4], ARGV[3])
 return {1, current}
 `;
 
-/** The hand in progress in a serialized live table (its `meta` exists from the deal to the result). */
-export function handInProgress(stateJson: string): string | null {
+/**
+ * What the mark keeps of a serialized live table: the hand in progress (its `meta` exists from the
+ * deal to the result), and the number of its last completed hand.
+ */
+export function markOf(stateJson: string): { handId: string | null; handNo: number | null } {
   try {
     const s = JSON.parse(stateJson) as {
       hand?: unknown;
+      handNo?: unknown;
       meta?: { handId?: unknown; endedAt?: unknown } | null;
     } | null;
+    const handNo = typeof s?.handNo === 'number' && Number.isSafeInteger(s.handNo) ? s.handNo : null;
     const meta = s?.meta;
-    if (!meta || typeof meta.handId !== 'string' || s?.hand === null || s?.hand === undefined) return null;
+    if (!meta || typeof meta.handId !== 'string' || s?.hand === null || s?.hand === undefined) {
+      return { handId: null, handNo };
+    }
     // A finished hand stays on the table until the next one begins; it is no longer in progress.
-    return meta.endedAt === null || meta.endedAt === undefined ? meta.handId : null;
+    return { handId: meta.endedAt === null || meta.endedAt === undefined ? meta.handId : null, handNo };
   } catch {
-    return null;
+    return { handId: null, handNo: null };
   }
+}
+
+/** The hand in progress in a serialized live table, or null. */
+export function handInProgress(stateJson: string): string | null {
+  return markOf(stateJson).handId;
 }
 
 /**
@@ -115,7 +127,13 @@ export class RedisCheckpointStore implements CheckpointStore {
     const tableSeq = Number(h.tableSeq);
     const epoch = Number(h.epoch ?? 0);
     if (!Number.isSafeInteger(tableSeq) || tableSeq < 0) return null;
-    return { tableSeq, epoch: Number.isSafeInteger(epoch) ? epoch : 0, handId: h.handId ? h.handId : null };
+    const handNo = h.handNo ? Number(h.handNo) : NaN;
+    return {
+      tableSeq,
+      epoch: Number.isSafeInteger(epoch) ? epoch : 0,
+      handId: h.handId ? h.handId : null,
+      ...(Number.isSafeInteger(handNo) && handNo >= 0 ? { handNo } : {}),
+    };
   }
 
   async save(
@@ -129,6 +147,7 @@ export class RedisCheckpointStore implements CheckpointStore {
     // The envelope around the state the actor serialized once.
     const epochField = fence ? `"epoch":${fence.epoch},` : '';
     const moneyField = moneyJson !== undefined ? `,"money":${moneyJson}` : '';
+    const mark = markOf(stateJson);
     const text = `{"version":1,"tableId":${JSON.stringify(tableId)},"tableSeq":${tableSeq},${epochField}"state":${stateJson}${moneyField}}`;
     const result = (await this.redis.eval(
       SAVE_SCRIPT,
@@ -142,7 +161,8 @@ export class RedisCheckpointStore implements CheckpointStore {
       String(CHECKPOINT_TTL_SECONDS),
       String(this.bufferSize),
       String(tableSeq),
-      handInProgress(stateJson) ?? '',
+      mark.handId ?? '',
+      mark.handNo !== null ? String(mark.handNo) : '',
       ...events.map((e) => JSON.stringify(e)),
     )) as [number, number];
     if (result[0] !== 1) throw new StaleEpochError(tableId, fence?.epoch ?? 0, Number(result[1]));

@@ -56,6 +56,8 @@ export interface MoneyJobSink extends HandSink {
   cashOut?(job: CashOutJob): Promise<void>;
   /** `hand.voided` (@felt/db voidedHandJobSchema / voidedHandJobOptions): the ledger records a void. */
   voided?(job: VoidedHandJob): Promise<void>;
+  /** How many of the room's completed hands wait in the queue (waiting, delayed or active). */
+  pendingHandsOf?(roomId: string): Promise<number>;
 }
 
 /** A job waiting in the table's outbox (kept in the checkpoint until it is in the queue). */

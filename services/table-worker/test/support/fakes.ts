@@ -160,6 +160,8 @@ export class MemoryHands implements HandSink, MoneyJobSink {
   /** Every job in the order it arrived, re-sends included (kind and id). */
   readonly log: string[] = [];
   fail = false;
+  /** Set by a test to model the queue's unfinished hands of a room (BullmqHandSink.pendingHandsOf). */
+  pendingHandsOf?: (roomId: string) => Promise<number>;
   enqueue(job: CompletedHandJob): Promise<void> {
     if (this.fail) return Promise.reject(new Error('queue down'));
     this.log.push(`hand:${job.hand_no}`);
