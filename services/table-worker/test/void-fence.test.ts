@@ -98,4 +98,24 @@ describe('Postgres writes fenced by the lease epoch (real Redis and Postgres)', 
     expect(await ownerEpoch(room.roomId)).toBe(5n);
     await w.directory.close();
   });
+
+  it('after a refusal the epoch counter is raised to the fence, so the next owner passes it at once (a Redis that lost its counters)', async () => {
+    const room = await createRoom(db.prisma, [{ name: 'fence3', buyIn: 200 }], BOT_FILL);
+    // Postgres saw epoch 40; Redis lost its counters and starts again from 0.
+    await db.prisma.$executeRaw`UPDATE "rooms" SET "owner_epoch" = 40 WHERE "id" = ${room.roomId}::uuid`;
+    const w = worker();
+    const first = await w.directory.get(room.roomId);
+    await expect(
+      first.submit({ kind: 'attach', connectionId: 'c1', streamId: 's', userId: room.users[0]!.id }),
+    ).rejects.toBeInstanceOf(NotOwnerError);
+    await flush();
+    for (let i = 0; i < 100 && w.directory.peek(room.roomId) !== undefined; i++) await flush();
+    // The next acquisition is above the fence: the bots are seated under it.
+    const second = await w.directory.get(room.roomId);
+    expect(w.directory.epochOf(room.roomId)).toBe(41);
+    await second.submit({ kind: 'attach', connectionId: 'c1', streamId: 's', userId: room.users[0]!.id });
+    expect(await botSeats(room.roomId)).toBe(2);
+    expect(await ownerEpoch(room.roomId)).toBe(41n);
+    await w.directory.close();
+  });
 });

@@ -203,7 +203,7 @@ export class TableDirectory {
           return await seatBot({ ...req, epoch: lease.epoch });
         } catch (err) {
           if (err instanceof StaleEpochError) {
-            ownership.staleWrite(lease, err.current);
+            await ownership.staleDbWrite(lease, err.current);
             throw new NotOwnerError(req.roomId, '', 'stale epoch');
           }
           throw err;

@@ -22,6 +22,14 @@ redis.call('SET', KEYS[1], ARGV[1] .. '|' .. ARGV[2] .. '|' .. epoch, 'PX', ARGV
 return {1, epoch}
 `;
 
+/** KEYS: epoch. ARGV: the floor. */
+const RAISE_SCRIPT = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1])
+end
+return 1
+`;
+
 /** KEYS: lease. ARGV: the value this holder set, ttl ms. 1: renewed, 0: not ours any more. */
 const RENEW_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -136,6 +144,15 @@ export class RedisLeases {
       this.options.redis.pttl(this.keys.lease(tableId)),
     ]);
     return value === null ? null : parseHolder(value, Math.max(0, ttl));
+  }
+
+  /**
+   * Raises the table's epoch counter to at least `atLeast` (never lowers it). For a Redis that lost
+   * its counters while Postgres kept `rooms.owner_epoch`: the next acquisition is above the fence
+   * again instead of climbing one refused epoch at a time.
+   */
+  async raiseEpoch(tableId: string, atLeast: number): Promise<void> {
+    await this.options.redis.eval(RAISE_SCRIPT, 1, this.keys.epoch(tableId), String(atLeast));
   }
 
   /** The table's current epoch (0 when it was never acquired). */

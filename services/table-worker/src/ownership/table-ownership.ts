@@ -166,6 +166,21 @@ export class TableOwnership {
     this.lose(lease, 'stale_epoch');
   }
 
+  /**
+   * A Postgres write with this lease was refused: Postgres saw epoch `current`, above this one. The
+   * lease is lost like after a refused checkpoint, and the table's epoch counter is raised to it, so
+   * that the next acquisition passes the fence (a Redis that lost its counters would otherwise climb
+   * back one refused epoch at a time).
+   */
+  async staleDbWrite(lease: HeldLease, current: number): Promise<void> {
+    this.staleWrite(lease, current);
+    try {
+      await this.options.leases.raiseEpoch(lease.tableId, current);
+    } catch (err) {
+      this.options.logger.warn({ err, tableId: lease.tableId }, 'epoch counter not raised');
+    }
+  }
+
   /** Gives one lease up (after its actor stopped). */
   async release(lease: HeldLease): Promise<void> {
     if (this.held.get(lease.tableId) === lease) this.held.delete(lease.tableId);
