@@ -224,6 +224,20 @@ describe('voided hands (Protocol V2, beyond reference 003)', () => {
     expect(resynced.hand!.voided).not.toBeNull();
     expect(currentTurn(resynced)).toBeNull();
   });
+
+  it('a late notice of an earlier hand’s void leaves the hand on the table alone', () => {
+    const handB = run([
+      seedCommit(20, HAND_B),
+      tableState(21, { hand_id: HAND_B, actor: 2 }),
+      yourTurn(22, { hand_id: HAND_B }),
+    ]);
+    expect(currentTurn(handB)).not.toBeNull();
+    const after = run([voided(23, HAND_A)], handB);
+    expect(after.hand).toBe(handB.hand);
+    expect(after.hand!.seedCommit).not.toBeNull();
+    expect(currentTurn(after)).not.toBeNull();
+    expect(after.lastTableSeq).toBe(23);
+  });
 });
 
 describe('loss detection from prev_table_seq (Protocol V2, beyond reference 003)', () => {

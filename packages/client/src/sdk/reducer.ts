@@ -313,8 +313,15 @@ export function reduceTable(view: TableView, message: ReducibleMessage): ReduceR
     if (view.role === 'spectator' && (message.type === 'hole_cards_dealt' || message.type === 'your_turn')) {
       anomaly = `${message.type} sent to a spectator`;
     }
-    const hand = handFor(view.hand, message.hand_id);
-    next = { ...view, hand: hand === null ? null : recordEvent(hand, message, view.role) };
+    // A void told again (a late notice of an earlier hand) never replaces the markers of the hand
+    // now on the table: its seed_commit and turn stay.
+    const lateVoid =
+      message.type === 'hand_voided' &&
+      view.hand !== null &&
+      view.hand.handId !== message.hand_id &&
+      view.state?.hand_id === view.hand.handId;
+    const hand = lateVoid ? view.hand : handFor(view.hand, message.hand_id);
+    next = { ...view, hand: hand === null || lateVoid ? hand : recordEvent(hand, message, view.role) };
   }
   next = { ...next, lastTableSeq: message.table_seq };
   return { view: next, applied: true, lossDetected, ...(anomaly !== undefined ? { anomaly } : {}) };

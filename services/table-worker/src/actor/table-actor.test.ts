@@ -501,6 +501,26 @@ describe('voided hands (issue 8)', () => {
     expect(h.voids[0]!.hand_no).toBeUndefined();
   });
 
+  it('a lost-checkpoint void survives a failed first checkpoint: the next command still tells everyone', async () => {
+    const h = voidHarness();
+    const lost = '11111111-2222-4333-8444-555555555556';
+    const seed = room([
+      { userId: A, name: 'Ann', seat: 1, stack: 300 },
+      { userId: B, name: 'Bob', seat: 2, stack: 150 },
+    ]);
+    h.seeds.rooms.set(TABLE, seed);
+    const actor = TableActor.create(TABLE, seed, 40, h.deps, lost);
+    h.checkpoints.fail = true;
+    await expect(actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A })).rejects.toThrow(
+      /checkpoint/,
+    );
+    expect(h.publisher.toUser(A)).toEqual([]);
+    h.checkpoints.fail = false;
+    await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A });
+    expect(h.publisher.toUser(A).map((m) => m.type)).toEqual(['hand_voided', 'table_state']);
+    expect(h.publisher.toUser(A)[0]).toMatchObject({ hand_id: lost, reason: 'checkpoint_lost' });
+  });
+
   it('a checkpoint whose hand no longer replays: restored with the hand voided as unreadable', async () => {
     const h = voidHarness();
     const actor = await twoPlayers(h);

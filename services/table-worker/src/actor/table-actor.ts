@@ -432,7 +432,10 @@ export class TableActor {
       throw err;
     }
     const live = this.live;
-    const emissions = [...this.pendingEmissions, ...live.drain()];
+    // Emissions made outside any command (a void announced at creation) are in no checkpoint: if
+    // this one fails they wait for the next command again, or they would be lost.
+    const carried = this.pendingEmissions;
+    const emissions = [...carried, ...live.drain()];
     this.pendingEmissions = [];
 
     const users = [...new Set(live.connections.filter((c) => !c.spectator).map((c) => c.userId))].filter(
@@ -503,7 +506,12 @@ export class TableActor {
     const out = replies(live.tableSeq, buffered);
     // Checkpoint before anything leaves the actor: a published table_seq must never be reissued,
     // and an accepted command must survive this worker.
-    await this.checkpoint(buffered);
+    try {
+      await this.checkpoint(buffered);
+    } catch (err) {
+      this.pendingEmissions = carried;
+      throw err;
+    }
     for (const b of buffered) this.buffer.push(b);
     if (live.connections.length === 0 && this.connectedBefore) this.idleSince = now;
     this.connectedBefore = live.connections.length > 0;

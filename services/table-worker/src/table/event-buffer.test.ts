@@ -43,11 +43,15 @@ describe('EventBuffer', () => {
     b.push({ tableSeq: 2, audience: all, message: voided });
     b.push(event(3));
     expect(b.pendingVoid()).toBe(voided);
-    const commit = { type: 'seed_commit', table_id: 't', table_seq: 4, hand_id: 'h2' } as unknown as TableEvent;
-    b.push({ tableSeq: 4, audience: all, message: commit });
+    // A copy told again to one player later is not the announcement: a stream that carried the
+    // original must not look as if it missed the copy's table_seq.
+    b.push({ tableSeq: 4, audience: { kind: 'user', userId: 'bob' }, message: { ...voided, table_seq: 4 } });
     expect(b.pendingVoid()).toBe(voided);
-    const result = { type: 'hand_result', table_id: 't', table_seq: 5, hand_id: 'h2' } as unknown as TableEvent;
-    b.push({ tableSeq: 5, audience: all, message: result });
+    const commit = { type: 'seed_commit', table_id: 't', table_seq: 5, hand_id: 'h2' } as unknown as TableEvent;
+    b.push({ tableSeq: 5, audience: all, message: commit });
+    expect(b.pendingVoid()).toBe(voided);
+    const result = { type: 'hand_result', table_id: 't', table_seq: 6, hand_id: 'h2' } as unknown as TableEvent;
+    b.push({ tableSeq: 6, audience: all, message: result });
     expect(b.pendingVoid()).toBeNull();
   });
 

@@ -66,8 +66,9 @@ export class EventBuffer {
    */
   pendingVoid(): TableEvent | null {
     for (let i = this.events.length - 1; i >= 0; i--) {
-      const m = this.events[i]!.message;
-      if (m.type === 'hand_voided') return m;
+      const { message: m, audience } = this.events[i]!;
+      // The announcement to everyone, not a copy told again to one player at a later table_seq.
+      if (m.type === 'hand_voided' && audience.kind === 'all') return m;
       if (m.type === 'hand_result') return null;
     }
     return null;
