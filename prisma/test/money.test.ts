@@ -12,6 +12,7 @@ import {
   normalizeHandJob,
   persistHand,
   runAudit,
+  claimRoomEpoch,
   seatBot,
   StaleOwnerEpochError,
   walletAccount,
@@ -356,5 +357,27 @@ describe('bots (seatBot)', () => {
     await seatBot(db.prisma, { roomId: room.roomId, botId: stale, seat: 3, buyIn: 100n, epoch: 9 });
     expect(await epochOf()).toBe(9n);
     expect((await runAudit(db.prisma)).issues).toEqual([]);
+  });
+
+  it('a new owner claims the room for its epoch before it serves: the old owner is refused at once', async () => {
+    const room = await createRoom(db.prisma, [{ name: 'claimed', buyIn: 150 }]);
+    const epochOf = async () =>
+      (await db.prisma.room.findUniqueOrThrow({ where: { id: room.roomId }, select: { ownerEpoch: true } })).ownerEpoch;
+    await claimRoomEpoch(db.prisma, room.roomId, 3);
+    expect(await epochOf()).toBe(3n);
+    // The same epoch again (a reload under the same lease) changes nothing.
+    await claimRoomEpoch(db.prisma, room.roomId, 3);
+    expect(await epochOf()).toBe(3n);
+    // The owner of epoch 2, which has not noticed it lost the table, can no longer seat a bot.
+    const bot = '0b0b0b0b-0000-4000-8000-000000000021';
+    await expect(
+      seatBot(db.prisma, { roomId: room.roomId, botId: bot, seat: 2, buyIn: 100n, epoch: 2 }),
+    ).rejects.toMatchObject({ code: 'stale_epoch', epoch: 2, current: 3 });
+    expect(await db.prisma.user.count({ where: { id: bot } })).toBe(0);
+    // Nor claim the room back.
+    await expect(claimRoomEpoch(db.prisma, room.roomId, 2)).rejects.toBeInstanceOf(StaleOwnerEpochError);
+    expect(await epochOf()).toBe(3n);
+    // A room that does not exist is left alone.
+    await claimRoomEpoch(db.prisma, '0c0c0c0c-0000-4000-8000-000000000001', 5);
   });
 });

@@ -89,3 +89,21 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
     return { membershipId: membership.id };
   });
 }
+
+/**
+ * A worker that has just taken a table's lease claims the room for its epoch before it serves the
+ * table: `owner_epoch` rises to `epoch` under the room lock. From then on a write carrying an older
+ * epoch (a worker that lost the table and does not know it yet) is refused, even before the new
+ * owner writes anything else. Refused with StaleOwnerEpochError, changing nothing, when the room
+ * already saw a higher epoch. A room that does not exist is left alone.
+ */
+export async function claimRoomEpoch(prisma: PrismaClient, roomId: string, epoch: number): Promise<void> {
+  await withTransaction(prisma, async (tx) => {
+    const room = await lockRoomRow(tx, roomId);
+    if (!room) return;
+    if (room.ownerEpoch > epoch) throw new StaleOwnerEpochError(roomId, epoch, room.ownerEpoch);
+    if (room.ownerEpoch < epoch) {
+      await tx.$executeRaw`UPDATE "rooms" SET "owner_epoch" = ${BigInt(epoch)} WHERE "id" = ${roomId}::uuid`;
+    }
+  });
+}

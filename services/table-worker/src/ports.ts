@@ -102,7 +102,7 @@ export class StaleEpochError extends Error {
     /** The table's epoch where the write was refused (0: none). */
     readonly current: number,
     /** What was refused. */
-    readonly write: 'checkpoint' | 'bot seat' = 'checkpoint',
+    readonly write: 'checkpoint' | 'bot seat' | 'room claim' = 'checkpoint',
   ) {
     super(`${write} of table ${tableId} refused: epoch ${epoch} is stale (current ${current})`);
     this.name = 'StaleEpochError';

@@ -80,15 +80,13 @@ describe('Postgres writes fenced by the lease epoch (real Redis and Postgres)', 
     await w.directory.close();
   });
 
-  it('a stale epoch is refused: nothing is written or published, the command fails NOT_OWNER and the worker lets the table go', async () => {
+  it('a stale epoch is refused: nothing is written or published, NOT_OWNER, and the worker lets the table go', async () => {
     const room = await createRoom(db.prisma, [{ name: 'fence2', buyIn: 200 }], BOT_FILL);
-    // A newer owner (epoch 5) has written for the room: this worker's lease (epoch 1) is stale.
+    // A newer owner (epoch 5) has claimed the room: this worker's lease (epoch 1) is stale. It finds
+    // out when it claims the room itself, before it serves the table.
     await db.prisma.$executeRaw`UPDATE "rooms" SET "owner_epoch" = 5 WHERE "id" = ${room.roomId}::uuid`;
     const w = worker();
-    const actor = await w.directory.get(room.roomId);
-    expect(w.directory.epochOf(room.roomId)).toBe(1);
-    const attach = actor.submit({ kind: 'attach', connectionId: 'c1', streamId: 's', userId: room.users[0]!.id });
-    await expect(attach).rejects.toBeInstanceOf(NotOwnerError);
+    await expect(w.directory.get(room.roomId)).rejects.toBeInstanceOf(NotOwnerError);
     expect(w.staleWrites()).toBe(1);
     expect(w.lost).toEqual(['stale_epoch']);
     await flush();
@@ -99,15 +97,28 @@ describe('Postgres writes fenced by the lease epoch (real Redis and Postgres)', 
     await w.directory.close();
   });
 
+  it('an owner that lost the table without noticing cannot seat a bot once the next owner has claimed the room', async () => {
+    const room = await createRoom(db.prisma, [{ name: 'fence4', buyIn: 200 }], BOT_FILL);
+    const w = worker();
+    const actor = await w.directory.get(room.roomId);
+    expect(w.directory.epochOf(room.roomId)).toBe(1);
+    expect(await ownerEpoch(room.roomId)).toBe(1n);
+    // The next owner took the table (epoch 2) and claimed the room; it has seated nobody yet.
+    await db.prisma.$executeRaw`UPDATE "rooms" SET "owner_epoch" = 2 WHERE "id" = ${room.roomId}::uuid`;
+    const attach = actor.submit({ kind: 'attach', connectionId: 'c1', streamId: 's', userId: room.users[0]!.id });
+    await expect(attach).rejects.toBeInstanceOf(NotOwnerError);
+    expect(w.lost).toEqual(['stale_epoch']);
+    expect(await botSeats(room.roomId)).toBe(0);
+    expect(w.h.publisher.all).toEqual([]);
+    await w.directory.close();
+  });
+
   it('after a refusal the epoch counter is raised to the fence, so the next owner passes it at once (a Redis that lost its counters)', async () => {
     const room = await createRoom(db.prisma, [{ name: 'fence3', buyIn: 200 }], BOT_FILL);
     // Postgres saw epoch 40; Redis lost its counters and starts again from 0.
     await db.prisma.$executeRaw`UPDATE "rooms" SET "owner_epoch" = 40 WHERE "id" = ${room.roomId}::uuid`;
     const w = worker();
-    const first = await w.directory.get(room.roomId);
-    await expect(
-      first.submit({ kind: 'attach', connectionId: 'c1', streamId: 's', userId: room.users[0]!.id }),
-    ).rejects.toBeInstanceOf(NotOwnerError);
+    await expect(w.directory.get(room.roomId)).rejects.toBeInstanceOf(NotOwnerError);
     await flush();
     for (let i = 0; i < 100 && w.directory.peek(room.roomId) !== undefined; i++) await flush();
     // The next acquisition is above the fence: the bots are seated under it.

@@ -130,6 +130,7 @@ export class TableDirectory {
     try {
       const [loaded, saved] = await Promise.all([this.options.seeds.load(tableId), this.lastCheckpoint(tableId)]);
       if (!loaded || loaded.status === 'closed') throw tableNotFound(tableId);
+      if (lease && ownership) await this.claim(tableId, lease, ownership);
       const seed = saved.state === null ? await this.persistedThrough(tableId, loaded, saved.handNo) : loaded;
       if (lease && ownership) ownership.check(lease);
       const deps: TableActorDeps = lease
@@ -160,6 +161,25 @@ export class TableDirectory {
       return actor;
     } catch (err) {
       if (lease && ownership) await ownership.release(lease);
+      throw err;
+    }
+  }
+
+  /**
+   * The room is claimed for the lease's epoch in Postgres before the table is served, so a worker
+   * that lost the table can no longer write there even if the new owner has not written yet. A room
+   * that already saw a higher epoch means this lease is stale: it is lost, and NOT_OWNER.
+   */
+  private async claim(tableId: string, lease: HeldLease, ownership: TableOwnership): Promise<void> {
+    const claimEpoch = this.options.seeds.claimEpoch?.bind(this.options.seeds);
+    if (claimEpoch === undefined) return;
+    try {
+      await claimEpoch(tableId, lease.epoch);
+    } catch (err) {
+      if (err instanceof StaleEpochError) {
+        await ownership.staleDbWrite(lease, err.current);
+        throw new NotOwnerError(tableId, '', 'stale epoch');
+      }
       throw err;
     }
   }

@@ -1,4 +1,4 @@
-import { botName, loadTableSeed, seatBot, StaleOwnerEpochError, type PrismaClient } from '@felt/db';
+import { botName, claimRoomEpoch, loadTableSeed, seatBot, StaleOwnerEpochError, type PrismaClient } from '@felt/db';
 import { safeParseRoomConfig } from '@felt/protocol';
 import type { BotSeatRequest, MoneySeed, MoneySeedSource } from '../money/ports.js';
 import { StaleEpochError } from '../ports.js';
@@ -44,6 +44,15 @@ export class DbSeedSource implements MoneySeedSource {
         bot: m.name === botName(m.userId),
       })),
     };
+  }
+
+  async claimEpoch(roomId: string, epoch: number): Promise<void> {
+    try {
+      await claimRoomEpoch(this.prisma, roomId, epoch);
+    } catch (err) {
+      if (err instanceof StaleOwnerEpochError) throw new StaleEpochError(roomId, err.epoch, err.current, 'room claim');
+      throw err;
+    }
   }
 
   /** Fenced by `req.epoch` (rooms.owner_epoch): a stale one throws the ports' StaleEpochError. */

@@ -48,6 +48,12 @@ export interface MoneySeedSource extends TableSeedSource {
    * Absent: bots sit with chips the ledger does not know (a table without Postgres).
    */
   seatBot?(req: BotSeatRequest): Promise<{ membershipId: string }>;
+  /**
+   * Claims the room for a lease epoch before the table is served (`rooms.owner_epoch` rises to it),
+   * so that writes of older epochs are refused from now on. Throws StaleEpochError when the room
+   * already saw a higher one. Absent: nothing to fence (a table without Postgres).
+   */
+  claimEpoch?(roomId: string, epoch: number): Promise<void>;
 }
 
 /** Completed hands and cash-out requests, onto the hands queue (job ids make a re-send a no-op). */
