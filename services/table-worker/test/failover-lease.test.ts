@@ -349,6 +349,8 @@ describe('TableDirectory under leases (real Redis)', () => {
     // Hand 2 is persisted meanwhile; hand 3 is in no queue.
     b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 2 }));
     pending = 0;
+    // The queue is asked again a second later.
+    b.h.time.advance(1_000);
     const actor = await next;
     // Numbering goes on from the rows: the persister accepts only the next number.
     expect(actor.snapshot().handNo).toBe(2);

@@ -34,6 +34,7 @@ export interface TableDirectoryOptions extends TableActorDeps {
 }
 
 const PERSIST_POLL_MS = 250;
+const QUEUE_POLL_MS = 1_000;
 
 function isLiveTable(state: unknown, tableId: string): state is LiveTableJSON {
   const s = state as Partial<LiveTableJSON> | null;
@@ -238,7 +239,8 @@ export class TableDirectory {
    * from rows the persister has not caught up with would pay from stale stacks and reuse numbers.
    */
   private async persistedThrough(tableId: string, seed: MoneySeed, handNo: number | undefined): Promise<MoneySeed> {
-    if (handNo === undefined || (seed.lastHandNo ?? 0) >= handNo) return seed;
+    // Rows that do not count hands (a table without Postgres) have nothing to wait for.
+    if (handNo === undefined || seed.lastHandNo === undefined || seed.lastHandNo >= handNo) return seed;
     const waitMs = this.options.persistWaitMs ?? 20_000;
     const until = this.options.clock.now() + waitMs;
     this.options.logger.warn(
@@ -246,11 +248,16 @@ export class TableDirectory {
       'rebuilding from the room rows: waiting for the persister to write the completed hands',
     );
     let current: MoneySeed | null = seed;
+    let queueAskedAt = -Infinity;
     while ((current?.lastHandNo ?? 0) < handNo) {
       // No job of the room left in the queue (asked before the rows are read again): the missing
       // hands never reached it (they were in the lost checkpoint's outbox) or were refused for
       // good. Their chips never moved in the ledger, so the rows are the truth: go on from them.
-      const pending = this.options.hands.pendingHandsOf ? await this.options.hands.pendingHandsOf(tableId) : null;
+      // The queue is scanned at most once a second; the rows are cheap to read.
+      const askQueue =
+        this.options.hands.pendingHandsOf !== undefined && this.options.clock.now() - queueAskedAt >= QUEUE_POLL_MS;
+      if (askQueue) queueAskedAt = this.options.clock.now();
+      const pending = askQueue ? await this.options.hands.pendingHandsOf!(tableId) : null;
       if (pending === 0) {
         const rows = await this.options.seeds.load(tableId);
         if (!rows || rows.status === 'closed') throw tableNotFound(tableId);
