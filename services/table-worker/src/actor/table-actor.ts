@@ -580,8 +580,11 @@ export class TableActor {
       // The void itself is done (the stacks are back); only its record is missing. A record that can
       // never be valid must not hold up the cash-outs queued behind it.
       if (this.deps.hands.voided === undefined || !parsed.success) {
-        this.deps.logger.warn(
+        // A record that does not match the contract is a bug: loud. A sink without voids is a
+        // table without Postgres: nothing to record.
+        this.deps.logger[parsed.success ? 'warn' : 'error'](
           {
+            event: 'void_not_recorded',
             tableId: this.live.tableId,
             handId: item.job.hand_id,
             invalid: parsed.success ? undefined : parsed.error.message,
