@@ -252,6 +252,10 @@ export const handSummarySchema = z
     folded: z.boolean(),
     pot_total: chips,
     rake: chips,
+    voided_reason: z.string().optional().openapi({
+      description:
+        'Present when the hand was voided (checkpoint_lost, room_closed or unreadable): no result, every stack back at its start',
+    }),
   })
   .openapi('HandSummary');
 
@@ -274,6 +278,10 @@ export const handDetailSchema = z
     board: z.array(z.string()),
     pot_total: chips,
     rake: chips,
+    voided_reason: z.string().optional().openapi({
+      description:
+        'Present when the hand was voided (checkpoint_lost, room_closed or unreadable): no result, every stack back at its start',
+    }),
     players: z.array(
       z.object({
         seat: z.number().int(),
