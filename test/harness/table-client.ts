@@ -168,6 +168,15 @@ export class TableClient {
         return;
       case 'pong':
         return;
+      case 'table_heartbeat':
+        // A quiet table's note of the last table_seq this stream carried: above ours, the stream's
+        // last message was lost.
+        if (m.table_id === this.tableId && (m.table_seq as number) > this.lastSeq) {
+          this.lossesDetected++;
+          this.lossLog.push(`heartbeat seq=${String(m.table_seq)} last=${this.lastSeq}`);
+          this.requestResync();
+        }
+        return;
       case 'resync_response': {
         if (m.table_id !== this.tableId) return;
         this.resyncing = false;

@@ -532,6 +532,21 @@ export const pongSchema = z
   .describe('Answer to ping.');
 export type Pong = z.infer<typeof pongSchema>;
 
+export const tableHeartbeatSchema = z
+  .strictObject({
+    type: z.literal('table_heartbeat'),
+    table_id: tableIdSchema,
+    table_seq: tableSeqSchema.describe(
+      'The table_seq of the last message your stream carried. The heartbeat itself takes no number.',
+    ),
+  })
+  .describe(
+    'Sent on a quiet table (nothing published for FELT_TABLE_HEARTBEAT_MS, 10 s by default) to each ' +
+      'recipient stream. Pub/sub delivers at most once, so a lost last message is otherwise exposed by ' +
+      'nothing: when table_seq is above your receive watermark, send resync_request. Not replayed.',
+  );
+export type TableHeartbeat = z.infer<typeof tableHeartbeatSchema>;
+
 /** Events a resync replays: everything table-scoped the stream carries except snapshots. */
 export const tableEventSchema = z.discriminatedUnion('type', [
   seedCommitMessageSchema,
@@ -596,6 +611,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   resyncResponseSchema,
   ackSchema,
   tableClosedSchema,
+  tableHeartbeatSchema,
   errorMessageSchema,
   pongSchema,
 ]);

@@ -48,6 +48,11 @@ export const workerEnv = {
   FELT_BOT_SEED: z.string().max(64).optional(),
   /** With no human connected this long, a table freezes its hand, clock and bots. */
   FELT_FREEZE_AFTER_MS: envPositiveInt.default(DEFAULT_TIMING_OVERRIDES.freezeAfterMs),
+  /**
+   * A quiet table (nothing published this long) sends each recipient stream a table_heartbeat with
+   * the last table_seq it carried, so a lost last message is noticed. 0 turns it off.
+   */
+  FELT_TABLE_HEARTBEAT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** A table lease's time to live; it is renewed every third of it (tests shorten it). */
   FELT_LEASE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** How long a first request for a table waits for another worker's lease to be released or expire. */

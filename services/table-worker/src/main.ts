@@ -90,6 +90,7 @@ const directory = new TableDirectory({
   timing: timingFromEnv(env),
   bot: { iterations: env.FELT_BOT_ITERATIONS },
   botSeed: env.FELT_BOT_SEED,
+  heartbeatMs: env.FELT_TABLE_HEARTBEAT_MS,
   logger,
   idleMs: TABLE_IDLE_MS,
   ownership,

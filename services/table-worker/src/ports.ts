@@ -1,5 +1,5 @@
 import type { CompletedHandJob } from '@felt/platform';
-import type { RoomConfig, TableMessage } from '@felt/protocol';
+import type { RoomConfig, TableHeartbeat, TableMessage } from '@felt/protocol';
 import type { BufferedEvent } from './table/event-buffer.js';
 
 /** A member of a room as the worker needs it: active memberships only. */
@@ -44,7 +44,7 @@ export type Audience =
 export interface Publication {
   readonly audience: Audience;
   /** Carries its own table_seq (and prev_table_seq for its recipient's stream). */
-  readonly message: TableMessage;
+  readonly message: TableMessage | TableHeartbeat;
 }
 
 /**

@@ -169,6 +169,26 @@ describe('FeltClient: loss detection', () => {
   });
 });
 
+describe('FeltClient: heartbeats of a quiet table', () => {
+  it('a heartbeat naming a table_seq above the watermark means the last message was lost: resync', () => {
+    const { sockets, client, table } = setup();
+    deliver(sockets.last, tableState(10));
+    deliver(sockets.last, { ...playerAction(12, 1, 'call'), prev_table_seq: 10 });
+    // Caught up: nothing to do.
+    deliver(sockets.last, { type: 'table_heartbeat', table_id: TABLE, table_seq: 12 });
+    expect(sockets.last.framesOfType('resync_request')).toHaveLength(0);
+    // The stream carried 14 last, which never arrived: nothing after it would have shown the loss.
+    deliver(sockets.last, { type: 'table_heartbeat', table_id: TABLE, table_seq: 14 });
+    expect(sockets.last.framesOfType('resync_request')).toEqual([
+      { type: 'resync_request', table_id: TABLE, from_table_seq: 12 },
+    ]);
+    expect(client.stats).toMatchObject({ lossesDetected: 1, invalidMessages: 0 });
+    expect(client.stats.resyncsByReason.loss).toBe(1);
+    // The heartbeat itself is not applied.
+    expect(table.view.lastTableSeq).toBe(12);
+  });
+});
+
 describe('FeltClient: reconnect', () => {
   it('after a drop it reconnects with backoff, joins again and resyncs from its watermark', () => {
     const { sockets, timers, client, table } = setup();

@@ -302,6 +302,9 @@ export class FeltClient {
       case 'error':
         this.onError(message);
         return;
+      case 'table_heartbeat':
+        this.sessions.get(message.table_id)?.heartbeat(message);
+        return;
       default:
         break;
     }

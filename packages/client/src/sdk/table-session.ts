@@ -1,4 +1,12 @@
-import type { ActionType, Ack, ErrorMessage, ResyncResponse, TableEvent, TableState } from '@felt/protocol';
+import type {
+  ActionType,
+  Ack,
+  ErrorMessage,
+  ResyncResponse,
+  TableEvent,
+  TableHeartbeat,
+  TableState,
+} from '@felt/protocol';
 import { Emitter, type Unsubscribe } from './emitter.js';
 import { FeltSdkError, SdkErrorCode } from './errors.js';
 import { assessHand, OwnSeedStatus, type HandFairness, type OwnSeed } from './hand-fairness.js';
@@ -10,7 +18,7 @@ export const ResyncReason = {
   RECONNECT: 'reconnect',
   /** A snapshot's state_hash did not match its bytes. */
   HASH_MISMATCH: 'hash_mismatch',
-  /** prev_table_seq proved a lost message. */
+  /** prev_table_seq, or a quiet table's table_heartbeat, proved a lost message. */
   LOSS: 'loss',
   /** An impossible state (private data in a spectator view). */
   ANOMALY: 'anomaly',
@@ -294,6 +302,18 @@ export class TableSession {
   }
 
   /** @internal A validated table message. `hashOk` is false when a snapshot failed its state_hash. */
+  /**
+   * @internal A quiet table's heartbeat names the last table_seq this client's stream carried: above
+   * what was applied, the stream's last message was lost (nothing after it would have shown it).
+   */
+  heartbeat(message: TableHeartbeat): void {
+    if (this.sessionStatus !== SessionStatus.JOINED) return;
+    const applied = this.currentView.lastTableSeq;
+    if (message.table_seq <= applied) return;
+    this.host.noteLoss();
+    this.resync(ResyncReason.LOSS, applied);
+  }
+
   handle(message: TableState | TableEvent | ResyncResponse, hash: HashMismatch | null): void {
     if (this.sessionStatus === SessionStatus.CLOSED) return;
     this.events.emit('message', message);

@@ -10,7 +10,7 @@ import {
 import { voidedHandJobSchema, type VoidedHandJob } from '@felt/db';
 import { completedHandJobSchema } from '@felt/platform';
 import { TableActor } from './table-actor.js';
-import { createActor, flush, harness, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
+import { createActor, flush, harness, pass, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
 
 const A = uid(1);
 const B = uid(2);
@@ -545,5 +545,52 @@ describe('voided hands (issue 8)', () => {
         .map((s) => s.stack),
     ).toEqual([200, 200]);
     expect(h.voids.map((v) => [v.hand_id, v.reason])).toEqual([[handId, 'unreadable']]);
+  });
+});
+
+describe('heartbeats on a quiet table', () => {
+  it('after heartbeatMs with nothing published, each connected stream is told the last table_seq it carried', async () => {
+    const h = harness();
+    const seed = room(
+      [
+        { userId: A, name: 'Ann', seat: 1, stack: 200 },
+        { userId: B, name: 'Bob', seat: 2, stack: 200 },
+      ],
+      { startHand: { autoStart: false } },
+    );
+    h.seeds.rooms.set(TABLE, seed);
+    const actor = TableActor.create(TABLE, seed, 0, { ...h.deps, heartbeatMs: 5_000 });
+    await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A });
+    await actor.submit({ kind: 'attach', connectionId: 'cb', streamId: 's1', userId: B });
+    await actor.submit({ kind: 'attach', connectionId: 'cs', streamId: 's1', userId: C, spectate: true });
+    const lastOf = (msgs: readonly TableMessage[]) => msgs.at(-1)!.table_seq;
+    await pass(h, 4_900, 100);
+    expect(h.publisher.heartbeats(A)).toEqual([]);
+    await pass(h, 200, 100);
+    expect(h.publisher.heartbeats(A)).toEqual([
+      { type: 'table_heartbeat', table_id: TABLE, table_seq: lastOf(h.publisher.toUser(A)) },
+    ]);
+    expect(h.publisher.heartbeats(B)).toEqual([
+      { type: 'table_heartbeat', table_id: TABLE, table_seq: lastOf(h.publisher.toUser(B)) },
+    ]);
+    expect(h.publisher.heartbeats(null)).toEqual([
+      { type: 'table_heartbeat', table_id: TABLE, table_seq: lastOf(h.publisher.toSpectators()) },
+    ]);
+    for (const m of h.publisher.all) expect(serverMessageSchema.safeParse(m.message).success).toBe(true);
+    // A heartbeat takes no table_seq and changes nothing; the next comes heartbeatMs later.
+    const seq = actor.tableSeq;
+    await pass(h, 5_000, 100);
+    expect(h.publisher.heartbeats(A)).toHaveLength(2);
+    expect(actor.tableSeq).toBe(seq);
+    // Activity pushes the next one back.
+    await actor.submit({ kind: 'detach', connectionId: 'cs', userId: C });
+    await pass(h, 4_000, 100);
+    expect(h.publisher.heartbeats(A)).toHaveLength(2);
+    // Nobody connected: no heartbeats.
+    await actor.submit({ kind: 'detach', connectionId: 'ca', userId: A });
+    await actor.submit({ kind: 'detach', connectionId: 'cb', userId: B });
+    const before = h.publisher.all.length;
+    await pass(h, 20_000, 500);
+    expect(h.publisher.all.slice(before).filter((p) => p.message.type === 'table_heartbeat')).toEqual([]);
   });
 });

@@ -94,6 +94,12 @@ export interface TableActorDeps {
   readonly botSeed?: string | undefined;
   readonly logger: Logger;
   readonly onHandEvent?: (tableId: string, event: HandLifecycleEvent) => void;
+  /**
+   * After this long with nothing published, each connected recipient's stream gets a
+   * table_heartbeat naming the last table_seq it carried (pub/sub is at most once: a lost last
+   * message is otherwise exposed by nothing). 0 or absent: none.
+   */
+  readonly heartbeatMs?: number;
 }
 
 const TABLE_STREAM = 'table';
@@ -115,6 +121,8 @@ export class TableActor {
   private idleSince: number;
   private cancelTimer: (() => void) | undefined;
   private armedAt: number | null = null;
+  /** When this actor last published anything (a heartbeat is due heartbeatMs after it). */
+  private publishedAt: number;
   private stopped = false;
   private connectedBefore = false;
 
@@ -127,6 +135,7 @@ export class TableActor {
     private readonly deps: TableActorDeps,
   ) {
     this.idleSince = deps.clock.now();
+    this.publishedAt = this.idleSince;
     this.saved = JSON.stringify(live.toJSON());
   }
 
@@ -515,7 +524,21 @@ export class TableActor {
     for (const b of buffered) this.buffer.push(b);
     if (live.connections.length === 0 && this.connectedBefore) this.idleSince = now;
     this.connectedBefore = live.connections.length > 0;
-    if (publications.length > 0) await this.deps.publisher.publish(live.tableId, publications);
+    if (publications.length === 0 && this.heartbeatDue(now)) {
+      // Nothing happened for a while: each recipient learns the last table_seq its stream carried.
+      for (const [key, viewer] of recipients) {
+        const last = streamOf(key).last;
+        if (last === 0) continue;
+        publications.push({
+          audience: key === TABLE_STREAM ? { kind: 'table', except: users } : { kind: 'user', userId: viewer! },
+          message: { type: 'table_heartbeat', table_id: live.tableId, table_seq: last },
+        });
+      }
+    }
+    if (publications.length > 0) {
+      this.publishedAt = now;
+      await this.deps.publisher.publish(live.tableId, publications);
+    }
     await this.flushOutbox();
     return { tableSeq: live.tableSeq, replies: out };
   }
@@ -631,9 +654,19 @@ export class TableActor {
   }
 
   /** Keeps one timer armed for the table's next due time. */
+  private heartbeatDue(now: number): boolean {
+    const every = this.deps.heartbeatMs ?? 0;
+    return every > 0 && this.live.connections.length > 0 && now - this.publishedAt >= every;
+  }
+
   private arm(): void {
     if (this.stopped) return;
     let at = this.live.nextWakeAt();
+    const every = this.deps.heartbeatMs ?? 0;
+    if (every > 0 && this.live.connections.length > 0 && !this.live.closed) {
+      const beat = this.publishedAt + every;
+      at = at === null ? beat : Math.min(at, beat);
+    }
     // Jobs still owed to the hands queue: a tick checkpoints and sends them (after a pause if the
     // queue refused the last try).
     if (this.live.outbox.length > 0) {

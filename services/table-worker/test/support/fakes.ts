@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CashOutJob } from '@felt/db';
 import { createLogger, type CompletedHandJob } from '@felt/platform';
-import { parseRoomConfig, type RoomConfigInput, type TableMessage } from '@felt/protocol';
+import { parseRoomConfig, type RoomConfigInput, type TableHeartbeat, type TableMessage } from '@felt/protocol';
 import { TableActor, type TableActorDeps } from '../../src/actor/table-actor.js';
 import type {
   CheckpointStore,
@@ -134,6 +134,8 @@ export class MemoryCheckpoints implements CheckpointStore {
   }
 }
 
+const isTableMessage = (m: Publication['message']): m is TableMessage => m.type !== 'table_heartbeat';
+
 /** Delivers publications the way the gateway does: per user stream, and the spectator stream. */
 export class MemoryPublisher implements EventPublisher {
   readonly all: Publication[] = [];
@@ -141,13 +143,24 @@ export class MemoryPublisher implements EventPublisher {
     this.all.push(...structuredClone(publications));
     return Promise.resolve();
   }
-  /** Messages user `userId` received on their own channel. */
+  /** Messages user `userId` received on their own channel (heartbeats apart: see `heartbeats`). */
   toUser(userId: string): TableMessage[] {
-    return this.all.filter((p) => p.audience.kind === 'user' && p.audience.userId === userId).map((p) => p.message);
+    return this.stream(userId).filter(isTableMessage);
   }
-  /** Messages a spectator received (the table channel). */
+  /** Messages a spectator received (the table channel), heartbeats apart. */
   toSpectators(): TableMessage[] {
-    return this.all.filter((p) => p.audience.kind === 'table').map((p) => p.message);
+    return this.stream(null).filter(isTableMessage);
+  }
+  /** The table_heartbeats one stream got: a user's (`userId`) or the spectators' (null). */
+  heartbeats(userId: string | null): TableHeartbeat[] {
+    return this.stream(userId).filter((m): m is TableHeartbeat => m.type === 'table_heartbeat');
+  }
+  private stream(userId: string | null): Publication['message'][] {
+    return this.all
+      .filter((p) =>
+        userId === null ? p.audience.kind === 'table' : p.audience.kind === 'user' && p.audience.userId === userId,
+      )
+      .map((p) => p.message);
   }
   clear(): void {
     this.all.length = 0;
