@@ -486,6 +486,13 @@ describe('voided hands (issue 8)', () => {
     expect(bob.replies.map((r) => [r.message.type, (r.message as { table_seq?: number }).table_seq])).toEqual(
       toBob.map((m) => [m.type, m.table_seq]),
     );
+    // A spectator attaching now gets it in the answer, ahead of the snapshot (the spectators'
+    // stream never carried it); nothing extra is published.
+    const published = h.publisher.all.length;
+    const sam = await actor.submit({ kind: 'attach', connectionId: 'cs', streamId: 's3', userId: C, spectate: true });
+    expect(sam.replies.map((r) => r.message.type)).toEqual(['hand_voided', 'table_state']);
+    expect(sam.replies[0]!.message).toMatchObject({ hand_id: lost, table_seq: 41 });
+    expect(h.publisher.all.slice(published).some((p) => p.message.type === 'hand_voided')).toBe(false);
     // Ann's stream carried it already: her reconnect is not told twice.
     const annBefore = h.publisher.toUser(A).length;
     await actor.submit({ kind: 'detach', connectionId: 'ca', userId: A });

@@ -8,6 +8,7 @@ import {
   type ResyncResponse,
   type ServerMessage,
   type TableCommandFrame,
+  type TableEvent,
   type TableMessage,
 } from '@felt/protocol';
 import type { CheckpointStore, Clock, EventPublisher, Publication, RandomSource, Scheduler } from '../ports.js';
@@ -269,9 +270,13 @@ export class TableActor {
           // reconnect) must see a table_seq above anything it held.
           const viewer = spectate ? null : this.viewerOf(command.userId);
           if (viewer !== null) this.retellVoid(viewer);
+          // Spectators share one stream, so a void is not told again on it: one the spectator stream
+          // never carried goes in this spectator's answer only, at its own table_seq.
+          const spectatorVoid = viewer === null ? this.uncarriedVoid(TABLE_STREAM) : null;
           return await this.commit(
             now,
             (seq, events) => [
+              ...(spectatorVoid !== null ? [{ connectionId: command.connectionId, message: spectatorVoid }] : []),
               // A void this commit sent to the viewer goes in the answer too, ahead of the snapshot:
               // the answer and the stream race to the client, and whichever comes first must not
               // make the void stale.
@@ -320,10 +325,17 @@ export class TableActor {
    * stream, ahead of the snapshot and in table_seq order, so that no newer message makes it stale.
    */
   private retellVoid(viewer: string): void {
-    const voided = this.buffer.pendingVoid();
-    if (voided === null || (this.live.streams.get(userStream(viewer))?.last ?? 0) >= voided.table_seq) return;
+    const voided = this.uncarriedVoid(userStream(viewer));
+    if (voided === null) return;
     const { table_seq: _seq, ...body } = voided;
     this.pendingEmissions.push({ audience: { kind: 'user', userId: viewer }, body });
+  }
+
+  /** The pending void (no hand finished since), unless the stream `key` already carried it. */
+  private uncarriedVoid(key: string): TableEvent | null {
+    const voided = this.buffer.pendingVoid();
+    if (voided === null || (this.live.streams.get(key)?.last ?? 0) >= voided.table_seq) return null;
+    return voided;
   }
 
   private unchanged(): TableOutcome {
