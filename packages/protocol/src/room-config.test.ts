@@ -6,6 +6,7 @@ import {
   RoomConfigError,
   defaultLimitFor,
   maxSeatsFor,
+  newRoomIssues,
   parseRoomConfig,
   roomConfigInputSchema,
   safeParseRoomConfig,
@@ -18,6 +19,24 @@ function issuesOf(input: unknown): Record<string, string> {
   if (r.success) return {};
   return Object.fromEntries(r.error.issues.map((i) => [i.path, i.message]));
 }
+
+describe('rules for a new room', () => {
+  it('bot fill leaves a seat free for players to join, except heads-up', () => {
+    const fill = (seats: number, targetPlayers: number) =>
+      newRoomIssues(parseRoomConfig({ seats, botFill: { mode: 'fill', targetPlayers } }));
+    expect(fill(4, 4)).toEqual([
+      {
+        path: 'botFill.targetPlayers',
+        message: 'leave a seat for players to join: bots fill at most 3 of the 4 seats',
+      },
+    ]);
+    expect(fill(4, 3)).toEqual([]);
+    expect(fill(2, 2)).toEqual([]);
+    // Stored configs keep parsing: the rule is for creation only.
+    expect(safeParseRoomConfig({ seats: 4, botFill: { mode: 'fill', targetPlayers: 4 } }).success).toBe(true);
+    expect(newRoomIssues(parseRoomConfig({ seats: 4 }))).toEqual([]);
+  });
+});
 
 describe('RoomConfig defaults', () => {
   it('fills a complete Hold’em room from an empty input', () => {

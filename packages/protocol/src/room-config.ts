@@ -556,6 +556,24 @@ export function safeParseRoomConfig(input: unknown): RoomConfigResult {
   };
 }
 
+/**
+ * Rules a *new* room must follow beyond what every stored config satisfies (stored configs are
+ * re-read on every use, so a rule added later applies here, to creation, and not to them).
+ * - Bot fill leaves a seat free above heads-up: a player can always join, and a bot then leaves
+ *   for them between hands. Heads-up is the exception: there the bot is the one opponent.
+ */
+export function newRoomIssues(config: RoomConfig): RoomConfigIssue[] {
+  const issues: RoomConfigIssue[] = [];
+  const { botFill, seats } = config;
+  if (botFill.mode === BotFillMode.FILL && seats > 2 && botFill.targetPlayers >= seats) {
+    issues.push({
+      path: 'botFill.targetPlayers',
+      message: `leave a seat for players to join: bots fill at most ${seats - 1} of the ${seats} seats`,
+    });
+  }
+  return issues;
+}
+
 /** Validates a room config and applies its defaults; throws RoomConfigError listing every problem. */
 export function parseRoomConfig(input: unknown): RoomConfig {
   const result = safeParseRoomConfig(input);

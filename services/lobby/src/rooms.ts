@@ -21,6 +21,7 @@ import {
 } from '@felt/db';
 import type { Logger } from '@felt/platform';
 import {
+  newRoomIssues,
   parseRoomConfig,
   RoomConfigError,
   stakesLabel,
@@ -161,6 +162,8 @@ export class Rooms {
     let config: RoomConfig;
     try {
       config = parseRoomConfig(rawConfig);
+      const rules = newRoomIssues(config);
+      if (rules.length > 0) throw new RoomConfigError(rules);
     } catch (err) {
       if (err instanceof RoomConfigError) {
         throw new LobbyError(ApiErrorCode.INVALID_ROOM_CONFIG, err.message, { issues: err.issues });

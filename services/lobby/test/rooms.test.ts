@@ -103,6 +103,12 @@ describe('create', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_room_config');
     expect(res.body.error.details.issues.map((i) => i.path).sort()).toEqual(['seats', 'stakes.bringIn']);
+    // A bot-fill room leaves a seat for players to join.
+    const full = await host.post<{ error: { code: string; details: { issues: { path: string }[] } } }>('/api/rooms', {
+      config: { seats: 6, botFill: { mode: 'fill', targetPlayers: 6 } },
+    });
+    expect(full.status).toBe(400);
+    expect(full.body.error.details.issues.map((i) => i.path)).toEqual(['botFill.targetPlayers']);
     await expectRefusal(host.post('/api/rooms', { config: { game: 'poker' } }), 400, 'invalid_request');
     await expectRefusal(host.post('/api/rooms', { config: {}, surprise: 1 }), 400, 'invalid_request');
     await expectRefusal(

@@ -217,7 +217,7 @@ export function renderProtocolDoc(): string {
     '| the last human leaves (bot-fill rooms) | remaining bot decisions are taken by the clock at once; the table idles |',
     '| the lobby removes a member (room leave) | as `leave`; the seat frees when the hand ends |',
     '| the room is closed | `table_closed`; nothing more is sent |',
-    '| a bot-fill room | bots (`seats[].bot`) take empty seats up to the target while a human is seated; they leave for arriving members between hands |',
+    '| a bot-fill room | bots (`seats[].bot`) take empty seats up to the target while a human is seated; they leave for arriving members between hands. Above heads-up a new room’s target leaves at least one seat free, so a player can always join |',
     '| a player has no chips left | sat out after the hand; top up through the lobby, then `sit_in` |',
     '',
     '## Privacy',

@@ -57,6 +57,11 @@ describe('room form', () => {
     expect(range.issues.get('sit.buy_in')).toBe('choose a buy-in between 80 and 200');
     const junk = checkRoomForm({ ...EMPTY_ROOM_FORM, seats: '1e1' });
     expect(junk.issues.has('seats')).toBe(true);
+    // The lobby's rules for a new room too: bots leave a seat for players.
+    const full = checkRoomForm({ ...EMPTY_ROOM_FORM, seats: '6', botFill: true, botTarget: '6' });
+    expect(full.issues.get('botFill.targetPlayers')).toBe(
+      'leave a seat for players to join: bots fill at most 5 of the 6 seats',
+    );
   });
 
   it('lists the stakes each game needs', () => {

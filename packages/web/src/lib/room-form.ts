@@ -3,6 +3,7 @@
 // the lobby's own messages next to the fields before anything is sent.
 import {
   isMixedGame,
+  newRoomIssues,
   safeParseRoomConfig,
   type BettingLimit,
   type GameType,
@@ -140,6 +141,8 @@ export function checkRoomForm(form: RoomForm): FormCheck {
   let config: RoomConfig | null = null;
   if (result.success) config = result.config;
   else for (const i of result.error.issues) if (!issues.has(i.path)) issues.set(i.path, i.message);
+  // What the lobby also checks for a new room (a bot-fill room leaves a seat free for players).
+  if (config !== null) for (const i of newRoomIssues(config)) if (!issues.has(i.path)) issues.set(i.path, i.message);
   let sitBuyIn: number | null = null;
   if (form.sit) {
     const n = num(form.sitBuyIn);
