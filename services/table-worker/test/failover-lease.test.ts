@@ -189,6 +189,25 @@ function twoWorkers(prefix: string, ttlA = 60_000, ttlB = 60_000) {
   return { a: make(ha, 'wa', ttlA), b: make(hb, 'wb', ttlB) };
 }
 
+/**
+ * Worker b about to rebuild TABLE from the room rows: the last checkpoint said hand 3 was complete,
+ * then it was lost (its mark stayed), and the rows (`rowsAt(n)`: persisted through hand n) hold
+ * hand 1 so far.
+ */
+async function lostCheckpointAfterHand3() {
+  const prefix = freshPrefix();
+  const { b } = twoWorkers(prefix);
+  await b.store.save(TABLE, 30, JSON.stringify({ hand: null, meta: null, handNo: 3 }), []);
+  await redis.del(redisKeys(prefix).tableCheckpoint(TABLE));
+  const members = [
+    { userId: A, name: 'Ann', seat: 1, stack: 200 },
+    { userId: B, name: 'Bob', seat: 2, stack: 200 },
+  ];
+  const rowsAt = (lastHandNo: number) => b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo }));
+  rowsAt(1);
+  return { prefix, b, rowsAt };
+}
+
 async function dealHand(h: Harness, directory: TableDirectory): Promise<void> {
   const actor = await directory.get(TABLE);
   await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's', userId: A });
@@ -298,16 +317,7 @@ describe('TableDirectory under leases (real Redis)', () => {
   });
 
   it('a table rebuilt from the room rows waits for the persister to write the hands it completed, unavailable until then', async () => {
-    const prefix = freshPrefix();
-    const { b } = twoWorkers(prefix);
-    // The last checkpoint said hand 3 was complete; then the checkpoint was lost (its mark stayed).
-    await b.store.save(TABLE, 30, JSON.stringify({ hand: null, meta: null, handNo: 3 }), []);
-    await redis.del(redisKeys(prefix).tableCheckpoint(TABLE));
-    const members = [
-      { userId: A, name: 'Ann', seat: 1, stack: 200 },
-      { userId: B, name: 'Bob', seat: 2, stack: 200 },
-    ];
-    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 1 }));
+    const { prefix, b, rowsAt } = await lostCheckpointAfterHand3();
 
     // The persister is behind (hands 2 and 3 still queued): no table from stale stacks; at the
     // deadline the table is unavailable (a gateway tries again), the lease given back.
@@ -321,11 +331,11 @@ describe('TableDirectory under leases (real Redis)', () => {
     expect(await redis.get(ownershipKeys(prefix).lease(TABLE))).toBeNull();
 
     // It catches up while the next attempt waits: the table comes up from rows that hold hand 3.
-    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 2 }));
+    rowsAt(2);
     const next = b.directory.get(TABLE);
     await new Promise((r) => setTimeout(r, 300));
     expect(b.directory.peek(TABLE)).toBeUndefined();
-    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 3 }));
+    rowsAt(3);
     const actor = await next;
     expect(actor.snapshot().handNo).toBe(3);
     expect(actor.tableSeq).toBeGreaterThanOrEqual(30);
@@ -333,21 +343,13 @@ describe('TableDirectory under leases (real Redis)', () => {
   });
 
   it('a rebuilt table whose missing hands are in no queue (lost with the checkpoint’s outbox) goes on from the room rows at once', async () => {
-    const prefix = freshPrefix();
-    const { b } = twoWorkers(prefix);
-    await b.store.save(TABLE, 30, JSON.stringify({ hand: null, meta: null, handNo: 3 }), []);
-    await redis.del(redisKeys(prefix).tableCheckpoint(TABLE));
-    const members = [
-      { userId: A, name: 'Ann', seat: 1, stack: 200 },
-      { userId: B, name: 'Bob', seat: 2, stack: 200 },
-    ];
-    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 1 }));
+    const { b, rowsAt } = await lostCheckpointAfterHand3();
     let pending = 1;
     b.h.hands.pendingHandsOf = () => Promise.resolve(pending);
     const next = b.directory.get(TABLE);
     await new Promise((r) => setTimeout(r, 300));
     // Hand 2 is persisted meanwhile; hand 3 is in no queue.
-    b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo: 2 }));
+    rowsAt(2);
     pending = 0;
     // The queue is asked again a second later.
     b.h.time.advance(1_000);

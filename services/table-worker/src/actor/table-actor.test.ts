@@ -398,6 +398,16 @@ function voidHarness(): Harness & { voids: VoidedHandJob[] } {
   return { ...base, hands, deps: { ...base.deps, hands }, voids };
 }
 
+/** A table rebuilt from its room rows (Ann 300, Bob 150) after its checkpoint was lost mid-hand `lost`, at table_seq 40. */
+function rebuiltAfterLoss(h: Harness, lost: string): TableActor {
+  const seed = room([
+    { userId: A, name: 'Ann', seat: 1, stack: 300 },
+    { userId: B, name: 'Bob', seat: 2, stack: 150 },
+  ]);
+  h.seeds.rooms.set(TABLE, seed);
+  return TableActor.create(TABLE, seed, 40, h.deps, lost);
+}
+
 describe('voided hands (issue 8)', () => {
   it('a room closed mid-hand: hand_voided to everyone before table_closed, stacks back, the void queued, no number taken', async () => {
     const h = voidHarness();
@@ -448,12 +458,7 @@ describe('voided hands (issue 8)', () => {
   it('a checkpoint lost mid-hand: the table from the room rows announces the void first, then the snapshot', async () => {
     const h = voidHarness();
     const lost = '11111111-2222-4333-8444-555555555555';
-    const seed = room([
-      { userId: A, name: 'Ann', seat: 1, stack: 300 },
-      { userId: B, name: 'Bob', seat: 2, stack: 150 },
-    ]);
-    h.seeds.rooms.set(TABLE, seed);
-    const actor = TableActor.create(TABLE, seed, 40, h.deps, lost);
+    const actor = rebuiltAfterLoss(h, lost);
     const out = await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A });
     const msgs = h.publisher.toUser(A);
     expect(msgs[0]).toMatchObject({
@@ -511,12 +516,7 @@ describe('voided hands (issue 8)', () => {
   it('a lost-checkpoint void survives a failed first checkpoint: the next command still tells everyone', async () => {
     const h = voidHarness();
     const lost = '11111111-2222-4333-8444-555555555556';
-    const seed = room([
-      { userId: A, name: 'Ann', seat: 1, stack: 300 },
-      { userId: B, name: 'Bob', seat: 2, stack: 150 },
-    ]);
-    h.seeds.rooms.set(TABLE, seed);
-    const actor = TableActor.create(TABLE, seed, 40, h.deps, lost);
+    const actor = rebuiltAfterLoss(h, lost);
     h.checkpoints.fail = true;
     await expect(actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A })).rejects.toThrow(
       /checkpoint/,
