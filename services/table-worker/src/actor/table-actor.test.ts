@@ -10,7 +10,17 @@ import {
 import { voidedHandJobSchema, type VoidedHandJob } from '@felt/db';
 import { completedHandJobSchema } from '@felt/platform';
 import { TableActor } from './table-actor.js';
-import { createActor, flush, harness, pass, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
+import {
+  createActor,
+  flush,
+  harness,
+  pass,
+  restoreFromCheckpoint,
+  room,
+  TABLE,
+  uid,
+  type Harness,
+} from '../../test/support/fakes.js';
 
 const A = uid(1);
 const B = uid(2);
@@ -369,13 +379,7 @@ describe('hands end to end in the actor', () => {
     const saved = h.checkpoints.saved.get(TABLE)!;
     const before = actorState(h, A);
     await actor.stop();
-    const { checkpoint, events } = (await h.checkpoints.load(TABLE))!;
-    const restored = TableActor.restore(
-      checkpoint.state as Parameters<typeof TableActor.restore>[0],
-      events,
-      h.seeds.rooms.get(TABLE)!,
-      h.deps,
-    );
+    const restored = await restoreFromCheckpoint(h);
     expect(restored.tableSeq).toBe(saved.tableSeq);
     const out = await restored.submit({ kind: 'attach', connectionId: 'ca2', streamId: 's9', userId: A });
     const snap = out.replies[0]!.message as TableState;

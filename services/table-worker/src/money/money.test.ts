@@ -3,8 +3,18 @@ import { completedHandJobSchema, type Logger } from '@felt/platform';
 import type { TableMessage } from '@felt/protocol';
 import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createActor, FundingSeeds, harness, pass, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
-import { TableActor } from '../actor/table-actor.js';
+import {
+  createActor,
+  FundingSeeds,
+  harness,
+  pass,
+  restoreFromCheckpoint,
+  room,
+  TABLE,
+  uid,
+  type Harness,
+} from '../../test/support/fakes.js';
+import { type TableActor } from '../actor/table-actor.js';
 import type { LiveTableMoney, MoneyMember, MoneySeed } from './ports.js';
 import { recordPersistOutcome } from './persist-outcomes.js';
 
@@ -177,13 +187,7 @@ describe('the checkpoint carries the money bookkeeping (§5)', () => {
     expect(engineStack(actor, A)).toBe(600);
     expect(h.hands.cashOuts.map((c) => c.request_id)).toEqual([`leave-${mid(3)}`]);
     await actor.stop();
-    const { checkpoint, events } = (await h.checkpoints.load(TABLE))!;
-    const restored = TableActor.restore(
-      checkpoint.state as Parameters<typeof TableActor.restore>[0],
-      events,
-      h.seeds.rooms.get(TABLE)!,
-      h.deps,
-    );
+    const restored = await restoreFromCheckpoint(h);
     await restored.submit({ kind: 'refresh' });
     expect(engineStack(restored, A)).toBe(600);
     expect(engineStack(restored, C)).toBeUndefined();

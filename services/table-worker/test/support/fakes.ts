@@ -276,3 +276,14 @@ export async function pass(h: Harness, ms: number, step = 250): Promise<void> {
     await flush();
   }
 }
+
+/** The table again, as the next owner builds it from the checkpoint the harness saved last. */
+export async function restoreFromCheckpoint(h: Harness): Promise<TableActor> {
+  const { checkpoint, events } = (await h.checkpoints.load(TABLE))!;
+  return TableActor.restore(
+    checkpoint.state as Parameters<typeof TableActor.restore>[0],
+    events,
+    h.seeds.rooms.get(TABLE)!,
+    h.deps,
+  );
+}
