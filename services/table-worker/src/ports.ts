@@ -88,6 +88,18 @@ export interface CheckpointFence {
   readonly epoch: number;
 }
 
+export interface CheckpointSaveOptions {
+  /** Becomes the checkpoint's top-level `money` section (docs/dev/money-flows.md §7). */
+  readonly moneyJson?: string;
+  /** Throws StaleEpochError (and writes nothing) when the table's epoch is no longer `fence.epoch`. */
+  readonly fence?: CheckpointFence;
+  /**
+   * What the mark beside the checkpoint keeps of this state (the writer knows it; the store does not
+   * parse the state). Absent: no hand in progress, hand number unknown.
+   */
+  readonly mark?: { readonly handId: string | null; readonly handNo: number };
+}
+
 /**
  * A fenced write refused because the table's epoch moved on: another worker owns the table. The
  * checkpoint store throws it (Redis epoch), and so does the seed source for a Postgres write
@@ -138,17 +150,14 @@ export interface CheckpointStore {
   load(tableId: string): Promise<{ checkpoint: TableCheckpoint; events: BufferedEvent[] } | null>;
   /**
    * Saves the state (already serialized: the actor writes one JSON string per command) and appends
-   * `events` to the table's bounded event buffer, atomically. `moneyJson` becomes the checkpoint's
-   * top-level `money` section (docs/dev/money-flows.md §7). With `fence`, throws StaleEpochError
-   * (and writes nothing) when the table's epoch is no longer `fence.epoch`.
+   * `events` to the table's bounded event buffer, atomically. See CheckpointSaveOptions.
    */
   save(
     tableId: string,
     tableSeq: number,
     stateJson: string,
     events: readonly BufferedEvent[],
-    moneyJson?: string,
-    fence?: CheckpointFence,
+    options?: CheckpointSaveOptions,
   ): Promise<void>;
   /** The mark the last save left (absent in stores that keep none). */
   mark?(tableId: string): Promise<CheckpointMark | null>;

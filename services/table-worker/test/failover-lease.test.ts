@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableActor } from '../src/actor/table-actor.js';
 import { TableDirectory, atHandBoundary } from '../src/actor/table-directory.js';
 import { TableError } from '../src/actor/table-error.js';
-import { RedisCheckpointStore, handInProgress } from '../src/adapters/redis-checkpoint-store.js';
+import { RedisCheckpointStore } from '../src/adapters/redis-checkpoint-store.js';
 import { RedisLeases } from '../src/adapters/redis-lease.js';
 import { ownershipKeys } from '../src/ownership/keys.js';
 import { NotOwnerError, TableOwnership, type LossReason } from '../src/ownership/table-ownership.js';
@@ -116,7 +116,7 @@ describe('RedisCheckpointStore fenced by the epoch (real Redis)', () => {
       audience: { kind: 'all' },
       message: { type: 'table_closed', table_id: 't', table_seq: seq },
     });
-    await store.save('t', 5, '{"n":"a"}', [ev(5)], undefined, { epoch: ga.grant.epoch });
+    await store.save('t', 5, '{"n":"a"}', [ev(5)], { fence: { epoch: ga.grant.epoch } });
     const keys = redisKeys(prefix);
     expect(JSON.parse((await redis.get(keys.tableCheckpoint('t')))!)).toMatchObject({
       tableSeq: 5,
@@ -128,9 +128,12 @@ describe('RedisCheckpointStore fenced by the epoch (real Redis)', () => {
     await redis.del(ownershipKeys(prefix).lease('t'));
     const gb = await b.acquire('t');
     if (!gb.acquired) throw new Error('not acquired');
-    await store.save('t', 9, '{"n":"b"}', [ev(9)], '{"lastHandNo":3}', { epoch: gb.grant.epoch });
+    await store.save('t', 9, '{"n":"b"}', [ev(9)], {
+      moneyJson: '{"lastHandNo":3}',
+      fence: { epoch: gb.grant.epoch },
+    });
 
-    const stale = store.save('t', 6, '{"n":"a2"}', [ev(6)], undefined, { epoch: ga.grant.epoch });
+    const stale = store.save('t', 6, '{"n":"a2"}', [ev(6)], { fence: { epoch: ga.grant.epoch } });
     await expect(stale).rejects.toBeInstanceOf(StaleEpochError);
     await expect(stale).rejects.toMatchObject({ epoch: 1, current: 2 });
 
@@ -144,21 +147,22 @@ describe('RedisCheckpointStore fenced by the epoch (real Redis)', () => {
     expect(await store.mark('t')).toEqual({ tableSeq: 9, epoch: 2, handId: null });
   });
 
-  it('the mark keeps the hand in progress and the last table_seq beside the checkpoint', async () => {
+  it('the mark keeps the hand in progress, the last hand number and the last table_seq beside the checkpoint', async () => {
     const prefix = freshPrefix();
     const store = new RedisCheckpointStore(redis, prefix);
-    const inHand = JSON.stringify({ hand: { x: 1 }, meta: { handId: 'h-1', endedAt: null } });
-    const done = JSON.stringify({ hand: { x: 1 }, meta: { handId: 'h-1', endedAt: 5 } });
-    expect(handInProgress(inHand)).toBe('h-1');
-    expect(handInProgress(done)).toBeNull();
-    expect(handInProgress('{"hand":null,"meta":null}')).toBeNull();
-    await store.save('t', 3, inHand, []);
-    expect(await store.mark('t')).toEqual({ tableSeq: 3, epoch: 0, handId: 'h-1' });
-    await store.save('t', 4, done, []);
-    expect(await store.mark('t')).toEqual({ tableSeq: 4, epoch: 0, handId: null });
-    // And the number of the last completed hand, when the state has one.
-    await store.save('t', 5, JSON.stringify({ hand: null, meta: null, handNo: 7 }), []);
-    expect(await store.mark('t')).toEqual({ tableSeq: 5, epoch: 0, handId: null, handNo: 7 });
+    await store.save('t', 3, '{}', [], { mark: { handId: 'h-1', handNo: 6 } });
+    expect(await store.mark('t')).toEqual({ tableSeq: 3, epoch: 0, handId: 'h-1', handNo: 6 });
+    await store.save('t', 4, '{}', [], { mark: { handId: null, handNo: 7 } });
+    expect(await store.mark('t')).toEqual({ tableSeq: 4, epoch: 0, handId: null, handNo: 7 });
+    await store.save('t', 5, '{}', []);
+    expect(await store.mark('t')).toEqual({ tableSeq: 5, epoch: 0, handId: null });
+
+    // What a live table says of itself: the hand dealt and not finished, and its last hand number.
+    const { a } = twoWorkers(freshPrefix());
+    await dealHand(a.h, a.directory);
+    const actor = a.directory.peek(TABLE)!;
+    expect(await a.store.mark(TABLE)).toMatchObject({ handId: actor.snapshot().meta!.handId, handNo: 0 });
+    await a.directory.close();
   });
 });
 
@@ -197,7 +201,7 @@ function twoWorkers(prefix: string, ttlA = 60_000, ttlB = 60_000) {
 async function lostCheckpointAfterHand3() {
   const prefix = freshPrefix();
   const { b } = twoWorkers(prefix);
-  await b.store.save(TABLE, 30, JSON.stringify({ hand: null, meta: null, handNo: 3 }), []);
+  await b.store.save(TABLE, 30, '{}', [], { mark: { handId: null, handNo: 3 } });
   await redis.del(redisKeys(prefix).tableCheckpoint(TABLE));
   const members = [
     { userId: A, name: 'Ann', seat: 1, stack: 200 },

@@ -565,7 +565,10 @@ export class TableActor {
     // The audit's view of the stacks, beside the state (docs/dev/money-flows.md §7).
     const money = JSON.stringify(this.live.liveMoney());
     try {
-      await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, money);
+      await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, {
+        moneyJson: money,
+        mark: this.live.checkpointMark(),
+      });
     } catch (err) {
       this.rollback();
       throw err;

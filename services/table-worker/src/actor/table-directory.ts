@@ -191,10 +191,10 @@ export class TableDirectory {
     const ownership = this.options.ownership!;
     return {
       load: (id) => store.load(id),
-      save: async (id, tableSeq, stateJson, events, moneyJson) => {
+      save: async (id, tableSeq, stateJson, events, options) => {
         ownership.check(lease);
         try {
-          await store.save(id, tableSeq, stateJson, events, moneyJson, { epoch: lease.epoch });
+          await store.save(id, tableSeq, stateJson, events, { ...options, fence: { epoch: lease.epoch } });
         } catch (err) {
           if (err instanceof StaleEpochError) {
             ownership.staleWrite(lease, err.current);

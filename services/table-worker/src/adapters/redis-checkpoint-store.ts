@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   CheckpointCorruptError,
   StaleEpochError,
-  type CheckpointFence,
+  type CheckpointSaveOptions,
   type CheckpointMark,
   type CheckpointStore,
   type TableCheckpoint,
@@ -52,34 +52,6 @@ redis.call('HSET', KEYS[4], 'tableSeq', ARGV[5], 'epoch', ARGV[1] == '' and '0' 
 redis.call('EXPIRE', KEYS[4], ARGV[3])
 return {1, current}
 `;
-
-/**
- * What the mark keeps of a serialized live table: the hand in progress (its `meta` exists from the
- * deal to the result), and the number of its last completed hand.
- */
-export function markOf(stateJson: string): { handId: string | null; handNo: number | null } {
-  try {
-    const s = JSON.parse(stateJson) as {
-      hand?: unknown;
-      handNo?: unknown;
-      meta?: { handId?: unknown; endedAt?: unknown } | null;
-    } | null;
-    const handNo = typeof s?.handNo === 'number' && Number.isSafeInteger(s.handNo) ? s.handNo : null;
-    const meta = s?.meta;
-    if (!meta || typeof meta.handId !== 'string' || s?.hand === null || s?.hand === undefined) {
-      return { handId: null, handNo };
-    }
-    // A finished hand stays on the table until the next one begins; it is no longer in progress.
-    return { handId: meta.endedAt === null || meta.endedAt === undefined ? meta.handId : null, handNo };
-  } catch {
-    return { handId: null, handNo: null };
-  }
-}
-
-/** The hand in progress in a serialized live table, or null. */
-export function handInProgress(stateJson: string): string | null {
-  return markOf(stateJson).handId;
-}
 
 /**
  * `P checkpoint:<tableId>` (the state, JSON), `P events:<tableId>` (the bounded event buffer, a
@@ -141,13 +113,11 @@ export class RedisCheckpointStore implements CheckpointStore {
     tableSeq: number,
     stateJson: string,
     events: readonly BufferedEvent[],
-    moneyJson?: string,
-    fence?: CheckpointFence,
+    { moneyJson, fence, mark }: CheckpointSaveOptions = {},
   ): Promise<void> {
     // The envelope around the state the actor serialized once.
     const epochField = fence ? `"epoch":${fence.epoch},` : '';
     const moneyField = moneyJson !== undefined ? `,"money":${moneyJson}` : '';
-    const mark = markOf(stateJson);
     const text = `{"version":1,"tableId":${JSON.stringify(tableId)},"tableSeq":${tableSeq},${epochField}"state":${stateJson}${moneyField}}`;
     const result = (await this.redis.eval(
       SAVE_SCRIPT,
@@ -161,8 +131,8 @@ export class RedisCheckpointStore implements CheckpointStore {
       String(CHECKPOINT_TTL_SECONDS),
       String(this.bufferSize),
       String(tableSeq),
-      mark.handId ?? '',
-      mark.handNo !== null ? String(mark.handNo) : '',
+      mark?.handId ?? '',
+      mark !== undefined ? String(mark.handNo) : '',
       ...events.map((e) => JSON.stringify(e)),
     )) as [number, number];
     if (result[0] !== 1) throw new StaleEpochError(tableId, fence?.epoch ?? 0, Number(result[1]));

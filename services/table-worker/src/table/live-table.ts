@@ -331,6 +331,17 @@ export class LiveTable {
     };
   }
 
+  /**
+   * What the checkpoint mark keeps (docs/dev/contracts.md): the hand in progress (dealt and not
+   * finished: a finished hand stays on the table until the next one begins) and the number of the
+   * last completed hand.
+   */
+  checkpointMark(): { handId: string | null; handNo: number } {
+    const meta = this.meta;
+    const inProgress = this.hand !== null && meta !== null && meta.endedAt === null;
+    return { handId: inProgress ? meta.handId : null, handNo: this.handNo };
+  }
+
   /** Seated stacks as the audit compares them (hand-start stacks while a hand runs). */
   liveMoney(): LiveTableMoney {
     return this.moneyBook.liveMoney(this.engine, this.handNo);

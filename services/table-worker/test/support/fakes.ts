@@ -5,6 +5,7 @@ import { parseRoomConfig, type RoomConfigInput, type TableHeartbeat, type TableM
 import { TableActor, type TableActorDeps } from '../../src/actor/table-actor.js';
 import type {
   CheckpointStore,
+  CheckpointSaveOptions,
   Clock,
   EventPublisher,
   HandSink,
@@ -124,9 +125,16 @@ export class MemoryCheckpoints implements CheckpointStore {
   }
   /** The last `money` section written per table (the checkpoint's top-level section). */
   readonly money = new Map<string, unknown>();
-  save(tableId: string, tableSeq: number, stateJson: string, events: readonly BufferedEvent[], moneyJson?: string) {
+  save(
+    tableId: string,
+    tableSeq: number,
+    stateJson: string,
+    events: readonly BufferedEvent[],
+    options: CheckpointSaveOptions = {},
+  ) {
     if (this.fail) return Promise.reject(new Error('checkpoint store down'));
     this.saves++;
+    const { moneyJson } = options;
     if (moneyJson !== undefined) this.money.set(tableId, JSON.parse(moneyJson) as unknown);
     this.saved.set(tableId, { version: 1, tableId, tableSeq, state: JSON.parse(stateJson) as unknown });
     this.events.set(tableId, [...(this.events.get(tableId) ?? []), ...events].slice(-512));
