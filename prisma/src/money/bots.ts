@@ -1,9 +1,9 @@
-import type { PrismaClient } from '../client.js';
+import type { PrismaClient, TxClient } from '../client.js';
 import { MembershipStatus, RoomStatus } from '../generated/enums.js';
 import { LedgerInvalidError, StaleOwnerEpochError } from '../errors.js';
 import { accountBalance, buyIn, grant, openWallet, walletAccount } from '../ledger.js';
 import { withTransaction } from '../transaction.js';
-import { lockRoomRow } from './room-lock.js';
+import { lockRoomRow, type LockedRoomRow } from './room-lock.js';
 
 export interface SeatBotRequest {
   readonly roomId: string;
@@ -43,13 +43,7 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
     if (!room || room.status !== RoomStatus.open) {
       throw new LedgerInvalidError(`room ${req.roomId} is not open for a bot`);
     }
-    if (req.epoch !== undefined) {
-      if (room.ownerEpoch > req.epoch) throw new StaleOwnerEpochError(req.roomId, req.epoch, room.ownerEpoch);
-      if (room.ownerEpoch < req.epoch) {
-        // Raw, so the room's updated_at (the lobby's) does not move for a worker's bookkeeping.
-        await tx.$executeRaw`UPDATE "rooms" SET "owner_epoch" = ${BigInt(req.epoch)} WHERE "id" = ${req.roomId}::uuid`;
-      }
-    }
+    if (req.epoch !== undefined) await fenceRoomEpoch(tx, room, req.epoch);
     const seated = await tx.membership.findFirst({
       where: { roomId: req.roomId, userId: req.botId, status: MembershipStatus.active },
       select: { id: true },
@@ -100,10 +94,18 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
 export async function claimRoomEpoch(prisma: PrismaClient, roomId: string, epoch: number): Promise<void> {
   await withTransaction(prisma, async (tx) => {
     const room = await lockRoomRow(tx, roomId);
-    if (!room) return;
-    if (room.ownerEpoch > epoch) throw new StaleOwnerEpochError(roomId, epoch, room.ownerEpoch);
-    if (room.ownerEpoch < epoch) {
-      await tx.$executeRaw`UPDATE "rooms" SET "owner_epoch" = ${BigInt(epoch)} WHERE "id" = ${roomId}::uuid`;
-    }
+    if (room) await fenceRoomEpoch(tx, room, epoch);
   });
+}
+
+/**
+ * The epoch fence on a room locked by this transaction: a write of a lower epoch than the room has
+ * seen is refused (StaleOwnerEpochError), a higher one raises the room to it.
+ */
+async function fenceRoomEpoch(tx: TxClient, room: LockedRoomRow, epoch: number): Promise<void> {
+  if (room.ownerEpoch > epoch) throw new StaleOwnerEpochError(room.id, epoch, room.ownerEpoch);
+  if (room.ownerEpoch < epoch) {
+    // Raw, so the room's updated_at (the lobby's) does not move for a worker's bookkeeping.
+    await tx.$executeRaw`UPDATE "rooms" SET "owner_epoch" = ${BigInt(epoch)} WHERE "id" = ${room.id}::uuid`;
+  }
 }

@@ -33,6 +33,21 @@ export interface TableDirectoryOptions extends TableActorDeps {
   readonly persistWaitMs?: number;
 }
 
+/**
+ * A Postgres write under `lease`: refused for a stale epoch, the lease is lost (as after a refused
+ * checkpoint, and the table's epoch counter raised to what Postgres saw) and the caller gets
+ * NOT_OWNER.
+ */
+async function refusedByPostgres<T>(ownership: TableOwnership, lease: HeldLease, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!(err instanceof StaleEpochError)) throw err;
+    await ownership.staleDbWrite(lease, err.current);
+    throw new NotOwnerError(lease.tableId, '', 'stale epoch');
+  }
+}
+
 const PERSIST_POLL_MS = 250;
 const QUEUE_POLL_MS = 1_000;
 
@@ -174,15 +189,7 @@ export class TableDirectory {
   private async claim(tableId: string, lease: HeldLease, ownership: TableOwnership): Promise<void> {
     const claimEpoch = this.options.seeds.claimEpoch?.bind(this.options.seeds);
     if (claimEpoch === undefined) return;
-    try {
-      await claimEpoch(tableId, lease.epoch);
-    } catch (err) {
-      if (err instanceof StaleEpochError) {
-        await ownership.staleDbWrite(lease, err.current);
-        throw new NotOwnerError(tableId, '', 'stale epoch');
-      }
-      throw err;
-    }
+    await refusedByPostgres(ownership, lease, () => claimEpoch(tableId, lease.epoch));
   }
 
   /** The checkpoint store as one actor sees it: every write fenced by its lease's epoch. */
@@ -218,17 +225,9 @@ export class TableDirectory {
     if (seatBot === undefined) return seeds;
     return {
       load: (id) => seeds.load(id),
-      seatBot: async (req) => {
+      seatBot: (req) => {
         ownership.check(lease);
-        try {
-          return await seatBot({ ...req, epoch: lease.epoch });
-        } catch (err) {
-          if (err instanceof StaleEpochError) {
-            await ownership.staleDbWrite(lease, err.current);
-            throw new NotOwnerError(req.roomId, '', 'stale epoch');
-          }
-          throw err;
-        }
+        return refusedByPostgres(ownership, lease, () => seatBot({ ...req, epoch: lease.epoch }));
       },
     };
   }

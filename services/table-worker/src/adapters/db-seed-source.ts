@@ -46,29 +46,30 @@ export class DbSeedSource implements MoneySeedSource {
     };
   }
 
-  async claimEpoch(roomId: string, epoch: number): Promise<void> {
-    try {
-      await claimRoomEpoch(this.prisma, roomId, epoch);
-    } catch (err) {
-      if (err instanceof StaleOwnerEpochError) throw new StaleEpochError(roomId, err.epoch, err.current, 'room claim');
-      throw err;
-    }
+  claimEpoch(roomId: string, epoch: number): Promise<void> {
+    return asStaleEpoch('room claim', () => claimRoomEpoch(this.prisma, roomId, epoch));
   }
 
   /** Fenced by `req.epoch` (rooms.owner_epoch): a stale one throws the ports' StaleEpochError. */
-  async seatBot(req: BotSeatRequest): Promise<{ membershipId: string }> {
-    try {
-      return await seatBot(this.prisma, {
+  seatBot(req: BotSeatRequest): Promise<{ membershipId: string }> {
+    return asStaleEpoch('bot seat', () =>
+      seatBot(this.prisma, {
         roomId: req.roomId,
         botId: req.botId,
         seat: req.seat,
         buyIn: BigInt(req.buyIn),
         ...(req.epoch !== undefined ? { epoch: req.epoch } : {}),
-      });
-    } catch (err) {
-      if (err instanceof StaleOwnerEpochError)
-        throw new StaleEpochError(req.roomId, err.epoch, err.current, 'bot seat');
-      throw err;
-    }
+      }),
+    );
+  }
+}
+
+/** @felt/db's StaleOwnerEpochError as the ports' StaleEpochError, so the directory needs no @felt/db. */
+async function asStaleEpoch<T>(write: 'room claim' | 'bot seat', run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof StaleOwnerEpochError) throw new StaleEpochError(err.roomId, err.epoch, err.current, write);
+    throw err;
   }
 }
