@@ -669,19 +669,23 @@ export class TableActor {
   }
 
   /** Keeps one timer armed for the table's next due time. */
-  private heartbeatDue(now: number): boolean {
+  /** When the next heartbeat is due (nothing published since), or null: none, or nobody to hear it. */
+  private heartbeatAt(): number | null {
     const every = this.deps.heartbeatMs ?? 0;
-    return every > 0 && this.live.connections.length > 0 && now - this.publishedAt >= every;
+    if (every <= 0 || this.live.closed || this.live.connections.length === 0) return null;
+    return this.publishedAt + every;
+  }
+
+  private heartbeatDue(now: number): boolean {
+    const at = this.heartbeatAt();
+    return at !== null && now >= at;
   }
 
   private arm(): void {
     if (this.stopped) return;
     let at = this.live.nextWakeAt();
-    const every = this.deps.heartbeatMs ?? 0;
-    if (every > 0 && this.live.connections.length > 0 && !this.live.closed) {
-      const beat = this.publishedAt + every;
-      at = at === null ? beat : Math.min(at, beat);
-    }
+    const beat = this.heartbeatAt();
+    if (beat !== null) at = at === null ? beat : Math.min(at, beat);
     // Jobs still owed to the hands queue: a tick checkpoints and sends them (after a pause if the
     // queue refused the last try).
     if (this.live.outbox.length > 0) {
