@@ -28,7 +28,7 @@ import { RedisLeases } from './adapters/redis-lease.js';
 import { RedisEventPublisher } from './adapters/redis-publisher.js';
 import { cryptoRandom, systemClock, timerScheduler } from './adapters/system.js';
 import { advertisedAddress, drainTokenPath, timingFromEnv, workerEnv } from './config.js';
-import { createTableService, openStreams } from './grpc/table-service.js';
+import { createTableService } from './grpc/table-service.js';
 import { createWorkerMetrics } from './metrics.js';
 import { watchPersistOutcomes } from './money/persist-outcomes.js';
 import { createOwnershipMetrics } from './ownership/metrics.js';
@@ -79,6 +79,8 @@ const ownership: TableOwnership = new TableOwnership({
   metrics: createOwnershipMetrics(metricsRegistry, () => ownership.size),
 });
 
+/** Gateway streams open on this worker: filled by the table service, read by the directory. */
+const openStreams = new Set<string>();
 const directory = new TableDirectory({
   seeds: new DbSeedSource(prisma, async (tableId) => (await redis.get(keys.botsOnly(tableId))) === '1'),
   checkpoints: new RedisCheckpointStore(redis, prefix),
@@ -229,7 +231,15 @@ holder.registry = workerRegistry;
 
 server.addService(
   TableServiceService,
-  createTableService({ workerId: env.WORKER_ID, directory, ring, registry: workerRegistry, metrics, logger }),
+  createTableService({
+    workerId: env.WORKER_ID,
+    directory,
+    ring,
+    registry: workerRegistry,
+    metrics,
+    logger,
+    openStreams,
+  }),
 );
 
 /**

@@ -12,9 +12,6 @@ import { notJoined, TableError } from '../actor/table-error.js';
 import type { WorkerMetrics } from '../metrics.js';
 import { NotOwnerError } from '../ownership/table-ownership.js';
 
-/** Gateway streams open on this worker (the directory re-attaches connections only on these). */
-export const openStreams = new Set<string>();
-
 export interface TableServiceDeps {
   readonly workerId: string;
   readonly directory: TableDirectory;
@@ -22,6 +19,8 @@ export interface TableServiceDeps {
   readonly registry: WorkerRegistry;
   readonly metrics: WorkerMetrics;
   readonly logger: Logger;
+  /** Filled with the ids of the gateway streams open now (the directory re-attaches only on these). */
+  readonly openStreams?: Set<string>;
 }
 
 const tracer = trace.getTracer('felt.table-worker');
@@ -125,6 +124,7 @@ function toRequest(
  */
 export function createTableService(deps: TableServiceDeps): TableServiceServer {
   const { workerId, directory, ring, registry, metrics, logger } = deps;
+  const openStreams = deps.openStreams ?? new Set<string>();
 
   /**
    * An attach or a client command brings a table to life here (under its lease); a detach for a
