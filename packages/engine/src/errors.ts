@@ -27,6 +27,11 @@ export const ActionErrorCode = {
   NOT_DRAWING: 'not_drawing',
   INVALID_DISCARD: 'invalid_discard',
   UNKNOWN_ACTION: 'unknown_action',
+  /**
+   * A bet, raise or completion when no opponent still in the hand could answer it: every other player
+   * is all-in or cannot put in more than the current bet. Only a call (or check) or a fold remains.
+   */
+  NO_OPPONENT_CAN_ANSWER: 'no_opponent_can_answer',
 } as const;
 export type ActionErrorCode = (typeof ActionErrorCode)[keyof typeof ActionErrorCode];
 
@@ -57,6 +62,7 @@ export const SetupErrorCode = {
   INVALID_FORCED_BET: 'invalid_forced_bet',
   INVALID_DECK: 'invalid_deck',
   INVALID_RAKE: 'invalid_rake',
+  INVALID_HOUSE_RULES: 'invalid_house_rules',
   UNKNOWN_GAME: 'unknown_game',
   UNSUPPORTED_LIMIT: 'unsupported_limit',
   /** A draw game had to reshuffle the discards, which needs the hand's deck seed (docs/fairness.md). */

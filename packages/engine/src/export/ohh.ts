@@ -12,7 +12,8 @@ import type { ForcedBetKind } from '../hand/setup.js';
  * Deck, PLO5) nor hold a bring-in, so the object also carries PHH-style user fields (a leading
  * underscore, which readers ignore): `_felt_game`, `_variant` (the PHH code when PHH has one),
  * `_bring_in`, `_small_bet`, `_big_bet`, `_button_blind`; Stud's per-card visibility rides on its
- * "Dealt Cards" actions as `_visibility`. Draws are "Discard" (with the cards) or "Stands Pat".
+ * "Dealt Cards" actions as `_visibility`. Draws are "Discard" (with the cards) or "Stands Pat". A hand
+ * shown after the hand ended is not an action of the hand: it is listed in `_shown_after_hand`.
  */
 export const OHH_SPEC_VERSION = '1.4.7';
 
@@ -80,6 +81,8 @@ export interface OhhHandHistory {
     _small_bet?: number;
     _big_bet?: number;
     _button_blind?: number;
+    /** Hands shown after the hand ended (no action of the hand, so not in `rounds`). */
+    _shown_after_hand?: { player_id: number; cards: Card[] }[];
   };
 }
 
@@ -123,6 +126,7 @@ export function toOhh(hand: Hand, options: OhhOptions = {}): OhhHandHistory {
   let currentStreet = 0;
   rounds.push(current);
   const showdown: OhhRound = { id: 0, street: 'Showdown', actions: [] };
+  const shownAfter: { player_id: number; cards: Card[] }[] = [];
   let n = 0;
   const push = (round: OhhRound, a: Omit<OhhAction, 'action_number'>): void => {
     round.actions.push({ action_number: ++n, ...a });
@@ -185,7 +189,9 @@ export function toOhh(hand: Hand, options: OhhOptions = {}): OhhHandHistory {
         push(current, { player_id: pid(op.seat), action: 'Raise', amount: op.amount, is_allin: op.allIn });
         break;
       case 'show':
-        push(showdown, { player_id: pid(op.seat), action: 'Shows Cards', cards: [...op.cards] });
+        // A show after the hand is no action of the hand: it goes in `_shown_after_hand`.
+        if (op.reason === 'voluntary') shownAfter.push({ player_id: pid(op.seat), cards: [...op.cards] });
+        else push(showdown, { player_id: pid(op.seat), action: 'Shows Cards', cards: [...op.cards] });
         break;
       case 'muck':
         push(showdown, { player_id: pid(op.seat), action: 'Mucks Cards' });
@@ -248,6 +254,7 @@ export function toOhh(hand: Hand, options: OhhOptions = {}): OhhHandHistory {
       ...(rules.forcedBets === 'bring_in' ? { _bring_in: hand.structure.bringIn } : {}),
       ...(setup.limit === 'fl' ? { _small_bet: hand.structure.smallBet, _big_bet: hand.structure.bigBet } : {}),
       ...(rules.forcedBets === 'button_blind' ? { _button_blind: stakes.buttonBlind ?? stakes.bigBlind } : {}),
+      ...(shownAfter.length > 0 ? { _shown_after_hand: shownAfter } : {}),
     },
   };
 }

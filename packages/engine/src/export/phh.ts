@@ -1,10 +1,19 @@
 import { initialDeck, isCard, parseCards, type Card } from '../cards.js';
 import type { BetLimit, Stakes } from '../betting/structure.js';
-import { ExportError, ExportErrorCode } from '../errors.js';
+import { ExportError, ExportErrorCode, SetupError } from '../errors.js';
 import { getGameRules } from '../games/registry.js';
 import type { GameRules } from '../games/types.js';
 import { Hand, type HandOptions } from '../hand/hand.js';
-import { ForcedBetKind, type ForcedBet, type HandSetup, type RakeConfig } from '../hand/setup.js';
+import {
+  DEFAULT_HOUSE_RULES,
+  DEFAULT_SHOWDOWN_OPTIONS,
+  ForcedBetKind,
+  type ForcedBet,
+  type HandSetup,
+  type HouseRules,
+  type RakeConfig,
+  type ShowdownOptions,
+} from '../hand/setup.js';
 import { parseToml, tomlString, tomlValue, type TomlValue } from './toml.js';
 
 /**
@@ -94,6 +103,10 @@ export function toPhh(hand: Hand, options: PhhOptions = {}): string {
   lines.push('actions = [');
   for (const a of phhActions(hand, index, options.viewer)) lines.push(`  ${tomlString(a)},`);
   lines.push(']');
+  // A show after the hand is not an action of the hand (the player is no longer in it): PHH readers
+  // would refuse it in `actions`, so it goes in a user-defined field, in the same notation.
+  const shownAfter = shownAfterHand(hand, index);
+  if (shownAfter.length > 0) field('_shown_after_hand', shownAfter);
   field('hand', setup.handId);
   if (setup.tableName !== undefined) field('table', setup.tableName);
   field('seats', order);
@@ -133,7 +146,41 @@ export function toPhh(hand: Hand, options: PhhOptions = {}): string {
   }
   const defaultCap = setup.limit === 'fl' ? 4 : null;
   if (hand.structure.raiseCap !== defaultCap) field('_felt_raise_cap', hand.structure.raiseCap ?? 0);
+  // House rules and showdown options that differ from the defaults, so a reader can replay the hand.
+  const house = hand.houseRules;
+  for (const key of Object.keys(HOUSE_RULE_FIELDS) as (keyof HouseRules)[]) {
+    if (house[key] !== DEFAULT_HOUSE_RULES[key]) field(HOUSE_RULE_FIELDS[key], house[key]);
+  }
+  const showdown = { ...DEFAULT_SHOWDOWN_OPTIONS, ...setup.showdown };
+  for (const key of Object.keys(SHOWDOWN_FIELDS) as (keyof ShowdownOptions)[]) {
+    if (showdown[key] !== DEFAULT_SHOWDOWN_OPTIONS[key]) field(SHOWDOWN_FIELDS[key], showdown[key]);
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** The `_felt_*` fields of the house rules (docs/engine.md), written only when not the default. */
+const HOUSE_RULE_FIELDS: Readonly<Record<keyof HouseRules, string>> = {
+  shortAllInBlind: '_felt_short_all_in_blind',
+  oddChips: '_felt_odd_chips',
+  studOpenPairBigBet: '_felt_stud_open_pair_big_bet',
+  limitHalfBetReopens: '_felt_limit_half_bet_reopens',
+};
+
+const SHOWDOWN_FIELDS: Readonly<Record<keyof ShowdownOptions, string>> = {
+  allowMuck: '_felt_showdown_allow_muck',
+  showAllHands: '_felt_showdown_show_all_hands',
+  autoMuck: '_felt_showdown_auto_muck',
+  lastAggressorShowsFirst: '_felt_showdown_last_aggressor_shows_first',
+  allInMustShow: '_felt_showdown_all_in_must_show',
+  contestedWinnerMustShow: '_felt_showdown_contested_winner_must_show',
+};
+
+/** Post-hand shows (`show` with reason `voluntary`) as `pN sm CARDS`, for the `_shown_after_hand` field. */
+export function shownAfterHand(hand: Hand, index?: ReadonlyMap<number, number>): string[] {
+  const pos = index ?? new Map(hand.positionOrder().map((seat, i) => [seat, i + 1]));
+  return hand.operations
+    .filter((op) => op.type === 'show' && op.reason === 'voluntary')
+    .map((op) => (op.type === 'show' ? `p${pos.get(op.seat)!} sm ${op.cards.join('')}` : ''));
 }
 
 const HIDDEN = '??';
@@ -187,7 +234,8 @@ export function phhActions(hand: Hand, index?: ReadonlyMap<number, number>, view
         out.push(`${p(op.seat)} cbr ${op.to}`);
         break;
       case 'show':
-        out.push(`${p(op.seat)} sm ${op.cards.join('')}${op.reason === 'voluntary' ? ' # shown after the hand' : ''}`);
+        // A show after the hand is in `_shown_after_hand`, not among the hand's actions.
+        if (op.reason !== 'voluntary') out.push(`${p(op.seat)} sm ${op.cards.join('')}`);
         break;
       case 'muck':
         out.push(`${p(op.seat)} sm`);
@@ -344,6 +392,18 @@ export function replayPhh(text: string, options: HandOptions & { handId?: string
             : {}),
           noFlopNoDrop: f._felt_rake_no_flop_no_drop !== false,
         };
+  const houseRules: Partial<Record<keyof HouseRules, TomlValue>> = {};
+  for (const [key, name] of Object.entries(HOUSE_RULE_FIELDS) as [keyof HouseRules, string][]) {
+    if (f[name] !== undefined) houseRules[key] = f[name];
+  }
+  const showdown: Partial<Record<keyof ShowdownOptions, boolean>> = {};
+  for (const [key, name] of Object.entries(SHOWDOWN_FIELDS) as [keyof ShowdownOptions, string][]) {
+    const v = f[name];
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean')
+      throw new ExportError(ExportErrorCode.PARSE, `${name} must be a boolean`, { key: name });
+    showdown[key] = v;
+  }
   const names = Array.isArray(f.players) ? (f.players as string[]) : seats.map((s) => `p${s}`);
   const pad = (x: TomlValue | undefined): string => String(x).padStart(2, '0');
   const startedAt =
@@ -365,12 +425,46 @@ export function replayPhh(text: string, options: HandOptions & { handId?: string
     forcedBets,
     deck: deckFromActions(phh.actions, n, rules),
     rake,
+    ...(Object.keys(houseRules).length > 0 ? { houseRules: houseRules as Partial<HouseRules> } : {}),
+    ...(Object.keys(showdown).length > 0 ? { showdown } : {}),
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(typeof f.table === 'string' ? { tableName: f.table } : {}),
     ...(typeof f.seat_count === 'number' ? { tableSize: f.seat_count } : {}),
   };
-  const hand = new Hand(setup, { rules });
+  let hand: Hand;
+  try {
+    hand = new Hand(setup, { rules });
+  } catch (err) {
+    if (err instanceof SetupError) {
+      throw new ExportError(
+        ExportErrorCode.PARSE,
+        `the file's setup is not playable: ${err.message}`,
+        {},
+        { cause: err },
+      );
+    }
+    throw err;
+  }
   applyActions(hand, phh.actions, seats);
+  const after = f._shown_after_hand;
+  if (after !== undefined) {
+    if (!Array.isArray(after) || !after.every((a) => typeof a === 'string')) {
+      throw new ExportError(ExportErrorCode.PARSE, '_shown_after_hand must be an array of strings');
+    }
+    if (!hand.isComplete)
+      throw new ExportError(ExportErrorCode.REPLAY_MISMATCH, 'a show after a hand that did not end');
+    applyActions(hand, after, seats);
+  }
+  if (phh.finishingStacks !== null) {
+    const settlement = hand.settlement;
+    const finals = seats.map((seat) => settlement?.players.find((p) => p.seat === seat)?.finalStack ?? null);
+    if (finals.join(',') !== phh.finishingStacks.join(',')) {
+      throw new ExportError(
+        ExportErrorCode.REPLAY_MISMATCH,
+        `the engine finished with stacks ${finals.join(', ')}, the file says ${phh.finishingStacks.join(', ')}`,
+      );
+    }
+  }
   // The engine dealt on its own; what it dealt must be what the file says, line for line.
   const dealerLines = (actions: readonly string[]): string[] =>
     actions

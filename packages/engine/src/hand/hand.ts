@@ -48,6 +48,8 @@ import {
   isDeadForcedBet,
   resolveRake,
   validateSetup,
+  resolveHouseRules,
+  type HouseRules,
   type ForcedBet,
   type HandSetup,
   type ResolvedRake,
@@ -205,6 +207,8 @@ export class Hand {
   readonly structure: BettingStructure;
   private readonly rake: ResolvedRake | null;
   private readonly showdownOptions: ShowdownOptions;
+  /** The room's house rules, defaults filled in. */
+  readonly houseRules: HouseRules;
   private readonly players: PlayerState[];
   private readonly bySeat: Map<number, PlayerState>;
   private readonly seats: number[];
@@ -222,6 +226,11 @@ export class Hand {
   private actorSeat: number | null = null;
   private currentBet = 0;
   private lastFullRaise = 0;
+  /**
+   * The round's bet after its last reopening raise (with `limitHalfBetReopens`, a half-bet all-in counts):
+   * a player who acted below it may raise again.
+   */
+  private reopenedAt = 0;
   private raiseCount = 0;
   private lastAggressor: number | null = null;
   private runoutRevealed = false;
@@ -247,6 +256,7 @@ export class Hand {
     this.structure = bettingStructure(setup.limit, setup.stakes, rules.forcedBets);
     this.rake = resolveRake(setup.rake);
     this.showdownOptions = { ...DEFAULT_SHOWDOWN_OPTIONS, ...setup.showdown };
+    this.houseRules = resolveHouseRules(setup.houseRules);
     this.players = [...setup.players]
       .sort((a, b) => a.seat - b.seat)
       .map((p) => ({
@@ -432,6 +442,7 @@ export class Hand {
   }
 
   private wagerRangeFor(p: PlayerState): WagerRange | null {
+    if (!this.opponentCanAnswer(p)) return null;
     return wagerRange(this.structure, {
       currentBet: this.currentBet,
       lastFullRaise: this.lastFullRaise,
@@ -451,7 +462,33 @@ export class Hand {
    */
   private mayRaise(p: PlayerState): boolean {
     // Until the bring-in is completed nobody has faced a full bet: anyone may still complete.
-    return this.completionPending || !p.acted || this.currentBet - p.actedAt >= this.lastFullRaise;
+    return (
+      this.completionPending ||
+      !p.acted ||
+      this.currentBet - p.actedAt >= this.lastFullRaise ||
+      this.reopenedAt > p.actedAt
+    );
+  }
+
+  /**
+   * Whether a bet, raise or completion by `p` could be answered: some other player still in the hand can
+   * put in more than the current bet (pokerkit's rule). When every other player is all-in, or cannot put
+   * in more than the current bet, `p` may only call (or check) or fold.
+   */
+  private opponentCanAnswer(p: PlayerState): boolean {
+    for (const q of this.players) {
+      if (q !== p && !q.folded && q.bet + q.stack > this.currentBet) return true;
+    }
+    return false;
+  }
+
+  private verifyAnswerable(p: PlayerState, action: 'bet' | 'raise', to: number): void {
+    if (this.opponentCanAnswer(p)) return;
+    throw new ActionError(
+      ActionErrorCode.NO_OPPONENT_CAN_ANSWER,
+      'no opponent can put in more than the current bet: only a call or a fold remains',
+      { seat: p.seat, action, amount: to },
+    );
   }
 
   /** Records that `p` acted now, for the reopen rule: an uncompleted bring-in is not a bet to reopen over. */
@@ -585,6 +622,7 @@ export class Hand {
         amount: to,
       });
     }
+    this.verifyAnswerable(p, 'bet', to);
     this.verifyAmount(p, to, 'bet');
   }
 
@@ -596,11 +634,14 @@ export class Hand {
     this.verifyBet(seat, to);
     const p = this.bySeat.get(seat)!;
     const amount = to - p.bet;
+    // The round's first wager: full when it reaches the street's opening size (lastFullRaise until now).
+    const reopening = to >= this.lastFullRaise || this.halfBetAllIn(to, amount === p.stack);
     this.commit(p, amount);
     this.bringInPending = false;
     if (this.structure.limit !== 'fl') {
       if (to >= this.structure.minBet) this.lastFullRaise = to;
     } else this.takeBigBet(to);
+    if (reopening) this.reopenedAt = to;
     this.currentBet = to;
     this.completionPending = this.belowCompletion();
     this.raiseCount++;
@@ -635,6 +676,7 @@ export class Hand {
         amount: to,
       });
     }
+    this.verifyAnswerable(p, 'raise', to);
     this.verifyAmount(p, to, 'raise');
   }
 
@@ -654,6 +696,7 @@ export class Hand {
     if (this.structure.limit !== 'fl') {
       if (full) this.lastFullRaise = completing ? to : increment;
     } else this.takeBigBet(increment);
+    if (full || (!completing && this.halfBetAllIn(increment, p.stack === 0))) this.reopenedAt = to;
     this.currentBet = to;
     this.completionPending = this.belowCompletion();
     this.raiseCount++;
@@ -998,7 +1041,9 @@ export class Hand {
     for (const fb of this.setup.forcedBets) {
       if (fb.kind === ForcedBetKind.BIG_BLIND || fb.kind === ForcedBetKind.BUTTON_BLIND) {
         this.bigBlindSeat ??= fb.seat;
-        this.nominalBlind = Math.max(this.nominalBlind, fb.amount);
+        // With the `posted` house rule a short all-in blind sets the bet at what it covered.
+        const posted = this.houseRules.shortAllInBlind === 'posted';
+        this.nominalBlind = Math.max(this.nominalBlind, posted ? this.bySeat.get(fb.seat)!.bet : fb.amount);
       }
     }
     this.dealStreet(0);
@@ -1153,8 +1198,13 @@ export class Hand {
     this.raiseCount = 0;
     this.lastAggressor = null;
     this.betUnit = streetRules.betUnit;
-    this.bigBetOption = this.structure.limit === 'fl' && streetRules.openPairBigBet === true && this.openPairShowing();
+    this.bigBetOption =
+      this.structure.limit === 'fl' &&
+      streetRules.openPairBigBet === true &&
+      this.houseRules.studOpenPairBigBet &&
+      this.openPairShowing();
     this.lastFullRaise = initialRaiseSize(this.structure, streetRules.betUnit);
+    this.reopenedAt = 0;
     this.bringInPending = false;
     this.completionPending = false;
     let max = 0;
@@ -1248,6 +1298,16 @@ export class Hand {
       this.currentBet > 0 &&
       this.currentBet < this.completionSize()
     );
+  }
+
+  /**
+   * The `limitHalfBetReopens` house rule: in fixed limit, an all-in that adds at least half the street's
+   * unit over the current bet counts as a full bet or raise for reopening the betting.
+   */
+  private halfBetAllIn(increment: number, allIn: boolean): boolean {
+    if (!allIn || this.structure.limit !== 'fl' || !this.houseRules.limitHalfBetReopens) return false;
+    const unit = this.betUnit === 'big' ? this.structure.bigBet : this.structure.smallBet;
+    return increment * 2 >= unit;
   }
 
   /** Fixed limit with the open-pair option: a big-bet increment makes the big bet the street's unit. */
@@ -1431,7 +1491,13 @@ export class Hand {
         best: d.map((x) => (x === null ? null : [...x.best])),
       });
     }
-    const awards = awardPots(pots, values, this.clockwise(), this.rules.showdown[0]?.kind ?? 'high');
+    const awards = awardPots(
+      pots,
+      values,
+      this.clockwise(),
+      this.rules.showdown[0]?.kind ?? 'high',
+      this.houseRules.oddChips,
+    );
     const contestedWinners = new Set<number>();
     for (const a of awards) if (a.contested) for (const s of a.shares) contestedWinners.add(s.seat);
     const allIn = new Set(live.filter((p) => p.stack === 0).map((p) => p.seat));

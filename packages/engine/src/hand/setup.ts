@@ -81,6 +81,56 @@ export const DEFAULT_SHOWDOWN_OPTIONS: ShowdownOptions = {
 };
 
 /**
+ * House rules on which rooms differ (docs/engine.md, "House rules"). Every field has a default, so a
+ * hand set up without them (and every hand stored before they existed) plays as it always did.
+ */
+export interface HouseRules {
+  /**
+   * A big blind (or Short Deck's button blind) posted all-in for less than its full amount:
+   * `full_blind` (default) keeps the full blind as the bet to call and measures the minimum raise from
+   * it (the excess of a caller comes back uncalled); `posted` makes the largest amount actually posted
+   * the bet to call, as pokerkit does.
+   */
+  readonly shortAllInBlind: 'full_blind' | 'posted';
+  /**
+   * Odd chips of a split pot: `one_each` (default) gives one chip to each winner in turn, clockwise
+   * from the button; `first_winner` gives all of them to the first winner clockwise from the button.
+   */
+  readonly oddChips: 'one_each' | 'first_winner';
+  /** Stud and Stud Hi-Lo, fixed limit: an open pair on fourth street allows the big bet (default on). */
+  readonly studOpenPairBigBet: boolean;
+  /**
+   * Fixed limit: an all-in raise of at least half a bet counts as a full raise and reopens the betting
+   * for players who already acted (Robert's Rules). Off by default: only full raises (or short all-ins
+   * adding up to one) reopen, as in no-limit and as pokerkit plays it.
+   */
+  readonly limitHalfBetReopens: boolean;
+}
+
+export const DEFAULT_HOUSE_RULES: HouseRules = {
+  shortAllInBlind: 'full_blind',
+  oddChips: 'one_each',
+  studOpenPairBigBet: true,
+  limitHalfBetReopens: false,
+};
+
+/** The house rules of a setup, defaults filled in; refuses values it does not know. */
+export function resolveHouseRules(input: Partial<HouseRules> | undefined): HouseRules {
+  const rules = { ...DEFAULT_HOUSE_RULES, ...(input ?? {}) };
+  const bad = (field: keyof HouseRules): never => {
+    throw new SetupError(SetupErrorCode.INVALID_HOUSE_RULES, `unknown house rule value for ${field}`, {
+      field,
+      value: rules[field],
+    });
+  };
+  if (rules.shortAllInBlind !== 'full_blind' && rules.shortAllInBlind !== 'posted') bad('shortAllInBlind');
+  if (rules.oddChips !== 'one_each' && rules.oddChips !== 'first_winner') bad('oddChips');
+  if (typeof rules.studOpenPairBigBet !== 'boolean') bad('studOpenPairBigBet');
+  if (typeof rules.limitHalfBetReopens !== 'boolean') bad('limitHalfBetReopens');
+  return rules;
+}
+
+/**
  * Everything needed to play one hand; produced by the table layer (or a simulator) and kept verbatim in
  * the hand's snapshot, so that a hand is exactly `setup` plus its operation log.
  */
@@ -105,6 +155,8 @@ export interface HandSetup {
   readonly deckSeed?: string;
   readonly rake?: RakeConfig | null;
   readonly showdown?: Partial<ShowdownOptions>;
+  /** House rules on which rooms differ; absent fields take {@link DEFAULT_HOUSE_RULES}. */
+  readonly houseRules?: Partial<HouseRules>;
   /** Hand start time from the injected clock (ISO 8601, UTC), for exports only. */
   readonly startedAt?: string;
   readonly tableName?: string;
@@ -263,6 +315,7 @@ export function validateSetup(setup: HandSetup, rules: GameRules): void {
   }
   validateDeck(setup.deck, rules);
   resolveRake(setup.rake);
+  resolveHouseRules(setup.houseRules);
 }
 
 const DECK_CARDS = new Map<string, ReadonlySet<string>>();

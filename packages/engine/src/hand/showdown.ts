@@ -17,23 +17,28 @@ export interface PotAward {
   readonly shares: readonly PotShare[];
 }
 
+/** Who gets the odd chips of a split pot (the `oddChips` house rule). */
+export type OddChipRule = 'one_each' | 'first_winner';
+
 /**
- * Splits `amount` evenly among `winners`; odd chips go one each to the winners nearest clockwise from
- * the button (reference 001).
+ * Splits `amount` evenly among `winners`. Odd chips go one each to the winners nearest clockwise from
+ * the button (the default), or all to the first of them (`first_winner`).
  * @param rank clockwise position of each seat, 0 for the first seat after the button
  */
 export function splitEvenly(
   amount: number,
   winners: readonly number[],
   rank: ReadonlyMap<number, number>,
+  oddChips: OddChipRule = 'one_each',
 ): Map<number, number> {
   const ordered = [...winners].sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0));
   const base = Math.floor(amount / ordered.length);
   let odd = amount - base * ordered.length;
   const out = new Map<number, number>();
   for (const seat of ordered) {
-    out.set(seat, base + (odd > 0 ? 1 : 0));
-    if (odd > 0) odd--;
+    const extra = oddChips === 'first_winner' ? odd : Math.min(odd, 1);
+    out.set(seat, base + extra);
+    odd -= extra;
   }
   return out;
 }
@@ -63,6 +68,7 @@ export function awardPots(
   values: ReadonlyMap<number, readonly (number | null)[]> | null,
   rank: ReadonlyMap<number, number>,
   firstSide: 'high' | 'low' = 'high',
+  oddChips: OddChipRule = 'one_each',
 ): PotAward[] {
   return pots.map((pot, index): PotAward => {
     const contenders = pot.eligible;
@@ -82,11 +88,13 @@ export function awardPots(
     const shares: PotShare[] = [];
     if (low.length > 0) {
       const lowAmount = Math.floor(pot.amount / 2);
-      for (const [seat, gross] of splitEvenly(pot.amount - lowAmount, high, rank))
+      for (const [seat, gross] of splitEvenly(pot.amount - lowAmount, high, rank, oddChips))
         shares.push({ seat, side: 'high', gross });
-      for (const [seat, gross] of splitEvenly(lowAmount, low, rank)) shares.push({ seat, side: 'low', gross });
+      for (const [seat, gross] of splitEvenly(lowAmount, low, rank, oddChips))
+        shares.push({ seat, side: 'low', gross });
     } else {
-      for (const [seat, gross] of splitEvenly(pot.amount, high, rank)) shares.push({ seat, side: firstSide, gross });
+      for (const [seat, gross] of splitEvenly(pot.amount, high, rank, oddChips))
+        shares.push({ seat, side: firstSide, gross });
     }
     return { pot: index, amount: pot.amount, contenders, contested: true, shares };
   });

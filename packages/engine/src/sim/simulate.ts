@@ -1,7 +1,13 @@
 import type { BetLimit, Stakes } from '../betting/structure.js';
 import type { GameRules } from '../games/types.js';
 import { Hand, type PlayerAction } from '../hand/hand.js';
-import { standardForcedBets, type HandSetup, type RakeConfig } from '../hand/setup.js';
+import {
+  standardForcedBets,
+  type HandSetup,
+  type HouseRules,
+  type RakeConfig,
+  type ShowdownOptions,
+} from '../hand/setup.js';
 import { bytesToHex, prepareDeck, toRevealRecord, type DeckCommitment, type RevealRecord } from '../fairness/index.js';
 import {
   SeededRng,
@@ -27,6 +33,11 @@ export interface SimulationOptions {
   readonly seed: string;
   /** Base time for `startedAt`, so exports are reproducible (no ambient clock). */
   readonly startedAt?: string;
+  /**
+   * Draw random house rules, showdown options and raise caps for each hand (drawn after everything else,
+   * so the hands of a seed are otherwise the same as without it).
+   */
+  readonly randomRules?: boolean;
 }
 
 export interface SimulatedHand {
@@ -88,6 +99,31 @@ function drawRake(rng: Rng, bigBlind: number): RakeConfig {
   return randomUnit(rng) < 0.5 ? { ...rake, headsUpPercent: 2.5 } : rake;
 }
 
+/** Random house rules, showdown options and raise cap (docs/engine.md), for the property tests. */
+function drawRules(
+  rng: Rng,
+  limit: BetLimit,
+): { houseRules: HouseRules; showdown: ShowdownOptions; raiseCap?: number | null } {
+  const flip = (p = 0.5): boolean => randomUnit(rng) < p;
+  const houseRules: HouseRules = {
+    shortAllInBlind: flip() ? 'full_blind' : 'posted',
+    oddChips: flip() ? 'one_each' : 'first_winner',
+    studOpenPairBigBet: flip(0.7),
+    limitHalfBetReopens: flip(),
+  };
+  const showdown: ShowdownOptions = {
+    allowMuck: flip(0.8),
+    showAllHands: flip(0.2),
+    autoMuck: flip(0.7),
+    lastAggressorShowsFirst: flip(0.7),
+    allInMustShow: flip(0.7),
+    contestedWinnerMustShow: flip(0.7),
+  };
+  const roll = randomUnit(rng);
+  const raiseCap = roll < 0.4 ? undefined : roll < 0.6 ? null : randomBetween(rng, 1, limit === 'fl' ? 6 : 3);
+  return { houseRules, showdown, ...(raiseCap !== undefined ? { raiseCap } : {}) };
+}
+
 /** Builds a random hand setup: fresh stacks, random seats and button, a provably fair deck. */
 export function simulateSetup(opts: SimulationOptions, rng: Rng): { setup: HandSetup; commitment: DeckCommitment } {
   const { rules } = opts;
@@ -113,23 +149,27 @@ export function simulateSetup(opts: SimulationOptions, rng: Rng): { setup: HandS
       ? []
       : seats.filter(() => randomUnit(rng) < 0.5).map((seat) => ({ seat, seed: randomBytes(rng, 32) }));
   const { commitment, order } = prepareDeck({ handId, serverSeed, clientSeeds, kind: rules.deck });
+  const stacks = seats.map(() => drawStack(rng, unit));
+  const rake = opts.rake ? drawRake(rng, unit) : null;
+  const drawn = opts.randomRules === true ? drawRules(rng, opts.limit) : null;
   const setup: HandSetup = {
     handId,
     game: rules.id,
     limit: opts.limit,
-    stakes,
+    stakes: drawn !== null && 'raiseCap' in drawn ? { ...stakes, raiseCap: drawn.raiseCap } : stakes,
     button,
-    players: seats.map((seat) => ({
+    players: seats.map((seat, i) => ({
       seat,
       id: `player-${seat}`,
       name: `Seat ${seat}`,
-      stack: drawStack(rng, unit),
+      stack: stacks[i]!,
     })),
     forcedBets: standardForcedBets(rules, stakes, seats, button),
     deck: order,
     // Only draw games need the seed (to reshuffle); it costs a second derivation of the deck elsewhere.
     ...(rules.streets.some((st) => st.draw) ? { deckSeed: bytesToHex(commitment.deckSeed) } : {}),
-    rake: opts.rake ? drawRake(rng, unit) : null,
+    rake,
+    ...(drawn !== null ? { houseRules: drawn.houseRules, showdown: drawn.showdown } : {}),
     ...(opts.startedAt !== undefined ? { startedAt: opts.startedAt } : {}),
     tableName: 'felt-sim',
   };

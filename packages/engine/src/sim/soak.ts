@@ -16,7 +16,8 @@ import { simulateHand, type PlayerCount } from './simulate.js';
  * Plus one more the soak gets for free: each contested pot goes to the best hand(s) among its contenders.
  * And the rake (reference 001): the decided amount from the contested total, taken from the winners in
  * proportion (every share pays the floor or the ceiling of its quota, never below 0 nor above its gross),
- * so no pot's rake and no player's rake paid is negative.
+ * so no pot's rake and no player's rake paid is negative. And no bet, raise or completion was made
+ * when no opponent still in the hand could put in more than the current bet ({@link checkAnswerable}).
  */
 export const SoakProperty = {
   CONSERVATION: 'conservation',
@@ -24,6 +25,8 @@ export const SoakProperty = {
   LEVELS: 'levels',
   WINNERS: 'winners',
   RAKE: 'rake',
+  /** Every bet, raise or completion could be answered by an opponent still in the hand. */
+  ANSWERABLE: 'answerable',
   TERMINATION: 'termination',
   ERROR: 'error',
 } as const;
@@ -41,6 +44,81 @@ interface Ledger {
   start: number;
 }
 
+/**
+ * Replays the operation log's chips (posts, bring-ins, calls, bets, raises, returns, folds) and checks
+ * that every bet or raise was made while some other player still in the hand could put in more than the
+ * bet then to call. The bet to call is recomputed here: the highest bet of the round, and on the first
+ * street at least the nominal big blind (or button blind, or bring-in) under the `full_blind` house rule.
+ */
+export function checkAnswerable(hand: Hand): PropertyViolation[] {
+  const out: PropertyViolation[] = [];
+  const stack = new Map<number, number>();
+  const bet = new Map<number, number>();
+  const folded = new Set<number>();
+  for (const p of hand.setup.players) {
+    stack.set(p.seat, p.stack);
+    bet.set(p.seat, 0);
+  }
+  const fullBlind = hand.houseRules.shortAllInBlind === 'full_blind';
+  let nominal = 0;
+  for (const fb of hand.setup.forcedBets) {
+    if (fullBlind && (fb.kind === 'big_blind' || fb.kind === 'button_blind')) nominal = Math.max(nominal, fb.amount);
+  }
+  let dealt = false;
+  let toCall = 0;
+  const maxBet = (): number => Math.max(0, ...bet.values());
+  for (const op of hand.operations) {
+    switch (op.type) {
+      case 'post':
+        stack.set(op.seat, stack.get(op.seat)! - op.amount);
+        if (op.kind !== 'ante' && !isDeadForcedBet(op.kind)) bet.set(op.seat, bet.get(op.seat)! + op.amount);
+        break;
+      case 'street':
+        if (op.street > 0) for (const seat of bet.keys()) bet.set(seat, 0);
+        toCall = op.street === 0 ? Math.max(maxBet(), nominal) : maxBet();
+        dealt = true;
+        break;
+      case 'return':
+        stack.set(op.seat, stack.get(op.seat)! + op.amount);
+        // Before the first round opens a return is the ante round's excess, which was never a bet.
+        if (dealt) bet.set(op.seat, Math.max(0, bet.get(op.seat)! - op.amount));
+        break;
+      case 'bring_in':
+        stack.set(op.seat, stack.get(op.seat)! - op.amount);
+        bet.set(op.seat, bet.get(op.seat)! + op.amount);
+        // A short bring-in is still called in full (the house rule is about blinds).
+        toCall = Math.max(toCall, hand.structure.bringIn);
+        break;
+      case 'call':
+        stack.set(op.seat, stack.get(op.seat)! - op.amount);
+        bet.set(op.seat, bet.get(op.seat)! + op.amount);
+        break;
+      case 'bet':
+      case 'raise': {
+        const answerable = [...bet.keys()].some(
+          (seat) => seat !== op.seat && !folded.has(seat) && bet.get(seat)! + stack.get(seat)! > toCall,
+        );
+        if (!answerable) {
+          out.push({
+            property: 'answerable',
+            message: `seat ${op.seat} made a ${op.type} to ${op.to} that no opponent could answer (bet to call ${toCall})`,
+          });
+        }
+        stack.set(op.seat, stack.get(op.seat)! - op.amount);
+        bet.set(op.seat, op.to);
+        toCall = Math.max(toCall, op.to);
+        break;
+      }
+      case 'fold':
+        folded.add(op.seat);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
 export function checkHandProperties(hand: Hand): PropertyViolation[] {
   const out: PropertyViolation[] = [];
   const fail = (property: SoakProperty, message: string): void => {
@@ -50,6 +128,7 @@ export function checkHandProperties(hand: Hand): PropertyViolation[] {
     fail('termination', `hand ended in phase ${hand.phase}`);
     return out;
   }
+  out.push(...checkAnswerable(hand));
   const ledger = new Map<number, Ledger>();
   for (const p of hand.setup.players) ledger.set(p.seat, { live: 0, dead: 0, folded: false, start: p.stack });
   const paid = new Map<number, number>();

@@ -16,7 +16,9 @@ import { nextSeat } from '../hand/seats.js';
 import {
   ForcedBetKind,
   resolveRake,
+  resolveHouseRules,
   type ForcedBet,
+  type HouseRules,
   type HandSetup,
   type RakeConfig,
   type ShowdownOptions,
@@ -33,6 +35,8 @@ export interface TableConfig {
   readonly maxSeats: number;
   readonly rake?: RakeConfig | null;
   readonly showdown?: Partial<ShowdownOptions>;
+  /** House rules on which rooms differ (docs/engine.md); absent fields take the defaults. */
+  readonly houseRules?: Partial<HouseRules>;
   /** Consecutive timeouts after which a player is sat out (reference 001: 3). */
   readonly sitOutAfterTimeouts?: number;
   readonly tableName?: string;
@@ -184,6 +188,7 @@ export class Table {
       return { entry: { index, game: rules.id, limit: e.limit, stakes, maxSeats: cap }, rules };
     });
     resolveRake(config.rake);
+    resolveHouseRules(config.houseRules);
     this.config = config;
   }
 
@@ -452,6 +457,7 @@ export class Table {
       ...(input.deckSeed !== undefined ? { deckSeed: input.deckSeed } : {}),
       rake: this.config.rake ?? null,
       ...(this.config.showdown !== undefined ? { showdown: this.config.showdown } : {}),
+      ...(this.config.houseRules !== undefined ? { houseRules: this.config.houseRules } : {}),
       ...(input.startedAt !== undefined ? { startedAt: input.startedAt } : {}),
       ...(this.config.tableName !== undefined ? { tableName: this.config.tableName } : {}),
       tableSize: this.config.maxSeats,
