@@ -61,6 +61,21 @@ describe('RoomConfig defaults', () => {
       botFill: { mode: 'off', targetPlayers: 2 },
       rotation: null,
       listed: true,
+      rules: {
+        shortAllInBlind: 'full_blind',
+        oddChips: 'one_each',
+        studOpenPairBigBet: true,
+        limitHalfBetReopens: false,
+        raiseCap: 'default',
+        showdown: {
+          allowMuck: true,
+          showAllHands: false,
+          autoMuck: true,
+          lastAggressorShowsFirst: true,
+          allInMustShow: true,
+          contestedWinnerMustShow: true,
+        },
+      },
     });
   });
 
@@ -251,6 +266,35 @@ describe('RoomConfig validation', () => {
     ).toEqual(['rotation.order.0.game']);
   });
 
+  it('takes house rules and showdown options, and refuses rules the room’s games never use', () => {
+    const c = parseRoomConfig({
+      game: 'stud8',
+      rules: { oddChips: 'first_winner', studOpenPairBigBet: false, raiseCap: 5, showdown: { autoMuck: false } },
+    });
+    expect(c.rules).toMatchObject({ oddChips: 'first_winner', studOpenPairBigBet: false, raiseCap: 5 });
+    expect(c.rules.showdown).toMatchObject({ autoMuck: false, allowMuck: true });
+    expect(issuesOf({ game: 'holdem', rules: { studOpenPairBigBet: false } })).toEqual({
+      'rules.studOpenPairBigBet': 'the open-pair rule applies only to Stud and Stud Hi-Lo under fixed limit',
+    });
+    expect(issuesOf({ game: 'razz', rules: { studOpenPairBigBet: false } })).toHaveProperty([
+      'rules.studOpenPairBigBet',
+    ]);
+    expect(issuesOf({ game: 'holdem', limit: 'nl', rules: { limitHalfBetReopens: true } })).toEqual({
+      'rules.limitHalfBetReopens': 'the half-bet rule applies only to fixed limit',
+    });
+    // HORSE plays Stud under fixed limit: both apply.
+    expect(issuesOf({ game: 'horse', rules: { studOpenPairBigBet: false, limitHalfBetReopens: true } })).toEqual({});
+    expect(issuesOf({ rules: { raiseCap: 0 } })).toHaveProperty(['rules.raiseCap']);
+    expect(issuesOf({ rules: { raiseCap: 2.5 } })).toHaveProperty(['rules.raiseCap']);
+    expect(issuesOf({ rules: { oddChips: 'house' } })).toHaveProperty(['rules.oddChips']);
+    expect(issuesOf({ rules: { showdown: { muckEverything: true } } })).not.toEqual({});
+  });
+
+  it('reads a stored config from before the house rules with their defaults', () => {
+    const { rules: _rules, ...old } = parseRoomConfig({ game: 'stud' });
+    expect(parseRoomConfig(old).rules).toEqual(parseRoomConfig({}).rules);
+  });
+
   it('throws a typed error from parseRoomConfig', () => {
     let err: unknown;
     try {
@@ -290,6 +334,17 @@ describe('RoomConfig round trip', () => {
       seats: fc.integer({ min: 2, max: 10 }),
       rake: fc.record({ percent: fc.integer({ min: 0, max: 1000 }).map((bps) => bps / 100) }, { requiredKeys: [] }),
       listed: fc.boolean(),
+      rules: fc.record(
+        {
+          shortAllInBlind: fc.constantFrom('full_blind' as const, 'posted' as const),
+          oddChips: fc.constantFrom('one_each' as const, 'first_winner' as const),
+          studOpenPairBigBet: fc.boolean(),
+          limitHalfBetReopens: fc.boolean(),
+          raiseCap: fc.oneof(fc.constantFrom('default' as const, 'none' as const), fc.integer({ min: 1, max: 100 })),
+          showdown: fc.record({ allowMuck: fc.boolean(), showAllHands: fc.boolean() }, { requiredKeys: [] }),
+        },
+        { requiredKeys: [] },
+      ),
     },
     { requiredKeys: [] },
   );

@@ -172,6 +172,63 @@ const rakeInputSchema = z.strictObject({
   noFlopNoDrop: z.boolean().optional(),
 });
 
+/**
+ * Showdown options (reference 001), the engine's ShowdownOptions: who must show, who may muck, and who
+ * shows first.
+ */
+const showdownInputSchema = z.strictObject({
+  /** When false, every hand at showdown is shown. */
+  allowMuck: z.boolean().optional(),
+  /** When true, every hand at showdown is shown. */
+  showAllHands: z.boolean().optional(),
+  /** Losing hands that need not show are mucked; when false they are tabled. */
+  autoMuck: z.boolean().optional(),
+  /** The last aggressor of the final betting round shows first (else the first live seat after the button). */
+  lastAggressorShowsFirst: z.boolean().optional(),
+  /** A player all-in must show at showdown. */
+  allInMustShow: z.boolean().optional(),
+  /** A winner of a contested pot must show. */
+  contestedWinnerMustShow: z.boolean().optional(),
+});
+
+export const SHOWDOWN_DEFAULTS = {
+  allowMuck: true,
+  showAllHands: false,
+  autoMuck: true,
+  lastAggressorShowsFirst: true,
+  allInMustShow: true,
+  contestedWinnerMustShow: true,
+} as const;
+
+/** Bets and raises per betting round: the structure's default (fixed limit 4, otherwise none), none, or N. */
+const raiseCapSchema = z.union([z.literal('default'), z.literal('none'), z.number().int().min(1).max(100)]);
+export type RaiseCap = z.infer<typeof raiseCapSchema>;
+
+/** House rules on which rooms differ (docs/engine.md, "House rules"). */
+const rulesInputSchema = z.strictObject({
+  /**
+   * A big blind (Short Deck: the button blind) posted all-in for less: `full_blind` keeps the full blind
+   * as the bet to call and the base of the minimum raise; `posted` makes what was posted the bet to call.
+   */
+  shortAllInBlind: z.enum(['full_blind', 'posted']).optional(),
+  /** Odd chips of a split pot: one each clockwise from the button, or all to the first winner. */
+  oddChips: z.enum(['one_each', 'first_winner']).optional(),
+  /** Stud and Stud Hi-Lo, fixed limit: an open pair on fourth street allows the big bet. */
+  studOpenPairBigBet: z.boolean().optional(),
+  /** Fixed limit: an all-in of at least half a bet reopens the betting like a full bet. */
+  limitHalfBetReopens: z.boolean().optional(),
+  raiseCap: raiseCapSchema.optional(),
+  showdown: showdownInputSchema.optional(),
+});
+
+export const RULES_DEFAULTS = {
+  shortAllInBlind: 'full_blind',
+  oddChips: 'one_each',
+  studOpenPairBigBet: true,
+  limitHalfBetReopens: false,
+  raiseCap: 'default',
+} as const;
+
 export const BotFillMode = { OFF: 'off', FILL: 'fill' } as const;
 export type BotFillMode = (typeof BotFillMode)[keyof typeof BotFillMode];
 
@@ -215,6 +272,8 @@ export const roomConfigInputSchema = z.strictObject({
     .optional(),
   /** Listed in the lobby and eligible for quick join; a private room is joined by its code. */
   listed: z.boolean().optional(),
+  /** House rules and showdown options; every field defaults as docs/engine.md says. */
+  rules: rulesInputSchema.optional(),
 });
 export type RoomConfigInput = z.input<typeof roomConfigInputSchema>;
 
@@ -244,6 +303,23 @@ export interface RoomConfig {
   /** Present for horse and 8game, null otherwise. */
   readonly rotation: { readonly order: readonly RotationEntry[]; readonly handsPerVariant: number } | null;
   readonly listed: boolean;
+  readonly rules: RoomRules;
+}
+
+export interface RoomRules {
+  readonly shortAllInBlind: 'full_blind' | 'posted';
+  readonly oddChips: 'one_each' | 'first_winner';
+  readonly studOpenPairBigBet: boolean;
+  readonly limitHalfBetReopens: boolean;
+  readonly raiseCap: RaiseCap;
+  readonly showdown: {
+    readonly allowMuck: boolean;
+    readonly showAllHands: boolean;
+    readonly autoMuck: boolean;
+    readonly lastAggressorShowsFirst: boolean;
+    readonly allInMustShow: boolean;
+    readonly contestedWinnerMustShow: boolean;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -484,6 +560,34 @@ function resolve(input: RoomConfigInput): { config: RoomConfig; issues: Issue[] 
     issues.push({ path: ['botFill', 'targetPlayers'], message: `bots can fill at most the ${seats} seats` });
   }
 
+  const sd = input.rules?.showdown;
+  const rules: RoomRules = {
+    shortAllInBlind: input.rules?.shortAllInBlind ?? RULES_DEFAULTS.shortAllInBlind,
+    oddChips: input.rules?.oddChips ?? RULES_DEFAULTS.oddChips,
+    studOpenPairBigBet: input.rules?.studOpenPairBigBet ?? RULES_DEFAULTS.studOpenPairBigBet,
+    limitHalfBetReopens: input.rules?.limitHalfBetReopens ?? RULES_DEFAULTS.limitHalfBetReopens,
+    raiseCap: input.rules?.raiseCap ?? RULES_DEFAULTS.raiseCap,
+    showdown: {
+      allowMuck: sd?.allowMuck ?? SHOWDOWN_DEFAULTS.allowMuck,
+      showAllHands: sd?.showAllHands ?? SHOWDOWN_DEFAULTS.showAllHands,
+      autoMuck: sd?.autoMuck ?? SHOWDOWN_DEFAULTS.autoMuck,
+      lastAggressorShowsFirst: sd?.lastAggressorShowsFirst ?? SHOWDOWN_DEFAULTS.lastAggressorShowsFirst,
+      allInMustShow: sd?.allInMustShow ?? SHOWDOWN_DEFAULTS.allInMustShow,
+      contestedWinnerMustShow: sd?.contestedWinnerMustShow ?? SHOWDOWN_DEFAULTS.contestedWinnerMustShow,
+    },
+  };
+  // A rule the room's games never use would say more than the room means.
+  const played = rotation ? rotation.order.map((e) => ({ game: e.game, limit: e.limit })) : [{ game, limit }];
+  if (!rules.studOpenPairBigBet && !played.some((e) => (e.game === 'stud' || e.game === 'stud8') && e.limit === 'fl')) {
+    issues.push({
+      path: ['rules', 'studOpenPairBigBet'],
+      message: 'the open-pair rule applies only to Stud and Stud Hi-Lo under fixed limit',
+    });
+  }
+  if (rules.limitHalfBetReopens && !played.some((e) => e.limit === 'fl')) {
+    issues.push({ path: ['rules', 'limitHalfBetReopens'], message: 'the half-bet rule applies only to fixed limit' });
+  }
+
   const config: RoomConfig = {
     game,
     limit,
@@ -499,6 +603,7 @@ function resolve(input: RoomConfigInput): { config: RoomConfig; issues: Issue[] 
     botFill,
     rotation,
     listed: input.listed ?? true,
+    rules,
   };
   return { config, issues };
 }

@@ -516,7 +516,9 @@ export const errorMessageSchema = z
       .string()
       .max(64)
       .optional()
-      .describe('illegal_action: the rule, e.g. cannot_check, raise_not_reopened, bring_in_due.'),
+      .describe(
+        'illegal_action: the rule, e.g. cannot_check, raise_not_reopened, no_opponent_can_answer, bring_in_due.',
+      ),
     min: chipsSchema.optional().describe('invalid_amount: the smallest legal amount.'),
     max: chipsSchema.optional().describe('invalid_amount: the largest legal amount.'),
   })

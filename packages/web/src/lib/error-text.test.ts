@@ -16,6 +16,12 @@ describe('error text', () => {
     expect(tableErrorText({ code: 'illegal_action', reason: 'cannot_check' })).toBe(
       'You cannot check: there is a bet to call.',
     );
+    expect(tableErrorText({ code: 'illegal_action', reason: 'no_opponent_can_answer' })).toBe(
+      'Nobody left in the hand can call more: you can only call or fold.',
+    );
+    expect(tableErrorText({ code: 'illegal_action', reason: 'raise_cap_reached' })).toBe(
+      'The betting is capped on this street.',
+    );
     expect(tableErrorText({ code: 'illegal_action', reason: 'something_new' })).toBe(
       'That move is not allowed right now.',
     );

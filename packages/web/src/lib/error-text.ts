@@ -32,8 +32,9 @@ const ILLEGAL_REASONS: Readonly<Record<string, string>> = {
   cannot_check: 'You cannot check: there is a bet to call.',
   cannot_fold: 'You can check for free, so folding is not offered.',
   raise_not_reopened: 'The betting was not reopened, so you cannot raise.',
+  no_opponent_can_answer: 'Nobody left in the hand can call more: you can only call or fold.',
   bring_in_due: 'You must post the bring-in or complete.',
-  cap_reached: 'The betting is capped on this street.',
+  raise_cap_reached: 'The betting is capped on this street.',
 };
 
 /** The sentence for a table refusal, using its `reason`, `min` and `max` where they say more. */

@@ -1,6 +1,13 @@
 import { parseRoomConfig } from '@felt/protocol';
 import { describe, expect, it } from 'vitest';
-import { checkRoomForm, EMPTY_ROOM_FORM, stakeFields, toConfigInput } from './room-form.js';
+import {
+  checkRoomForm,
+  EMPTY_ROOM_FORM,
+  hasFixedLimit,
+  hasStudFixedLimit,
+  stakeFields,
+  toConfigInput,
+} from './room-form.js';
 
 describe('room form', () => {
   it('sends only what was set, so the lobby fills its own defaults', () => {
@@ -90,5 +97,39 @@ describe('room form', () => {
       expect([...check.issues], game).toEqual([]);
       expect(check.sitBuyIn).toBe(check.config!.buyIn.max);
     }
+  });
+
+  it('sends the house rules and showdown options that differ, and only the rules the games use', () => {
+    const form = {
+      ...EMPTY_ROOM_FORM,
+      game: 'stud8' as const,
+      oddChips: 'first_winner' as const,
+      raiseCap: 'none',
+      studOpenPairBigBet: false,
+      limitHalfBetReopens: true,
+      showdown: { ...EMPTY_ROOM_FORM.showdown, autoMuck: false },
+    };
+    expect(toConfigInput(form).rules).toEqual({
+      oddChips: 'first_winner',
+      raiseCap: 'none',
+      studOpenPairBigBet: false,
+      limitHalfBetReopens: true,
+      showdown: { autoMuck: false },
+    });
+    const check = checkRoomForm(form);
+    expect([...check.issues]).toEqual([]);
+    expect(check.config!.rules).toMatchObject({ oddChips: 'first_winner', studOpenPairBigBet: false });
+    // Switched to no-limit Hold'em, the Stud and fixed-limit boxes no longer apply and are not sent.
+    const holdem = { ...form, game: 'holdem' as const };
+    expect(toConfigInput(holdem).rules).toEqual({
+      oddChips: 'first_winner',
+      raiseCap: 'none',
+      showdown: { autoMuck: false },
+    });
+    expect([...checkRoomForm(holdem).issues]).toEqual([]);
+    expect(hasStudFixedLimit('horse', '')).toBe(true);
+    expect(hasStudFixedLimit('razz', '')).toBe(false);
+    expect(hasFixedLimit('holdem', '')).toBe(false);
+    expect(hasFixedLimit('holdem', 'fl')).toBe(true);
   });
 });

@@ -9,8 +9,11 @@ import {
   type GameType,
   type RoomConfig,
   type RoomConfigInput,
+  type RoomRules,
   type StakesInput,
 } from '@felt/protocol';
+
+export type ShowdownField = keyof RoomRules['showdown'];
 
 export type StakeField = keyof StakesInput;
 
@@ -35,6 +38,14 @@ export interface RoomForm {
   readonly botTarget: string;
   readonly handsPerVariant: string;
   readonly listed: boolean;
+  /** House rules (docs/engine.md). */
+  readonly shortAllInBlind: RoomRules['shortAllInBlind'];
+  readonly oddChips: RoomRules['oddChips'];
+  /** 'default', 'none' or a number of bets and raises per round, as typed. */
+  readonly raiseCap: string;
+  readonly studOpenPairBigBet: boolean;
+  readonly limitHalfBetReopens: boolean;
+  readonly showdown: Readonly<Record<ShowdownField, boolean>>;
   /** Take a seat in the new room at once, with this buy-in. */
   readonly sit: boolean;
   readonly sitBuyIn: string;
@@ -60,9 +71,57 @@ export const EMPTY_ROOM_FORM: RoomForm = {
   botTarget: '',
   handsPerVariant: '',
   listed: true,
+  shortAllInBlind: 'full_blind',
+  oddChips: 'one_each',
+  raiseCap: 'default',
+  studOpenPairBigBet: true,
+  limitHalfBetReopens: false,
+  showdown: {
+    allowMuck: true,
+    showAllHands: false,
+    autoMuck: true,
+    lastAggressorShowsFirst: true,
+    allInMustShow: true,
+    contestedWinnerMustShow: true,
+  },
   sit: true,
   sitBuyIn: '',
 };
+
+export const SHOWDOWN_LABELS: Readonly<Record<ShowdownField, string>> = {
+  allowMuck: 'Losing hands may be mucked',
+  showAllHands: 'Show every hand at showdown',
+  autoMuck: 'Muck losing hands automatically',
+  lastAggressorShowsFirst: 'The last aggressor shows first',
+  allInMustShow: 'All-in players must show',
+  contestedWinnerMustShow: 'Winners of a contested pot must show',
+};
+
+/** The games and limits a room plays: one, or each of a mixed format's rotation. */
+function playedGames(game: GameType, limit: BettingLimit | ''): { game: string; limit: BettingLimit }[] {
+  const d = defaultsFor(game, limit);
+  if (d === null) return [];
+  return d.rotation
+    ? d.rotation.order.map((e) => ({ game: e.game, limit: e.limit }))
+    : [{ game: d.game, limit: d.limit }];
+}
+
+/** Whether the room plays Stud or Stud Hi-Lo under fixed limit (the open-pair rule applies). */
+export function hasStudFixedLimit(game: GameType, limit: BettingLimit | ''): boolean {
+  return playedGames(game, limit).some((e) => (e.game === 'stud' || e.game === 'stud8') && e.limit === 'fl');
+}
+
+/** Whether the room plays any game under fixed limit (the half-bet rule applies). */
+export function hasFixedLimit(game: GameType, limit: BettingLimit | ''): boolean {
+  return playedGames(game, limit).some((e) => e.limit === 'fl');
+}
+
+function raiseCapInput(text: string): RoomRules['raiseCap'] | number | undefined {
+  const t = text.trim();
+  if (t === '' || t === 'default') return undefined;
+  if (t === 'none') return 'none';
+  return num(t);
+}
 
 export const STAKE_LABELS: Readonly<Record<StakeField, string>> = {
   smallBlind: 'Small blind',
@@ -122,6 +181,21 @@ export function toConfigInput(form: RoomForm): RoomConfigInput {
     botFill: form.botFill ? { mode: 'fill', targetPlayers: num(form.botTarget) } : { mode: 'off' },
     rotation: isMixedGame(form.game) ? defined({ handsPerVariant: num(form.handsPerVariant) }) : undefined,
     listed: form.listed,
+    rules: defined({
+      shortAllInBlind: form.shortAllInBlind === 'full_blind' ? undefined : form.shortAllInBlind,
+      oddChips: form.oddChips === 'one_each' ? undefined : form.oddChips,
+      raiseCap: raiseCapInput(form.raiseCap),
+      // Sent only where the rule applies, so a box left from another game never refuses the form.
+      studOpenPairBigBet: !form.studOpenPairBigBet && hasStudFixedLimit(form.game, form.limit) ? false : undefined,
+      limitHalfBetReopens: form.limitHalfBetReopens && hasFixedLimit(form.game, form.limit) ? true : undefined,
+      showdown: defined(
+        Object.fromEntries(
+          (Object.keys(form.showdown) as ShowdownField[])
+            .filter((k) => form.showdown[k] !== EMPTY_ROOM_FORM.showdown[k])
+            .map((k) => [k, form.showdown[k]]),
+        ),
+      ),
+    }),
   };
   return JSON.parse(JSON.stringify(input)) as RoomConfigInput;
 }

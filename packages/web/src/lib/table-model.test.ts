@@ -34,6 +34,18 @@ const handState = (over: Partial<TableState> = {}): TableState =>
   });
 
 describe('toTableModel', () => {
+  it('Short Deck: the button blind has no SB/BB badge (reference 001) and is named the button blind', () => {
+    const sd = handState({
+      game: 'shortdeck',
+      variant: { ...handState().variant, game: 'shortdeck' },
+      small_blind: null,
+      big_blind: 1,
+    });
+    const m = toTableModel(feed(sd))!;
+    expect(m.seats.find((s) => s.seat === 1)!.blind).toBe('BUTTON_BLIND');
+    expect(m.seats.every((s) => s.blind !== 'BB' && s.blind !== 'SB')).toBe(true);
+  });
+
   it('is null before the first snapshot', () => {
     expect(toTableModel(initialTableView(TABLE))).toBeNull();
   });

@@ -38,7 +38,11 @@ export interface SeatModel {
   readonly isHero: boolean;
   readonly isActor: boolean;
   readonly isButton: boolean;
-  readonly blind: 'SB' | 'BB' | null;
+  /**
+   * The seat's blind role: SB, BB, or (Short Deck) the button's blind, which has no SB/BB badge
+   * (reference 001: no compatibility role badges in Short Deck).
+   */
+  readonly blind: 'SB' | 'BB' | 'BUTTON_BLIND' | null;
   readonly inHand: boolean;
   readonly folded: boolean;
   readonly allIn: boolean;
@@ -277,6 +281,12 @@ function seatCards(seat: SeatView, shown: ReadonlyMap<number, readonly string[]>
   }));
 }
 
+/** The blind a seat posts this hand; Short Deck's only blind is the button's. */
+function blindRole(state: TableState, seat: number): SeatModel['blind'] {
+  if (state.variant.game === 'shortdeck') return state.big_blind === seat ? 'BUTTON_BLIND' : null;
+  return state.small_blind === seat ? 'SB' : state.big_blind === seat ? 'BB' : null;
+}
+
 function gameModel(state: TableState): GameModel {
   const v = state.variant;
   const rotation = state.rotation;
@@ -378,7 +388,7 @@ export function toTableModel(view: TableView): TableModel | null {
       isHero,
       isActor: state.actor === s.seat,
       isButton: state.button === s.seat,
-      blind: state.small_blind === s.seat ? 'SB' : state.big_blind === s.seat ? 'BB' : null,
+      blind: blindRole(state, s.seat),
       inHand: s.in_hand,
       folded: s.in_hand && s.folded === true,
       allIn: s.in_hand && s.all_in === true,

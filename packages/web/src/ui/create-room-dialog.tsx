@@ -7,10 +7,14 @@ import {
   checkRoomForm,
   defaultsFor,
   EMPTY_ROOM_FORM,
+  hasFixedLimit,
+  hasStudFixedLimit,
+  SHOWDOWN_LABELS,
   STAKE_LABELS,
   stakeFields,
   toConfigInput,
   type RoomForm,
+  type ShowdownField,
 } from '../lib/room-form.js';
 import type { AppState } from '../state/app-state.js';
 import { Dialog } from './dialog.js';
@@ -223,6 +227,69 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
             onChange={(v) => set('listed', v)}
           />
         </fieldset>
+
+        <details className="room-form__rules">
+          <summary>House rules</summary>
+          <fieldset>
+            <legend>Betting</legend>
+            <div className="form__row">
+              <Select
+                label="Big blind all-in for less"
+                value={form.shortAllInBlind}
+                onChange={(v) => set('shortAllInBlind', v as RoomForm['shortAllInBlind'])}
+                options={[
+                  ['full_blind', 'The full blind is the bet to call'],
+                  ['posted', 'What was posted is the bet to call'],
+                ]}
+              />
+              <Select
+                label="Odd chips of a split pot"
+                value={form.oddChips}
+                onChange={(v) => set('oddChips', v as RoomForm['oddChips'])}
+                options={[
+                  ['one_each', 'One each, clockwise from the button'],
+                  ['first_winner', 'All to the first winner from the button'],
+                ]}
+              />
+              <Select
+                label="Bets and raises per round"
+                value={form.raiseCap}
+                onChange={(v) => set('raiseCap', v)}
+                options={[
+                  ['default', 'Usual (4 in fixed limit, no cap otherwise)'],
+                  ['none', 'No cap'],
+                  ...['2', '3', '4', '5', '6', '8', '10'].map((n): [string, string] => [n, n]),
+                ]}
+              />
+            </div>
+            {hasStudFixedLimit(form.game, form.limit) && (
+              <Check
+                label="Stud: an open pair on fourth street allows the big bet"
+                checked={form.studOpenPairBigBet}
+                onChange={(v) => set('studOpenPairBigBet', v)}
+              />
+            )}
+            {hasFixedLimit(form.game, form.limit) && (
+              <Check
+                label="Fixed limit: an all-in of half a bet or more reopens the betting"
+                checked={form.limitHalfBetReopens}
+                onChange={(v) => set('limitHalfBetReopens', v)}
+              />
+            )}
+            {issue('rules.raiseCap') !== undefined && <p className="field__error">{issue('rules.raiseCap')}</p>}
+          </fieldset>
+          <fieldset>
+            <legend>Showdown</legend>
+            {(Object.keys(SHOWDOWN_LABELS) as ShowdownField[]).map((k) => (
+              <Check
+                key={k}
+                label={SHOWDOWN_LABELS[k]}
+                checked={form.showdown[k]}
+                onChange={(v) => setForm((f) => ({ ...f, showdown: { ...f.showdown, [k]: v } }))}
+              />
+            ))}
+          </fieldset>
+        </details>
 
         <fieldset>
           <legend>Your seat</legend>

@@ -180,12 +180,18 @@ function PotView({ model }: { readonly model: TableModel }) {
   );
 }
 
+const BLIND_NAMES: Readonly<Record<NonNullable<SeatModel['blind']>, string>> = {
+  SB: 'small blind',
+  BB: 'big blind',
+  BUTTON_BLIND: 'button blind',
+};
+
 function seatLabel(s: SeatModel): string {
   if (s.empty) return `Seat ${s.seat}, empty`;
   const parts = [`Seat ${s.seat}`, s.name ?? '', `${chips(s.stack)} chips`];
   if (s.isHero) parts.push('you');
   if (s.isButton) parts.push('dealer');
-  if (s.blind !== null) parts.push(s.blind === 'SB' ? 'small blind' : 'big blind');
+  if (s.blind !== null) parts.push(BLIND_NAMES[s.blind]);
   if (s.statusLabel !== null) parts.push(s.statusLabel.toLowerCase());
   if (s.folded) parts.push('folded');
   if (s.allIn) parts.push('all-in');
@@ -276,7 +282,7 @@ function SeatView({
             D
           </span>
         )}
-        {s.blind !== null && (
+        {(s.blind === 'SB' || s.blind === 'BB') && (
           <span className="blind-tag" aria-hidden="true">
             {s.blind}
           </span>

@@ -83,6 +83,15 @@ describe('ActionBar', () => {
     expect(html).toContain('Complete to 2');
   });
 
+  it('facing an all-in nobody can raise over: only fold and call, no raise or all-in control', () => {
+    const html = bar(validActions({ fold: true, call: 3236, stack: 14_000, raise: null, bet: null, all_in: null }));
+    expect(html).toContain('Fold');
+    expect(html).toContain('Call 3,236');
+    expect(html).not.toContain('Raise');
+    expect(html).not.toContain('All-in');
+    expect(html).not.toContain('type="range"');
+  });
+
   it('marks an all-in call as such', () => {
     expect(bar(validActions({ call: 1000, stack: 1000, raise: null }))).toContain('Call 1,000 (all-in)');
   });

@@ -1,9 +1,16 @@
 import type { Stakes as EngineStakes, TableConfig } from '@felt/engine';
-import type { RoomConfig, Stakes as RoomStakes, StakesView } from '@felt/protocol';
+import type { RaiseCap, RoomConfig, Stakes as RoomStakes, StakesView } from '@felt/protocol';
+
+/** The room's raise cap in the engine's terms: absent for the structure's default, null for none. */
+function engineRaiseCap(cap: RaiseCap): { raiseCap?: number | null } {
+  if (cap === 'default') return {};
+  return { raiseCap: cap === 'none' ? null : cap };
+}
 
 /** The room's stakes in the engine's terms (0 means "none" in both). */
-export function engineStakes(s: RoomStakes): EngineStakes {
+export function engineStakes(s: RoomStakes, raiseCap: RaiseCap = 'default'): EngineStakes {
   return {
+    ...engineRaiseCap(raiseCap),
     smallBlind: s.smallBlind,
     bigBlind: s.bigBlind,
     ante: s.ante,
@@ -29,9 +36,16 @@ export function engineTableConfig(config: RoomConfig, tableName: string): TableC
   return {
     game: config.game,
     limit: config.limit,
-    stakes: engineStakes(config.stakes),
+    stakes: engineStakes(config.stakes, config.rules.raiseCap),
     maxSeats: config.seats,
     rake,
+    showdown: { ...config.rules.showdown },
+    houseRules: {
+      shortAllInBlind: config.rules.shortAllInBlind,
+      oddChips: config.rules.oddChips,
+      studOpenPairBigBet: config.rules.studOpenPairBigBet,
+      limitHalfBetReopens: config.rules.limitHalfBetReopens,
+    },
     sitOutAfterTimeouts: 3,
     tableName,
     ...(config.rotation
@@ -40,7 +54,7 @@ export function engineTableConfig(config: RoomConfig, tableName: string): TableC
             order: config.rotation.order.map((e) => ({
               game: e.game,
               limit: e.limit,
-              stakes: engineStakes(e.stakes),
+              stakes: engineStakes(e.stakes, config.rules.raiseCap),
               maxSeats: e.maxSeats,
             })),
             handsPerVariant: config.rotation.handsPerVariant,

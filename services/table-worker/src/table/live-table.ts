@@ -296,7 +296,9 @@ export class LiveTable {
         voided = err instanceof Error ? err.message : 'unreadable hand';
       }
     }
-    const live = new LiveTable(json, engine, hand, deps);
+    // A checkpoint written before a config field existed gets that field's default (parsing a stored
+    // config returns it unchanged otherwise).
+    const live = new LiveTable({ ...json, config: parseRoomConfig(json.config) }, engine, hand, deps);
     if (voided !== null) live.voidHand(HandVoidReason.UNREADABLE, now, voided);
     return live;
   }
