@@ -1,6 +1,6 @@
 // Issue 7, the table worker's money side through the real cluster (gateways, workers, lobby in
 // FELT_CASH_OUT_MODE=worker, persister): a leave over the WebSocket in the middle of a hand is paid
-// at its end; a room deleted with a live hand refunds the committed chips; a top-up is added at
+// at its end; a room deleted with a live hand lets the hand finish and refunds what it left; a top-up is added at
 // the next hand boundary, capped at the room's maximum, and its excess goes home. After each, the
 // audit (`npm run audit`'s checks, live stacks from the workers' checkpoints) is clean and no chip
 // was made or lost.
@@ -171,30 +171,40 @@ describe('the table worker’s money side, end to end', () => {
     await expectCleanAudit([tableId]);
   });
 
-  it('a room deleted with a live hand: the hand is void, every seat gets its stack and committed chips back, the room closes', async () => {
+  it('a room deleted with a live hand: the hand is never voided, it plays to its end and counts; then every seat gets its final stack and the room closes', async () => {
     const [ann, bob, cat] = await users(3);
     const tableId = await seatAll(MANUAL, [ann!, bob!, cat!]);
     const a = await connect(ann!, tableId);
     const b = await connect(bob!, tableId);
     const c = await connect(cat!, tableId);
     const handId = await startHand(a);
-    // The first to act calls: blinds and a call are in the pot.
+    // The first to act raises: blinds and a raise are in the pot.
     const clients = [a, b, c];
     const actor = await a.until(() => clients.find((x) => x.state?.hero?.turn_token), 10_000, 'a turn');
     const s = actor.state!;
-    actor.command({ type: 'action', hand_id: handId, turn_token: s.hero!.turn_token!, action: 'call' });
-    await a.until(() => (a.state?.pot_total ?? 0) >= 5 && a.state, 10_000, 'the call');
+    actor.command({
+      type: 'action',
+      hand_id: handId,
+      turn_token: s.hero!.turn_token!,
+      action: 'raise',
+      amount: s.hero!.valid_actions!.raise!.min,
+    });
+    await a.until(() => (a.state?.pot_total ?? 0) >= 7 && a.state, 10_000, 'the raise');
+    // The host closes the room rather than call: it cancels nothing.
     expect(await lobby.closeRoom(ann!, tableId)).toBe('closing');
+    await drive(
+      [
+        [a, checkOrFold],
+        [b, checkOrCall],
+        [c, checkOrCall],
+      ],
+      handId,
+    );
     for (const x of clients) {
-      await x.until(() => x.received.some((m) => m.type === 'table_closed'), 10_000, 'table_closed');
-      // Told before the table closed that the hand is void, with the stacks returned.
+      await x.until(() => x.received.some((m) => m.type === 'table_closed'), 20_000, 'table_closed');
       const types = x.received.map((m) => m.type);
-      expect(types.indexOf('hand_voided')).toBeGreaterThan(-1);
-      expect(types.indexOf('hand_voided')).toBeLessThan(types.indexOf('table_closed'));
-      expect(x.received.find((m) => m.type === 'hand_voided')).toMatchObject({
-        hand_id: handId,
-        reason: 'room_closed',
-      });
+      expect(types).not.toContain('hand_voided');
+      expect(types.indexOf('hand_result')).toBeLessThan(types.indexOf('table_closed'));
     }
     await waitFor(
       'the room closed',
@@ -202,29 +212,21 @@ describe('the table worker’s money side, end to end', () => {
       20_000,
       100,
     );
+    // The hand counts: a numbered hands row with its result, and each refund is the stack it left.
+    const hand = await cluster.db.prisma.hand.findUniqueOrThrow({ where: { handId } });
+    expect(hand).toMatchObject({ handNo: 1, voidedReason: null });
+    const played = await cluster.db.prisma.handPlayer.findMany({ where: { handId } });
     const refunds = await cluster.db.prisma.cashOut.findMany({ where: { roomId: tableId } });
     expect(refunds).toHaveLength(3);
+    let total = 0n;
     for (const r of refunds) {
-      expect(r).toMatchObject({
-        reason: 'room_close',
-        status: 'paid',
-        finalStack: 80n,
-        paidAmount: 80n,
-        lastHandNo: 0,
-      });
+      const p = played.find((x) => x.userId === r.userId)!;
+      expect(r).toMatchObject({ reason: 'room_close', status: 'paid', lastHandNo: 1, finalStack: p.finalStack });
+      expect(r.paidAmount).toBe(p.finalStack);
+      expect(await wallet(r.userId)).toBe(GRANT - 80n + p.finalStack);
+      total += p.finalStack;
     }
-    for (const u of [ann!, bob!, cat!]) expect(await wallet(u.userId)).toBe(GRANT);
-    // The ledger sees a void rather than a result (issue 8): a hands row marked voided, no number.
-    await waitFor(
-      'the void record',
-      async () => (await cluster.db.prisma.hand.count({ where: { handId } })) === 1,
-      20_000,
-      100,
-    );
-    expect(await cluster.db.prisma.hand.findMany({ where: { roomId: tableId } })).toMatchObject([
-      { handId, handNo: null, voidedReason: 'room_closed', potTotal: 0n },
-    ]);
-    expect(await cluster.db.prisma.ledgerTransaction.count({ where: { handId } })).toBe(0);
+    expect(total).toBe(240n - hand.rake);
     await expectCleanAudit([tableId]);
   });
 

@@ -45,6 +45,13 @@ export const ErrorCode = {
   CANNOT_SHOW: 'cannot_show',
   /** sit_in with no chips left at the table: top up through the lobby first. */
   NO_CHIPS: 'no_chips',
+  /** The table has more requests waiting than it queues; nothing was applied, retry shortly. */
+  BUSY: 'busy',
+  /**
+   * A bound was reached: the table has as many spectators as it admits, or this connection is
+   * attached to as many tables as one connection may be.
+   */
+  LIMIT_REACHED: 'limit_reached',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

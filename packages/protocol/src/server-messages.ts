@@ -457,7 +457,10 @@ export const seedRevealSchema = z
 export const HandVoidReason = {
   /** The table's checkpoint was missing or corrupt when a worker took it over mid-hand. */
   CHECKPOINT_LOST: 'checkpoint_lost',
-  /** The room was closed during the hand. */
+  /**
+   * The room was closed during the hand: earlier versions only. A close now lets the hand finish, so
+   * this reason is found only on hands stored before that.
+   */
   ROOM_CLOSED: 'room_closed',
   /** The checkpoint was read but its hand no longer replays. */
   UNREADABLE: 'unreadable',

@@ -53,6 +53,10 @@ export const workerEnv = {
    * the last table_seq it carried, so a lost last message is noticed. 0 turns it off.
    */
   FELT_TABLE_HEARTBEAT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** Client commands waiting for one table beyond this are refused with `busy` (docs/operations.md). */
+  WORKER_MAILBOX_MAX: z.coerce.number().int().min(1).max(100_000).default(256),
+  /** Spectator connections one table admits; more are refused with `limit_reached`. */
+  WORKER_MAX_SPECTATORS: z.coerce.number().int().min(0).max(100_000).default(200),
   /** A table lease's time to live; it is renewed every third of it (tests shorten it). */
   FELT_LEASE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** How long a first request for a table waits for another worker's lease to be released or expire. */

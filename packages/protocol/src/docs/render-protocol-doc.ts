@@ -57,6 +57,9 @@ const ERROR_CODE_DOCS: Record<ErrorCode, string> = {
   cannot_start: '`start_hand` while a hand is on, or with fewer than two players ready.',
   cannot_show: '`show_cards` with no finished hand of yours to show, or already shown.',
   no_chips: '`sit_in` with no chips at the table; top up through the lobby first.',
+  busy: 'The table has more requests waiting than it queues (`WORKER_MAILBOX_MAX`); nothing was applied, retry shortly.',
+  limit_reached:
+    'A bound was reached: the table admits no more spectators (`WORKER_MAX_SPECTATORS`), or the connection is attached to as many tables as one may be.',
 };
 
 const CLOSE_CODE_DOCS: Record<CloseCode, string> = {
@@ -181,9 +184,10 @@ export function renderProtocolDoc(): string {
     '6. During the pause before the next hand (`next_hand_at`), a player dealt in may `show_cards`',
     '   (`cards_shown`). Mixed games move to the next game of the rotation only here, between hands.',
     '7. A hand that cannot finish is voided instead: `hand_voided` (with its `reason` and the stacks) replaces',
-    '   `hand_result` and `seed_reveal`, and every stack is back at its hand-start value. It happens when the',
-    '   room is closed mid-hand (`room_closed`), or when a worker takes the table over and its checkpoint is',
-    '   missing or corrupt (`checkpoint_lost`) or no longer replays (`unreadable`); then it is the first event',
+    '   `hand_result` and `seed_reveal`, and every stack is back at its hand-start value. Only a failure voids a',
+    '   hand: a worker takes the table over and its checkpoint is missing or corrupt (`checkpoint_lost`) or no',
+    '   longer replays (`unreadable`). A room closed mid-hand lets the hand finish (`table_closed` follows its',
+    '   `hand_result`); `room_closed` is only found on hands voided by earlier versions. A void is the first event',
     '   the new owner sends, before the fresh `table_state`. Drop the hand’s turn token: the turn is over.',
     '   A player who attaches before another hand has finished, and whose stream never carried the void (they',
     '   were on their way from the worker that died), is told again at a new `table_seq`; the attach answer',

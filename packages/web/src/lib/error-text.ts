@@ -26,6 +26,9 @@ const TABLE_TEXT: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.CANNOT_START]: 'A hand cannot start yet: it needs at least two players who are sitting in with chips.',
   [ErrorCode.CANNOT_SHOW]: 'There is no hand of yours to show.',
   [ErrorCode.NO_CHIPS]: 'You have no chips at this table. Top up first, then sit in.',
+  [ErrorCode.BUSY]: 'The table is busy. Nothing was done; try again in a moment.',
+  [ErrorCode.LIMIT_REACHED]:
+    'A limit was reached: this table has as many watchers as it admits, or you have too many tables open.',
 };
 
 const ILLEGAL_REASONS: Readonly<Record<string, string>> = {

@@ -1,7 +1,7 @@
 import { voidedHandJobSchema } from '@felt/db';
 import type { Logger } from '@felt/platform';
 import {
-  type ErrorCode,
+  ErrorCode,
   Role,
   type Ack,
   type ErrorMessage,
@@ -101,7 +101,22 @@ export interface TableActorDeps {
    * message is otherwise exposed by nothing). 0 or absent: none.
    */
   readonly heartbeatMs?: number;
+  /** Limits that keep one player's traffic from degrading the table for the others. */
+  readonly limits?: Partial<TableLimits>;
 }
+
+/** Bounds on what a table queues and admits (docs/operations.md, "Security"). */
+export interface TableLimits {
+  /** Commands from connections waiting in the mailbox beyond this are refused with `busy`. */
+  readonly mailboxMax: number;
+  /** Spectator connections a table admits; one more is refused with `limit_reached`. */
+  readonly maxSpectators: number;
+}
+
+export const DEFAULT_TABLE_LIMITS: TableLimits = { mailboxMax: 256, maxSpectators: 200 };
+
+/** Commands that come from a client connection: only these are refused when the table is busy. */
+const CLIENT_KINDS = new Set<TableCommand['kind']>(['attach', 'client', 'resync']);
 
 const TABLE_STREAM = 'table';
 const OUTBOX_RETRY_MS = 1_000;
@@ -234,7 +249,18 @@ export class TableActor {
   }
 
   submit(command: TableCommand): Promise<TableOutcome> {
+    // The table's own work (ticks, room events, detaches) is never refused; a client's command
+    // beyond the bound is, before it takes memory or time from everyone else at the table.
+    if (CLIENT_KINDS.has(command.kind) && this.mailbox.depth >= this.limits.mailboxMax) {
+      return Promise.reject(
+        new TableError(ErrorCode.BUSY, 'the table is busy; nothing was applied, retry shortly', this.tableId),
+      );
+    }
     return this.mailbox.post(() => this.handle(command));
+  }
+
+  private get limits(): TableLimits {
+    return { ...DEFAULT_TABLE_LIMITS, ...this.deps.limits };
   }
 
   /** Finishes queued commands, then refuses more. */
@@ -257,6 +283,16 @@ export class TableActor {
             live.refresh(await this.deps.seeds.load(live.tableId), now);
           }
           if (live.member(command.userId) !== undefined) spectate = false;
+          if (spectate && !live.connections.some((c) => c.connectionId === command.connectionId)) {
+            const watching = live.connections.filter((c) => c.spectator).length;
+            if (watching >= this.limits.maxSpectators) {
+              throw new TableError(
+                ErrorCode.LIMIT_REACHED,
+                `this table admits ${this.limits.maxSpectators} spectators`,
+                live.tableId,
+              );
+            }
+          }
           live.attach(
             {
               connectionId: command.connectionId,
@@ -397,7 +433,9 @@ export class TableActor {
         message: err.message,
         ...err.details,
       };
-      if (commandId !== undefined) {
+      // Only a member's refusal is remembered (and checkpointed): anyone else's would let a spectator
+      // grow every checkpoint of the table with command ids, one write per frame.
+      if (commandId !== undefined && live.member(userId) !== undefined) {
         live.history.record(userId, commandId, result);
         await this.checkpoint([]);
       }
@@ -406,7 +444,7 @@ export class TableActor {
     return this.commit(now, (seq) => {
       if (commandId === undefined) return [];
       const result: CommandResult = { ok: true, atTableSeq: seq };
-      live.history.record(userId, commandId, result);
+      if (live.member(userId) !== undefined) live.history.record(userId, commandId, result);
       return [...this.answer(connectionId, commandId, result).replies];
     });
   }
@@ -453,6 +491,8 @@ export class TableActor {
       throw err;
     }
     const live = this.live;
+    // The command history is kept for the table's members only (it goes into every checkpoint).
+    live.history.retain(new Set(live.members.map((m) => m.userId)));
     // Emissions made outside any command (a void announced at creation) are in no checkpoint: if
     // this one fails they wait for the next command again, or they would be lost.
     const carried = this.pendingEmissions;

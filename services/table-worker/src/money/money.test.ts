@@ -290,7 +290,7 @@ describe('leaving (§3)', () => {
 });
 
 describe('room deletion (§4)', () => {
-  it('voids the live hand, refunds every member at hand-start stacks (seated or not), re-sends the same ids when asked again', async () => {
+  it('never voids the live hand: it finishes and counts, then every member is refunded after it; the same ids again when asked again', async () => {
     const h = harness();
     const actor = await seated(h, [member(1, 500), member(2, 500), member(3, 500), member(9, 250)], {
       ...CONFIG,
@@ -298,22 +298,56 @@ describe('room deletion (§4)', () => {
     });
     await play(h, actor, () => handInProgress(actor) && actor.snapshot().hand!.operations.length > 4);
     const jobsBefore = h.hands.jobs.length;
-    const starts = Object.fromEntries(actor.snapshot().engine.seats.map((s) => [s.playerId, s.stack]));
+    const handId = actor.snapshot().hand!.setup.handId;
     await lobby(h, actor, (s) => ({ ...s, status: 'closing' }));
-    expect(h.hands.jobs).toHaveLength(jobsBefore);
+    // The close waits for the hand: nothing voided, nobody paid yet, no new hand will be dealt.
+    expect(actor.snapshot().closing).toBe(true);
+    expect(h.publisher.all.some((p) => p.message.type === 'hand_voided')).toBe(false);
+    expect(h.hands.cashOuts).toHaveLength(0);
+    expect(actor.isClosed).toBe(false);
+    // The players play it out; the record of that very hand is queued, then the refunds after it.
+    await play(h, actor, () => actor.isClosed);
+    expect(h.hands.jobs).toHaveLength(jobsBefore + 1);
+    const record = h.hands.jobs.at(-1)!;
+    expect(record.hand_id).toBe(handId);
+    expect(h.hands.log.indexOf(`hand:${record.hand_no}`)).toBeLessThan(
+      h.hands.log.findIndex((entry) => entry.startsWith('cash_out:')),
+    );
     expect(h.hands.cashOuts.map((c) => c.request_id).sort()).toEqual(
       [1, 2, 3, 9].map((n) => `room-close-${mid(n)}`).sort(),
     );
+    const finals = new Map(
+      record.payload.settlement.players.map((p) => [
+        record.payload.hand.setup.players.find((x) => x.seat === p.seat)!.id,
+        p.finalStack,
+      ]),
+    );
     for (const c of h.hands.cashOuts) {
       expect(cashOutJobSchema.parse(c).reason).toBe('room_close');
-      expect(c.final_stack).toBe(c.user_id === uid(9) ? 250 : starts[c.user_id]);
-      expect(c.last_hand_no).toBe(actor.snapshot().handNo);
+      // Each refund is the stack the finished hand left (member 9 never sat: the rows' 250).
+      expect(c.final_stack).toBe(c.user_id === uid(9) ? 250 : finals.get(c.user_id));
+      expect(c.last_hand_no).toBe(record.hand_no);
     }
+    const sum = h.hands.cashOuts.reduce((a, c) => a + c.final_stack, 0);
+    expect(sum).toBe(500 * 3 + 250 - record.payload.settlement.rake.amount);
+    expect(h.publisher.all.some((p) => p.message.type === 'hand_voided')).toBe(false);
     const sent = h.hands.log.length;
     await actor.submit({ kind: 'refresh' });
     expect(h.hands.log.length).toBe(sent + 4);
     expect(h.hands.cashOuts).toHaveLength(4);
     expect(actor.isClosed).toBe(true);
+  });
+
+  it('a close between hands deals no other hand and refunds at once', async () => {
+    const h = harness();
+    const actor = await seated(h, [member(1, 500), member(2, 500)], CONFIG);
+    await play(h, actor, () => h.hands.jobs.length >= 1 && !handInProgress(actor));
+    await lobby(h, actor, (s) => ({ ...s, status: 'closing' }));
+    expect(actor.isClosed).toBe(true);
+    expect(h.hands.cashOuts).toHaveLength(2);
+    const jobs = h.hands.jobs.length;
+    await pass(h, 10_000);
+    expect(h.hands.jobs).toHaveLength(jobs);
   });
 
   it('a table first loaded for a closing room refunds every member from the room rows', async () => {

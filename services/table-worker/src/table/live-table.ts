@@ -143,6 +143,11 @@ export interface LiveTableJSON {
   readonly outbox: readonly (OutboxJob | CompletedHandJob)[];
   /** Top-ups added and not yet reported, memberships let go (absent in older checkpoints). */
   readonly moneyBook?: TableMoneyJSON;
+  /**
+   * The room is closing while a hand is played: no new hand is dealt, the hand finishes by the rules
+   * and counts, then the seats are refunded and the table closes (absent in older checkpoints).
+   */
+  readonly closing?: boolean;
 }
 
 export interface LiveTableDeps {
@@ -179,6 +184,10 @@ export class LiveTable {
   readonly tableId: string;
   tableSeq: number;
   closed: boolean;
+  /** The room is closing: the hand in progress finishes, no other is dealt, then the table closes. */
+  closing: boolean;
+  /** The room rows as the close was asked, for the refunds once the hand is over (not checkpointed). */
+  private closingSeed: MoneySeed | null | undefined = undefined;
   config: RoomConfig;
   timing: TableTiming;
   hostId: string | null;
@@ -215,6 +224,7 @@ export class LiveTable {
     this.tableId = json.tableId;
     this.tableSeq = json.tableSeq;
     this.closed = json.closed;
+    this.closing = json.closing === true;
     this.config = json.config;
     this.timing = resolveTiming(json.config, deps.timing);
     this.hostId = json.hostId;
@@ -330,6 +340,7 @@ export class LiveTable {
       commands: this.history.toJSON(),
       outbox: this.outbox,
       moneyBook: this.moneyBook.toJSON(),
+      ...(this.closing ? { closing: true } : {}),
     };
   }
 
@@ -507,26 +518,40 @@ export class LiveTable {
   }
 
   /**
-   * The room is closing (reference 002 §8): the hand in progress is void (every stack back to its
-   * hand-start value), every seat and every member known only from the room rows is refunded with
-   * a `room-close-<membershipId>` cash-out. Asked again (the lobby reminds while the room is
-   * closing), the cash-outs of members the room still lists are sent again: the same job ids.
+   * The room is closing (docs/dev/money-flows.md §4). A close never voids a hand (no player's choice
+   * can undo one, ARCHITECTURE.md invariant 9): while a hand is played the table deals no other, the
+   * hand finishes by the rules (the clock acts at once for anyone who left) and is recorded like any
+   * other; then every seat and every member known only from the room rows is refunded with a
+   * `room-close-<membershipId>` cash-out after that hand. Asked again (the lobby reminds while the
+   * room is closing), the cash-outs of members the room still lists are sent again: the same job ids.
    */
   private close(seed: MoneySeed | null, now: number): void {
+    if (!this.closed && this.liveHand !== null) {
+      this.closing = true;
+      this.closingSeed = seed;
+      this.nextHandAt = null;
+      this.botRequests = [];
+      // A table nobody watches still finishes the hand: the clock acts for whoever is gone.
+      if (this.frozenAt !== null) this.unfreeze(now);
+      this.settle(now);
+      return;
+    }
     const again = this.closed;
     // Only members the room still lists are refunded by the table: the others' seats were paid out
     // by the lobby itself (ledger mode), or the room is gone.
     const listed = new Map((seed?.members ?? []).map((m) => [m.userId, m]));
     if (!again) {
       this.closed = true;
-      if (this.engine.currentHandId !== null || this.liveHand !== null) this.voidHand(HandVoidReason.ROOM_CLOSED, now);
+      this.closing = false;
+      this.closingSeed = undefined;
+      // Only a hand announced and not dealt yet (its seed commitment out, no card) is dropped here.
       this.pending = null;
       this.turn = null;
       this.nextHandAt = null;
       this.botRequests = [];
       this.emit(ALL, { type: 'table_closed', table_id: this.tableId });
       for (const s of [...this.engine.seats()]) {
-        // The hand is void: every stack is its hand-start value, committed chips included.
+        // No hand is in progress: each stack is what the last recorded hand left, plus top-ups.
         const chips = this.engine.leave(s.seat) ?? s.stack + s.pendingChips;
         const m = listed.get(s.playerId);
         if (m !== undefined) this.release(s.playerId, m.membershipId, chips, 'room_close', now);
@@ -588,7 +613,7 @@ export class LiveTable {
    * hands only (the seating layer changes who plays, and stacks change, only at hand boundaries).
    */
   private syncSeats(now: number): void {
-    if (this.closed || this.engine.currentHandId !== null || this.pending !== null) return;
+    if (this.closed || this.closing || this.engine.currentHandId !== null || this.pending !== null) return;
     // Removed players whose seat went at the hand's end are gone for good.
     for (const userId of [...this.leaving]) {
       if (this.member(userId) === undefined && this.seatOf(userId) === undefined) this.leaving.delete(userId);
@@ -906,6 +931,7 @@ export class LiveTable {
     if (
       this.frozenAt === null &&
       !this.botsOnly &&
+      !this.closing &&
       this.noHumanSince !== null &&
       now - this.noHumanSince >= this.timing.freezeAfterMs &&
       (this.liveHand !== null || this.pending !== null)
@@ -935,7 +961,12 @@ export class LiveTable {
       if (this.nextHandAt !== null) times.push(this.nextHandAt);
       // Bots that could not be funded are asked for again then.
       if (this.botBackoffUntil !== 0) times.push(this.botBackoffUntil);
-      if (!this.botsOnly && this.noHumanSince !== null && (this.liveHand !== null || this.pending !== null)) {
+      if (
+        !this.botsOnly &&
+        !this.closing &&
+        this.noHumanSince !== null &&
+        (this.liveHand !== null || this.pending !== null)
+      ) {
         times.push(this.noHumanSince + this.timing.freezeAfterMs);
       }
     }
@@ -1088,6 +1119,13 @@ export class LiveTable {
    */
   private reschedule(now: number): void {
     if (this.closed) return;
+    if (this.closing) {
+      // The hand the close waited for is over: refund the seats and close now.
+      if (this.liveHand === null && this.engine.currentHandId === null && this.closingSeed !== undefined) {
+        this.close(this.closingSeed, now);
+      }
+      return;
+    }
     this.syncSeats(now);
     if (this.engine.currentHandId !== null || this.pending !== null || this.frozenAt !== null) return;
     if (this.nextHandAt !== null && now < this.nextHandAt) return;

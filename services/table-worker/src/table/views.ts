@@ -63,8 +63,15 @@ export function finishSnapshot(body: SnapshotBody, tableSeq: number, prevTableSe
 export function snapshotBody(live: LiveTable, viewer: Viewer, ts: number): SnapshotBody {
   const hand = live.hand;
   const member = viewer === null ? undefined : live.member(viewer);
-  const heroSeat = member && !member.bot ? (live.seatOf(member.userId) ?? member.seat) : undefined;
-  const view = hand?.view(heroSeat ?? null) ?? null;
+  // The seat the viewer holds is the engine's word only: the room rows may already give the viewer a
+  // seat that someone else still plays in this hand, whose cards must stay theirs.
+  const engineSeat = member && !member.bot ? live.seatOf(member.userId) : undefined;
+  const heroSeat = engineSeat ?? (member && !member.bot ? member.seat : undefined);
+  const handSeat =
+    engineSeat !== undefined && hand?.setup.players.some((p) => p.seat === engineSeat && p.id === member!.userId)
+      ? engineSeat
+      : null;
+  const view = hand?.view(handSeat) ?? null;
   const inHand = new Map((view?.players ?? []).map((p) => [p.seat, p]));
   const engineSeats = new Map(live.engine.seats().map((s) => [s.seat, s]));
   const table = live.engine.toJSON();
@@ -105,7 +112,7 @@ export function snapshotBody(live: LiveTable, viewer: Viewer, ts: number): Snaps
   const turn = live.turn;
   let hero: HeroView | undefined;
   if (heroSeat !== undefined && member) {
-    const own = inHand.get(heroSeat);
+    const own = handSeat !== null ? inHand.get(handSeat) : undefined;
     const cards = own ? own.hole.filter((c): c is NonNullable<typeof c> => c !== null) : [];
     const acting = hand !== null && turn !== null && turn.seat === heroSeat && turn.playerId === member.userId;
     const valid = acting ? validActionsView(hand, heroSeat) : null;
