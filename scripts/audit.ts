@@ -53,6 +53,8 @@ function formatReport(report: AuditReport): string[] {
   const lines = [
     `AUDIT ok=${report.ok} transactions=${report.transactions} hands=${report.hands} wallets=${report.wallets} ` +
       `imbalance=${report.imbalance} issues=${report.issues.length}`,
+    `BANKROLL balance=${report.bankroll.balance} funded=${report.bankroll.funded} staked=${report.bankroll.staked} ` +
+      `returned=${report.bankroll.returned} staked_24h=${report.bankroll.stakedToday}`,
   ];
   for (const i of report.issues) lines.push(`ISSUE ${i.code}: ${i.message}`);
   for (const n of report.notes) lines.push(`NOTE ${n}`);

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { migrate } from '@felt/db';
+import { bankrollFlows, createPrisma, fundHouseBankroll, migrate } from '@felt/db';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -126,6 +126,27 @@ async function ensureDatabase(): Promise<void> {
   }
   say('applying migrations');
   await migrate(DATABASE_URL);
+  await fundLocalBankroll();
+}
+
+/**
+ * A local cluster's operator is whoever runs it: bots buy in from the house bankroll, so it is kept
+ * at FELT_LOCAL_BANKROLL chips (1,000,000 by default; 0 leaves it alone) with one funding
+ * transaction, as `npm run bankroll -- --add N` would do on a real deployment.
+ */
+async function fundLocalBankroll(): Promise<void> {
+  const target = BigInt(process.env.FELT_LOCAL_BANKROLL ?? '1000000');
+  if (target <= 0n) return;
+  const prisma = createPrisma(DATABASE_URL, { maxConnections: 1 });
+  try {
+    const { report } = await bankrollFlows(prisma);
+    if (report.balance >= target) return;
+    const add = target - report.balance;
+    await fundHouseBankroll(prisma, add, `local-start:${Date.now()}`, 'npm start');
+    say(`funded the house bankroll with ${add} chips for the bots (npm run bankroll shows it)`);
+  } finally {
+    await prisma.$disconnect();
+  }
 }
 
 /** A secret that survives restarts, so logins do too; kept in .felt/ (git-ignored). */

@@ -4,9 +4,9 @@
 // anyone's, and when they leave they are cashed out; the audit stays clean and no chip is made or
 // lost.
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient } from '@felt/db';
+import { bankrollFlows, type PrismaClient } from '@felt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster } from './harness/cluster.js';
+import { Cluster, TEST_BANKROLL } from './harness/cluster.js';
 import { LobbyClient, type SignedUpUser } from './harness/lobby-client.js';
 import { auditCluster, waitPersisted } from './harness/money.js';
 import { passivePlay, TableClient } from './harness/table-client.js';
@@ -96,8 +96,12 @@ describe('bots are funded users', () => {
     );
     const bots = await botMemberships(room.sessionId);
     expect(bots.length).toBeGreaterThanOrEqual(2);
-    // Each bot bought in at the room's maximum from a wallet the grant source funded.
+    // Each bot bought in at the room's maximum, staked by the house bankroll: no chip was granted to it.
     for (const b of bots) expect(b.buyIn).toBe(BigInt(room.buyIn.max));
+    const botGrants = await prisma.ledgerEntry.count({
+      where: { account: { userId: { in: bots.map((b) => b.userId) } }, transaction: { kind: 'grant' } },
+    });
+    expect(botGrants).toBe(0);
     const players = await prisma.handPlayer.findMany({ where: { hand: { roomId: room.sessionId } } });
     const botIds = new Set(bots.map((b) => b.userId));
     expect(players.filter((p) => botIds.has(p.userId)).length).toBeGreaterThan(0);
@@ -110,6 +114,17 @@ describe('bots are funded users', () => {
       expect(cashOuts.find((c) => c.membershipId === b.id)).toMatchObject({ reason: 'leave', status: 'paid' });
     }
     expect(cashOuts.find((c) => c.userId === ann.userId)).toMatchObject({ reason: 'leave', status: 'paid' });
+    // What the bots left the table with went back to the bankroll; their wallets are empty.
+    for (const b of bots) {
+      const wallet = await prisma.ledgerAccount.findUnique({ where: { key: `wallet:${b.userId}` } });
+      expect(wallet?.balance ?? 0n).toBe(0n);
+    }
+    const flows = (await bankrollFlows(prisma)).report;
+    const botsCashedOut = cashOuts
+      .filter((c) => c.userId !== ann.userId)
+      .reduce((a, c) => a + (c.paidAmount ?? 0n), 0n);
+    expect(flows.returned).toBe(botsCashedOut);
+    expect(flows.balance).toBe(TEST_BANKROLL - flows.staked + flows.returned);
     await expectCleanAudit([room.sessionId]);
   });
 

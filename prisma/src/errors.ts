@@ -19,6 +19,7 @@ export const DbErrorCode = {
   CASH_OUT_CONFLICT: 'cash_out_conflict',
   HISTORY_IMMUTABLE: 'history_immutable',
   STALE_EPOCH: 'stale_epoch',
+  BANKROLL_REFUSED: 'bankroll_refused',
 } as const;
 export type DbErrorCode = (typeof DbErrorCode)[keyof typeof DbErrorCode];
 
@@ -118,6 +119,33 @@ export class InsufficientFundsError extends DbError {
   ) {
     super(DbErrorCode.INSUFFICIENT_FUNDS, `account ${accountKey} holds ${balance}, needs ${requested}`, options);
     this.name = 'InsufficientFundsError';
+  }
+}
+
+/** Why the house bankroll would not stake a bot. */
+export const BankrollRefusal = {
+  /** The bankroll holds less than the buy-in. */
+  EMPTY: 'bankroll_empty',
+  /** The bots at this room would hold more of the bankroll's chips than the per-room limit. */
+  ROOM_LIMIT: 'room_limit',
+  /** The bankroll has staked bots as much as the daily limit allows in the last 24 hours. */
+  DAILY_LIMIT: 'daily_limit',
+} as const;
+export type BankrollRefusal = (typeof BankrollRefusal)[keyof typeof BankrollRefusal];
+
+/** The house bankroll cannot or may not stake a bot's buy-in; nothing was written. */
+export class BankrollRefusedError extends DbError {
+  constructor(
+    readonly reason: BankrollRefusal,
+    readonly roomId: string,
+    readonly requested: bigint,
+    readonly available: bigint,
+  ) {
+    super(
+      DbErrorCode.BANKROLL_REFUSED,
+      `the house bankroll will not stake ${requested} at room ${roomId}: ${reason} (${available} available)`,
+    );
+    this.name = 'BankrollRefusedError';
   }
 }
 

@@ -14,4 +14,5 @@ export * from './money/room-lock.js';
 export * from './money/jobs.js';
 export * from './money/audit.js';
 export * from './money/bots.js';
+export * from './money/bankroll.js';
 export * from './money/voided-hand.js';

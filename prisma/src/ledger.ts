@@ -22,10 +22,13 @@ export type AccountRef =
   | { readonly kind: 'wallet'; readonly userId: string }
   | { readonly kind: 'escrow'; readonly roomId: string; readonly userId: string }
   | { readonly kind: 'house_rake' }
-  | { readonly kind: 'grant_source' };
+  | { readonly kind: 'grant_source' }
+  | { readonly kind: 'house_bankroll' };
 
 export const HOUSE_RAKE: AccountRef = { kind: AccountKind.house_rake };
 export const GRANT_SOURCE: AccountRef = { kind: AccountKind.grant_source };
+/** The house's chips for bots (issue 13): funded by an operator, never below zero. */
+export const HOUSE_BANKROLL: AccountRef = { kind: AccountKind.house_bankroll };
 export const walletAccount = (userId: string): AccountRef => ({ kind: AccountKind.wallet, userId });
 export const escrowAccount = (roomId: string, userId: string): AccountRef => ({
   kind: AccountKind.escrow,
@@ -42,6 +45,7 @@ export function accountKey(ref: AccountRef): string {
       return `escrow:${ref.roomId}:${ref.userId}`;
     case 'house_rake':
     case 'grant_source':
+    case 'house_bankroll':
       return ref.kind;
   }
 }
@@ -262,6 +266,27 @@ export async function grant(tx: TxClient, req: GrantRequest): Promise<PostedLedg
   });
 }
 
+export interface BankrollFundingRequest {
+  readonly amount: bigint;
+  /** Replaying it changes nothing (an operator's retried command). */
+  readonly idempotencyKey: string;
+  readonly memo?: Prisma.InputJsonValue;
+}
+
+/** An operator funds the house bankroll: grant source → bankroll. */
+export async function fundBankroll(tx: TxClient, req: BankrollFundingRequest): Promise<PostedLedgerTransaction> {
+  positive(req.amount, 'bankroll funding');
+  return postLedgerTransaction(tx, {
+    idempotencyKey: req.idempotencyKey,
+    kind: LedgerTxKind.bankroll_funding,
+    postings: [
+      { account: GRANT_SOURCE, amount: -req.amount },
+      { account: HOUSE_BANKROLL, amount: req.amount },
+    ],
+    ...(req.memo !== undefined ? { memo: req.memo } : {}),
+  });
+}
+
 export interface BuyInRequest {
   readonly userId: string;
   readonly roomId: string;
@@ -353,18 +378,20 @@ export interface LedgerTotals {
   readonly wallets: bigint;
   readonly escrow: bigint;
   readonly rake: bigint;
+  /** The house bankroll's chips (staked bots hold the rest of what it was funded). */
+  readonly bankroll: bigint;
   readonly transactions: number;
   /** Transactions whose entries don't sum to zero: always 0 unless the triggers were bypassed. */
   readonly unbalancedTransactions: number;
   /** Accounts whose cached balance differs from the sum of their entries. */
   readonly driftedAccounts: number;
-  /** Wallets, escrows or rake below zero. */
+  /** Wallets, escrows, rake or the bankroll below zero. */
   readonly negativeAccounts: number;
 }
 
 /**
  * System-wide sums for audits and tests: conservation holds when
- * wallets + escrow + rake === granted, with no unbalanced, drifted or negative rows.
+ * wallets + escrow + rake + bankroll === granted, with no unbalanced, drifted or negative rows.
  */
 export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
   const [sums] = await db.$queryRaw<
@@ -373,6 +400,7 @@ export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
       wallets: bigint | null;
       escrow: bigint | null;
       rake: bigint | null;
+      bankroll: bigint | null;
       negative: bigint;
     }[]
   >`
@@ -381,6 +409,7 @@ export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
       sum("balance") FILTER (WHERE "kind" = 'wallet') AS "wallets",
       sum("balance") FILTER (WHERE "kind" = 'escrow') AS "escrow",
       sum("balance") FILTER (WHERE "kind" = 'house_rake') AS "rake",
+      sum("balance") FILTER (WHERE "kind" = 'house_bankroll') AS "bankroll",
       count(*) FILTER (WHERE "kind" <> 'grant_source' AND "balance" < 0) AS "negative"
     FROM "ledger_accounts"`;
   const [checks] = await db.$queryRaw<{ transactions: bigint; unbalanced: bigint; drifted: bigint }[]>`
@@ -398,6 +427,7 @@ export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
     wallets: n(sums?.wallets),
     escrow: n(sums?.escrow),
     rake: n(sums?.rake),
+    bankroll: n(sums?.bankroll),
     transactions: Number(checks?.transactions ?? 0),
     unbalancedTransactions: Number(checks?.unbalanced ?? 0),
     driftedAccounts: Number(checks?.drifted ?? 0),

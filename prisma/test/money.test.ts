@@ -15,6 +15,10 @@ import {
   claimRoomEpoch,
   seatBot,
   StaleOwnerEpochError,
+  BankrollRefusedError,
+  bankrollFlows,
+  fundHouseBankroll,
+  HOUSE_BANKROLL,
   walletAccount,
   withTransaction,
   type TestDatabase,
@@ -307,6 +311,89 @@ describe('top-ups', () => {
 });
 
 describe('bots (seatBot)', () => {
+  beforeAll(async () => {
+    await fundHouseBankroll(db.prisma, 1_000_000n, 'bots-suite');
+  });
+
+  it('the house bankroll stakes them: no chip is granted, and what a bot cashes out goes back to it', async () => {
+    const before = await ledgerTotals(db.prisma);
+    const bankroll = (await bankrollFlows(db.prisma)).report;
+    const room = await createRoom(db.prisma, [{ name: 'house', buyIn: 150 }]);
+    const afterRoom = await ledgerTotals(db.prisma);
+    const botId = '0b0b0b0b-0000-4000-8000-000000000031';
+    const seated = await seatBot(db.prisma, { roomId: room.roomId, botId, seat: 3, buyIn: 200n });
+    // The grant source paid only the human's sign-up (createRoom); the bot's 200 came from the bankroll.
+    expect((await ledgerTotals(db.prisma)).granted).toBe(afterRoom.granted);
+    expect(afterRoom.granted).toBeGreaterThanOrEqual(before.granted);
+    expect(await accountBalance(db.prisma, HOUSE_BANKROLL)).toBe(bankroll.balance - 200n);
+    expect(await accountBalance(db.prisma, walletAccount(botId))).toBe(0n);
+    const sink = directSink(db.prisma);
+    const t = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng('bankroll'));
+    for (let i = 0; i < 3; i++) await t.playHand();
+    await db.prisma.membership.update({ where: { id: seated.membershipId }, data: { leaveRequestedAt: new Date() } });
+    await t.sync();
+    const cashedOut = sink.cashOuts.find((c) => c.user_id === botId)!;
+    expect(cashedOut).toBeDefined();
+    // The bot's wallet is empty again; the bankroll got back exactly what the bot left the table with.
+    expect(await accountBalance(db.prisma, walletAccount(botId))).toBe(0n);
+    const now = (await bankrollFlows(db.prisma)).report;
+    expect(now.balance).toBe(bankroll.balance - 200n + BigInt(cashedOut.final_stack));
+    expect(now.staked - bankroll.staked).toBe(200n);
+    expect(now.returned - bankroll.returned).toBe(BigInt(cashedOut.final_stack));
+    const audit = await runAudit(db.prisma);
+    expect(audit.issues).toEqual([]);
+    expect(audit.bankroll).toEqual(now);
+  });
+
+  it('an empty bankroll seats no bot; nor one past the room’s or the day’s limit; nothing is written', async () => {
+    const room = await createRoom(db.prisma, [{ name: 'limits', buyIn: 150 }]);
+    const snapshot = async () => ({
+      totals: await ledgerTotals(db.prisma),
+      members: await db.prisma.membership.count({ where: { roomId: room.roomId } }),
+    });
+    const bot = (n: number) => `0b0b0b0b-0000-4000-8000-0000000004${String(n).padStart(2, '0')}`;
+    const balance = await accountBalance(db.prisma, HOUSE_BANKROLL);
+    const before = await snapshot();
+    // More than the bankroll holds.
+    await expect(
+      seatBot(db.prisma, { roomId: room.roomId, botId: bot(1), seat: 2, buyIn: balance + 1n }),
+    ).rejects.toMatchObject({ code: 'bankroll_refused', reason: 'bankroll_empty' });
+    expect(await snapshot()).toEqual(before);
+    expect(await db.prisma.user.count({ where: { id: bot(1) } })).toBe(0);
+    // The room limit counts every bot's escrow there, this buy-in included.
+    await seatBot(db.prisma, { roomId: room.roomId, botId: bot(2), seat: 2, buyIn: 300n, limits: { perRoom: 500n } });
+    const withOne = await snapshot();
+    const overRoom = seatBot(db.prisma, {
+      roomId: room.roomId,
+      botId: bot(3),
+      seat: 3,
+      buyIn: 300n,
+      limits: { perRoom: 500n },
+    });
+    await expect(overRoom).rejects.toBeInstanceOf(BankrollRefusedError);
+    await expect(overRoom).rejects.toMatchObject({ reason: 'room_limit' });
+    expect(await snapshot()).toEqual(withOne);
+    // The daily limit counts the stakes of the last 24 hours, every room included.
+    const staked = (await bankrollFlows(db.prisma)).report.stakedToday;
+    await expect(
+      seatBot(db.prisma, {
+        roomId: room.roomId,
+        botId: bot(4),
+        seat: 3,
+        buyIn: 100n,
+        limits: { perDay: staked + 99n },
+      }),
+    ).rejects.toMatchObject({ reason: 'daily_limit' });
+    await seatBot(db.prisma, {
+      roomId: room.roomId,
+      botId: bot(4),
+      seat: 3,
+      buyIn: 100n,
+      limits: { perDay: staked + 100n },
+    });
+    expect((await runAudit(db.prisma)).issues).toEqual([]);
+  });
+
   it('seat with real chips, play, and go home through a cash-out like players; the audit holds', async () => {
     const room = await createRoom(db.prisma, [{ name: 'human', buyIn: 150 }]);
     const botId = '0b0b0b0b-0000-4000-8000-000000000001';

@@ -64,7 +64,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 async function systemTotal(cluster: Cluster): Promise<bigint> {
   const t = await ledgerTotals(cluster.db.prisma);
-  return t.wallets + t.escrow + t.rake - t.granted;
+  return t.wallets + t.escrow + t.rake + t.bankroll - t.granted;
 }
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@felt/db';
+import { createTestDatabase, fundHouseBankroll, type TestDatabase } from '@felt/db';
 import { Redis } from 'ioredis';
 import { ServiceProcess } from './service-process.js';
 import { waitFor } from './wait.js';
@@ -14,7 +14,15 @@ export interface ClusterOptions {
   readonly persister?: boolean;
   /** Extra environment for every process. */
   readonly env?: Record<string, string>;
+  /**
+   * Chips the operator funds the house bankroll with before anything starts (bots buy in from it).
+   * Default 10,000,000; 0 leaves it empty.
+   */
+  readonly bankroll?: bigint;
 }
+
+/** What a test cluster's house bankroll holds unless the test says otherwise. */
+export const TEST_BANKROLL = 10_000_000n;
 
 export interface WorkerHandle {
   readonly id: string;
@@ -53,6 +61,8 @@ export class Cluster {
 
   static async start(options: ClusterOptions = {}): Promise<Cluster> {
     const db = await createTestDatabase();
+    const bankroll = options.bankroll ?? TEST_BANKROLL;
+    if (bankroll > 0n) await fundHouseBankroll(db.prisma, bankroll, 'test-cluster');
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
     const run = randomBytes(5).toString('hex');
     const cluster = new Cluster(db, redis, `t${run}:`, randomBytes(32).toString('base64url'), options.env ?? {});

@@ -77,7 +77,7 @@ export async function auditCluster(cluster: Cluster, prisma: PrismaClient): Prom
   return {
     report,
     sum: BigInt(row?.sum ?? '0'),
-    held: totals.wallets + totals.escrow + totals.rake,
+    held: totals.wallets + totals.escrow + totals.rake + totals.bankroll,
     granted: totals.granted,
     liveCompared: compared.size,
   };

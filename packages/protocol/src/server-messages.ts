@@ -232,6 +232,17 @@ export const tableStateSchema = z
     next_hand_at: epochMsSchema
       .optional()
       .describe('When the next hand will start if the table is still ready (between hands, with auto-start).'),
+    closing: z
+      .literal(true)
+      .optional()
+      .describe('The room is closing: the hand in progress finishes and counts, then the table closes.'),
+    bots_blocked: z
+      .enum(['bankroll_empty', 'room_limit', 'daily_limit'])
+      .optional()
+      .describe(
+        'Bot fill wants a bot the house bankroll will not stake: it is empty, or the room’s or the day’s ' +
+          'limit on what it puts at risk is reached. Present until a bot is seated.',
+      ),
     hero: heroViewSchema.optional(),
     state_hash: stateHashSchema,
   })

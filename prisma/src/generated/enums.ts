@@ -30,7 +30,8 @@ export const AccountKind = {
   wallet: 'wallet',
   escrow: 'escrow',
   house_rake: 'house_rake',
-  grant_source: 'grant_source'
+  grant_source: 'grant_source',
+  house_bankroll: 'house_bankroll'
 } as const
 
 export type AccountKind = (typeof AccountKind)[keyof typeof AccountKind]
@@ -43,7 +44,10 @@ export const LedgerTxKind = {
   cash_out: 'cash_out',
   refund: 'refund',
   hand_result: 'hand_result',
-  rake: 'rake'
+  rake: 'rake',
+  bankroll_funding: 'bankroll_funding',
+  bot_stake: 'bot_stake',
+  bot_return: 'bot_return'
 } as const
 
 export type LedgerTxKind = (typeof LedgerTxKind)[keyof typeof LedgerTxKind]

@@ -1,6 +1,7 @@
 import type { Db, PrismaClient } from '../client.js';
 import { ledgerTotals } from '../ledger.js';
 import { handLedgerKeys } from './persist-hand.js';
+import { bankrollFlows, type BankrollReport } from './bankroll.js';
 
 /**
  * The operator's reconciliation (`npm run audit`, issue 7). Every check reads Postgres directly
@@ -23,6 +24,8 @@ export const AuditIssueCode = {
   CASH_OUT_STUCK: 'cash_out_stuck',
   OPEN_INCIDENT: 'open_incident',
   FAILED_JOBS: 'failed_jobs',
+  /** The house bankroll moved by something other than funding, bot stakes and bot returns. */
+  BANKROLL_FLOW: 'bankroll_flow',
 } as const;
 export type AuditIssueCode = (typeof AuditIssueCode)[keyof typeof AuditIssueCode];
 
@@ -58,8 +61,10 @@ export interface AuditReport {
   readonly transactions: number;
   readonly hands: number;
   readonly wallets: number;
-  /** wallets + escrow + rake - granted: zero when no chip was created or destroyed. */
+  /** wallets + escrow + rake + bankroll - granted: zero when no chip was created or destroyed. */
   readonly imbalance: bigint;
+  /** The house bankroll (bots' chips): its balance and every flow in and out of it. */
+  readonly bankroll: BankrollReport;
   readonly issues: readonly AuditIssue[];
   /** Things worth knowing that are not violations (hands in flight, live stacks unavailable). */
   readonly notes: readonly string[];
@@ -107,11 +112,22 @@ async function auditSnapshot(db: Db, options: AuditOptions): Promise<AuditReport
   for (const a of drifted) {
     issue(AuditIssueCode.BALANCE_DRIFT, `${a.key} caches ${a.balance} but its entries sum to ${big(a.total)}`);
   }
-  const imbalance = totals.wallets + totals.escrow + totals.rake - totals.granted;
+  const imbalance = totals.wallets + totals.escrow + totals.rake + totals.bankroll - totals.granted;
   if (imbalance !== 0n) {
     issue(
       AuditIssueCode.SYSTEM_IMBALANCE,
-      `wallets ${totals.wallets} + escrow ${totals.escrow} + rake ${totals.rake} - granted ${totals.granted} = ${imbalance}`,
+      `wallets ${totals.wallets} + escrow ${totals.escrow} + rake ${totals.rake} + bankroll ${totals.bankroll} - granted ${totals.granted} = ${imbalance}`,
+    );
+  }
+  // The bankroll moves only by its own kinds of transaction, and its balance is exactly their sum.
+  const { report: bankroll, otherEntries } = await bankrollFlows(db);
+  if (otherEntries > 0) {
+    issue(AuditIssueCode.BANKROLL_FLOW, `${otherEntries} bankroll entries belong to no bankroll transaction kind`);
+  }
+  if (bankroll.funded - bankroll.staked + bankroll.returned !== bankroll.balance) {
+    issue(
+      AuditIssueCode.BANKROLL_FLOW,
+      `bankroll funded ${bankroll.funded} - staked ${bankroll.staked} + returned ${bankroll.returned} != balance ${bankroll.balance}`,
     );
   }
 
@@ -267,7 +283,16 @@ async function auditSnapshot(db: Db, options: AuditOptions): Promise<AuditReport
 
   const hands = await db.hand.count();
   const wallets = await db.ledgerAccount.count({ where: { kind: 'wallet' } });
-  return { ok: issues.length === 0, transactions: totals.transactions, hands, wallets, imbalance, issues, notes };
+  return {
+    ok: issues.length === 0,
+    transactions: totals.transactions,
+    hands,
+    wallets,
+    imbalance,
+    bankroll,
+    issues,
+    notes,
+  };
 }
 
 interface MembershipRow {

@@ -1,7 +1,16 @@
 import type { PrismaClient, TxClient } from '../client.js';
 import { MembershipStatus, RoomStatus } from '../generated/enums.js';
-import { LedgerInvalidError, StaleOwnerEpochError } from '../errors.js';
-import { accountBalance, buyIn, grant, openWallet, walletAccount } from '../ledger.js';
+import { BankrollRefusal, BankrollRefusedError, LedgerInvalidError, StaleOwnerEpochError } from '../errors.js';
+import { LedgerTxKind } from '../generated/enums.js';
+import {
+  accountBalance,
+  buyIn,
+  HOUSE_BANKROLL,
+  lockLedgerAccounts,
+  openWallet,
+  postLedgerTransaction,
+  walletAccount,
+} from '../ledger.js';
 import { withTransaction } from '../transaction.js';
 import { lockRoomRow, type LockedRoomRow } from './room-lock.js';
 
@@ -18,18 +27,35 @@ export interface SeatBotRequest {
    * unfenced (a worker without leases).
    */
   readonly epoch?: number;
+  /** What the house bankroll may put at risk (absent: no limit beyond its balance). */
+  readonly limits?: BankrollLimits;
   readonly now?: Date;
+}
+
+/** Bounds on the chips the house bankroll stakes bots with (docs/operations.md, "Security"). */
+export interface BankrollLimits {
+  /** The most chips the bots seated at one room may hold in escrow there, this buy-in included. */
+  readonly perRoom?: bigint;
+  /** The most chips the bankroll stakes bots with in any 24 hours. */
+  readonly perDay?: bigint;
 }
 
 /** A user name no sign-up can take (sign-up names are 3..24 characters). */
 export const botName = (botId: string): string => `bot-${botId}`;
 
+/** A bot's password hash: no password verifies against it. */
+const BOT_PASSWORD_HASH = '!bot';
+
 /**
  * Seats a table worker's bot with real chips (docs/dev/money-flows.md): the bot is a user (created
- * on first use, with a password hash nothing matches), its wallet is topped up from the grant
- * source to cover the buy-in, and it takes a membership and buys in like a player, in one
- * transaction under the room lock. Its chips then move through hands and cash-outs exactly as a
- * player's do, so conservation and the audit hold with bots at the table.
+ * on first use, with a password hash nothing matches), the house bankroll stakes what its wallet
+ * lacks for the buy-in (never the grant source: no chip is created for a bot), and it takes a
+ * membership and buys in like a player, in one transaction under the room lock. Its chips then move
+ * through hands and cash-outs exactly as a player's do, and what it cashes out goes back to the
+ * bankroll (`settleCashOut`), so conservation and the audit hold with bots at the table.
+ *
+ * Refused with BankrollRefusedError, writing nothing, when the bankroll holds less than the stake,
+ * or the stake would take the room's bots or the last 24 hours' stakes over `limits`.
  *
  * Idempotent per (room, bot): a bot already seated at the room keeps its membership.
  *
@@ -51,7 +77,7 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
     if (seated) return { membershipId: seated.id };
     const name = botName(req.botId);
     await tx.user.createMany({
-      data: [{ id: req.botId, name, nameKey: name.toLowerCase(), passwordHash: '!bot' }],
+      data: [{ id: req.botId, name, nameKey: name.toLowerCase(), passwordHash: BOT_PASSWORD_HASH }],
       skipDuplicates: true,
     });
     await openWallet(tx, req.botId);
@@ -68,10 +94,13 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
     });
     const wallet = await accountBalance(tx, walletAccount(req.botId));
     if (wallet < req.buyIn) {
-      await grant(tx, {
-        userId: req.botId,
-        amount: req.buyIn - wallet,
-        idempotencyKey: `bot-grant:${membership.id}`,
+      await stakeBot(tx, {
+        roomId: req.roomId,
+        botId: req.botId,
+        buyIn: req.buyIn,
+        stake: req.buyIn - wallet,
+        idempotencyKey: `bot-stake:${membership.id}`,
+        ...(req.limits !== undefined ? { limits: req.limits } : {}),
       });
     }
     await buyIn(tx, {
@@ -82,6 +111,80 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
     });
     return { membershipId: membership.id };
   });
+}
+
+/** Bankroll → the bot's wallet, within the bankroll's balance and limits (the caller holds the room lock). */
+async function stakeBot(
+  tx: TxClient,
+  req: {
+    roomId: string;
+    botId: string;
+    buyIn: bigint;
+    stake: bigint;
+    idempotencyKey: string;
+    limits?: BankrollLimits;
+  },
+): Promise<void> {
+  // The bankroll's row lock serialises every stake, so the limits below cannot be raced past.
+  const locked = await lockLedgerAccounts(tx, [HOUSE_BANKROLL, walletAccount(req.botId)]);
+  const balance = locked.get('house_bankroll')?.balance ?? 0n;
+  if (balance < req.stake) throw new BankrollRefusedError(BankrollRefusal.EMPTY, req.roomId, req.stake, balance);
+  const perRoom = req.limits?.perRoom;
+  if (perRoom !== undefined) {
+    const [row] = await tx.$queryRaw<{ held: bigint | null }[]>`
+      SELECT sum(a."balance") AS "held" FROM "ledger_accounts" a JOIN "users" u ON u."id" = a."user_id"
+      WHERE a."kind" = 'escrow' AND a."room_id" = ${req.roomId}::uuid AND u."password_hash" = ${BOT_PASSWORD_HASH}`;
+    const held = BigInt(row?.held ?? 0);
+    if (held + req.buyIn > perRoom) {
+      throw new BankrollRefusedError(BankrollRefusal.ROOM_LIMIT, req.roomId, req.stake, perRoom - held);
+    }
+  }
+  const perDay = req.limits?.perDay;
+  if (perDay !== undefined) {
+    const [row] = await tx.$queryRaw<{ staked: bigint | null }[]>`
+      SELECT sum(e."amount") AS "staked" FROM "ledger_entries" e
+      JOIN "ledger_transactions" t ON t."id" = e."transaction_id"
+      JOIN "ledger_accounts" a ON a."id" = e."account_id"
+      WHERE t."kind" = 'bot_stake' AND t."created_at" > now() - interval '24 hours' AND a."kind" = 'wallet'`;
+    const staked = BigInt(row?.staked ?? 0);
+    if (staked + req.stake > perDay) {
+      throw new BankrollRefusedError(BankrollRefusal.DAILY_LIMIT, req.roomId, req.stake, perDay - staked);
+    }
+  }
+  await postLedgerTransaction(tx, {
+    idempotencyKey: req.idempotencyKey,
+    kind: LedgerTxKind.bot_stake,
+    roomId: req.roomId,
+    postings: [
+      { account: HOUSE_BANKROLL, amount: -req.stake },
+      { account: walletAccount(req.botId), amount: req.stake },
+    ],
+  });
+}
+
+/** Whether the user is a worker's bot (`seatBot` made it: a name and a password hash no player has). */
+export async function isBotUser(tx: TxClient, userId: string): Promise<boolean> {
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { name: true, passwordHash: true } });
+  return user !== null && user.passwordHash === BOT_PASSWORD_HASH && user.name === botName(userId);
+}
+
+/**
+ * What a bot cashed out goes home to the bankroll: its whole wallet, in the caller's transaction
+ * (which holds the wallet's and the bankroll's locks). A user who is no bot is left alone.
+ */
+export async function returnBotChips(tx: TxClient, userId: string, idempotencyKey: string): Promise<bigint> {
+  if (!(await isBotUser(tx, userId))) return 0n;
+  const wallet = await accountBalance(tx, walletAccount(userId));
+  if (wallet <= 0n) return 0n;
+  await postLedgerTransaction(tx, {
+    idempotencyKey,
+    kind: LedgerTxKind.bot_return,
+    postings: [
+      { account: walletAccount(userId), amount: -wallet },
+      { account: HOUSE_BANKROLL, amount: wallet },
+    ],
+  });
+  return wallet;
 }
 
 /**

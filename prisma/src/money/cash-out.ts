@@ -8,7 +8,15 @@ import {
   TopUpStatus,
 } from '../generated/enums.js';
 import { CashOutConflictError, LedgerInvalidError } from '../errors.js';
-import { accountBalance, escrowAccount, lockLedgerAccounts, postLedgerTransaction, walletAccount } from '../ledger.js';
+import {
+  accountBalance,
+  escrowAccount,
+  HOUSE_BANKROLL,
+  lockLedgerAccounts,
+  postLedgerTransaction,
+  walletAccount,
+} from '../ledger.js';
+import { isBotUser, returnBotChips } from './bots.js';
 import { lockRoomRow } from './room-lock.js';
 import { applyTopUps } from './top-up.js';
 
@@ -161,7 +169,10 @@ export async function settleRoomCashOuts(
 async function settleCashOut(tx: TxClient, row: CashOutRow, roomLastHandNo: number, now: Date): Promise<CashOutRow> {
   if (row.status !== CashOutStatus.pending || roomLastHandNo < row.lastHandNo) return row;
   const escrow = escrowAccount(row.roomId, row.userId);
-  await lockLedgerAccounts(tx, [escrow, walletAccount(row.userId)]);
+  // A bot's chips go back to the bankroll: lock it too, in the one lock order stakes use. Players'
+  // cash-outs never touch the bankroll row.
+  const bot = await isBotUser(tx, row.userId);
+  await lockLedgerAccounts(tx, [escrow, walletAccount(row.userId), ...(bot ? [HOUSE_BANKROLL] : [])]);
   const balance = await accountBalance(tx, escrow);
   const unapplied = await tx.topUp.findMany({
     where: { roomId: row.roomId, userId: row.userId, status: TopUpStatus.pending },
@@ -207,6 +218,8 @@ async function settleCashOut(tx: TxClient, row: CashOutRow, roomLastHandNo: numb
       data: { status: TopUpStatus.cashed_out, settledAt: now },
     });
   }
+  // A bot's chips belong to the house bankroll that staked it: they go back there.
+  if (bot && balance > 0n) await returnBotChips(tx, row.userId, `bot-return:${row.requestId}`);
   return tx.cashOut.update({
     where: { id: row.id },
     data: { status: CashOutStatus.paid, escrowFound: balance, paidAmount: balance, settledAt: now },

@@ -53,6 +53,12 @@ export const workerEnv = {
    * the last table_seq it carried, so a lost last message is noticed. 0 turns it off.
    */
   FELT_TABLE_HEARTBEAT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * What the house bankroll may put at risk on bots: the most chips the bots of one room may hold
+   * there, and the most it stakes bots with in any 24 hours. 0: no limit beyond its balance.
+   */
+  FELT_BOT_BANKROLL_ROOM_MAX: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(100_000),
+  FELT_BOT_BANKROLL_DAILY_MAX: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000_000),
   /** Client commands waiting for one table beyond this are refused with `busy` (docs/operations.md). */
   WORKER_MAILBOX_MAX: z.coerce.number().int().min(1).max(100_000).default(256),
   /** Spectator connections one table admits; more are refused with `limit_reached`. */

@@ -82,7 +82,10 @@ const ownership: TableOwnership = new TableOwnership({
 /** Gateway streams open on this worker: filled by the table service, read by the directory. */
 const openStreams = new Set<string>();
 const directory = new TableDirectory({
-  seeds: new DbSeedSource(prisma, async (tableId) => (await redis.get(keys.botsOnly(tableId))) === '1'),
+  seeds: new DbSeedSource(prisma, async (tableId) => (await redis.get(keys.botsOnly(tableId))) === '1', {
+    ...(env.FELT_BOT_BANKROLL_ROOM_MAX > 0 ? { perRoom: BigInt(env.FELT_BOT_BANKROLL_ROOM_MAX) } : {}),
+    ...(env.FELT_BOT_BANKROLL_DAILY_MAX > 0 ? { perDay: BigInt(env.FELT_BOT_BANKROLL_DAILY_MAX) } : {}),
+  }),
   checkpoints: new RedisCheckpointStore(redis, prefix),
   publisher: new RedisEventPublisher(redis, prefix),
   hands,

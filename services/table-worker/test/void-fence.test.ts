@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@felt/db';
+import { createTestDatabase, fundHouseBankroll, type TestDatabase } from '@felt/db';
 import { closeRedis, createLogger, createRedis, type Redis } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom } from '../../../test/money/fixtures.js';
@@ -22,6 +22,8 @@ const prefixes: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
+  // Bots buy in from the house bankroll an operator funds.
+  await fundHouseBankroll(db.prisma, 1_000_000n, 'void-fence');
   redis = createRedis(REDIS_URL, { name: 'void-fence-test' });
 });
 

@@ -46,6 +46,12 @@ describe('toTableModel', () => {
     expect(m.seats.every((s) => s.blind !== 'BB' && s.blind !== 'SB')).toBe(true);
   });
 
+  it('a standing notice: the room closing, or bots the house bankroll will not stake', () => {
+    expect(toTableModel(feed(handState()))!.notice).toBeNull();
+    expect(toTableModel(feed(handState({ closing: true })))!.notice).toMatch(/room is closing/);
+    expect(toTableModel(feed(handState({ bots_blocked: 'bankroll_empty' })))!.notice).toMatch(/bankroll is empty/);
+  });
+
   it('is null before the first snapshot', () => {
     expect(toTableModel(initialTableView(TABLE))).toBeNull();
   });

@@ -154,6 +154,20 @@ export interface TableModel {
   readonly log: readonly LogLine[];
   /** The last hand was voided (hand_voided): its id, for a one-time notice. */
   readonly voidedHandId: string | null;
+  /** A standing notice about the table (the room is closing, bots cannot be seated), or null. */
+  readonly notice: string | null;
+}
+
+const BOTS_BLOCKED: Readonly<Record<NonNullable<TableState['bots_blocked']>, string>> = {
+  bankroll_empty: 'No bot can sit: the house bankroll is empty.',
+  room_limit: 'No more bots can sit here: the house limit for this room is reached.',
+  daily_limit: 'No more bots can sit today: the house’s daily limit is reached.',
+};
+
+/** The standing notice of a snapshot: the room closing first, then bots the house will not stake. */
+function tableNotice(state: TableState): string | null {
+  if (state.closing === true) return 'The room is closing: this hand is played out, then the table closes.';
+  return state.bots_blocked !== undefined ? BOTS_BLOCKED[state.bots_blocked] : null;
 }
 
 const STATUS_LABELS: Readonly<Record<SeatStatus, string | null>> = {
@@ -441,6 +455,7 @@ export function toTableModel(view: TableView): TableModel | null {
     seedCommit: state.seed_commit ?? null,
     stateHash: state.state_hash,
     closed: view.closed,
+    notice: tableNotice(state),
     log: handLog(hand, names),
     voidedHandId: hand?.voided != null ? hand.handId : null,
   };

@@ -243,6 +243,11 @@ function TableRoom({
           )}
         </nav>
       </header>
+      {model.notice !== null && (
+        <p className="table-notice" role="status" data-testid="table-notice">
+          {model.notice}
+        </p>
+      )}
 
       <div className="table-stage">
         <Felt

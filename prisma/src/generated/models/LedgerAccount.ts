@@ -964,7 +964,7 @@ export type $LedgerAccountPayload<ExtArgs extends runtime.Types.Extensions.Inter
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
     /**
-     * Stable natural key: wallet:<userId>, escrow:<roomId>:<userId>, house_rake, grant_source.
+     * Stable natural key: wallet:<userId>, escrow:<roomId>:<userId>, house_rake, grant_source, house_bankroll.
      */
     key: string
     kind: $Enums.AccountKind

@@ -12,7 +12,13 @@ import {
   type TableMessage,
 } from '@felt/protocol';
 import type { CheckpointStore, Clock, EventPublisher, Publication, RandomSource, Scheduler } from '../ports.js';
-import type { MoneyJobSink, MoneySeed, MoneySeedSource, OutboxJob } from '../money/ports.js';
+import {
+  BotFundingRefusedError,
+  type MoneyJobSink,
+  type MoneySeed,
+  type MoneySeedSource,
+  type OutboxJob,
+} from '../money/ports.js';
 import type { BotOptions } from '../bots/bot-brain.js';
 import type { CommandResult } from '../table/command-history.js';
 import { EVENT_BUFFER_SIZE, EventBuffer, type BufferedEvent } from '../table/event-buffer.js';
@@ -120,6 +126,8 @@ const CLIENT_KINDS = new Set<TableCommand['kind']>(['attach', 'client', 'resync'
 
 const TABLE_STREAM = 'table';
 const OUTBOX_RETRY_MS = 1_000;
+/** A bot the house bankroll refused is asked for again after this long. */
+const BANKROLL_RETRY_MS = 30_000;
 
 function jobId(item: OutboxJob): string {
   return item.kind === 'cash_out' ? item.job.request_id : item.job.hand_id;
@@ -702,6 +710,15 @@ export class TableActor {
       } catch (err) {
         // Another worker owns the table now: nothing more may be written for it from here.
         if (err instanceof NotOwnerError) throw err;
+        if (err instanceof BotFundingRefusedError) {
+          // The house bankroll will not stake it: the table says why, and asks again much later.
+          this.deps.logger.warn(
+            { tableId: this.live.tableId, seat: request.seat, reason: err.reason },
+            'bot not seated: the house bankroll refused its stake',
+          );
+          this.live.botRefused(request, now, BANKROLL_RETRY_MS, err.reason);
+          continue;
+        }
         this.deps.logger.warn({ err, tableId: this.live.tableId, seat: request.seat }, 'bot not funded');
         this.live.botRefused(request, now);
       }

@@ -1,6 +1,15 @@
-import { botName, claimRoomEpoch, loadTableSeed, seatBot, StaleOwnerEpochError, type PrismaClient } from '@felt/db';
+import {
+  BankrollRefusedError,
+  botName,
+  claimRoomEpoch,
+  loadTableSeed,
+  seatBot,
+  StaleOwnerEpochError,
+  type BankrollLimits,
+  type PrismaClient,
+} from '@felt/db';
 import { safeParseRoomConfig } from '@felt/protocol';
-import type { BotSeatRequest, MoneySeed, MoneySeedSource } from '../money/ports.js';
+import { BotFundingRefusedError, type BotSeatRequest, type MoneySeed, type MoneySeedSource } from '../money/ports.js';
 import { StaleEpochError } from '../ports.js';
 import { seatCountOf } from './room-seats.js';
 
@@ -13,6 +22,8 @@ export class DbSeedSource implements MoneySeedSource {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly botsOnly: (tableId: string) => Promise<boolean> = () => Promise.resolve(false),
+    /** What the house bankroll may stake bots with (FELT_BOT_BANKROLL_ROOM_MAX, FELT_BOT_BANKROLL_DAILY_MAX). */
+    private readonly bankrollLimits?: BankrollLimits,
   ) {}
 
   async load(tableId: string): Promise<MoneySeed | null> {
@@ -50,17 +61,26 @@ export class DbSeedSource implements MoneySeedSource {
     return asStaleEpoch('room claim', () => claimRoomEpoch(this.prisma, roomId, epoch));
   }
 
-  /** Fenced by `req.epoch` (rooms.owner_epoch): a stale one throws the ports' StaleEpochError. */
-  seatBot(req: BotSeatRequest): Promise<{ membershipId: string }> {
-    return asStaleEpoch('bot seat', () =>
-      seatBot(this.prisma, {
-        roomId: req.roomId,
-        botId: req.botId,
-        seat: req.seat,
-        buyIn: BigInt(req.buyIn),
-        ...(req.epoch !== undefined ? { epoch: req.epoch } : {}),
-      }),
-    );
+  /**
+   * Fenced by `req.epoch` (rooms.owner_epoch): a stale one throws the ports' StaleEpochError. Staked
+   * by the house bankroll within its limits: a refusal throws BotFundingRefusedError.
+   */
+  async seatBot(req: BotSeatRequest): Promise<{ membershipId: string }> {
+    try {
+      return await asStaleEpoch('bot seat', () =>
+        seatBot(this.prisma, {
+          roomId: req.roomId,
+          botId: req.botId,
+          seat: req.seat,
+          buyIn: BigInt(req.buyIn),
+          ...(req.epoch !== undefined ? { epoch: req.epoch } : {}),
+          ...(this.bankrollLimits !== undefined ? { limits: this.bankrollLimits } : {}),
+        }),
+      );
+    } catch (err) {
+      if (err instanceof BankrollRefusedError) throw new BotFundingRefusedError(err.reason, err.message);
+      throw err;
+    }
   }
 }
 

@@ -40,6 +40,21 @@ export interface BotSeatRequest {
   readonly epoch?: number;
 }
 
+/** Why the house bankroll staked no bot (@felt/db BankrollRefusal): the table says so to its players. */
+export type BotFundingRefusal = 'bankroll_empty' | 'room_limit' | 'daily_limit';
+
+/** The house bankroll would not stake the bot: nothing was written; the table asks again later. */
+export class BotFundingRefusedError extends Error {
+  readonly code = 'bot_funding_refused';
+  constructor(
+    readonly reason: BotFundingRefusal,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BotFundingRefusedError';
+  }
+}
+
 /** The seed source, and where bots become funded users (@felt/db `seatBot`). */
 export interface MoneySeedSource extends TableSeedSource {
   load(tableId: string): Promise<MoneySeed | null>;

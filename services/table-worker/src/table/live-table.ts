@@ -32,7 +32,7 @@ import {
 import { decideBotAction, type BotOptions } from '../bots/bot-brain.js';
 import { notMember, tableClosed, TableError } from '../actor/table-error.js';
 import type { RandomSource } from '../ports.js';
-import type { MoneySeed, OutboxJob } from '../money/ports.js';
+import type { BotFundingRefusal, MoneySeed, OutboxJob } from '../money/ports.js';
 import { TableMoney, type CashOutReason, type TableMoneyJSON } from '../money/table-money.js';
 import { engineTableConfig, stakesView } from './engine-config.js';
 import { CommandHistory, type CommandRecord } from './command-history.js';
@@ -212,6 +212,8 @@ export class LiveTable {
   readonly moneyBook: TableMoney;
   /** Bots waiting to be funded and seated (not checkpointed: a funded bot is a member in the room rows). */
   botRequests: BotRequest[] = [];
+  /** Why the house bankroll last refused to stake a bot, until one is seated (shown in table_state). */
+  botsBlocked: BotFundingRefusal | null = null;
   private emissions: Emission[] = [];
   private readonly botRng: Rng;
 
@@ -725,6 +727,7 @@ export class LiveTable {
    */
   botFunded(request: BotRequest, membershipId: string, now: number): void {
     this.botRequests = this.botRequests.filter((r) => r.botId !== request.botId);
+    this.botsBlocked = null;
     this.members.push({
       userId: request.botId,
       name: `Bot ${request.seat}`,
@@ -745,10 +748,14 @@ export class LiveTable {
     this.reschedule(now);
   }
 
-  /** A bot could not be funded (the seat was taken in the room rows, Postgres down): try later. */
-  botRefused(request: BotRequest, now: number, retryMs = 5_000): void {
+  /**
+   * A bot could not be funded (the seat was taken in the room rows, Postgres down; or the house
+   * bankroll refused its stake, `refusal`, which the table then shows its players): try later.
+   */
+  botRefused(request: BotRequest, now: number, retryMs = 5_000, refusal?: BotFundingRefusal): void {
     this.botRequests = this.botRequests.filter((r) => r.botId !== request.botId);
     this.botBackoffUntil = now + retryMs;
+    if (refusal !== undefined) this.botsBlocked = refusal;
   }
 
   private markLeaving(userId: string, now: number): void {

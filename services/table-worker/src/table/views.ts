@@ -160,6 +160,8 @@ export function snapshotBody(live: LiveTable, viewer: Viewer, ts: number): Snaps
         ? { seed_commit: live.meta.seedCommit }
         : {}),
     ...(live.nextHandAt !== null ? { next_hand_at: live.nextHandAt } : {}),
+    ...(live.closing ? { closing: true as const } : {}),
+    ...(live.botsBlocked !== null ? { bots_blocked: live.botsBlocked } : {}),
     ...(hero ? { hero } : {}),
   };
 }
