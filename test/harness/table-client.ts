@@ -191,7 +191,9 @@ export class TableClient {
     const seq = m.table_seq as number;
     if (seq <= this.lastSeq) return;
     const prev = m.prev_table_seq as number | undefined;
-    if (prev !== undefined && prev > this.lastSeq) {
+    // A loss is measured from a point the client was in sync at: before its first snapshot (the join
+    // answer races the stream it subscribed to, and may come second) there is none yet.
+    if (prev !== undefined && prev > this.lastSeq && this.state !== null) {
       // A message of this stream never arrived.
       this.lossesDetected++;
       this.lossLog.push(`${m.type} seq=${seq} prev=${prev} last=${this.lastSeq}`);
