@@ -14,6 +14,7 @@ import { FailoverRig } from './harness/failover-rig.js';
 import type { LobbyClient } from './harness/lobby-client.js';
 import type { HandRecords } from './harness/privacy.js';
 import { makeBotOnlyTable } from './harness/table-ops.js';
+import { pause } from './harness/wait.js';
 
 const run = promisify(execFile);
 
@@ -53,7 +54,7 @@ describe('drain and scaling', () => {
     // The hand goes on at the draining owner until its result.
     while (!ann.received.some((m) => m.type === 'hand_result' && m.hand_id === handId)) {
       const a = await playOneAction(both, 20_000);
-      if (!a) await new Promise((r) => setTimeout(r, 50));
+      if (!a) await pause(50, 'no turn yet: the player looks again');
     }
     expect(await exited).toBe(0);
     const drained = owner.proc.jsonLogs().find((l) => l.event === 'drained');

@@ -14,6 +14,7 @@ import {
 } from './harness/failover-play.js';
 import { FailoverRig } from './harness/failover-rig.js';
 import type { Msg, TableClient } from './harness/table-client.js';
+import { pause } from './harness/wait.js';
 
 let rig: FailoverRig;
 
@@ -103,7 +104,7 @@ async function resumeAtEveryStreet(config: Record<string, unknown>, streets: rea
     if (reveal) break;
     const a = await playOneAction(both, 10_000).catch(() => null);
     if (a) acked.push(a);
-    else await new Promise((r) => setTimeout(r, 50));
+    else await pause(50, 'no turn yet: the player looks again');
   }
   const reveal = ann.received.find((m) => m.type === 'seed_reveal' && m.hand_id === handId)!;
   for (const c of both)
@@ -199,7 +200,7 @@ describe('resume mid-hand after the owner dies', () => {
       const a = await playOneAction(both, 10_000).catch(() => null);
       if (a) {
         if (a.handId === handId) acked.push(a);
-      } else await new Promise((r) => setTimeout(r, 50));
+      } else await pause(50, 'no turn yet: the player looks again');
     }
     const job = await eventually('the hand record', () => rig.records.job(handId), 20_000);
     const ops = (job.payload.hand.operations as unknown as { type: string; seat?: number }[]).filter((o) =>

@@ -16,6 +16,7 @@ import {
 } from './harness/failover-play.js';
 import { FailoverRig } from './harness/failover-rig.js';
 import type { HandRecords } from './harness/privacy.js';
+import { pause } from './harness/wait.js';
 
 let rig: FailoverRig;
 let cluster: Cluster;
@@ -103,7 +104,7 @@ describe('split brain and lost checkpoints', () => {
     for (let i = 0; i < 40 && !ann.received.some((m) => m.type === 'seed_reveal' && m.hand_id === handId); i++) {
       const a = await playOneAction(both, 15_000).catch(() => null);
       if (a && a.handId === handId) acked.push(a);
-      else await new Promise((r) => setTimeout(r, 100));
+      else await pause(100, 'no turn yet: the player looks again');
     }
     const job = await eventually('the hand record', () => records.job(handId), 20_000);
     const ops = (job.payload.hand.operations as unknown as { type: string; seat?: number }[]).filter((o) =>

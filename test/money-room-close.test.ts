@@ -16,6 +16,7 @@ import {
   type Player,
 } from './money/services.js';
 import { SimTable } from './money/sim-table.js';
+import { pause } from './harness/wait.js';
 
 /**
  * Issue 7 / reference 002 §8: a room deletion cut off between its tombstone and its removal, then a
@@ -125,7 +126,7 @@ describe('a room deletion cut off, then a restart', () => {
       procs.push(lobby.proc);
       const roomId = await seatRoom(lobby, players, buyIns);
       const del = api(lobby, 'DELETE', `/api/rooms/${roomId}`, { player: players[0]! }).catch(() => null);
-      await new Promise((r) => setTimeout(r, delay));
+      await pause(delay, 'the lobby is killed this far into the DELETE');
       await lobby.proc.kill();
       await del;
       const restarted = await startLobby(ns, 'ledger', `lobby-after-${delay}`);

@@ -110,9 +110,10 @@ describe('refusals change nothing', () => {
     const s = actor.state!;
     const handId = s.hand_id!;
     const token = s.hero!.turn_token!;
+    // A barrier per client: the table's latest table_seq as it answers, after everything sent before.
     const quiet = async (): Promise<[number, number]> => {
-      await new Promise((r) => setTimeout(r, 300));
-      return [actor.lastSeq, other.lastSeq];
+      const [x, y] = await Promise.all([actor.barrier(), other.barrier()]);
+      return [x.to_table_seq as number, y.to_table_seq as number];
     };
     const before = await quiet();
 
@@ -152,10 +153,11 @@ describe('refusals change nothing', () => {
     );
     const acks = actor.received.filter((m) => m.type === 'ack' && m.command_id === 'dup-1');
     expect(acks[1]).toEqual(first);
-    await new Promise((r) => setTimeout(r, 300));
-    const calls = other.received.filter(
-      (m) => m.type === 'player_action' && m.hand_id === handId && m.action === 'call',
-    );
+    // After the barrier every event the table broadcast is at the other player, live or replayed.
+    await other.barrier();
+    const calls = other
+      .events()
+      .filter((m) => m.type === 'player_action' && m.hand_id === handId && m.action === 'call');
     expect(calls).toHaveLength(1);
 
     // The other player's turn now; then the caller's turn comes back with a new token. The old
@@ -211,10 +213,16 @@ describe('the clock', () => {
     const outSeat = a.state!.seats.find((s) => s.user_id === out.userId)!.seat;
     const timedOutHands = new Set(actions.filter((m) => m.seat === outSeat).map((m) => m.hand_id));
     expect(timedOutHands.size).toBe(3);
-    // Nobody else to play with: no new hand.
+    // Nobody else to play with: once the pause after the hand is over the table schedules no next hand
+    // (its snapshot drops next_hand_at), and no hand was announced (checked after a barrier).
     const hands = a.received.filter((m) => m.type === 'seed_commit').length;
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(a.received.filter((m) => m.type === 'seed_commit').length).toBe(hands);
+    await a.until(
+      () => a.state !== null && a.state.next_hand_at === undefined && a.state.phase !== 'betting',
+      15_000,
+      'the table to give up dealing',
+    );
+    await a.barrier();
+    expect(a.events().filter((m) => m.type === 'seed_commit').length).toBe(hands);
 
     const sitter = out === ann ? a : b;
     const id = sitter.command({ type: 'sit_in' });
@@ -240,7 +248,13 @@ describe('reconnect and disconnect', () => {
     const user = actor === a ? ann! : bob!;
     const before = actor.state!;
     actor.close();
-    await new Promise((r) => setTimeout(r, 500));
+    // The table has seen the socket go before the player comes back.
+    const other = actor === a ? b : a;
+    await other.until(
+      () => other.state?.seats.find((x) => x.user_id === user.userId)?.status === 'disconnected',
+      10_000,
+      'the disconnect seen at the table',
+    );
     const back = await connect(actor === a ? 1 : 0, user, tableId);
     const after = back.state!;
     expect(after.hero?.turn_token).toBe(before.hero?.turn_token);
@@ -355,7 +369,9 @@ describe('resync with pub/sub messages dropped on purpose', () => {
           if (answer.type !== 'error') break;
           expect(answer.code).toBe('cannot_start');
           if (handsSeen() > hand || attempt >= 60) break;
-          await new Promise((r) => setTimeout(r, 1000));
+          // Ask again once the table has moved (a hand ending, a bot sitting down), not after a sleep.
+          const at = a.lastSeq;
+          await a.until(() => a.lastSeq > at || handsSeen() > hand, 15_000, 'the table to move').catch(() => undefined);
         }
         // The finish: a seed_reveal reaches at least one client, live or replayed by a resync. The
         // reveal may be the last message of a quiet table: a lost one is exposed by the table's
@@ -385,7 +401,6 @@ describe('resync with pub/sub messages dropped on purpose', () => {
             },
           );
         }
-        await new Promise((r) => setTimeout(r, 400));
       }
       const lost = clients.reduce((n, c) => n + c.lossesDetected, 0);
       const resyncs = clients.reduce((n, c) => n + c.resyncs, 0);
@@ -399,8 +414,19 @@ describe('resync with pub/sub messages dropped on purpose', () => {
         const ack = await a.answer(probe, 15_000);
         if (ack.type !== 'ack') continue;
         const at = ack.at_table_seq as number;
-        await new Promise((r) => setTimeout(r, 300));
-        if (clients.every((c) => c.lastSeq >= at)) break;
+        // Each client either reaches the probe or is behind: a lost message, which the next probe's
+        // prev_table_seq exposes. The wait is bounded, and a miss only means one more probe.
+        const reached = await Promise.all(
+          clients.map((c) =>
+            c
+              .until(() => c.lastSeq >= at, 1_000, 'the probe')
+              .then(
+                () => true,
+                () => false,
+              ),
+          ),
+        );
+        if (reached.every(Boolean)) break;
       }
       for (const c of clients) {
         // The client's own snapshot verifies, and matches what the server builds for it now.

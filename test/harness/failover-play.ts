@@ -3,6 +3,7 @@
 import type { Redis } from 'ioredis';
 import type { Cluster, WorkerHandle } from './cluster.js';
 import type { Msg, TableClient } from './table-client.js';
+import { waitFor, pause } from './wait.js';
 
 /** Operation types of the engine's hand log that a player's action produces. */
 export const ACTION_OPS = new Set(['bring_in', 'discard', 'fold', 'check', 'call', 'bet', 'raise']);
@@ -28,25 +29,22 @@ export function workerById(cluster: Cluster, id: string): WorkerHandle | undefin
   return cluster.workers.find((w) => w.id === id && w.proc.alive);
 }
 
-/** Polls until `check` returns something truthy. */
-export async function eventually<T>(
+/** Polls until `check` returns something other than null, undefined or false (harness `waitFor`). */
+export function eventually<T>(
   what: string,
   check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
   timeoutMs = 30_000,
   everyMs = 50,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
+  return waitFor(
+    what,
+    async () => {
       const v = await check();
-      if (v !== null && v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`, { cause: last });
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+      return v === null ? undefined : v;
+    },
+    timeoutMs,
+    everyMs,
+  );
 }
 
 /** The action a patient player takes: bring in, check when free, otherwise call. Never folds. */
@@ -98,7 +96,7 @@ export async function playOneAction(clients: readonly TableClient[], timeoutMs =
         throw new Error(`action refused: ${JSON.stringify(answer)}`);
       }
       // The same command again: applied at most once, answered the same way.
-      await new Promise((r) => setTimeout(r, 250));
+      await pause(250, 'a client backs off before it retries an unavailable table');
       const i = c.errors.indexOf(answer);
       if (i >= 0) c.errors.splice(i, 1);
       c.send({ ...frame, table_id: c.tableId, command_id: commandId });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { serverMessageSchema, stateHash, type TableState, type ValidActionsView } from '@felt/protocol';
 import { TEST_ORIGIN } from './cluster.js';
 import { TestSocket } from './ws-client.js';
+import { pause } from './wait.js';
 
 export type Msg = Record<string, unknown> & { type: string };
 
@@ -82,7 +83,7 @@ export class TableClient {
       }
       if (client.state !== null) return client;
       if (client.errors[seen]?.code !== 'unavailable' || attempt >= 3) break;
-      await new Promise((r) => setTimeout(r, 500));
+      await pause(500, 'the join backs off before it asks an unavailable table again');
     }
     client.close();
     throw new Error(`join_table refused: ${JSON.stringify(client.errors.at(-1))}`);
@@ -101,6 +102,36 @@ export class TableClient {
     const id = `${this.userId.slice(0, 8)}-${++this.nextCommand}`;
     this.send({ ...frame, table_id: this.tableId, command_id: id });
     return id;
+  }
+
+  /**
+   * A barrier: the table answers a resync request only after every command it received before it, so
+   * its answer names the latest table_seq (`to_table_seq`) and replays every event after this client's
+   * watermark, in flight or not. Resolves with the answer, installed like any resync. Absence checks
+   * ("nothing more was broadcast") go after it, never after a sleep.
+   */
+  async barrier(timeoutMs = 10_000): Promise<Msg> {
+    const from = this.lastSeq;
+    const seen = this.received.filter((m) => m.type === 'resync_response').length;
+    this.send({ type: 'resync_request', table_id: this.tableId, from_table_seq: from });
+    return this.until(
+      () => this.received.filter((m) => m.type === 'resync_response')[seen],
+      timeoutMs,
+      'the barrier’s resync_response',
+    );
+  }
+
+  /** Every event of this table the client received, live or replayed by a resync, once per table_seq. */
+  events(): Msg[] {
+    const bySeq = new Map<number, Msg>();
+    for (const m of this.received) {
+      if (m.type === 'resync_response') {
+        for (const e of m.replayed_events as Msg[]) bySeq.set(e.table_seq as number, e);
+      } else if (m.table_id === this.tableId && typeof m.table_seq === 'number' && m.type !== 'table_heartbeat') {
+        bySeq.set(m.table_seq, m);
+      }
+    }
+    return [...bySeq.keys()].sort((a, b) => a - b).map((k) => bySeq.get(k)!);
   }
 
   /** Waits for the answer (ack or error) to a command. */

@@ -17,6 +17,7 @@ import {
 } from '@felt/db';
 import { parseRoomConfig, type RoomConfigInput } from '@felt/protocol';
 import type { HandJob, MoneySink } from './sim-table.js';
+import { waitFor } from '../harness/wait.js';
 
 /** Rooms and seated players written straight through @felt/db, as the lobby would leave them. */
 
@@ -155,9 +156,5 @@ export async function until(
   what: string | (() => string),
   timeoutMs = 20_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(what, async () => (await check()) || undefined, timeoutMs, 50);
 }

@@ -16,6 +16,7 @@ import {
 } from '@felt/client';
 import type { BettingLimit, ErrorMessage, GameType, RoomConfigInput } from '@felt/protocol';
 import WebSocket from 'ws';
+import { pause } from '../harness/wait.js';
 
 /** A small seeded PRNG (mulberry32), so a run's bot decisions reproduce from its seed. */
 export function seededRandom(seed: number): () => number {
@@ -227,7 +228,7 @@ export class TableCrew {
           continue;
         }
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await pause(100, 'a churning player waits before trying to sit again');
     }
   }
 

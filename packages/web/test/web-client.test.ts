@@ -3,7 +3,7 @@
 // /api on the same origin. Every step goes through the UI a player uses.
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page, WebSocket as PwWebSocket } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DESKTOP, launchChromium, PHONE, screenshot, smallText, TABLET } from './support/browser.js';
 import { startWebCluster, type WebCluster } from './support/web-cluster.js';
 
@@ -131,12 +131,12 @@ async function handPhase(page: Page): Promise<string> {
 }
 
 async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 }
 
 /** Plays the current hand between `players` to its end, passively, and returns its id. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChannelSubscriber } from './channel-subscriber.js';
 import { closeRedis, createRedis, type Redis } from './connect.js';
 
@@ -31,10 +31,10 @@ describe('ChannelSubscriber (real Redis)', () => {
     const off2 = await s.subscribe(channel, (m) => got.push(`2:${m}`));
     expect(await numsub()).toBe(1);
     await pub.publish(channel, 'a');
-    for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(got.length).toBeGreaterThanOrEqual(2), { timeout: 2_000, interval: 10 });
     await off1();
     await pub.publish(channel, 'b');
-    for (let i = 0; i < 50 && got.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(got.length).toBeGreaterThanOrEqual(3), { timeout: 2_000, interval: 10 });
     expect(got.sort()).toEqual(['1:a', '2:a', '2:b']);
     await off2();
     expect(await numsub()).toBe(0);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChannelSubscriber } from '../redis/channel-subscriber.js';
 import { closeRedis, createRedis, type Redis } from '../redis/connect.js';
 import { redisKeys } from '../redis/keys.js';
@@ -70,8 +70,11 @@ describe('worker registry and ring view (real Redis)', () => {
     });
     await dead.start();
     expect((await readLiveMembers(redis, prefix)).map((m) => m.id)).toContain('w-dead');
-    await new Promise((r) => setTimeout(r, 450));
-    expect((await readLiveMembers(redis, prefix)).map((m) => m.id)).not.toContain('w-dead');
+    // The member's key expires with its TTL: watch for it to go.
+    await vi.waitFor(
+      async () => expect((await readLiveMembers(redis, prefix)).map((m) => m.id)).not.toContain('w-dead'),
+      { timeout: 5_000, interval: 50 },
+    );
     await dead.stop();
   });
 
@@ -83,10 +86,8 @@ describe('worker registry and ring view (real Redis)', () => {
     const changes: RingChange[] = [];
     view.onChange((c) => changes.push(c));
 
-    const waitFor = async (pred: () => boolean) => {
-      for (let i = 0; i < 100 && !pred(); i++) await new Promise((r) => setTimeout(r, 20));
-      expect(pred()).toBe(true);
-    };
+    const waitFor = (pred: () => boolean) =>
+      vi.waitFor(() => expect(pred()).toBe(true), { timeout: 2_000, interval: 20 });
 
     const a = registry('w-1');
     await a.start();
