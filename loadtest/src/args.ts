@@ -38,7 +38,8 @@ export interface LoadConfig {
   readonly origin: string;
 }
 
-export const USAGE = `usage: npm run load -w @felt/loadtest -- --lobby URL [options]
+export const USAGE = `usage: npm run load -- --lobby URL [options]        (ping: sessions that join and ping)
+       npm run load -- --play [options]             (play: bots play hands; --play --help for its options)
 
   --lobby URL           lobby base URL (required), e.g. http://127.0.0.1:8080
   --users N             virtual users (default 10)
@@ -51,7 +52,7 @@ export const USAGE = `usage: npm run load -w @felt/loadtest -- --lobby URL [opti
   --origin URL          Origin header on upgrade (default: the lobby's origin)
   --help                print this and exit`;
 
-function intOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+export function intOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw.trim())) throw new ArgsError(name, `expected a whole number, got "${raw}"`);
   const n = Number(raw);
@@ -59,7 +60,7 @@ function intOption(name: string, raw: string | undefined, fallback: number, min:
   return n;
 }
 
-function urlOption(name: string, raw: string, schemes: readonly string[]): URL {
+export function urlOption(name: string, raw: string, schemes: readonly string[]): URL {
   let url: URL;
   try {
     url = new URL(raw);

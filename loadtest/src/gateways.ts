@@ -1,15 +1,17 @@
-import type { LoadConfig } from './args.js';
-import { LobbyClient } from './lobby-client.js';
+import { lobbyGatewayUrls } from './lobby.js';
 
 /**
- * The gateway URLs to spread users over: --gateway when given, else the ones the lobby hands to
+ * The gateway URLs to spread players over: --gateway when given, else the ones the lobby hands to
  * clients (GET /api/config), else the lobby's own origin with `/ws`, which is how the Kubernetes
  * Ingress serves them.
  */
-export async function resolveGateways(config: LoadConfig, log: (line: string) => void): Promise<string[]> {
+export async function resolveGateways(
+  config: { readonly lobby: URL; readonly gateways: readonly string[]; readonly timeoutMs: number },
+  log: (line: string) => void,
+): Promise<string[]> {
   if (config.gateways.length > 0) return [...config.gateways];
   try {
-    const urls = await new LobbyClient(config.lobby, config.timeoutMs).gatewayUrls();
+    const urls = await lobbyGatewayUrls(config.lobby, config.timeoutMs);
     log(`load: gateways from the lobby: ${urls.join(' ')}`);
     return urls;
   } catch (err) {

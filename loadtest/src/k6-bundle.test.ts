@@ -97,6 +97,26 @@ describe('k6 scripts', () => {
     }
   });
 
+  it('table-sessions.js plays by default, with rate-based thresholds and ack and table_state trends', () => {
+    const code = readFileSync(join(k6Dir, 'dist', 'table-sessions.js'), 'utf8');
+    expect(code).toMatch(/envString\("MODE", "play"\)/);
+    // Actions, sit-ins and rebuys are sent as the protocol and the lobby spell them (wire.ts, checked by wire.test.ts).
+    for (const s of ['"action"', '"sit_in"', '/top-up', '"ack"', '"hand_result"']) expect(code).toContain(s);
+    for (const threshold of [
+      'felt_join_ok: ["rate>0.99"]',
+      'felt_action_ok: ["rate>0.99"]',
+      'felt_session_ok: ["rate>0.99"]',
+      'checks: ["rate>0.99"]',
+      'felt_ack_ms: ["p(50)<50", "p(99)<250"]',
+      'felt_state_ms: ["p(99)<300"]',
+    ]) {
+      expect(code).toContain(threshold);
+    }
+    // Load accounts are logged in with the same names and password template as the Node runner.
+    expect(code).toContain('"felt-load-password"');
+    expect(code).toContain('"load-"');
+  });
+
   it('the import check catches non-k6 modules', () => {
     const code = [
       'import { check } from "k6";',

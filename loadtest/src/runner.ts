@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoadConfig } from './args.js';
-import { LobbyClient, LobbyError } from './lobby-client.js';
+import { LobbyError, SdkLobbyApi } from './lobby.js';
 import { LoadStats } from './stats.js';
 import { openJsonSocket, TransportError, type JsonSocket, type OpenOptions } from './ws-transport.js';
 import { ServerType, joinTableFrame, messageHead, pingFrame, type Credentials, type RoomRef } from './wire.js';
 
-/** The lobby calls the scenario makes; {@link LobbyClient} over HTTP in production. */
+/** The lobby calls the scenario makes; {@link SdkLobbyApi} (the @felt/client SDK over HTTP) in production. */
 export interface LobbyApi {
   signup(credentials: Credentials): Promise<void>;
   login(credentials: Credentials): Promise<string>;
@@ -24,7 +24,7 @@ export interface RunnerDeps {
 }
 
 export function defaultDeps(config: LoadConfig, log: (line: string) => void): RunnerDeps {
-  return { lobby: new LobbyClient(config.lobby, config.timeoutMs), open: openJsonSocket, log };
+  return { lobby: new SdkLobbyApi(config.lobby, config.timeoutMs), open: openJsonSocket, log };
 }
 
 /** A room shared by `roomSize` consecutive users: the first creates it, the rest wait for its code. */

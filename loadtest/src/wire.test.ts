@@ -1,25 +1,84 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // Test-only: the runner and the k6 bundles carry their own copy of the few shapes they use (k6 can't
 // load zod), and this checks that copy against the protocol's schemas.
-import { parseClientFrame, parseRoomConfig, pongSchema, serverMessageSchema } from '@felt/protocol';
+import fc from 'fast-check';
+import {
+  parseClientFrame,
+  parseRoomConfig,
+  pongSchema,
+  serverMessageSchema,
+  type ValidActionsView,
+} from '@felt/protocol';
 import {
   LOAD_BUY_IN,
   SESSION_COOKIE,
   ServerType,
+  actionFrame,
   createRoomBody,
   gatewayUrls,
+  heroView,
   joinByCodeBody,
   joinTableFrame,
+  loadDecision,
   messageHead,
   pingFrame,
   roomRef,
   sessionCookie,
+  sitInFrame,
+  topUpPath,
 } from './wire.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Every message each player of the protocol's recorded fixtures received (real traffic of five games). */
+function recordedPlayerMessages(): { game: string; messages: Record<string, unknown>[] }[] {
+  const dir = join(repoRoot, 'packages/protocol/fixtures');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => {
+      const fixture = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+        game: string;
+        recipients: { role: string; messages: Record<string, unknown>[] }[];
+      };
+      return {
+        game: fixture.game,
+        messages: fixture.recipients.filter((r) => r.role === 'player').flatMap((r) => r.messages),
+      };
+    });
+}
+
+/** Whether `d` is one of the moves `valid` allows, amounts in range. */
+function allowed(valid: ValidActionsView, d: ReturnType<typeof loadDecision>): boolean {
+  const inRange = (r: ValidActionsView['bet']): boolean =>
+    r !== null &&
+    d.amount !== undefined &&
+    d.amount >= r.min &&
+    d.amount <= r.max &&
+    (r.choices?.includes(d.amount) ?? true);
+  switch (d.action) {
+    case 'fold':
+      return valid.fold;
+    case 'check':
+      return valid.check;
+    case 'call':
+      return valid.call !== null;
+    case 'bet':
+      return inRange(valid.bet);
+    case 'raise':
+      return inRange(valid.raise);
+    case 'all_in':
+      return valid.all_in !== null;
+    case 'bring_in':
+      return valid.bring_in !== null;
+    case 'complete':
+      return inRange(valid.complete);
+    case 'discard':
+      return valid.discard !== null && (d.cards?.length ?? 0) <= valid.discard.max;
+  }
+}
 
 describe('wire shapes', () => {
   it('sends frames the gateway accepts', () => {
@@ -27,6 +86,83 @@ describe('wire shapes', () => {
     expect(parseClientFrame(JSON.stringify(join))).toEqual({ ok: true, frame: join });
     const ping = pingFrame('7-3');
     expect(parseClientFrame(JSON.stringify(ping))).toEqual({ ok: true, frame: ping });
+  });
+
+  it('plays with action and sit_in frames the gateway accepts', () => {
+    const turn = {
+      tableId: '0b9c5a3e-2f6d-4c1e-9a57-3c1f0e7d2b10',
+      handId: '5d0c8f0e-8c4b-4b8e-9d6e-2a1f3c4b5d6e',
+      turnToken: 'tok_0123456789abcdef',
+    };
+    for (const decision of [
+      { action: 'raise', amount: 12 },
+      { action: 'check' },
+      { action: 'discard', cards: [] },
+    ] as const) {
+      const frame = actionFrame(turn, decision, 'act-1-0-3');
+      expect(parseClientFrame(JSON.stringify(frame))).toEqual({ ok: true, frame });
+    }
+    const sitIn = sitInFrame(turn.tableId, 'sit-1-0-4');
+    expect(parseClientFrame(JSON.stringify(sitIn))).toEqual({ ok: true, frame: sitIn });
+  });
+
+  it('reads the hero, its turn and the stream fields from recorded traffic as the protocol defines them', () => {
+    let states = 0;
+    let turns = 0;
+    for (const { messages } of recordedPlayerMessages()) {
+      for (const raw of messages) {
+        const message = serverMessageSchema.parse(raw);
+        const head = messageHead(raw);
+        expect(head?.type).toBe(message.type);
+        if ('table_seq' in message) expect(head?.table_seq).toBe(message.table_seq);
+        if (message.type === 'ack') expect(head?.at_table_seq).toBe(message.at_table_seq);
+        if (message.type !== 'table_state') {
+          expect(heroView(raw)).toBeUndefined();
+          continue;
+        }
+        states++;
+        const hero = heroView(raw);
+        const seat = message.seats.find((s) => s.seat === message.hero?.seat);
+        if (!message.hero || !seat) {
+          expect(hero).toBeUndefined();
+          continue;
+        }
+        expect(hero).toMatchObject({ seat: seat.seat, stack: seat.stack, status: seat.status, inHand: seat.in_hand });
+        if (message.hero.turn_token === undefined) {
+          expect(hero?.turn).toBeUndefined();
+        } else {
+          turns++;
+          expect(hero?.turn).toEqual({
+            handId: message.hand_id,
+            turnToken: message.hero.turn_token,
+            valid: message.hero.valid_actions,
+          });
+        }
+      }
+    }
+    expect(states).toBeGreaterThan(100);
+    expect(turns).toBeGreaterThan(20);
+  });
+
+  it('decides only what valid_actions allows, in every game of the recorded traffic', () => {
+    const turns: ValidActionsView[] = [];
+    for (const { messages } of recordedPlayerMessages()) {
+      for (const raw of messages) {
+        const message = serverMessageSchema.parse(raw);
+        if (message.type === 'table_state' && message.hero?.valid_actions) turns.push(message.hero.valid_actions);
+      }
+    }
+    expect(turns.some((v) => v.discard !== null)).toBe(true);
+    expect(turns.some((v) => v.bring_in !== null)).toBe(true);
+    fc.assert(
+      fc.property(fc.constantFrom(...turns), fc.double({ min: 0, max: 0.999_999, noNaN: true }), (valid, r) =>
+        allowed(
+          valid,
+          loadDecision(valid, () => r),
+        ),
+      ),
+      { seed: 15, numRuns: 2000 },
+    );
   });
 
   it('reacts only to server message types the protocol defines', () => {
@@ -74,7 +210,11 @@ describe('wire shapes', () => {
       expect(LOAD_BUY_IN).toBeLessThanOrEqual(config.buyIn.max);
     }
     expect(() => parseRoomConfig((createRoomBody(11) as { config: unknown }).config)).toThrow();
+    expect(createRoomBody(6, false)).not.toHaveProperty('sit');
     expect(joinByCodeBody('042817')).toEqual({ code: '042817', buy_in: LOAD_BUY_IN });
+    // The rebuy route the k6 players use, as the lobby serves it (services/lobby app.ts).
+    const app = readFileSync(join(repoRoot, 'services/lobby/src/app.ts'), 'utf8');
+    expect(app).toContain(`path: '${topUpPath('{id}').replace('%7Bid%7D', '{id}')}'`);
   });
 
   it('reads gateway URLs from the lobby config response', () => {

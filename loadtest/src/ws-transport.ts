@@ -1,5 +1,7 @@
-// The runner's only contact with a WebSocket library. A later release swaps this for the @felt/client
-// SDK's connection; the scenario sees only the JsonSocket port below.
+// The ping scenario's WebSocket: the bare `ws` package behind the JsonSocket port below. The play
+// scenario connects with the @felt/client SDK instead; this one stays because the ping scenario
+// measures and reports what the SDK's reconnecting connection hides on purpose (the HTTP status of a
+// refused upgrade, the first close and its code, raw pong round trips).
 import WebSocket from 'ws';
 
 export const TransportErrorCode = {

@@ -7,6 +7,7 @@ import {
   gatewayUrls,
   joinByCodeBody,
   roomRef,
+  topUpPath,
   type Credentials,
   type RoomRef,
 } from '../../src/wire.js';
@@ -52,9 +53,14 @@ export function lobbyGateways(lobby: string): string[] | undefined {
 export function signupAndLogin(lobby: string, credentials: Credentials): Session | undefined {
   const signup = post(lobby, LobbyRoute.SIGNUP, credentials, 'signup');
   if (!check(signup, { 'signup 2xx': (r) => r.status >= 200 && r.status < 300 })) return undefined;
-  const login = post(lobby, LobbyRoute.LOGIN, credentials, 'login');
-  const cookie = login.cookies[SESSION_COOKIE]?.[0]?.value;
-  const ok = check(login, {
+  return login(lobby, credentials);
+}
+
+/** Logs in to an existing account (e.g. one `npm run accounts` made). */
+export function login(lobby: string, credentials: Credentials): Session | undefined {
+  const res = post(lobby, LobbyRoute.LOGIN, credentials, 'login');
+  const cookie = res.cookies[SESSION_COOKIE]?.[0]?.value;
+  const ok = check(res, {
     'login 2xx': (r) => r.status >= 200 && r.status < 300,
     'login sets the session cookie': () => cookie !== undefined && cookie !== '',
   });
@@ -69,8 +75,9 @@ function parseRoom(res: http.RefinedResponse<'text'>): RoomRef | undefined {
   }
 }
 
-export function createRoom(lobby: string, session: Session, seats: number): RoomRef | undefined {
-  const res = post(lobby, LobbyRoute.ROOMS, createRoomBody(seats), 'create_room', session.cookie);
+/** Creates a load room; the creator takes a seat only when `sit` (default). */
+export function createRoom(lobby: string, session: Session, seats: number, sit = true): RoomRef | undefined {
+  const res = post(lobby, LobbyRoute.ROOMS, createRoomBody(seats, sit), 'create_room', session.cookie);
   const room = parseRoom(res);
   check(res, {
     'create room 2xx': (r) => r.status >= 200 && r.status < 300,
@@ -97,6 +104,14 @@ export function closeRoom(lobby: string, host: Session, room: RoomRef): boolean 
     tags: { name: 'close_room' },
   });
   return check(res, { 'close room 2xx': (r) => r.status >= 200 && r.status < 300 });
+}
+
+/** Rebuys a busted seat from the wallet; the table adds the chips at its next hand boundary. */
+export function topUp(lobby: string, session: Session, room: RoomRef, amount: number): boolean {
+  // Not a check: the lobby refuses while its escrow still shows the chips of the hand that busted the
+  // seat (until that hand is persisted), and the caller simply tries again a little later.
+  const res = post(lobby, topUpPath(room.sessionId), { amount }, 'top_up', session.cookie);
+  return res.status >= 200 && res.status < 300;
 }
 
 export function randomPassword(): string {
