@@ -10,3 +10,6 @@ export * from './ws-client.js';
 export * from './privacy.js';
 export * from './table-client.js';
 export * from './table-ops.js';
+export * from './raw-socket.js';
+export * from './frame-fuzz.js';
+export * from './ws-fuzzer.js';

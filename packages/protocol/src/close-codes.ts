@@ -14,5 +14,11 @@ export const CloseCode = {
   RATE_LIMIT_ABUSE: 4008,
   /** The client read too slowly: its outgoing buffer passed the backpressure limit. Reconnect and resync. */
   SLOW_CONSUMER: 4013,
+  /**
+   * Too many sockets open at this gateway for this account (GATEWAY_MAX_SOCKETS_PER_USER) or from this
+   * client address (GATEWAY_MAX_SOCKETS_PER_ADDRESS); the reason says which. Close another socket
+   * before reconnecting.
+   */
+  TOO_MANY_SOCKETS: 4029,
 } as const;
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   GAME_TYPES,
   MIXED_FORMATS,
+  ROOM_CHIPS_MAX,
   RoomConfigError,
   defaultLimitFor,
   maxSeatsFor,
@@ -367,5 +368,87 @@ describe('RoomConfig round trip', () => {
     );
     // The generator must reach valid configs often enough for the property to mean something.
     expect(accepted).toBeGreaterThan(40);
+  });
+
+  // Issue 13: derived amounts (default buy-ins, big bets) once overflowed the safe-integer bound, so
+  // a config parsed, was stored, and then never parsed again.
+  // A stakes unit anywhere from 1 chip to the safe-integer bound, and stakes each game accepts at that
+  // unit, so that most inputs pass the per-field rules and the bounds on derived amounts decide.
+  const unit = fc.oneof(
+    fc.integer({ min: 1, max: 1000 }),
+    fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+    fc.constantFrom(1e10, 1e10 + 1, 1e12, 2 ** 50, 2 ** 52, Number.MAX_SAFE_INTEGER),
+  );
+  const hugeInput: fc.Arbitrary<RoomConfigInput> = fc
+    .record({
+      game: fc.constantFrom(...GAME_TYPES),
+      unit,
+      buyIn: fc.option(fc.record({ min: fc.integer({ min: 10, max: 100 }), max: fc.integer({ min: 100, max: 1000 }) })),
+      cap: fc.option(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })),
+    })
+    .map(({ game, unit: k, buyIn, cap }): RoomConfigInput => {
+      const half = Math.max(1, Math.floor(k / 2));
+      const stakes =
+        game === 'stud' || game === 'stud8' || game === 'razz'
+          ? { smallBet: k, bringIn: Math.max(1, Math.floor(k / 3)) }
+          : game === 'shortdeck'
+            ? { bigBlind: k }
+            : { smallBlind: half, bigBlind: k };
+      return {
+        game,
+        stakes,
+        ...(buyIn ? { buyIn: { min: k * buyIn.min, max: k * buyIn.max } } : {}),
+        ...(cap !== null ? { rake: { percent: 5, cap } } : {}),
+      };
+    });
+
+  it('reads back every config it accepts, however large its amounts', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(hugeInput, (raw) => {
+        const r = safeParseRoomConfig(raw);
+        if (!r.success) return;
+        accepted++;
+        const stored = JSON.parse(JSON.stringify(r.config)) as unknown;
+        const again = safeParseRoomConfig(stored);
+        expect(again.success, JSON.stringify(raw)).toBe(true);
+        if (again.success) expect(again.config).toEqual(r.config);
+      }),
+      { numRuns: 2000, seed: 13 },
+    );
+    expect(accepted).toBeGreaterThan(50);
+  });
+
+  it('refuses blinds whose default buy-in would leave the safe-integer range', () => {
+    const raw = { stakes: { smallBlind: 50_000_000_000_000, bigBlind: 100_000_000_000_000 } };
+    expect(issuesOf(raw)).toMatchObject({ 'buyIn.max': expect.stringMatching(/above the 9007199254740991 chips/) });
+    // A big bet of two small bets is derived too.
+    expect(issuesOf({ game: 'stud', stakes: { smallBet: 2 ** 52, bringIn: 1 } })).toMatchObject({
+      'stakes.bigBet': expect.stringMatching(/comes to 9007199254740992 chips/),
+    });
+  });
+
+  it(`holds every amount of a new room to ${ROOM_CHIPS_MAX} chips, given or derived`, () => {
+    const paths = (input: RoomConfigInput) => newRoomIssues(parseRoomConfig(input)).map((i) => i.path);
+    expect(paths({ stakes: { smallBlind: 5_000_000, bigBlind: 10_000_000 } })).toEqual([]);
+    // 10^10 big blind: the default maximum buy-in (100 big blinds) is 10^12, still allowed ...
+    expect(paths({ stakes: { smallBlind: 5e9, bigBlind: 1e10 } })).toEqual([]);
+    // ... one more chip on the big blind and it is not.
+    expect(paths({ stakes: { smallBlind: 5e9, bigBlind: 1e10 + 1 } })).toEqual(['buyIn.max']);
+    expect(paths({ stakes: { smallBlind: 1, bigBlind: 2 }, rake: { percent: 5, cap: ROOM_CHIPS_MAX + 1 } })).toEqual([
+      'rake.cap',
+    ]);
+    expect(
+      paths({
+        game: 'horse',
+        stakes: { smallBlind: 1, bigBlind: 2 },
+        rotation: {
+          order: [
+            { game: 'holdem', limit: 'fl', stakes: { smallBet: 2, bigBet: ROOM_CHIPS_MAX * 2 } },
+            { game: 'razz' },
+          ],
+        },
+      }),
+    ).toContain('rotation.order.0.stakes.bigBet');
   });
 });

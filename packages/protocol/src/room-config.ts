@@ -110,6 +110,15 @@ export function defaultLimitFor(game: GameType): BettingLimit {
 /** Whole chips. Safe integers, because they travel as JSON numbers and become BigInt in the ledger. */
 const chips = z.number().int({ message: 'expected whole chips' }).nonnegative().max(Number.MAX_SAFE_INTEGER);
 
+/**
+ * The most chips any amount of a *new* room may come to, given or derived (stakes, bet sizes,
+ * buy-ins, the rake cap): 10^12. A table's pots add up to ten such stacks and more with top-ups,
+ * and every one of those sums must stay a safe integer (2^53 - 1, about 9 * 10^15) on the way
+ * through JSON, the engine and the ledger, with three orders of magnitude to spare. Stored configs
+ * are held only to the safe-integer bound (see {@link newRoomIssues}).
+ */
+export const ROOM_CHIPS_MAX = 1_000_000_000_000;
+
 /** A percentage with at most two decimals (the engine works in basis points). */
 const percent = z
   .number()
@@ -452,6 +461,37 @@ function checkStakes(game: SingleGameType, limit: BettingLimit, s: Stakes, path:
   return issues;
 }
 
+/** Every amount of chips in a resolved config, with its path: what the bounds apply to. */
+function amountsOf(config: Pick<RoomConfig, 'stakes' | 'buyIn' | 'rake' | 'rotation'>): [Issue['path'], number][] {
+  const stakes = (s: Stakes, path: (string | number)[]): [Issue['path'], number][] =>
+    (Object.keys(s) as (keyof Stakes)[]).map((k) => [[...path, k], s[k]]);
+  return [
+    ...stakes(config.stakes, ['stakes']),
+    ...(config.rotation?.order.flatMap((e, i) => stakes(e.stakes, ['rotation', 'order', i, 'stakes'])) ?? []),
+    [['buyIn', 'min'], config.buyIn.min],
+    [['buyIn', 'max'], config.buyIn.max],
+    [['rake', 'cap'], config.rake.cap],
+  ];
+}
+
+/**
+ * Amounts above `bound`. Given amounts are bounded by the schema already; this catches the derived
+ * ones (a default buy-in of 100 big blinds, a big bet of two small bets), which would otherwise be
+ * stored unreadable: a config that parses must parse again from its own output.
+ */
+function amountIssues(
+  config: Pick<RoomConfig, 'stakes' | 'buyIn' | 'rake' | 'rotation'>,
+  bound: number,
+  hint: string,
+): Issue[] {
+  return amountsOf(config)
+    .filter(([, amount]) => !Number.isSafeInteger(amount) || amount > bound)
+    .map(([path, amount]) => ({
+      path,
+      message: `comes to ${amount} chips, above the ${bound} chips ${hint}; lower the stakes`,
+    }));
+}
+
 function resolve(input: RoomConfigInput): { config: RoomConfig; issues: Issue[] } {
   const issues: Issue[] = [];
   const game = input.game ?? 'holdem';
@@ -605,6 +645,8 @@ function resolve(input: RoomConfigInput): { config: RoomConfig; issues: Issue[] 
     listed: input.listed ?? true,
     rules,
   };
+  // Given amounts passed the schema's bound; derived ones must too, or the stored form won't parse.
+  issues.push(...amountIssues(config, Number.MAX_SAFE_INTEGER, 'a stored amount can hold'));
   return { config, issues };
 }
 
@@ -666,9 +708,13 @@ export function safeParseRoomConfig(input: unknown): RoomConfigResult {
  * re-read on every use, so a rule added later applies here, to creation, and not to them).
  * - Bot fill leaves a seat free above heads-up: a player can always join, and a bot then leaves
  *   for them between hands. Heads-up is the exception: there the bot is the one opponent.
+ * - Every amount, given or derived, is at most {@link ROOM_CHIPS_MAX} chips.
  */
 export function newRoomIssues(config: RoomConfig): RoomConfigIssue[] {
-  const issues: RoomConfigIssue[] = [];
+  const issues: RoomConfigIssue[] = amountIssues(config, ROOM_CHIPS_MAX, 'a new room may use').map((i) => ({
+    path: i.path.map(String).join('.'),
+    message: i.message,
+  }));
   const { botFill, seats } = config;
   if (botFill.mode === BotFillMode.FILL && seats > 2 && botFill.targetPlayers >= seats) {
     issues.push({

@@ -2,6 +2,9 @@ import { hostname } from 'node:os';
 import { commonEnv, envFlag, envList, envPort, envPositiveInt, registryEnv, sessionSecretEnv } from '@felt/platform';
 import { z } from 'zod';
 
+const PROXY_HOPS = 'expected the number of trusted proxies in front of the gateway (0 for none)';
+const atMost = (max: number) => envPositiveInt.max(max, { message: `expected a positive integer up to ${max}` });
+
 export const gatewayEnv = {
   ...commonEnv,
   ...sessionSecretEnv,
@@ -10,7 +13,28 @@ export const gatewayEnv = {
   GATEWAY_PORT: envPort.default(8081),
   GATEWAY_ID: z.string().max(128).default(`${hostname()}-${process.pid}`),
   GATEWAY_ALLOWED_ORIGINS: envList.default(['http://localhost:8080', 'http://127.0.0.1:8080']),
-  GATEWAY_MAX_PAYLOAD: envPositiveInt.default(16384),
+  /**
+   * Bytes per client frame. A larger frame closes the socket with 1009; one over twice this is not
+   * read at all (uWS's maxPayloadLength): uWS drops the connection before buffering it.
+   */
+  GATEWAY_MAX_PAYLOAD: atMost(1_048_576).default(16384),
+  /** Open sockets one account may hold at this gateway; one more is closed with 4029. */
+  GATEWAY_MAX_SOCKETS_PER_USER: atMost(10_000).default(16),
+  /** Open sockets one client address (an IPv6 /64) may hold at this gateway; one more is closed with 4029. */
+  GATEWAY_MAX_SOCKETS_PER_ADDRESS: atMost(1_000_000).default(64),
+  /** Tables one socket may be attached to (joined or spectating); one more join_table gets `limit_reached`. */
+  GATEWAY_MAX_TABLES_PER_SOCKET: atMost(1_000).default(16),
+  /**
+   * How many proxies in front of the gateway append to X-Forwarded-For and are trusted to: 0 (the
+   * default) counts clients by the socket's remote address and ignores the header; n counts them by
+   * the entry the outermost trusted proxy wrote, n places from the right (client-address.ts).
+   */
+  GATEWAY_TRUST_PROXY: z.coerce
+    .number({ message: PROXY_HOPS })
+    .int({ message: PROXY_HOPS })
+    .min(0, { message: PROXY_HOPS })
+    .max(10, { message: 'expected at most 10 trusted proxies' })
+    .default(0),
   GATEWAY_RATE_PER_SEC: envPositiveInt.default(20),
   GATEWAY_RATE_BURST: envPositiveInt.default(40),
   /** How often open sockets are checked for logout (revocation) and session expiry. */

@@ -14,16 +14,12 @@ import {
   type RingView,
 } from '@felt/platform';
 import type { GatewayFrame } from '@felt/proto';
-import {
-  CloseCode,
-  ErrorCode,
-  isErrorCode,
-  parseClientFrame,
-  type ClientFrame,
-  type ErrorMessage,
-} from '@felt/protocol';
+import { ErrorCode, isErrorCode, parseClientFrame, type ClientFrame, type ErrorMessage } from '@felt/protocol';
+import { clientAddress } from './client-address.js';
+import { GatewayCloseCode } from './close-codes.js';
 import { ConnectionIndex, type Attachment, type Channel, type ClientConnection } from './connection-index.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
+import { SocketLimiter, SocketRefusal } from './socket-limits.js';
 import { TokenBucket } from './token-bucket.js';
 import { authorizeUpgrade, RefusalReason } from './upgrade-auth.js';
 import type { WorkerAnswer } from './worker-link.js';
@@ -37,8 +33,19 @@ if (typeof (uWS as unknown as Record<string, unknown>).H3App !== 'function') {
 
 /** Past this many bytes queued for one socket, the reader is too slow: close it (documented 4013). */
 export const BACKPRESSURE_LIMIT = 1024 * 1024;
-/** Frames past this size are not read at all; uWS drops the connection (the client sees 1006). */
-const HARD_PAYLOAD_CAP = 1024 * 1024;
+/**
+ * uWS reads frames up to this many times the payload limit, so that a frame a little too large is
+ * answered with a close code the client can read (1009); past it, uWS drops the connection on the
+ * frame's header, before buffering any of it (the client sees 1006). A socket thus never makes the
+ * gateway hold more than twice GATEWAY_MAX_PAYLOAD of one frame.
+ */
+export const HARD_PAYLOAD_FACTOR = 2;
+
+/** What uWS passes its close handler when it dropped a connection itself (a 1006 with no close frame). */
+const UWS_DROP_REASONS: Readonly<Record<string, string>> = {
+  'Received too big message': 'oversized_unread',
+  'Received invalid UTF-8': 'invalid_utf8',
+};
 
 /** Retry interval for re-attachments that found the next owner unreachable. */
 const RECONCILE_RETRY_MS = 500;
@@ -48,6 +55,10 @@ const tracer = trace.getTracer('felt.gateway');
 interface SocketData extends ClientConnection {
   /** Session expiry, seconds since the epoch (the token's exp). */
   readonly expiresAt: number;
+  /** The client address the socket caps count this socket under (client-address.ts). */
+  readonly address: string;
+  /** Counted by the socket caps: false until open admits it, and for a socket refused there. */
+  admitted: boolean;
   readonly bucket: TokenBucket;
   droppedInRow: number;
   lastRateErrorAt: number;
@@ -65,6 +76,14 @@ export interface GatewayOptions {
   readonly maxPayload: number;
   readonly ratePerSec: number;
   readonly rateBurst: number;
+  /** Open sockets per account at this gateway (GATEWAY_MAX_SOCKETS_PER_USER). */
+  readonly maxSocketsPerUser: number;
+  /** Open sockets per client address at this gateway (GATEWAY_MAX_SOCKETS_PER_ADDRESS). */
+  readonly maxSocketsPerAddress: number;
+  /** Tables one socket may be attached to (GATEWAY_MAX_TABLES_PER_SOCKET). */
+  readonly maxTablesPerSocket: number;
+  /** Proxies in front of the gateway trusted to append to X-Forwarded-For (GATEWAY_TRUST_PROXY). */
+  readonly trustProxyHops: number;
   readonly debugEndpoints: boolean;
   readonly redis: Redis;
   readonly subscriber: ChannelSubscriber;
@@ -98,6 +117,7 @@ export class Gateway {
   private readonly metrics: GatewayMetrics;
   private readonly router: WorkerRouter;
   private readonly allowed: ReadonlySet<string>;
+  private readonly limiter: SocketLimiter;
   private stopping = false;
   private readonly dropRate: number;
   private sessionTimer: NodeJS.Timeout | undefined;
@@ -107,6 +127,7 @@ export class Gateway {
     this.keys = redisKeys(o.prefix);
     this.dropRate = o.dropRate ?? 0;
     this.allowed = new Set(o.allowedOrigins);
+    this.limiter = new SocketLimiter({ perUser: o.maxSocketsPerUser, perAddress: o.maxSocketsPerAddress });
     this.router = new WorkerRouter({
       ring: o.ring,
       gatewayId: o.gatewayId,
@@ -152,7 +173,7 @@ export class Gateway {
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = undefined;
-    for (const s of [...this.sockets]) this.closeSocket(s, CloseCode.GOING_AWAY, 'gateway shutting down');
+    for (const s of [...this.sockets]) this.closeSocket(s, GatewayCloseCode.GOING_AWAY, 'gateway shutting down');
     this.router.close();
     await Promise.all([...this.subs.values()].map((s) => (s.off ? s.off() : Promise.resolve())));
     this.subs.clear();
@@ -164,21 +185,16 @@ export class Gateway {
   private buildApp(): uWS.TemplatedApp {
     const app = uWS.App();
     app.ws<SocketData>('/ws', {
-      maxPayloadLength: Math.max(HARD_PAYLOAD_CAP, this.o.maxPayload),
+      maxPayloadLength: this.o.maxPayload * HARD_PAYLOAD_FACTOR,
       maxBackpressure: BACKPRESSURE_LIMIT * 2,
       // Typed as a number in this build's d.ts; it is a flag.
       closeOnBackpressureLimit: 1,
       idleTimeout: 120,
       sendPingsAutomatically: true,
       upgrade: (res, req, context) => this.upgrade(res, req, context),
-      open: (ws) => {
-        const data = ws.getUserData();
-        data.ws = ws;
-        this.sockets.add(data);
-        this.metrics.sockets.inc();
-      },
+      open: (ws) => this.onOpen(ws),
       message: (ws, message, isBinary) => this.onMessage(ws.getUserData(), message, isBinary),
-      close: (ws, code) => this.onClose(ws.getUserData(), code),
+      close: (ws, code, message) => this.onClose(ws.getUserData(), code, message),
     });
     app.get('/healthz', (res) => {
       res.writeHeader('content-type', 'application/json').end('{"ok":true}');
@@ -229,6 +245,11 @@ export class Gateway {
   private upgrade(res: uWS.HttpResponse, req: uWS.HttpRequest, context: uWS.us_socket_context_t): void {
     // The request object is only valid until the first await: copy what we need.
     const headers = { origin: req.getHeader('origin'), cookie: req.getHeader('cookie') };
+    const address = clientAddress(
+      Buffer.from(res.getRemoteAddressAsText()).toString('latin1'),
+      this.o.trustProxyHops > 0 ? req.getHeader('x-forwarded-for') : '',
+      this.o.trustProxyHops,
+    );
     const key = req.getHeader('sec-websocket-key');
     const protocol = req.getHeader('sec-websocket-protocol');
     const extensions = req.getHeader('sec-websocket-extensions');
@@ -265,6 +286,8 @@ export class Gateway {
             userId: decision.claims.userId,
             sessionId: decision.claims.sessionId,
             expiresAt: decision.claims.expiresAt,
+            address,
+            admitted: false,
             name: decision.claims.name,
             tables: new Map(),
             bucket: new TokenBucket(this.o.ratePerSec, this.o.rateBurst, now),
@@ -280,6 +303,31 @@ export class Gateway {
   }
 
   /**
+   * The socket caps are applied once the socket is open, with a close code, rather than at the
+   * upgrade with an HTTP status: a browser's script never sees the status of a refused upgrade, only
+   * a close code and reason. Counting here, on uWS's one thread, is exact however many upgrades race.
+   */
+  private onOpen(ws: uWS.WebSocket<SocketData>): void {
+    const data = ws.getUserData();
+    data.ws = ws;
+    const refusal = this.limiter.admit(data.userId, data.address);
+    if (refusal !== null) {
+      this.metrics.refusals.inc({ reason: refusal });
+      this.closeSocket(
+        data,
+        GatewayCloseCode.TOO_MANY_SOCKETS,
+        refusal === SocketRefusal.USER
+          ? `too many sockets for this account (at most ${this.o.maxSocketsPerUser})`
+          : `too many sockets from this address (at most ${this.o.maxSocketsPerAddress})`,
+      );
+      return;
+    }
+    data.admitted = true;
+    this.sockets.add(data);
+    this.metrics.sockets.inc();
+  }
+
+  /**
    * A session revoked (logout) or expired after the upgrade ends its sockets too: one pipelined
    * EXISTS per open session every sessionCheckMs, so logout reaches live sockets within that bound.
    */
@@ -288,7 +336,7 @@ export class Gateway {
     const nowSec = Date.now() / 1000;
     for (const s of this.sockets) {
       if (s.expiresAt <= nowSec) {
-        this.closeSocket(s, CloseCode.SESSION_ENDED, 'session expired');
+        this.closeSocket(s, GatewayCloseCode.SESSION_ENDED, 'session expired');
         continue;
       }
       const list = bySession.get(s.sessionId);
@@ -302,7 +350,8 @@ export class Gateway {
     const results = (await pipeline.exec()) ?? [];
     results.forEach(([err, revoked], i) => {
       if (err || revoked !== 1) return;
-      for (const s of bySession.get(ids[i]!) ?? []) this.closeSocket(s, CloseCode.SESSION_ENDED, 'session revoked');
+      for (const s of bySession.get(ids[i]!) ?? [])
+        this.closeSocket(s, GatewayCloseCode.SESSION_ENDED, 'session revoked');
     });
   }
 
@@ -313,7 +362,7 @@ export class Gateway {
     if (conn.closed) return;
     if (message.byteLength > this.o.maxPayload) {
       this.metrics.messagesIn.inc({ type: 'oversized' });
-      this.closeSocket(conn, CloseCode.MESSAGE_TOO_BIG, 'frame too large');
+      this.closeSocket(conn, GatewayCloseCode.MESSAGE_TOO_BIG, 'frame too large');
       return;
     }
     const now = Date.now();
@@ -321,7 +370,7 @@ export class Gateway {
       this.metrics.messagesIn.inc({ type: 'rate_limited' });
       conn.droppedInRow++;
       if (conn.droppedInRow > this.o.rateBurst) {
-        this.closeSocket(conn, CloseCode.RATE_LIMIT_ABUSE, 'rate limit exceeded');
+        this.closeSocket(conn, GatewayCloseCode.RATE_LIMIT_ABUSE, 'rate limit exceeded');
         return;
       }
       if (now - conn.lastRateErrorAt >= 1000) {
@@ -349,7 +398,11 @@ export class Gateway {
     const frame = parsed.frame;
     this.metrics.messagesIn.inc({ type: frame.type });
     if (frame.type === 'ping') {
-      this.send(conn, JSON.stringify({ type: 'pong', ...(frame.nonce ? { nonce: frame.nonce } : {}), ts: now }));
+      // An empty nonce is a nonce: echo it whenever the ping carried one.
+      this.send(
+        conn,
+        JSON.stringify({ type: 'pong', ...(frame.nonce !== undefined ? { nonce: frame.nonce } : {}), ts: now }),
+      );
       return;
     }
     void tracer.startActiveSpan(
@@ -387,6 +440,15 @@ export class Gateway {
       case 'join_table': {
         const existing = conn.tables.get(tableId);
         const spectate = frame.spectate === true;
+        // Attachments still in flight count, so a burst of joins cannot pass the cap.
+        if (!existing && conn.tables.size >= this.o.maxTablesPerSocket) {
+          return this.refuse(conn, frame, {
+            kind: 'error',
+            code: ErrorCode.LIMIT_REACHED,
+            message: `a connection may be at ${this.o.maxTablesPerSocket} tables at most; leave one first`,
+            replies: [],
+          });
+        }
         if (!existing) {
           conn.tables.set(tableId, { state: 'attaching', workerId: undefined, linkGeneration: 0, spectate });
           this.index.add(conn, tableId);
@@ -394,8 +456,6 @@ export class Gateway {
             this.acquire({ kind: 'table', tableId }),
             this.acquire({ kind: 'user', userId: conn.userId }),
           ]);
-        } else {
-          existing.spectate = spectate;
         }
         const routed = await this.router.request(tableId, (requestId) =>
           attachFrame(requestId, conn, tableId, spectate),
@@ -409,6 +469,7 @@ export class Gateway {
             return 'ok';
           }
           att.state = 'attached';
+          att.spectate = spectate;
           att.workerId = routed.workerId;
           att.linkGeneration = routed.linkGeneration;
           this.deliverReplies(conn, routed.answer.replies);
@@ -496,15 +557,24 @@ export class Gateway {
     this.release({ kind: 'user', userId: conn.userId });
   }
 
-  private onClose(conn: SocketData, code: number): void {
+  private onClose(conn: SocketData, code: number, message: ArrayBuffer): void {
     conn.closed = true;
     conn.ws = undefined;
+    if (conn.admitted) {
+      conn.admitted = false;
+      this.limiter.release(conn.userId, conn.address);
+    }
     if (this.sockets.delete(conn)) this.metrics.sockets.dec();
+    // uWS dropped the connection itself (a frame over its maxPayloadLength, or text that is not
+    // UTF-8) before the frame reached onMessage: count the frame like the ones refused there.
+    const reason = Buffer.from(message).toString('utf8').slice(0, 123);
+    const dropped = code === 1006 ? UWS_DROP_REASONS[reason] : undefined;
+    if (dropped !== undefined) this.metrics.messagesIn.inc({ type: dropped });
     for (const [tableId, att] of [...conn.tables]) {
       this.dropAttachment(conn, tableId);
       this.router.notify(tableId, att.workerId, (requestId) => detachFrame(requestId, conn, tableId));
     }
-    this.o.logger.debug({ event: 'socket_closed', connectionId: conn.id, code }, 'socket closed');
+    this.o.logger.debug({ event: 'socket_closed', connectionId: conn.id, code, reason }, 'socket closed');
   }
 
   // ------------------------------------------------------------------------------------------
@@ -515,7 +585,8 @@ export class Gateway {
     if (conn.closed || !ws) return;
     ws.cork(() => ws.send(text, false));
     this.metrics.messagesOut.inc();
-    if (ws.getBufferedAmount() > BACKPRESSURE_LIMIT) this.closeSocket(conn, CloseCode.SLOW_CONSUMER, 'slow consumer');
+    if (ws.getBufferedAmount() > BACKPRESSURE_LIMIT)
+      this.closeSocket(conn, GatewayCloseCode.SLOW_CONSUMER, 'slow consumer');
   }
 
   private sendError(conn: SocketData, error: Omit<ErrorMessage, 'type'>): void {

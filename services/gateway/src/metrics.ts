@@ -25,7 +25,9 @@ export function createGatewayMetrics(registry: Registry, workerStreams: () => nu
     sockets: new Gauge({ name: 'felt_gateway_sockets', help: 'Open client WebSockets', registers: [registry] }),
     messagesIn: new Counter({
       name: 'felt_gateway_messages_in_total',
-      help: 'Client frames received, by type (invalid when they did not parse)',
+      help:
+        'Client frames received, by type (invalid when they did not parse; oversized_unread and invalid_utf8 ' +
+        'when uWS dropped the connection on them)',
       labelNames: ['type'] as const,
       registers: [registry],
     }),
@@ -36,7 +38,7 @@ export function createGatewayMetrics(registry: Registry, workerStreams: () => nu
     }),
     refusals: new Counter({
       name: 'felt_gateway_refusals_total',
-      help: 'Upgrades refused, by reason',
+      help: 'Sockets refused, by reason: at the upgrade, or at open for the per-user and per-address socket caps',
       labelNames: ['reason'] as const,
       registers: [registry],
     }),

@@ -10,6 +10,7 @@ import {
   signSessionToken,
   WorkerRegistry,
   type Redis,
+  type Registry,
 } from '@felt/platform';
 import {
   HealthResponse_Status,
@@ -70,6 +71,7 @@ describe('gateway backpressure (in-process gateway, real Redis and gRPC)', () =>
   let registry: WorkerRegistry;
   let ring: RingView;
   let gateway: Gateway;
+  let metrics: Registry;
   let port = 0;
 
   beforeAll(async () => {
@@ -102,16 +104,21 @@ describe('gateway backpressure (in-process gateway, real Redis and gRPC)', () =>
       // The limit under test is backpressure, not the rate.
       ratePerSec: 100_000,
       rateBurst: 100_000,
+      maxSocketsPerUser: 16,
+      maxSocketsPerAddress: 64,
+      maxTablesPerSocket: 16,
+      trustProxyHops: 0,
       debugEndpoints: false,
       redis,
       subscriber,
       ring,
-      metricsRegistry: createMetricsRegistry('gateway'),
+      metricsRegistry: (metrics = createMetricsRegistry('gateway')),
       logger: createLogger('gateway', { level: 'silent' }),
       sessionCheckMs: 60_000,
     });
     port = await gateway.start();
-    for (let i = 0; i < 100 && !gateway.ready().ready; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 1000 && !gateway.ready().ready; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(gateway.ready().ready, 'the gateway has a stream to the worker').toBe(true);
   });
 
   afterAll(async () => {
@@ -131,15 +138,21 @@ describe('gateway backpressure (in-process gateway, real Redis and gRPC)', () =>
       ws.once('error', rej);
     });
     let received = 0;
+    const joined = new Promise<void>((resolve) => ws.once('message', () => resolve()));
     ws.on('message', () => received++);
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
     ws.send(JSON.stringify({ type: 'join_table', table_id: 't1' }));
-    await new Promise((r) => setTimeout(r, 200));
+    await joined;
     // Stop reading: the kernel buffers fill, then the gateway's own buffer grows.
     const socket = (ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
     socket.pause();
     for (let i = 0; i < 200; i++) ws.send(JSON.stringify({ type: 'resync_request', table_id: 't1' }));
-    await new Promise((r) => setTimeout(r, 1500));
+    // Read again once the gateway has decided (however loaded the machine is).
+    const slowCloses = async () =>
+      (await metrics.getSingleMetric('felt_gateway_server_closes_total')?.get())?.values.find(
+        (v) => v.labels.code === String(CloseCode.SLOW_CONSUMER),
+      )?.value ?? 0;
+    for (let i = 0; i < 1000 && (await slowCloses()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
     socket.resume();
     expect(await closed).toBe(CloseCode.SLOW_CONSUMER);
     // It was cut off: far fewer than the 201 snapshots it asked for arrived.

@@ -105,6 +105,17 @@ describe('Connection: reconnect with exponential backoff and full jitter', () =>
     expect(factory.sockets).toHaveLength(1);
   });
 
+  it('too many sockets (4029) or rate-limit abuse (4008): retried, but only after a long backoff', () => {
+    for (const code of [4029, 4008]) {
+      const { factory, conn, closes } = setup(() => 0.5);
+      conn.connect();
+      factory.last.acceptOpen();
+      factory.last.serverClose(code, 'too many sockets for this account (at most 16)');
+      // The first retry waits as the sixth would: half of the capped ceiling (1,000), not of 100.
+      expect(closes.at(-1)).toMatchObject({ code, fatal: false, retryInMs: 500 });
+    }
+  });
+
   it('close() stops everything, including a scheduled reconnect', () => {
     const { timers, factory, conn } = setup();
     conn.connect();

@@ -23,6 +23,14 @@ export type ConnectionStatus = (typeof ConnectionStatus)[keyof typeof Connection
  */
 export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([4001]);
 
+/**
+ * Close codes that say "not so fast": too many sockets for this account or address (4029), or frames
+ * sent on after rate limiting (4008). Reconnecting at once is refused the same way, so the retry
+ * waits as after several failures (a ceiling of at least {@link SLOW_RETRY_MIN_ATTEMPT} doublings).
+ */
+export const SLOW_RETRY_CLOSE_CODES: ReadonlySet<number> = new Set([4008, 4029]);
+export const SLOW_RETRY_MIN_ATTEMPT = 5;
+
 export interface ConnectionOptions {
   /** Gateway URLs (`ws://…/ws`); reconnects rotate through them. The lobby's `/api/config` lists them. */
   readonly urls: readonly string[];
@@ -253,6 +261,7 @@ export class Connection {
     }
     const wasOpen = this.status === ConnectionStatus.OPEN;
     if (wasOpen && this.timers.now() - this.openedAt >= this.stableAfterMs) this.attempt = 0;
+    if (SLOW_RETRY_CLOSE_CODES.has(code)) this.attempt = Math.max(this.attempt, SLOW_RETRY_MIN_ATTEMPT);
     const delay = backoffDelay(this.attempt, this.backoff, this.random);
     this.attempt++;
     // Another gateway is as good as this one, and this one may be the one that died.

@@ -59,16 +59,17 @@ const ERROR_CODE_DOCS: Record<ErrorCode, string> = {
   no_chips: '`sit_in` with no chips at the table; top up through the lobby first.',
   busy: 'The table has more requests waiting than it queues (`WORKER_MAILBOX_MAX`); nothing was applied, retry shortly.',
   limit_reached:
-    'A bound was reached: the table admits no more spectators (`WORKER_MAX_SPECTATORS`), or the connection is attached to as many tables as one may be.',
+    'A bound was reached: the table admits no more spectators (`WORKER_MAX_SPECTATORS`), or the connection is already at `GATEWAY_MAX_TABLES_PER_SOCKET` tables (default 16): leave one first.',
 };
 
 const CLOSE_CODE_DOCS: Record<CloseCode, string> = {
   1001: 'Going away: the gateway is shutting down. Reconnect (any gateway) and send `join_table` again.',
-  1009: 'Message too big: a frame exceeded the per-socket payload limit (`GATEWAY_MAX_PAYLOAD`, default 16384 bytes).',
+  1009: 'Message too big: a frame exceeded the per-socket payload limit (`GATEWAY_MAX_PAYLOAD`, default 16384 bytes). A frame over twice the limit, or a text frame that is not valid UTF-8, is not read at all: the connection is dropped without a close frame (the client sees 1006).',
   1011: 'Internal error.',
   4001: 'Session ended: the session was revoked or expired while the socket was open. Log in again.',
   4008: 'Rate-limit abuse: the client kept sending after its frames were refused with `rate_limited`.',
   4013: 'Slow consumer: the socket’s outgoing buffer passed the backpressure limit. Reconnect and resync.',
+  4029: 'Too many sockets: this account already has `GATEWAY_MAX_SOCKETS_PER_USER` (default 16) sockets open at this gateway, or this client address has `GATEWAY_MAX_SOCKETS_PER_ADDRESS` (default 64); the reason says which. Close another socket before reconnecting.',
 };
 
 function schemaBlock(schema: z.ZodType): string {

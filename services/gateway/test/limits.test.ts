@@ -1,0 +1,272 @@
+import { randomBytes } from 'node:crypto';
+import { Server, ServerCredentials, type ServerDuplexStream } from '@grpc/grpc-js';
+import {
+  ChannelSubscriber,
+  closeRedis,
+  createLogger,
+  createMetricsRegistry,
+  createRedis,
+  RingView,
+  signSessionToken,
+  WorkerRegistry,
+  type Redis,
+  type Registry,
+} from '@felt/platform';
+import {
+  HealthResponse_Status,
+  TableServiceService,
+  type GatewayFrame,
+  type TableServiceServer,
+  type WorkerFrame,
+} from '@felt/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { GatewayCloseCode } from '../src/close-codes.js';
+import { Gateway } from '../src/gateway.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SECRET = 's'.repeat(40);
+const MAX_PAYLOAD = 1024;
+
+/** A worker that attaches anyone to any table (answering with a snapshot) and counts the attaches. */
+function permissiveWorker(attaches: string[]): TableServiceServer {
+  return {
+    connect(call: ServerDuplexStream<GatewayFrame, WorkerFrame>) {
+      let seq = 0;
+      call.on('data', (f: GatewayFrame) => {
+        const frame = f.frame;
+        if (frame?.$case === 'hello')
+          return void call.write({ frame: { $case: 'welcome', welcome: { workerId: 'w-any' } } });
+        if (frame?.$case !== 'attach' && frame?.$case !== 'command') return;
+        const r = frame.$case === 'attach' ? frame.attach : frame.command;
+        attaches.push(r.tableId);
+        seq++;
+        const msg = { type: 'table_state', table_id: r.tableId, table_seq: seq };
+        call.write({
+          frame: {
+            $case: 'reply',
+            reply: {
+              requestId: r.requestId,
+              connectionId: r.connectionId,
+              tableId: r.tableId,
+              tableSeq: seq,
+              messageJson: Buffer.from(JSON.stringify(msg)),
+            },
+          },
+        });
+        call.write({ frame: { $case: 'ack', ack: { requestId: r.requestId, tableId: r.tableId, tableSeq: seq } } });
+      });
+      call.on('end', () => call.end());
+    },
+    health: (_c, cb) => cb(null, { workerId: 'w-any', status: HealthResponse_Status.STATUS_SERVING, liveTables: 0 }),
+    drain: (_c, cb) => cb(null, { workerId: 'w-any', draining: true }),
+  };
+}
+
+interface Client {
+  readonly ws: WebSocket;
+  readonly messages: Record<string, unknown>[];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  /** The first message from index `from` matching `match`. */
+  next(match: (m: Record<string, unknown>) => boolean, from?: number): Promise<Record<string, unknown>>;
+}
+
+describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
+  const prefix = `test:${randomBytes(6).toString('hex')}:`;
+  const attaches: string[] = [];
+  let redis: Redis;
+  let sub: Redis;
+  let server: Server;
+  let registry: WorkerRegistry;
+  let ring: RingView;
+  let gateway: Gateway;
+  let metrics: Registry;
+  let port = 0;
+
+  beforeAll(async () => {
+    redis = createRedis(REDIS_URL, { name: 'limits-test' });
+    sub = createRedis(REDIS_URL, { name: 'limits-test-sub', maxRetriesPerRequest: null });
+    server = new Server();
+    server.addService(TableServiceService, permissiveWorker(attaches));
+    const grpcPort = await new Promise<number>((res, rej) =>
+      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))),
+    );
+    registry = new WorkerRegistry({
+      redis,
+      prefix,
+      member: { id: 'w-any', addr: `127.0.0.1:${grpcPort}`, httpAddr: '' },
+      heartbeatMs: 60_000,
+      ttlMs: 60_000,
+    });
+    await registry.start();
+    ring = new RingView({ redis, subscriber: new ChannelSubscriber(sub), prefix, refreshMs: 60_000 });
+    await ring.start();
+    metrics = createMetricsRegistry('gateway');
+    gateway = new Gateway({
+      gatewayId: 'gw-limits',
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      prefix,
+      allowedOrigins: [],
+      maxPayload: MAX_PAYLOAD,
+      ratePerSec: 100_000,
+      rateBurst: 100_000,
+      maxSocketsPerUser: 2,
+      maxSocketsPerAddress: 3,
+      maxTablesPerSocket: 2,
+      trustProxyHops: 1,
+      debugEndpoints: false,
+      redis,
+      subscriber: new ChannelSubscriber(sub),
+      ring,
+      metricsRegistry: metrics,
+      logger: createLogger('gateway', { level: 'silent' }),
+      sessionCheckMs: 60_000,
+    });
+    port = await gateway.start();
+    for (let i = 0; i < 1000 && !gateway.ready().ready; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(gateway.ready().ready, 'the gateway has a stream to the worker').toBe(true);
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await ring?.stop();
+    await registry?.stop();
+    server?.forceShutdown();
+    await closeRedis(sub);
+    await closeRedis(redis);
+  });
+
+  let users = 0;
+  async function connect(options: { userId?: string; forwardedFor?: string } = {}): Promise<Client> {
+    const userId = options.userId ?? `u${++users}`;
+    const token = await signSessionToken(SECRET, { userId, sessionId: `s-${userId}`, name: 'U', expiresAt: 4e9 });
+    const headers: Record<string, string> = { cookie: `felt_session=${token}` };
+    if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+    const messages: Record<string, unknown>[] = [];
+    const listeners = new Set<() => void>();
+    ws.on('message', (d) => {
+      messages.push(JSON.parse((d as Buffer).toString('utf8')) as Record<string, unknown>);
+      for (const l of listeners) l();
+    });
+    ws.on('error', () => undefined);
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    await new Promise((res, rej) => {
+      ws.once('open', res);
+      ws.once('unexpected-response', () => rej(new Error('upgrade refused')));
+    });
+    const next = (match: (m: Record<string, unknown>) => boolean, from = 0) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const check = () => {
+          const hit = messages.slice(from).find(match);
+          if (hit) {
+            listeners.delete(check);
+            resolve(hit);
+          }
+        };
+        listeners.add(check);
+        check();
+        void closed.then((c) => reject(new Error(`closed with ${c.code} before a matching message`)));
+      });
+    return { ws, messages, closed, next };
+  }
+
+  /** Whether the gateway kept the socket: its answer to a ping, or how it closed. */
+  async function probe(c: Client): Promise<'pong' | number> {
+    const nonce = randomBytes(4).toString('hex');
+    if (c.ws.readyState === WebSocket.OPEN) c.ws.send(JSON.stringify({ type: 'ping', nonce }));
+    return Promise.race([
+      c.next((m) => m.type === 'pong' && m.nonce === nonce).then(() => 'pong' as const),
+      c.closed.then((x) => x.code),
+    ]);
+  }
+
+  async function close(...clients: Client[]): Promise<void> {
+    for (const c of clients) c.ws.close();
+    await Promise.all(clients.map((c) => c.closed));
+  }
+
+  const metricText = () => metrics.metrics();
+
+  it('closes a socket over the per-account cap with 4029 and its reason; a closed socket frees its slot', async () => {
+    const a = await connect({ userId: 'ann' });
+    const b = await connect({ userId: 'ann' });
+    const c = await connect({ userId: 'ann' });
+    expect(await c.closed).toEqual({
+      code: GatewayCloseCode.TOO_MANY_SOCKETS,
+      reason: 'too many sockets for this account (at most 2)',
+    });
+    expect(await probe(a)).toBe('pong');
+    expect(await probe(b)).toBe('pong');
+    await close(a);
+    const d = await connect({ userId: 'ann' });
+    expect(await probe(d)).toBe('pong');
+    expect(await metricText()).toMatch(/felt_gateway_refusals_total\{reason="user_socket_limit",service="gateway"\} 1/);
+    await close(b, d);
+  });
+
+  it('counts the address the trusted proxy appended, whatever the client put before it', async () => {
+    const kept = [
+      await connect({ forwardedFor: '203.0.113.7' }),
+      await connect({ forwardedFor: '10.1.1.1, 203.0.113.7' }),
+      await connect({ forwardedFor: '203.0.113.7' }),
+    ];
+    for (const c of kept) expect(await probe(c)).toBe('pong');
+    const over = await connect({ forwardedFor: '198.51.100.1, 203.0.113.7' });
+    expect(await over.closed).toEqual({
+      code: GatewayCloseCode.TOO_MANY_SOCKETS,
+      reason: 'too many sockets from this address (at most 3)',
+    });
+    const elsewhere = await connect({ forwardedFor: '203.0.113.7, 198.51.100.1' });
+    expect(await probe(elsewhere)).toBe('pong');
+    await close(...kept, elsewhere);
+  });
+
+  it('refuses one join_table over the table cap with limit_reached before asking a worker', async () => {
+    const c = await connect();
+    const before = attaches.length;
+    for (const t of ['t1', 't2']) {
+      c.ws.send(JSON.stringify({ type: 'join_table', table_id: t }));
+      await c.next((m) => m.type === 'table_state' && m.table_id === t);
+    }
+    c.ws.send(JSON.stringify({ type: 'join_table', table_id: 't3', command_id: 'c3' }));
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({
+      code: 'limit_reached',
+      command_id: 'c3',
+      table_id: 't3',
+    });
+    expect(attaches.slice(before)).toEqual(['t1', 't2']);
+    // Joining a table it is at again is not one more.
+    const from = c.messages.length;
+    c.ws.send(JSON.stringify({ type: 'join_table', table_id: 't2', command_id: 'again' }));
+    await c.next((m) => m.type === 'table_state' && m.table_id === 't2', from);
+    c.ws.send(JSON.stringify({ type: 'leave_table', table_id: 't1' }));
+    c.ws.send(JSON.stringify({ type: 'join_table', table_id: 't3' }));
+    await c.next((m) => m.type === 'table_state' && m.table_id === 't3');
+    expect(c.messages.filter((m) => m.type === 'error')).toHaveLength(1);
+    await close(c);
+  });
+
+  it('closes with 1009 up to twice the payload limit; past it uWS drops the connection without reading the frame', async () => {
+    const read = await connect();
+    read.ws.send('x'.repeat(2 * MAX_PAYLOAD));
+    expect((await read.closed).code).toBe(1009);
+    const unread = await connect();
+    unread.ws.send('x'.repeat(2 * MAX_PAYLOAD + 1));
+    expect((await unread.closed).code).toBe(1006);
+    const text = await metricText();
+    expect(text).toMatch(/felt_gateway_messages_in_total\{type="oversized",service="gateway"\} 1/);
+    expect(text).toMatch(/felt_gateway_messages_in_total\{type="oversized_unread",service="gateway"\} 1/);
+  });
+
+  it('echoes an empty ping nonce', async () => {
+    const c = await connect();
+    c.ws.send(JSON.stringify({ type: 'ping', nonce: '' }));
+    expect(await c.next((m) => m.type === 'pong')).toMatchObject({ nonce: '' });
+    await close(c);
+  });
+});
