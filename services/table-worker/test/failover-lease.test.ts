@@ -326,7 +326,8 @@ describe('TableDirectory under leases (real Redis)', () => {
     // The persister is behind (hands 2 and 3 still queued): no table from stale stacks; at the
     // deadline the table is unavailable (a gateway tries again), the lease given back.
     const refused = b.directory.get(TABLE).catch((err: unknown) => err);
-    await new Promise((r) => setTimeout(r, 300));
+    // Waiting for the rows: the directory polls them on the (fake) clock.
+    await b.h.time.armed();
     b.h.time.advance(25_000);
     const err = await refused;
     expect(err).toBeInstanceOf(TableError);
@@ -337,9 +338,11 @@ describe('TableDirectory under leases (real Redis)', () => {
     // It catches up while the next attempt waits: the table comes up from rows that hold hand 3.
     rowsAt(2);
     const next = b.directory.get(TABLE);
-    await new Promise((r) => setTimeout(r, 300));
+    await b.h.time.armed();
     expect(b.directory.peek(TABLE)).toBeUndefined();
     rowsAt(3);
+    // The next poll of the rows finds hand 3.
+    b.h.time.advance(250);
     const actor = await next;
     expect(actor.snapshot().handNo).toBe(3);
     expect(actor.tableSeq).toBeGreaterThanOrEqual(30);
@@ -351,7 +354,8 @@ describe('TableDirectory under leases (real Redis)', () => {
     let pending = 1;
     b.h.hands.pendingHandsOf = () => Promise.resolve(pending);
     const next = b.directory.get(TABLE);
-    await new Promise((r) => setTimeout(r, 300));
+    // The queue still holds a hand of the room: the directory waits (on the fake clock).
+    await b.h.time.armed();
     // Hand 2 is persisted meanwhile; hand 3 is in no queue.
     rowsAt(2);
     pending = 0;

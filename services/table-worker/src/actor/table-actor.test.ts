@@ -673,10 +673,7 @@ describe('the viewer’s seat is the engine’s', () => {
     const seed = h.seeds.rooms.get(TABLE)!;
     h.seeds.rooms.set(TABLE, {
       ...seed,
-      members: [
-        ...seed.members.filter((m) => m.userId !== B),
-        { userId: C, name: 'Cy', seat: 2, stack: 200 },
-      ],
+      members: [...seed.members.filter((m) => m.userId !== B), { userId: C, name: 'Cy', seat: 2, stack: 200 }],
     });
     await actor.submit({ kind: 'refresh' });
     const out = await actor.submit({ kind: 'attach', connectionId: 'cc', streamId: 's3', userId: C });

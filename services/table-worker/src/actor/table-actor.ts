@@ -1,89 +1,25 @@
-import { voidedHandJobSchema } from '@felt/db';
 import type { Logger } from '@felt/platform';
-import {
-  ErrorCode,
-  Role,
-  type Ack,
-  type ErrorMessage,
-  type ResyncResponse,
-  type ServerMessage,
-  type TableCommandFrame,
-  type TableEvent,
-  type TableMessage,
-} from '@felt/protocol';
+import { ErrorCode, Role, type ResyncResponse, type TableEvent } from '@felt/protocol';
 import type { CheckpointStore, Clock, EventPublisher, Publication, RandomSource, Scheduler } from '../ports.js';
-import {
-  BotFundingRefusedError,
-  type MoneyJobSink,
-  type MoneySeed,
-  type MoneySeedSource,
-  type OutboxJob,
-} from '../money/ports.js';
+import type { MoneyJobSink, MoneySeed, MoneySeedSource } from '../money/ports.js';
 import type { BotOptions } from '../bots/bot-brain.js';
 import type { CommandResult } from '../table/command-history.js';
+import type { Emission } from '../table/emissions.js';
 import { EVENT_BUFFER_SIZE, EventBuffer, type BufferedEvent } from '../table/event-buffer.js';
-import { LiveTable, type HandLifecycleEvent, type LiveTableJSON } from '../table/live-table.js';
+import type { LiveTableJSON } from '../table/live-table-json.js';
+import { LiveTable } from '../table/live-table.js';
+import { TABLE_STREAM, userStream } from '../table/stream-book.js';
+import type { HandLifecycleEvent } from '../table/table-context.js';
 import type { TimingOverrides } from '../table/timing.js';
-import {
-  buildSnapshot,
-  finishSnapshot,
-  snapshotBody,
-  snapshotKey,
-  type SnapshotBody,
-  type Viewer,
-} from '../table/views.js';
+import { buildSnapshot, type Viewer } from '../table/views.js';
+import { fundBots } from './bot-funding.js';
+import { fanOut } from './fan-out.js';
+import { Heartbeats } from './heartbeats.js';
 import { Mailbox } from './mailbox.js';
+import { OutboxSender } from './outbox-sender.js';
+import { snapshotPublications } from './snapshots.js';
 import { notJoined, TableError } from './table-error.js';
-import { NotOwnerError } from '../ownership/table-ownership.js';
-
-export type ClientCommandFrame = Exclude<TableCommandFrame, { type: 'resync_request' }>;
-
-export type TableCommand =
-  | {
-      readonly kind: 'attach';
-      readonly connectionId: string;
-      readonly streamId: string;
-      readonly userId: string;
-      /** join_table with spectate: a non-member watching. */
-      readonly spectate?: boolean;
-    }
-  | { readonly kind: 'detach'; readonly connectionId: string; readonly userId: string }
-  /** The gateway stream carrying these connections ended (gateway died or restarted). */
-  | { readonly kind: 'stream_closed'; readonly streamId: string }
-  | {
-      readonly kind: 'resync';
-      readonly connectionId: string;
-      readonly userId: string;
-      readonly fromTableSeq?: number;
-      readonly commandId?: string;
-    }
-  /** A client command (action, client_seed, sit_in, …) from a connection attached to this table. */
-  | {
-      readonly kind: 'client';
-      readonly connectionId: string;
-      readonly userId: string;
-      readonly frame: ClientCommandFrame;
-    }
-  /** The lobby changed the room (member joined or left, room closed): reread it. */
-  | { readonly kind: 'refresh' }
-  /** The lobby recorded a member's leave request (worker-mode cash-out). */
-  | { readonly kind: 'member_leaving'; readonly userId: string }
-  /** A timer is due (action clock, seed window, bots, next hand). */
-  | { readonly kind: 'tick' };
-
-export type TableCommandKind = TableCommand['kind'];
-
-export interface ConnectionReply {
-  readonly connectionId: string;
-  readonly message: ServerMessage;
-}
-
-export interface TableOutcome {
-  readonly tableSeq: number;
-  readonly replies: readonly ConnectionReply[];
-  /** A client command was refused (nothing changed); the reply list carries the full error. */
-  readonly refusal?: { readonly code: ErrorCode; readonly message: string };
-}
+import { commandReply, type ConnectionReply, type TableCommand, type TableOutcome } from './table-command.js';
 
 export interface TableActorDeps {
   /** The room rows; with `seatBot`, bots are funded users (docs/dev/money-flows.md §1). */
@@ -119,20 +55,13 @@ export interface TableLimits {
   readonly maxSpectators: number;
 }
 
-export const DEFAULT_TABLE_LIMITS: TableLimits = { mailboxMax: 256, maxSpectators: 200 };
+const DEFAULT_TABLE_LIMITS: TableLimits = { mailboxMax: 256, maxSpectators: 200 };
 
 /** Commands that come from a client connection: only these are refused when the table is busy. */
 const CLIENT_KINDS = new Set<TableCommand['kind']>(['attach', 'client', 'resync']);
 
-const TABLE_STREAM = 'table';
+/** After the hands queue refused a job, the next try waits this long. */
 const OUTBOX_RETRY_MS = 1_000;
-/** A bot the house bankroll refused is asked for again after this long. */
-const BANKROLL_RETRY_MS = 30_000;
-
-function jobId(item: OutboxJob): string {
-  return item.kind === 'cash_out' ? item.job.request_id : item.job.hand_id;
-}
-const userStream = (userId: string): string => `user:${userId}`;
 
 /**
  * One live table. Every command goes through the mailbox and follows one order:
@@ -145,10 +74,15 @@ export class TableActor {
   private idleSince: number;
   private cancelTimer: (() => void) | undefined;
   private armedAt: number | null = null;
-  /** When this actor last published anything (a heartbeat is due heartbeatMs after it). */
-  private publishedAt: number;
+  private readonly heartbeats: Heartbeats;
+  private readonly outboxSender: OutboxSender;
   private stopped = false;
   private connectedBefore = false;
+  /**
+   * Emissions made outside any command (a void announced at creation, what a restore or the
+   * attach of a viewer owed) go out with the next commit.
+   */
+  private pendingEmissions: Emission[] = [];
 
   /** The state of the last successful checkpoint (JSON): what a failed command rolls back to. */
   private saved: string;
@@ -159,7 +93,8 @@ export class TableActor {
     private readonly deps: TableActorDeps,
   ) {
     this.idleSince = deps.clock.now();
-    this.publishedAt = this.idleSince;
+    this.heartbeats = new Heartbeats(deps.heartbeatMs ?? 0, this.idleSince);
+    this.outboxSender = new OutboxSender(deps.hands, deps.logger, live.tableId);
     this.saved = JSON.stringify(live.toJSON());
   }
 
@@ -207,7 +142,6 @@ export class TableActor {
       TableActor.liveDeps(state.tableId, deps),
       now,
     );
-    if (live.noHumanSince === null) live.noHumanSince = now;
     // A full stored buffer may have dropped events before its first one.
     const evictedThrough = events.length >= EVENT_BUFFER_SIZE ? events[0]!.tableSeq - 1 : 0;
     const actor = new TableActor(live, new EventBuffer({ events, evictedThrough }), deps);
@@ -218,8 +152,6 @@ export class TableActor {
     return actor;
   }
 
-  private pendingEmissions: ReturnType<LiveTable['drain']> = [];
-
   get tableId(): string {
     return this.live.tableId;
   }
@@ -229,7 +161,7 @@ export class TableActor {
   }
 
   get connectionCount(): number {
-    return this.live.connections.length;
+    return this.live.connections().length;
   }
 
   /** Closed, and every job it owes the hands queue is there: the table may be unloaded. */
@@ -242,7 +174,7 @@ export class TableActor {
    * still owes the hands queue a job (it stays loaded to retry).
    */
   idleSinceMs(): number | undefined {
-    if (this.live.connections.length > 0 || (this.live.botsOnly && !this.live.closed)) return undefined;
+    if (this.live.connections().length > 0 || (this.live.botsOnly && !this.live.closed)) return undefined;
     if (this.live.outbox.length > 0) return undefined;
     return this.idleSince;
   }
@@ -291,8 +223,8 @@ export class TableActor {
             live.refresh(await this.deps.seeds.load(live.tableId), now);
           }
           if (live.member(command.userId) !== undefined) spectate = false;
-          if (spectate && !live.connections.some((c) => c.connectionId === command.connectionId)) {
-            const watching = live.connections.filter((c) => c.spectator).length;
+          if (spectate && live.connection(command.connectionId) === undefined) {
+            const watching = live.connections().filter((c) => c.spectator).length;
             if (watching >= this.limits.maxSpectators) {
               throw new TableError(
                 ErrorCode.LIMIT_REACHED,
@@ -378,7 +310,7 @@ export class TableActor {
   /** The pending void (no hand finished since), unless the stream `key` already carried it. */
   private uncarriedVoid(key: string): TableEvent | null {
     const voided = this.buffer.pendingVoid();
-    if (voided === null || (this.live.streams.get(key)?.last ?? 0) >= voided.table_seq) return null;
+    if (voided === null || this.live.streams.lastOf(key) >= voided.table_seq) return null;
     return voided;
   }
 
@@ -393,7 +325,7 @@ export class TableActor {
 
   private resync(command: Extract<TableCommand, { kind: 'resync' }>, now: number): TableOutcome {
     const live = this.live;
-    const conn = live.connections.find((c) => c.connectionId === command.connectionId);
+    const conn = live.connection(command.connectionId);
     if (!conn || conn.userId !== command.userId) throw notJoined(live.tableId);
     const viewer = conn.spectator ? null : this.viewerOf(conn.userId);
     const from = command.fromTableSeq ?? 0;
@@ -414,20 +346,20 @@ export class TableActor {
 
   /** The recipient's current snapshot: what its stream last carried (same hash), at `tableSeq`. */
   private snapshotFor(viewer: Viewer, tableSeq: number, now: number) {
-    const stream = this.live.streams.get(viewer === null ? TABLE_STREAM : userStream(viewer));
-    return buildSnapshot(this.live, viewer, now, tableSeq, stream?.snapshotPrev ?? null);
+    const prev = this.live.streams.snapshotPrevOf(viewer === null ? TABLE_STREAM : userStream(viewer));
+    return buildSnapshot(this.live, viewer, now, tableSeq, prev);
   }
 
   private async client(command: Extract<TableCommand, { kind: 'client' }>, now: number): Promise<TableOutcome> {
     const live = this.live;
     const { frame, userId, connectionId } = command;
-    const conn = live.connections.find((c) => c.connectionId === connectionId);
+    const conn = live.connection(connectionId);
     if (!conn || conn.userId !== userId) throw notJoined(live.tableId);
     const commandId = frame.command_id;
     if (commandId !== undefined) {
       const earlier = live.history.lookup(userId, commandId);
       // The same command again: the same answer, and nothing applied a second time.
-      if (earlier) return this.answer(connectionId, commandId, earlier);
+      if (earlier) return commandReply(live, connectionId, commandId, earlier);
     }
     try {
       live.command(userId, frame, now);
@@ -447,160 +379,106 @@ export class TableActor {
         live.history.record(userId, commandId, result);
         await this.checkpoint([]);
       }
-      return this.answer(connectionId, commandId, result);
+      return commandReply(live, connectionId, commandId, result);
     }
     return this.commit(now, (seq) => {
       if (commandId === undefined) return [];
       const result: CommandResult = { ok: true, atTableSeq: seq };
       if (live.member(userId) !== undefined) live.history.record(userId, commandId, result);
-      return [...this.answer(connectionId, commandId, result).replies];
+      return [...commandReply(live, connectionId, commandId, result).replies];
     });
   }
 
-  private answer(connectionId: string, commandId: string | undefined, result: CommandResult): TableOutcome {
-    const tableId = this.live.tableId;
-    if (result.ok) {
-      const ack: Ack = { type: 'ack', table_id: tableId, command_id: commandId!, at_table_seq: result.atTableSeq };
-      return { tableSeq: this.live.tableSeq, replies: [{ connectionId, message: ack }] };
-    }
-    const error: ErrorMessage = {
-      type: 'error',
-      code: result.code,
-      message: result.message,
-      table_id: tableId,
-      ...(commandId !== undefined ? { command_id: commandId } : {}),
-      ...(result.reason !== undefined ? { reason: result.reason } : {}),
-      ...(result.min !== undefined ? { min: result.min } : {}),
-      ...(result.max !== undefined ? { max: result.max } : {}),
-    };
-    return {
-      tableSeq: this.live.tableSeq,
-      replies: [{ connectionId, message: error }],
-      refusal: { code: result.code, message: result.message },
-    };
-  }
-
   /**
-   * Sequences what the command produced, builds each recipient's messages, checkpoints, publishes,
-   * then hands completed hands to the sink. `replies` runs after sequencing, with the final
-   * table_seq, so that a reply snapshot is the very message its stream carried.
+   * Everything a change produced goes out, in this order: bots the table asked for are funded;
+   * its events are sequenced (each takes the next table_seq) and fanned out to the recipient
+   * streams; each recipient whose view changed ends the batch with its snapshot; the state is
+   * checkpointed (nothing leaves the actor before that); then it is published (a heartbeat when
+   * there was nothing to publish for a while), and the outbox's jobs go to the hands queue.
+   * `replies` runs after sequencing, with the final table_seq, so that a reply snapshot is the
+   * very message its stream carried.
    */
   private async commit(
     now: number,
     replies: (tableSeq: number, events: readonly BufferedEvent[]) => ConnectionReply[] = () => [],
     forceSnapshot?: string,
   ): Promise<TableOutcome> {
+    await this.fundBots(now);
+    const live = this.live;
+    // The command history is kept for the table's members only (it goes into every checkpoint).
+    live.history.retain(live.memberIds());
+    const { emissions, carried } = this.takeEmissions();
+    const recipients = live.recipients();
+    const events = this.sequence(emissions);
+    const fanned = fanOut(live.streams, events, recipients);
+    live.streams.advance(fanned.lastByStream);
+    const touched = new Set(fanned.lastByStream.keys());
+    const snapshots = snapshotPublications(live, recipients, touched, forceSnapshot, now);
+    const out = replies(live.tableSeq, events);
+    await this.checkpointCarrying(events, carried);
+    this.remember(events, now);
+    const publications = [...fanned.publications, ...snapshots];
+    // Nothing happened for a while: each recipient learns the last table_seq its stream carried.
+    if (publications.length === 0) publications.push(...this.heartbeats.due(live, recipients, now));
+    await this.publish(publications, now);
+    await this.outboxSender.flush(this.live.outbox);
+    return { tableSeq: live.tableSeq, replies: out };
+  }
+
+  /** Funds the bots the table asked for; when the table is no longer ours, the command is undone. */
+  private async fundBots(now: number): Promise<void> {
     try {
-      await this.fundBots(now);
+      await fundBots(this.live, this.deps.seeds, this.deps.clock, this.deps.logger, now);
     } catch (err) {
       // The table is no longer ours (a fenced write was refused): undo the command, as a refused
       // checkpoint does, so nothing of it is published.
       this.rollback();
       throw err;
     }
-    const live = this.live;
-    // The command history is kept for the table's members only (it goes into every checkpoint).
-    live.history.retain(new Set(live.members.map((m) => m.userId)));
-    // Emissions made outside any command (a void announced at creation) are in no checkpoint: if
-    // this one fails they wait for the next command again, or they would be lost.
+  }
+
+  /** This change's emissions, after those owed from before any command (`carried`). */
+  private takeEmissions(): { emissions: Emission[]; carried: Emission[] } {
     const carried = this.pendingEmissions;
-    const emissions = [...carried, ...live.drain()];
     this.pendingEmissions = [];
+    return { emissions: [...carried, ...this.live.drain()], carried };
+  }
 
-    const users = [...new Set(live.connections.filter((c) => !c.spectator).map((c) => c.userId))].filter(
-      (u) => this.viewerOf(u) !== null,
-    );
-    const spectators = live.connections.some((c) => c.spectator);
-    const streamOf = (key: string) => {
-      let s = live.streams.get(key);
-      if (!s) {
-        s = { last: 0, snapshotPrev: null, snapshotKey: null };
-        live.streams.set(key, s);
-      }
-      return s;
-    };
-    const publications: Publication[] = [];
-    const touched = new Set<string>();
-    const send = (key: string, message: TableMessage) => {
-      const stream = streamOf(key);
-      const withPrev = { ...message, prev_table_seq: stream.last } as TableMessage;
-      stream.last = message.table_seq;
-      touched.add(key);
-      publications.push({
-        audience: key === TABLE_STREAM ? { kind: 'table', except: users } : { kind: 'user', userId: key.slice(5) },
-        message: withPrev,
-      });
-    };
-
-    const buffered: BufferedEvent[] = [];
-    for (const e of emissions) {
-      const tableSeq = ++live.tableSeq;
+  /** Each emission takes the next table_seq. */
+  private sequence(emissions: readonly Emission[]): BufferedEvent[] {
+    return emissions.map((e) => {
+      const tableSeq = this.live.nextTableSeq();
       const message = { ...e.body, table_seq: tableSeq } as BufferedEvent['message'];
-      buffered.push({ tableSeq, audience: e.audience, message });
-      if (e.audience.kind === 'all') {
-        for (const u of users) send(userStream(u), message);
-        if (spectators) send(TABLE_STREAM, message);
-      } else if (users.includes(e.audience.userId)) {
-        send(userStream(e.audience.userId), message);
-      }
-    }
+      return { tableSeq, audience: e.audience, message };
+    });
+  }
 
-    // Each recipient whose view changed, or who got events, ends the batch with its snapshot.
-    const recipients: [string, Viewer][] = users.map((u) => [userStream(u), u]);
-    if (spectators) recipients.push([TABLE_STREAM, null]);
-    const snapshotSeq = live.tableSeq + 1;
-    const due: { key: string; viewer: Viewer; key2: string; body: SnapshotBody }[] = [];
-    for (const [key, viewer] of recipients) {
-      const body = snapshotBody(live, viewer, now);
-      const k = snapshotKey(body);
-      if (touched.has(key) || key === forceSnapshot || streamOf(key).snapshotKey !== k) {
-        due.push({ key, viewer, key2: k, body });
-      }
-    }
-    if (due.length > 0) {
-      live.tableSeq = snapshotSeq;
-      for (const d of due) {
-        const stream = streamOf(d.key);
-        const snapshot = finishSnapshot(d.body, snapshotSeq, stream.last);
-        stream.snapshotPrev = stream.last;
-        stream.snapshotKey = d.key2;
-        stream.last = snapshotSeq;
-        publications.push({
-          audience: d.key === TABLE_STREAM ? { kind: 'table', except: users } : { kind: 'user', userId: d.viewer! },
-          message: snapshot,
-        });
-      }
-    }
-
-    const out = replies(live.tableSeq, buffered);
-    // Checkpoint before anything leaves the actor: a published table_seq must never be reissued,
-    // and an accepted command must survive this worker.
+  /**
+   * Checkpoint before anything leaves the actor: a published table_seq must never be reissued, and
+   * an accepted command must survive this worker. Emissions owed from before any command are in no
+   * checkpoint: if this one fails they wait for the next command again, or they would be lost.
+   */
+  private async checkpointCarrying(events: readonly BufferedEvent[], carried: Emission[]): Promise<void> {
     try {
-      await this.checkpoint(buffered);
+      await this.checkpoint(events);
     } catch (err) {
       this.pendingEmissions = carried;
       throw err;
     }
-    for (const b of buffered) this.buffer.push(b);
-    if (live.connections.length === 0 && this.connectedBefore) this.idleSince = now;
-    this.connectedBefore = live.connections.length > 0;
-    if (publications.length === 0 && this.heartbeatDue(now)) {
-      // Nothing happened for a while: each recipient learns the last table_seq its stream carried.
-      for (const [key, viewer] of recipients) {
-        const last = streamOf(key).last;
-        if (last === 0) continue;
-        publications.push({
-          audience: key === TABLE_STREAM ? { kind: 'table', except: users } : { kind: 'user', userId: viewer! },
-          message: { type: 'table_heartbeat', table_id: live.tableId, table_seq: last },
-        });
-      }
-    }
-    if (publications.length > 0) {
-      this.publishedAt = now;
-      await this.deps.publisher.publish(live.tableId, publications);
-    }
-    await this.flushOutbox();
-    return { tableSeq: live.tableSeq, replies: out };
+  }
+
+  /** The checkpointed events join the resync buffer; the table's idle time starts when the last connection goes. */
+  private remember(events: readonly BufferedEvent[], now: number): void {
+    for (const e of events) this.buffer.push(e);
+    const connected = this.live.connections().length > 0;
+    if (!connected && this.connectedBefore) this.idleSince = now;
+    this.connectedBefore = connected;
+  }
+
+  private async publish(publications: readonly Publication[], now: number): Promise<void> {
+    if (publications.length === 0) return;
+    this.heartbeats.published(now);
+    await this.deps.publisher.publish(this.live.tableId, publications);
   }
 
   /**
@@ -631,122 +509,16 @@ export class TableActor {
     this.live.drain();
   }
 
-  /**
-   * Completed hands and cash-outs go to the hands queue once the state holding them is
-   * checkpointed, in order (docs/dev/money-flows.md §1). A crash before a job is in the queue
-   * leaves it in the checkpoint's outbox: the next owner sends it (the job id makes a second copy a
-   * no-op), and it sends nothing after it first, so hand N+1 is never queued before hand N.
-   */
-  private async flushOutbox(): Promise<void> {
-    while (this.live.outbox.length > 0) {
-      const item = this.live.outbox[0]!;
-      try {
-        await this.send(item);
-      } catch (err) {
-        // Kept in the checkpoint's outbox and retried by a timer (or by the next owner).
-        this.outboxFailed = true;
-        this.deps.logger.warn(
-          { err, tableId: this.live.tableId, job: item.kind, id: jobId(item) },
-          'money job enqueue failed',
-        );
-        return;
-      }
-      this.outboxFailed = false;
-      this.live.outbox.shift();
-    }
-  }
-
-  private async send(item: OutboxJob): Promise<void> {
-    if (item.kind === 'hand') {
-      await this.deps.hands.enqueue(item.job);
-      return;
-    }
-    if (item.kind === 'voided') {
-      const parsed = voidedHandJobSchema.safeParse(item.job);
-      // The void itself is done (the stacks are back); only its record is missing. A record that can
-      // never be valid must not hold up the cash-outs queued behind it.
-      if (this.deps.hands.voided === undefined || !parsed.success) {
-        // A record that does not match the contract is a bug: loud. A sink without voids is a
-        // table without Postgres: nothing to record.
-        this.deps.logger[parsed.success ? 'warn' : 'error'](
-          {
-            event: 'void_not_recorded',
-            tableId: this.live.tableId,
-            handId: item.job.hand_id,
-            invalid: parsed.success ? undefined : parsed.error.message,
-          },
-          'voided hand not recorded',
-        );
-        return;
-      }
-      await this.deps.hands.voided(parsed.data);
-      return;
-    }
-    if (this.deps.hands.cashOut === undefined) {
-      // A table without a cash-out queue (no Postgres) has nobody to pay: dropped, loudly.
-      this.deps.logger.error({ tableId: this.live.tableId, id: item.job.request_id }, 'no cash-out queue: dropped');
-      return;
-    }
-    await this.deps.hands.cashOut(item.job);
-  }
-
-  private outboxFailed = false;
-
-  /** Funds the bots the table asked for (@felt/db seatBot) before they sit. */
-  private async fundBots(now: number): Promise<void> {
-    const seeds = this.deps.seeds;
-    if (seeds.seatBot === undefined) return;
-    for (let guard = 0; guard < 20 && this.live.botRequests.length > 0; guard++) {
-      const request = this.live.botRequests[0]!;
-      try {
-        const { membershipId } = await seeds.seatBot({
-          roomId: this.live.tableId,
-          botId: request.botId,
-          seat: request.seat,
-          buyIn: request.stack,
-        });
-        // The time after the call: funding is a round trip to Postgres.
-        this.live.botFunded(request, membershipId, this.deps.clock.now());
-      } catch (err) {
-        // Another worker owns the table now: nothing more may be written for it from here.
-        if (err instanceof NotOwnerError) throw err;
-        if (err instanceof BotFundingRefusedError) {
-          // The house bankroll will not stake it: the table says why, and asks again much later.
-          this.deps.logger.warn(
-            { tableId: this.live.tableId, seat: request.seat, reason: err.reason },
-            'bot not seated: the house bankroll refused its stake',
-          );
-          this.live.botRefused(request, now, BANKROLL_RETRY_MS, err.reason);
-          continue;
-        }
-        this.deps.logger.warn({ err, tableId: this.live.tableId, seat: request.seat }, 'bot not funded');
-        this.live.botRefused(request, now);
-      }
-    }
-  }
-
   /** Keeps one timer armed for the table's next due time. */
-  /** When the next heartbeat is due (nothing published since), or null: none, or nobody to hear it. */
-  private heartbeatAt(): number | null {
-    const every = this.deps.heartbeatMs ?? 0;
-    if (every <= 0 || this.live.closed || this.live.connections.length === 0) return null;
-    return this.publishedAt + every;
-  }
-
-  private heartbeatDue(now: number): boolean {
-    const at = this.heartbeatAt();
-    return at !== null && now >= at;
-  }
-
   private arm(): void {
     if (this.stopped) return;
     let at = this.live.nextWakeAt();
-    const beat = this.heartbeatAt();
+    const beat = this.heartbeats.dueAt(this.live);
     if (beat !== null) at = at === null ? beat : Math.min(at, beat);
     // Jobs still owed to the hands queue: a tick checkpoints and sends them (after a pause if the
     // queue refused the last try).
     if (this.live.outbox.length > 0) {
-      const retry = this.deps.clock.now() + (this.outboxFailed ? OUTBOX_RETRY_MS : 0);
+      const retry = this.deps.clock.now() + (this.outboxSender.failed ? OUTBOX_RETRY_MS : 0);
       at = at === null ? retry : Math.min(at, retry);
     }
     if (at === this.armedAt) return;

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@felt/protocol';
 import { CheckpointCorruptError, StaleEpochError, type CheckpointMark, type CheckpointStore } from '../ports.js';
-import type { LiveTableJSON } from '../table/live-table.js';
+import type { LiveTableJSON } from '../table/live-table-json.js';
 import type { MoneySeed, MoneySeedSource } from '../money/ports.js';
 import { NotOwnerError, type HeldLease, type TableOwnership } from '../ownership/table-ownership.js';
 import { TableActor, type TableActorDeps } from './table-actor.js';
@@ -275,7 +275,7 @@ export class TableDirectory {
           tableId,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, PERSIST_POLL_MS));
+      await this.sleep(PERSIST_POLL_MS);
       current = await this.options.seeds.load(tableId);
       if (!current || current.status === 'closed') throw tableNotFound(tableId);
     }
@@ -398,7 +398,9 @@ export class TableDirectory {
       // ring agrees again, and the gateways still send these connections here, so try again then.
       if (err instanceof NotOwnerError && attempt < 10) {
         const wait = this.options.ownership?.ttlMs ?? 1_000;
-        setTimeout(() => void this.readopt(tableId, connections, attempt + 1), wait).unref();
+        this.options.scheduler.schedule(this.options.clock.now() + wait, () => {
+          void this.readopt(tableId, connections, attempt + 1);
+        });
         return;
       }
       this.options.logger.info({ event: 'readopt_skipped', tableId, err }, 'table not taken again');
@@ -495,9 +497,16 @@ export class TableDirectory {
         }
         break;
       }
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      await this.sleep(pollMs);
     }
     return { boundary, deadline: late };
+  }
+
+  /** Waits `ms` on the injected clock and scheduler (tests move it by hand). */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.options.scheduler.schedule(this.options.clock.now() + ms, resolve);
+    });
   }
 
   /** Releases the leases of every table (drained or live), so the next owners start at once. */

@@ -26,7 +26,7 @@ const bufferedSchema = z.object({
 });
 
 /** Idle tables' checkpoints outlive their actors by this long, so table_seq survives a quiet week. */
-export const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
+const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
 
 /**
  * One atomic write: the checkpoint, the event buffer and the mark, and only while the table's epoch

@@ -26,7 +26,7 @@ export interface BotOptions {
   readonly iterations: number;
 }
 
-export const DEFAULT_BOT_OPTIONS: BotOptions = { iterations: 200 };
+const DEFAULT_BOT_OPTIONS: BotOptions = { iterations: 200 };
 
 /**
  * The built-in bot: it estimates its share of the pot by Monte-Carlo over the cards it cannot see

@@ -6,7 +6,8 @@ import { extractTraceContext, type Logger, type RingView, type WorkerRegistry } 
 import { type GatewayFrame, HealthResponse_Status, type TableServiceServer, type WorkerFrame } from '@felt/proto';
 import { ErrorCode, clientFrameSchema, isTableCommandFrame } from '@felt/protocol';
 import { MailboxClosedError } from '../actor/mailbox.js';
-import { TableActor, type TableCommand, type TableOutcome } from '../actor/table-actor.js';
+import { TableActor } from '../actor/table-actor.js';
+import type { TableCommand, TableOutcome } from '../actor/table-command.js';
 import type { TableDirectory } from '../actor/table-directory.js';
 import { notJoined, TableError } from '../actor/table-error.js';
 import type { WorkerMetrics } from '../metrics.js';

@@ -4,7 +4,7 @@ import type { Counter } from 'prom-client';
 import { z } from 'zod';
 
 /** What the persister publishes after each job (docs/dev/money-flows.md §6). */
-export const persistOutcomeSchema = z.object({
+const persistOutcomeSchema = z.object({
   kind: z.enum(['hand', 'cash_out']),
   id: z.string().min(1).max(200),
   room_id: z.string().min(1).max(64),

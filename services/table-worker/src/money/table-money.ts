@@ -25,7 +25,7 @@ export interface TableMoneyJSON {
 export type CashOutReason = 'leave' | 'room_close';
 
 /** The request id of a membership's cash-out (@felt/db `cashOutRequestId`). */
-export function cashOutRequestIdOf(reason: CashOutReason, membershipId: string): string {
+function cashOutRequestIdOf(reason: CashOutReason, membershipId: string): string {
   return reason === 'leave' ? `leave-${membershipId}` : `room-close-${membershipId}`;
 }
 
@@ -35,10 +35,10 @@ export function cashOutRequestIdOf(reason: CashOutReason, membershipId: string):
  * the live table.
  */
 export class TableMoney {
-  readonly handled: Set<string>;
-  readonly unreported: Map<string, AppliedTopUp[]>;
-  pending: Map<string, { id: string; amount: number }[]>;
-  readonly released: Map<string, CashOutJob>;
+  private readonly handled: Set<string>;
+  private readonly unreported: Map<string, AppliedTopUp[]>;
+  private pending: Map<string, { id: string; amount: number }[]>;
+  private readonly released: Map<string, CashOutJob>;
 
   private constructor(json: TableMoneyJSON) {
     this.handled = new Set(json.handled);
@@ -76,6 +76,11 @@ export class TableMoney {
 
   isReleased(membershipId: string | undefined): boolean {
     return membershipId !== undefined && this.released.has(membershipId);
+  }
+
+  /** The cash-out sent when the membership was let go, while the room still lists it. */
+  releasedJob(membershipId: string | undefined): CashOutJob | undefined {
+    return membershipId !== undefined ? this.released.get(membershipId) : undefined;
   }
 
   /**

@@ -18,7 +18,7 @@ export interface CommandRecord {
 }
 
 /** Per player, the last this-many command ids are remembered (docs/protocol.md: 128). */
-export const COMMAND_HISTORY_SIZE = 128;
+const COMMAND_HISTORY_SIZE = 128;
 
 /**
  * The per-player command_id history: plain data, so it goes into every checkpoint and a retried

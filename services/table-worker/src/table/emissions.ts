@@ -15,6 +15,26 @@ export interface Emission {
 
 export const ALL: BufferAudience = { kind: 'all' };
 
+/** The events a table produced since the actor last took them, in the order they happened. */
+export class EmissionQueue {
+  private queued: Emission[] = [];
+
+  emit(audience: Emission['audience'], body: Emission['body']): void {
+    this.queued.push({ audience, body });
+  }
+
+  push(emissions: readonly Emission[]): void {
+    for (const e of emissions) this.queued.push(e);
+  }
+
+  /** Everything queued, in order; the queue is then empty. */
+  drain(): Emission[] {
+    const out = this.queued;
+    this.queued = [];
+    return out;
+  }
+}
+
 /**
  * Turns a slice of a hand's operation log into wire events: hole cards only to their owner, the
  * public rest to everyone. The caller emits hand_started, your_turn, hand_result and seed_reveal,

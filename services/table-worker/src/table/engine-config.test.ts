@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Hand, Table, standardForcedBets, getGameRules, initialDeck } from '@felt/engine';
 import { parseRoomConfig } from '@felt/protocol';
 import { engineTableConfig } from './engine-config.js';
-import { validActionsView } from './live-table.js';
+import { validActionsView } from './valid-actions.js';
 
 describe('engineTableConfig: the room rules reach every hand', () => {
   it('defaults: no house rule or showdown option differs from the engine default; the raise cap is the structure’s', () => {

@@ -8,7 +8,7 @@ function engineRaiseCap(cap: RaiseCap): { raiseCap?: number | null } {
 }
 
 /** The room's stakes in the engine's terms (0 means "none" in both). */
-export function engineStakes(s: RoomStakes, raiseCap: RaiseCap = 'default'): EngineStakes {
+function engineStakes(s: RoomStakes, raiseCap: RaiseCap = 'default'): EngineStakes {
   return {
     ...engineRaiseCap(raiseCap),
     smallBlind: s.smallBlind,

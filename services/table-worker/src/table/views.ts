@@ -1,7 +1,8 @@
 import { SeatStatus as EngineSeatStatus } from '@felt/engine';
 import { HandPhase, SeatStatus, stateHash, type HeroView, type SeatView, type TableState } from '@felt/protocol';
 import { stakesView } from './engine-config.js';
-import { validActionsView, type LiveTable } from './live-table.js';
+import type { LiveTable } from './live-table.js';
+import { validActionsView } from './valid-actions.js';
 
 /** Who a snapshot is for: a member's user id, or null for the spectator view. */
 export type Viewer = string | null;
@@ -24,11 +25,11 @@ function phaseOf(live: LiveTable): HandPhase {
 
 /** The seat's lifecycle status as reference 003 defines it (not its hand state). */
 function statusOf(live: LiveTable, playerId: string, engineStatus: string): SeatStatus {
-  if (live.leaving.has(playerId) || engineStatus === EngineSeatStatus.SITTING_OUT) return SeatStatus.SITTING_OUT;
+  if (live.isLeaving(playerId) || engineStatus === EngineSeatStatus.SITTING_OUT) return SeatStatus.SITTING_OUT;
   const member = live.member(playerId);
   if (member?.bot) return SeatStatus.ACTIVE;
   if (!live.isConnected(playerId)) return SeatStatus.DISCONNECTED;
-  if (live.away.has(playerId)) return SeatStatus.AWAY;
+  if (live.isAway(playerId)) return SeatStatus.AWAY;
   return SeatStatus.ACTIVE;
 }
 
@@ -94,7 +95,7 @@ export function snapshotBody(live: LiveTable, viewer: Viewer, ts: number): Snaps
       ...(m?.bot ? { bot: true } : {}),
       in_hand: p !== undefined,
       bet: p ? p.bet : 0,
-      time_bank_ms: live.banks.get(s.playerId) ?? live.timing.timeBankMs,
+      time_bank_ms: live.bankOf(s.playerId),
     };
     seats.push(
       p

@@ -22,6 +22,7 @@ import { DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from '../../src/table/
 export class ManualTime implements Clock, Scheduler {
   private t: number;
   private timers: { at: number; fn: () => void; live: boolean }[] = [];
+  private waiters: (() => void)[] = [];
 
   constructor(start = 1_764_400_000_000) {
     this.t = start;
@@ -34,6 +35,7 @@ export class ManualTime implements Clock, Scheduler {
   schedule(at: number, fn: () => void): () => void {
     const timer = { at, fn, live: true };
     this.timers.push(timer);
+    for (const resolve of this.waiters.splice(0)) resolve();
     return () => {
       timer.live = false;
     };
@@ -43,6 +45,15 @@ export class ManualTime implements Clock, Scheduler {
   nextAt(): number | undefined {
     const live = this.timers.filter((t) => t.live);
     return live.length > 0 ? Math.min(...live.map((t) => t.at)) : undefined;
+  }
+
+  /**
+   * Resolves once a timer is armed (at once if one is): the code under test is waiting on this
+   * clock, so moving it now moves that code on.
+   */
+  armed(): Promise<void> {
+    if (this.nextAt() !== undefined) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   /** Moves time forward, firing due timers in order. */

@@ -1,0 +1,35 @@
+import type { Publication } from '../ports.js';
+import type { LiveTable } from '../table/live-table.js';
+import { recipientStreams, type Recipients } from '../table/stream-book.js';
+import { finishSnapshot, snapshotBody, snapshotKey, type SnapshotBody } from '../table/views.js';
+import { audienceOf } from './fan-out.js';
+
+/**
+ * Snapshot de-duplication: a batch ends, on each recipient's stream, with that recipient's
+ * snapshot when the stream carried events in it (`touched`), when the snapshot is forced (an
+ * attaching viewer must see a table_seq above anything it held), or when what the recipient sees
+ * changed since its stream's last snapshot; otherwise no snapshot is sent. The snapshots of one
+ * batch share one table_seq, taken after its events.
+ */
+export function snapshotPublications(
+  live: LiveTable,
+  recipients: Recipients,
+  touched: ReadonlySet<string>,
+  forced: string | undefined,
+  now: number,
+): Publication[] {
+  const due: { key: string; snapshotKey: string; body: SnapshotBody }[] = [];
+  for (const [key, viewer] of recipientStreams(recipients)) {
+    const body = snapshotBody(live, viewer, now);
+    const k = snapshotKey(body);
+    if (touched.has(key) || key === forced || live.streams.open(key).snapshotKey !== k) {
+      due.push({ key, snapshotKey: k, body });
+    }
+  }
+  if (due.length === 0) return [];
+  const tableSeq = live.nextTableSeq();
+  return due.map((d) => {
+    const prev = live.streams.snapshotSent(d.key, tableSeq, d.snapshotKey);
+    return { audience: audienceOf(d.key, recipients.users), message: finishSnapshot(d.body, tableSeq, prev) };
+  });
+}
