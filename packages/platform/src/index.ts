@@ -15,3 +15,4 @@ export * from './registry/worker-registry.js';
 export * from './registry/ring-view.js';
 export * from './jobs/hand-jobs.js';
 export * from './lifecycle/shutdown.js';
+export * from './revocations.js';

@@ -9,8 +9,20 @@ import {
 } from '@felt/db';
 import { SessionTokenError, signSessionToken, verifySessionToken, type SessionClaims } from '@felt/platform';
 import { ApiErrorCode, LobbyError } from './errors.js';
+import type { HashQueue } from './hash-queue.js';
 import { DEFAULT_SCRYPT, dummyHash, hashPassword, verifyPassword, type ScryptParams } from './passwords.js';
 import type { Clock, RevocationList } from './ports.js';
+import type { Attempt, GrantDecision } from './throttle.js';
+
+/** The limits sign-up and log-in answer to (Throttles, in Redis). */
+export interface AuthGuard {
+  /** Counts a log-in for this name (lower-cased) from this address; refuses with rate_limited when over. */
+  logIn(nameKey: string, address: string): Promise<Attempt>;
+  /** Counts a sign-up from this address; refuses with rate_limited when over. */
+  signUp(address: string): Promise<Attempt>;
+  /** One of the address's sign-up grants for today, if any are left. */
+  takeGrant(address: string): Promise<GrantDecision>;
+}
 
 export interface AccountsOptions {
   readonly prisma: PrismaClient;
@@ -20,8 +32,15 @@ export interface AccountsOptions {
   readonly sessionTtlSeconds: number;
   /** Chips granted at sign-up (FELT_SIGNUP_GRANT). */
   readonly signupGrant: bigint;
+  readonly guard: AuthGuard;
+  /** Every password hash and check goes through it. */
+  readonly hashes: HashQueue;
   readonly scrypt?: ScryptParams;
 }
+
+/** Why a sign-up got no grant although grants are on. */
+export const GrantWithheld = { ADDRESS_DAILY_CAP: 'address_daily_cap' } as const;
+export type GrantWithheld = (typeof GrantWithheld)[keyof typeof GrantWithheld];
 
 export interface AuthenticatedUser {
   readonly userId: string;
@@ -37,6 +56,13 @@ export interface IssuedSession {
   readonly wallet: bigint;
 }
 
+export interface SignedUp extends IssuedSession {
+  /** Chips granted: FELT_SIGNUP_GRANT, or 0. */
+  readonly grant: bigint;
+  /** Set when grants are on but this sign-up got none. */
+  readonly grantWithheld: GrantWithheld | null;
+}
+
 /** Accounts and sessions: sign-up (with the grant), login, logout, and cookie authentication. */
 export class Accounts {
   private readonly scrypt: ScryptParams;
@@ -48,10 +74,23 @@ export class Accounts {
 
   /**
    * Creates the user, their wallet and the sign-up grant (one double-entry transaction keyed by the
-   * user id) in one database transaction, then a session.
+   * user id) in one database transaction, then a session. Past the address's grants for the day the
+   * account is still made, with no grant and no ledger transaction.
    */
-  async signUp(name: string, password: string): Promise<IssuedSession> {
-    const passwordHash = await hashPassword(password, this.scrypt);
+  async signUp(name: string, password: string, address: string): Promise<SignedUp> {
+    const attempt = await this.o.guard.signUp(address);
+    let passwordHash: string;
+    try {
+      passwordHash = await this.o.hashes.run(() => hashPassword(password, this.scrypt));
+    } catch (err) {
+      await attempt.cancelled();
+      throw err;
+    }
+    const decision: GrantDecision =
+      this.o.signupGrant > 0n
+        ? await this.o.guard.takeGrant(address)
+        : { granted: false, giveBack: () => Promise.resolve() };
+    const amount = decision.granted ? this.o.signupGrant : 0n;
     let user: { id: string; name: string };
     try {
       user = await withTransaction(this.o.prisma, async (tx) => {
@@ -60,10 +99,10 @@ export class Accounts {
           select: { id: true, name: true },
         });
         await openWallet(tx, created.id);
-        if (this.o.signupGrant > 0n) {
+        if (amount > 0n) {
           await grant(tx, {
             userId: created.id,
-            amount: this.o.signupGrant,
+            amount,
             idempotencyKey: `signup-grant:${created.id}`,
             memo: { reason: 'signup' },
           });
@@ -71,33 +110,68 @@ export class Accounts {
         return created;
       });
     } catch (err) {
+      await Promise.all([decision.giveBack(), attempt.failed()]);
       if (isUniqueViolation(err, 'users_name_key_key')) {
         throw new LobbyError(ApiErrorCode.NAME_TAKEN, 'that name is taken');
       }
       throw err;
     }
-    return this.issue(user);
+    await attempt.succeeded();
+    const withheld = this.o.signupGrant > 0n && !decision.granted ? GrantWithheld.ADDRESS_DAILY_CAP : null;
+    return { ...(await this.issue(user)), grant: amount, grantWithheld: withheld };
   }
 
-  async logIn(name: string, password: string): Promise<IssuedSession> {
-    const user = await this.o.prisma.user.findUnique({
-      where: { nameKey: name.toLowerCase() },
-      select: { id: true, name: true, passwordHash: true },
-    });
-    // Verify against a dummy hash when the name is unknown, so timing doesn't reveal which names exist.
-    this.dummy ??= dummyHash(this.scrypt);
-    const ok = await verifyPassword(password, user?.passwordHash ?? (await this.dummy));
-    if (!user || !ok) throw new LobbyError(ApiErrorCode.INVALID_CREDENTIALS, 'wrong name or password');
+  async logIn(name: string, password: string, address: string): Promise<IssuedSession> {
+    const nameKey = name.toLowerCase();
+    // Counted before the hash, so that parallel guesses can't all slip in under the limit.
+    const attempt = await this.o.guard.logIn(nameKey, address);
+    let user: { id: string; name: string; passwordHash: string } | null;
+    let ok: boolean;
+    try {
+      user = await this.o.prisma.user.findUnique({
+        where: { nameKey },
+        select: { id: true, name: true, passwordHash: true },
+      });
+      // Verify against a dummy hash when the name is unknown, so timing doesn't reveal which names exist.
+      const stored = user?.passwordHash ?? (await (this.dummy ??= this.o.hashes.run(() => dummyHash(this.scrypt))));
+      ok = await this.o.hashes.run(() => verifyPassword(password, stored));
+    } catch (err) {
+      // The dummy's promise failed (busy): let the next log-in make it.
+      this.dummy = undefined;
+      await attempt.cancelled();
+      throw err;
+    }
+    if (!user || !ok) {
+      await attempt.failed();
+      throw new LobbyError(ApiErrorCode.INVALID_CREDENTIALS, 'wrong name or password');
+    }
+    await attempt.succeeded();
     return this.issue({ id: user.id, name: user.name });
   }
 
-  /** Revokes the session in Postgres and lists it in Redis for the gateways. */
+  /** Revokes the session in Postgres (the truth) and lists it in Redis for the gateways. */
   async logOut(auth: AuthenticatedUser): Promise<void> {
     await this.o.prisma.session.updateMany({
       where: { id: auth.sessionId, revokedAt: null },
       data: { revokedAt: this.o.clock.now() },
     });
     await this.o.revocations.revoke(auth.sessionId, auth.expiresAt);
+  }
+
+  /**
+   * Log out everywhere: revokes every live session of the user in Postgres, then lists each in
+   * Redis, where the gateways find them at their next session check and close those sockets.
+   * Returns how many sessions it revoked.
+   */
+  async logOutAll(userId: string): Promise<number> {
+    const now = this.o.clock.now();
+    const revoked = await this.o.prisma.session.updateManyAndReturn({
+      where: { userId, revokedAt: null, expiresAt: { gt: now } },
+      data: { revokedAt: now },
+      select: { id: true, expiresAt: true },
+    });
+    await Promise.all(revoked.map((s) => this.o.revocations.revoke(s.id, s.expiresAt)));
+    return revoked.length;
   }
 
   /**

@@ -17,14 +17,20 @@ import { HTTPException } from 'hono/http-exception';
 import { matchedRoutes, routePath } from 'hono/route';
 import { Counter, Histogram } from 'prom-client';
 import { Accounts, type AuthenticatedUser, type IssuedSession } from './accounts.js';
-import { ApiErrorCode, LobbyError } from './errors.js';
+import { AddressPolicy } from './client-address.js';
+import { ApiErrorCode, LobbyError, type ApiErrorStatus } from './errors.js';
+import { HashQueue } from './hash-queue.js';
 import { homePage } from './home-page.js';
+import { DEFAULT_LIMITS, type LobbyLimits } from './limits.js';
 import { hasWebClient, mountWebClient, webRouteLabel } from './web-static.js';
 import type { ScryptParams } from './passwords.js';
 import { systemClock, type Clock, type RevocationList, type RoomEventPublisher } from './ports.js';
 import { RedisRevocationList, RedisRoomEventPublisher } from './redis-adapters.js';
+import { RevocationSync } from './revocation-sync.js';
 import { History } from './history.js';
 import { CashOutMode, Rooms, type RoomMember, type RoomSummary, type SeatResult } from './rooms.js';
+import { originCheck, securityHeaders } from './security.js';
+import { Throttles } from './throttle.js';
 import {
   closedSchema,
   handDetailSchema,
@@ -47,9 +53,11 @@ import {
   meSchema,
   quickJoinSchema,
   roomDetailSchema,
+  loggedOutEverywhereSchema,
   roomIdParamSchema,
   roomListSchema,
   sessionResponseSchema,
+  signedUpSchema,
 } from './schemas.js';
 
 /** What the lobby needs from outside; tests pass a test database and a random Redis prefix. */
@@ -82,6 +90,14 @@ export interface LobbyDeps {
   readonly cashOutMode?: CashOutMode;
   /** The built web client to serve at `/` (FELT_WEB_DIST); without one, `/` is a plain home page. */
   readonly webDist?: string;
+  /** Abuse limits (docs/operations.md, "Security"); each one left out takes its default. */
+  readonly limits?: Partial<LobbyLimits>;
+  /** FELT_TRUST_PROXY: how many proxies in front of the lobby append to X-Forwarded-For. Default 0. */
+  readonly trustProxyHops?: number;
+  /** FELT_ALLOWED_ORIGINS: origins besides the lobby's own whose pages may change state. */
+  readonly allowedOrigins?: readonly string[];
+  /** FELT_REVOCATION_CHECK_MS: how often the revocation sync checks Redis. Default 5 s. */
+  readonly revocationCheckMs?: number;
 }
 
 export interface LobbyApp {
@@ -90,16 +106,26 @@ export interface LobbyApp {
   readonly history: History;
   readonly accounts: Accounts;
   readonly metrics: Registry;
+  /** Keeps the gateways' revocation keys complete; main starts it. */
+  readonly revocationSync: RevocationSync;
 }
 
-type Env = { Variables: { auth: AuthenticatedUser } };
+/**
+ * What the Node server passes each request (@hono/node-server); absent when a test calls
+ * `app.request()` without it.
+ */
+export interface NodeBindings {
+  readonly incoming?: { readonly socket?: { readonly remoteAddress?: string | undefined } };
+}
+
+type Env = { Bindings: NodeBindings; Variables: { auth: AuthenticatedUser } };
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
   description,
 });
 
-const errors = (...codes: (400 | 401 | 403 | 404 | 409 | 422)[]) =>
+const errors = (...codes: Exclude<ApiErrorStatus, 500>[]) =>
   Object.fromEntries(codes.map((code) => [code, json(errorSchema, 'Refused; `error.code` says why')])) as Record<
     number,
     ReturnType<typeof json<typeof errorSchema>>
@@ -169,9 +195,19 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   const clock = deps.clock ?? systemClock;
   const metrics = deps.metrics ?? createMetricsRegistry('lobby');
   const events = deps.events ?? new RedisRoomEventPublisher(deps.redis, deps.redisPrefix);
-  const revocations = deps.revocations ?? new RedisRevocationList(deps.redis, deps.redisPrefix);
+  const redisRevocations = new RedisRevocationList(deps.redis, deps.redisPrefix);
+  const revocations = deps.revocations ?? redisRevocations;
   const sessionTtlSeconds = deps.sessionTtlSeconds ?? 7 * 24 * 3600;
   const log = deps.logger;
+  const limits: LobbyLimits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const addresses = new AddressPolicy(deps.trustProxyHops ?? 0, limits.exempt);
+  const throttles = new Throttles(deps.redis, deps.redisPrefix, limits, addresses);
+  const hashes = new HashQueue(limits.hashConcurrency, limits.hashQueue);
+  const addressOf = (c: Context<Env>): string => {
+    // Undefined when a test calls app.request() without bindings.
+    const bindings = c.env as NodeBindings | undefined;
+    return addresses.clientAddress(bindings?.incoming?.socket?.remoteAddress, c.req.header('x-forwarded-for'));
+  };
 
   const requests = new Counter({
     name: 'felt_lobby_http_requests_total',
@@ -200,6 +236,8 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
     sessionSecret: deps.sessionSecret,
     sessionTtlSeconds,
     signupGrant: BigInt(deps.signupGrant),
+    guard: throttles,
+    hashes,
     ...(deps.scrypt ? { scrypt: deps.scrypt } : {}),
   });
   const rooms = new Rooms({
@@ -209,6 +247,16 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
     clock,
     logger: log,
     onPublish: (event, ok) => published.inc({ type: event.type, outcome: ok ? 'published' : 'failed' }),
+    maxOpenRoomsPerUser: limits.maxOpenRoomsPerUser,
+    joinGuard: throttles,
+  });
+  const revocationSync = new RevocationSync({
+    prisma: deps.prisma,
+    redis: deps.redis,
+    prefix: deps.redisPrefix,
+    revocations: redisRevocations,
+    logger: log,
+    intervalMs: deps.revocationCheckMs ?? 5_000,
   });
 
   const history = new History(deps.prisma);
@@ -248,6 +296,9 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
     }
   });
 
+  app.use('*', securityHeaders({ gatewayUrls: deps.gatewayUrls, https: deps.cookieSecure }));
+  app.use('/api/*', originCheck({ allowedOrigins: deps.allowedOrigins ?? [] }));
+
   app.use(
     '/api/*',
     bodyLimit({
@@ -262,6 +313,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   };
   app.use('/api/me', requireAuth);
   app.use('/api/auth/logout', requireAuth);
+  app.use('/api/auth/logout-all', requireAuth);
   // Also matches /api/rooms itself.
   app.use('/api/rooms/*', requireAuth);
   // Also matches /api/hands itself.
@@ -269,6 +321,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
 
   app.onError((err, c) => {
     if (err instanceof LobbyError) {
+      if (err.retryAfterSeconds !== undefined) c.header('Retry-After', String(err.retryAfterSeconds));
       return c.json(errorBody(err.code, err.message, err.details), err.status);
     }
     if (err instanceof HTTPException) {
@@ -355,14 +408,24 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       method: 'post',
       path: '/api/auth/signup',
       summary: 'Create a guest account (with the sign-up grant) and sign in',
+      description:
+        'Each client address gets FELT_SIGNUP_GRANTS_PER_ADDRESS_PER_DAY grants a day; later sign-ups make the ' +
+        'account without one (`grant: 0`, `grant_withheld: "address_daily_cap"`). Sign-ups per address are ' +
+        'limited (429 with Retry-After), and when password hashing is saturated the answer is 503 busy with Retry-After.',
       request: { body: { content: { 'application/json': { schema: credentialsSchema } }, required: true } },
-      responses: { 201: json(sessionResponseSchema, 'Signed up; the session cookie is set'), ...errors(400, 409) },
+      responses: {
+        201: json(signedUpSchema, 'Signed up; the session cookie is set'),
+        ...errors(400, 403, 409, 429, 503),
+      },
     }),
     async (c) => {
       const { name, password } = c.req.valid('json');
-      const session = await accounts.signUp(name, password);
+      const session = await accounts.signUp(name, password, addressOf(c));
       setSessionCookie(c, session);
-      return c.json(sessionJson(session), 201);
+      return c.json(
+        { ...sessionJson(session), grant: chips(session.grant), grant_withheld: session.grantWithheld },
+        201,
+      );
     },
   );
 
@@ -371,12 +434,18 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       method: 'post',
       path: '/api/auth/login',
       summary: 'Sign in',
+      description:
+        'Failed log-ins are limited per name and per client address, with exponential backoff (429 with ' +
+        'Retry-After); a successful log-in clears its name. 503 busy with Retry-After when password hashing is saturated.',
       request: { body: { content: { 'application/json': { schema: credentialsSchema } }, required: true } },
-      responses: { 200: json(sessionResponseSchema, 'Signed in; the session cookie is set'), ...errors(400, 401) },
+      responses: {
+        200: json(sessionResponseSchema, 'Signed in; the session cookie is set'),
+        ...errors(400, 401, 403, 429, 503),
+      },
     }),
     async (c) => {
       const { name, password } = c.req.valid('json');
-      const session = await accounts.logIn(name, password);
+      const session = await accounts.logIn(name, password, addressOf(c));
       setSessionCookie(c, session);
       return c.json(sessionJson(session), 200);
     },
@@ -388,12 +457,33 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       path: '/api/auth/logout',
       summary: 'Sign out: revoke this session everywhere, gateways included',
       security: cookieAuth,
-      responses: { 204: { description: 'Signed out; the cookie is cleared' }, ...errors(401) },
+      responses: { 204: { description: 'Signed out; the cookie is cleared' }, ...errors(401, 403) },
     }),
     async (c) => {
       await accounts.logOut(c.get('auth'));
       deleteCookie(c, SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Lax', secure: deps.cookieSecure });
       return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/auth/logout-all',
+      summary: 'Sign out everywhere: revoke every session of this user, gateways included',
+      description:
+        "Every session's cookie stops working at once in the lobby; gateways close the user's sockets at their " +
+        'next session check (GATEWAY_SESSION_CHECK_MS).',
+      security: cookieAuth,
+      responses: {
+        200: json(loggedOutEverywhereSchema, 'Signed out everywhere; the cookie is cleared'),
+        ...errors(401, 403),
+      },
+    }),
+    async (c) => {
+      const revoked = await accounts.logOutAll(c.get('auth').userId);
+      deleteCookie(c, SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Lax', secure: deps.cookieSecure });
+      return c.json({ revoked }, 200);
     },
   );
 
@@ -431,7 +521,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
         headers: idempotencyHeaderSchema,
         body: { content: { 'application/json': { schema: createRoomSchema } }, required: true },
       },
-      responses: { 201: json(createdRoomSchema, 'Created'), ...errors(400, 401, 409) },
+      responses: { 201: json(createdRoomSchema, 'Created'), ...errors(400, 401, 403, 409) },
     }),
     async (c) => {
       const auth = c.get('auth');
@@ -476,20 +566,25 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       method: 'post',
       path: '/api/rooms/join',
       summary: 'Take a seat in the room with this code, buying in from the wallet',
+      description:
+        'A code that no open room has, and a room that cannot seat you (full, closing, no such seat, another ' +
+        'buy-in range), get the same 404 room_not_found, so codes cannot be probed without buying in. Such ' +
+        'misses are limited per user and per client address (429 with Retry-After).',
       security: cookieAuth,
       request: {
         headers: idempotencyHeaderSchema,
         body: { content: { 'application/json': { schema: joinByCodeSchema } }, required: true },
       },
-      responses: { 200: json(joinedSchema, 'Seated'), ...errors(400, 401, 404, 409) },
+      responses: { 200: json(joinedSchema, 'Seated'), ...errors(400, 401, 403, 404, 409, 429) },
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const result = await rooms.joinByCode(c.get('auth').userId, body.code, {
-        seat: body.seat,
-        buyIn: body.buy_in,
-        idempotencyKey: c.req.valid('header')['idempotency-key'],
-      });
+      const result = await rooms.joinByCode(
+        c.get('auth').userId,
+        body.code,
+        { seat: body.seat, buyIn: body.buy_in, idempotencyKey: c.req.valid('header')['idempotency-key'] },
+        addressOf(c),
+      );
       return c.json(joinedJson(result), 200);
     },
   );
@@ -501,7 +596,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       summary: 'Take a seat in the first open listed room that matches',
       security: cookieAuth,
       request: { body: { content: { 'application/json': { schema: quickJoinSchema } }, required: true } },
-      responses: { 200: json(joinedSchema, 'Seated'), ...errors(400, 401, 404, 409) },
+      responses: { 200: json(joinedSchema, 'Seated'), ...errors(400, 401, 403, 404, 409) },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -544,7 +639,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       responses: {
         200: json(leftSchema, 'Left'),
         202: json(leftSchema, 'Leaving at the next hand boundary'),
-        ...errors(400, 401, 404, 409),
+        ...errors(400, 401, 403, 404, 409),
       },
     }),
     async (c) => {
@@ -569,7 +664,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
         headers: idempotencyHeaderSchema,
         body: { content: { 'application/json': { schema: topUpRequestSchema } }, required: true },
       },
-      responses: { 200: json(topUpSchema, 'Paid in'), ...errors(400, 401, 404, 409) },
+      responses: { 200: json(topUpSchema, 'Paid in'), ...errors(400, 401, 403, 404, 409) },
     }),
     async (c) => {
       const id = c.req.valid('param').id;
@@ -727,5 +822,5 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
 
   // Last, so the API, health and metrics routes above always win over a file of the same name.
   if (serveWeb && deps.webDist !== undefined) mountWebClient(app, deps.webDist);
-  return { app, rooms, history, accounts, metrics };
+  return { app, rooms, history, accounts, metrics, revocationSync };
 }

@@ -33,13 +33,23 @@ export const ApiErrorCode = {
   IDEMPOTENCY_CONFLICT: 'idempotency_conflict',
   PAYLOAD_TOO_LARGE: 'payload_too_large',
   UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  /** Too many attempts (log-in, sign-up, joins by code) from this address or for this name; see Retry-After. */
+  RATE_LIMITED: 'rate_limited',
+  /** The host already has as many open rooms as one may (FELT_MAX_OPEN_ROOMS_PER_USER). */
+  ROOM_LIMIT_REACHED: 'room_limit_reached',
+  /** A state-changing request from a page on another origin (CSRF). */
+  ORIGIN_NOT_ALLOWED: 'origin_not_allowed',
+  /** Password hashing is saturated; nothing was done. Retry after Retry-After seconds. */
+  BUSY: 'busy',
   UNAVAILABLE: 'unavailable',
   INTERNAL: 'internal',
 } as const;
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
 export const API_ERROR_CODES = Object.values(ApiErrorCode) as [ApiErrorCode, ...ApiErrorCode[]];
 
-const STATUS: Readonly<Record<ApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 503>> = {
+export type ApiErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+
+const STATUS: Readonly<Record<ApiErrorCode, ApiErrorStatus>> = {
   invalid_request: 400,
   invalid_room_config: 400,
   invalid_seat: 400,
@@ -64,25 +74,42 @@ const STATUS: Readonly<Record<ApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 
   export_unsupported: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
+  room_limit_reached: 409,
+  origin_not_allowed: 403,
+  busy: 503,
   unavailable: 503,
   internal: 500,
 };
 
-export function statusOf(code: ApiErrorCode): (typeof STATUS)[ApiErrorCode] {
+export function statusOf(code: ApiErrorCode): ApiErrorStatus {
   return STATUS[code];
 }
 
 /** A refusal the API reports as is: code, HTTP status, a message safe to show, optional details. */
 export class LobbyError extends Error {
-  readonly status: (typeof STATUS)[ApiErrorCode];
+  readonly status: ApiErrorStatus;
+  /** Sent as the Retry-After header (whole seconds) with 429 and 503 refusals. */
+  readonly retryAfterSeconds: number | undefined;
   constructor(
     readonly code: ApiErrorCode,
     message: string,
     readonly details?: Readonly<Record<string, unknown>>,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(message, options);
     this.name = 'LobbyError';
     this.status = STATUS[code];
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
+}
+
+/** A refusal that says when to try again: 429 rate_limited or 503 busy, with Retry-After. */
+export function retryLater(
+  code: typeof ApiErrorCode.RATE_LIMITED | typeof ApiErrorCode.BUSY,
+  message: string,
+  retryAfterMs: number,
+): LobbyError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new LobbyError(code, message, { retry_after_seconds: retryAfterSeconds }, { retryAfterSeconds });
 }

@@ -1,3 +1,10 @@
+/** The home page's one inline style; the Content-Security-Policy allows it by its hash. */
+export const HOME_PAGE_STYLE = `
+  body { font: 16px/1.5 system-ui, sans-serif; max-width: 42rem; margin: 3rem auto; padding: 0 1rem; color: #1d2b22; }
+  h1 { color: #0b6e3b; }
+  code { background: #eef3ef; padding: 0 .25rem; border-radius: 3px; }
+`;
+
 /**
  * The lobby's front page until the web client (issue 9) is served here: what Felt is, and where
  * its API is described. Static, so it needs no escaping.
@@ -9,11 +16,7 @@ export function homePage(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Felt</title>
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 42rem; margin: 3rem auto; padding: 0 1rem; color: #1d2b22; }
-  h1 { color: #0b6e3b; }
-  code { background: #eef3ef; padding: 0 .25rem; border-radius: 3px; }
-</style>
+<style>${HOME_PAGE_STYLE}</style>
 </head>
 <body>
 <h1>Felt</h1>

@@ -29,7 +29,28 @@ const lobby = createLobbyApp({
   cashOutMode: env.FELT_CASH_OUT_MODE,
   webDist: env.FELT_WEB_DIST ?? DEFAULT_WEB_DIST,
   logger,
+  trustProxyHops: env.FELT_TRUST_PROXY,
+  allowedOrigins: env.FELT_ALLOWED_ORIGINS,
+  revocationCheckMs: env.FELT_REVOCATION_CHECK_MS,
+  limits: {
+    exempt: env.FELT_RATE_LIMIT_EXEMPT,
+    loginFailsPerName: env.FELT_LOGIN_FAILS_PER_NAME,
+    loginFailsPerAddress: env.FELT_LOGIN_FAILS_PER_ADDRESS,
+    signupsPerAddress: env.FELT_SIGNUPS_PER_ADDRESS,
+    joinMissesPerUser: env.FELT_JOIN_MISSES_PER_USER,
+    joinMissesPerAddress: env.FELT_JOIN_MISSES_PER_ADDRESS,
+    backoffBaseSeconds: env.FELT_BACKOFF_BASE_SECONDS,
+    backoffMaxSeconds: env.FELT_BACKOFF_MAX_SECONDS,
+    hashConcurrency: env.FELT_HASH_CONCURRENCY,
+    hashQueue: env.FELT_HASH_QUEUE,
+    signupGrantsPerAddressPerDay: env.FELT_SIGNUP_GRANTS_PER_ADDRESS_PER_DAY,
+    maxOpenRoomsPerUser: env.FELT_MAX_OPEN_ROOMS_PER_USER,
+  },
 });
+
+// Gateways fail closed while the revocation keys are incomplete: load them now, and again whenever
+// Redis loses them.
+lobby.revocationSync.start();
 
 // Finish any room deletion that a crash cut off, before a half-deleted room can be seen.
 const resumed = await lobby.rooms.finishClosingRooms();
@@ -55,6 +76,7 @@ logger.info({ event: 'ready', port, host: env.LOBBY_HOST }, `lobby listening on 
 onShutdown(
   async () => {
     if (sweep) clearInterval(sweep);
+    await lobby.revocationSync.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await prisma.$disconnect();
     await closeRedis(redis);

@@ -1,4 +1,4 @@
-import { redisKeys, type Redis } from '@felt/platform';
+import { redisKeys, revocationsLoadedKey, type Redis } from '@felt/platform';
 import type { RevocationList, RoomEvent, RoomEventPublisher } from './ports.js';
 
 export class RedisRoomEventPublisher implements RoomEventPublisher {
@@ -15,22 +15,56 @@ export class RedisRoomEventPublisher implements RoomEventPublisher {
   }
 }
 
+/** At least a second, so a session that expires this instant is still listed while in flight. */
+export function revocationTtlMs(expiresAt: Date, now = Date.now()): number {
+  return Math.max(1000, expiresAt.getTime() - now);
+}
+
+/**
+ * `P revoked:<sid>` keys for the gateways. Postgres (sessions.revoked_at) is written first and is
+ * the truth; a key that Redis refused is kept here and written again by the revocation sync's next
+ * check, and the completeness marker is dropped (when Redis lets us), so that gateways fail closed
+ * instead of trusting an incomplete list.
+ */
 export class RedisRevocationList implements RevocationList {
   private readonly keys: ReturnType<typeof redisKeys>;
+  private readonly pending = new Map<string, Date>();
+
   constructor(
     private readonly redis: Redis,
-    prefix: string,
+    private readonly prefix: string,
   ) {
     this.keys = redisKeys(prefix);
   }
 
   async revoke(sessionId: string, expiresAt: Date): Promise<void> {
-    // At least a second, so a session that expires this instant is still listed while in flight.
-    const ttlMs = Math.max(1000, expiresAt.getTime() - Date.now());
-    await this.redis.set(this.keys.revoked(sessionId), '1', 'PX', ttlMs);
+    try {
+      await this.redis.set(this.keys.revoked(sessionId), '1', 'PX', revocationTtlMs(expiresAt));
+      this.pending.delete(sessionId);
+    } catch {
+      this.pending.set(sessionId, expiresAt);
+      await this.redis.del(revocationsLoadedKey(this.prefix)).catch(() => undefined);
+    }
   }
 
   async isRevoked(sessionId: string): Promise<boolean> {
     return (await this.redis.exists(this.keys.revoked(sessionId))) === 1;
+  }
+
+  /** Revocations Redis refused so far. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Writes the revocations Redis refused earlier; rejects (keeping them) while it still refuses. */
+  async retryPending(): Promise<void> {
+    for (const [sessionId, expiresAt] of [...this.pending]) {
+      if (expiresAt.getTime() <= Date.now()) {
+        this.pending.delete(sessionId);
+        continue;
+      }
+      await this.redis.set(this.keys.revoked(sessionId), '1', 'PX', revocationTtlMs(expiresAt));
+      this.pending.delete(sessionId);
+    }
   }
 }

@@ -24,13 +24,21 @@ import {
   newRoomIssues,
   parseRoomConfig,
   RoomConfigError,
+  safeParseRoomConfig,
   stakesLabel,
   type BettingLimit,
   type GameType,
   type RoomConfig,
 } from '@felt/protocol';
+import { isDeepStrictEqual } from 'node:util';
 import { ApiErrorCode, LobbyError } from './errors.js';
 import type { Clock, RoomEvent, RoomEventPublisher } from './ports.js';
+import type { Attempt } from './throttle.js';
+
+/** Counts joins by code that find no room the user can take (Throttles, in Redis). */
+export interface JoinGuard {
+  joinByCode(userId: string, address: string): Promise<Attempt>;
+}
 
 /**
  * Who says what a leaving player's stack is (docs/dev/money-flows.md). `ledger`: no table worker
@@ -49,6 +57,9 @@ export interface RoomsOptions {
   readonly logger: Logger;
   /** Called once per published or failed event, for metrics. */
   readonly onPublish?: (event: RoomEvent, ok: boolean) => void;
+  /** Open rooms one user may host at once (FELT_MAX_OPEN_ROOMS_PER_USER). */
+  readonly maxOpenRoomsPerUser: number;
+  readonly joinGuard: JoinGuard;
 }
 
 export interface SeatRequest {
@@ -131,14 +142,30 @@ export interface CloseResult {
 
 const CODE_ATTEMPTS = 20;
 
-/** rooms.config is validated on every read as well as every write. */
-function configOf(raw: unknown, roomId: string): RoomConfig {
-  try {
-    return parseRoomConfig(raw);
-  } catch (err) {
-    throw new Error(`room ${roomId} has an invalid stored config`, { cause: err });
-  }
+/** How many unreadable rooms a process remembers having logged, so a broken row logs once, not per list. */
+const UNREADABLE_LOGGED_MAX = 1000;
+
+/**
+ * The one answer to a join by code that does not seat the user, whatever the reason: no such code,
+ * a room that is closing, full, has no such seat, or has another buy-in range. A prober who does not
+ * put real chips on the table learns nothing about which codes exist.
+ */
+function noRoomForCode(): LobbyError {
+  return new LobbyError(
+    ApiErrorCode.ROOM_NOT_FOUND,
+    'no open room with that code can seat you: check the code, the seat and the buy-in',
+  );
 }
+
+/** Refusals of a join by code that would tell an existing room from a missing one. */
+const HIDDEN_BY_CODE: ReadonlySet<string> = new Set([
+  ApiErrorCode.ROOM_NOT_FOUND,
+  ApiErrorCode.ROOM_CLOSED,
+  ApiErrorCode.ROOM_FULL,
+  ApiErrorCode.SEAT_TAKEN,
+  ApiErrorCode.INVALID_SEAT,
+  ApiErrorCode.BUY_IN_OUT_OF_RANGE,
+]);
 
 function sixDigits(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -151,6 +178,8 @@ function sixDigits(): string {
  * on memberships stand behind them. Membership events are published after the commit.
  */
 export class Rooms {
+  private readonly unreadableLogged = new Set<string>();
+
   constructor(private readonly o: RoomsOptions) {}
 
   /** Validates the config, creates the room with a fresh code, and seats the host if asked. */
@@ -171,11 +200,19 @@ export class Rooms {
       throw err;
     }
     if (sit) checkSeatRequest(config, sit);
-    // The stored form is exactly the JSON form of the parsed config.
+    // The stored form is exactly the JSON form of the parsed config, and it must read back as the
+    // same config: a row that doesn't parse would be skipped by every list and join.
     const stored = JSON.parse(JSON.stringify(config)) as Prisma.InputJsonObject;
+    const back = safeParseRoomConfig(stored);
+    if (!back.success || !isDeepStrictEqual(back.config, config)) {
+      throw new LobbyError(ApiErrorCode.INVALID_ROOM_CONFIG, 'the room config does not read back as itself', {
+        issues: back.success ? [{ path: '', message: 'the stored form reads back differently' }] : back.error.issues,
+      });
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await this.transaction(async (tx) => {
+          await this.checkRoomCap(tx, hostId);
           const room = await tx.room.create({
             data: { code: sixDigits(), config: stored, isPublic: config.listed, hostId },
             select: { id: true, code: true, status: true, hostId: true, createdAt: true },
@@ -196,14 +233,107 @@ export class Rooms {
     }
   }
 
-  /** Takes a seat in the open room with this code. */
-  async joinByCode(userId: string, code: string, req: SeatRequest): Promise<SeatResult> {
-    const result = await this.transaction(async (tx) => {
-      const room = await this.lockRoom(tx, { code });
-      return this.seatInLocked(tx, room, userId, req);
-    });
+  /**
+   * Takes a seat in the open room with this code. What depends only on the user is checked first
+   * (the body's shape at the edge, then whether the wallet covers the buy-in); after that, every
+   * reason the room cannot seat them gets the same room_not_found, and each such miss counts
+   * against the user's and the address's join limits. Only a join that moves real chips to the
+   * table tells a code that exists from one that doesn't.
+   */
+  async joinByCode(userId: string, code: string, req: SeatRequest, address: string): Promise<SeatResult> {
+    const attempt = await this.o.joinGuard.joinByCode(userId, address);
+    let result: SeatResult;
+    try {
+      await this.checkBeforeLookup(userId, code, req);
+      result = await this.transaction(async (tx) => {
+        const room = await this.lockRoom(tx, { code });
+        return this.seatInLocked(tx, room, userId, req);
+      });
+    } catch (err) {
+      if (err instanceof LobbyError && HIDDEN_BY_CODE.has(err.code)) {
+        await attempt.failed();
+        throw noRoomForCode();
+      }
+      await attempt.succeeded();
+      throw err;
+    }
+    await attempt.succeeded();
     if (!result.replayed) this.emit({ room_id: result.roomId, type: 'member_joined', user_id: userId });
     return result;
+  }
+
+  /**
+   * The refusals that depend on the user alone, decided before the room is looked up so that they
+   * can't say whether a code exists: an Idempotency-Key already used for another join
+   * (idempotency_conflict), a wallet that doesn't cover the buy-in (insufficient_funds). A repeat of
+   * an earlier join (same key, code and buy-in) goes on to be answered from the ledger.
+   */
+  private async checkBeforeLookup(userId: string, code: string, req: SeatRequest): Promise<void> {
+    if (req.idempotencyKey) {
+      const earlier = await this.o.prisma.ledgerTransaction.findUnique({
+        where: { idempotencyKey: `join:${userId}:${req.idempotencyKey}` },
+        select: {
+          room: { select: { code: true } },
+          entries: { select: { amount: true, account: { select: { kind: true } } } },
+        },
+      });
+      if (earlier) {
+        const moved = earlier.entries.find((e) => e.account.kind === 'escrow')?.amount;
+        if (earlier.room?.code !== code || moved !== BigInt(req.buyIn)) {
+          throw new LobbyError(
+            ApiErrorCode.IDEMPOTENCY_CONFLICT,
+            'that Idempotency-Key was used for a different request',
+          );
+        }
+        return;
+      }
+    }
+    const wallet = await accountBalance(this.o.prisma, walletAccount(userId));
+    if (wallet < BigInt(req.buyIn)) {
+      throw new LobbyError(ApiErrorCode.INSUFFICIENT_FUNDS, 'your wallet does not cover that buy-in', {
+        wallet: Number(wallet),
+        buy_in: req.buyIn,
+      });
+    }
+  }
+
+  /** room_limit_reached when the host already has as many open rooms as one may; locks the host's row. */
+  private async checkRoomCap(tx: TxClient, hostId: string): Promise<void> {
+    // The user row's lock serialises this user's creations, so two at once can't both fit under the cap.
+    await tx.$queryRaw`SELECT "id" FROM "users" WHERE "id" = ${hostId}::uuid FOR UPDATE`;
+    const open = await tx.room.count({ where: { hostId, status: 'open' } });
+    if (open >= this.o.maxOpenRoomsPerUser) {
+      throw new LobbyError(
+        ApiErrorCode.ROOM_LIMIT_REACHED,
+        `you already host ${open} open rooms, the most one player may; close one first`,
+        { open, max: this.o.maxOpenRoomsPerUser },
+      );
+    }
+  }
+
+  /**
+   * rooms.config is validated on every read as well as every write. A row that does not parse (written
+   * before a bound existed, or by hand) is logged once and treated as absent, so it takes down only
+   * itself and never a list or a join.
+   */
+  private readConfig(raw: unknown, roomId: string): RoomConfig | null {
+    const parsed = safeParseRoomConfig(raw);
+    if (parsed.success) return parsed.config;
+    if (!this.unreadableLogged.has(roomId)) {
+      if (this.unreadableLogged.size >= UNREADABLE_LOGGED_MAX) this.unreadableLogged.clear();
+      this.unreadableLogged.add(roomId);
+      this.o.logger.warn(
+        { event: 'room_config_unreadable', roomId, issues: parsed.error.issues.slice(0, 5) },
+        `room ${roomId} has a stored config that does not parse; skipping it`,
+      );
+    }
+    return null;
+  }
+
+  private requireConfig(raw: unknown, roomId: string): RoomConfig {
+    const config = this.readConfig(raw, roomId);
+    if (!config) throw new LobbyError(ApiErrorCode.ROOM_NOT_FOUND, 'no open room has that code or id');
+    return config;
   }
 
   /** Takes a seat in the open room with this id (the worker's table id). */
@@ -240,7 +370,8 @@ export class Rooms {
     const wallet = await accountBalance(this.o.prisma, walletAccount(userId));
     let unaffordable = false;
     for (const candidate of candidates) {
-      const config = configOf(candidate.config, candidate.id);
+      const config = this.readConfig(candidate.config, candidate.id);
+      if (!config) continue;
       if (filter.limit && config.limit !== filter.limit) continue;
       if (filter.stakes && stakesLabel(config) !== filter.stakes) continue;
       if (candidate._count.memberships >= config.seats) continue;
@@ -309,7 +440,7 @@ export class Rooms {
     const key = idempotencyKey ? `top-up:${userId}:${idempotencyKey}` : undefined;
     const result = await this.transaction(async (tx): Promise<TopUpResult> => {
       const room = await this.lockRoom(tx, { id: roomId });
-      const config = configOf(room.config, room.id);
+      const config = this.requireConfig(room.config, room.id);
       if (key) {
         const earlier = await tx.topUp.findUnique({ where: { idempotencyKey: key } });
         if (earlier) {
@@ -512,15 +643,22 @@ export class Rooms {
       },
     });
     return rows
-      .map((r) => ({
-        id: r.id,
-        code: r.code,
-        status: r.status,
-        hostId: r.hostId,
-        config: configOf(r.config, r.id),
-        players: r._count.memberships,
-        createdAt: r.createdAt,
-      }))
+      .flatMap((r) => {
+        const config = this.readConfig(r.config, r.id);
+        return config
+          ? [
+              {
+                id: r.id,
+                code: r.code,
+                status: r.status,
+                hostId: r.hostId,
+                config,
+                players: r._count.memberships,
+                createdAt: r.createdAt,
+              },
+            ]
+          : [];
+      })
       .filter(
         (r) =>
           (!filter.limit || r.config.limit === filter.limit) &&
@@ -549,6 +687,8 @@ export class Rooms {
       },
     });
     if (!r) return null;
+    const config = this.readConfig(r.config, r.id);
+    if (!config) return null;
     const stacks = await roomEscrows(this.o.prisma, r.id);
     return {
       room: {
@@ -556,7 +696,7 @@ export class Rooms {
         code: r.code,
         status: r.status,
         hostId: r.hostId,
-        config: configOf(r.config, r.id),
+        config,
         players: r.memberships.length,
         createdAt: r.createdAt,
       },
@@ -612,7 +752,7 @@ export class Rooms {
   }
 
   private seatInLocked(tx: TxClient, room: LockedRoom, userId: string, req: SeatRequest): Promise<SeatResult> {
-    const config = configOf(room.config, room.id);
+    const config = this.requireConfig(room.config, room.id);
     checkSeatRequest(config, req);
     return this.seatIn(tx, { id: room.id, code: room.code, lastHandNo: room.last_hand_no }, config, userId, req);
   }

@@ -39,6 +39,24 @@ export const sessionResponseSchema = z
   })
   .openapi('Session');
 
+export const signedUpSchema = sessionResponseSchema
+  .extend({
+    grant: chips.openapi({ description: 'Chips granted at sign-up: FELT_SIGNUP_GRANT, or 0' }),
+    grant_withheld: z
+      .enum(['address_daily_cap'])
+      .nullable()
+      .openapi({
+        description:
+          "Why there was no grant: address_daily_cap, the client address had today's sign-up grants already. " +
+          'null when the grant was paid (or grants are off)',
+      }),
+  })
+  .openapi('SignedUp');
+
+export const loggedOutEverywhereSchema = z
+  .object({ revoked: z.number().int().nonnegative().openapi({ description: 'Sessions revoked' }) })
+  .openapi('LoggedOutEverywhere');
+
 export const seatSchema = z
   .object({
     session_id: z.uuid().openapi({ description: 'The room id; the table id clients attach to' }),
@@ -95,7 +113,7 @@ export const joinByCodeSchema = z
       .regex(/^[0-9]{6}$/, { message: 'six digits' })
       .openapi({ example: '042817' }),
     seat: z.number().int().min(1).max(10).optional(),
-    buy_in: chips,
+    buy_in: chips.min(1).openapi({ description: "Chips moved from the wallet to the table, within the room's range" }),
   })
   .openapi('JoinByCode');
 

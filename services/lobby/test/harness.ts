@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { createTestDatabase, ledgerTotals, type TestDatabase } from '@felt/db';
-import { closeRedis, createLogger, createRedis, type Redis } from '@felt/platform';
+import { closeRedis, createLogger, createRedis, type Logger, type Redis } from '@felt/platform';
 import { createLobbyApp, type LobbyApp, type LobbyDeps } from '../src/app.js';
+import { errorSchema } from '../src/schemas.js';
+import type { z } from 'zod';
 
 export const SECRET = 'test-secret-0123456789abcdef0123456789';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -18,7 +21,14 @@ export interface Response<T = Record<string, unknown>> {
 export class Client {
   cookie: string | undefined;
 
-  constructor(private readonly lobby: LobbyApp) {}
+  /**
+   * @param address the socket address the lobby sees, as @hono/node-server passes it. The default
+   *   is this host, which the per-address limits skip by default, as a local player would be.
+   */
+  constructor(
+    private readonly lobby: LobbyApp,
+    readonly address = '127.0.0.1',
+  ) {}
 
   async req<T = Record<string, unknown>>(
     method: string,
@@ -35,7 +45,7 @@ export class Client {
       },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     };
-    const res = await this.lobby.app.request(path, init);
+    const res = await this.lobby.app.request(path, init, { incoming: { socket: { remoteAddress: this.address } } });
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) {
       const value = /^felt_session=([^;]*)/.exec(setCookie)?.[1];
@@ -65,9 +75,10 @@ export interface Harness {
   readonly db: TestDatabase;
   readonly redis: Redis;
   readonly prefix: string;
-  client(): Client;
+  /** A client calling from `address` (default 127.0.0.1). */
+  client(address?: string): Client;
   /** A signed-up, signed-in client. */
-  user(name?: string): Promise<Client & { id: string; name: string }>;
+  user(name?: string, address?: string): Promise<Client & { id: string; name: string }>;
   /** Wallet, memberships and ledger, to show that a refused request changed nothing. */
   snapshot(): Promise<unknown>;
   close(): Promise<void>;
@@ -103,9 +114,9 @@ export async function startHarness(overrides: Partial<LobbyDeps> = {}): Promise<
     db,
     redis,
     prefix,
-    client: () => new Client(lobby),
-    async user(name = uniqueName()) {
-      const c = new Client(lobby);
+    client: (address?: string) => new Client(lobby, address),
+    async user(name = uniqueName(), address?: string) {
+      const c = new Client(lobby, address);
       const res = await c.post<{ user: { id: string; name: string } }>('/api/auth/signup', {
         name,
         password: 'password-1',
@@ -124,12 +135,8 @@ export async function startHarness(overrides: Partial<LobbyDeps> = {}): Promise<
       return { memberships, accounts, transactions, rooms, totals };
     },
     async close() {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-        cursor = next;
-        if (keys.length > 0) await redis.del(...keys);
-      } while (cursor !== '0');
+      await lobby.revocationSync.stop();
+      await flushPrefix(redis, prefix);
       await closeRedis(redis);
       await db.drop();
     },
@@ -151,4 +158,47 @@ export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<v
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A logger whose JSON lines a test can read back. */
+export function capturedLogger(level = 'info'): { logger: Logger; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const logger = createLogger('lobby', { level, destination });
+  return {
+    logger,
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+/** Asserts the lobby's documented error shape and code, and returns the body. */
+export function expectError(res: Response<unknown>, status: number, code: string): z.infer<typeof errorSchema> {
+  const parsed = errorSchema.safeParse(res.body);
+  if (!parsed.success) throw new Error(`not the error shape: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== status || parsed.data.error.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return parsed.data;
+}
+
+/** Deletes every Redis key under the prefix (what a Redis restart without persistence does to them). */
+export async function flushPrefix(redis: Redis, prefix: string): Promise<number> {
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length > 0) deleted += await redis.del(...keys);
+  } while (cursor !== '0');
+  return deleted;
 }

@@ -74,6 +74,7 @@ describe('operations endpoints', () => {
       [
         '/api/auth/login',
         '/api/auth/logout',
+        '/api/auth/logout-all',
         '/api/auth/signup',
         '/api/config',
         '/api/hands',

@@ -176,6 +176,9 @@ describe('join by code', () => {
     }
   });
 
+  // Issue 13: every reason a room can't seat you answers like a missing code (room_not_found), so
+  // codes can't be probed without buying in; what depends on you alone (a seat you hold, your wallet,
+  // a malformed body) is still said as it is.
   it('refuses taken seats, double seating, a full room, short wallets, bad buy-ins and unknown codes, changing nothing', async () => {
     const host = await h.user();
     const room = await createRoom(host, { config: { seats: 2 }, sit: { seat: 1, buy_in: 100 } });
@@ -186,22 +189,33 @@ describe('join by code', () => {
     const other = await h.user();
 
     const before = await h.snapshot();
-    await expectRefusal(other.post('/api/rooms/join', { code: room.code, seat: 1, buy_in: 100 }), 409, 'seat_taken');
+    await expectRefusal(
+      other.post('/api/rooms/join', { code: room.code, seat: 1, buy_in: 100 }),
+      404,
+      'room_not_found',
+    );
     await expectRefusal(host.post('/api/rooms/join', { code: room.code, buy_in: 100 }), 409, 'already_seated');
     await expectRefusal(poor.post('/api/rooms/join', { code: room.code, buy_in: 80 }), 409, 'insufficient_funds');
-    await expectRefusal(other.post('/api/rooms/join', { code: room.code, buy_in: 79 }), 400, 'buy_in_out_of_range');
-    await expectRefusal(other.post('/api/rooms/join', { code: room.code, buy_in: 201 }), 400, 'buy_in_out_of_range');
-    await expectRefusal(other.post('/api/rooms/join', { code: room.code, seat: 3, buy_in: 100 }), 400, 'invalid_seat');
+    // The wallet is checked before the code: a missing room can't hide behind it either.
+    await expectRefusal(poor.post('/api/rooms/join', { code: '000000', buy_in: 80 }), 409, 'insufficient_funds');
+    await expectRefusal(other.post('/api/rooms/join', { code: room.code, buy_in: 79 }), 404, 'room_not_found');
+    await expectRefusal(other.post('/api/rooms/join', { code: room.code, buy_in: 201 }), 404, 'room_not_found');
+    await expectRefusal(
+      other.post('/api/rooms/join', { code: room.code, seat: 3, buy_in: 100 }),
+      404,
+      'room_not_found',
+    );
     await expectRefusal(other.post('/api/rooms/join', { code: '000000', buy_in: 100 }), 404, 'room_not_found');
     await expectRefusal(other.post('/api/rooms/join', { code: '12345', buy_in: 100 }), 400, 'invalid_request');
     await expectRefusal(other.post('/api/rooms/join', { code: room.code, buy_in: 100.5 }), 400, 'invalid_request');
     await expectRefusal(other.post('/api/rooms/join', { code: room.code, buy_in: -1 }), 400, 'invalid_request');
+    await expectRefusal(other.post('/api/rooms/join', { code: room.code, buy_in: 0 }), 400, 'invalid_request');
     expect(await h.snapshot()).toEqual(before);
 
     expect((await other.post('/api/rooms/join', { code: room.code, buy_in: 100 })).status).toBe(200);
     const late = await h.user();
     const full = await h.snapshot();
-    await expectRefusal(late.post('/api/rooms/join', { code: room.code, buy_in: 100 }), 409, 'room_full');
+    await expectRefusal(late.post('/api/rooms/join', { code: room.code, buy_in: 100 }), 404, 'room_not_found');
     expect(await h.snapshot()).toEqual(full);
   });
 
@@ -390,8 +404,8 @@ describe('close', () => {
     expect(listed.body.rooms.map((r) => r.session_id)).not.toContain(room.session_id);
     await expectRefusal(
       h.user().then((u) => u.post('/api/rooms/join', { code: room.code, buy_in: 100 })),
-      409,
-      'room_closed',
+      404,
+      'room_not_found',
     );
 
     // The restart.

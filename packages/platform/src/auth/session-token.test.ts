@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readCookie, SessionTokenError, signSessionToken, verifySessionToken } from './session-token.js';
 
@@ -21,5 +22,26 @@ describe('session token', () => {
   it('reads cookies', () => {
     expect(readCookie('a=1; felt_session=abc%3D; b=2', 'felt_session')).toBe('abc=');
     expect(readCookie(undefined, 'felt_session')).toBeUndefined();
+    expect(readCookie('felt_session="abc"', 'felt_session')).toBe('abc');
+  });
+
+  // Issue 13: a value that is not valid percent-encoding threw URIError, a 500 and an error log per request.
+  it('reads a badly encoded value as absent instead of throwing', () => {
+    for (const bad of ['%', '%E0%A4%A', '%ZZ', 'abc%', '%C3%28', '%ED%A0%80']) {
+      expect(readCookie(`a=1; felt_session=${bad}; b=2`, 'felt_session')).toBeUndefined();
+    }
+    // Only the named cookie's own value matters: a bad neighbour doesn't hide it.
+    expect(readCookie('a=%; felt_session=ok%20value', 'felt_session')).toBe('ok value');
+  });
+
+  it('never throws, whatever the header', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string(), (header, name) => {
+        const value = readCookie(header, name);
+        expect(value === undefined || typeof value === 'string').toBe(true);
+        expect(() => readCookie(`felt_session=${header}`, 'felt_session')).not.toThrow();
+      }),
+      { numRuns: 1000, seed: 13 },
+    );
   });
 });

@@ -81,13 +81,25 @@ export function revokedSessionKey(prefix: string, sessionId: string): string {
   return `${prefix}revoked:${sessionId}`;
 }
 
-/** Reads one cookie from a Cookie header. */
+/**
+ * Reads one cookie from a Cookie header. Never throws: the header is whatever the client sent, so a
+ * value that is not valid percent-encoding reads as absent (the caller then treats the request as
+ * signed out) rather than failing the request.
+ */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (part.slice(0, eq).trim() !== name) continue;
+    let value = part.slice(eq + 1).trim();
+    // RFC 6265 allows the value in double quotes.
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

@@ -40,6 +40,13 @@ describe('error text', () => {
       'between 40 and 200',
     );
     expect(errorText(new LobbyApiError(503, 'http_503', 'x'))).toBe(lobbyErrorText('internal'));
+    expect(errorText(new LobbyApiError(429, 'rate_limited', 'x', { retry_after_seconds: 29.5 }))).toBe(
+      'Too many attempts. Wait a little and try again. (about 30 s)',
+    );
+    expect(errorText(new LobbyApiError(503, 'busy', 'x'))).toBe(lobbyErrorText('busy'));
+    for (const code of ['origin_not_allowed', 'room_limit_reached', 'busy']) {
+      expect(lobbyErrorText(code)).not.toBe('The lobby refused that. Try again.');
+    }
     expect(errorText(new FeltSdkError(SdkErrorCode.COMMAND_TIMEOUT, 'x'))).toContain('did not answer');
     expect(errorText(new TypeError('Failed to fetch'))).toContain('Cannot reach Felt');
     expect(errorText('weird')).toBe('Something went wrong. Try again.');

@@ -59,7 +59,7 @@ const LOBBY_TEXT: Readonly<Record<string, string>> = {
   unauthenticated: 'Your session has ended. Log in again.',
   invalid_credentials: 'That name and password do not match.',
   not_host: 'Only the host can do that.',
-  room_not_found: 'No open room has that code.',
+  room_not_found: 'No open room with that code can seat you. Check the code and the buy-in.',
   no_room_available: 'No open table matches right now. Create one instead.',
   not_found: 'That was not found.',
   hand_not_found: 'That hand is not among yours.',
@@ -75,7 +75,10 @@ const LOBBY_TEXT: Readonly<Record<string, string>> = {
   unsupported_media_type: 'Your app sent something the lobby could not read. Reload the page.',
   export_unsupported: 'This hand cannot be exported in that format.',
   internal: 'Something went wrong on our side. Nothing was changed; try again.',
-  rate_limited: 'Too many requests. Wait a moment and try again.',
+  rate_limited: 'Too many attempts. Wait a little and try again.',
+  busy: 'The lobby is busy. Nothing was changed; try again in a moment.',
+  origin_not_allowed: 'That request came from another site and was refused.',
+  room_limit_reached: 'You host as many open rooms as you may. Close one first.',
 };
 
 export function lobbyErrorText(code: string, status?: number): string {
@@ -89,6 +92,10 @@ export function lobbyErrorText(code: string, status?: number): string {
 export function errorText(err: unknown): string {
   if (err instanceof CommandRefusedError) return tableErrorText(err.refusal);
   if (err instanceof LobbyApiError) {
+    const wait = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+    if ((err.code === 'rate_limited' || err.code === 'busy') && typeof wait === 'number') {
+      return `${lobbyErrorText(err.code, err.status)} (about ${Math.max(1, Math.ceil(wait))} s)`;
+    }
     if (err.code === 'buy_in_out_of_range') {
       const d = err.details as { min?: unknown; max?: unknown } | undefined;
       if (typeof d?.min === 'number' && typeof d.max === 'number') {
