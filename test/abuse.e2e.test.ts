@@ -9,11 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { bankrollFlows, ledgerTotals } from '@felt/db';
 import type { TableState } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster, TEST_BANKROLL } from './harness/cluster.js';
+import { Cluster, TEST_BANKROLL, TEST_ORIGIN } from './harness/cluster.js';
 import { LobbyClient, type SignedUpUser } from './harness/lobby-client.js';
 import { auditCluster, waitPersisted } from './harness/money.js';
 import { passivePlay, TableClient } from './harness/table-client.js';
 import { waitFor } from './harness/wait.js';
+import { TestSocket } from './harness/ws-client.js';
 
 const DAILY_BANKROLL = 1_500;
 
@@ -42,6 +43,7 @@ beforeAll(async () => {
       // on its own (gateway-limits.e2e.test.ts).
       GATEWAY_RATE_PER_SEC: '2000',
       GATEWAY_RATE_BURST: '2000',
+      FELT_REVOCATION_CHECK_MS: '300',
     },
   });
   lobby = new LobbyClient(cluster.lobby!.url);
@@ -177,5 +179,30 @@ describe('hostile players at the table', () => {
     await connect(spies[2], room.sessionId, { spectate: true });
     await expect(connect(spies[3], room.sessionId, { spectate: true })).rejects.toThrow(/limit_reached/);
     await expectCleanAudit([room.sessionId]);
+  });
+
+  it('a logged-out cookie never opens a socket again, even after Redis lost every revocation key', async () => {
+    const user = await signUp();
+    const url = cluster.gateways[0]!.wsUrl;
+    const opts = { cookie: user.cookie, origin: TEST_ORIGIN };
+    (await TestSocket.connect(url, opts)).close();
+    await lobby.logout(user);
+    expect(await TestSocket.refusal(url, opts)).toBe(401);
+    // Redis loses its data (a failover to a replica that lagged): every revocation key is gone.
+    const keys = await cluster.redis.keys(`${cluster.prefix}revo*`);
+    expect(keys.length).toBeGreaterThan(0);
+    await cluster.redis.del(...keys);
+    // Whatever the gateway answers meanwhile, it never lets the cookie in: 503 until a lobby has
+    // reloaded the list from Postgres, 401 after.
+    await waitFor(
+      'the lobby to reload the revocations from Postgres',
+      async () => {
+        const status = await TestSocket.refusal(url, opts);
+        expect([401, 503]).toContain(status);
+        return status === 401;
+      },
+      15_000,
+      100,
+    );
   });
 });

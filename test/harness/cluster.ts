@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, fundHouseBankroll, type TestDatabase } from '@felt/db';
+import { revocationsLoadedKey } from '@felt/platform';
 import { Redis } from 'ioredis';
 import { ServiceProcess } from './service-process.js';
 import { waitFor } from './wait.js';
@@ -66,6 +67,9 @@ export class Cluster {
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
     const run = randomBytes(5).toString('hex');
     const cluster = new Cluster(db, redis, `t${run}:`, randomBytes(32).toString('base64url'), options.env ?? {});
+    // The revocation list is complete (a fresh database revoked nothing): a lobby would say so on
+    // start, and clusters without one need it for their gateways to accept sessions.
+    await redis.set(revocationsLoadedKey(cluster.prefix), '1');
     try {
       for (let i = 0; i < (options.workers ?? 2); i++) await cluster.addWorker();
       for (let i = 0; i < (options.gateways ?? 2); i++) await cluster.addGateway();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeRedis, createRedis, redisKeys, signSessionToken, type Redis } from '@felt/platform';
+import { closeRedis, createRedis, redisKeys, revocationsLoadedKey, signSessionToken, type Redis } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeUpgrade, originAllowed } from './upgrade-auth.js';
 
@@ -8,8 +8,10 @@ const prefix = `test:${randomBytes(6).toString('hex')}:`;
 
 describe('upgrade authorization (real Redis)', () => {
   let redis: Redis;
-  beforeAll(() => {
+  beforeAll(async () => {
     redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { name: 'gw-auth-test' });
+    // A lobby has loaded the revocation keys from Postgres: the list is complete.
+    await redis.set(revocationsLoadedKey(prefix), '1');
   });
   afterAll(async () => {
     const keys = await redis.keys(`${prefix}*`);
@@ -59,5 +61,27 @@ describe('upgrade authorization (real Redis)', () => {
       status: 401,
       reason: 'session_revoked',
     });
+  });
+
+  it('fails closed while the revocation list is incomplete (Redis lost it): 503, until a lobby reloads it', async () => {
+    const o = 'http://localhost:8080';
+    const cookie = `felt_session=${await token('s5')}`;
+    await redis.del(revocationsLoadedKey(prefix));
+    try {
+      expect(await authorizeUpgrade(opts(), { origin: o, cookie })).toEqual({
+        ok: false,
+        status: 503,
+        reason: 'auth_unavailable',
+      });
+      // A revoked key that survived still refuses as revoked.
+      await redis.set(redisKeys(prefix).revoked('s6'), '1', 'EX', 60);
+      expect(await authorizeUpgrade(opts(), { origin: o, cookie: `felt_session=${await token('s6')}` })).toMatchObject({
+        status: 401,
+        reason: 'session_revoked',
+      });
+    } finally {
+      await redis.set(revocationsLoadedKey(prefix), '1');
+    }
+    expect((await authorizeUpgrade(opts(), { origin: o, cookie })).ok).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import {
   readCookie,
-  redisKeys,
+  revocationState,
+  RevocationState,
   SESSION_COOKIE,
   SessionTokenError,
   SessionTokenErrorCode,
@@ -41,7 +42,9 @@ export interface UpgradeAuthOptions {
 
 /**
  * Decides an upgrade from its Origin and Cookie headers alone: the session token is verified by
- * signature and expiry, and revocation is one Redis EXISTS. The database is never asked.
+ * signature and expiry, and revocation is one Redis round trip (the lobby keeps the revocation keys
+ * complete from Postgres and says so with a marker; while the marker is missing, the keys may be
+ * incomplete and the upgrade is refused: fail closed). The database is never asked.
  */
 export async function authorizeUpgrade(
   options: UpgradeAuthOptions,
@@ -59,12 +62,16 @@ export async function authorizeUpgrade(
       return { ok: false, status: 401, reason: RefusalReason.EXPIRED };
     return { ok: false, status: 401, reason: RefusalReason.BAD_TOKEN };
   }
+  let state: RevocationState;
   try {
-    const revoked = await options.redis.exists(redisKeys(options.prefix).revoked(claims.sessionId));
-    if (revoked > 0) return { ok: false, status: 401, reason: RefusalReason.REVOKED };
+    state = await revocationState(options.redis, options.prefix, claims.sessionId);
   } catch {
     // Without the revocation list we cannot tell a logged-out session from a live one.
     return { ok: false, status: 503, reason: RefusalReason.UNAVAILABLE };
   }
+  if (state === RevocationState.REVOKED) return { ok: false, status: 401, reason: RefusalReason.REVOKED };
+  // Redis lost the revocation keys (a restart without persistence): until a lobby has reloaded them
+  // from Postgres, a logged-out cookie would look live.
+  if (state === RevocationState.UNKNOWN) return { ok: false, status: 503, reason: RefusalReason.UNAVAILABLE };
   return { ok: true, claims };
 }

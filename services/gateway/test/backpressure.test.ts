@@ -11,6 +11,7 @@ import {
   WorkerRegistry,
   type Redis,
   type Registry,
+  revocationsLoadedKey,
 } from '@felt/platform';
 import {
   HealthResponse_Status,
@@ -77,6 +78,8 @@ describe('gateway backpressure (in-process gateway, real Redis and gRPC)', () =>
   beforeAll(async () => {
     redis = createRedis(REDIS_URL, { name: 'bp-test' });
     sub = createRedis(REDIS_URL, { name: 'bp-test-sub', maxRetriesPerRequest: null });
+    // A lobby has loaded the revocation keys: the list is complete, so sessions are accepted.
+    await redis.set(revocationsLoadedKey(prefix), '1');
     server = new Server();
     server.addService(TableServiceService, bulkyWorker());
     const grpcPort = await new Promise<number>((res, rej) =>

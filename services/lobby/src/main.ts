@@ -50,6 +50,10 @@ const lobby = createLobbyApp({
 
 // Gateways fail closed while the revocation keys are incomplete: load them now, and again whenever
 // Redis loses them.
+// The first load is awaited, so gateways accept sessions as soon as the lobby says it is ready.
+await lobby.revocationSync
+  .check()
+  .catch((err: unknown) => logger.warn({ event: 'revocation_check_failed', err }, 'revocation check failed'));
 lobby.revocationSync.start();
 
 // Finish any room deletion that a crash cut off, before a half-deleted room can be seen.
