@@ -231,6 +231,7 @@ async function main(): Promise<void> {
         ...common,
         LOBBY_HOST: '127.0.0.1',
         LOBBY_PORT: String(lobbyPort),
+        LOBBY_OPS_PORT: process.env.LOBBY_OPS_PORT ?? '9090',
         FELT_GATEWAY_URLS: gatewayPorts.map((p) => `ws://${host}:${p}/ws`).join(','),
       },
     },

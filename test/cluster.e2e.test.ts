@@ -217,7 +217,7 @@ describe('cluster walking skeleton', () => {
     expect(wk).toContain('felt_worker_command_duration_seconds_bucket');
     const ps = await text(cluster.persister!.httpUrl);
     expect(ps).toContain('felt_persister_queue_depth');
-    expect(ps).toContain('felt_process_cpu_user_seconds_total');
+    expect(ps).toContain('process_cpu_user_seconds_total');
   });
 
   it('gateways and workers compute the same owner for every table', async () => {

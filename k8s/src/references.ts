@@ -9,6 +9,11 @@ import type { IIngressBackend } from 'kubernetes-models/networking.k8s.io/v1/Ing
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { ILabelSelector } from '@kubernetes-models/apimachinery/apis/meta/v1/LabelSelector';
+import type { ICertificate } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate';
+import type { IIssuer } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer';
+import type { IPodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { podSpecOf, type K8sObject, type RenderedObject } from './render.js';
 import { objectLabel, type Finding } from './schema.js';
 
@@ -23,6 +28,16 @@ export interface ReferenceContext {
   readonly helperEnv: ReadonlyMap<string, string>;
   /** Secrets the operator creates outside this base (the ingress TLS certificate). */
   readonly externalSecrets: ReadonlySet<string>;
+  /**
+   * Variables defined by a standard that a library every service loads reads itself (the OpenTelemetry
+   * SDK's `OTEL_*`, Node's `NODE_EXTRA_CA_CERTS`), each with where it is defined.
+   */
+  readonly standardEnv?: ReadonlyMap<string, string>;
+  /**
+   * Felt variables the manifests set before docs/dev/contracts.md lists them (the services are being
+   * taught to read them), each with its meaning. An entry must go once the contracts list it.
+   */
+  readonly pendingEnv?: ReadonlyMap<string, string>;
 }
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
@@ -57,6 +72,39 @@ function selects(selector: Record<string, string>, labels: Record<string, string
   const entries = Object.entries(selector);
   return entries.length > 0 && entries.every(([k, v]) => labels[k] === v);
 }
+
+/**
+ * Whether a Kubernetes label selector (matchLabels and matchExpressions) matches a label set. An empty
+ * selector matches everything, as in a NetworkPolicy's podSelector or namespaceSelector.
+ */
+export function labelSelectorMatches(selector: ILabelSelector | undefined, labels: Record<string, string>): boolean {
+  for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of selector?.matchExpressions ?? []) {
+    const has = Object.hasOwn(labels, e.key);
+    const value = labels[e.key];
+    const values = e.values ?? [];
+    switch (e.operator) {
+      case 'In':
+        if (!has || !values.includes(value ?? '')) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(value ?? '')) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/** Keys of the Secret a cert-manager Certificate writes (its spec.secretName). */
+export const CERTIFICATE_SECRET_KEYS: readonly string[] = ['ca.crt', 'tls.crt', 'tls.key'];
 
 /** A label selector as plain matchLabels; matchExpressions are not used in base and so not evaluated. */
 function matchLabelsOf(selector: ILabelSelector | undefined): Record<string, string> | 'unsupported' {
@@ -98,10 +146,19 @@ export function referenceFindings(objects: readonly RenderedObject[], ctx: Refer
     const cm = find('ConfigMap', namespace, name)?.object as IConfigMap | undefined;
     return cm ? new Set([...Object.keys(cm.data ?? {}), ...Object.keys(cm.binaryData ?? {})]) : undefined;
   };
+  const certificateSecrets = new Map<string, RenderedObject>();
+  for (const r of objects) {
+    const secretName = (r.object['spec'] as { secretName?: string } | undefined)?.secretName;
+    if (r.object.kind === 'Certificate' && r.object.apiVersion.startsWith('cert-manager.io/') && secretName)
+      certificateSecrets.set(`${ns(r.object)}/${secretName}`, r);
+  }
   const secretKeys = (namespace: string, name: string): Set<string> | undefined => {
     const s = find('Secret', namespace, name)?.object as ISecret | undefined;
-    return s ? new Set([...Object.keys(s.data ?? {}), ...Object.keys(s.stringData ?? {})]) : undefined;
+    if (s) return new Set([...Object.keys(s.data ?? {}), ...Object.keys(s.stringData ?? {})]);
+    // A Secret cert-manager writes for a Certificate in the same namespace exists once it is issued.
+    return certificateSecrets.has(`${namespace}/${name}`) ? new Set(CERTIFICATE_SECRET_KEYS) : undefined;
   };
+  const secretExists = (namespace: string, name: string): boolean => secretKeys(namespace, name) !== undefined;
 
   for (const w of workloads) {
     const o = w.object;
@@ -138,12 +195,20 @@ export function referenceFindings(objects: readonly RenderedObject[], ctx: Refer
       )
         add(w, `volume "${v.name}" names missing ConfigMap "${v.configMap.name}"`);
       const secretName = v.secret?.secretName;
-      if (secretName !== undefined && v.secret?.optional !== true && !find('Secret', ns(o), secretName))
+      if (secretName !== undefined && v.secret?.optional !== true && !secretExists(ns(o), secretName))
         add(w, `volume "${v.name}" names missing Secret "${secretName}"`);
+      for (const item of v.secret?.items ?? []) {
+        if (
+          secretName !== undefined &&
+          secretExists(ns(o), secretName) &&
+          !secretKeys(ns(o), secretName)?.has(item.key)
+        )
+          add(w, `volume "${v.name}" projects missing key ${secretName}/${item.key}`);
+      }
       for (const src of v.projected?.sources ?? []) {
         if (src.configMap?.name !== undefined && !find('ConfigMap', ns(o), src.configMap.name))
           add(w, `volume "${v.name}" projects missing ConfigMap "${src.configMap.name}"`);
-        if (src.secret?.name !== undefined && !find('Secret', ns(o), src.secret.name))
+        if (src.secret?.name !== undefined && !secretExists(ns(o), src.secret.name))
           add(w, `volume "${v.name}" projects missing Secret "${src.secret.name}"`);
       }
     }
@@ -174,7 +239,12 @@ export function referenceFindings(objects: readonly RenderedObject[], ctx: Refer
       // Every variable the process will see, in the order Kubernetes defines them: envFrom first, then env.
       const defined = new Set<string>();
       const declare = (name: string): void => {
-        if (!ctx.allowedEnv.has(name) && !ctx.helperEnv.has(name))
+        if (
+          !ctx.allowedEnv.has(name) &&
+          !ctx.helperEnv.has(name) &&
+          !ctx.standardEnv?.has(name) &&
+          !ctx.pendingEnv?.has(name)
+        )
           add(w, `${where} sets ${name}, which no Felt service reads (docs/dev/contracts.md)`);
         defined.add(name);
       };
@@ -252,9 +322,101 @@ export function referenceFindings(objects: readonly RenderedObject[], ctx: Refer
       }
       for (const tls of ing.spec?.tls ?? []) {
         const name = tls.secretName;
-        if (name !== undefined && !ctx.externalSecrets.has(name) && !find('Secret', ns(o), name))
+        if (name !== undefined && !ctx.externalSecrets.has(name) && !secretExists(ns(o), name))
           add(r, `tls names missing Secret "${name}"`);
       }
+    }
+
+    if (o.kind === 'HorizontalPodAutoscaler') {
+      const hpa = o as unknown as IHorizontalPodAutoscaler;
+      const ref = hpa.spec?.scaleTargetRef;
+      const target = ref ? find(ref.kind, ns(o), ref.name) : undefined;
+      if (!ref || !target) add(r, `scaleTargetRef ${ref?.kind}/${ref?.name} names no workload`);
+      else {
+        if ((target.object['spec'] as { replicas?: number } | undefined)?.replicas !== undefined)
+          add(r, `${objectLabel(target)} sets spec.replicas, which every apply would reset under the autoscaler`);
+        const spec = podSpec(target.object);
+        for (const m of hpa.spec?.metrics ?? []) {
+          const resource = m.resource?.name;
+          if (m.type === 'Resource' && resource !== undefined && m.resource?.target.type === 'Utilization') {
+            for (const c of spec?.containers ?? []) {
+              if (c.resources?.requests?.[resource] === undefined)
+                add(r, `utilization of ${resource} needs a ${resource} request on container "${c.name}"`);
+            }
+          }
+        }
+      }
+      if ((hpa.spec?.minReplicas ?? 1) > (hpa.spec?.maxReplicas ?? Infinity))
+        add(r, 'minReplicas is above maxReplicas');
+    }
+
+    if (o.kind === 'PodMonitor' && o.apiVersion.startsWith('monitoring.coreos.com/')) {
+      const pm = o as unknown as IPodMonitor;
+      if (pm.spec.namespaceSelector !== undefined) continue; // pods in other namespaces are not rendered here
+      const selected = workloads.filter(
+        (w) => ns(w.object) === ns(o) && labelSelectorMatches(pm.spec.selector, podLabels(w.object)),
+      );
+      if (selected.length === 0 || Object.keys(pm.spec.selector).length === 0)
+        add(r, 'selector matches no workload (an empty selector is refused: it would scrape every pod)');
+      for (const ep of pm.spec.podMetricsEndpoints ?? []) {
+        const port = ep.port ?? ep.portNumber;
+        if (port === undefined) add(r, 'a podMetricsEndpoint names no port');
+        for (const w of selected) {
+          const spec = podSpec(w.object);
+          if (port !== undefined && spec && !spec.containers.some((c) => containerHasPort(c, port)))
+            add(r, `endpoint port ${port} is not a container port of ${objectLabel(w)}`);
+        }
+      }
+    }
+
+    if (o.kind === 'NetworkPolicy') {
+      const np = o as unknown as INetworkPolicy;
+      const selector = np.spec?.podSelector ?? {};
+      const empty = Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0;
+      const selected = workloads.filter(
+        (w) => ns(w.object) === ns(o) && labelSelectorMatches(selector, podLabels(w.object)),
+      );
+      if (!empty && selected.length === 0) add(r, 'podSelector matches no workload');
+      const opens = (ws: RenderedObject[], port: string): boolean =>
+        ws.some((w) => (podSpec(w.object)?.containers ?? []).some((c) => containerHasPort(c, port)));
+      for (const rule of np.spec?.ingress ?? []) {
+        for (const p of rule.ports ?? []) {
+          if (typeof p.port === 'string' && !opens(selected, p.port))
+            add(r, `ingress port ${p.port} is opened by none of the selected pods`);
+        }
+      }
+      for (const rule of np.spec?.egress ?? []) {
+        // A named egress port is looked up on the destination pods: checked when they are rendered here.
+        const peers = rule.to ?? [];
+        if (peers.length === 0 || peers.some((peer) => peer.namespaceSelector !== undefined || peer.ipBlock)) continue;
+        const dest = workloads.filter(
+          (w) =>
+            ns(w.object) === ns(o) && peers.some((peer) => labelSelectorMatches(peer.podSelector, podLabels(w.object))),
+        );
+        if (dest.length === 0) add(r, 'an egress rule names pods that no workload runs');
+        for (const p of rule.ports ?? []) {
+          if (typeof p.port === 'string' && dest.length > 0 && !opens(dest, p.port))
+            add(r, `egress port ${p.port} is opened by none of the destination pods`);
+        }
+      }
+    }
+
+    if (o.kind === 'Certificate' && o.apiVersion.startsWith('cert-manager.io/')) {
+      const cert = o as unknown as ICertificate;
+      const issuer = cert.spec?.issuerRef;
+      const kind = issuer?.kind ?? 'Issuer';
+      const found =
+        kind === 'ClusterIssuer'
+          ? objects.find((x) => x.object.kind === 'ClusterIssuer' && x.object.metadata.name === issuer?.name)
+          : find(kind, ns(o), issuer?.name ?? '');
+      if ((issuer?.group ?? 'cert-manager.io') === 'cert-manager.io' && !found)
+        add(r, `issuerRef names missing ${kind} "${issuer?.name}"`);
+    }
+
+    if ((o.kind === 'Issuer' || o.kind === 'ClusterIssuer') && o.apiVersion.startsWith('cert-manager.io/')) {
+      const caSecret = (o as unknown as IIssuer).spec?.ca?.secretName;
+      if (o.kind === 'Issuer' && caSecret !== undefined && !secretExists(ns(o), caSecret))
+        add(r, `ca.secretName names missing Secret "${caSecret}"`);
     }
   }
   return findings;

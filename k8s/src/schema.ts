@@ -19,14 +19,24 @@ interface ModelInstance {
 }
 type ModelClass = new (data: unknown) => ModelInstance;
 
+/**
+ * Custom resources the manifests use, and the @kubernetes-models package that ships their schemas and
+ * types (same layout as kubernetes-models: <package>/<group>/<version>/<Kind>).
+ */
+export const CRD_MODEL_PACKAGES: Readonly<Record<string, string>> = {
+  'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+  'cert-manager.io': '@kubernetes-models/cert-manager',
+};
+
 // kubernetes-models lays out one module per kind: kubernetes-models/<group>/<version>/<Kind>, with the
 // core group at kubernetes-models/v1/<Kind>. The group name is the directory name.
 function modelPath(apiVersion: string, kind: string): string {
-  return `kubernetes-models/${apiVersion}/${kind}`;
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  return `${CRD_MODEL_PACKAGES[group] ?? 'kubernetes-models'}/${apiVersion}/${kind}`;
 }
 
 async function loadModel(apiVersion: string, kind: string): Promise<ModelClass | undefined> {
-  if (!/^[a-z0-9.]+(\/[a-z0-9]+)?$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
+  if (!/^[a-z0-9.-]+(\/[a-z0-9]+)?$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
   try {
     const mod = (await import(modelPath(apiVersion, kind))) as Record<string, unknown>;
     const cls = mod[kind];
@@ -88,7 +98,7 @@ export function strictFieldFindings(objects: readonly RenderedObject[]): Finding
 
   objects.forEach((r) => {
     const { apiVersion, kind } = r.object;
-    if (!/^[a-z0-9.]+(\/[a-z0-9]+)?$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) {
+    if (!/^[a-z0-9.-]+(\/[a-z0-9]+)?$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) {
       unknown.push({
         source: r.source,
         object: objectLabel(r),

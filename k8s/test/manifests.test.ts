@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,12 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { ICertificate } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate';
 import {
+  PENDING_ENV,
+  STANDARD_ENV,
+  kustomizeNameHash,
   ManifestError,
   ManifestErrorCode,
   allContainers,
@@ -57,20 +62,56 @@ const containerOf = (o: K8sObject): IContainer => {
   if (!c) throw new Error(`${o.kind}/${o.metadata.name} has no container`);
   return c;
 };
-const config = (): Record<string, string> => (get('ConfigMap', 'felt-config') as unknown as IConfigMap).data ?? {};
+/** A generated object by its generator name: kustomize appends `-<10-character content hash>`. */
+const generated = (kind: string, name: string, objects: readonly RenderedObject[] = base.objects): K8sObject => {
+  const found = objects.filter(
+    (r) => r.object.kind === kind && new RegExp(`^${name}(-[a-z0-9]{10})?$`).test(r.object.metadata.name),
+  );
+  if (found.length !== 1) throw new Error(`${kind}/${name}: ${found.length} rendered`);
+  return found[0]!.object;
+};
+const config = (objects?: readonly RenderedObject[]): Record<string, string> =>
+  (generated('ConfigMap', 'felt-config', objects) as unknown as IConfigMap).data ?? {};
+const envOf = (c: IContainer): Map<string, NonNullable<IContainer['env']>[number]> =>
+  new Map((c.env ?? []).map((e) => [e.name, e]));
+const templateOf = (
+  o: K8sObject,
+): { metadata: { annotations?: Record<string, string> }; spec: Record<string, unknown> } =>
+  (o['spec'] as { template: { metadata: { annotations?: Record<string, string> }; spec: Record<string, unknown> } })
+    .template;
 const format = (findings: Finding[]): string[] => findings.map((f) => `${f.source} ${f.object}: ${f.message}`);
 
-// Each service workspace, the workload that runs it, and the variables naming its ports.
+// Each service workspace, the workload that runs it, the variables naming its ports, and the port that
+// serves /healthz, /readyz and /metrics (the lobby's internal ops port; the others' `http`).
 const SERVICES = [
-  { dir: 'services/lobby', kind: 'Deployment', name: 'felt-lobby', ports: { LOBBY_PORT: 'http' } },
-  { dir: 'services/gateway', kind: 'Deployment', name: 'felt-gateway', ports: { GATEWAY_PORT: 'http' } },
+  {
+    dir: 'services/lobby',
+    kind: 'Deployment',
+    name: 'felt-lobby',
+    ports: { LOBBY_PORT: 'http', LOBBY_OPS_PORT: 'ops' },
+    opsPort: 'ops',
+  },
+  {
+    dir: 'services/gateway',
+    kind: 'Deployment',
+    name: 'felt-gateway',
+    ports: { GATEWAY_PORT: 'http' },
+    opsPort: 'http',
+  },
   {
     dir: 'services/table-worker',
     kind: 'StatefulSet',
     name: 'felt-table-worker',
     ports: { WORKER_GRPC_PORT: 'grpc', WORKER_HTTP_PORT: 'http' },
+    opsPort: 'http',
   },
-  { dir: 'services/persister', kind: 'Deployment', name: 'felt-persister', ports: { PERSISTER_HTTP_PORT: 'http' } },
+  {
+    dir: 'services/persister',
+    kind: 'Deployment',
+    name: 'felt-persister',
+    ports: { PERSISTER_HTTP_PORT: 'http' },
+    opsPort: 'http',
+  },
 ] as const;
 
 describe('k8s/overlays/example (the base plus its Secret and image)', () => {
@@ -79,19 +120,46 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
   });
 
   it('renders the whole cluster and lists every manifest file', () => {
-    const names = base.objects.map((r) => `${r.object.kind}/${r.object.metadata.name}`).sort();
+    const names = base.objects
+      .map(
+        (r) => `${r.object.kind}/${r.object.metadata.name.replace(/^felt-config-[a-z0-9]{10}$/, 'felt-config-<hash>')}`,
+      )
+      .sort();
     expect(names).toEqual(
       [
-        'ConfigMap/felt-config',
+        'Certificate/felt-gateway-grpc',
+        'Certificate/felt-grpc-ca',
+        'Certificate/felt-worker-grpc',
+        'ConfigMap/felt-config-<hash>',
+        'ConfigMap/felt-grafana-dashboard',
         'Deployment/felt-gateway',
         'Deployment/felt-lobby',
         'Deployment/felt-persister',
+        'HorizontalPodAutoscaler/felt-gateway',
+        'HorizontalPodAutoscaler/felt-lobby',
         'Ingress/felt',
+        'Issuer/felt-grpc-ca',
+        'Issuer/felt-selfsigned',
         'Job/felt-migrate',
         'Namespace/felt',
+        'NetworkPolicy/felt-allow-dns',
+        'NetworkPolicy/felt-allow-ingress-controller',
+        'NetworkPolicy/felt-allow-monitoring',
+        'NetworkPolicy/felt-allow-monitoring-lobby',
+        'NetworkPolicy/felt-default-deny',
+        'NetworkPolicy/felt-egress-otlp',
+        'NetworkPolicy/felt-egress-postgres',
+        'NetworkPolicy/felt-egress-redis',
+        'NetworkPolicy/felt-gateway-to-workers',
+        'NetworkPolicy/felt-workers-from-gateways',
         'PodDisruptionBudget/felt-gateway',
         'PodDisruptionBudget/felt-lobby',
         'PodDisruptionBudget/felt-table-worker',
+        'PodMonitor/felt-gateway',
+        'PodMonitor/felt-lobby',
+        'PodMonitor/felt-persister',
+        'PodMonitor/felt-table-worker',
+        'PrometheusRule/felt',
         'Secret/felt-secrets',
         'Service/felt-gateway',
         'Service/felt-lobby',
@@ -121,12 +189,12 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
     }
   });
 
-  it('wires liveness to /healthz and readiness to /readyz on each service’s HTTP port', () => {
+  it('wires liveness to /healthz and readiness to /readyz on each service’s ops port (the lobby’s internal one)', () => {
     for (const s of SERVICES) {
       const c = containerOf(get(s.kind, s.name));
-      expect(c.livenessProbe?.httpGet, s.name).toMatchObject({ path: '/healthz', port: 'http' });
-      expect(c.readinessProbe?.httpGet, s.name).toMatchObject({ path: '/readyz', port: 'http' });
-      expect(c.startupProbe?.httpGet, s.name).toMatchObject({ path: '/healthz', port: 'http' });
+      expect(c.livenessProbe?.httpGet, s.name).toMatchObject({ path: '/healthz', port: s.opsPort });
+      expect(c.readinessProbe?.httpGet, s.name).toMatchObject({ path: '/readyz', port: s.opsPort });
+      expect(c.startupProbe?.httpGet, s.name).toMatchObject({ path: '/healthz', port: s.opsPort });
     }
   });
 
@@ -140,12 +208,24 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
         expect(port, `${s.name} port ${portName}`).toBeDefined();
         expect(String(port?.containerPort), `${s.name} ${envVar}`).toBe(data[envVar]);
       }
-      const annotations = (o['spec'] as { template: { metadata: { annotations: Record<string, string> } } }).template
-        .metadata.annotations;
+      const annotations = templateOf(o).metadata.annotations ?? {};
       expect(annotations['prometheus.io/scrape']).toBe('true');
       expect(annotations['prometheus.io/path']).toBe('/metrics');
-      expect(annotations['prometheus.io/port']).toBe(String(c.ports?.find((p) => p.name === 'http')?.containerPort));
+      expect(annotations['prometheus.io/port']).toBe(String(c.ports?.find((p) => p.name === s.opsPort)?.containerPort));
     }
+  });
+
+  it('routes the public ports only: the Ingress never reaches the lobby’s ops port or a worker', () => {
+    const ing = get('Ingress', 'felt') as unknown as IIngress;
+    expect(ing.spec?.ingressClassName).toBe('nginx');
+    for (const path of ing.spec?.rules?.flatMap((r) => r.http?.paths ?? []) ?? []) {
+      const svc = get('Service', path.backend.service!.name) as unknown as IService;
+      const port = svc.spec?.ports?.find((p) => p.name === path.backend.service?.port?.name);
+      expect(port?.targetPort, path.path).toBe('http');
+      expect(svc.metadata?.name).not.toBe('felt-table-worker');
+    }
+    const lobbyPorts = (get('Service', 'felt-lobby') as unknown as IService).spec?.ports?.map((p) => p.name);
+    expect(lobbyPorts).toEqual(['http', 'ops']);
   });
 
   it('names each worker by its pod and advertises its stable DNS name under the headless Service', () => {
@@ -154,8 +234,7 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
     const svc = get('Service', serviceName) as unknown as IService;
     expect(svc.spec?.clusterIP).toBe('None');
     expect(svc.spec?.publishNotReadyAddresses).toBe(true);
-    const env = containerOf(sts).env ?? [];
-    const byName = new Map(env.map((e) => [e.name, e]));
+    const byName = envOf(containerOf(sts));
     expect(byName.get('WORKER_ID')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.name');
     expect(byName.get('POD_NAMESPACE')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.namespace');
     expect(byName.get('WORKER_ADVERTISE_ADDR')?.value).toBe(
@@ -165,11 +244,14 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
 
   it('keeps secrets in the Secret, settings in the ConfigMap, and gives each workload only the keys it reads', () => {
     const secret = get('Secret', 'felt-secrets') as unknown as ISecret;
-    expect(Object.keys(secret.data ?? {}).sort()).toEqual(['DATABASE_URL', 'FELT_SESSION_SECRET']);
+    expect(Object.keys(secret.data ?? {}).sort()).toEqual(['DATABASE_URL', 'FELT_SESSION_SECRET', 'REDIS_URL']);
     // The committed example must not carry a usable session key: a forgotten secrets.env fails at start-up.
     expect(Buffer.from(secret.data?.['FELT_SESSION_SECRET'] ?? '', 'base64').toString()).toBe('');
     expect(Object.keys(config())).not.toContain('FELT_SESSION_SECRET');
     expect(Object.keys(config())).not.toContain('DATABASE_URL');
+    // A Redis URL carries the password (or ACL user) and may be rediss://: a secret.
+    expect(Object.keys(config())).not.toContain('REDIS_URL');
+    expect(Buffer.from(secret.data?.['REDIS_URL'] ?? '', 'base64').toString()).toMatch(/^rediss:\/\/[^:@/]+:[^@]+@/);
 
     const secretKeysOf = (c: IContainer): string[] => {
       const whole = (c.envFrom ?? []).some((r) => r.secretRef?.name === 'felt-secrets');
@@ -179,10 +261,10 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
       return whole ? [...Object.keys(secret.data ?? {}), ...keys] : keys;
     };
     const expected: [string, string, string[]][] = [
-      ['Deployment', 'felt-lobby', ['DATABASE_URL', 'FELT_SESSION_SECRET']],
-      ['Deployment', 'felt-gateway', ['FELT_SESSION_SECRET']],
-      ['StatefulSet', 'felt-table-worker', ['DATABASE_URL']],
-      ['Deployment', 'felt-persister', ['DATABASE_URL']],
+      ['Deployment', 'felt-lobby', ['DATABASE_URL', 'FELT_SESSION_SECRET', 'REDIS_URL']],
+      ['Deployment', 'felt-gateway', ['FELT_SESSION_SECRET', 'REDIS_URL']],
+      ['StatefulSet', 'felt-table-worker', ['DATABASE_URL', 'REDIS_URL']],
+      ['Deployment', 'felt-persister', ['DATABASE_URL', 'REDIS_URL']],
       ['Job', 'felt-migrate', ['DATABASE_URL']],
     ];
     for (const [kind, name, keys] of expected) {
@@ -192,7 +274,7 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
         expect(
           c.envFrom?.map((r) => r.configMapRef?.name),
           name,
-        ).toContain('felt-config');
+        ).toContain(generated('ConfigMap', 'felt-config').metadata.name);
     }
   });
 
@@ -201,6 +283,7 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
       ...commonEnv,
       ...registryEnv,
       LOBBY_PORT: envPort,
+      LOBBY_OPS_PORT: envPort,
       GATEWAY_PORT: envPort,
       WORKER_GRPC_PORT: envPort,
       WORKER_HTTP_PORT: envPort,
@@ -210,6 +293,9 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
       GATEWAY_MAX_PAYLOAD: envPositiveInt,
       GATEWAY_RATE_PER_SEC: envPositiveInt,
       GATEWAY_RATE_BURST: envPositiveInt,
+      GATEWAY_MAX_SOCKETS: envPositiveInt,
+      GATEWAY_TRUST_PROXY: envPort,
+      FELT_TRUST_PROXY: envPositiveInt,
       GATEWAY_ALLOWED_ORIGINS: envList,
       FELT_GATEWAY_URLS: envList,
       FELT_HANDS_QUEUE: envList,
@@ -217,7 +303,9 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
       FELT_LEASE_WAIT_MS: envPositiveInt,
       FELT_DRAIN_DEADLINE_MS: envPositiveInt,
     };
-    const data = config();
+    const all = config();
+    // OpenTelemetry's standard variables are the SDK's to parse: checked in their own test.
+    const data = Object.fromEntries(Object.entries(all).filter(([k]) => !STANDARD_ENV.has(k)));
     // Every ConfigMap key is covered here, so a new setting cannot skip validation.
     expect(Object.keys(data).filter((k) => !(k in shape))).toEqual([]);
     const parsed = parseEnv(shape, data);
@@ -266,10 +354,191 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
 
   it('runs enough replicas to survive one pod loss, with disruption budgets', () => {
     const replicas = (kind: string, name: string): number => (get(kind, name)['spec'] as { replicas: number }).replicas;
-    expect(replicas('Deployment', 'felt-lobby')).toBeGreaterThanOrEqual(2);
-    expect(replicas('Deployment', 'felt-gateway')).toBeGreaterThanOrEqual(2);
+    const hpa = (name: string): IHorizontalPodAutoscaler =>
+      get('HorizontalPodAutoscaler', name) as unknown as IHorizontalPodAutoscaler;
+    // The lobby and the gateways are autoscaled: the HPA's floor is their replica count.
+    expect(hpa('felt-lobby').spec?.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(hpa('felt-gateway').spec?.minReplicas).toBeGreaterThanOrEqual(2);
     expect(replicas('StatefulSet', 'felt-table-worker')).toBeGreaterThanOrEqual(2);
     expect(replicas('Deployment', 'felt-persister')).toBeGreaterThanOrEqual(1);
+    for (const name of ['felt-lobby', 'felt-gateway', 'felt-table-worker'])
+      expect(get('PodDisruptionBudget', name)['spec']).toMatchObject({ maxUnavailable: 1 });
+  });
+
+  it('autoscales gateways on CPU and sockets per pod, below the socket cap, and the lobby on CPU', () => {
+    const hpa = (name: string): IHorizontalPodAutoscaler =>
+      get('HorizontalPodAutoscaler', name) as unknown as IHorizontalPodAutoscaler;
+    const gw = hpa('felt-gateway');
+    expect(gw.spec?.scaleTargetRef).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'felt-gateway' });
+    expect(gw.spec?.metrics?.map((m) => m.resource?.name ?? m.pods?.metric.name)).toEqual([
+      'cpu',
+      'felt_gateway_sockets',
+    ]);
+    const perPod = Number(gw.spec?.metrics?.find((m) => m.type === 'Pods')?.pods?.target.averageValue);
+    // Scale out well before FeltGatewaySocketsNearCap (80 % of GATEWAY_MAX_SOCKETS) fires.
+    expect(perPod).toBeGreaterThan(0);
+    expect(perPod).toBeLessThanOrEqual(0.7 * Number(config()['GATEWAY_MAX_SOCKETS']));
+    // Scaling down drops sockets: slowly.
+    expect(gw.spec?.behavior?.scaleDown?.stabilizationWindowSeconds).toBeGreaterThanOrEqual(300);
+    const lobby = hpa('felt-lobby');
+    expect(lobby.spec?.metrics?.map((m) => m.resource?.name)).toEqual(['cpu']);
+    expect(lobby.spec?.scaleTargetRef.name).toBe('felt-lobby');
+  });
+
+  it('spreads every service across zones and then hosts', () => {
+    for (const s of SERVICES) {
+      const spread = (templateOf(get(s.kind, s.name)).spec['topologySpreadConstraints'] ?? []) as {
+        topologyKey: string;
+        labelSelector: { matchLabels: Record<string, string> };
+      }[];
+      expect(
+        spread.map((t) => t.topologyKey),
+        s.name,
+      ).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+      const labels = (templateOf(get(s.kind, s.name)) as unknown as { metadata: { labels: Record<string, string> } })
+        .metadata.labels;
+      for (const t of spread) expect(labels).toMatchObject(t.labelSelector.matchLabels);
+    }
+  });
+
+  it('rolls the pods when a config value changes (content-hashed ConfigMap name)', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'felt-k8s-roll-'));
+    try {
+      for (const d of ['base', 'overlays', 'monitoring', 'components'])
+        cpSync(join(repoRoot, 'k8s', d), join(copy, d), { recursive: true });
+      const envFile = join(copy, 'base', 'config.env');
+      writeFileSync(envFile, readFileSync(envFile, 'utf8').replace('LOG_LEVEL=info', 'LOG_LEVEL=debug'));
+      const changed = renderKustomization(join(copy, 'overlays', 'example'), {
+        fileOverrides: { 'secrets.env': 'secrets.env.example' },
+      }).objects;
+      const before = generated('ConfigMap', 'felt-config').metadata.name;
+      const after = generated('ConfigMap', 'felt-config', changed).metadata.name;
+      expect(after).not.toBe(before);
+      expect(config(changed)['LOG_LEVEL']).toBe('debug');
+      for (const s of SERVICES) {
+        const refs = containerOf(get(s.kind, s.name, changed)).envFrom?.map((r) => r.configMapRef?.name);
+        expect(refs, s.name).toContain(after);
+      }
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+    // The hash is kustomize's own (api/hasher's test vectors).
+    const cm = (data: Record<string, string>): K8sObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: '' },
+      data,
+    });
+    expect(kustomizeNameHash(cm({ one: '' }))).toBe('9g67k2htb6');
+    expect(kustomizeNameHash(cm({ two: '2', one: '', three: '3' }))).toBe('f5h7t85m9b');
+    expect(
+      kustomizeNameHash({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'my-type',
+        metadata: { name: '' },
+        data: { one: '' },
+      }),
+    ).toBe('74bd68bm66');
+  });
+
+  it('sets a Postgres pool size per service, and none on the gateways', () => {
+    const pool = (kind: string, name: string): number | undefined => {
+      const v = envOf(containerOf(get(kind, name))).get('DATABASE_POOL_MAX')?.value;
+      return v === undefined ? undefined : Number(v);
+    };
+    expect(pool('Deployment', 'felt-lobby')).toBe(10);
+    expect(pool('StatefulSet', 'felt-table-worker')).toBe(5);
+    // Above the persister's job concurrency (4 by default).
+    expect(pool('Deployment', 'felt-persister')).toBeGreaterThan(4);
+    expect(pool('Deployment', 'felt-gateway')).toBeUndefined();
+  });
+
+  it('mounts each side’s gRPC certificates for mutual TLS, issued by cert-manager for the advertised names', () => {
+    const dir = '/var/run/secrets/felt/grpc';
+    const sides = [
+      ['StatefulSet', 'felt-table-worker', 'felt-worker-grpc-tls', 'felt-worker-grpc'],
+      ['Deployment', 'felt-gateway', 'felt-gateway-grpc-tls', 'felt-gateway-grpc'],
+    ] as const;
+    for (const [kind, name, secretName, certName] of sides) {
+      const o = get(kind, name);
+      const c = containerOf(o);
+      const env = envOf(c);
+      expect(env.get('FELT_GRPC_TLS_CA')?.value, name).toBe(`${dir}/ca.crt`);
+      expect(env.get('FELT_GRPC_TLS_CERT')?.value, name).toBe(`${dir}/tls.crt`);
+      expect(env.get('FELT_GRPC_TLS_KEY')?.value, name).toBe(`${dir}/tls.key`);
+      const mount = c.volumeMounts?.find((m) => m.mountPath === dir);
+      expect(mount?.readOnly, name).toBe(true);
+      expect(mount?.subPath, name).toBeUndefined(); // a subPath mount never sees a renewed certificate
+      const volume = podSpec(o)?.volumes?.find((v) => v.name === mount?.name);
+      expect(volume?.secret?.secretName, name).toBe(secretName);
+      expect(volume?.secret?.defaultMode, name).toBe(0o440);
+      const cert = get('Certificate', certName) as unknown as ICertificate;
+      expect(cert.spec?.secretName).toBe(secretName);
+      expect(cert.spec?.issuerRef.name).toBe('felt-grpc-ca');
+    }
+    // The workers' certificate names every address gateways dial.
+    const addr = envOf(containerOf(get('StatefulSet', 'felt-table-worker'))).get('WORKER_ADVERTISE_ADDR')?.value ?? '';
+    const host = addr.replace('$(WORKER_ID)', 'felt-table-worker-7').replace('$(POD_NAMESPACE)', 'felt').split(':')[0]!;
+    const names = (get('Certificate', 'felt-worker-grpc') as unknown as ICertificate).spec?.dnsNames ?? [];
+    expect(names.some((n) => (n.startsWith('*.') ? host.slice(host.indexOf('.')) === n.slice(1) : n === host))).toBe(
+      true,
+    );
+    const usages = (cert: string): string[] => (get('Certificate', cert) as unknown as ICertificate).spec?.usages ?? [];
+    expect(usages('felt-worker-grpc')).toContain('server auth');
+    expect(usages('felt-gateway-grpc')).toContain('client auth');
+    expect((get('Certificate', 'felt-grpc-ca') as unknown as ICertificate).spec?.isCA).toBe(true);
+  });
+
+  it('orders the migration Job before the workloads under Argo CD and Helm', () => {
+    const job = get('Job', 'felt-migrate');
+    expect(job.metadata.annotations).toMatchObject({
+      'argocd.argoproj.io/hook': 'Sync',
+      'argocd.argoproj.io/hook-delete-policy': 'BeforeHookCreation',
+      'helm.sh/hook': 'pre-install,pre-upgrade',
+      'helm.sh/hook-delete-policy': 'before-hook-creation',
+    });
+    const jobWave = Number(job.metadata.annotations?.['argocd.argoproj.io/sync-wave']);
+    for (const s of SERVICES) {
+      const wave = Number(get(s.kind, s.name).metadata.annotations?.['argocd.argoproj.io/sync-wave']);
+      expect(wave, s.name).toBeGreaterThan(jobWave);
+    }
+    // Nothing the Job needs is in a later wave than the Job.
+    for (const r of base.objects.filter((x) => ['Secret', 'ConfigMap', 'Namespace'].includes(x.object.kind)))
+      expect(Number(r.object.metadata.annotations?.['argocd.argoproj.io/sync-wave'] ?? 0)).toBeLessThan(jobWave);
+  });
+
+  it('pauses a terminating gateway while its endpoint deregisters, within its grace period', () => {
+    const gw = get('Deployment', 'felt-gateway');
+    const pause = containerOf(gw).lifecycle?.preStop?.exec?.command;
+    expect(pause?.[0]).toBe('sleep');
+    const seconds = Number(pause?.[1]);
+    expect(seconds).toBeGreaterThanOrEqual(5);
+    // The pause, then the batched socket closes after SIGTERM, fit in the grace period.
+    expect(templateOf(gw).spec['terminationGracePeriodSeconds']).toBeGreaterThanOrEqual(seconds + 20);
+  });
+
+  it('sets standard OpenTelemetry variables in the example overlay, with values the SDK accepts', () => {
+    const data = config();
+    const otel = Object.keys(data).filter((k) => k.startsWith('OTEL_'));
+    expect(otel.sort()).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'OTEL_RESOURCE_ATTRIBUTES',
+      'OTEL_TRACES_SAMPLER',
+      'OTEL_TRACES_SAMPLER_ARG',
+    ]);
+    expect(new URL(data['OTEL_EXPORTER_OTLP_ENDPOINT']!).pathname).toBe('/'); // the exporter appends /v1/traces
+    expect([
+      'always_on',
+      'always_off',
+      'traceidratio',
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+    ]).toContain(data['OTEL_TRACES_SAMPLER']);
+    const ratio = Number(data['OTEL_TRACES_SAMPLER_ARG']);
+    expect(ratio >= 0 && ratio <= 1).toBe(true);
+    expect(data['OTEL_RESOURCE_ATTRIBUTES']).toMatch(/^[\w.]+=[^,=]+(,[\w.]+=[^,=]+)*$/);
   });
 
   it('gives a worker time to drain: a preStop hook, and a grace period above the drain deadline', () => {
@@ -292,6 +561,18 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
       expect(names).toContain(n);
     }
     expect(names).not.toContain('POD_NAMESPACE');
+  });
+
+  it('lists as pending only variables the contracts do not list yet, and uses each of them', () => {
+    const names = contractEnvVars(readFileSync(join(repoRoot, 'docs/dev/contracts.md'), 'utf8'));
+    // Once docs/dev/contracts.md lists one, remove it from PENDING_ENV in k8s/src/index.ts.
+    expect([...PENDING_ENV.keys()].filter((n) => names.has(n))).toEqual([]);
+    const set = new Set<string>(Object.keys(config()));
+    for (const r of base.objects) {
+      if (!isWorkload(r.object)) continue;
+      for (const c of allContainers(podSpec(r.object)!)) for (const e of c.env ?? []) set.add(e.name);
+    }
+    expect([...PENDING_ENV.keys()].filter((n) => !set.has(n))).toEqual([]);
   });
 });
 
@@ -446,8 +727,19 @@ const BREAKAGES: Breakage[] = [
     check: 'refs',
     expected: /sets FELT_REDIS_PREFX, which no Felt service reads/,
     mutate: (find) => {
-      const data = (find('ConfigMap', 'felt-config') as unknown as IConfigMap).data!;
+      const data = (find('ConfigMap', generated('ConfigMap', 'felt-config').metadata.name) as unknown as IConfigMap)
+        .data!;
       data['FELT_REDIS_PREFX'] = data['FELT_REDIS_PREFIX']!;
+    },
+  },
+  {
+    what: 'a misspelt OpenTelemetry variable',
+    check: 'refs',
+    expected: /sets OTEL_TRACE_SAMPLER, which no Felt service reads/,
+    mutate: (find) => {
+      const data = (find('ConfigMap', generated('ConfigMap', 'felt-config').metadata.name) as unknown as IConfigMap)
+        .data!;
+      data['OTEL_TRACE_SAMPLER'] = 'always_on';
     },
   },
   {
@@ -489,6 +781,105 @@ const BREAKAGES: Breakage[] = [
       (
         find('PodDisruptionBudget', 'felt-lobby')['spec'] as { selector: { matchLabels: Record<string, string> } }
       ).selector.matchLabels['app.kubernetes.io/component'] = 'lobbby';
+    },
+  },
+  {
+    what: 'a PodMonitor scraping a port the pods do not open',
+    check: 'refs',
+    expected: /PodMonitor\/felt-lobby: endpoint port metrics is not a container port of Deployment\/felt-lobby/,
+    mutate: (find) => {
+      (
+        find('PodMonitor', 'felt-lobby')['spec'] as { podMetricsEndpoints: { port: string }[] }
+      ).podMetricsEndpoints[0]!.port = 'metrics';
+    },
+  },
+  {
+    what: 'a PodMonitor selecting no pod',
+    check: 'refs',
+    expected: /PodMonitor\/felt-persister: selector matches no workload/,
+    mutate: (find) => {
+      (
+        find('PodMonitor', 'felt-persister')['spec'] as { selector: { matchLabels: Record<string, string> } }
+      ).selector.matchLabels['app.kubernetes.io/component'] = 'persist';
+    },
+  },
+  {
+    what: 'a misspelt PodMonitor field',
+    check: 'strict',
+    expected: /'"intervall"' does not exist in type/,
+    mutate: (find) => {
+      (
+        find('PodMonitor', 'felt-gateway')['spec'] as { podMetricsEndpoints: Record<string, unknown>[] }
+      ).podMetricsEndpoints[0]!['intervall'] = '30s';
+    },
+  },
+  {
+    what: 'a PrometheusRule of the wrong shape',
+    check: 'schema',
+    expected: /rules must be array/,
+    mutate: (find) => {
+      (find('PrometheusRule', 'felt')['spec'] as { groups: Record<string, unknown>[] }).groups[0]!['rules'] = 'x';
+    },
+  },
+  {
+    what: 'an autoscaler scaling a Deployment that does not exist',
+    check: 'refs',
+    expected: /scaleTargetRef Deployment\/felt-gw names no workload/,
+    mutate: (find) => {
+      (
+        find('HorizontalPodAutoscaler', 'felt-gateway') as unknown as IHorizontalPodAutoscaler
+      ).spec.scaleTargetRef.name = 'felt-gw';
+    },
+  },
+  {
+    what: 'a replica count on an autoscaled Deployment',
+    check: 'refs',
+    expected: /Deployment\/felt-gateway sets spec.replicas, which every apply would reset under the autoscaler/,
+    mutate: (find) => {
+      (find('Deployment', 'felt-gateway')['spec'] as Record<string, unknown>)['replicas'] = 3;
+    },
+  },
+  {
+    what: 'a NetworkPolicy selecting no pod',
+    check: 'refs',
+    expected: /NetworkPolicy\/felt-gateway-to-workers: podSelector matches no workload/,
+    mutate: (find) => {
+      (
+        find('NetworkPolicy', 'felt-gateway-to-workers')['spec'] as {
+          podSelector: { matchLabels: Record<string, string> };
+        }
+      ).podSelector.matchLabels['app.kubernetes.io/component'] = 'gw';
+    },
+  },
+  {
+    what: 'a NetworkPolicy opening a named port the pods lack',
+    check: 'refs',
+    expected: /NetworkPolicy\/felt-allow-monitoring-lobby: ingress port metrics is opened by none of the selected pods/,
+    mutate: (find) => {
+      (
+        find('NetworkPolicy', 'felt-allow-monitoring-lobby')['spec'] as { ingress: { ports: { port: string }[] }[] }
+      ).ingress[0]!.ports[0]!.port = 'metrics';
+    },
+  },
+  {
+    what: 'a certificate from an issuer that does not exist',
+    check: 'refs',
+    expected: /Certificate\/felt-worker-grpc: issuerRef names missing Issuer "felt-ca"/,
+    mutate: (find) => {
+      (find('Certificate', 'felt-worker-grpc') as unknown as ICertificate).spec!.issuerRef.name = 'felt-ca';
+    },
+  },
+  {
+    what: 'a certificate volume naming a Secret nothing provides',
+    check: 'refs',
+    expected: /volume "grpc-tls" names missing Secret "felt-worker-tls"/,
+    mutate: (find) => {
+      const volumes = (
+        find('StatefulSet', 'felt-table-worker')['spec'] as {
+          template: { spec: { volumes: { name: string; secret?: { secretName: string } }[] } };
+        }
+      ).template.spec.volumes;
+      volumes.find((v) => v.name === 'grpc-tls')!.secret!.secretName = 'felt-worker-tls';
     },
   },
   {
@@ -588,12 +979,176 @@ describe('the offline kustomize renderer', () => {
   const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  LOG_LEVEL: info\n';
 
   it('refuses kustomize fields it does not implement rather than ignoring them', () => {
-    const d = write({
+    const unsupported = expect.objectContaining({ code: ManifestErrorCode.UNSUPPORTED_KUSTOMIZE_FIELD }) as Error;
+    for (const k of [
+      'resources: [cm.yaml]\npatchesStrategicMerge: [p.yaml]\n',
+      'resources: [cm.yaml]\nconfigMapGenerator:\n  - name: x\n    env: a.env\n',
+      'resources: [cm.yaml]\nconfigMapGenerator:\n  - name: x\n    literals: [A=1]\n    options: { labelz: {} }\n',
+      'resources: [cm.yaml]\npatches:\n  - target: { kind: ConfigMap, annotationSelector: a=b }\n    patch: "[]"\n',
+    ]) {
+      expect(() => renderKustomization(write({ 'kustomization.yaml': k, 'cm.yaml': cm })), k).toThrow(unsupported);
+    }
+    // A strategic-merge patch (a mapping, not a list of operations) is refused, not half-applied.
+    const smp = write({
       'kustomization.yaml': 'resources: [cm.yaml]\npatches:\n  - path: p.yaml\n',
       'cm.yaml': cm,
+      'p.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  A: b\n',
     });
-    expect(() => renderKustomization(d)).toThrow(
-      expect.objectContaining({ code: ManifestErrorCode.UNSUPPORTED_KUSTOMIZE_FIELD }) as Error,
+    expect(() => renderKustomization(smp)).toThrow(unsupported);
+  });
+
+  it('applies JSON 6902 patches to their targets, and fails on a target that matches nothing', () => {
+    const d = write({
+      'kustomization.yaml': [
+        'resources: [cm.yaml]',
+        'patches:',
+        '  - target: { kind: ConfigMap, name: c }',
+        '    patch: |',
+        '      - op: add',
+        '        path: /data/NEW',
+        '        value: x',
+        '      - op: replace',
+        '        path: /data/LOG_LEVEL',
+        '        value: debug',
+        '      - op: add',
+        '        path: /metadata/labels',
+        '        value: { a/b: c }',
+        '  - target: { kind: ConfigMap, name: c }',
+        '    path: ops.yaml',
+      ].join('\n'),
+      'cm.yaml': cm,
+      'ops.yaml': '- op: remove\n  path: /data/NEW\n- op: add\n  path: /data/L\n  value: [1]\n',
+    });
+    const o = renderKustomization(d).objects[0]!.object;
+    expect(o['data']).toEqual({ LOG_LEVEL: 'debug', L: [1] });
+    expect(o.metadata.labels).toEqual({ 'a/b': 'c' });
+    const none = write({
+      'kustomization.yaml': 'resources: [cm.yaml]\npatches:\n  - target: { kind: Secret }\n    patch: "[]"\n',
+      'cm.yaml': cm,
+    });
+    expect(() => renderKustomization(none)).toThrow(
+      expect.objectContaining({ code: ManifestErrorCode.PATCH_FAILED }) as Error,
+    );
+    const bad = write({
+      'kustomization.yaml':
+        'resources: [cm.yaml]\npatches:\n  - target: { kind: ConfigMap }\n    patch: "[{op: replace, path: /data/NOPE, value: 1}]"\n',
+      'cm.yaml': cm,
+    });
+    expect(() => renderKustomization(bad)).toThrow(/replace \/data\/NOPE on ConfigMap\/c: no value at \/data\/NOPE/);
+  });
+
+  it('generates hashed ConfigMaps, merges an overlay into them, and renames the pods’ references', () => {
+    const root = write({});
+    const d = (sub: string, files: Record<string, string>): void => {
+      mkdirSync(join(root, sub), { recursive: true });
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(root, sub, name), text);
+    };
+    const pod = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: { name: d }',
+      'spec:',
+      '  selector: { matchLabels: { a: b } }',
+      '  template:',
+      '    metadata: { labels: { a: b } }',
+      '    spec:',
+      '      containers:',
+      '        - name: c',
+      '          image: felt',
+      '          envFrom: [{ configMapRef: { name: cfg } }]',
+      '          env: [{ name: X, valueFrom: { configMapKeyRef: { name: cfg, key: A } } }]',
+      '      volumes: [{ name: v, configMap: { name: cfg } }, { name: f, configMap: { name: files } }]',
+    ].join('\n');
+    d('base', {
+      'kustomization.yaml': [
+        'resources: [d.yaml]',
+        'configMapGenerator:',
+        '  - name: cfg',
+        '    envs: [a.env]',
+        '  - name: files',
+        '    files: [dash.json, other=x.txt]',
+        '    options: { disableNameSuffixHash: true, labels: { grafana_dashboard: "1" } }',
+      ].join('\n'),
+      'd.yaml': pod,
+      'a.env': '# c\nA=1\nB=2\n',
+      'dash.json': '{"uid":"x"}\n',
+      'x.txt': 'hello',
+    });
+    d('ov', {
+      'kustomization.yaml': [
+        'resources: [../base]',
+        'configMapGenerator:',
+        '  - name: cfg',
+        '    behavior: merge',
+        '    literals: [B=3, C=4]',
+      ].join('\n'),
+    });
+    const r = renderKustomization(join(root, 'ov'), { sourceRoot: root });
+    const cfg = r.objects.find((o) => o.object.metadata.name.startsWith('cfg-'))!.object;
+    expect(cfg['data']).toEqual({ A: '1', B: '3', C: '4' });
+    expect(cfg.metadata.name).toBe(`cfg-${kustomizeNameHash({ ...cfg, metadata: { name: 'cfg' } })}`);
+    const files = get('ConfigMap', 'files', r.objects);
+    expect(files['data']).toEqual({ 'dash.json': '{"uid":"x"}\n', other: 'hello' });
+    expect(files.metadata.labels).toEqual({ grafana_dashboard: '1' });
+    const spec = podSpec(get('Deployment', 'd', r.objects))!;
+    expect(spec.containers[0]!.envFrom?.[0]?.configMapRef?.name).toBe(cfg.metadata.name);
+    expect(spec.containers[0]!.env?.[0]?.valueFrom?.configMapKeyRef?.name).toBe(cfg.metadata.name);
+    expect(spec.volumes?.map((v) => v.configMap?.name)).toEqual([cfg.metadata.name, 'files']);
+    // Rendering the base alone hashes its own content.
+    const alone = renderKustomization(join(root, 'base'));
+    expect(alone.objects.find((o) => o.object.metadata.name.startsWith('cfg-'))!.object.metadata.name).not.toBe(
+      cfg.metadata.name,
+    );
+    // merge needs something to merge into; create refuses a duplicate.
+    d('bad', {
+      'kustomization.yaml': 'configMapGenerator:\n  - name: nope\n    behavior: merge\n    literals: [A=1]\n',
+    });
+    expect(() => renderKustomization(join(root, 'bad'))).toThrow(
+      expect.objectContaining({ code: ManifestErrorCode.GENERATOR_CONFLICT }) as Error,
+    );
+    d('dup', {
+      'kustomization.yaml': 'resources: [../base]\nconfigMapGenerator:\n  - name: cfg\n    literals: [A=1]\n',
+    });
+    expect(() => renderKustomization(join(root, 'dup'))).toThrow(
+      expect.objectContaining({ code: ManifestErrorCode.GENERATOR_CONFLICT }) as Error,
+    );
+  });
+
+  it('applies a component on top of what its kustomization has accumulated, and only as a component', () => {
+    const root = write({});
+    const d = (sub: string, files: Record<string, string>): void => {
+      mkdirSync(join(root, sub), { recursive: true });
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(root, sub, name), text);
+    };
+    d('comp', {
+      'kustomization.yaml': [
+        'apiVersion: kustomize.config.k8s.io/v1alpha1',
+        'kind: Component',
+        'resources: [extra.yaml]',
+        'patches:',
+        '  - target: { kind: ConfigMap, name: c }',
+        '    patch: "[{op: add, path: /data/FROM_COMPONENT, value: yes}]"',
+      ].join('\n'),
+      'extra.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n',
+    });
+    d('ov', {
+      'kustomization.yaml': 'namespace: n\nresources: [cm.yaml]\ncomponents: [../comp]\n',
+      'cm.yaml': cm,
+    });
+    const r = renderKustomization(join(root, 'ov'), { sourceRoot: root });
+    expect(r.objects.map((o) => [o.source, o.object.metadata.namespace])).toEqual([
+      ['ov/cm.yaml#0', 'n'],
+      ['comp/extra.yaml#0', 'n'],
+    ]);
+    expect(get('ConfigMap', 'c', r.objects)['data']).toEqual({ LOG_LEVEL: 'info', FROM_COMPONENT: 'yes' });
+    d('wrong', { 'kustomization.yaml': 'resources: [../comp]\n' });
+    expect(() => renderKustomization(join(root, 'wrong'))).toThrow(
+      /a kind: Component can only be listed under components/,
+    );
+    d('notcomp', { 'kustomization.yaml': 'resources: []\n' });
+    d('wrong2', { 'kustomization.yaml': 'components: [../notcomp]\n' });
+    expect(() => renderKustomization(join(root, 'wrong2'))).toThrow(
+      /listed under components but is not a kind: Component/,
     );
   });
 

@@ -47,7 +47,7 @@ export interface GatewayHandle {
 export class Cluster {
   readonly workers: WorkerHandle[] = [];
   readonly gateways: GatewayHandle[] = [];
-  lobby: { proc: ServiceProcess; url: string } | undefined;
+  lobby: { proc: ServiceProcess; url: string; opsUrl: string } | undefined;
   persister: { proc: ServiceProcess; httpUrl: string } | undefined;
   private nextWorker = 0;
   private nextGateway = 0;
@@ -147,9 +147,14 @@ export class Cluster {
       ...this.commonEnv(),
       LOBBY_HOST: '127.0.0.1',
       LOBBY_PORT: '0',
+      LOBBY_OPS_PORT: '0',
       FELT_GATEWAY_URLS: this.gateways.map((g) => g.wsUrl).join(','),
     });
-    this.lobby = { proc, url: `http://127.0.0.1:${Number(proc.ready.port)}` };
+    this.lobby = {
+      proc,
+      url: `http://127.0.0.1:${Number(proc.ready.port)}`,
+      opsUrl: `http://127.0.0.1:${Number(proc.ready.opsPort)}`,
+    };
   }
 
   async startPersister(): Promise<void> {

@@ -39,6 +39,7 @@ export async function startLobby(ns: Namespace, mode: 'ledger' | 'worker', name 
     FELT_SESSION_SECRET: SESSION_SECRET,
     LOBBY_HOST: '127.0.0.1',
     LOBBY_PORT: '0',
+    LOBBY_OPS_PORT: '0',
     FELT_CASH_OUT_MODE: mode,
     FELT_CLOSE_SWEEP_MS: '500',
   });

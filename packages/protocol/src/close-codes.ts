@@ -8,6 +8,8 @@ export const CloseCode = {
   MESSAGE_TOO_BIG: 1009,
   /** Unexpected server failure. */
   INTERNAL_ERROR: 1011,
+  /** The gateway holds as many sockets as it accepts (GATEWAY_MAX_SOCKETS): reconnect to another one. */
+  TRY_AGAIN_LATER: 1013,
   /** The session was revoked or expired while the socket was open. */
   SESSION_ENDED: 4001,
   /** The client kept sending after being rate limited. */

@@ -19,6 +19,8 @@ export const gatewayEnv = {
    */
   GATEWAY_MAX_PAYLOAD: atMost(1_048_576).default(16384),
   /** Open sockets one account may hold at this gateway; one more is closed with 4029. */
+  /** Sockets this gateway holds in all; one more is closed with 1013 (try another gateway). */
+  GATEWAY_MAX_SOCKETS: atMost(10_000_000).default(10_000),
   GATEWAY_MAX_SOCKETS_PER_USER: atMost(10_000).default(16),
   /** Open sockets one client address (an IPv6 /64) may hold at this gateway; one more is closed with 4029. */
   GATEWAY_MAX_SOCKETS_PER_ADDRESS: atMost(1_000_000).default(64),

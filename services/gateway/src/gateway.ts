@@ -76,6 +76,8 @@ export interface GatewayOptions {
   readonly maxPayload: number;
   readonly ratePerSec: number;
   readonly rateBurst: number;
+  /** Open sockets this gateway holds in all (GATEWAY_MAX_SOCKETS); absent: no such bound. */
+  readonly maxSockets?: number;
   /** Open sockets per account at this gateway (GATEWAY_MAX_SOCKETS_PER_USER). */
   readonly maxSocketsPerUser: number;
   /** Open sockets per client address at this gateway (GATEWAY_MAX_SOCKETS_PER_ADDRESS). */
@@ -127,7 +129,11 @@ export class Gateway {
     this.keys = redisKeys(o.prefix);
     this.dropRate = o.dropRate ?? 0;
     this.allowed = new Set(o.allowedOrigins);
-    this.limiter = new SocketLimiter({ perUser: o.maxSocketsPerUser, perAddress: o.maxSocketsPerAddress });
+    this.limiter = new SocketLimiter({
+      perUser: o.maxSocketsPerUser,
+      perAddress: o.maxSocketsPerAddress,
+      ...(o.maxSockets !== undefined ? { total: o.maxSockets } : {}),
+    });
     this.router = new WorkerRouter({
       ring: o.ring,
       gatewayId: o.gatewayId,
@@ -135,7 +141,7 @@ export class Gateway {
       requestTimeoutMs: o.requestTimeoutMs ?? 5_000,
       onLinkOpen: () => this.reconcile(),
     });
-    this.metrics = createGatewayMetrics(o.metricsRegistry, () => this.router.openStreams());
+    this.metrics = createGatewayMetrics(o.metricsRegistry, () => this.router.openStreams(), o.maxSockets);
     o.ring.onChange(() => {
       this.router.syncLinks();
       this.reconcile();
@@ -313,6 +319,11 @@ export class Gateway {
     const refusal = this.limiter.admit(data.userId, data.address);
     if (refusal !== null) {
       this.metrics.refusals.inc({ reason: refusal });
+      if (refusal === SocketRefusal.GATEWAY) {
+        // Full: the client's reconnect goes to the next gateway it knows.
+        this.closeSocket(data, GatewayCloseCode.TRY_AGAIN_LATER, `this gateway is full (${this.o.maxSockets} sockets)`);
+        return;
+      }
       this.closeSocket(
         data,
         GatewayCloseCode.TOO_MANY_SOCKETS,

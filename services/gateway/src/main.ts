@@ -38,6 +38,7 @@ const gateway = new Gateway({
   maxPayload: env.GATEWAY_MAX_PAYLOAD,
   ratePerSec: env.GATEWAY_RATE_PER_SEC,
   rateBurst: env.GATEWAY_RATE_BURST,
+  maxSockets: env.GATEWAY_MAX_SOCKETS,
   maxSocketsPerUser: env.GATEWAY_MAX_SOCKETS_PER_USER,
   maxSocketsPerAddress: env.GATEWAY_MAX_SOCKETS_PER_ADDRESS,
   maxTablesPerSocket: env.GATEWAY_MAX_TABLES_PER_SOCKET,

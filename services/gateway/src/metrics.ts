@@ -12,7 +12,18 @@ export interface GatewayMetrics {
   readonly notOwnerRetries: Counter;
 }
 
-export function createGatewayMetrics(registry: Registry, workerStreams: () => number): GatewayMetrics {
+export function createGatewayMetrics(
+  registry: Registry,
+  workerStreams: () => number,
+  maxSockets?: number,
+): GatewayMetrics {
+  if (maxSockets !== undefined) {
+    new Gauge({
+      name: 'felt_gateway_max_sockets',
+      help: 'Open client sockets this gateway accepts (GATEWAY_MAX_SOCKETS)',
+      registers: [registry],
+    }).set(maxSockets);
+  }
   new Gauge({
     name: 'felt_gateway_worker_streams',
     help: 'Open Connect streams to workers',

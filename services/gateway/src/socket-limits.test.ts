@@ -39,4 +39,16 @@ describe('SocketLimiter', () => {
   it('refuses caps below one', () => {
     expect(() => new SocketLimiter({ perUser: 0, perAddress: 1 })).toThrow(RangeError);
   });
+
+  it('admits up to the gateway-wide cap, whoever asks, and frees a place on release', () => {
+    const limiter = new SocketLimiter({ perUser: 10, perAddress: 10, total: 2 });
+    expect(limiter.admit('u1', 'a')).toBeNull();
+    expect(limiter.admit('u2', 'b')).toBeNull();
+    expect(limiter.admit('u3', 'c')).toBe(SocketRefusal.GATEWAY);
+    // A refused socket was never counted: releasing it changes nothing.
+    limiter.release('u3', 'c');
+    expect(limiter.admit('u3', 'c')).toBe(SocketRefusal.GATEWAY);
+    limiter.release('u1', 'a');
+    expect(limiter.admit('u3', 'c')).toBeNull();
+  });
 });

@@ -10,7 +10,7 @@ import {
   type Registry,
 } from '@felt/platform';
 import { stakesLabel, type RoomConfigInput } from '@felt/protocol';
-import type { Context, MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
@@ -102,6 +102,8 @@ export interface LobbyDeps {
 
 export interface LobbyApp {
   readonly app: OpenAPIHono<Env>;
+  /** Served on LOBBY_OPS_PORT only: /healthz, /readyz, /metrics, /debug/spans. */
+  readonly ops: Hono;
   readonly rooms: Rooms;
   readonly history: History;
   readonly accounts: Accounts;
@@ -369,28 +371,13 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   const serveWeb = deps.webDist !== undefined && hasWebClient(deps.webDist);
   if (!serveWeb) app.get('/', (c) => c.html(homePage()));
   app.get('/healthz', (c) => c.json({ ok: true }));
-  app.get('/readyz', async (c) => {
-    const within = <T>(p: Promise<T>): Promise<boolean> =>
-      Promise.race([
-        p.then(
-          () => true,
-          () => false,
-        ),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
-      ]);
-    const checks = {
-      postgres: await within(deps.prisma.$queryRaw`SELECT 1`),
-      redis: await within(deps.redis.ping()),
-    };
-    const ready = checks.postgres && checks.redis;
-    return c.json({ ready, checks }, ready ? 200 : 503);
-  });
-  app.get('/metrics', async (c) => c.body(await metrics.metrics(), 200, { 'content-type': metrics.contentType }));
-  app.get('/debug/spans', (c) => {
-    const spans = debugSpans();
-    return spans ? c.json({ spans }) : c.json(errorBody(ApiErrorCode.NOT_FOUND, 'span capture is off'), 404);
-  });
-
+  // Readiness, metrics and debug captures are on the operations port (LOBBY_OPS_PORT). Here they are
+  // 404, never the web client's page: a probe or scrape aimed at the public port must fail loudly.
+  for (const path of ['/readyz', '/metrics', '/debug/*']) {
+    app.get(path, (c) =>
+      c.json(errorBody(ApiErrorCode.NOT_FOUND, 'served on the operations port (LOBBY_OPS_PORT)'), 404),
+    );
+  }
   app.openapi(
     createRoute({
       method: 'get',
@@ -822,5 +809,31 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
 
   // Last, so the API, health and metrics routes above always win over a file of the same name.
   if (serveWeb && deps.webDist !== undefined) mountWebClient(app, deps.webDist);
-  return { app, rooms, history, accounts, metrics, revocationSync };
+  // The operations port (LOBBY_OPS_PORT): readiness, metrics and debug captures, which the Ingress
+  // never routes. The public app keeps only /healthz, a liveness answer that says nothing.
+  const ops = new Hono();
+  ops.get('/healthz', (c) => c.json({ ok: true }));
+  ops.get('/readyz', async (c) => {
+    const within = <T>(p: Promise<T>): Promise<boolean> =>
+      Promise.race([
+        p.then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
+      ]);
+    const checks = {
+      postgres: await within(deps.prisma.$queryRaw`SELECT 1`),
+      redis: await within(deps.redis.ping()),
+    };
+    const ready = checks.postgres && checks.redis;
+    return c.json({ ready, checks }, ready ? 200 : 503);
+  });
+  ops.get('/metrics', async (c) => c.body(await metrics.metrics(), 200, { 'content-type': metrics.contentType }));
+  ops.get('/debug/spans', (c) => {
+    const spans = debugSpans();
+    return spans ? c.json({ spans }) : c.json(errorBody(ApiErrorCode.NOT_FOUND, 'span capture is off'), 404);
+  });
+
+  return { app, ops, rooms, history, accounts, metrics, revocationSync };
 }

@@ -68,6 +68,8 @@ export const lobbyEnv = {
   ...sessionSecretEnv,
   LOBBY_HOST: z.string().min(1).default('0.0.0.0'),
   LOBBY_PORT: envPort.default(8080),
+  /** The operations port (readiness, metrics): never routed by the Ingress. 0 picks a free port. */
+  LOBBY_OPS_PORT: envPort.default(9090),
   FELT_COOKIE_SECURE: envFlag.default(false),
   FELT_SIGNUP_GRANT: z.coerce
     .number({ message: 'expected a number of chips' })

@@ -13,7 +13,7 @@ const logger = createLogger('lobby', { level: env.LOG_LEVEL });
 const migrated = await migrate(env.DATABASE_URL);
 if (migrated.applied.length > 0) logger.info({ event: 'migrated', applied: migrated.applied }, 'migrations applied');
 
-const prisma = createPrisma(env.DATABASE_URL);
+const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
 // A bound on retries turns a Redis outage into a failed request instead of a hung one.
 const redis = createRedis(env.REDIS_URL, { name: 'lobby', maxRetriesPerRequest: 2 });
 redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
@@ -69,19 +69,29 @@ const sweep =
     : null;
 sweep?.unref();
 
-const server = serve({ fetch: lobby.app.fetch, hostname: env.LOBBY_HOST, port: env.LOBBY_PORT });
-await new Promise<void>((resolve, reject) => {
-  server.once('listening', resolve);
-  server.once('error', reject);
-});
+const listen = async (fetch: typeof lobby.app.fetch, port: number) => {
+  const s = serve({ fetch, hostname: env.LOBBY_HOST, port });
+  await new Promise<void>((resolve, reject) => {
+    s.once('listening', resolve);
+    s.once('error', reject);
+  });
+  return s;
+};
+const server = await listen(lobby.app.fetch, env.LOBBY_PORT);
+const opsServer = await listen(lobby.ops.fetch, env.LOBBY_OPS_PORT);
 const port = (server.address() as AddressInfo).port;
-logger.info({ event: 'ready', port, host: env.LOBBY_HOST }, `lobby listening on ${env.LOBBY_HOST}:${port}`);
+const opsPort = (opsServer.address() as AddressInfo).port;
+logger.info(
+  { event: 'ready', port, opsPort, host: env.LOBBY_HOST },
+  `lobby listening on ${env.LOBBY_HOST}:${port} (operations on :${opsPort})`,
+);
 
 onShutdown(
   async () => {
     if (sweep) clearInterval(sweep);
     await lobby.revocationSync.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => opsServer.close(() => resolve()));
     await prisma.$disconnect();
     await closeRedis(redis);
     await shutdownTelemetry();

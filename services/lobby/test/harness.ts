@@ -65,6 +65,19 @@ export class Client {
     return this.req<T>('GET', path);
   }
 
+  /** A GET on the operations port's app (LOBBY_OPS_PORT): /healthz, /readyz, /metrics, /debug/spans. */
+  async ops<T = Record<string, unknown>>(path: string): Promise<Response<T>> {
+    const res = await this.lobby.ops.request(path);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // Metrics stay text.
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
   post<T = Record<string, unknown>>(path: string, body: unknown = {}, headers?: Record<string, string>) {
     return this.req<T>('POST', path, body, headers);
   }

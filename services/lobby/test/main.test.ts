@@ -41,6 +41,8 @@ async function query<R extends pg.QueryResultRow>(sql: string, params: unknown[]
 interface Running {
   readonly child: ChildProcess;
   readonly port: number;
+  /** LOBBY_OPS_PORT, as the ready line announces it. */
+  readonly opsPort: number;
   readonly lines: Record<string, unknown>[];
   stop(): Promise<number | null>;
 }
@@ -54,6 +56,7 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     FELT_SESSION_SECRET: SECRET,
     LOBBY_HOST: '127.0.0.1',
     LOBBY_PORT: '0',
+    LOBBY_OPS_PORT: '0',
     FELT_GATEWAY_URLS: 'ws://127.0.0.1:9001/ws',
     ...extra,
   };
@@ -69,7 +72,7 @@ async function startLobby(extra: Record<string, string> = {}): Promise<Running> 
   const lines: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
+  const [port, opsPort] = await new Promise<[number, number]>((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => reject(new Error(`no ready line; stderr: ${stderr}`)), 45_000);
     child.stdout.on('data', (d: Buffer) => {
@@ -83,7 +86,7 @@ async function startLobby(extra: Record<string, string> = {}): Promise<Running> 
           lines.push(parsed);
           if (parsed.event === 'ready') {
             clearTimeout(timer);
-            resolve(parsed.port as number);
+            resolve([parsed.port as number, parsed.opsPort as number]);
           }
         } catch {
           // Not a log line.
@@ -98,6 +101,7 @@ async function startLobby(extra: Record<string, string> = {}): Promise<Running> 
   return {
     child,
     port,
+    opsPort,
     lines,
     stop: () =>
       new Promise((resolve) => {
@@ -151,14 +155,21 @@ describe('the lobby process', () => {
       expect(applied.length).toBeGreaterThan(0);
 
       expect(await http(lobby.port, 'GET', '/healthz')).toMatchObject({ status: 200 });
-      expect(await http(lobby.port, 'GET', '/readyz')).toMatchObject({ status: 200, body: { ready: true } });
+      // Readiness, metrics and span captures are on the operations port only, never the public one.
+      expect(lobby.opsPort).toBeGreaterThan(0);
+      expect(lobby.opsPort).not.toBe(lobby.port);
+      expect(await http(lobby.opsPort, 'GET', '/readyz')).toMatchObject({ status: 200, body: { ready: true } });
+      expect((await http(lobby.opsPort, 'GET', '/healthz')).status).toBe(200);
+      for (const path of ['/readyz', '/metrics', '/debug/spans']) {
+        expect((await fetch(`http://127.0.0.1:${lobby.port}${path}`)).status, path).toBe(404);
+      }
       const signup = await http(lobby.port, 'POST', '/api/auth/signup', { name: 'proc_user', password: 'password-1' });
       expect(signup.status).toBe(201);
       const room = await http(lobby.port, 'POST', '/api/rooms', { sit: { buy_in: 150 } }, signup.cookie);
       expect(room.status).toBe(201);
 
       // The telemetry preload instrumented node:http: the signup left a server span.
-      const spans = await http(lobby.port, 'GET', '/debug/spans');
+      const spans = await http(lobby.opsPort, 'GET', '/debug/spans');
       const names = (spans.body.spans as { name: string; kind: number; attributes: Record<string, unknown> }[]).map(
         (s) => `${s.kind}:${JSON.stringify(s.attributes['http.target'] ?? s.attributes['url.path'] ?? s.name)}`,
       );

@@ -16,7 +16,7 @@ describe('operations endpoints', () => {
   it('answers /healthz and /readyz when Postgres and Redis answer', async () => {
     const c = h.client();
     expect(await c.get('/healthz')).toMatchObject({ status: 200, body: { ok: true } });
-    expect(await c.get('/readyz')).toMatchObject({
+    expect(await c.ops('/readyz')).toMatchObject({
       status: 200,
       body: { ready: true, checks: { postgres: true, redis: true } },
     });
@@ -28,7 +28,7 @@ describe('operations endpoints', () => {
     deadRedis.on('error', () => undefined);
     const broken = await startHarness({ redis: deadRedis });
     try {
-      const res = await broken.client().get('/readyz');
+      const res = await broken.client().ops('/readyz');
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ ready: false, checks: { postgres: true, redis: false } });
     } finally {
@@ -44,7 +44,7 @@ describe('operations endpoints', () => {
     await c.get('/api/me');
     await c.get('/api/rooms/00000000-0000-4000-8000-000000000000');
     await c.get('/no/such/thing');
-    const res = await c.get<string>('/metrics');
+    const res = await c.ops<string>('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/plain/);
     expect(res.body).toMatch(
@@ -59,7 +59,7 @@ describe('operations endpoints', () => {
     expect(res.body).toMatch(
       /felt_lobby_http_request_duration_seconds_count\{[^}]*route="\/api\/config",status="200"\} 1/,
     );
-    expect(res.body).toContain('felt_process_cpu_seconds_total');
+    expect(res.body).toContain('process_cpu_seconds_total');
   });
 
   it('serves an OpenAPI 3 document that describes every API route', async () => {
@@ -110,7 +110,7 @@ describe('operations endpoints', () => {
   });
 
   it('keeps span capture off unless FELT_TRACE_MEMORY turned it on', async () => {
-    expect((await h.client().get('/debug/spans')).status).toBe(404);
+    expect((await h.client().ops('/debug/spans')).status).toBe(404);
   });
 });
 

@@ -69,7 +69,7 @@ describe('the lobby serves the web client', () => {
     await c.get('/assets/index-Ab12Cd34.js');
     await c.post('/api/auth/signup', { name: 'webmetric', password: 'password-1' });
     await c.get('/api/no-such-route');
-    const metrics = await c.get<string>('/metrics');
+    const metrics = await c.ops<string>('/metrics');
     const lines = metrics.body.split('\n').filter((l) => l.startsWith('felt_lobby_http_requests_total{'));
     expect(lines.some((l) => l.includes('route="web"') && l.includes('status="200"'))).toBe(true);
     expect(lines.some((l) => l.includes('route="/api/auth/signup"') && l.includes('status="201"'))).toBe(true);

@@ -22,7 +22,7 @@ redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error
 // Outcomes go out on their own connection, so a slow publish never queues behind BullMQ's commands.
 const publisher = createRedis(env.REDIS_URL, { name: 'persister-outcomes', maxRetriesPerRequest: 2 });
 publisher.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error (outcomes)'));
-const prisma = createPrisma(env.DATABASE_URL);
+const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
 const registry = createMetricsRegistry('persister');
 
 const consumer = new HandConsumer({

@@ -56,7 +56,7 @@ const queueRedis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:q
 for (const r of [redis, subRedis, queueRedis])
   r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
 const subscriber = new ChannelSubscriber(subRedis);
-const prisma = createPrisma(env.DATABASE_URL);
+const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
 const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE);
 
 const metricsRegistry = createMetricsRegistry('table-worker');

@@ -123,6 +123,11 @@ export const databaseEnv = {
   DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], 'postgresql://postgres@127.0.0.1:5432/felt').default(
     'postgresql://postgres@127.0.0.1:5432/felt',
   ),
+  /**
+   * The most Postgres connections this process opens (its pool's size). Size the pods' sum to the
+   * server's max_connections, or put PgBouncer in transaction mode in front (docs/operations.md).
+   */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
 };
 
 export const sessionSecretEnv = {

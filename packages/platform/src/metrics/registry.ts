@@ -9,6 +9,8 @@ export type { Registry } from 'prom-client';
 export function createMetricsRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
-  collectDefaultMetrics({ register: registry, prefix: 'felt_' });
+  // The standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, …), unprefixed, so
+  // stock Node.js dashboards and alerts work as they are.
+  collectDefaultMetrics({ register: registry });
   return registry;
 }

@@ -66,6 +66,7 @@ const CLOSE_CODE_DOCS: Record<CloseCode, string> = {
   1001: 'Going away: the gateway is shutting down. Reconnect (any gateway) and send `join_table` again.',
   1009: 'Message too big: a frame exceeded the per-socket payload limit (`GATEWAY_MAX_PAYLOAD`, default 16384 bytes). A frame over twice the limit, or a text frame that is not valid UTF-8, is not read at all: the connection is dropped without a close frame (the client sees 1006).',
   1011: 'Internal error.',
+  1013: 'Try again later: this gateway holds as many sockets as it accepts (`GATEWAY_MAX_SOCKETS`, default 10000). Reconnect, to another gateway if you know one.',
   4001: 'Session ended: the session was revoked or expired while the socket was open. Log in again.',
   4008: 'Rate-limit abuse: the client kept sending after its frames were refused with `rate_limited`.',
   4013: 'Slow consumer: the socket’s outgoing buffer passed the backpressure limit. Reconnect and resync.',
