@@ -67,6 +67,31 @@ export default tseslint.config(
     },
   },
   {
+    // The table worker's domain knows no ORM: the hands queue's job contracts come from
+    // @felt/platform, and only the adapters (and main.ts, which wires them) reach the database.
+    files: ['services/table-worker/src/**/*.ts'],
+    ignores: [
+      'services/table-worker/src/adapters/**',
+      'services/table-worker/src/main.ts',
+      'services/table-worker/src/**/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@felt/db',
+              message:
+                'The worker domain imports no database package: take job contracts from @felt/platform, and put database access in src/adapters/ behind a port.',
+            },
+          ],
+          patterns: [deepImport],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -6,14 +6,23 @@ import { describe, expect, it } from 'vitest';
 // load zod), and this checks that copy against the protocol's schemas.
 import fc from 'fast-check';
 import {
+  LOBBY_ROUTES,
+  SESSION_COOKIE as CONTRACT_SESSION_COOKIE,
+  clientConfigSchema,
+  createRoomSchema,
+  createdRoomSchema,
+  credentialsSchema,
+  joinByCodeSchema,
   parseClientFrame,
   parseRoomConfig,
   pongSchema,
   serverMessageSchema,
+  topUpRequestSchema,
   type ValidActionsView,
 } from '@felt/protocol';
 import {
   LOAD_BUY_IN,
+  LobbyRoute,
   SESSION_COOKIE,
   ServerType,
   actionFrame,
@@ -29,6 +38,7 @@ import {
   sessionCookie,
   sitInFrame,
   topUpPath,
+  type Credentials,
 } from './wire.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -182,7 +192,8 @@ describe('wire shapes', () => {
     expect(messageHead({ kind: 'pong' })).toBeUndefined();
   });
 
-  it('uses the session cookie named in docs/dev/contracts.md', () => {
+  it('uses the session cookie of the lobby’s contract, as docs/dev/contracts.md names it', () => {
+    expect(SESSION_COOKIE).toBe(CONTRACT_SESSION_COOKIE);
     const contracts = readFileSync(join(repoRoot, 'docs/dev/contracts.md'), 'utf8');
     const section = contracts.slice(contracts.indexOf('## Session cookie'));
     expect(/`([a-z_]+)`/.exec(section)?.[1]).toBe(SESSION_COOKIE);
@@ -212,9 +223,54 @@ describe('wire shapes', () => {
     expect(() => parseRoomConfig((createRoomBody(11) as { config: unknown }).config)).toThrow();
     expect(createRoomBody(6, false)).not.toHaveProperty('sit');
     expect(joinByCodeBody('042817')).toEqual({ code: '042817', buy_in: LOAD_BUY_IN });
-    // The rebuy route the k6 players use, as the lobby serves it (services/lobby app.ts).
-    const app = readFileSync(join(repoRoot, 'services/lobby/src/app.ts'), 'utf8');
-    expect(app).toContain(`path: '${topUpPath('{id}').replace('%7Bid%7D', '{id}')}'`);
+  });
+
+  it('calls only the lobby’s routes, with bodies its contract accepts', () => {
+    // The calls the k6 scripts make (loadtest/k6/lib/lobby.ts), as the contract keys its routes.
+    const calls = [
+      `GET ${LobbyRoute.CONFIG}`,
+      `POST ${LobbyRoute.SIGNUP}`,
+      `POST ${LobbyRoute.LOGIN}`,
+      `POST ${LobbyRoute.ROOMS}`,
+      `POST ${LobbyRoute.JOIN_BY_CODE}`,
+      `DELETE ${LobbyRoute.ROOMS}/{id}`,
+      `POST ${decodeURIComponent(topUpPath('{id}'))}`,
+    ];
+    for (const call of calls) expect(Object.keys(LOBBY_ROUTES)).toContain(call);
+    for (const seats of [2, 6, 10]) {
+      expect(createRoomSchema.safeParse(createRoomBody(seats)).success).toBe(true);
+      expect(createRoomSchema.safeParse(createRoomBody(seats, false)).success).toBe(true);
+    }
+    expect(joinByCodeSchema.parse(joinByCodeBody('042817'))).toEqual(joinByCodeBody('042817'));
+    const credentials: Credentials = { name: 'load_1', password: 'password-1' };
+    expect(credentialsSchema.parse(credentials)).toEqual(credentials);
+    expect(topUpRequestSchema.safeParse({ amount: LOAD_BUY_IN }).success).toBe(true);
+  });
+
+  it('reads the fields it needs from answers the contract describes', () => {
+    const config = clientConfigSchema.parse({ gateway_urls: ['ws://127.0.0.1:8081/ws'] });
+    expect(gatewayUrls(config)).toEqual(config.gateway_urls);
+    const room = {
+      session_id: '0b9c5a3e-2f6d-4c1e-9a57-3c1f0e7d2b10',
+      code: '042817',
+      status: 'open',
+      game: 'holdem',
+      limit: 'nl',
+      stakes: '1/2',
+      seats: 6,
+      players: 1,
+      buy_in: { min: LOAD_BUY_IN, max: 2 * LOAD_BUY_IN },
+      listed: false,
+      host_id: '5d0c8f0e-8c4b-4b8e-9d6e-2a1f3c4b5d6e',
+      created_at: '2026-01-01T00:00:00.000Z',
+    };
+    const created = createdRoomSchema.parse({
+      session_id: room.session_id,
+      code: room.code,
+      room: { ...room, config: {}, members: [] },
+      seat: null,
+    });
+    expect(roomRef(created)).toEqual({ sessionId: room.session_id, code: room.code });
   });
 
   it('reads gateway URLs from the lobby config response', () => {

@@ -1,7 +1,8 @@
 // Message shapes and lobby routes the load scenario uses, shared by the Node runner and the k6 scripts
 // (which bundle this file), so it must not import anything: k6 has no Node and no npm packages.
-// The authoritative schemas are in @felt/protocol and the lobby's OpenAPI document; wire.test.ts
-// checks these against them.
+// The authoritative schemas are in @felt/protocol: the WebSocket messages, and the lobby's HTTP
+// contract (lobby-api.ts: routes, bodies, answers, the session cookie); wire.test.ts checks these
+// copies against them.
 
 /** Client frames the scenario sends. */
 export interface JoinTableFrame {
@@ -192,10 +193,10 @@ export function loadDecision(valid: LoadValidActions, random: () => number): Loa
   return { action: 'fold' };
 }
 
-/** Session cookie the lobby sets at login and the gateway reads at upgrade (docs/dev/contracts.md). */
+/** Session cookie the lobby sets at login and the gateway reads at upgrade (@felt/protocol SESSION_COOKIE). */
 export const SESSION_COOKIE = 'felt_session';
 
-/** Lobby routes, relative to the lobby base URL (the lobby serves its OpenAPI document at /openapi.json). */
+/** Lobby routes, relative to the lobby base URL (@felt/protocol LOBBY_ROUTES; the lobby serves /openapi.json). */
 export const LobbyRoute = {
   /** `{gateway_urls: [...]}`: where clients connect for live play. */
   CONFIG: '/api/config',

@@ -269,18 +269,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         }
         unconverged++;
         problems.push(`unconverged: ${m.name} at ${m.session.tableId} (${last})`);
-        if (process.env.FELT_CHAOS_DEBUG === '1') {
-          for (const p of [...cluster.gateways.map((g) => g.proc), ...cluster.workers.map((w) => w.proc)])
-            for (const l of p.logs.filter((x) => x.includes(m.session.tableId)).slice(-12))
-              log(`  ${p.name}${p.alive ? '' : ' (dead)'}: ${l.slice(0, 400)}`);
-        }
       }),
     );
-
-    // Every player leaves and every room closes: the clock acts at once for a player who left, so
-    // the hand each table is in finishes now and is recorded (with the bots paused it would
-    // otherwise wait out every turn clock, and its acked actions would look lost).
-    await Promise.all(crews.map((c) => c.stop()));
 
     // lost_actions: every ack a bot received names an action its seat took in that hand's record.
     let lostActions = 0;

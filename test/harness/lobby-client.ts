@@ -1,5 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { SESSION_COOKIE } from '@felt/platform';
+import {
+  SESSION_COOKIE,
+  closedSchema,
+  createdRoomSchema,
+  joinedSchema,
+  leftSchema,
+  signedUpSchema,
+  topUpSchema,
+  type LobbyClosed,
+  type LobbyTopUp,
+  type RoomConfigInput,
+} from '@felt/protocol';
+import { z } from 'zod';
 
 export interface SignedUpUser {
   readonly userId: string;
@@ -26,13 +38,34 @@ export class LobbyError extends Error {
   }
 }
 
-/** The lobby's HTTP API as a player uses it (services/lobby, /openapi.json). */
+/** A success answer that is not what the lobby's contract (@felt/protocol lobby-api.ts) says. */
+export class LobbyContractError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    what: string,
+    options: { cause: z.ZodError },
+  ) {
+    super(`${what} answered HTTP ${status} off the contract: ${options.cause.message}`, options);
+    this.name = 'LobbyContractError';
+  }
+}
+
+/**
+ * The lobby's HTTP API as a player uses it (services/lobby, /openapi.json). Every answer is checked
+ * against the contract's schema, so an end-to-end test also tests the lobby's side of it.
+ */
 export class LobbyClient {
   private readonly rooms = new Map<string, CreatedRoom>();
 
   constructor(readonly url: string) {}
 
-  private async call(what: string, path: string, init: { method: string; cookie?: string; body?: unknown }) {
+  private async call<S extends z.ZodType>(
+    what: string,
+    path: string,
+    schema: S,
+    init: { method: string; cookie?: string; body?: unknown },
+  ): Promise<{ res: Response; body: z.output<S> }> {
     const res = await fetch(`${this.url}${path}`, {
       method: init.method,
       headers: {
@@ -44,41 +77,41 @@ export class LobbyClient {
     const text = await res.text();
     const body: unknown = text ? JSON.parse(text) : null;
     if (!res.ok) throw new LobbyError(res.status, body, what);
-    return { res, body: body as Record<string, unknown> };
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new LobbyContractError(res.status, body, what, { cause: parsed.error });
+    return { res, body: parsed.data };
   }
 
   /** Signs up a guest account and keeps its session cookie. */
   async signUp(name: string, password = `pw-${randomBytes(8).toString('hex')}`): Promise<SignedUpUser> {
-    const { res, body } = await this.call('sign-up', '/api/auth/signup', { method: 'POST', body: { name, password } });
+    const { res, body } = await this.call('sign-up', '/api/auth/signup', signedUpSchema, {
+      method: 'POST',
+      body: { name, password },
+    });
     const cookie = res.headers
       .getSetCookie()
       .map((c) => c.split(';')[0]!)
       .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
     if (!cookie) throw new Error('sign-up set no session cookie');
-    const user = body.user as { id: string; name: string };
-    return { userId: user.id, name: user.name, cookie };
+    return { userId: body.user.id, name: body.user.name, cookie };
   }
 
   /**
    * Creates a room and seats its host at the minimum buy-in. `config` is a RoomConfig input
-   * (@felt/protocol); `seatHost: false` leaves the host out of the seats.
+   * (@felt/protocol), loosely typed so that a test may build one from parts (the lobby validates it);
+   * `seatHost: false` leaves the host out of the seats.
    */
   async createRoom(
     host: SignedUpUser,
-    config?: Record<string, unknown>,
+    config?: RoomConfigInput | Readonly<Record<string, unknown>>,
     options: { seatHost?: boolean } = {},
   ): Promise<CreatedRoom> {
-    const { body } = await this.call('create room', '/api/rooms', {
+    const { body } = await this.call('create room', '/api/rooms', createdRoomSchema, {
       method: 'POST',
       cookie: host.cookie,
       body: config ? { config } : {},
     });
-    const room = body.room as { buy_in: { min: number; max: number } };
-    const created: CreatedRoom = {
-      sessionId: body.session_id as string,
-      code: body.code as string,
-      buyIn: room.buy_in,
-    };
+    const created: CreatedRoom = { sessionId: body.session_id, code: body.code, buyIn: body.room.buy_in };
     this.rooms.set(created.code, created);
     if (options.seatHost ?? true) await this.joinByCode(host, created.code);
     return created;
@@ -86,29 +119,36 @@ export class LobbyClient {
 
   /** Gives up the seat (the lobby's room leave). */
   async leaveRoom(user: SignedUpUser, roomId: string): Promise<void> {
-    await this.call('leave room', `/api/rooms/${roomId}/leave`, { method: 'POST', cookie: user.cookie });
+    await this.call('leave room', `/api/rooms/${roomId}/leave`, leftSchema, { method: 'POST', cookie: user.cookie });
   }
 
   /** A rebuy or top-up: wallet → escrow now, added by the table at its next hand boundary. */
-  async topUp(user: SignedUpUser, roomId: string, amount: number): Promise<{ topUpId: string; status: string }> {
-    const { body } = await this.call('top up', `/api/rooms/${roomId}/top-up`, {
+  async topUp(
+    user: SignedUpUser,
+    roomId: string,
+    amount: number,
+  ): Promise<{ topUpId: string; status: LobbyTopUp['status'] }> {
+    const { body } = await this.call('top up', `/api/rooms/${roomId}/top-up`, topUpSchema, {
       method: 'POST',
       cookie: user.cookie,
       body: { amount },
     });
-    return { topUpId: body.top_up_id as string, status: body.status as string };
+    return { topUpId: body.top_up_id, status: body.status };
   }
 
   /** Deletes the room (host only); answers the room's status (`closing` where workers refund it). */
-  async closeRoom(host: SignedUpUser, roomId: string): Promise<string> {
-    const { body } = await this.call('close room', `/api/rooms/${roomId}`, { method: 'DELETE', cookie: host.cookie });
-    return body.status as string;
+  async closeRoom(host: SignedUpUser, roomId: string): Promise<LobbyClosed['status']> {
+    const { body } = await this.call('close room', `/api/rooms/${roomId}`, closedSchema, {
+      method: 'DELETE',
+      cookie: host.cookie,
+    });
+    return body.status;
   }
 
   async joinByCode(user: SignedUpUser, code: string, buyIn?: number): Promise<void> {
     buyIn ??= this.rooms.get(code)?.buyIn.min;
     if (buyIn === undefined) throw new Error(`unknown room code ${code}`);
-    await this.call('join by code', '/api/rooms/join', {
+    await this.call('join by code', '/api/rooms/join', joinedSchema, {
       method: 'POST',
       cookie: user.cookie,
       body: { code, buy_in: buyIn },
@@ -116,6 +156,7 @@ export class LobbyClient {
   }
 
   async logout(user: SignedUpUser): Promise<void> {
-    await this.call('logout', '/api/auth/logout', { method: 'POST', cookie: user.cookie });
+    // 204: no body.
+    await this.call('logout', '/api/auth/logout', z.null(), { method: 'POST', cookie: user.cookie });
   }
 }

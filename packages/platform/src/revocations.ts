@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { revokedSessionKey } from './auth/session-token.js';
+import { redisKeys } from './redis/keys.js';
 
 /**
  * Durable logout, as the gateways see it. The lobby's `sessions` rows (revoked_at) are the truth;
@@ -23,17 +24,21 @@ export const RevocationState = {
 } as const;
 export type RevocationState = (typeof RevocationState)[keyof typeof RevocationState];
 
-/** `P revocations:loaded`: present (no TTL) while the revocation keys are complete. */
+/**
+ * `P revocations:loaded` (`redisKeys(prefix).revocationsLoaded`): present (no TTL) while the
+ * revocation keys are complete.
+ */
 export function revocationsLoadedKey(prefix: string): string {
-  return `${prefix}revocations:loaded`;
+  return redisKeys(prefix).revocationsLoaded;
 }
 
 /**
- * `P revocations:loading`: the token of the lobby replica reloading the keys. A flush during the
- * reload deletes it, and the replica then does not set the marker (it reloads again instead).
+ * `P revocations:loading` (`redisKeys(prefix).revocationsLoading`): the token of the lobby replica
+ * reloading the keys. A flush during the reload deletes it, and the replica then does not set the
+ * marker (it reloads again instead).
  */
 export function revocationsLoadingKey(prefix: string): string {
-  return `${prefix}revocations:loading`;
+  return redisKeys(prefix).revocationsLoading;
 }
 
 /** The state of one session: one MULTI of two EXISTS, so both are read at the same instant. */

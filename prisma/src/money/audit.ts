@@ -1,3 +1,4 @@
+import type { LiveTableMoney } from '@felt/platform';
 import type { Db, PrismaClient } from '../client.js';
 import { ledgerTotals } from '../ledger.js';
 import { handLedgerKeys } from './persist-hand.js';
@@ -35,19 +36,9 @@ export interface AuditIssue {
   readonly details?: Readonly<Record<string, string | number | boolean | null>>;
 }
 
-/**
- * One table's stacks as its worker holds them (the `money` section of the worker's checkpoint,
- * docs/dev/money-flows.md). Stacks of a hand in progress are the hand-start stacks.
- */
-export interface LiveTableMoney {
-  readonly lastHandNo: number;
-  readonly seats: readonly {
-    readonly userId: string;
-    readonly stack: number;
-    /** Top-ups added to the stack that no persisted hand or cash-out has reported yet. */
-    readonly appliedTopUps: readonly { readonly id: string; readonly applied: number }[];
-  }[];
-}
+// One table's stacks as its worker holds them: the checkpoint's `money` section, a contract between
+// the worker and this audit that lives in @felt/platform.
+export type { LiveTableMoney };
 
 export interface AuditOptions {
   /** Live stacks of a room's table where a cluster runs (null: no live table). */

@@ -1,8 +1,8 @@
+import { voidedHandJobSchema } from '@felt/platform';
 import type { Prisma, PrismaClient, TxClient } from '../client.js';
 import { HandConflictError, HandRecordInvalidError } from '../errors.js';
 import { mapLedgerError } from '../ledger.js';
 import { withTransaction } from '../transaction.js';
-import { voidedHandJobSchema } from './jobs.js';
 
 export type VoidedHandResult = {
   readonly result: 'written' | 'duplicate';

@@ -1,15 +1,7 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { PrismaClient } from '@felt/db';
-import {
-  createMetricsRegistry,
-  debugSpans,
-  readCookie,
-  SESSION_COOKIE,
-  type Logger,
-  type Redis,
-  type Registry,
-} from '@felt/platform';
-import { stakesLabel, type RoomConfigInput } from '@felt/protocol';
+import { createMetricsRegistry, debugSpans, readCookie, type Logger, type Redis, type Registry } from '@felt/platform';
+import { SESSION_COOKIE, stakesLabel, type RoomConfigInput } from '@felt/protocol';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, setCookie } from 'hono/cookie';
@@ -32,32 +24,34 @@ import { CashOutMode, Rooms, type RoomMember, type RoomSummary, type SeatResult 
 import { originCheck, securityHeaders } from './security.js';
 import { Throttles } from './throttle.js';
 import {
+  clientConfigSchema,
   closedSchema,
+  createdRoomSchema,
+  createRoomSchema,
+  credentialsSchema,
   handDetailSchema,
   handIdParamSchema,
   historyPageSchema,
   historyQuerySchema,
-  revealResponseSchema,
-  topUpRequestSchema,
-  topUpSchema,
-  configResponseSchema,
-  createdRoomSchema,
-  createRoomSchema,
-  credentialsSchema,
-  errorSchema,
   idempotencyHeaderSchema,
   joinByCodeSchema,
   joinedSchema,
   leftSchema,
   listQuerySchema,
-  meSchema,
-  quickJoinSchema,
-  roomDetailSchema,
+  lobbyErrorSchema,
   loggedOutEverywhereSchema,
+  meSchema,
+  ohhResponseSchema,
+  phhResponseSchema,
+  quickJoinSchema,
+  revealResponseSchema,
+  roomDetailSchema,
   roomIdParamSchema,
   roomListSchema,
-  sessionResponseSchema,
+  sessionSchema,
   signedUpSchema,
+  topUpRequestSchema,
+  topUpSchema,
 } from './schemas.js';
 
 /** What the lobby needs from outside; tests pass a test database and a random Redis prefix. */
@@ -128,9 +122,9 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 });
 
 const errors = (...codes: Exclude<ApiErrorStatus, 500>[]) =>
-  Object.fromEntries(codes.map((code) => [code, json(errorSchema, 'Refused; `error.code` says why')])) as Record<
+  Object.fromEntries(codes.map((code) => [code, json(lobbyErrorSchema, 'Refused; `error.code` says why')])) as Record<
     number,
-    ReturnType<typeof json<typeof errorSchema>>
+    ReturnType<typeof json<typeof lobbyErrorSchema>>
   >;
 
 const cookieAuth = [{ cookieAuth: [] }];
@@ -383,7 +377,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       method: 'get',
       path: '/api/config',
       summary: 'Where clients connect for live play',
-      responses: { 200: json(configResponseSchema, 'Gateway WebSocket URLs') },
+      responses: { 200: json(clientConfigSchema, 'Gateway WebSocket URLs') },
     }),
     (c) => c.json({ gateway_urls: [...deps.gatewayUrls] }, 200),
   );
@@ -426,7 +420,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
         'Retry-After); a successful log-in clears its name. 503 busy with Retry-After when password hashing is saturated.',
       request: { body: { content: { 'application/json': { schema: credentialsSchema } }, required: true } },
       responses: {
-        200: json(sessionResponseSchema, 'Signed in; the session cookie is set'),
+        200: json(sessionSchema, 'Signed in; the session cookie is set'),
         ...errors(400, 401, 403, 429, 503),
       },
     }),
@@ -725,10 +719,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
     async (c) => {
       const q = c.req.valid('query');
       const page = await history.list(c.get('auth').userId, q.page_size, q.cursor);
-      return c.json(
-        { hands: page.hands.map((h) => ({ ...h, cards: [...h.cards], board: [...h.board] })), next: page.next },
-        200,
-      );
+      return c.json(page, 200);
     },
   );
 
@@ -742,7 +733,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       request: { params: handIdParamSchema },
       responses: { 200: json(handDetailSchema, 'The hand'), ...errors(400, 401, 404) },
     }),
-    async (c) => c.json((await history.get(c.get('auth').userId, c.req.valid('param').id)) as never, 200),
+    async (c) => c.json(await history.get(c.get('auth').userId, c.req.valid('param').id), 200),
   );
 
   app.openapi(
@@ -770,7 +761,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       security: cookieAuth,
       request: { params: handIdParamSchema },
       responses: {
-        200: { content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } }, description: 'OHH' },
+        200: { content: { 'application/json': { schema: ohhResponseSchema } }, description: 'OHH' },
         ...errors(400, 401, 404, 422),
       },
     }),
@@ -786,7 +777,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       security: cookieAuth,
       request: { params: handIdParamSchema },
       responses: {
-        200: { content: { 'text/plain': { schema: z.string() } }, description: 'PHH (TOML)' },
+        200: { content: { 'text/plain': { schema: phhResponseSchema } }, description: 'PHH (TOML)' },
         ...errors(400, 401, 404, 422),
       },
     }),

@@ -1,5 +1,18 @@
 import type { PrismaClient } from '@felt/db';
-import { ExportError, Hand, toOhh, toPhh, type OhhHandHistory } from '@felt/engine';
+import {
+  ExportError,
+  Hand,
+  seesHoleCard,
+  shownCards,
+  toOhh,
+  toPhh,
+  viewOperationLog,
+  type Card,
+  type OhhHandHistory,
+  type Operation,
+  type ShownCards,
+} from '@felt/engine';
+import { toHandAction, type HandDetail, type HistoryPage, type RevealResponse } from '@felt/protocol';
 import { ApiErrorCode, LobbyError } from './errors.js';
 
 /**
@@ -7,52 +20,25 @@ import { ApiErrorCode, LobbyError } from './errors.js';
  * could see at the table (their own cards, cards dealt face up, the board, every hand shown) plus
  * what the reveal made public (the seeds). Other players' cards that were never shown are never
  * served as cards, in any format, though the revealed server seed lets anyone rebuild the whole
- * deck and so reconstruct them (FAIRNESS.md's stated limit).
+ * deck and so reconstruct them (FAIRNESS.md's stated limit). Which card a viewer saw is the engine's
+ * one rule (`seesHoleCard`, `viewOperationLog`), for the operation log and every other field alike.
  */
-
-export interface HistoryPage {
-  readonly hands: readonly HandSummary[];
-  /** Pass back as `cursor` for the next (older) page; null on the last page. */
-  readonly next: string | null;
-}
-
-export interface HandSummary {
-  readonly hand_id: string;
-  readonly session_id: string;
-  readonly hand_no: number | null;
-  readonly game: string;
-  readonly limit: string;
-  readonly blinds: unknown;
-  readonly started_at: string;
-  readonly ended_at: string;
-  readonly seat: number;
-  readonly cards: readonly string[];
-  readonly board: readonly string[];
-  readonly starting_stack: number;
-  readonly final_stack: number;
-  readonly net: number;
-  readonly won: number;
-  readonly folded: boolean;
-  readonly pot_total: number;
-  readonly rake: number;
-  /**
-   * Present when the hand was voided (checkpoint_lost, room_closed, unreadable): it has no number,
-   * no cards, actions or pots, and nobody won or lost anything (final stack = starting stack).
-   */
-  readonly voided_reason?: string;
-}
-
-type Op = Record<string, unknown> & { type: string; seat?: number };
 
 /** What one viewer may see of a stored hand. */
 interface Visibility {
   readonly seat: number;
-  /** Seats whose hole cards were all shown (at showdown, on an all-in runout, or voluntarily). */
-  readonly shown: ReadonlySet<number>;
+  /** The cards each seat showed (at showdown, on an all-in runout, or voluntarily). */
+  readonly shown: ShownCards;
 }
 
-function canSee(v: Visibility, owner: number | null, faceUp: boolean): boolean {
-  return owner === null || faceUp || owner === v.seat || v.shown.has(owner);
+/** Whether the viewer saw a dealt card: a board card (no owner), or a hole card by the engine's rule. */
+function canSee(v: Visibility, owner: number | null, card: string, faceUp: boolean): boolean {
+  return owner === null || seesHoleCard(v.seat, owner, card as Card, faceUp, v.shown);
+}
+
+/** The stored operation log: each row's `data` is the engine's operation as the hand recorded it. */
+function operationsOf(actions: readonly { readonly data: unknown }[]): Operation[] {
+  return actions.map((a) => a.data as Operation);
 }
 
 const chips = (n: bigint): number => Number(n);
@@ -147,18 +133,16 @@ export class History {
   }
 
   /** One hand as the user may see it. */
-  async get(userId: string, handId: string): Promise<Record<string, unknown>> {
+  async get(userId: string, handId: string): Promise<HandDetail> {
     const { hand, visibility } = await this.load(userId, handId);
-    const shownCards = new Map<number, string[]>();
-    for (const a of hand.actions) {
-      const op = a.data as Op;
-      if (op.type === 'show' && typeof op.seat === 'number') shownCards.set(op.seat, op.cards as string[]);
-    }
     const holeOf = (seat: number): (string | null)[] =>
       hand.cards
         .filter((c) => c.kind === 'hole' && c.seat === seat)
         .sort((a, b) => a.deckIndex - b.deckIndex)
-        .map((c) => (canSee(visibility, seat, c.faceUp) ? c.card : null));
+        .map((c) => (canSee(visibility, seat, c.card, c.faceUp) ? c.card : null));
+    const actions = viewOperationLog(operationsOf(hand.actions), visibility.seat).map((view, i) =>
+      toHandAction(hand.actions[i]!.seq, view),
+    );
     return {
       hand_id: hand.handId,
       session_id: hand.roomId,
@@ -187,9 +171,9 @@ export class History {
         net: chips(p.net),
         folded: p.folded,
         cards: holeOf(p.seat),
-        shown: shownCards.has(p.seat),
+        shown: visibility.shown.has(p.seat),
       })),
-      actions: hand.actions.map((a) => actionView(a.seq, a.data as Op, visibility)),
+      actions,
       pots: hand.pots.map((p) => ({
         index: p.potIndex,
         amount: chips(p.amount),
@@ -214,7 +198,7 @@ export class History {
    * every dealt index with its card where the viewer saw it; a card the viewer never saw is
    * withheld as `card: null` (the seeds still let anyone rebuild it).
    */
-  async reveal(userId: string, handId: string): Promise<{ reveal: Record<string, unknown>; withheld: number[] }> {
+  async reveal(userId: string, handId: string): Promise<RevealResponse> {
     const { hand, visibility } = await this.load(userId, handId);
     if (hand.voidedReason !== null) {
       // Never dealt to the end: no seed was revealed, and none will be.
@@ -225,7 +209,7 @@ export class History {
     const dealt = hand.cards
       .sort((a, b) => a.deckIndex - b.deckIndex)
       .map((c) => {
-        const seen = canSee(visibility, c.seat, c.faceUp);
+        const seen = canSee(visibility, c.seat, c.card, c.faceUp);
         if (!seen) withheld.push(c.deckIndex);
         return { index: c.deckIndex, card: seen ? c.card : null };
       });
@@ -250,23 +234,15 @@ export class History {
   async ohh(userId: string, handId: string): Promise<OhhHandHistory> {
     const { hand, visibility, engineHand } = await this.loadEngine(userId, handId);
     const names = Object.fromEntries(hand.players.map((p) => [p.seat, p.name]));
-    const ohh = toOhh(engineHand, { siteName: 'Felt', currency: 'XPM', heroSeat: visibility.seat });
-    const seatOfId = new Map(ohh.ohh.players.map((p) => [p.id, p.seat]));
+    const ohh = toOhh(engineHand, {
+      siteName: 'Felt',
+      currency: 'XPM',
+      heroSeat: visibility.seat,
+      viewer: visibility.seat,
+    });
     for (const p of ohh.ohh.players) {
       p.name = names[p.seat] ?? p.name;
       p.display = p.name;
-    }
-    for (const round of ohh.ohh.rounds) {
-      for (const a of round.actions) {
-        const owner = seatOfId.get(a.player_id) ?? null;
-        if (a.action === 'Dealt Cards' && a.cards) {
-          const kept = a.cards.filter((_, i) => canSee(visibility, owner, a._visibility?.[i] === 'up'));
-          if (kept.length > 0) a.cards = kept;
-          else delete a.cards;
-        } else if (a.action === 'Discard' && a.cards && owner !== visibility.seat) {
-          delete a.cards;
-        }
-      }
     }
     return ohh;
   }
@@ -301,12 +277,8 @@ export class History {
     const me = hand?.players.find((p) => p.userId === userId);
     // Hands a user was not dealt into are not theirs to read: the same answer as a missing hand.
     if (!hand || !me) throw new LobbyError(ApiErrorCode.HAND_NOT_FOUND, 'no such hand among yours');
-    const shown = new Set<number>();
-    for (const a of hand.actions) {
-      const op = a.data as Op;
-      if (op.type === 'show' && typeof op.seat === 'number') shown.add(op.seat);
-    }
-    return { hand, visibility: { seat: me.seat, shown } satisfies Visibility };
+    const visibility: Visibility = { seat: me.seat, shown: shownCards(operationsOf(hand.actions)) };
+    return { hand, visibility };
   }
 
   private async loadEngine(userId: string, handId: string) {
@@ -325,43 +297,4 @@ export class History {
     }
     return { ...loaded, engineHand };
   }
-}
-
-/** The fields of an operation a viewer may see, with unseen cards as null. */
-function actionView(seq: number, op: Op, v: Visibility): Record<string, unknown> {
-  const out: Record<string, unknown> = { seq, type: op.type };
-  for (const k of [
-    'seat',
-    'street',
-    'name',
-    'actor',
-    'kind',
-    'amount',
-    'to',
-    'allIn',
-    'full',
-    'timeout',
-    'reason',
-    'pot',
-    'rake',
-    'winners',
-    'stacks',
-    'atIndex',
-    'draw',
-  ]) {
-    if (op[k] !== undefined) out[k === 'allIn' ? 'all_in' : k === 'atIndex' ? 'at_index' : k] = op[k];
-  }
-  const cards = Array.isArray(op.cards) ? (op.cards as string[]) : null;
-  const owner = typeof op.seat === 'number' ? op.seat : null;
-  if (cards && op.type === 'deal_hole') {
-    const vis = Array.isArray(op.visibility) ? (op.visibility as string[]) : [];
-    out.cards = cards.map((c, i) => (canSee(v, owner, vis[i] === 'up') ? c : null));
-  } else if (cards && op.type === 'discard') {
-    out.cards = cards.map((c) => (owner === v.seat ? c : null));
-  } else if (cards) {
-    // Board cards and shown hands are public.
-    out.cards = cards;
-  }
-  if (op.type === 'reshuffle' && Array.isArray(op.discards)) out.discards = op.discards;
-  return out;
 }

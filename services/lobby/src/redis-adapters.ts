@@ -1,4 +1,4 @@
-import { redisKeys, revocationsLoadedKey, type Redis } from '@felt/platform';
+import { redisKeys, type Redis, type RedisKeys } from '@felt/platform';
 import type { RevocationList, RoomEvent, RoomEventPublisher } from './ports.js';
 
 export class RedisRoomEventPublisher implements RoomEventPublisher {
@@ -27,12 +27,12 @@ export function revocationTtlMs(expiresAt: Date, now = Date.now()): number {
  * instead of trusting an incomplete list.
  */
 export class RedisRevocationList implements RevocationList {
-  private readonly keys: ReturnType<typeof redisKeys>;
+  private readonly keys: RedisKeys;
   private readonly pending = new Map<string, Date>();
 
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
+    prefix: string,
   ) {
     this.keys = redisKeys(prefix);
   }
@@ -43,7 +43,7 @@ export class RedisRevocationList implements RevocationList {
       this.pending.delete(sessionId);
     } catch {
       this.pending.set(sessionId, expiresAt);
-      await this.redis.del(revocationsLoadedKey(this.prefix)).catch(() => undefined);
+      await this.redis.del(this.keys.revocationsLoaded).catch(() => undefined);
     }
   }
 

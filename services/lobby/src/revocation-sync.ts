@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '@felt/db';
-import {
-  revocationsLoadedKey,
-  revocationsLoadingKey,
-  revokedSessionKey,
-  type Logger,
-  type Redis,
-} from '@felt/platform';
+import { redisKeys, type Logger, type Redis, type RedisKeys } from '@felt/platform';
 import { revocationTtlMs, type RedisRevocationList } from './redis-adapters.js';
 
 /** Sets the marker only if this replica's loading token is still there, i.e. nothing flushed Redis meanwhile. */
@@ -52,8 +46,11 @@ export class RevocationSync {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<RevocationCheck> | undefined;
   private readonly listeners = new Set<(result: RevocationCheck, sessions: number) => void>();
+  private readonly keys: RedisKeys;
 
-  constructor(private readonly o: RevocationSyncOptions) {}
+  constructor(private readonly o: RevocationSyncOptions) {
+    this.keys = redisKeys(o.prefix);
+  }
 
   /** Checks now, then every interval, until stop(). */
   start(): void {
@@ -90,15 +87,15 @@ export class RevocationSync {
 
   private async checkOnce(): Promise<RevocationCheck> {
     await this.o.revocations.retryPending();
-    if ((await this.o.redis.exists(revocationsLoadedKey(this.o.prefix))) === 1) return 'complete';
+    if ((await this.o.redis.exists(this.keys.revocationsLoaded)) === 1) return 'complete';
     const token = randomUUID();
-    await this.o.redis.set(revocationsLoadingKey(this.o.prefix), token, 'PX', LOADING_TTL_MS);
+    await this.o.redis.set(this.keys.revocationsLoading, token, 'PX', LOADING_TTL_MS);
     const sessions = await this.reload();
     const committed = await this.o.redis.eval(
       COMMIT,
       2,
-      revocationsLoadingKey(this.o.prefix),
-      revocationsLoadedKey(this.o.prefix),
+      this.keys.revocationsLoading,
+      this.keys.revocationsLoaded,
       token,
       new Date().toISOString(),
     );
@@ -128,7 +125,7 @@ export class RevocationSync {
       if (page.length === 0) return written;
       const pipeline = this.o.redis.pipeline();
       for (const s of page) {
-        pipeline.set(revokedSessionKey(this.o.prefix, s.id), '1', 'PX', revocationTtlMs(s.expiresAt, now.getTime()));
+        pipeline.set(this.keys.revoked(s.id), '1', 'PX', revocationTtlMs(s.expiresAt, now.getTime()));
       }
       const results = await pipeline.exec();
       const failed = results?.find(([err]) => err !== null)?.[0];

@@ -1,4 +1,4 @@
-import type { Redis } from '@felt/platform';
+import { RateLimitName, redisKeys, type Redis } from '@felt/platform';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AddressPolicy } from './client-address.js';
 import { ApiErrorCode, retryLater } from './errors.js';
@@ -52,20 +52,21 @@ export class BackoffLimiter {
 
   constructor(
     redis: Redis,
-    keyPrefix: string,
+    /** rate-limiter-flexible's key prefixes of the counts and of the strikes (`redisKeys().rateLimit*`). */
+    keyPrefixes: { readonly counter: string; readonly strikes: string },
     private readonly policy: BackoffPolicy,
   ) {
     const counter = { points: policy.points, duration: policy.windowSeconds };
     const strikes = { points: 1_000_000, duration: WINDOWS.strikes };
     this.counter = new RateLimiterRedis({
       storeClient: redis,
-      keyPrefix,
+      keyPrefix: keyPrefixes.counter,
       ...counter,
       insuranceLimiter: new RateLimiterMemory(counter),
     });
     this.strikes = new RateLimiterRedis({
       storeClient: redis,
-      keyPrefix: `${keyPrefix}:strikes`,
+      keyPrefix: keyPrefixes.strikes,
       ...strikes,
       insuranceLimiter: new RateLimiterMemory(strikes),
     });
@@ -140,19 +141,24 @@ export class Throttles {
     private readonly addresses: AddressPolicy,
   ) {
     const backoff = { baseBlockSeconds: limits.backoffBaseSeconds, maxBlockSeconds: limits.backoffMaxSeconds };
-    const limiter = (name: string, points: number, windowSeconds: number, onSuccess: OnSuccess) =>
-      new BackoffLimiter(redis, `${prefix}rl:${name}`, { points, windowSeconds, onSuccess, ...backoff });
-    this.loginByName = limiter('login-name', limits.loginFailsPerName, WINDOWS.login, 'reset');
-    this.loginByAddress = limiter('login-addr', limits.loginFailsPerAddress, WINDOWS.login, 'refund');
-    this.signupByAddress = limiter('signup-addr', limits.signupsPerAddress, WINDOWS.signup, 'count');
-    this.joinByUser = limiter('join-user', limits.joinMissesPerUser, WINDOWS.join, 'refund');
-    this.joinByAddress = limiter('join-addr', limits.joinMissesPerAddress, WINDOWS.join, 'refund');
+    const keys = redisKeys(prefix);
+    const limiter = (name: RateLimitName, points: number, windowSeconds: number, onSuccess: OnSuccess) =>
+      new BackoffLimiter(
+        redis,
+        { counter: keys.rateLimit(name), strikes: keys.rateLimitStrikes(name) },
+        { points, windowSeconds, onSuccess, ...backoff },
+      );
+    this.loginByName = limiter(RateLimitName.LOGIN_NAME, limits.loginFailsPerName, WINDOWS.login, 'reset');
+    this.loginByAddress = limiter(RateLimitName.LOGIN_ADDRESS, limits.loginFailsPerAddress, WINDOWS.login, 'refund');
+    this.signupByAddress = limiter(RateLimitName.SIGNUP_ADDRESS, limits.signupsPerAddress, WINDOWS.signup, 'count');
+    this.joinByUser = limiter(RateLimitName.JOIN_USER, limits.joinMissesPerUser, WINDOWS.join, 'refund');
+    this.joinByAddress = limiter(RateLimitName.JOIN_ADDRESS, limits.joinMissesPerAddress, WINDOWS.join, 'refund');
     const grants = { points: limits.signupGrantsPerAddressPerDay, duration: WINDOWS.grants };
     this.grants =
       limits.signupGrantsPerAddressPerDay > 0
         ? new RateLimiterRedis({
             storeClient: redis,
-            keyPrefix: `${prefix}rl:grants-addr`,
+            keyPrefix: keys.rateLimit(RateLimitName.GRANTS_ADDRESS),
             ...grants,
             insuranceLimiter: new RateLimiterMemory(grants),
           })

@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createTestDatabase, ledgerTotals, type TestDatabase } from '@felt/db';
 import { closeRedis, createLogger, createRedis, type Logger, type Redis } from '@felt/platform';
+import { lobbyErrorSchema, SESSION_COOKIE, type LobbyErrorBody } from '@felt/protocol';
 import { createLobbyApp, type LobbyApp, type LobbyDeps } from '../src/app.js';
-import { errorSchema } from '../src/schemas.js';
-import type { z } from 'zod';
 
 export const SECRET = 'test-secret-0123456789abcdef0123456789';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -48,8 +47,8 @@ export class Client {
     const res = await this.lobby.app.request(path, init, { incoming: { socket: { remoteAddress: this.address } } });
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) {
-      const value = /^felt_session=([^;]*)/.exec(setCookie)?.[1];
-      this.cookie = value ? `felt_session=${value}` : undefined;
+      const value = new RegExp(`^${SESSION_COOKIE}=([^;]*)`).exec(setCookie)?.[1];
+      this.cookie = value ? `${SESSION_COOKIE}=${value}` : undefined;
     }
     const text = await res.text();
     let parsed: unknown = text;
@@ -195,8 +194,8 @@ export function capturedLogger(level = 'info'): { logger: Logger; lines: () => R
 }
 
 /** Asserts the lobby's documented error shape and code, and returns the body. */
-export function expectError(res: Response<unknown>, status: number, code: string): z.infer<typeof errorSchema> {
-  const parsed = errorSchema.safeParse(res.body);
+export function expectError(res: Response<unknown>, status: number, code: string): LobbyErrorBody {
+  const parsed = lobbyErrorSchema.safeParse(res.body);
   if (!parsed.success) throw new Error(`not the error shape: ${res.status} ${JSON.stringify(res.body)}`);
   if (res.status !== status || parsed.data.error.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);

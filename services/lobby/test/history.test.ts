@@ -1,9 +1,20 @@
 import { verifyReveal } from '@felt/client';
-import { SeededRng, hexToBytes, shuffleDeck, type DeckKind } from '@felt/engine';
+import {
+  SeededRng,
+  hexToBytes,
+  seesHoleCard,
+  shownCards,
+  shuffleDeck,
+  viewOperationLog,
+  type DeckKind,
+  type Operation,
+} from '@felt/engine';
 import { persistVoidedHand } from '@felt/db';
+import { handDetailSchema, toHandAction, type HandDetail } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directSink } from '../../../test/money/fixtures.js';
 import { SimTable, type HandJob } from '../../../test/money/sim-table.js';
+import { playDrawHands } from './draw-table.js';
 import { startHarness, type Client, type Harness } from './harness.js';
 
 type User = Client & { id: string; name: string };
@@ -212,5 +223,86 @@ describe('hand history', () => {
       expect(res.body).toMatchObject({ error: { code: 'export_unsupported' } });
     }
     expect((await players[2]!.get(`/api/hands/${handId}`)).status).toBe(404);
+  });
+});
+
+describe('the operation log of a hand history', () => {
+  // Six-handed triple draw: every draw-game operation (discards, replacements, reshuffles) besides
+  // the betting ones, for a history that shows the one redaction rule at work.
+  let drawPlayers: User[];
+  let drawHands: HandJob[];
+
+  beforeAll(async () => {
+    drawPlayers = [];
+    for (let i = 0; i < 6; i++) drawPlayers.push(await h.user());
+    const created = await drawPlayers[0]!.post<{ session_id: string; code: string }>('/api/rooms', {
+      config: { game: '27td', limit: 'fl', stakes: { smallBlind: 1, bigBlind: 2 }, seats: 6, listed: false },
+      sit: { buy_in: 200 },
+    });
+    for (const p of drawPlayers.slice(1)) await p.post('/api/rooms/join', { code: created.body.code, buy_in: 200 });
+    const sink = directSink(h.db.prisma);
+    await playDrawHands(h.db.prisma, created.body.session_id, sink, new SeededRng('history-draw'), 16);
+    drawHands = sink.hands;
+  });
+
+  it('is the engine’s view of the log for each player, in the contract’s shape', async () => {
+    const seen = new Set<string>();
+    let checked = 0;
+    for (const [job, who] of [
+      ...hands.map((j) => [j, players] as const),
+      ...drawHands.map((j) => [j, drawPlayers] as const),
+    ]) {
+      const log = ops(job) as unknown as Operation[];
+      for (const p of who) {
+        const seat = seatOf(job, p.id);
+        if (seat === undefined) continue;
+        const res = await p.get<HandDetail>(`/api/hands/${job.hand_id}`);
+        expect(res.status).toBe(200);
+        expect(handDetailSchema.parse(res.body)).toEqual(res.body);
+        // The history, the engine and the contract's mapping agree, operation by operation.
+        expect(res.body.actions).toEqual(viewOperationLog(log, seat).map((v, seq) => toHandAction(seq, v)));
+        // And the players' cards follow the same rule as the log.
+        const shown = shownCards(log);
+        for (const player of res.body.players) {
+          const dealt = log.flatMap((op) =>
+            op.type === 'deal_hole' && op.seat === player.seat
+              ? op.cards.map((c, i) => [c, op.visibility[i]] as const)
+              : [],
+          );
+          expect(player.cards).toEqual(
+            dealt.map(([c, vis]) => (seesHoleCard(seat, player.seat, c, vis === 'up', shown) ? c : null)),
+          );
+        }
+        for (const a of res.body.actions) seen.add(a.type);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    for (const type of ['discard', 'draw_round', 'deal_hole', 'show', 'award']) expect(seen).toContain(type);
+  });
+
+  it('hides a reshuffle’s dead cards and other players’ discards from every player', async () => {
+    let discards = 0;
+    let reshuffles = 0;
+    for (const job of drawHands) {
+      for (const p of drawPlayers) {
+        const seat = seatOf(job, p.id);
+        if (seat === undefined) continue;
+        const { body } = await p.get<HandDetail>(`/api/hands/${job.hand_id}`);
+        for (const a of body.actions) {
+          if (a.type === 'reshuffle') {
+            reshuffles++;
+            expect(a.discards.length).toBeGreaterThan(0);
+            expect(a.discards.every((c) => c === null)).toBe(true);
+          }
+          if (a.type === 'discard' && a.seat !== seat) {
+            discards += a.cards.length;
+            expect(a.cards.every((c) => c === null)).toBe(true);
+          }
+        }
+      }
+    }
+    expect(discards).toBeGreaterThan(0);
+    expect(reshuffles).toBeGreaterThan(0);
   });
 });

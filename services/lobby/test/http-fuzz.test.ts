@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { grant, withTransaction } from '@felt/db';
 import { signSessionToken } from '@felt/platform';
+import { lobbyErrorSchema } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorSchema } from '../src/schemas.js';
 import { RequestGenerator, routesOf, type FuzzRequest, type OpenApiDocument, type Route } from './openapi-fuzz.js';
 import { SECRET, startHarness, uniqueName, type Client, type Harness } from './harness.js';
 
@@ -137,7 +137,7 @@ function violation(out: Outcome): string | null {
   if (out.status >= 500) return `status ${out.status}`;
   if (out.status < 400) return null;
   if (!out.contentType?.startsWith('application/json')) return `a ${out.status} that is not JSON`;
-  const parsed = errorSchema.safeParse(out.body);
+  const parsed = lobbyErrorSchema.safeParse(out.body);
   if (!parsed.success) return `a ${out.status} not in the documented error shape`;
   return null;
 }

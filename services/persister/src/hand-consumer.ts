@@ -1,7 +1,16 @@
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { MoneyJobName, PERSIST_OUTCOMES_CHANNEL, type PersistOutcome } from '@felt/db';
-import { bullmqPrefix, HandJobName, handCompletedJobSchema, type Logger, type Redis } from '@felt/platform';
+import {
+  bullmqPrefix,
+  HandJobName,
+  handCompletedJobSchema,
+  MoneyJobName,
+  redisKeys,
+  type Logger,
+  type PersistOutcome,
+  type Redis,
+  type RedisKeys,
+} from '@felt/platform';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { HandNotReadyError, PermanentJobError, type MoneyStore } from './money-store.js';
 
@@ -50,9 +59,11 @@ export class HandConsumer {
   private readonly jobs: Counter<'kind' | 'result'>;
   private readonly handLag: Histogram;
   private readonly waits: Counter;
+  private readonly keys: RedisKeys;
 
   constructor(private readonly o: HandConsumerOptions) {
     const prefix = bullmqPrefix(o.prefix);
+    this.keys = redisKeys(o.prefix);
     this.jobs = new Counter({
       name: 'felt_persister_jobs_total',
       help: 'Jobs by kind (hand, cash_out) and result: written, voided, duplicate, paid, pending, mismatch, invalid, error',
@@ -200,7 +211,7 @@ export class HandConsumer {
           // Parking each early hand once keeps a backlog from churning through the queue.
           const distance = Math.min(6, err.handNo - err.lastHandNo - 1);
           const delay = (this.o.waitDelayMs ?? 5_000) * distance * (1 + Math.random() / 4);
-          await this.o.connection.set(this.waitKey(err.roomId, err.handNo), job.id ?? '', 'PX', 600_000);
+          await this.o.connection.set(this.keys.persistWait(err.roomId, err.handNo), job.id ?? '', 'PX', 600_000);
           await job.moveToDelayed(Date.now() + delay, token);
           // The earlier hand may have been written meanwhile, before this job was in the delayed set.
           if ((await this.o.store.lastHandNo(err.roomId)) >= err.handNo - 1) await job.promote().catch(() => undefined);
@@ -240,14 +251,10 @@ export class HandConsumer {
     throw new UnrecoverableError(`unknown job name ${job.name}`);
   }
 
-  private waitKey(roomId: string, handNo: number): string {
-    return `${this.o.prefix}persist-wait:${roomId}:${handNo}`;
-  }
-
   /** Wakes the room's next hand if it is napping in the delayed set, waiting for this one. */
   private async promoteNext(roomId: string, handNo: number): Promise<void> {
     try {
-      const key = this.waitKey(roomId, handNo + 1);
+      const key = this.keys.persistWait(roomId, handNo + 1);
       const id = await this.o.connection.get(key);
       if (!id) return;
       await this.o.connection.del(key);
@@ -297,7 +304,7 @@ export class HandConsumer {
       ...(error !== undefined ? { error } : {}),
     };
     this.o.publisher
-      ?.publish(`${this.o.prefix}${PERSIST_OUTCOMES_CHANNEL}`, JSON.stringify(message))
+      ?.publish(this.keys.persistOutcomes, JSON.stringify(message))
       .catch((err: unknown) => this.o.logger.warn({ err }, 'outcome not published'));
   }
 }

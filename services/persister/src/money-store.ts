@@ -4,7 +4,6 @@ import {
   HandConflictError,
   HandNotReadyError,
   HandRecordInvalidError,
-  cashOutJobSchema,
   cashOutRequestFromJob,
   normalizeHandJob,
   persistHand,
@@ -17,6 +16,7 @@ import {
   type Prisma,
   type VoidedHandResult,
 } from '@felt/db';
+import { cashOutJobSchema } from '@felt/platform';
 
 export type HandWriteResult = 'written' | 'duplicate';
 

@@ -163,6 +163,52 @@ export interface CheckpointStore {
   mark?(tableId: string): Promise<CheckpointMark | null>;
 }
 
+/** A table lease this process holds. */
+export interface LeaseGrant {
+  readonly tableId: string;
+  readonly epoch: number;
+  /** The lease's value as stored: `<workerId>|<instance>|<epoch>`. */
+  readonly value: string;
+}
+
+/** Who holds a table's lease. */
+export interface LeaseHolder {
+  readonly workerId: string;
+  readonly epoch: number;
+  /** Time left on the lease (ms), as the store sees it. */
+  readonly ttlMs: number;
+}
+
+export type AcquireResult =
+  { readonly acquired: true; readonly grant: LeaseGrant } | { readonly acquired: false; readonly holder: LeaseHolder };
+
+/**
+ * Per-table leases (Redis in production): a worker serves a table only while it holds the table's
+ * lease, and fences its checkpoints with the lease's epoch (CheckpointFence). One instance speaks for
+ * one process of one worker id; every instance over the same store sees the same leases and epochs.
+ */
+export interface TableLeases {
+  /** How long a lease lasts without renewal. */
+  readonly ttlMs: number;
+  readonly workerId: string;
+  /**
+   * Takes the table's lease when it is free, or held by another process of this worker id (a
+   * restarted pod: it is gone, and fencing refuses it anyway). Every acquisition increments the
+   * table's epoch, so its grant's epoch is above every earlier one. Otherwise names the holder.
+   */
+  acquire(tableId: string): Promise<AcquireResult>;
+  /** Renews every grant at once; per grant, whether it is still this holder's (false: lost). */
+  renew(grants: readonly LeaseGrant[]): Promise<boolean[]>;
+  /** Gives the lease up so the next owner need not wait for it to expire; false when it was not ours. */
+  release(grant: LeaseGrant): Promise<boolean>;
+  /** Who holds the table's lease now, or null (none, or expired). */
+  holder(tableId: string): Promise<LeaseHolder | null>;
+  /** Raises the table's epoch counter to at least `atLeast`; never lowers it. */
+  raiseEpoch(tableId: string, atLeast: number): Promise<void>;
+  /** The table's current epoch (0 when it was never acquired). */
+  epoch(tableId: string): Promise<number>;
+}
+
 /**
  * Where completed hands go (BullMQ in production). Enqueueing the same hand twice must be
  * harmless: the job id is the hand id.

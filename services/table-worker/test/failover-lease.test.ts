@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { closeRedis, createLogger, createRedis, redisKeys, type Redis } from '@felt/platform';
+import { closeRedis, createLogger, createRedis, redisKeys, type CompletedHandJob, type Redis } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableActor } from '../src/actor/table-actor.js';
 import { TableDirectory, atHandBoundary } from '../src/actor/table-directory.js';
 import { TableError } from '../src/actor/table-error.js';
 import { RedisCheckpointStore } from '../src/adapters/redis-checkpoint-store.js';
 import { RedisLeases } from '../src/adapters/redis-lease.js';
-import { ownershipKeys } from '../src/ownership/keys.js';
 import { NotOwnerError, TableOwnership, type LossReason } from '../src/ownership/table-ownership.js';
 import { StaleEpochError } from '../src/ports.js';
 import type { BufferedEvent } from '../src/table/event-buffer.js';
@@ -61,7 +60,7 @@ describe('RedisLeases (real Redis)', () => {
     expect(first.acquired).toBe(true);
     if (!first.acquired) return;
     expect(first.grant.epoch).toBe(1);
-    expect(await redis.pttl(ownershipKeys(prefix).lease('t1'))).toBeGreaterThan(4_000);
+    expect(await redis.pttl(redisKeys(prefix).lease('t1'))).toBeGreaterThan(4_000);
 
     const refused = await b.acquire('t1');
     expect(refused).toMatchObject({ acquired: false, holder: { workerId: 'wa', epoch: 1 } });
@@ -125,7 +124,7 @@ describe('RedisCheckpointStore fenced by the epoch (real Redis)', () => {
     });
 
     // wa's lease goes (expiry simulated), wb acquires and writes.
-    await redis.del(ownershipKeys(prefix).lease('t'));
+    await redis.del(redisKeys(prefix).lease('t'));
     const gb = await b.acquire('t');
     if (!gb.acquired) throw new Error('not acquired');
     await store.save('t', 9, '{"n":"b"}', [ev(9)], {
@@ -195,14 +194,17 @@ function twoWorkers(prefix: string, ttlA = 60_000, ttlB = 60_000) {
 
 /**
  * Worker b about to rebuild TABLE from the room rows: the last checkpoint said hand 3 was complete,
- * then it was lost (its mark stayed), and the rows (`rowsAt(n)`: persisted through hand n) hold
- * hand 1 so far.
+ * then it was lost (its mark stayed), the rows (`rowsAt(n)`: persisted through hand n) hold hand 1
+ * so far, and hands 2 and 3 wait in the hands queue.
  */
 async function lostCheckpointAfterHand3() {
   const prefix = freshPrefix();
   const { b } = twoWorkers(prefix);
   await b.store.save(TABLE, 30, '{}', [], { mark: { handId: null, handNo: 3 } });
   await redis.del(redisKeys(prefix).tableCheckpoint(TABLE));
+  for (const handNo of [2, 3]) {
+    await b.h.hands.enqueue({ hand_id: `hand-${handNo}`, room_id: TABLE, hand_no: handNo } as CompletedHandJob);
+  }
   const members = [
     { userId: A, name: 'Ann', seat: 1, stack: 200 },
     { userId: B, name: 'Bob', seat: 2, stack: 200 },
@@ -257,7 +259,7 @@ describe('TableDirectory under leases (real Redis)', () => {
     const handId = state.meta!.handId;
 
     // wa stalls past its lease (simulated: the key expires), wb takes the table over mid-hand.
-    await redis.del(ownershipKeys(prefix).lease(TABLE));
+    await redis.del(redisKeys(prefix).lease(TABLE));
     const actorB = await b.directory.get(TABLE);
     expect(b.directory.epochOf(TABLE)).toBe(2);
     const resumed = actorB.snapshot();
@@ -294,7 +296,7 @@ describe('TableDirectory under leases (real Redis)', () => {
     await dealHand(a.h, a.directory);
     const actor = a.directory.peek(TABLE)!;
     // Someone else holds the lease now (as after an expiry and a takeover).
-    await redis.set(ownershipKeys(prefix).lease(TABLE), 'wz|i|7', 'PX', 5_000);
+    await redis.set(redisKeys(prefix).lease(TABLE), 'wz|i|7', 'PX', 5_000);
     await a.ownership.renewAll();
     expect(a.c.lost).toEqual(['renew_refused']);
     await flush();
@@ -333,7 +335,7 @@ describe('TableDirectory under leases (real Redis)', () => {
     expect(err).toBeInstanceOf(TableError);
     expect((err as TableError).code).toBe('unavailable');
     expect(b.directory.peek(TABLE)).toBeUndefined();
-    expect(await redis.get(ownershipKeys(prefix).lease(TABLE))).toBeNull();
+    expect(await redis.get(redisKeys(prefix).lease(TABLE))).toBeNull();
 
     // It catches up while the next attempt waits: the table comes up from rows that hold hand 3.
     rowsAt(2);
@@ -373,7 +375,7 @@ describe('TableDirectory under leases (real Redis)', () => {
     await dealHand(a.h, a.directory);
     const seq = a.directory.peek(TABLE)!.tableSeq;
     await a.directory.evict(TABLE);
-    expect(await redis.get(ownershipKeys(prefix).lease(TABLE))).toBeNull();
+    expect(await redis.get(redisKeys(prefix).lease(TABLE))).toBeNull();
     const actorB = await b.directory.get(TABLE);
     expect(actorB.tableSeq).toBe(seq);
     expect(b.directory.epochOf(TABLE)).toBe(2);

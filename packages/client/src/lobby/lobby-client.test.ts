@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from '@felt/protocol';
 import { describe, expect, it } from 'vitest';
 import { LobbyApiError, LobbyClient } from './lobby-client.js';
 
@@ -70,5 +71,43 @@ describe('LobbyClient', () => {
       headers: { 'idempotency-key': 'key-1', cookie: 'felt_session=x' },
     });
     await expect(lobby.listRooms()).rejects.toMatchObject({ code: 'bad_response', status: 502 });
+  });
+
+  it('reads the hand history and creates rooms on the contract’s routes', async () => {
+    const page = { hands: [], next: null };
+    const { fetch, calls } = fakeFetch([
+      () => json(200, page),
+      () => json(200, page),
+      () => json(200, { hand_id: 'h/1' }),
+      () => json(201, { session_id: 'r1', code: '042817' }),
+    ]);
+    const lobby = new LobbyClient({ baseUrl: 'http://lobby', fetch });
+    expect(await lobby.hands()).toEqual(page);
+    await lobby.hands({ pageSize: 20, cursor: 'abc' });
+    await lobby.hand('h/1');
+    await lobby.createRoom({ config: { game: 'stud' }, sit: { buy_in: 100 } }, 'key-2');
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET http://lobby/api/hands',
+      'GET http://lobby/api/hands?page_size=20&cursor=abc',
+      'GET http://lobby/api/hands/h%2F1',
+      'POST http://lobby/api/rooms',
+    ]);
+    expect(calls[3]).toMatchObject({
+      body: { config: { game: 'stud' }, sit: { buy_in: 100 } },
+      headers: { 'idempotency-key': 'key-2' },
+    });
+  });
+
+  it('keeps the session cookie the contract names, and no other', async () => {
+    const { fetch } = fakeFetch([
+      () =>
+        json(200, {}, [
+          ['set-cookie', 'other=1; Path=/'],
+          ['set-cookie', `${SESSION_COOKIE}=tok; Path=/; HttpOnly`],
+        ]),
+    ]);
+    const lobby = new LobbyClient({ baseUrl: 'http://lobby', fetch });
+    await lobby.login('ann', 'password1');
+    expect(lobby.cookie).toBe(`${SESSION_COOKIE}=tok`);
   });
 });

@@ -1,89 +1,49 @@
-import type { BettingLimit, GameType, RoomConfigInput } from '@felt/protocol';
+import {
+  SESSION_COOKIE,
+  type CreateRoomRequest,
+  type HandDetail,
+  type HistoryPage,
+  type LobbyClientConfig,
+  type LobbyClosed,
+  type LobbyCreatedRoom,
+  type LobbyJoined,
+  type LobbyLeft,
+  type LobbyMe,
+  type LobbyRoomDetail,
+  type LobbyRoomList,
+  type LobbyRoomSummary,
+  type LobbySession,
+  type LobbySignedUp,
+  type LobbyTopUp,
+  type QuickJoinRequest,
+  type RoomListQuery,
+  type SeatRequest,
+} from '@felt/protocol';
 
-/** The lobby's session cookie (docs/dev/contracts.md). */
-export const SESSION_COOKIE_NAME = 'felt_session';
-
-export interface LobbyUser {
-  readonly id: string;
-  readonly name: string;
-}
-
-export interface LobbySession {
-  readonly user: LobbyUser;
-  readonly wallet: number;
-  readonly expires_at: string;
-}
-
-export interface LobbySeat {
-  /** The room id, which is also the table id to join over the WebSocket. */
-  readonly session_id: string;
-  readonly code: string;
-  readonly seat: number;
-  readonly stack: number;
-}
-
-export interface LobbyMe {
-  readonly user: LobbyUser;
-  readonly wallet: number;
-  readonly seats: readonly LobbySeat[];
-}
-
-export interface LobbyJoined extends LobbySeat {
-  readonly wallet: number;
-  readonly replayed: boolean;
-}
-
-export interface LobbyRoomSummary {
-  readonly session_id: string;
-  readonly code: string;
-  readonly status: 'open' | 'closing' | 'closed';
-  readonly game: GameType;
-  readonly limit: BettingLimit;
-  readonly stakes: string;
-  readonly seats: number;
-  readonly players: number;
-  readonly buy_in: { readonly min: number; readonly max: number };
-  readonly listed: boolean;
-  readonly host_id: string;
-  readonly created_at: string;
-}
-
-export interface LobbyRoomDetail extends LobbyRoomSummary {
-  readonly config: Record<string, unknown>;
-  readonly members: readonly { user_id: string; name: string; seat: number; stack: number }[];
-}
-
-export interface LobbyCreatedRoom {
-  readonly session_id: string;
-  readonly code: string;
-  readonly room: LobbyRoomDetail;
-  readonly seat: LobbyJoined | null;
-}
-
-export interface LobbyLeft {
-  readonly session_id: string;
-  /** `left` at once; `leaving` (HTTP 202) when a hand in progress settles first. Older lobbies omit it. */
-  readonly status?: string;
-  readonly refunded: number;
-  readonly wallet: number;
-}
-
-export interface LobbyTopUp {
-  readonly session_id: string;
-  readonly top_up_id: string;
-  readonly amount: number;
-  /** Whether the chips are on the table already or wait for the next hand boundary. */
-  readonly status: string;
-  readonly escrow: number;
-  readonly wallet: number;
-  readonly replayed: boolean;
-}
-
-export interface SeatRequest {
-  /** 1-based seat; omitted: the first free one. */
-  readonly seat?: number;
-  readonly buy_in: number;
-}
+// The lobby's request and response types are @felt/protocol's HTTP contract; these are re-exported
+// so that an SDK user finds them beside the client.
+export type {
+  CreateRoomRequest,
+  HandDetail,
+  HandDetailPlayer,
+  HandSummary,
+  HistoryPage,
+  LobbyClientConfig,
+  LobbyClosed,
+  LobbyCreatedRoom,
+  LobbyJoined,
+  LobbyLeft,
+  LobbyMe,
+  LobbyRoomDetail,
+  LobbyRoomSummary,
+  LobbySeat,
+  LobbySession,
+  LobbySignedUp,
+  LobbyTopUp,
+  LobbyUser,
+  QuickJoinRequest,
+  SeatRequest,
+} from '@felt/protocol';
 
 /** A refused lobby request: `code` is the API's stable error code (services/lobby README). */
 export class LobbyApiError extends Error {
@@ -129,8 +89,8 @@ export class LobbyClient {
     return this.sessionCookie;
   }
 
-  signup(name: string, password: string): Promise<LobbySession> {
-    return this.request<LobbySession>('POST', '/api/auth/signup', { name, password });
+  signup(name: string, password: string): Promise<LobbySignedUp> {
+    return this.request<LobbySignedUp>('POST', '/api/auth/signup', { name, password });
   }
 
   login(name: string, password: string): Promise<LobbySession> {
@@ -148,19 +108,20 @@ export class LobbyClient {
 
   /** Gateway WebSocket URLs to connect to. */
   async gatewayUrls(): Promise<string[]> {
-    const body = await this.request<{ gateway_urls: string[] }>('GET', '/api/config');
+    const body = await this.request<LobbyClientConfig>('GET', '/api/config');
     return body.gateway_urls;
   }
 
-  createRoom(request: { config?: RoomConfigInput; sit?: SeatRequest } = {}): Promise<LobbyCreatedRoom> {
-    return this.request<LobbyCreatedRoom>('POST', '/api/rooms', request);
+  /** Creates a room (the caller is its host), seated at once with `sit`; an idempotency key makes a retry safe. */
+  createRoom(request: CreateRoomRequest = {}, idempotencyKey?: string): Promise<LobbyCreatedRoom> {
+    return this.request<LobbyCreatedRoom>('POST', '/api/rooms', request, idempotencyKey);
   }
 
-  listRooms(filter: { game?: GameType; limit?: BettingLimit; stakes?: string } = {}): Promise<LobbyRoomSummary[]> {
+  listRooms(filter: Pick<RoomListQuery, 'game' | 'limit' | 'stakes'> = {}): Promise<LobbyRoomSummary[]> {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(filter)) if (typeof v === 'string') q.set(k, v);
     const qs = q.toString();
-    return this.request<{ rooms: LobbyRoomSummary[] }>('GET', `/api/rooms${qs ? `?${qs}` : ''}`).then((b) => b.rooms);
+    return this.request<LobbyRoomList>('GET', `/api/rooms${qs ? `?${qs}` : ''}`).then((b) => b.rooms);
   }
 
   getRoom(roomId: string): Promise<LobbyRoomDetail> {
@@ -172,10 +133,7 @@ export class LobbyClient {
     return this.request<LobbyJoined>('POST', '/api/rooms/join', { code, ...seat }, idempotencyKey);
   }
 
-  quickJoin(
-    filter: { game?: GameType; limit?: BettingLimit; stakes?: string; buy_in?: number } = {},
-    idempotencyKey?: string,
-  ): Promise<LobbyJoined> {
+  quickJoin(filter: QuickJoinRequest = {}, idempotencyKey?: string): Promise<LobbyJoined> {
     return this.request<LobbyJoined>('POST', '/api/rooms/quick-join', filter, idempotencyKey);
   }
 
@@ -195,8 +153,22 @@ export class LobbyClient {
   }
 
   /** Host only: refunds every seat and closes the room. */
-  closeRoom(roomId: string): Promise<unknown> {
-    return this.request<unknown>('DELETE', `/api/rooms/${encodeURIComponent(roomId)}`);
+  closeRoom(roomId: string): Promise<LobbyClosed> {
+    return this.request<LobbyClosed>('DELETE', `/api/rooms/${encodeURIComponent(roomId)}`);
+  }
+
+  /** The signed-in player's finished hands, newest first; pass the previous page's `next` as `cursor`. */
+  hands(options: { cursor?: string; pageSize?: number } = {}): Promise<HistoryPage> {
+    const q = new URLSearchParams();
+    if (options.pageSize !== undefined) q.set('page_size', String(options.pageSize));
+    if (options.cursor !== undefined) q.set('cursor', options.cursor);
+    const qs = q.toString();
+    return this.request<HistoryPage>('GET', `/api/hands${qs ? `?${qs}` : ''}`);
+  }
+
+  /** One of the player's hands as they may see it: players, the operation log, pots, seeds. */
+  hand(handId: string): Promise<HandDetail> {
+    return this.request<HandDetail>('GET', `/api/hands/${encodeURIComponent(handId)}`);
   }
 
   /** Any other lobby route, with the same cookie and error handling. */
@@ -239,9 +211,9 @@ export class LobbyClient {
     const all = typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : [];
     for (const line of all) {
       const pair = line.split(';')[0]?.trim();
-      if (!pair?.startsWith(`${SESSION_COOKIE_NAME}=`)) continue;
+      if (!pair?.startsWith(`${SESSION_COOKIE}=`)) continue;
       // An expired/cleared cookie (logout) has an empty value.
-      this.sessionCookie = pair.length > SESSION_COOKIE_NAME.length + 1 ? pair : undefined;
+      this.sessionCookie = pair.length > SESSION_COOKIE.length + 1 ? pair : undefined;
     }
   }
 }

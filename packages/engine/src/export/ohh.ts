@@ -1,6 +1,7 @@
 import type { Card } from '../cards.js';
 import type { CardVisibility } from '../games/types.js';
 import type { Hand } from '../hand/hand.js';
+import { viewOperationLog, type OperationView } from '../hand/operations.js';
 import type { ForcedBetKind } from '../hand/setup.js';
 
 /**
@@ -23,6 +24,11 @@ export interface OhhOptions {
   readonly currency?: string;
   /** Seat whose view the history is written for; defaults to the first player. */
   readonly heroSeat?: number;
+  /**
+   * Writes only what this viewer (a seat, or null for a spectator) saw, as {@link viewOperationLog}
+   * says: unseen dealt cards are left out, and so are another seat's discards. Omitted: every card.
+   */
+  readonly viewer?: number | null;
   readonly internalVersion?: string;
 }
 
@@ -140,18 +146,25 @@ export function toOhh(hand: Hand, options: OhhOptions = {}): OhhHandHistory {
     }
     return current;
   };
-  for (const op of hand.operations) {
+  const ops: readonly OperationView[] =
+    options.viewer === undefined ? hand.operations : viewOperationLog(hand.operations, options.viewer);
+  for (const op of ops) {
     switch (op.type) {
       case 'post':
         push(current, { player_id: pid(op.seat), action: POST_ACTION[op.kind], amount: op.amount, is_allin: op.allIn });
         break;
       case 'deal_hole': {
+        const seen = op.cards.flatMap((c, i) => (c === null ? [] : [i]));
         const up = op.visibility.includes('up');
         push(streetOf(op.street), {
           player_id: pid(op.seat),
           action: 'Dealt Cards',
-          cards: [...op.cards],
-          ...(up ? { _visibility: [...op.visibility] } : {}),
+          ...(seen.length > 0
+            ? {
+                cards: seen.map((i) => op.cards[i]!),
+                ...(up ? { _visibility: seen.map((i) => op.visibility[i]!) } : {}),
+              }
+            : {}),
         });
         break;
       }
@@ -165,14 +178,16 @@ export function toOhh(hand: Hand, options: OhhOptions = {}): OhhHandHistory {
       case 'bring_in':
         push(current, { player_id: pid(op.seat), action: 'Post Bring In', amount: op.amount, is_allin: op.allIn });
         break;
-      case 'discard':
+      case 'discard': {
+        const seen = op.cards.filter((c): c is Card => c !== null);
         push(
           current,
-          op.cards.length > 0
-            ? { player_id: pid(op.seat), action: 'Discard', cards: [...op.cards] }
-            : { player_id: pid(op.seat), action: 'Stands Pat' },
+          op.cards.length === 0
+            ? { player_id: pid(op.seat), action: 'Stands Pat' }
+            : { player_id: pid(op.seat), action: 'Discard', ...(seen.length > 0 ? { cards: seen } : {}) },
         );
         break;
+      }
       case 'fold':
         push(current, { player_id: pid(op.seat), action: 'Fold' });
         break;

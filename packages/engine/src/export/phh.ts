@@ -4,6 +4,7 @@ import { ExportError, ExportErrorCode, SetupError } from '../errors.js';
 import { getGameRules } from '../games/registry.js';
 import type { GameRules } from '../games/types.js';
 import { Hand, type HandOptions } from '../hand/hand.js';
+import { viewOperation } from '../hand/operations.js';
 import {
   DEFAULT_HOUSE_RULES,
   DEFAULT_SHOWDOWN_OPTIONS,
@@ -192,7 +193,10 @@ const HIDDEN = '??';
 export function phhActions(hand: Hand, index?: ReadonlyMap<number, number>, viewer?: number | null): string[] {
   const pos = index ?? new Map(hand.positionOrder().map((seat, i) => [seat, i + 1]));
   const p = (seat: number): string => `p${pos.get(seat)!}`;
-  const sees = (seat: number, up: boolean): boolean => viewer === undefined || viewer === seat || up;
+  // PHH replays the hand in order, so a hand shown at showdown is its `sm` line: each operation is
+  // written as the viewer saw it when it happened (viewOperation without later shows).
+  const ops = viewer === undefined ? hand.operations : hand.operations.map((op) => viewOperation(op, viewer));
+  const text = (cards: readonly (Card | null)[]): string => cards.map((c) => c ?? HIDDEN).join('');
   const out: string[] = [];
   // pokerkit deals a draw round's replacements after every player has discarded or stood pat.
   let drawDeals: string[] = [];
@@ -200,15 +204,13 @@ export function phhActions(hand: Hand, index?: ReadonlyMap<number, number>, view
     out.push(...drawDeals);
     drawDeals = [];
   };
-  for (const op of hand.operations) {
+  for (const op of ops) {
     const note = 'timeout' in op && op.timeout ? ' # timeout' : '';
     if (!(op.type === 'deal_hole' && op.draw) && op.type !== 'discard' && op.type !== 'reshuffle') flush();
     switch (op.type) {
-      case 'deal_hole': {
-        const cards = op.cards.map((c, i) => (sees(op.seat, op.visibility[i] === 'up') ? c : HIDDEN)).join('');
-        (op.draw ? drawDeals : out).push(`d dh ${p(op.seat)} ${cards}`);
+      case 'deal_hole':
+        (op.draw ? drawDeals : out).push(`d dh ${p(op.seat)} ${text(op.cards)}`);
         break;
-      }
       case 'deal_board':
         out.push(`d db ${op.cards.join('')}`);
         break;
@@ -216,7 +218,7 @@ export function phhActions(hand: Hand, index?: ReadonlyMap<number, number>, view
         out.push(`${p(op.seat)} pb${note}`);
         break;
       case 'discard': {
-        const cards = sees(op.seat, false) ? op.cards.join('') : op.cards.map(() => HIDDEN).join('');
+        const cards = text(op.cards);
         out.push(`${p(op.seat)} sd${cards === '' ? '' : ` ${cards}`}${note}`);
         break;
       }

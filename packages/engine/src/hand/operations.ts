@@ -249,12 +249,53 @@ export type OperationView =
   | Seen<DiscardOperation>
   | (Omit<ReshuffleOperation, 'discards'> & { readonly discards: readonly (Card | null)[] });
 
-/** `op` as `viewer` may see it: a seat, or null for a spectator. */
-export function viewOperation(op: Operation, viewer: number | null): OperationView {
+/**
+ * The cards each seat showed, by seat: what every viewer learns once the show happens. Live play
+ * knows none of them while the cards are dealt; a finished hand's history knows all of them.
+ */
+export type ShownCards = ReadonlyMap<number, ReadonlySet<Card>>;
+
+/** Every card a `show` of `ops` turned face up, by seat. */
+export function shownCards(ops: readonly Operation[]): ShownCards {
+  const shown = new Map<number, Set<Card>>();
+  for (const op of ops) {
+    if (op.type !== 'show') continue;
+    const cards = shown.get(op.seat) ?? new Set<Card>();
+    for (const c of op.cards) cards.add(c);
+    shown.set(op.seat, cards);
+  }
+  return shown;
+}
+
+/**
+ * The one redaction rule for a hole card: `viewer` (a seat, or null for a spectator) sees it when it
+ * is theirs, when it was dealt face up, or when its owner showed that very card. A card its owner
+ * discarded stays hidden even if the owner showed the rest of the hand.
+ */
+export function seesHoleCard(
+  viewer: number | null,
+  owner: number,
+  card: Card,
+  faceUp: boolean,
+  shown?: ShownCards,
+): boolean {
+  return owner === viewer || faceUp || (shown?.get(owner)?.has(card) ?? false);
+}
+
+/**
+ * `op` as `viewer` may see it: a seat, or null for a spectator. `shown` adds what the viewer learnt
+ * from later shows (see {@link viewOperationLog}); without it this is the view at the moment `op`
+ * happened, which is what live play sends. Discards stay their owner's and reshuffled dead cards
+ * nobody's either way.
+ */
+export function viewOperation(op: Operation, viewer: number | null, shown?: ShownCards): OperationView {
   switch (op.type) {
     case 'deal_hole':
       if (op.seat === viewer) return op;
-      return { ...op, cards: op.cards.map((c, i) => (op.visibility[i] === 'up' ? c : null)) };
+      return {
+        ...op,
+        cards: op.cards.map((c, i) => (seesHoleCard(viewer, op.seat, c, op.visibility[i] === 'up', shown) ? c : null)),
+      };
     case 'discard':
       return op.seat === viewer ? op : { ...op, cards: op.cards.map(() => null) };
     case 'reshuffle':
@@ -262,4 +303,13 @@ export function viewOperation(op: Operation, viewer: number | null): OperationVi
     default:
       return op;
   }
+}
+
+/**
+ * A finished hand's whole log as `viewer` may see it afterwards: the live view of every operation,
+ * plus the hole cards that their owners showed (hand history, replay and the OHH export).
+ */
+export function viewOperationLog(ops: readonly Operation[], viewer: number | null): OperationView[] {
+  const shown = shownCards(ops);
+  return ops.map((op) => viewOperation(op, viewer, shown));
 }

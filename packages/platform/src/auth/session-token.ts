@@ -1,4 +1,5 @@
 import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
+import { redisKeys } from '../redis/keys.js';
 
 /**
  * The session cookie is a signed token (HS256) that any gateway can verify without a database call.
@@ -76,9 +77,12 @@ export async function verifySessionToken(secret: string, token: string): Promise
   }
 }
 
-/** Redis key whose presence means the session was revoked. Set with a TTL up to the token's expiry. */
+/**
+ * Redis key whose presence means the session was revoked. Set with a TTL up to the token's expiry.
+ * The same key as `redisKeys(prefix).revoked(sessionId)`.
+ */
 export function revokedSessionKey(prefix: string, sessionId: string): string {
-  return `${prefix}revoked:${sessionId}`;
+  return redisKeys(prefix).revoked(sessionId);
 }
 
 /**

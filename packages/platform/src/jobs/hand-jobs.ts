@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+// The hands queue's contracts (FELT_HANDS_QUEUE): this file holds the completed hand; the money
+// jobs (cash-outs, voided hands) are in money-jobs.ts and the persister's answer in persist-outcome.ts.
+// Producers (table workers) and the consumer (the persister) both take them from here, so the
+// worker's domain needs no database package to build a job.
+
 /** BullMQ job names on the hands queue (FELT_HANDS_QUEUE). */
 export const HandJobName = { HAND_COMPLETED: 'hand.completed' } as const;
 export type HandJobName = (typeof HandJobName)[keyof typeof HandJobName];
@@ -31,17 +36,20 @@ export const handCompletedJobSchema = z.strictObject({
 });
 export type HandCompletedJob = z.infer<typeof handCompletedJobSchema>;
 
-/**
- * Options producers use for a hand job: the hand id as job id (BullMQ dedupes while the job
- * exists), retries with exponential backoff, and failed jobs kept for inspection.
- */
-export function handJobOptions(handId: string): {
+/** The BullMQ options of every job a producer puts on the hands queue. */
+export interface HandsQueueJobOptions {
   jobId: string;
   attempts: number;
   backoff: { type: 'exponential'; delay: number };
   removeOnComplete: { count: number };
   removeOnFail: false;
-} {
+}
+
+/**
+ * Options producers use for a hand job: the hand id as job id (BullMQ dedupes while the job
+ * exists), retries with exponential backoff, and failed jobs kept for inspection.
+ */
+export function handJobOptions(handId: string): HandsQueueJobOptions {
   return {
     jobId: handId,
     attempts: 8,

@@ -1,89 +1,26 @@
 // Hand history from the lobby (`GET /api/hands`, `GET /api/hands/{id}`) and its replay: the stored
-// operation log stepped through one operation at a time, each step a whole picture of the table.
+// operation log stepped through one operation at a time, each step a whole picture of the table. The
+// shapes are the lobby's HTTP contract (@felt/protocol): `actions` is the engine's per-viewer view of
+// the log, so a card the viewer did not see arrives as null.
+import { HandVoidReason, type HandDetail, type HandSummary } from '@felt/protocol';
 import { cardsText, chips, streetName } from './format.js';
 
-export interface HandSummary {
-  readonly hand_id: string;
-  readonly session_id: string;
-  readonly hand_no: number | null;
-  readonly game: string;
-  readonly limit: string;
-  readonly started_at: string;
-  readonly ended_at: string;
-  readonly seat: number;
-  readonly cards: readonly string[];
-  readonly board: readonly string[];
-  readonly starting_stack: number;
-  readonly final_stack: number;
-  readonly net: number;
-  readonly won: number;
-  readonly folded: boolean;
-  readonly pot_total: number;
-  readonly rake: number;
+const VOIDED_BECAUSE: Readonly<Record<HandVoidReason, string>> = {
+  [HandVoidReason.CHECKPOINT_LOST]: 'the table lost its state during the hand',
+  [HandVoidReason.ROOM_CLOSED]: 'the room closed during the hand',
+  [HandVoidReason.UNREADABLE]: 'the table could not replay the hand',
+};
+
+/** Why a hand was voided, in words; an unknown reason (a newer lobby) reads as its code. */
+export function voidedReasonText(reason: string): string {
+  return (VOIDED_BECAUSE as Readonly<Record<string, string>>)[reason] ?? reason.replace(/_/g, ' ');
 }
 
-export interface HistoryPage {
-  readonly hands: readonly HandSummary[];
-  readonly next: string | null;
-}
-
-export interface HandDetailPlayer {
-  readonly seat: number;
-  readonly user_id: string;
-  readonly name: string;
-  readonly starting_stack: number;
-  readonly final_stack: number;
-  readonly net: number;
-  readonly won: number;
-  readonly folded: boolean;
-  readonly cards: readonly (string | null)[];
-  readonly shown: boolean;
-}
-
-/** One stored operation as the lobby serves it (snake_case fields; unseen cards are null). */
-export interface HistoryAction {
-  readonly seq: number;
-  readonly type: string;
-  readonly seat?: number;
-  readonly street?: number;
-  readonly name?: string;
-  readonly kind?: string;
-  readonly amount?: number;
-  readonly to?: number;
-  readonly all_in?: boolean;
-  readonly timeout?: boolean;
-  readonly reason?: string;
-  readonly pot?: number;
-  readonly rake?: number;
-  readonly winners?: readonly { seat: number; side: string; amount: number }[];
-  readonly stacks?: readonly { seat: number; stack: number }[];
-  readonly cards?: readonly (string | null)[];
-  readonly draw?: boolean;
-}
-
-export interface HandDetail {
-  readonly hand_id: string;
-  readonly session_id: string;
-  readonly hand_no: number | null;
-  readonly game: string;
-  readonly limit: string;
-  readonly button: number | null;
-  readonly started_at: string;
-  readonly ended_at: string;
-  readonly viewer_seat: number;
-  readonly board: readonly string[];
-  readonly pot_total: number;
-  readonly rake: number;
-  readonly players: readonly HandDetailPlayer[];
-  readonly actions: readonly HistoryAction[];
-  readonly fairness: {
-    readonly seed_commit: string | null;
-    readonly server_seed: string | null;
-    readonly client_seeds: unknown;
-    readonly deck_seed: string | null;
-    readonly version: string | null;
-    readonly deck: string | null;
-  };
+/** The sentence for a voided hand (`voided_reason` set): it has no result, only stacks given back. */
+export function voidedText(hand: Pick<HandSummary | HandDetail, 'voided_reason'>): string | null {
+  return hand.voided_reason === undefined
+    ? null
+    : `Voided: ${voidedReasonText(hand.voided_reason)}. No result; every stack went back to its start.`;
 }
 
 export interface ReplaySeat {
@@ -179,55 +116,53 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
   let streetsOpened = 0;
   snap('Before the deal');
   for (const a of detail.actions) {
-    const s = a.seat !== undefined ? seats.get(a.seat) : undefined;
-    const who = nameOf(a.seat);
-    const amount = a.amount ?? 0;
+    const seatNo = 'seat' in a ? a.seat : undefined;
+    const s = seatNo !== undefined ? seats.get(seatNo) : undefined;
+    const who = nameOf(seatNo);
     let caption: string;
     switch (a.type) {
       case 'post':
         if (s) {
-          s.stack -= amount;
+          s.stack -= a.amount;
           // Antes are dead money straight into the pot; blinds play as the first bets of the round.
-          if (a.kind === 'ante' || a.kind === 'bb_ante') pot += amount;
-          else s.bet += amount;
-          s.lastAction = `Post ${chips(amount)}`;
+          if (a.kind === 'ante' || a.kind === 'bb_ante') pot += a.amount;
+          else s.bet += a.amount;
+          s.lastAction = `Post ${chips(a.amount)}`;
         }
-        caption = `${who} ${FORCED[a.kind ?? ''] ?? 'posts'} (${chips(amount)})`;
+        caption = `${who} ${FORCED[a.kind] ?? 'posts'} (${chips(a.amount)})`;
         break;
       case 'deal_hole': {
-        const cards = a.cards ?? [];
+        const cards = a.cards;
         // A draw's replacements join what the discard left.
         if (s) s.cards.push(...cards);
         caption = `${who} is dealt ${cards.every((c) => c === null) ? `${cards.length} card${cards.length === 1 ? '' : 's'}` : cardsText(cards)}`;
         break;
       }
-      case 'deal_board': {
-        const cards = (a.cards ?? []).filter((c): c is string => c !== null);
-        board = [...board, ...cards];
+      case 'deal_board':
+        board = [...board, ...a.cards];
         caption = `Board: ${cardsText(board)}`;
         break;
-      }
       case 'street':
       case 'draw_round':
         // The first round opens with the blinds still in front of the seats.
         if (streetsOpened++ > 0) gather();
-        street = streetName(a.name ?? null);
+        street = streetName(a.name);
         caption = street;
         break;
       case 'bring_in':
         if (s) {
-          s.stack -= amount;
-          s.bet += amount;
-          s.lastAction = `Bring-in ${chips(amount)}`;
+          s.stack -= a.amount;
+          s.bet += a.amount;
+          s.lastAction = `Bring-in ${chips(a.amount)}`;
         }
-        caption = `${who} brings in for ${chips(amount)}`;
+        caption = `${who} brings in for ${chips(a.amount)}`;
         break;
       case 'discard': {
-        const n = a.cards?.length ?? 0;
+        const n = a.cards.length;
         if (s) {
           // The discarded cards leave the hand; their replacements arrive in the next deal_hole.
-          const thrown = new Set((a.cards ?? []).filter((c): c is string => c !== null));
-          let hidden = (a.cards ?? []).filter((c) => c === null).length;
+          const thrown = new Set(a.cards.filter((c): c is string => c !== null));
+          let hidden = a.cards.filter((c) => c === null).length;
           s.cards = s.cards.filter((c) => {
             if (c !== null && thrown.has(c)) return false;
             if (c === null && hidden > 0) {
@@ -254,32 +189,32 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
         break;
       case 'call':
         if (s) {
-          s.stack -= amount;
-          s.bet += amount;
-          s.lastAction = `Call ${chips(amount)}`;
+          s.stack -= a.amount;
+          s.bet += a.amount;
+          s.lastAction = `Call ${chips(a.amount)}`;
         }
-        caption = `${who} calls ${chips(amount)}${a.all_in === true ? ' and is all-in' : ''}`;
+        caption = `${who} calls ${chips(a.amount)}${a.all_in ? ' and is all-in' : ''}`;
         break;
       case 'bet':
       case 'raise': {
-        const to = a.to ?? amount;
+        const to = a.to;
         if (s) {
-          s.stack -= amount;
+          s.stack -= a.amount;
           s.bet = to;
           s.lastAction = `${a.type === 'bet' ? 'Bet' : 'Raise to'} ${chips(to)}`;
         }
-        caption = `${who} ${a.type === 'bet' ? 'bets' : 'raises to'} ${chips(to)}${a.all_in === true ? ' and is all-in' : ''}`;
+        caption = `${who} ${a.type === 'bet' ? 'bets' : 'raises to'} ${chips(to)}${a.all_in ? ' and is all-in' : ''}`;
         break;
       }
       case 'return':
         if (s) {
-          s.stack += amount;
-          s.bet = Math.max(0, s.bet - amount);
+          s.stack += a.amount;
+          s.bet = Math.max(0, s.bet - a.amount);
         }
-        caption = `${chips(amount)} uncalled goes back to ${who}`;
+        caption = `${chips(a.amount)} uncalled goes back to ${who}`;
         break;
       case 'show': {
-        const cards = a.cards ?? [];
+        const cards = a.cards;
         if (s && cards.length > 0) s.cards = [...cards];
         caption = `${who} shows ${cardsText(cards)}`;
         break;
@@ -289,8 +224,8 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
         break;
       case 'award': {
         gather();
-        const winners = a.winners ?? [];
-        pot = Math.max(0, pot - amount);
+        const winners = a.winners;
+        pot = Math.max(0, pot - a.amount);
         for (const w of winners) {
           const ws = seats.get(w.seat);
           if (ws) {
@@ -298,7 +233,7 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
             ws.won += w.amount;
           }
         }
-        const label = a.pot === undefined || a.pot === 0 ? 'the main pot' : `side pot ${a.pot}`;
+        const label = a.pot === 0 ? 'the main pot' : `side pot ${a.pot}`;
         caption =
           winners.length === 0
             ? `No winner for ${label}`
@@ -311,7 +246,7 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
         break;
       }
       case 'hand_end':
-        for (const st of a.stacks ?? []) {
+        for (const st of a.stacks) {
           const ss = seats.get(st.seat);
           if (ss) ss.stack = st.stack;
         }
@@ -321,7 +256,8 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
         caption = 'The discards are reshuffled into the deck';
         break;
       default:
-        caption = a.type.replace(/_/g, ' ');
+        // An operation type from a newer lobby: still a step, captioned with its type.
+        caption = (a as { readonly type: string }).type.replace(/_/g, ' ');
     }
     snap(caption);
   }

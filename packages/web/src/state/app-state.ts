@@ -1,6 +1,5 @@
-import { FeltClient, LobbyApiError, LobbyClient, type LobbyMe } from '@felt/client';
+import { FeltClient, LobbyApiError, LobbyClient, type HandDetail, type HistoryPage, type LobbyMe } from '@felt/client';
 import { errorText } from '../lib/error-text.js';
-import type { HandDetail, HistoryPage } from '../lib/replay.js';
 import { Store } from './store.js';
 import { ToastKind, Toasts } from './toasts.js';
 
@@ -89,12 +88,11 @@ export class AppState {
   }
 
   historyPage(cursor?: string): Promise<HistoryPage> {
-    const q = new URLSearchParams({ page_size: '20', ...(cursor !== undefined ? { cursor } : {}) });
-    return this.lobby.request<HistoryPage>('GET', `/api/hands?${q.toString()}`);
+    return this.lobby.hands({ pageSize: 20, ...(cursor !== undefined ? { cursor } : {}) });
   }
 
   handDetail(handId: string): Promise<HandDetail> {
-    return this.lobby.request<HandDetail>('GET', `/api/hands/${encodeURIComponent(handId)}`);
+    return this.lobby.hand(handId);
   }
 
   private sessionEnded(): void {

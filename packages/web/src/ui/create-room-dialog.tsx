@@ -43,9 +43,7 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
     setBusy(true);
     setServerError(null);
     try {
-      const created = await app.lobby.request<{ session_id: string }>(
-        'POST',
-        '/api/rooms',
+      const created = await app.lobby.createRoom(
         {
           config: toConfigInput(form),
           ...(form.sit && check.sitBuyIn !== null ? { sit: { buy_in: check.sitBuyIn } } : {}),

@@ -1,7 +1,8 @@
+import type { HandDetail, HandSummary } from '@felt/protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { errorText } from '../lib/error-text.js';
 import { chips, dateTimeText, gameShortTitle, signedChips } from '../lib/format.js';
-import { buildReplay, type HandDetail, type HandSummary } from '../lib/replay.js';
+import { buildReplay, voidedReasonText, voidedText } from '../lib/replay.js';
 import type { AppState } from '../state/app-state.js';
 import { Card, CardSlot } from './card.js';
 import { Dialog } from './dialog.js';
@@ -68,7 +69,11 @@ export function HistoryDrawer({ app, open, onClose, tableId }: Props) {
         </p>
       )}
       {detail !== null ? (
-        <Replay detail={detail} onBack={() => setDetail(null)} />
+        detail.voided_reason !== undefined ? (
+          <VoidedHand detail={detail} onBack={() => setDetail(null)} />
+        ) : (
+          <Replay detail={detail} onBack={() => setDetail(null)} />
+        )
       ) : hands === null ? (
         <p aria-busy="true">Loading your hands…</p>
       ) : hands.length === 0 ? (
@@ -80,27 +85,7 @@ export function HistoryDrawer({ app, open, onClose, tableId }: Props) {
               .sort((a, b) => Number(b.session_id === tableId) - Number(a.session_id === tableId))
               .map((h) => (
                 <li key={h.hand_id}>
-                  <button
-                    type="button"
-                    className="history__row"
-                    onClick={() => openHand(h.hand_id)}
-                    aria-busy={loadingId === h.hand_id}
-                    data-hand-id={h.hand_id}
-                  >
-                    <span className="history__game">
-                      {gameShortTitle(h.game, h.limit as 'nl' | 'pl' | 'fl')}
-                      {h.hand_no !== null ? ` #${h.hand_no}` : ''}
-                    </span>
-                    <span className="history__cards">
-                      {h.cards.map((c, i) => (
-                        <Card key={i} code={c} size="sm" />
-                      ))}
-                    </span>
-                    <span className={`history__net ${h.net > 0 ? 'net--up' : h.net < 0 ? 'net--down' : ''}`}>
-                      {signedChips(h.net)}
-                    </span>
-                    <span className="history__when muted">{dateTimeText(h.ended_at)}</span>
-                  </button>
+                  <HistoryRow hand={h} busy={loadingId === h.hand_id} onOpen={openHand} />
                 </li>
               ))}
           </ul>
@@ -112,6 +97,82 @@ export function HistoryDrawer({ app, open, onClose, tableId }: Props) {
         </>
       )}
     </Dialog>
+  );
+}
+
+/**
+ * One finished hand in the list: game, number, your cards and your result. A voided hand has no
+ * result: it says so and why, in place of the net.
+ */
+export function HistoryRow({
+  hand: h,
+  busy,
+  onOpen,
+}: {
+  readonly hand: HandSummary;
+  readonly busy: boolean;
+  readonly onOpen: (handId: string) => void;
+}) {
+  const voided = voidedText(h);
+  return (
+    <button
+      type="button"
+      className={`history__row${voided !== null ? ' history__row--voided' : ''}`}
+      onClick={() => onOpen(h.hand_id)}
+      aria-busy={busy}
+      data-hand-id={h.hand_id}
+    >
+      <span className="history__game">
+        {gameShortTitle(h.game, h.limit as 'nl' | 'pl' | 'fl')}
+        {h.hand_no !== null ? ` #${h.hand_no}` : ''}
+      </span>
+      <span className="history__cards">
+        {h.cards.map((c, i) => (
+          <Card key={i} code={c} size="sm" />
+        ))}
+      </span>
+      {voided !== null ? (
+        <span className="history__net history__voided muted" title={voided} data-testid="history-voided">
+          Voided
+        </span>
+      ) : (
+        <span className={`history__net ${h.net > 0 ? 'net--up' : h.net < 0 ? 'net--down' : ''}`}>
+          {signedChips(h.net)}
+        </span>
+      )}
+      <span className="history__when muted">
+        {dateTimeText(h.ended_at)}
+        {h.voided_reason !== undefined ? ` · ${voidedReasonText(h.voided_reason)}` : ''}
+      </span>
+    </button>
+  );
+}
+
+/** A voided hand: nothing to replay and no result, only why, and the stacks every seat got back. */
+export function VoidedHand({ detail, onBack }: { readonly detail: HandDetail; readonly onBack: () => void }) {
+  return (
+    <div className="replay" data-testid="replay">
+      <button type="button" className="btn btn--ghost btn--sm" onClick={onBack}>
+        ← All hands
+      </button>
+      <p className="replay__meta">
+        {gameShortTitle(detail.game, detail.limit as 'nl' | 'pl' | 'fl')}, {dateTimeText(detail.started_at)}
+      </p>
+      <p className="replay__caption" role="note" data-testid="replay-voided">
+        {voidedText(detail)}
+      </p>
+      <ul className="replay__seats">
+        {detail.players.map((p) => (
+          <li key={p.seat} className={`replay__seat${p.seat === detail.viewer_seat ? ' replay__seat--hero' : ''}`}>
+            <span className="replay__name">
+              {p.name}
+              {p.seat === detail.viewer_seat ? ' (you)' : ''}
+            </span>
+            <span className="replay__stack">{chips(p.final_stack)}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -63,13 +63,12 @@ export function TableScreen({ app, tableId, spectate, onExit }: Props) {
 }
 
 function roomActionMs(room: LobbyRoomDetail | null): number {
-  const clock = (room?.config as { clock?: { actionSeconds?: unknown } } | undefined)?.clock;
-  return typeof clock?.actionSeconds === 'number' ? clock.actionSeconds * 1000 : 30_000;
+  const seconds = room?.config.clock?.actionSeconds;
+  return seconds !== undefined ? seconds * 1000 : 30_000;
 }
 
 function mayForceStart(room: LobbyRoomDetail | null): boolean {
-  const start = (room?.config as { startHand?: { hostMayForceStart?: unknown } } | undefined)?.startHand;
-  return start?.hostMayForceStart !== false;
+  return room?.config.startHand?.hostMayForceStart !== false;
 }
 
 function bigUnit(model: TableModel): number {

@@ -1,5 +1,4 @@
-import { voidedHandJobSchema } from '@felt/db';
-import type { Logger } from '@felt/platform';
+import { voidedHandJobSchema, type Logger } from '@felt/platform';
 import type { MoneyJobSink, OutboxJob } from '../money/ports.js';
 import { outboxJobId, type Outbox } from '../table/outbox.js';
 

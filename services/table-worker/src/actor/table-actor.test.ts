@@ -7,7 +7,7 @@ import {
   type TableMessage,
   type TableState,
 } from '@felt/protocol';
-import { voidedHandJobSchema, type VoidedHandJob } from '@felt/db';
+import { voidedHandJobSchema, type VoidedHandJob } from '@felt/platform';
 import { completedHandJobSchema } from '@felt/platform';
 import { TableActor } from './table-actor.js';
 import {

@@ -1,29 +1,13 @@
 import { redisKeys, type Redis, type RedisKeys } from '@felt/platform';
-import { z } from 'zod';
 import {
-  CheckpointCorruptError,
   StaleEpochError,
   type CheckpointSaveOptions,
   type CheckpointMark,
   type CheckpointStore,
   type TableCheckpoint,
 } from '../ports.js';
-import { ownershipKeys, type OwnershipKeys } from '../ownership/keys.js';
 import { EVENT_BUFFER_SIZE, type BufferedEvent } from '../table/event-buffer.js';
-
-const checkpointSchema = z.object({
-  version: z.literal(1),
-  tableId: z.string(),
-  tableSeq: z.number().int().nonnegative(),
-  epoch: z.number().int().nonnegative().optional(),
-  state: z.unknown(),
-});
-
-const bufferedSchema = z.object({
-  tableSeq: z.number().int().nonnegative(),
-  audience: z.union([z.object({ kind: z.literal('all') }), z.object({ kind: z.literal('user'), userId: z.string() })]),
-  message: z.looseObject({ type: z.string() }),
-});
+import { decodeCheckpoint, encodeBufferedEvent, encodeCheckpoint } from './checkpoint-codec.js';
 
 /** Idle tables' checkpoints outlive their actors by this long, so table_seq survives a quiet week. */
 const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
@@ -61,7 +45,6 @@ return {1, current}
  */
 export class RedisCheckpointStore implements CheckpointStore {
   private readonly keys: RedisKeys;
-  private readonly owned: OwnershipKeys;
 
   constructor(
     private readonly redis: Redis,
@@ -69,7 +52,6 @@ export class RedisCheckpointStore implements CheckpointStore {
     private readonly bufferSize = EVENT_BUFFER_SIZE,
   ) {
     this.keys = redisKeys(prefix);
-    this.owned = ownershipKeys(prefix);
   }
 
   async load(tableId: string): Promise<{ checkpoint: TableCheckpoint; events: BufferedEvent[] } | null> {
@@ -78,23 +60,11 @@ export class RedisCheckpointStore implements CheckpointStore {
       this.redis.lrange(this.keys.tableEvents(tableId), 0, -1),
     ]);
     if (raw === null) return null;
-    let parsed: z.infer<typeof checkpointSchema>;
-    let events: BufferedEvent[];
-    try {
-      parsed = checkpointSchema.parse(JSON.parse(raw));
-      events = list.map((e) => bufferedSchema.parse(JSON.parse(e)) as unknown as BufferedEvent);
-    } catch (err) {
-      throw new CheckpointCorruptError(tableId, { cause: err });
-    }
-    if (parsed.tableId !== tableId) throw new CheckpointCorruptError(tableId);
-    return {
-      checkpoint: { version: parsed.version, tableId: parsed.tableId, tableSeq: parsed.tableSeq, state: parsed.state },
-      events,
-    };
+    return decodeCheckpoint(tableId, raw, list);
   }
 
   async mark(tableId: string): Promise<CheckpointMark | null> {
-    const h = await this.redis.hgetall(this.owned.mark(tableId));
+    const h = await this.redis.hgetall(this.keys.checkpointMark(tableId));
     if (h.tableSeq === undefined) return null;
     const tableSeq = Number(h.tableSeq);
     const epoch = Number(h.epoch ?? 0);
@@ -116,16 +86,14 @@ export class RedisCheckpointStore implements CheckpointStore {
     { moneyJson, fence, mark }: CheckpointSaveOptions = {},
   ): Promise<void> {
     // The envelope around the state the actor serialized once.
-    const epochField = fence ? `"epoch":${fence.epoch},` : '';
-    const moneyField = moneyJson !== undefined ? `,"money":${moneyJson}` : '';
-    const text = `{"version":1,"tableId":${JSON.stringify(tableId)},"tableSeq":${tableSeq},${epochField}"state":${stateJson}${moneyField}}`;
+    const text = encodeCheckpoint(tableId, tableSeq, stateJson, { moneyJson, fence });
     const result = (await this.redis.eval(
       SAVE_SCRIPT,
       4,
-      this.owned.epoch(tableId),
+      this.keys.epoch(tableId),
       this.keys.tableCheckpoint(tableId),
       this.keys.tableEvents(tableId),
-      this.owned.mark(tableId),
+      this.keys.checkpointMark(tableId),
       fence ? String(fence.epoch) : '',
       text,
       String(CHECKPOINT_TTL_SECONDS),
@@ -133,7 +101,7 @@ export class RedisCheckpointStore implements CheckpointStore {
       String(tableSeq),
       mark?.handId ?? '',
       mark !== undefined ? String(mark.handNo) : '',
-      ...events.map((e) => JSON.stringify(e)),
+      ...events.map(encodeBufferedEvent),
     )) as [number, number];
     if (result[0] !== 1) throw new StaleEpochError(tableId, fence?.epoch ?? 0, Number(result[1]));
   }

@@ -1,5 +1,6 @@
-import type { Redis } from '@felt/platform';
-import { ownershipKeys, type OwnershipKeys } from '../ownership/keys.js';
+import { redisKeys, type Redis, type RedisKeys } from '@felt/platform';
+import type { AcquireResult, LeaseGrant, LeaseHolder, TableLeases } from '../ports.js';
+import { leaseValue, parseLeaseHolder } from './lease-value.js';
 
 /**
  * Acquisition: `SET NX PX` and `INCR` of the epoch in one script, so every acquisition gets an
@@ -48,28 +49,7 @@ end
 return 0
 `;
 
-/** A lease this process holds. */
-export interface LeaseGrant {
-  readonly tableId: string;
-  readonly epoch: number;
-  /** The lease key's value: `<workerId>|<instance>|<epoch>`. */
-  readonly value: string;
-}
-
-export type AcquireResult =
-  { readonly acquired: true; readonly grant: LeaseGrant } | { readonly acquired: false; readonly holder: LeaseHolder };
-
-export interface LeaseHolder {
-  readonly workerId: string;
-  readonly epoch: number;
-  /** Time left on the lease (ms), as Redis sees it. */
-  readonly ttlMs: number;
-}
-
-function parseHolder(value: string, ttlMs: number): LeaseHolder {
-  const [workerId = '', , epoch = '0'] = value.split('|');
-  return { workerId, epoch: Number(epoch) || 0, ttlMs };
-}
+export type { AcquireResult, LeaseGrant, LeaseHolder } from '../ports.js';
 
 export interface RedisLeaseOptions {
   readonly redis: Redis;
@@ -84,11 +64,11 @@ export interface RedisLeaseOptions {
  * Per-table leases in Redis (`P lease:<tableId>`, `P epoch:<tableId>`): a worker serves a table
  * only while it holds the lease, and writes its checkpoints fenced by the lease's epoch.
  */
-export class RedisLeases {
-  private readonly keys: OwnershipKeys;
+export class RedisLeases implements TableLeases {
+  private readonly keys: RedisKeys;
 
   constructor(private readonly options: RedisLeaseOptions) {
-    this.keys = ownershipKeys(options.prefix);
+    this.keys = redisKeys(options.prefix);
   }
 
   get ttlMs(): number {
@@ -112,9 +92,9 @@ export class RedisLeases {
     )) as [number, number | string, number?];
     if (r[0] === 1) {
       const epoch = Number(r[1]);
-      return { acquired: true, grant: { tableId, epoch, value: `${workerId}|${instance}|${epoch}` } };
+      return { acquired: true, grant: { tableId, epoch, value: leaseValue(workerId, instance, epoch) } };
     }
-    return { acquired: false, holder: parseHolder(String(r[1]), Number(r[2] ?? 0)) };
+    return { acquired: false, holder: parseLeaseHolder(String(r[1]), Number(r[2] ?? 0)) };
   }
 
   /** Renews every grant in one round trip; the answer says, per grant, whether it is still ours. */
@@ -143,7 +123,7 @@ export class RedisLeases {
       this.options.redis.get(this.keys.lease(tableId)),
       this.options.redis.pttl(this.keys.lease(tableId)),
     ]);
-    return value === null ? null : parseHolder(value, Math.max(0, ttl));
+    return value === null ? null : parseLeaseHolder(value, Math.max(0, ttl));
   }
 
   /**

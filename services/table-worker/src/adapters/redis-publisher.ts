@@ -1,5 +1,6 @@
-import { encodeEnvelope, redisKeys, type Envelope, type Redis, type RedisKeys } from '@felt/platform';
+import { encodeEnvelope, redisKeys, type Redis, type RedisKeys } from '@felt/platform';
 import type { EventPublisher, Publication } from '../ports.js';
+import { publicationChannel, publicationEnvelope } from './publication-envelope.js';
 
 /** Publishes envelopes on the table and user channels of docs/dev/contracts.md. */
 export class RedisEventPublisher implements EventPublisher {
@@ -17,14 +18,7 @@ export class RedisEventPublisher implements EventPublisher {
     // batch of the same table (the actor awaits each publish).
     const pipeline = this.redis.pipeline();
     for (const p of publications) {
-      const envelope: Envelope = {
-        table_id: tableId,
-        table_seq: p.message.table_seq,
-        ...(p.audience.kind === 'table' && p.audience.except.length > 0 ? { except: [...p.audience.except] } : {}),
-        msg: p.message,
-      };
-      const channel = p.audience.kind === 'table' ? this.keys.table(tableId) : this.keys.user(p.audience.userId);
-      pipeline.publish(channel, encodeEnvelope(envelope));
+      pipeline.publish(publicationChannel(this.keys, tableId, p), encodeEnvelope(publicationEnvelope(tableId, p)));
     }
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([err]) => err);

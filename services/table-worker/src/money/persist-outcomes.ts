@@ -1,18 +1,8 @@
-import { PERSIST_OUTCOMES_CHANNEL } from '@felt/db';
-import type { ChannelSubscriber, Logger } from '@felt/platform';
+import { persistOutcomeSchema, redisKeys, type ChannelSubscriber, type Logger } from '@felt/platform';
 import type { Counter } from 'prom-client';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** What the persister publishes after each job (docs/dev/money-flows.md §6). */
-const persistOutcomeSchema = z.object({
-  kind: z.enum(['hand', 'cash_out']),
-  id: z.string().min(1).max(200),
-  room_id: z.string().min(1).max(64),
-  hand_no: z.number().int().nonnegative().optional(),
-  outcome: z.enum(['written', 'duplicate', 'waiting', 'retrying', 'failed', 'pending', 'paid', 'mismatch']),
-  attempts: z.number().int().nonnegative(),
-  error: z.string().max(200).optional(),
-});
 export type PersistOutcomeMessage = z.infer<typeof persistOutcomeSchema>;
 
 export interface PersistOutcomeSinks {
@@ -31,7 +21,7 @@ export function recordPersistOutcome(raw: string, sinks: PersistOutcomeSinks): P
   try {
     outcome = persistOutcomeSchema.parse(JSON.parse(raw));
   } catch {
-    sinks.logger.warn({ channel: PERSIST_OUTCOMES_CHANNEL }, 'ignoring malformed persist outcome');
+    sinks.logger.warn({ channel: redisKeys('').persistOutcomes }, 'ignoring malformed persist outcome');
     return null;
   }
   if (sinks.owns !== undefined && !sinks.owns(outcome.room_id)) return null;
@@ -64,7 +54,7 @@ export async function watchPersistOutcomes(
   prefix: string,
   sinks: PersistOutcomeSinks,
 ): Promise<() => Promise<void>> {
-  return subscriber.subscribe(`${prefix}${PERSIST_OUTCOMES_CHANNEL}`, (message) => {
+  return subscriber.subscribe(redisKeys(prefix).persistOutcomes, (message) => {
     recordPersistOutcome(message, sinks);
   });
 }

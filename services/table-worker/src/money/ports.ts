@@ -1,5 +1,4 @@
-import type { CashOutJob, LiveTableMoney, VoidedHandJob } from '@felt/db';
-import type { CompletedHandJob } from '@felt/platform';
+import type { CashOutJob, CompletedHandJob, LiveTableMoney, VoidedHandJob } from '@felt/platform';
 import type { HandSink, SeatedMember, TableSeed, TableSeedSource } from '../ports.js';
 
 /**
@@ -73,9 +72,9 @@ export interface MoneySeedSource extends TableSeedSource {
 
 /** Completed hands and cash-out requests, onto the hands queue (job ids make a re-send a no-op). */
 export interface MoneyJobSink extends HandSink {
-  /** `cash_out.requested` (@felt/db cashOutJobSchema / cashOutJobOptions). */
+  /** `cash_out.requested` (@felt/platform cashOutJobSchema / cashOutJobOptions). */
   cashOut?(job: CashOutJob): Promise<void>;
-  /** `hand.voided` (@felt/db voidedHandJobSchema / voidedHandJobOptions): the ledger records a void. */
+  /** `hand.voided` (@felt/platform voidedHandJobSchema / voidedHandJobOptions): the ledger records a void. */
   voided?(job: VoidedHandJob): Promise<void>;
   /** How many of the room's completed hands wait in the queue (waiting, delayed or active). */
   pendingHandsOf?(roomId: string): Promise<number>;

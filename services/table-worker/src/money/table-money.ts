@@ -1,5 +1,5 @@
-import type { CashOutJob, LiveTableMoney } from '@felt/db';
 import type { Table } from '@felt/engine';
+import { cashOutRequestId, type CashOutJob, type CashOutJobReason, type LiveTableMoney } from '@felt/platform';
 import type { MoneyMember } from './ports.js';
 
 /** A top-up the table added to a stack: its id and the chips it could add under the room's maximum. */
@@ -22,11 +22,11 @@ export interface TableMoneyJSON {
   readonly released: Readonly<Record<string, CashOutJob>>;
 }
 
-export type CashOutReason = 'leave' | 'room_close';
+export type CashOutReason = CashOutJobReason;
 
-/** The request id of a membership's cash-out (@felt/db `cashOutRequestId`). */
+/** The request id of a membership's cash-out: the same for every attempt, so a re-send is a no-op. */
 function cashOutRequestIdOf(reason: CashOutReason, membershipId: string): string {
-  return reason === 'leave' ? `leave-${membershipId}` : `room-close-${membershipId}`;
+  return reason === 'leave' ? cashOutRequestId.leave(membershipId) : cashOutRequestId.roomClose(membershipId);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '@felt/platform';
-import type { LeaseGrant, RedisLeases } from '../adapters/redis-lease.js';
+import type { LeaseGrant, TableLeases } from '../ports.js';
 
 /** A request for a table this worker does not (or no longer) serve; `ownerId` is its best guess. */
 export class NotOwnerError extends Error {
@@ -52,7 +52,7 @@ export interface OwnershipMetrics {
 }
 
 export interface TableOwnershipOptions {
-  readonly leases: RedisLeases;
+  readonly leases: TableLeases;
   readonly logger: Logger;
   /** How long an acquisition waits for a lease held elsewhere to be released or expire. */
   readonly acquireWaitMs: number;

@@ -1,6 +1,5 @@
 import type { Hand } from '@felt/engine';
-import type { VoidedHandJob } from '@felt/db';
-import { completedHandJobSchema, HAND_RECORD_FORMAT, type CompletedHandJob } from '@felt/platform';
+import { completedHandJobSchema, HAND_RECORD_FORMAT, type CompletedHandJob, type VoidedHandJob } from '@felt/platform';
 import { HandVoidReason } from '@felt/protocol';
 import type { AppliedTopUp } from '../money/table-money.js';
 import { revealRecord, type Dealer, type HandMeta, type RevealRecord } from './dealer.js';

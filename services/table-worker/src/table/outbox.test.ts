@@ -1,4 +1,4 @@
-import type { CashOutJob } from '@felt/db';
+import type { CashOutJob } from '@felt/platform';
 import type { CompletedHandJob } from '@felt/platform';
 import { describe, expect, it } from 'vitest';
 import { Outbox, outboxJobId } from './outbox.js';

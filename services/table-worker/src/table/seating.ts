@@ -1,5 +1,5 @@
 import { SeatStatus as EngineSeatStatus, type Table } from '@felt/engine';
-import type { CashOutJob } from '@felt/db';
+import type { CashOutJob } from '@felt/platform';
 import { notMember, tableClosed } from '../actor/table-error.js';
 import type { MoneySeed } from '../money/ports.js';
 import type { CashOutReason } from '../money/table-money.js';

@@ -1,20 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { CashOutJob } from '@felt/db';
-import { createLogger, type CompletedHandJob } from '@felt/platform';
+import { createLogger } from '@felt/platform';
 import { parseRoomConfig, type RoomConfigInput, type TableHeartbeat, type TableMessage } from '@felt/protocol';
 import { TableActor, type TableActorDeps } from '../../src/actor/table-actor.js';
+import { MemoryCheckpointStore } from '../../src/adapters/memory-checkpoint-store.js';
+import { MemoryHandSink } from '../../src/adapters/memory-hand-sink.js';
+import { MemoryEventPublisher } from '../../src/adapters/memory-publisher.js';
 import type {
-  CheckpointStore,
   CheckpointSaveOptions,
   Clock,
-  EventPublisher,
-  HandSink,
   Publication,
   RandomSource,
   Scheduler,
   TableCheckpoint,
 } from '../../src/ports.js';
-import type { BotSeatRequest, MoneyJobSink, MoneySeed, MoneySeedSource } from '../../src/money/ports.js';
+import type { BotSeatRequest, MoneySeed, MoneySeedSource } from '../../src/money/ports.js';
 import type { BufferedEvent } from '../../src/table/event-buffer.js';
 import { DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from '../../src/table/timing.js';
 
@@ -121,47 +120,38 @@ export class FundingSeeds extends MemorySeeds {
   }
 }
 
-export class MemoryCheckpoints implements CheckpointStore {
+/**
+ * The memory checkpoint store (fenced, with marks, as the Redis one), plus what tests look at: the
+ * last checkpoint and `money` section saved per table, how many saves succeeded, and a switch that
+ * makes the store fail as a Redis that is down does.
+ */
+export class MemoryCheckpoints extends MemoryCheckpointStore {
   readonly saved = new Map<string, TableCheckpoint>();
-  readonly events = new Map<string, BufferedEvent[]>();
-  saves = 0;
-  fail = false;
-  load(tableId: string) {
-    const checkpoint = this.saved.get(tableId);
-    return Promise.resolve(
-      checkpoint
-        ? { checkpoint: structuredClone(checkpoint), events: structuredClone(this.events.get(tableId) ?? []) }
-        : null,
-    );
-  }
   /** The last `money` section written per table (the checkpoint's top-level section). */
   readonly money = new Map<string, unknown>();
-  save(
+  saves = 0;
+  fail = false;
+
+  override async save(
     tableId: string,
     tableSeq: number,
     stateJson: string,
     events: readonly BufferedEvent[],
     options: CheckpointSaveOptions = {},
-  ) {
-    if (this.fail) return Promise.reject(new Error('checkpoint store down'));
+  ): Promise<void> {
+    if (this.fail) throw new Error('checkpoint store down');
+    await super.save(tableId, tableSeq, stateJson, events, options);
     this.saves++;
     const { moneyJson } = options;
     if (moneyJson !== undefined) this.money.set(tableId, JSON.parse(moneyJson) as unknown);
     this.saved.set(tableId, { version: 1, tableId, tableSeq, state: JSON.parse(stateJson) as unknown });
-    this.events.set(tableId, [...(this.events.get(tableId) ?? []), ...events].slice(-512));
-    return Promise.resolve();
   }
 }
 
 const isTableMessage = (m: Publication['message']): m is TableMessage => m.type !== 'table_heartbeat';
 
-/** Delivers publications the way the gateway does: per user stream, and the spectator stream. */
-export class MemoryPublisher implements EventPublisher {
-  readonly all: Publication[] = [];
-  publish(_tableId: string, publications: readonly Publication[]): Promise<void> {
-    this.all.push(...structuredClone(publications));
-    return Promise.resolve();
-  }
+/** The memory publisher, read the way the gateway delivers it: per user stream, and the spectator stream. */
+export class MemoryPublisher extends MemoryEventPublisher {
   /** Messages user `userId` received on their own channel (heartbeats apart: see `heartbeats`). */
   toUser(userId: string): TableMessage[] {
     return this.stream(userId).filter(isTableMessage);
@@ -181,32 +171,10 @@ export class MemoryPublisher implements EventPublisher {
       )
       .map((p) => p.message);
   }
-  clear(): void {
-    this.all.length = 0;
-  }
 }
 
-export class MemoryHands implements HandSink, MoneyJobSink {
-  readonly jobs: CompletedHandJob[] = [];
-  readonly cashOuts: CashOutJob[] = [];
-  /** Every job in the order it arrived, re-sends included (kind and id). */
-  readonly log: string[] = [];
-  fail = false;
-  /** Set by a test to model the queue's unfinished hands of a room (BullmqHandSink.pendingHandsOf). */
-  pendingHandsOf?: (roomId: string) => Promise<number>;
-  enqueue(job: CompletedHandJob): Promise<void> {
-    if (this.fail) return Promise.reject(new Error('queue down'));
-    this.log.push(`hand:${job.hand_no}`);
-    if (!this.jobs.some((j) => j.hand_id === job.hand_id)) this.jobs.push(structuredClone(job));
-    return Promise.resolve();
-  }
-  cashOut(job: CashOutJob): Promise<void> {
-    if (this.fail) return Promise.reject(new Error('queue down'));
-    this.log.push(`cash_out:${job.request_id}`);
-    if (!this.cashOuts.some((j) => j.request_id === job.request_id)) this.cashOuts.push(structuredClone(job));
-    return Promise.resolve();
-  }
-}
+/** The memory hands queue (services/table-worker/src/adapters/memory-hand-sink.ts). */
+export class MemoryHands extends MemoryHandSink {}
 
 export const TABLE = '6f1d2c3b-4a5e-4f60-8a7b-9c8d7e6f5a4b';
 

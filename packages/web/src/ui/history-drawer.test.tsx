@@ -1,0 +1,112 @@
+import type { HandDetail, HandSummary } from '@felt/protocol';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { HistoryRow, VoidedHand } from './history-drawer.js';
+
+const played: HandSummary = {
+  hand_id: '0b7f1c1e-2a8e-4d55-9b9a-1c2d3e4f5a6b',
+  session_id: '6f9619ff-8b86-4011-b42d-00c04fc964ff',
+  hand_no: 12,
+  game: 'holdem',
+  limit: 'nl',
+  blinds: { smallBlind: 1, bigBlind: 2 },
+  started_at: '2026-01-01T00:00:00.000Z',
+  ended_at: '2026-01-01T00:01:00.000Z',
+  seat: 2,
+  cards: ['As', 'Kd'],
+  board: ['2c', '7d', 'Jh'],
+  starting_stack: 200,
+  final_stack: 240,
+  net: 40,
+  won: 80,
+  folded: false,
+  pot_total: 80,
+  rake: 0,
+};
+
+const voided: HandSummary = {
+  ...played,
+  hand_id: '0f0e0d0c-0b0a-4909-8807-060504030201',
+  hand_no: null,
+  cards: [],
+  board: [],
+  final_stack: 200,
+  net: 0,
+  won: 0,
+  pot_total: 0,
+  voided_reason: 'checkpoint_lost',
+};
+
+const row = (hand: HandSummary): string =>
+  renderToStaticMarkup(<HistoryRow hand={hand} busy={false} onOpen={() => undefined} />);
+
+describe('HistoryRow', () => {
+  it('shows a played hand with its number, cards and result', () => {
+    const html = row(played);
+    expect(html).toContain('#12');
+    expect(html).toContain('aria-label="Ace of spades"');
+    expect(html).toContain('class="history__net net--up">+40<');
+    expect(html).not.toContain('Voided');
+  });
+
+  it('shows a voided hand as voided, with its reason and no result', () => {
+    const html = row(voided);
+    expect(html).toContain('data-testid="history-voided"');
+    expect(html).toContain('Voided');
+    expect(html).toContain('the table lost its state during the hand');
+    expect(html).not.toContain('net--');
+    expect(html).not.toMatch(/class="history__net[^"]*">[+−]?\d/);
+  });
+});
+
+describe('VoidedHand', () => {
+  it('says why the hand was voided, offers no replay or export, and lists the stacks given back', () => {
+    const detail: HandDetail = {
+      hand_id: voided.hand_id,
+      session_id: voided.session_id,
+      hand_no: null,
+      game: 'holdem',
+      limit: 'nl',
+      blinds: null,
+      button: null,
+      started_at: voided.started_at,
+      ended_at: voided.ended_at,
+      viewer_seat: 2,
+      board: [],
+      pot_total: 0,
+      rake: 0,
+      voided_reason: 'checkpoint_lost',
+      players: [2, 5].map((seat) => ({
+        seat,
+        user_id: `00000000-0000-4000-8000-00000000000${seat}`,
+        name: `p${seat}`,
+        starting_stack: 180 + seat,
+        contributed: 0,
+        returned: 0,
+        won: 0,
+        rake_paid: 0,
+        final_stack: 180 + seat,
+        net: 0,
+        folded: false,
+        cards: [],
+        shown: false,
+      })),
+      actions: [],
+      pots: [],
+      fairness: {
+        seed_commit: null,
+        server_seed: null,
+        client_seeds: null,
+        deck_seed: null,
+        version: null,
+        deck: null,
+      },
+    };
+    const html = renderToStaticMarkup(<VoidedHand detail={detail} onBack={() => undefined} />);
+    expect(html).toContain('Voided: the table lost its state during the hand. No result');
+    expect(html).toContain('p2 (you)');
+    expect(html).toContain('185');
+    expect(html).not.toContain('/ohh');
+    expect(html).not.toContain('Replay step');
+  });
+});

@@ -1,0 +1,237 @@
+// The lobby answers as @felt/protocol's HTTP contract (lobby-api.ts) says. Every route the served
+// OpenAPI document lists is called here until it succeeds, and every success answer must parse with
+// the contract's schema for that route and status, with nothing left over. A route added to the app
+// without a contract entry and a call here fails this suite.
+import { persistVoidedHand } from '@felt/db';
+import { SeededRng } from '@felt/engine';
+import { SESSION_COOKIE as PLATFORM_SESSION_COOKIE } from '@felt/platform';
+import { LOBBY_ROUTES, SESSION_COOKIE, type LobbyRouteKey } from '@felt/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { directSink } from '../../../test/money/fixtures.js';
+import { SimTable, type HandJob } from '../../../test/money/sim-table.js';
+import { componentName } from '../src/schemas.js';
+import { startHarness, uniqueName, type Client, type Harness, type Response } from './harness.js';
+
+type User = Client & { id: string; name: string };
+
+interface DocOperation {
+  readonly requestBody?: { readonly content?: Readonly<Record<string, { readonly schema?: { $ref?: string } }>> };
+  readonly responses: Readonly<
+    Record<string, { readonly content?: Readonly<Record<string, { readonly schema?: { $ref?: string } }>> }>
+  >;
+}
+interface Doc {
+  readonly paths: Readonly<Record<string, Readonly<Record<string, DocOperation>>>>;
+  readonly components: { readonly schemas: Readonly<Record<string, unknown>> };
+}
+
+const ROOM = {
+  game: 'holdem',
+  stakes: { smallBlind: 1, bigBlind: 2 },
+  seats: 6,
+  buyIn: { min: 40, max: 400 },
+} as const;
+
+let h: Harness;
+let doc: Doc;
+let host: User;
+let guest: User;
+let roomId: string;
+let code: string;
+let hands: HandJob[];
+const voidedHandId = '0f0e0d0c-0b0a-4909-8807-0605040302aa';
+
+/** A fresh user hosting a fresh room, seated; for the routes that end a seat or a room. */
+async function freshRoom(): Promise<{ user: User; roomId: string }> {
+  const user = await h.user();
+  const res = await user.post<{ session_id: string }>('/api/rooms', { config: ROOM, sit: { buy_in: 100 } });
+  expect(res.status).toBe(201);
+  return { user, roomId: res.body.session_id };
+}
+
+/** How each route is made to succeed (a route may answer several times: every answer is checked). */
+const CALLS: Record<LobbyRouteKey, () => Promise<Response<unknown>[]>> = {
+  'GET /api/config': async () => [await h.client().get('/api/config')],
+  'POST /api/auth/signup': async () => [
+    await h.client().post('/api/auth/signup', { name: uniqueName('c'), password: 'password-1' }),
+  ],
+  'POST /api/auth/login': async () => {
+    const user = await h.user();
+    return [await h.client().post('/api/auth/login', { name: user.name, password: 'password-1' })];
+  },
+  'POST /api/auth/logout': async () => [await (await h.user()).post('/api/auth/logout')],
+  'POST /api/auth/logout-all': async () => [await (await h.user()).post('/api/auth/logout-all')],
+  'GET /api/me': async () => [await host.get('/api/me'), await (await h.user()).get('/api/me')],
+  'POST /api/rooms': async () => {
+    const seated = await h.user();
+    const unseated = await h.user();
+    return [
+      await seated.post('/api/rooms', { config: ROOM, sit: { buy_in: 100 } }, { 'idempotency-key': 'contract-1' }),
+      await unseated.post('/api/rooms', {}),
+    ];
+  },
+  'GET /api/rooms': async () => [await host.get('/api/rooms'), await host.get('/api/rooms?game=stud&page_size=5')],
+  'POST /api/rooms/join': async () => [await (await h.user()).post('/api/rooms/join', { code, buy_in: 100 })],
+  'POST /api/rooms/quick-join': async () => [await (await h.user()).post('/api/rooms/quick-join', { game: 'holdem' })],
+  'GET /api/rooms/{id}': async () => [await host.get(`/api/rooms/${roomId}`)],
+  'POST /api/rooms/{id}/leave': async () => {
+    const { user, roomId: id } = await freshRoom();
+    return [await user.post(`/api/rooms/${id}/leave`)];
+  },
+  'POST /api/rooms/{id}/top-up': async () => {
+    const { user, roomId: id } = await freshRoom();
+    return [await user.post(`/api/rooms/${id}/top-up`, { amount: 10 }, { 'idempotency-key': 'contract-top-up' })];
+  },
+  'DELETE /api/rooms/{id}': async () => {
+    const { user, roomId: id } = await freshRoom();
+    return [await user.req('DELETE', `/api/rooms/${id}`)];
+  },
+  'GET /api/hands': async () => [await host.get('/api/hands'), await host.get('/api/hands?page_size=1')],
+  'GET /api/hands/{id}': async () => [
+    ...(await Promise.all(hands.map((j) => host.get(`/api/hands/${j.hand_id}`)))),
+    await host.get(`/api/hands/${voidedHandId}`),
+  ],
+  'GET /api/hands/{id}/reveal': async () => [await host.get(`/api/hands/${hands[0]!.hand_id}/reveal`)],
+  'GET /api/hands/{id}/ohh': async () => [await host.get(`/api/hands/${hands[0]!.hand_id}/ohh`)],
+  'GET /api/hands/{id}/phh': async () => [await host.get(`/api/hands/${hands[0]!.hand_id}/phh`)],
+};
+
+beforeAll(async () => {
+  h = await startHarness();
+  host = await h.user();
+  guest = await h.user();
+  const created = await host.post<{ session_id: string; code: string }>('/api/rooms', {
+    config: ROOM,
+    sit: { buy_in: 200 },
+  });
+  roomId = created.body.session_id;
+  code = created.body.code;
+  await guest.post('/api/rooms/join', { code, buy_in: 200 });
+  const sink = directSink(h.db.prisma);
+  const table = await SimTable.load(h.db.prisma, roomId, sink, new SeededRng('contract'));
+  for (let i = 0; i < 4; i++) await table.playHand();
+  hands = sink.hands;
+  await persistVoidedHand(h.db.prisma, {
+    kind: 'voided',
+    hand_id: voidedHandId,
+    room_id: roomId,
+    reason: 'checkpoint_lost',
+    voided_at: '2099-01-01T00:00:00.000Z',
+    players: [
+      { seat: 1, user_id: host.id, name: host.name, stack: 180 },
+      { seat: 2, user_id: guest.id, name: guest.name, stack: 220 },
+    ],
+  });
+  doc = (await h.client().get<Doc>('/openapi.json')).body;
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+const routesOf = (d: Doc): string[] =>
+  Object.entries(d.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+
+const schemaRef = (name: string | undefined): string | undefined => name && `#/components/schemas/${name}`;
+
+describe('the lobby’s HTTP contract', () => {
+  it('documents exactly the contract’s routes, each with the contract’s success statuses and schemas', () => {
+    expect(routesOf(doc).sort()).toEqual(Object.keys(LOBBY_ROUTES).sort());
+    for (const [key, contract] of Object.entries(LOBBY_ROUTES)) {
+      const [method, path] = key.split(' ') as [string, string];
+      const op = doc.paths[path]![method.toLowerCase()]!;
+      const documented = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      expect(documented.sort(), key).toEqual(Object.keys(contract.success).sort());
+      for (const [status, schema] of Object.entries(contract.success) as [string, z.ZodType | null][]) {
+        const content = op.responses[status]!.content;
+        if (schema === null) {
+          expect(content, key).toBeUndefined();
+          continue;
+        }
+        const media = Object.values(content ?? {})[0]?.schema;
+        expect(media, key).toBeDefined();
+        // A named component is the contract's own schema; an inline one is checked by the calls below.
+        const name = componentName(schema);
+        if (name !== undefined) expect(media!.$ref, key).toBe(schemaRef(name));
+      }
+      if ('body' in contract) {
+        const body = op.requestBody?.content?.['application/json']?.schema;
+        expect(body?.$ref, key).toBe(schemaRef(componentName(contract.body)));
+      }
+    }
+  });
+
+  it('names its components as before the schemas moved to @felt/protocol', () => {
+    expect(Object.keys(doc.components.schemas).sort()).toEqual(
+      [
+        'ClientConfig',
+        'Closed',
+        'CreateRoom',
+        'CreatedRoom',
+        'Credentials',
+        'Error',
+        'HandDetail',
+        'HandSummary',
+        'HistoryPage',
+        'Joined',
+        'JoinByCode',
+        'Left',
+        'LoggedOutEverywhere',
+        'Me',
+        'QuickJoin',
+        'Reveal',
+        'RoomConfig',
+        'RoomDetail',
+        'RoomList',
+        'RoomSummary',
+        'Seat',
+        'SeatRequest',
+        'Session',
+        'SignedUp',
+        'TopUp',
+        'TopUpRequest',
+        'User',
+      ].sort(),
+    );
+  });
+
+  it('answers every documented route as the contract says', async () => {
+    for (const key of routesOf(doc)) {
+      const contract = LOBBY_ROUTES[key as LobbyRouteKey] as (typeof LOBBY_ROUTES)[LobbyRouteKey] | undefined;
+      const call = CALLS[key as LobbyRouteKey] as (typeof CALLS)[LobbyRouteKey] | undefined;
+      expect(contract, `${key} has no entry in @felt/protocol LOBBY_ROUTES`).toBeDefined();
+      expect(call, `${key} is not called by this suite`).toBeDefined();
+      const answers = await call!();
+      expect(answers.length).toBeGreaterThan(0);
+      for (const res of answers) {
+        const success = contract!.success as Readonly<Record<number, z.ZodType | null>>;
+        expect(Object.keys(success), `${key} answered ${res.status}: ${JSON.stringify(res.body)}`).toContain(
+          String(res.status),
+        );
+        const schema = success[res.status]!;
+        if (schema === null) {
+          expect(res.body, key).toBeNull();
+          continue;
+        }
+        const parsed = schema.safeParse(res.body);
+        if (!parsed.success) throw new Error(`${key} ${res.status}: ${parsed.error.message}`);
+        // Parsing drops fields the contract does not name: equal means there were none.
+        expect(parsed.data, key).toEqual(res.body);
+      }
+    }
+  });
+
+  it('sets the contract’s session cookie, the one the gateways read', async () => {
+    expect(PLATFORM_SESSION_COOKIE).toBe(SESSION_COOKIE);
+    const res = await h.client().post('/api/auth/signup', { name: uniqueName('k'), password: 'password-1' });
+    expect(res.headers.get('set-cookie')).toMatch(new RegExp(`^${SESSION_COOKIE}=[^;]+;`));
+  });
+
+  it('lists a voided hand with its reason and no result', async () => {
+    const page = await host.get<{ hands: { hand_id: string; voided_reason?: string; net: number }[] }>(
+      '/api/hands?page_size=1',
+    );
+    expect(page.body.hands[0]).toMatchObject({ hand_id: voidedHandId, voided_reason: 'checkpoint_lost', net: 0 });
+  });
+});

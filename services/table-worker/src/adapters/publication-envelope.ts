@@ -1,0 +1,17 @@
+import type { Envelope, RedisKeys } from '@felt/platform';
+import type { Publication } from '../ports.js';
+
+/** What goes on the wire for one publication (docs/dev/contracts.md, "Envelope on both channel kinds"). */
+export function publicationEnvelope(tableId: string, p: Publication): Envelope {
+  return {
+    table_id: tableId,
+    table_seq: p.message.table_seq,
+    ...(p.audience.kind === 'table' && p.audience.except.length > 0 ? { except: [...p.audience.except] } : {}),
+    msg: p.message,
+  };
+}
+
+/** The channel a publication goes to: the table's (spectator view) or its user's own. */
+export function publicationChannel(keys: RedisKeys, tableId: string, p: Publication): string {
+  return p.audience.kind === 'table' ? keys.table(tableId) : keys.user(p.audience.userId);
+}
