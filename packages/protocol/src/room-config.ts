@@ -1,3 +1,4 @@
+import { BetLimit, MIXED_FORMATS as ENGINE_MIXED_FORMATS, MixedFormat } from '@felt/engine';
 import { z } from 'zod';
 
 /**
@@ -19,22 +20,19 @@ export const GameType = {
   STUD8: 'stud8',
   RAZZ: 'razz',
   TRIPLE_DRAW_27: '27td',
-  HORSE: 'horse',
-  EIGHT_GAME: '8game',
+  HORSE: MixedFormat.HORSE,
+  EIGHT_GAME: MixedFormat.EIGHT_GAME,
 } as const;
 export type GameType = (typeof GameType)[keyof typeof GameType];
 export const GAME_TYPES = Object.values(GameType) as [GameType, ...GameType[]];
 
 /** The games a mixed rotation is made of (a rotation can't contain another rotation). */
-export type SingleGameType = Exclude<GameType, 'horse' | '8game'>;
-export const SINGLE_GAME_TYPES = GAME_TYPES.filter((g) => g !== 'horse' && g !== '8game') as [
-  SingleGameType,
-  ...SingleGameType[],
-];
-export const MIXED_GAME_TYPES = ['horse', '8game'] as const;
+export type SingleGameType = Exclude<GameType, MixedFormat>;
+export const SINGLE_GAME_TYPES = GAME_TYPES.filter((g) => !isMixedGame(g)) as [SingleGameType, ...SingleGameType[]];
 
-export const BettingLimit = { NO_LIMIT: 'nl', POT_LIMIT: 'pl', FIXED_LIMIT: 'fl' } as const;
-export type BettingLimit = (typeof BettingLimit)[keyof typeof BettingLimit];
+/** The engine's betting structures, under the name the room config has always used. */
+export const BettingLimit = BetLimit;
+export type BettingLimit = BetLimit;
 export const BETTING_LIMITS = Object.values(BettingLimit) as [BettingLimit, ...BettingLimit[]];
 
 /** How a game opens the action, which decides the stakes it needs. */
@@ -68,29 +66,14 @@ export interface RotationEntryDefault {
   readonly limit: BettingLimit;
 }
 
-/** The named mixed formats (issue 5). */
-export const MIXED_FORMATS: Readonly<Record<'horse' | '8game', readonly RotationEntryDefault[]>> = {
-  horse: [
-    { game: 'holdem', limit: 'fl' },
-    { game: 'omaha8', limit: 'fl' },
-    { game: 'razz', limit: 'fl' },
-    { game: 'stud', limit: 'fl' },
-    { game: 'stud8', limit: 'fl' },
-  ],
-  '8game': [
-    { game: '27td', limit: 'fl' },
-    { game: 'holdem', limit: 'fl' },
-    { game: 'omaha8', limit: 'fl' },
-    { game: 'razz', limit: 'fl' },
-    { game: 'stud', limit: 'fl' },
-    { game: 'stud8', limit: 'fl' },
-    { game: 'holdem', limit: 'nl' },
-    { game: 'omaha', limit: 'pl' },
-  ],
-};
+/**
+ * The named mixed formats and their default rotations: the engine's, typed for the room config (the
+ * assignment checks that every game in them is one a room can name).
+ */
+export const MIXED_FORMATS: Readonly<Record<MixedFormat, readonly RotationEntryDefault[]>> = ENGINE_MIXED_FORMATS;
 
-export function isMixedGame(game: GameType): game is 'horse' | '8game' {
-  return game === 'horse' || game === '8game';
+export function isMixedGame(game: GameType): game is MixedFormat {
+  return game === MixedFormat.HORSE || game === MixedFormat.EIGHT_GAME;
 }
 
 /** The most seats a game allows; for a mixed game, the tightest cap in its default rotation. */

@@ -22,8 +22,12 @@ export interface MixedRotation {
 export const MixedFormat = { HORSE: 'horse', EIGHT_GAME: '8game' } as const;
 export type MixedFormat = (typeof MixedFormat)[keyof typeof MixedFormat];
 
-/** The named formats: HORSE, and 8-Game (the same identifiers as the room config schema). */
-export const MIXED_FORMATS: Readonly<Record<MixedFormat, readonly RotationEntry[]>> = {
+/**
+ * The named formats, HORSE and 8-Game, with their default rotations. The room config
+ * (@felt/protocol) uses these same rotations; `as const` keeps each game id literal so that it can
+ * check them against the games a room may name.
+ */
+export const MIXED_FORMATS = {
   horse: [
     { game: 'holdem', limit: 'fl' },
     { game: 'omaha8', limit: 'fl' },
@@ -41,7 +45,7 @@ export const MIXED_FORMATS: Readonly<Record<MixedFormat, readonly RotationEntry[
     { game: 'holdem', limit: 'nl' },
     { game: 'omaha', limit: 'pl' },
   ],
-};
+} as const satisfies Readonly<Record<MixedFormat, readonly RotationEntry[]>>;
 
 export function isMixedFormat(id: string): id is MixedFormat {
   return id === MixedFormat.HORSE || id === MixedFormat.EIGHT_GAME;
