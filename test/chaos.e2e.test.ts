@@ -20,7 +20,7 @@ describe('chaos', () => {
         log: (l) => lines.push(l),
       });
       const line = chaosLine(report);
-      expect(line, `${line}\n${report.problems.slice(0, 10).join('\n')}\n${lines.slice(-15).join('\n')}`).toMatch(
+      expect(line, `${line}\n${report.problems.slice(0, 60).join('\n')}\n${lines.slice(-15).join('\n')}`).toMatch(
         / lost_actions=0 chips_delta=0 stale_writes=0 unconverged=0$/,
       );
       expect(chaosFailed(report)).toBe(false);
