@@ -340,7 +340,7 @@ describe('WebSocket fuzz through a real gateway and worker', () => {
         gateway.httpUrl,
         ...cluster.workers.map((w) => w.httpUrl),
         cluster.persister!.httpUrl,
-        cluster.lobby!.url,
+        cluster.lobby!.opsUrl,
       ];
       for (const url of ops) {
         expect((await fetch(`${url}/healthz`)).status, `${url}/healthz`).toBe(200);

@@ -269,8 +269,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         }
         unconverged++;
         problems.push(`unconverged: ${m.name} at ${m.session.tableId} (${last})`);
+        // What the services last said of this table (kept in the report: a failure here must be
+        // explainable from one run's output).
+        if (unconverged === 1 || process.env.FELT_CHAOS_DEBUG === '1') {
+          for (const p of [...cluster.gateways.map((g) => g.proc), ...cluster.workers.map((w) => w.proc)])
+            for (const l of p.logs.filter((x) => x.includes(m.session.tableId)).slice(-6))
+              problems.push(`  ${p.name}${p.alive ? '' : ' (dead)'}: ${l.slice(0, 300)}`);
+        }
       }),
     );
+
+    // Every player leaves and every room closes: the clock acts at once for a player who left, so
+    // the hand each table is in finishes now and is recorded (with the bots paused it would
+    // otherwise wait out every turn clock, and its acked actions would look lost).
+    await Promise.all(crews.map((c) => c.stop()));
 
     // lost_actions: every ack a bot received names an action its seat took in that hand's record.
     let lostActions = 0;
