@@ -4,6 +4,7 @@
  * Internally a card is also a small integer, `code = rankIndex * 4 + suitIndex`, with rank index 0 for
  * a deuce and suit order c, d, h, s. Evaluators work on codes; everything at an API edge uses strings.
  */
+import { CodedError } from './coded-error.js';
 
 export const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'] as const;
 export type Rank = (typeof RANKS)[number];
@@ -15,11 +16,10 @@ export type Suit = (typeof SUITS)[number];
 export type Card = `${Rank}${Suit}`;
 export type CardCode = number;
 
-export class InvalidCardError extends Error {
-  readonly code = 'invalid_card';
+export class InvalidCardError extends CodedError<'invalid_card'> {
+  override readonly name = 'InvalidCardError';
   constructor(readonly input: unknown) {
-    super(`invalid card: ${JSON.stringify(input)}`);
-    this.name = 'InvalidCardError';
+    super('invalid_card', `invalid card: ${JSON.stringify(input)}`);
   }
 }
 

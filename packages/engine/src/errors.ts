@@ -3,6 +3,7 @@
  * WebSocket gateway) maps to a client-facing error, plus structured fields for logs and tests. Messages
  * are for engineers; they never reach a client verbatim.
  */
+import { CodedError } from './coded-error.js';
 
 export const ActionErrorCode = {
   HAND_COMPLETE: 'hand_complete',
@@ -36,10 +37,10 @@ export const ActionErrorCode = {
 export type ActionErrorCode = (typeof ActionErrorCode)[keyof typeof ActionErrorCode];
 
 /** A player action the rules do not allow right now. The hand is unchanged when this is thrown. */
-export class ActionError extends Error {
+export class ActionError extends CodedError<ActionErrorCode> {
   override readonly name = 'ActionError';
   constructor(
-    readonly code: ActionErrorCode,
+    code: ActionErrorCode,
     message: string,
     readonly details: Readonly<{
       seat?: number | null;
@@ -52,7 +53,7 @@ export class ActionError extends Error {
     }> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }
 
@@ -71,15 +72,15 @@ export const SetupErrorCode = {
 export type SetupErrorCode = (typeof SetupErrorCode)[keyof typeof SetupErrorCode];
 
 /** A hand or table configuration that cannot be played. */
-export class SetupError extends Error {
+export class SetupError extends CodedError<SetupErrorCode> {
   override readonly name = 'SetupError';
   constructor(
-    readonly code: SetupErrorCode,
+    code: SetupErrorCode,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }
 
@@ -96,9 +97,8 @@ export type ShowdownIntegrityCode = (typeof ShowdownIntegrityCode)[keyof typeof 
  * A pot that cannot be paid as the rules say (reference 004). Thrown before any pot pays, so the hand
  * stays unsettled and the table can freeze loudly instead of destroying or misdirecting chips.
  */
-export class ShowdownIntegrityError extends Error {
+export class ShowdownIntegrityError extends CodedError<'showdown_integrity'> {
   override readonly name = 'ShowdownIntegrityError';
-  readonly code = 'showdown_integrity';
   constructor(
     readonly reason: ShowdownIntegrityCode,
     message: string,
@@ -110,7 +110,7 @@ export class ShowdownIntegrityError extends Error {
       actual?: unknown;
     }>,
   ) {
-    super(message);
+    super('showdown_integrity', message);
   }
 }
 
@@ -122,15 +122,15 @@ export const SerializationErrorCode = {
 export type SerializationErrorCode = (typeof SerializationErrorCode)[keyof typeof SerializationErrorCode];
 
 /** A snapshot that does not restore to the state it claims (corrupt, truncated, or from another version). */
-export class SerializationError extends Error {
+export class SerializationError extends CodedError<SerializationErrorCode> {
   override readonly name = 'SerializationError';
   constructor(
-    readonly code: SerializationErrorCode,
+    code: SerializationErrorCode,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }
 
@@ -150,14 +150,14 @@ export const TableErrorCode = {
 export type TableErrorCode = (typeof TableErrorCode)[keyof typeof TableErrorCode];
 
 /** A seating operation the table refuses. */
-export class TableError extends Error {
+export class TableError extends CodedError<TableErrorCode> {
   override readonly name = 'TableError';
   constructor(
-    readonly code: TableErrorCode,
+    code: TableErrorCode,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
@@ -169,14 +169,14 @@ export const ExportErrorCode = {
 export type ExportErrorCode = (typeof ExportErrorCode)[keyof typeof ExportErrorCode];
 
 /** A hand that a history format cannot express, or a history file that does not parse or replay. */
-export class ExportError extends Error {
+export class ExportError extends CodedError<ExportErrorCode> {
   override readonly name = 'ExportError';
   constructor(
-    readonly code: ExportErrorCode,
+    code: ExportErrorCode,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }

@@ -1,6 +1,7 @@
 export * from './cards.js';
 export * from './eval/index.js';
 export * from './fairness/index.js';
+export * from './coded-error.js';
 export * from './errors.js';
 export * from './rng.js';
 export * from './betting/structure.js';

@@ -1,4 +1,4 @@
-import { BetLimit, MIXED_FORMATS as ENGINE_MIXED_FORMATS, MixedFormat } from '@felt/engine';
+import { BetLimit, CodedError, MIXED_FORMATS as ENGINE_MIXED_FORMATS, MixedFormat } from '@felt/engine';
 import { z } from 'zod';
 
 /**
@@ -658,17 +658,17 @@ export interface RoomConfigIssue {
   readonly message: string;
 }
 
-export class RoomConfigError extends Error {
-  readonly code = RoomConfigErrorCode.INVALID;
+export class RoomConfigError extends CodedError<RoomConfigErrorCode> {
+  override readonly name = 'RoomConfigError';
   constructor(
     readonly issues: readonly RoomConfigIssue[],
     options?: { cause?: unknown },
   ) {
     super(
+      RoomConfigErrorCode.INVALID,
       `invalid room config: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`,
       options,
     );
-    this.name = 'RoomConfigError';
   }
 }
 

@@ -1,17 +1,17 @@
+import { CodedError } from '@felt/engine';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 
 export const StateHashErrorCode = { UNSUPPORTED_VALUE: 'state_hash_unsupported_value' } as const;
 export type StateHashErrorCode = (typeof StateHashErrorCode)[keyof typeof StateHashErrorCode];
 
-export class StateHashError extends Error {
-  readonly code = StateHashErrorCode.UNSUPPORTED_VALUE;
+export class StateHashError extends CodedError<StateHashErrorCode> {
+  override readonly name = 'StateHashError';
   constructor(
     readonly path: string,
     readonly valueType: string,
   ) {
-    super(`state_hash cannot encode ${valueType} at ${path}`);
-    this.name = 'StateHashError';
+    super(StateHashErrorCode.UNSUPPORTED_VALUE, `state_hash cannot encode ${valueType} at ${path}`);
   }
 }
 

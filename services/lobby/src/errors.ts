@@ -1,3 +1,4 @@
+import { CodedError } from '@felt/engine';
 import { LobbyErrorCode } from '@felt/protocol';
 
 /**
@@ -47,18 +48,18 @@ export function statusOf(code: ApiErrorCode): ApiErrorStatus {
 }
 
 /** A refusal the API reports as is: code, HTTP status, a message safe to show, optional details. */
-export class LobbyError extends Error {
+export class LobbyError extends CodedError<ApiErrorCode> {
+  override readonly name = 'LobbyError';
   readonly status: ApiErrorStatus;
   /** Sent as the Retry-After header (whole seconds) with 429 and 503 refusals. */
   readonly retryAfterSeconds: number | undefined;
   constructor(
-    readonly code: ApiErrorCode,
+    code: ApiErrorCode,
     message: string,
     readonly details?: Readonly<Record<string, unknown>>,
     options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
-    super(message, options);
-    this.name = 'LobbyError';
+    super(code, message, options);
     this.status = STATUS[code];
     this.retryAfterSeconds = options?.retryAfterSeconds;
   }

@@ -1,3 +1,4 @@
+import { CodedError } from '@felt/engine';
 import type { CompletedHandJob } from '@felt/platform';
 import type { RoomConfig, TableHeartbeat, TableMessage } from '@felt/protocol';
 import type { BufferedEvent } from './table/event-buffer.js';
@@ -67,14 +68,13 @@ export interface TableCheckpoint {
 export const CheckpointErrorCode = { CORRUPT: 'checkpoint_corrupt' } as const;
 export type CheckpointErrorCode = (typeof CheckpointErrorCode)[keyof typeof CheckpointErrorCode];
 
-export class CheckpointCorruptError extends Error {
-  readonly code = CheckpointErrorCode.CORRUPT;
+export class CheckpointCorruptError extends CodedError<CheckpointErrorCode> {
+  override readonly name = 'CheckpointCorruptError';
   constructor(
     readonly tableId: string,
     options?: { cause?: unknown },
   ) {
-    super(`checkpoint of table ${tableId} is corrupt`, options);
-    this.name = 'CheckpointCorruptError';
+    super(CheckpointErrorCode.CORRUPT, `checkpoint of table ${tableId} is corrupt`, options);
   }
 }
 
@@ -105,8 +105,8 @@ export interface CheckpointSaveOptions {
  * checkpoint store throws it (Redis epoch), and so does the seed source for a Postgres write
  * (`rooms.owner_epoch`, docs/dev/money-flows.md).
  */
-export class StaleEpochError extends Error {
-  readonly code = 'stale_epoch';
+export class StaleEpochError extends CodedError<'stale_epoch'> {
+  override readonly name = 'StaleEpochError';
   constructor(
     readonly tableId: string,
     /** The epoch the write carried. */
@@ -116,8 +116,7 @@ export class StaleEpochError extends Error {
     /** What was refused. */
     readonly write: 'checkpoint' | 'bot seat' | 'room claim' = 'checkpoint',
   ) {
-    super(`${write} of table ${tableId} refused: epoch ${epoch} is stale (current ${current})`);
-    this.name = 'StaleEpochError';
+    super('stale_epoch', `${write} of table ${tableId} refused: epoch ${epoch} is stale (current ${current})`);
   }
 }
 

@@ -11,6 +11,9 @@ export type VerifierErrorCode = (typeof VerifierErrorCode)[keyof typeof Verifier
 /**
  * Thrown only when verification cannot start. A record that fails its checks is not an error: that is a
  * {@link VerifyResult} with failures.
+ *
+ * Unlike the SDK's other errors it does not extend @felt/engine's CodedError: the verifier imports
+ * nothing from the engine (see derive.ts), so the code it checks cannot shape the check.
  */
 export class VerifierError extends Error {
   override readonly name = 'VerifierError';

@@ -1,3 +1,4 @@
+import { CodedError } from '@felt/engine';
 import {
   SESSION_COOKIE,
   type CreateRoomRequest,
@@ -46,15 +47,15 @@ export type {
 } from '@felt/protocol';
 
 /** A refused lobby request: `code` is the API's stable error code (services/lobby README). */
-export class LobbyApiError extends Error {
+export class LobbyApiError extends CodedError {
   override readonly name = 'LobbyApiError';
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: string,
     message: string,
     readonly details?: unknown,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -2,6 +2,8 @@
  * Reconnect delays: exponential growth with "full jitter" (a uniform draw between 0 and the capped
  * exponential), so that thousands of clients dropped by one gateway do not come back in lockstep.
  */
+import { CodedError } from '@felt/engine';
+
 export interface BackoffOptions {
   /** The first retry's ceiling, ms. Default 250. */
   readonly baseMs?: number;
@@ -13,14 +15,13 @@ export interface BackoffOptions {
 
 export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 250, maxMs: 15_000, factor: 2 };
 
-export class BackoffOptionsError extends Error {
+export class BackoffOptionsError extends CodedError<'invalid_backoff_options'> {
   override readonly name = 'BackoffOptionsError';
-  readonly code = 'invalid_backoff_options';
   constructor(
     readonly field: keyof BackoffOptions,
     readonly value: number,
   ) {
-    super(`backoff option ${field} must be a positive finite number (got ${value})`);
+    super('invalid_backoff_options', `backoff option ${field} must be a positive finite number (got ${value})`);
   }
 }
 

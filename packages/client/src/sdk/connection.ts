@@ -1,3 +1,4 @@
+import { CodedError } from '@felt/engine';
 import { backoffDelay, resolveBackoff, type BackoffOptions } from './backoff.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
 import { webCryptoRandom } from './random.js';
@@ -62,18 +63,11 @@ export interface ConnectionEvents {
   close: { readonly code: number; readonly reason: string; readonly retryInMs?: number; readonly fatal: boolean };
 }
 
-/** Thrown by `send` callers who need to know: the socket is not open. */
-export class NotConnectedError extends Error {
-  override readonly name = 'NotConnectedError';
-  readonly code = 'not_connected';
-  constructor() {
-    super('the connection is not open');
-  }
-}
-
-export class ConnectionOptionsError extends Error {
+export class ConnectionOptionsError extends CodedError<'invalid_connection_options'> {
   override readonly name = 'ConnectionOptionsError';
-  readonly code = 'invalid_connection_options';
+  constructor(message: string) {
+    super('invalid_connection_options', message);
+  }
 }
 
 /**

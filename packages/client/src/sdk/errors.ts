@@ -1,3 +1,4 @@
+import { CodedError } from '@felt/engine';
 import type { ErrorMessage } from '@felt/protocol';
 
 export const SdkErrorCode = {
@@ -13,15 +14,15 @@ export const SdkErrorCode = {
 export type SdkErrorCode = (typeof SdkErrorCode)[keyof typeof SdkErrorCode];
 
 /** Every error the SDK rejects a promise with: a stable `code` plus structured fields. */
-export class FeltSdkError extends Error {
+export class FeltSdkError extends CodedError<SdkErrorCode> {
   override readonly name: string = 'FeltSdkError';
   constructor(
-    readonly code: SdkErrorCode,
+    code: SdkErrorCode,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }
 

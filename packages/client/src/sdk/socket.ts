@@ -2,6 +2,8 @@
  * The slice of the WebSocket API the SDK uses. The browser's `WebSocket` and the `ws` package's
  * both satisfy it, so the SDK core imports neither: the caller injects a factory.
  */
+import { CodedError } from '@felt/engine';
+
 export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
@@ -25,11 +27,13 @@ export type WebSocketFactory = (url: string) => WebSocketLike;
 export const ReadyState = { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 } as const;
 export type ReadyState = (typeof ReadyState)[keyof typeof ReadyState];
 
-export class NoWebSocketError extends Error {
+export class NoWebSocketError extends CodedError<'no_websocket'> {
   override readonly name = 'NoWebSocketError';
-  readonly code = 'no_websocket';
   constructor() {
-    super('globalThis.WebSocket is not available: pass a WebSocket factory (in Node, wrap the `ws` package)');
+    super(
+      'no_websocket',
+      'globalThis.WebSocket is not available: pass a WebSocket factory (in Node, wrap the `ws` package)',
+    );
   }
 }
 

@@ -1,3 +1,5 @@
+import { CodedError } from '../coded-error.js';
+
 export const EvalErrorCode = {
   INVALID_HAND_SIZE: 'invalid_hand_size',
   DUPLICATE_CARD: 'duplicate_card',
@@ -11,14 +13,14 @@ export type EvalErrorCode = (typeof EvalErrorCode)[keyof typeof EvalErrorCode];
  * deck does not hold. The table-driven evaluators would otherwise index a table slot that belongs to a
  * different hand and return a plausible but wrong value, so the checked entry points refuse instead.
  */
-export class InvalidHandError extends Error {
+export class InvalidHandError extends CodedError<EvalErrorCode> {
   override readonly name = 'InvalidHandError';
   constructor(
-    readonly code: EvalErrorCode,
+    code: EvalErrorCode,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from '../coded-error.js';
+
 export const FairnessErrorCode = {
   INVALID_HEX: 'invalid_hex',
   INVALID_SEED: 'invalid_seed',
@@ -18,14 +20,14 @@ export type FairnessErrorCode = (typeof FairnessErrorCode)[keyof typeof Fairness
  * duplicated seat would still hash to *something*, and a deck derived from it could not be verified by a
  * third party following FAIRNESS.md.
  */
-export class FairnessError extends Error {
+export class FairnessError extends CodedError<FairnessErrorCode> {
   override readonly name = 'FairnessError';
   constructor(
-    readonly code: FairnessErrorCode,
+    code: FairnessErrorCode,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }

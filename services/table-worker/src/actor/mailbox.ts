@@ -1,11 +1,12 @@
+import { CodedError } from '@felt/engine';
+
 export const MailboxErrorCode = { CLOSED: 'mailbox_closed' } as const;
 export type MailboxErrorCode = (typeof MailboxErrorCode)[keyof typeof MailboxErrorCode];
 
-export class MailboxClosedError extends Error {
-  readonly code = MailboxErrorCode.CLOSED;
+export class MailboxClosedError extends CodedError<MailboxErrorCode> {
+  override readonly name = 'MailboxClosedError';
   constructor() {
-    super('mailbox closed');
-    this.name = 'MailboxClosedError';
+    super(MailboxErrorCode.CLOSED, 'mailbox closed');
   }
 }
 

@@ -1,3 +1,4 @@
+import { CodedError } from '@felt/engine';
 import { ErrorCode } from '@felt/protocol';
 
 /** Details a refusal may carry to the client (docs/protocol.md, `error`). */
@@ -10,16 +11,16 @@ export interface RefusalDetails {
 }
 
 /** A refusal the gateway passes on to the client as `error {code, message, …}`; nothing was applied. */
-export class TableError extends Error {
+export class TableError extends CodedError<ErrorCode> {
+  override readonly name = 'TableError';
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
     readonly tableId: string,
     readonly details: RefusalDetails = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.name = 'TableError';
+    super(code, message, options);
   }
 }
 

@@ -1,3 +1,4 @@
+import { CodedError } from '@felt/engine';
 import type { CashOutJob, CompletedHandJob, LiveTableMoney, VoidedHandJob } from '@felt/platform';
 import type { HandSink, SeatedMember, TableSeed, TableSeedSource } from '../ports.js';
 
@@ -43,14 +44,13 @@ export interface BotSeatRequest {
 export type BotFundingRefusal = 'bankroll_empty' | 'room_limit' | 'daily_limit';
 
 /** The house bankroll would not stake the bot: nothing was written; the table asks again later. */
-export class BotFundingRefusedError extends Error {
-  readonly code = 'bot_funding_refused';
+export class BotFundingRefusedError extends CodedError<'bot_funding_refused'> {
+  override readonly name = 'BotFundingRefusedError';
   constructor(
     readonly reason: BotFundingRefusal,
     message: string,
   ) {
-    super(message);
-    this.name = 'BotFundingRefusedError';
+    super('bot_funding_refused', message);
   }
 }
 

@@ -1,18 +1,18 @@
 import { performance } from 'node:perf_hooks';
+import { CodedError } from '@felt/engine';
 import type { Logger } from '@felt/platform';
 import type { LeaseGrant, TableLeases } from '../ports.js';
 
 /** A request for a table this worker does not (or no longer) serve; `ownerId` is its best guess. */
-export class NotOwnerError extends Error {
-  readonly code = 'not_owner';
+export class NotOwnerError extends CodedError<'not_owner'> {
+  override readonly name = 'NotOwnerError';
   constructor(
     readonly tableId: string,
     /** The worker believed to own the table ('' when unknown). */
     readonly ownerId: string,
     readonly reason: string,
   ) {
-    super(`table ${tableId} is not served here (${reason})${ownerId ? `; owner ${ownerId}` : ''}`);
-    this.name = 'NotOwnerError';
+    super('not_owner', `table ${tableId} is not served here (${reason})${ownerId ? `; owner ${ownerId}` : ''}`);
   }
 }
 
