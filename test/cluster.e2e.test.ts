@@ -255,6 +255,7 @@ describe('cluster walking skeleton', () => {
             userName: ann.name,
             tableId: notMine,
             traceContext: {},
+            spectate: false,
           },
         },
       });

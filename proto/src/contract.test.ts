@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GatewayFrame, WorkerFrame } from './index.js';
+import { ActionType, GatewayFrame, WorkerFrame, type ClientCommand } from './index.js';
 
 const protoDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('table contract', () => {
-  it('round-trips a client command with its trace context through the wire format', () => {
+  it('round-trips a typed client command with its command_id and trace context through the wire format', () => {
     const frame: GatewayFrame = {
       frame: {
         $case: 'command',
@@ -18,26 +18,91 @@ describe('table contract', () => {
           connectionId: 'c1',
           userId: 'u1',
           tableId: 't1',
-          commandJson: Buffer.from('{"type":"ping"}'),
+          commandId: 'k1',
           traceContext: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+          command: {
+            $case: 'act',
+            act: {
+              handId: '11111111-1111-4111-8111-111111111111',
+              turnToken: 'AAAAAAAAAAAAAAAAAAAA',
+              action: ActionType.ACTION_TYPE_RAISE,
+              amount: 2 ** 40 + 1,
+              cards: [],
+            },
+          },
         },
       },
     };
-    const decoded = GatewayFrame.decode(GatewayFrame.encode(frame).finish());
-    expect(decoded.frame?.$case).toBe('command');
-    if (decoded.frame?.$case !== 'command') return;
-    expect(decoded.frame.command.traceContext).toEqual(
-      frame.frame?.$case === 'command' ? frame.frame.command.traceContext : {},
-    );
-    expect(Buffer.from(decoded.frame.command.commandJson).toString()).toBe('{"type":"ping"}');
+    expect(GatewayFrame.decode(GatewayFrame.encode(frame).finish())).toEqual(frame);
   });
 
-  it('carries table_seq as a number on acks', () => {
-    const frame: WorkerFrame = {
-      frame: { $case: 'ack', ack: { requestId: 'r', tableId: 't', tableSeq: 2 ** 40 + 3 } },
+  it('tells an absent optional field from a zero one', () => {
+    const command = (c: ClientCommand['command'], commandId?: string): GatewayFrame => ({
+      frame: {
+        $case: 'command',
+        command: {
+          requestId: 'r',
+          connectionId: 'c',
+          userId: 'u',
+          tableId: 't',
+          traceContext: {},
+          ...(commandId !== undefined ? { commandId } : {}),
+          command: c,
+        },
+      },
+    });
+    const roundTrip = (f: GatewayFrame) => {
+      const decoded = GatewayFrame.decode(GatewayFrame.encode(f).finish()).frame;
+      if (decoded?.$case !== 'command') throw new Error('not a command');
+      return decoded.command;
     };
-    const decoded = WorkerFrame.decode(WorkerFrame.encode(frame).finish());
-    expect(decoded).toEqual(frame);
+    const fromStart = roundTrip(command({ $case: 'resync', resync: { fromTableSeq: 0 } }));
+    const fromNowhere = roundTrip(command({ $case: 'resync', resync: {} }));
+    expect(fromStart.command).toEqual({ $case: 'resync', resync: { fromTableSeq: 0 } });
+    expect(fromNowhere.command?.$case === 'resync' && fromNowhere.command.resync.fromTableSeq).toBeUndefined();
+    expect(fromNowhere.commandId).toBeUndefined();
+    expect(roundTrip(command({ $case: 'sitOut', sitOut: {} }, 'k')).commandId).toBe('k');
+  });
+
+  it('carries a spectator attach', () => {
+    const frame: GatewayFrame = {
+      frame: {
+        $case: 'attach',
+        attach: {
+          requestId: 'r',
+          connectionId: 'c',
+          userId: 'u',
+          userName: 'Sam',
+          tableId: 't',
+          traceContext: {},
+          spectate: true,
+        },
+      },
+    };
+    expect(GatewayFrame.decode(GatewayFrame.encode(frame).finish())).toEqual(frame);
+  });
+
+  it('carries at_table_seq as a number on acks, and a refusal with its details', () => {
+    const ack: WorkerFrame = {
+      frame: { $case: 'ack', ack: { requestId: 'r', tableId: 't', atTableSeq: 2 ** 40 + 3 } },
+    };
+    expect(WorkerFrame.decode(WorkerFrame.encode(ack).finish())).toEqual(ack);
+    const refusal: WorkerFrame = {
+      frame: {
+        $case: 'error',
+        error: {
+          requestId: 'r',
+          tableId: 't',
+          code: 'invalid_amount',
+          message: 'that amount is not allowed',
+          min: 0,
+          max: 200,
+        },
+      },
+    };
+    const decoded = WorkerFrame.decode(WorkerFrame.encode(refusal).finish());
+    expect(decoded).toEqual(refusal);
+    expect(decoded.frame?.$case === 'error' && decoded.frame.error.reason).toBeUndefined();
   });
 
   it('committed ts-proto output matches what `npm run gen` produces', () => {

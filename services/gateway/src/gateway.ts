@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import uWS from 'uWebSockets.js';
 import {
-  debugSpans,
-  decodeEnvelope,
-  injectTraceContext,
   redisKeys,
   type ChannelSubscriber,
   type Logger,
@@ -13,16 +9,17 @@ import {
   type Registry,
   type RingView,
 } from '@felt/platform';
-import type { GatewayFrame } from '@felt/proto';
-import { ErrorCode, isErrorCode, parseClientFrame, type ClientFrame, type ErrorMessage } from '@felt/protocol';
+import { ErrorCode, parseClientFrame, type ErrorMessage } from '@felt/protocol';
+import { ChannelSubscriptions } from './channel-subscriptions.js';
 import { clientAddress } from './client-address.js';
 import { GatewayCloseCode } from './close-codes.js';
-import { ConnectionIndex, type Attachment, type Channel, type ClientConnection } from './connection-index.js';
+import { ConnectionIndex } from './connection-index.js';
+import { registerHttpRoutes } from './http-routes.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
 import { SocketLimiter, SocketRefusal } from './socket-limits.js';
+import { TableRequests, type TableClient } from './table-requests.js';
 import { TokenBucket } from './token-bucket.js';
 import { authorizeUpgrade, RefusalReason } from './upgrade-auth.js';
-import type { WorkerAnswer } from './worker-link.js';
 import { WorkerRouter } from './worker-router.js';
 
 // A build whose native binary did not load falls back to a JS shim that lacks H3App and can hang
@@ -47,12 +44,7 @@ const UWS_DROP_REASONS: Readonly<Record<string, string>> = {
   'Received invalid UTF-8': 'invalid_utf8',
 };
 
-/** Retry interval for re-attachments that found the next owner unreachable. */
-const RECONCILE_RETRY_MS = 500;
-
-const tracer = trace.getTracer('felt.gateway');
-
-interface SocketData extends ClientConnection {
+interface SocketData extends TableClient {
   /** Session expiry, seconds since the epoch (the token's exp). */
   readonly expiresAt: number;
   /** The client address the socket caps count this socket under (client-address.ts). */
@@ -99,35 +91,27 @@ export interface GatewayOptions {
   readonly dropRate?: number;
 }
 
-interface Subscription {
-  count: number;
-  ready: Promise<void>;
-  off: (() => Promise<void>) | undefined;
-}
-
 /**
  * The WebSocket edge: authenticates upgrades, validates and rate-limits frames, forwards table
- * traffic to the owning worker and delivers the workers' pub/sub events to the sockets at each table.
+ * traffic to the owning worker (table-requests.ts) and delivers the workers' pub/sub events to the
+ * sockets at each table (channel-subscriptions.ts).
  */
 export class Gateway {
   private readonly app: uWS.TemplatedApp;
   private listenSocket: uWS.us_listen_socket | undefined;
-  private readonly index = new ConnectionIndex();
   private readonly sockets = new Set<SocketData>();
-  private readonly subs = new Map<string, Subscription>();
   private readonly keys: RedisKeys;
   private readonly metrics: GatewayMetrics;
   private readonly router: WorkerRouter;
+  private readonly channels: ChannelSubscriptions<SocketData>;
+  private readonly tables: TableRequests<SocketData>;
   private readonly allowed: ReadonlySet<string>;
   private readonly limiter: SocketLimiter;
   private stopping = false;
-  private readonly dropRate: number;
   private sessionTimer: NodeJS.Timeout | undefined;
-  private reconcileTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: GatewayOptions) {
     this.keys = redisKeys(o.prefix);
-    this.dropRate = o.dropRate ?? 0;
     this.allowed = new Set(o.allowedOrigins);
     this.limiter = new SocketLimiter({
       perUser: o.maxSocketsPerUser,
@@ -139,12 +123,34 @@ export class Gateway {
       gatewayId: o.gatewayId,
       logger: o.logger,
       requestTimeoutMs: o.requestTimeoutMs ?? 5_000,
-      onLinkOpen: () => this.reconcile(),
+      onLinkOpen: () => this.tables.reconcile(),
     });
     this.metrics = createGatewayMetrics(o.metricsRegistry, () => this.router.openStreams(), o.maxSockets);
+    const index = new ConnectionIndex();
+    this.channels = new ChannelSubscriptions<SocketData>({
+      subscriber: o.subscriber,
+      keys: this.keys,
+      index,
+      logger: o.logger,
+      deliver: (conn, text) => this.send(conn, text),
+      dropRate: o.dropRate ?? 0,
+      onDropped: () => this.metrics.dropped.inc(),
+    });
+    this.tables = new TableRequests<SocketData>({
+      gatewayId: o.gatewayId,
+      ring: o.ring,
+      router: this.router,
+      index,
+      channels: this.channels,
+      metrics: this.metrics,
+      logger: o.logger,
+      maxTablesPerSocket: o.maxTablesPerSocket,
+      send: (conn, text) => this.send(conn, text),
+      sendError: (conn, error) => this.sendError(conn, error),
+    });
     o.ring.onChange(() => {
       this.router.syncLinks();
-      this.reconcile();
+      this.tables.reconcile();
     });
     this.app = this.buildApp();
   }
@@ -176,13 +182,12 @@ export class Gateway {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.sessionTimer) clearInterval(this.sessionTimer);
-    if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
+    this.tables.stop();
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = undefined;
     for (const s of [...this.sockets]) this.closeSocket(s, GatewayCloseCode.GOING_AWAY, 'gateway shutting down');
     this.router.close();
-    await Promise.all([...this.subs.values()].map((s) => (s.off ? s.off() : Promise.resolve())));
-    this.subs.clear();
+    await this.channels.closeAll();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -202,48 +207,12 @@ export class Gateway {
       message: (ws, message, isBinary) => this.onMessage(ws.getUserData(), message, isBinary),
       close: (ws, code, message) => this.onClose(ws.getUserData(), code, message),
     });
-    app.get('/healthz', (res) => {
-      res.writeHeader('content-type', 'application/json').end('{"ok":true}');
-    });
-    app.get('/readyz', (res) => {
-      const report = this.ready();
-      res
-        .writeStatus(report.ready ? '200 OK' : '503 Service Unavailable')
-        .writeHeader('content-type', 'application/json')
-        .end(JSON.stringify(report));
-    });
-    app.get('/metrics', (res) => {
-      let aborted = false;
-      res.onAborted(() => {
-        aborted = true;
-      });
-      this.o.metricsRegistry.metrics().then(
-        (text) => {
-          if (!aborted) res.cork(() => res.writeHeader('content-type', this.o.metricsRegistry.contentType).end(text));
-        },
-        () => {
-          if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end());
-        },
-      );
-    });
-    app.get('/debug/spans', (res) => {
-      const spans = debugSpans();
-      if (spans === null) return void res.writeStatus('404 Not Found').end('{"error":"not_found"}');
-      res.writeHeader('content-type', 'application/json').end(JSON.stringify(spans));
-    });
-    app.get('/debug/ring', (res, req) => {
-      if (!this.o.debugEndpoints) return void res.writeStatus('404 Not Found').end('{"error":"not_found"}');
-      const table = req.getQuery('table') ?? '';
-      res.writeHeader('content-type', 'application/json').end(
-        JSON.stringify({
-          gatewayId: this.o.gatewayId,
-          members: this.o.ring.current.members,
-          owner: table ? (this.o.ring.ownerOf(table)?.id ?? null) : null,
-        }),
-      );
-    });
-    app.any('/*', (res) => {
-      res.writeStatus('404 Not Found').writeHeader('content-type', 'application/json').end('{"error":"not_found"}');
+    registerHttpRoutes(app, {
+      gatewayId: this.o.gatewayId,
+      ring: this.o.ring,
+      metricsRegistry: this.o.metricsRegistry,
+      debugEndpoints: this.o.debugEndpoints,
+      ready: () => this.ready(),
     });
     return app;
   }
@@ -386,7 +355,7 @@ export class Gateway {
       }
       if (now - conn.lastRateErrorAt >= 1000) {
         conn.lastRateErrorAt = now;
-        this.sendError(conn, { code: ErrorCode.RATE_LIMITED, message: 'too many frames; slow down' });
+        this.sendError(conn, { type: 'error', code: ErrorCode.RATE_LIMITED, message: 'too many frames; slow down' });
       }
       return;
     }
@@ -394,6 +363,7 @@ export class Gateway {
     if (isBinary) {
       this.metrics.messagesIn.inc({ type: 'invalid' });
       this.sendError(conn, {
+        type: 'error',
         code: ErrorCode.INVALID_FRAME,
         message: 'binary frames are not supported; send JSON text',
       });
@@ -403,7 +373,7 @@ export class Gateway {
     if (!parsed.ok) {
       this.metrics.messagesIn.inc({ type: 'invalid' });
       const { ok: _ok, ...error } = parsed;
-      this.sendError(conn, error);
+      this.sendError(conn, { type: 'error', ...error });
       return;
     }
     const frame = parsed.frame;
@@ -416,156 +386,7 @@ export class Gateway {
       );
       return;
     }
-    void tracer.startActiveSpan(
-      `gateway.${frame.type}`,
-      { kind: SpanKind.SERVER, attributes: { 'felt.table_id': frame.table_id, 'felt.gateway_id': this.o.gatewayId } },
-      async (span) => {
-        const started = performance.now();
-        let result = 'ok';
-        try {
-          result = await this.handleTableFrame(conn, frame);
-        } catch (err) {
-          result = ErrorCode.INTERNAL;
-          span.recordException(err as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          this.o.logger.error({ err, type: frame.type }, 'frame handling failed');
-          this.sendError(conn, {
-            code: ErrorCode.INTERNAL,
-            message: 'internal error',
-            table_id: frame.table_id,
-            ...cmd(frame),
-          });
-        } finally {
-          span.setAttribute('felt.result', result);
-          span.end();
-          this.metrics.requestSeconds.observe({ type: frame.type, result }, (performance.now() - started) / 1000);
-        }
-      },
-    );
-  }
-
-  /** Returns a result label for metrics and the span. */
-  private async handleTableFrame(conn: SocketData, frame: Exclude<ClientFrame, { type: 'ping' }>): Promise<string> {
-    const tableId = frame.table_id;
-    switch (frame.type) {
-      case 'join_table': {
-        const existing = conn.tables.get(tableId);
-        const spectate = frame.spectate === true;
-        // Attachments still in flight count, so a burst of joins cannot pass the cap.
-        if (!existing && conn.tables.size >= this.o.maxTablesPerSocket) {
-          return this.refuse(conn, frame, {
-            kind: 'error',
-            code: ErrorCode.LIMIT_REACHED,
-            message: `a connection may be at ${this.o.maxTablesPerSocket} tables at most; leave one first`,
-            replies: [],
-          });
-        }
-        if (!existing) {
-          conn.tables.set(tableId, { state: 'attaching', workerId: undefined, linkGeneration: 0, spectate });
-          this.index.add(conn, tableId);
-          await Promise.all([
-            this.acquire({ kind: 'table', tableId }),
-            this.acquire({ kind: 'user', userId: conn.userId }),
-          ]);
-        }
-        const routed = await this.router.request(tableId, (requestId) =>
-          attachFrame(requestId, conn, tableId, spectate),
-        );
-        if (routed.retried) this.metrics.notOwnerRetries.inc();
-        const att = conn.tables.get(tableId);
-        if (routed.answer.kind === 'ack') {
-          if (conn.closed || !att) {
-            // The socket left while the worker attached it: undo on the worker.
-            this.router.notify(tableId, routed.workerId, (requestId) => detachFrame(requestId, conn, tableId));
-            return 'ok';
-          }
-          att.state = 'attached';
-          att.spectate = spectate;
-          att.workerId = routed.workerId;
-          att.linkGeneration = routed.linkGeneration;
-          this.deliverReplies(conn, routed.answer.replies);
-          // The ring moved while this attach was in flight: follow it.
-          if (this.o.ring.ownerOf(tableId)?.id !== routed.workerId) this.scheduleReconcile();
-          return 'ok';
-        }
-        if (!existing) this.dropAttachment(conn, tableId);
-        return this.refuse(conn, frame, routed.answer);
-      }
-      case 'leave_table': {
-        const att = conn.tables.get(tableId);
-        if (!att)
-          return this.refuse(conn, frame, {
-            kind: 'error',
-            code: ErrorCode.NOT_JOINED,
-            message: 'not joined',
-            replies: [],
-          });
-        this.dropAttachment(conn, tableId);
-        const routed = await this.router.request(tableId, (requestId) => detachFrame(requestId, conn, tableId));
-        return routed.answer.kind;
-      }
-      default: {
-        // Every other table frame is a command for the table's worker; it must come from a
-        // connection attached to that table.
-        if (!conn.tables.has(tableId))
-          return this.refuse(conn, frame, {
-            kind: 'error',
-            code: ErrorCode.NOT_JOINED,
-            message: 'join the table first',
-            replies: [],
-          });
-        const routed = await this.router.request(tableId, (requestId) => ({
-          frame: {
-            $case: 'command',
-            command: {
-              requestId,
-              connectionId: conn.id,
-              userId: conn.userId,
-              tableId,
-              commandJson: Buffer.from(JSON.stringify(frame)),
-              traceContext: injectTraceContext(),
-            },
-          },
-        }));
-        if (routed.answer.kind === 'ack') {
-          this.deliverReplies(conn, routed.answer.replies);
-          return 'ok';
-        }
-        return this.refuse(conn, frame, routed.answer);
-      }
-    }
-  }
-
-  private refuse(conn: SocketData, frame: Exclude<ClientFrame, { type: 'ping' }>, answer: WorkerAnswer): string {
-    // The worker's own error message carries the details (command_id, reason, legal range).
-    const detailed = answer.kind === 'error' ? answer.replies.find((r) => r.connectionId === conn.id) : undefined;
-    if (detailed && answer.kind === 'error' && isErrorCode(answer.code)) {
-      this.metrics.frameErrors.inc({ code: answer.code });
-      this.send(conn, detailed.messageJson);
-      return answer.code;
-    }
-    let code: ErrorCode;
-    let message: string;
-    if (answer.kind === 'error') {
-      code = isErrorCode(answer.code) ? answer.code : ErrorCode.INTERNAL;
-      message = code === ErrorCode.INTERNAL ? 'internal error' : answer.message;
-    } else {
-      code = ErrorCode.UNAVAILABLE;
-      message = 'the table is unavailable; retry shortly';
-    }
-    this.sendError(conn, { code, message, table_id: frame.table_id, ...cmd(frame) });
-    return code;
-  }
-
-  private deliverReplies(conn: SocketData, replies: readonly { connectionId: string; messageJson: string }[]): void {
-    for (const r of replies) if (r.connectionId === conn.id) this.send(conn, r.messageJson);
-  }
-
-  private dropAttachment(conn: SocketData, tableId: string): void {
-    if (!conn.tables.delete(tableId)) return;
-    this.index.remove(conn, tableId);
-    this.release({ kind: 'table', tableId });
-    this.release({ kind: 'user', userId: conn.userId });
+    void this.tables.forward(conn, frame);
   }
 
   private onClose(conn: SocketData, code: number, message: ArrayBuffer): void {
@@ -581,10 +402,7 @@ export class Gateway {
     const reason = Buffer.from(message).toString('utf8').slice(0, 123);
     const dropped = code === 1006 ? UWS_DROP_REASONS[reason] : undefined;
     if (dropped !== undefined) this.metrics.messagesIn.inc({ type: dropped });
-    for (const [tableId, att] of [...conn.tables]) {
-      this.dropAttachment(conn, tableId);
-      this.router.notify(tableId, att.workerId, (requestId) => detachFrame(requestId, conn, tableId));
-    }
+    this.tables.detachAll(conn);
     this.o.logger.debug({ event: 'socket_closed', connectionId: conn.id, code, reason }, 'socket closed');
   }
 
@@ -600,10 +418,9 @@ export class Gateway {
       this.closeSocket(conn, GatewayCloseCode.SLOW_CONSUMER, 'slow consumer');
   }
 
-  private sendError(conn: SocketData, error: Omit<ErrorMessage, 'type'>): void {
+  private sendError(conn: SocketData, error: ErrorMessage): void {
     this.metrics.frameErrors.inc({ code: error.code });
-    const msg: ErrorMessage = { type: 'error', ...error };
-    this.send(conn, JSON.stringify(msg));
+    this.send(conn, JSON.stringify(error));
   }
 
   private closeSocket(conn: SocketData, code: number, reason: string): void {
@@ -612,177 +429,4 @@ export class Gateway {
     this.metrics.closes.inc({ code: String(code) });
     ws.end(code, reason);
   }
-
-  private channelName(ch: Channel): string {
-    return ch.kind === 'table' ? this.keys.table(ch.tableId) : this.keys.user(ch.userId);
-  }
-
-  /** Holds a channel subscription while any attachment needs it; resolves once Redis confirmed it. */
-  private acquire(ch: Channel): Promise<void> {
-    const name = this.channelName(ch);
-    const existing = this.subs.get(name);
-    if (existing) {
-      existing.count++;
-      return existing.ready;
-    }
-    const sub: Subscription = { count: 1, ready: Promise.resolve(), off: undefined };
-    sub.ready = this.o.subscriber
-      .subscribe(name, (message) => this.onChannelMessage(ch, name, message))
-      .then((off) => {
-        sub.off = off;
-        // Everyone left while SUBSCRIBE was in flight.
-        if (this.subs.get(name) !== sub) void off();
-      });
-    this.subs.set(name, sub);
-    return sub.ready;
-  }
-
-  private release(ch: Channel): void {
-    const name = this.channelName(ch);
-    const sub = this.subs.get(name);
-    if (!sub) return;
-    sub.count--;
-    if (sub.count > 0) return;
-    this.subs.delete(name);
-    if (sub.off) void sub.off();
-  }
-
-  private onChannelMessage(ch: Channel, channel: string, text: string): void {
-    let envelope;
-    try {
-      envelope = decodeEnvelope(channel, text);
-    } catch (err) {
-      this.o.logger.warn({ err, channel }, 'dropping invalid envelope');
-      return;
-    }
-    const recipients = this.index.recipients(ch, envelope);
-    if (recipients.length === 0) return;
-    const payload = JSON.stringify(envelope.msg);
-    for (const conn of recipients) {
-      // Tests only (GATEWAY_TEST_DROP_RATE): lose deliveries on purpose, as pub/sub may.
-      if (this.dropRate > 0 && Math.random() < this.dropRate) {
-        this.metrics.dropped.inc();
-        continue;
-      }
-      this.send(conn as SocketData, payload);
-    }
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Ownership changes
-
-  /**
-   * Re-attaches connections whose table moved to another worker, or whose worker stream was
-   * re-opened (the worker dropped them when the old stream ended). Each gets a fresh snapshot.
-   */
-  private reconcile(): void {
-    if (this.stopping) return;
-    for (const tableId of this.index.tableIds()) {
-      const owner = this.o.ring.ownerOf(tableId);
-      if (!owner) continue;
-      const link = this.router.link(owner.id);
-      if (link?.state !== 'open') continue;
-      for (const c of this.index.at(tableId)) {
-        const conn = c as SocketData;
-        const att = conn.tables.get(tableId);
-        if (!att || att.state !== 'attached') continue;
-        if (att.workerId === owner.id && att.linkGeneration === link.generation) continue;
-        void this.reattach(conn, tableId, att);
-      }
-    }
-  }
-
-  private scheduleReconcile(): void {
-    if (this.reconcileTimer || this.stopping) return;
-    this.reconcileTimer = setTimeout(() => {
-      this.reconcileTimer = undefined;
-      this.reconcile();
-    }, RECONCILE_RETRY_MS);
-    this.reconcileTimer.unref();
-  }
-
-  private async reattach(conn: SocketData, tableId: string, att: Attachment): Promise<void> {
-    att.state = 'attaching';
-    await tracer.startActiveSpan(
-      'gateway.reattach',
-      { kind: SpanKind.INTERNAL, attributes: { 'felt.table_id': tableId } },
-      async (span) => {
-        try {
-          const routed = await this.router.request(tableId, (requestId) =>
-            attachFrame(requestId, conn, tableId, att.spectate),
-          );
-          if (conn.tables.get(tableId) !== att) return;
-          if (routed.answer.kind === 'ack') {
-            att.state = 'attached';
-            att.workerId = routed.workerId;
-            att.linkGeneration = routed.linkGeneration;
-            this.deliverReplies(conn, routed.answer.replies);
-          } else if (routed.answer.kind === 'error' && routed.answer.code === ErrorCode.UNAVAILABLE) {
-            // The table is coming up at its new owner (e.g. waiting for its hands to be saved):
-            // keep the attachment and try again shortly.
-            att.state = 'attached';
-            this.scheduleReconcile();
-          } else if (routed.answer.kind === 'error') {
-            this.dropAttachment(conn, tableId);
-            const code = isErrorCode(routed.answer.code) ? routed.answer.code : ErrorCode.INTERNAL;
-            this.sendError(conn, { code, message: routed.answer.message, table_id: tableId });
-          } else {
-            // Unreachable for now: keep the attachment and try again shortly.
-            att.state = 'attached';
-            this.scheduleReconcile();
-          }
-        } finally {
-          span.end();
-        }
-      },
-    );
-  }
-}
-
-/**
- * A member attaches with Attach; a spectator's join_table travels as a command, because the
- * Attach message has no field for the flag.
- */
-function attachFrame(requestId: string, conn: ClientConnection, tableId: string, spectate: boolean): GatewayFrame {
-  if (spectate) {
-    return {
-      frame: {
-        $case: 'command',
-        command: {
-          requestId,
-          connectionId: conn.id,
-          userId: conn.userId,
-          tableId,
-          commandJson: Buffer.from(JSON.stringify({ type: 'join_table', table_id: tableId, spectate: true })),
-          traceContext: injectTraceContext(),
-        },
-      },
-    };
-  }
-  return {
-    frame: {
-      $case: 'attach',
-      attach: {
-        requestId,
-        connectionId: conn.id,
-        userId: conn.userId,
-        userName: conn.name,
-        tableId,
-        traceContext: injectTraceContext(),
-      },
-    },
-  };
-}
-
-function detachFrame(requestId: string, conn: ClientConnection, tableId: string): GatewayFrame {
-  return {
-    frame: {
-      $case: 'detach',
-      detach: { requestId, connectionId: conn.id, userId: conn.userId, tableId, traceContext: injectTraceContext() },
-    },
-  };
-}
-
-function cmd(frame: ClientFrame): { command_id?: string } {
-  return 'command_id' in frame && frame.command_id !== undefined ? { command_id: frame.command_id } : {};
 }

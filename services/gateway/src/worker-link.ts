@@ -9,16 +9,27 @@ export interface WorkerReply {
   readonly messageJson: string;
 }
 
-/** The outcome of one request, in domain terms: proto types stop in this file. */
+/** A refusal as the worker gave it: what the client's `error` message says. */
+export interface WorkerRefusal {
+  readonly kind: 'error';
+  /** An @felt/protocol ErrorCode (anything else is the gateway's internal error). */
+  readonly code: string;
+  readonly message: string;
+  readonly reason?: string;
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** The outcome of one request, in domain terms: proto types stop in this file and worker-frames.ts. */
 export type WorkerAnswer =
-  | { readonly kind: 'ack'; readonly tableSeq: number; readonly replies: readonly WorkerReply[] }
-  /** `replies` may hold the worker's own error message for the connection, with its details. */
   | {
-      readonly kind: 'error';
-      readonly code: string;
-      readonly message: string;
+      readonly kind: 'ack';
+      /** The table_seq the request took effect at (for a repeated command_id, its first acceptance). */
+      readonly atTableSeq: number;
+      /** Server messages the request produced for the connection (snapshot, resync answer). */
       readonly replies: readonly WorkerReply[];
     }
+  | WorkerRefusal
   | { readonly kind: 'not_owner'; readonly ownerId: string; readonly ownerAddr: string }
   | { readonly kind: 'unavailable'; readonly reason: string };
 
@@ -44,18 +55,18 @@ export interface WorkerLinkOptions {
 const utf8 = new TextDecoder();
 
 /**
- * The gateway's one long-lived Connect stream to one worker, redialled with backoff while the
- * worker is in the ring. Requests are matched to answers by request id; a stream that dies fails its
- * pending requests as unavailable, and the worker (seeing the same stream end) marks the
- * connections that came over it disconnected.
- */
-/**
  * Stream generations are unique across every link of this process: a link re-created for the same
  * worker id (the worker restarted under its own name at a new address) must never reuse a number
  * an attachment still holds, or that attachment would look current and never be re-attached.
  */
 let lastGeneration = 0;
 
+/**
+ * The gateway's one long-lived Connect stream to one worker, redialled with backoff while the
+ * worker is in the ring. Requests are matched to answers by request id; a stream that dies fails its
+ * pending requests as unavailable, and the worker (seeing the same stream end) marks the
+ * connections that came over it disconnected.
+ */
 export class WorkerLink {
   readonly workerId: string;
   readonly addr: string;
@@ -178,14 +189,18 @@ export class WorkerLink {
         return;
       }
       case 'ack':
-        return this.settle(f.ack.requestId, (p) => ({ kind: 'ack', tableSeq: f.ack.tableSeq, replies: p.replies }));
-      case 'error':
-        return this.settle(f.error.requestId, (p) => ({
+        return this.settle(f.ack.requestId, (p) => ({ kind: 'ack', atTableSeq: f.ack.atTableSeq, replies: p.replies }));
+      case 'error': {
+        const e = f.error;
+        return this.settle(e.requestId, () => ({
           kind: 'error',
-          code: f.error.code,
-          message: f.error.message,
-          replies: p.replies,
+          code: e.code,
+          message: e.message,
+          ...(e.reason !== undefined ? { reason: e.reason } : {}),
+          ...(e.min !== undefined ? { min: e.min } : {}),
+          ...(e.max !== undefined ? { max: e.max } : {}),
         }));
+      }
       case 'notOwner':
         return this.settle(f.notOwner.requestId, () => ({
           kind: 'not_owner',

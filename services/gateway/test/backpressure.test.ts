@@ -21,7 +21,7 @@ import {
   type WorkerFrame,
 } from '@felt/proto';
 import { CloseCode } from '@felt/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { Gateway } from '../src/gateway.js';
 
@@ -55,7 +55,7 @@ function bulkyWorker(): TableServiceServer {
             },
           },
         });
-        call.write({ frame: { $case: 'ack', ack: { requestId: r.requestId, tableId: r.tableId, tableSeq: seq } } });
+        call.write({ frame: { $case: 'ack', ack: { requestId: r.requestId, tableId: r.tableId, atTableSeq: seq } } });
       });
       call.on('end', () => call.end());
     },
@@ -120,8 +120,10 @@ describe('gateway backpressure (in-process gateway, real Redis and gRPC)', () =>
       sessionCheckMs: 60_000,
     });
     port = await gateway.start();
-    for (let i = 0; i < 1000 && !gateway.ready().ready; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(gateway.ready().ready, 'the gateway has a stream to the worker').toBe(true);
+    await vi.waitFor(() => expect(gateway.ready().ready, 'the gateway has a stream to the worker').toBe(true), {
+      timeout: 20_000,
+      interval: 20,
+    });
   });
 
   afterAll(async () => {
@@ -155,7 +157,7 @@ describe('gateway backpressure (in-process gateway, real Redis and gRPC)', () =>
       (await metrics.getSingleMetric('felt_gateway_server_closes_total')?.get())?.values.find(
         (v) => v.labels.code === String(CloseCode.SLOW_CONSUMER),
       )?.value ?? 0;
-    for (let i = 0; i < 1000 && (await slowCloses()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(async () => expect(await slowCloses()).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
     socket.resume();
     expect(await closed).toBe(CloseCode.SLOW_CONSUMER);
     // It was cut off: far fewer than the 201 snapshots it asked for arrived.

@@ -20,7 +20,7 @@ import {
   type TableServiceServer,
   type WorkerFrame,
 } from '@felt/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { GatewayCloseCode } from '../src/close-codes.js';
 import { Gateway } from '../src/gateway.js';
@@ -55,7 +55,7 @@ function permissiveWorker(attaches: string[]): TableServiceServer {
             },
           },
         });
-        call.write({ frame: { $case: 'ack', ack: { requestId: r.requestId, tableId: r.tableId, tableSeq: seq } } });
+        call.write({ frame: { $case: 'ack', ack: { requestId: r.requestId, tableId: r.tableId, atTableSeq: seq } } });
       });
       call.on('end', () => call.end());
     },
@@ -128,8 +128,10 @@ describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
       sessionCheckMs: 60_000,
     });
     port = await gateway.start();
-    for (let i = 0; i < 1000 && !gateway.ready().ready; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(gateway.ready().ready, 'the gateway has a stream to the worker').toBe(true);
+    await vi.waitFor(() => expect(gateway.ready().ready, 'the gateway has a stream to the worker').toBe(true), {
+      timeout: 20_000,
+      interval: 20,
+    });
   });
 
   afterAll(async () => {

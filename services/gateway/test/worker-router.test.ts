@@ -16,7 +16,7 @@ import {
   type TableServiceServer,
   type WorkerFrame,
 } from '@felt/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WorkerRouter } from '../src/worker-router.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -49,7 +49,7 @@ async function fakeWorker(id: string, behaviour: Behaviour) {
               },
             },
           });
-          call.write({ frame: { $case: 'ack', ack: { requestId, tableId, tableSeq: b.ack } } });
+          call.write({ frame: { $case: 'ack', ack: { requestId, tableId, atTableSeq: b.ack } } });
         } else {
           call.write({
             frame: {
@@ -85,7 +85,7 @@ const attach =
   (requestId: string): GatewayFrame => ({
     frame: {
       $case: 'attach',
-      attach: { requestId, connectionId: 'c', userId: 'u', userName: 'U', tableId, traceContext: {} },
+      attach: { requestId, connectionId: 'c', userId: 'u', userName: 'U', tableId, traceContext: {}, spectate: false },
     },
   });
 
@@ -146,7 +146,7 @@ describe('WorkerRouter (real gRPC, real Redis)', () => {
     const routed = await router.request(aOwnsInRing, attach(aOwnsInRing));
     expect(routed.retried).toBe(true);
     expect(routed.workerId).toBe('w-b');
-    expect(routed.answer).toMatchObject({ kind: 'ack', tableSeq: 7 });
+    expect(routed.answer).toMatchObject({ kind: 'ack', atTableSeq: 7 });
     expect(routed.answer.kind === 'ack' && routed.answer.replies[0]?.messageJson).toBe('{"from":"w-b"}');
     expect(a.seen).toContain(aOwnsInRing);
     expect(b.seen).toContain(aOwnsInRing);
@@ -161,7 +161,6 @@ describe('WorkerRouter (real gRPC, real Redis)', () => {
   });
 
   it('has a stream open to every ring member', async () => {
-    for (let i = 0; i < 100 && router.openStreams() < 2; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(router.openStreams()).toBe(2);
+    await vi.waitFor(() => expect(router.openStreams()).toBe(2), { timeout: 2_000, interval: 20 });
   });
 });

@@ -14,13 +14,15 @@ import {
   type Redis,
 } from '@felt/platform';
 import {
+  ActionType,
   HealthResponse_Status,
   TableServiceClient,
   TableServiceService,
+  type ClientCommand,
   type GatewayFrame,
   type WorkerFrame,
 } from '@felt/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TableDirectory } from '../src/actor/table-directory.js';
 import { RedisCheckpointStore } from '../src/adapters/redis-checkpoint-store.js';
 import { RedisEventPublisher } from '../src/adapters/redis-publisher.js';
@@ -58,31 +60,30 @@ function requestIdOf(f: WorkerFrame): string | undefined {
 /** A gateway-side test client over one Connect stream. */
 class StreamClient {
   readonly frames: WorkerFrame[] = [];
-  private readonly waiters: (() => void)[] = [];
   constructor(readonly stream: ClientDuplexStream<GatewayFrame, WorkerFrame>) {
-    stream.on('data', (f: WorkerFrame) => {
-      this.frames.push(f);
-      for (const w of this.waiters.splice(0)) w();
-    });
+    stream.on('data', (f: WorkerFrame) => this.frames.push(f));
     stream.on('error', () => undefined);
   }
   send(frame: GatewayFrame) {
     this.stream.write(frame);
   }
   /** The frames answering `requestId`, up to and including its ack/error/not_owner. */
-  async answer(requestId: string): Promise<WorkerFrame[]> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const mine = this.frames.filter((f) => requestIdOf(f) === requestId);
-      if (mine.some((f) => f.frame?.$case !== 'reply')) return mine;
-      if (Date.now() > deadline) throw new Error(`no answer to ${requestId}`);
-      await new Promise<void>((r) => {
-        this.waiters.push(r);
-        setTimeout(r, 100);
-      });
-    }
+  answer(requestId: string): Promise<WorkerFrame[]> {
+    return vi.waitFor(
+      () => {
+        const mine = this.frames.filter((f) => requestIdOf(f) === requestId);
+        if (!mine.some((f) => f.frame?.$case !== 'reply')) throw new Error(`no answer to ${requestId} yet`);
+        return mine;
+      },
+      { timeout: 5_000, interval: 10 },
+    );
   }
 }
+
+const replyMessage = (f: WorkerFrame | undefined): Record<string, unknown> =>
+  JSON.parse(
+    Buffer.from((f?.frame as Extract<WorkerFrame['frame'], { $case: 'reply' }>).reply.messageJson).toString(),
+  ) as Record<string, unknown>;
 
 describe('worker gRPC service (real Redis, in-process worker)', () => {
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
@@ -184,27 +185,29 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     connectionId: string,
     userId: string,
     tableId: string,
-    body: unknown,
+    typed: Pick<ClientCommand, 'command'> & { commandId?: string },
   ): GatewayFrame => ({
     frame: {
       $case: 'command',
-      command: {
-        requestId,
-        connectionId,
-        userId,
-        tableId,
-        commandJson: Buffer.from(JSON.stringify(body)),
-        traceContext: {},
-      },
+      command: { requestId, connectionId, userId, tableId, traceContext: {}, ...typed },
     },
   });
 
-  const attach = (requestId: string, connectionId: string, userId: string, tableId: string): GatewayFrame => ({
+  const attach = (
+    requestId: string,
+    connectionId: string,
+    userId: string,
+    tableId: string,
+    spectate = false,
+  ): GatewayFrame => ({
     frame: {
       $case: 'attach',
-      attach: { requestId, connectionId, userId, userName: userId, tableId, traceContext: {} },
+      attach: { requestId, connectionId, userId, userName: userId, tableId, traceContext: {}, spectate },
     },
   });
+
+  const resync = (requestId: string, connectionId: string, userId: string, tableId: string): GatewayFrame =>
+    command(requestId, connectionId, userId, tableId, { command: { $case: 'resync', resync: {} } });
 
   it('welcomes, attaches a member with a snapshot reply then an ack, and publishes per viewer', async () => {
     const sub = createRedis(REDIS_URL, { name: 'svc-test-watch' });
@@ -217,7 +220,7 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     expect(c.frames[0]?.frame).toEqual({ $case: 'welcome', welcome: { workerId: 'w-self' } });
     expect(frames.map((f) => f.frame?.$case)).toEqual(['reply', 'ack']);
     const reply = frames[0]!.frame as Extract<WorkerFrame['frame'], { $case: 'reply' }>;
-    const snapshot = JSON.parse(Buffer.from(reply.reply.messageJson).toString()) as {
+    const snapshot = replyMessage(frames[0]) as {
       seats: { status: string }[];
       table_seq: number;
       hero?: { seat: number };
@@ -226,23 +229,30 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     expect(snapshot.seats.map((s) => s.status)).toEqual(['active', 'disconnected']);
     expect(snapshot.hero?.seat).toBe(1);
     const ack = frames[1]!.frame as Extract<WorkerFrame['frame'], { $case: 'ack' }>;
-    expect(ack.ack.tableSeq).toBe(snapshot.table_seq);
+    expect(ack.ack.atTableSeq).toBe(snapshot.table_seq);
 
-    for (let i = 0; i < 50 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(got.length).toBeGreaterThan(0), { timeout: 5_000, interval: 10 });
     expect(got.map((g) => g.channel)).toEqual([keys.user('ann')]);
 
-    // A spectator joins through a command frame: the table channel now carries its view,
-    // excepting Ann, who has her own.
+    // A spectator attaches with spectate: the table channel now carries its view, excepting Ann,
+    // who has her own.
     got.length = 0;
-    c.send(command('r1s', 'conn-spec', 'sam', mineTable, { type: 'join_table', table_id: mineTable, spectate: true }));
+    c.send(attach('r1s', 'conn-spec', 'sam', mineTable, true));
     const spec = await c.answer('r1s');
-    const specSnap = JSON.parse(
-      Buffer.from((spec[0]!.frame as Extract<WorkerFrame['frame'], { $case: 'reply' }>).reply.messageJson).toString(),
-    ) as { hero?: unknown };
-    expect(specSnap.hero).toBeUndefined();
-    for (let i = 0; i < 50 && !got.some((g) => g.channel === keys.table(mineTable)); i++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(got.find((g) => g.channel === keys.table(mineTable))!.env.except).toEqual(['ann']);
+    expect(spec.map((f) => f.frame?.$case)).toEqual(['reply', 'ack']);
+    expect(replyMessage(spec[0]).hero).toBeUndefined();
+    const tableChannel = await vi.waitFor(
+      () => {
+        const hit = got.find((g) => g.channel === keys.table(mineTable));
+        if (!hit) throw new Error('nothing on the table channel yet');
+        return hit;
+      },
+      { timeout: 5_000, interval: 10 },
+    );
+    expect(tableChannel.env.except).toEqual(['ann']);
+    // A non-member attaching without spectate is not let in.
+    c.send(attach('r1m', 'conn-spec2', 'sam', mineTable));
+    expect((await c.answer('r1m'))[0]?.frame).toMatchObject({ $case: 'error', error: { code: 'not_member' } });
 
     // Bob watches through another gateway's stream; the first stream ending disconnects Ann (and
     // the spectator), and Bob sees it.
@@ -252,54 +262,60 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     await other.answer('r1b');
     got.length = 0;
     c.stream.end();
-    const seen = async () => {
-      for (let i = 0; i < 100; i++) {
+    const after = await vi.waitFor(
+      () => {
         const hit = got.find(
           (g) =>
             g.channel === keys.user('bob') &&
             (g.env.msg as unknown as { seats?: { status: string }[] }).seats?.[0]?.status === 'disconnected',
         );
-        if (hit) return hit.env;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return undefined;
-    };
-    const after = await seen();
-    expect(after?.table_seq).toBeGreaterThan(snapshot.table_seq);
+        if (!hit) throw new Error('Bob has not seen Ann disconnected yet');
+        return hit.env;
+      },
+      { timeout: 5_000, interval: 10 },
+    );
+    expect(after.table_seq).toBeGreaterThan(snapshot.table_seq);
     other.stream.end();
     await closeRedis(sub);
   });
 
-  it('applies a client command and answers a refused one with its full error, then the error frame', async () => {
+  it('applies a typed client command with one ack, and answers a refused one with one error frame', async () => {
     const c = open();
     c.send(attach('c1', 'conn-ann3', 'ann', mineTable));
     await c.answer('c1');
-    c.send(command('c2', 'conn-ann3', 'ann', mineTable, { type: 'sit_out', table_id: mineTable, command_id: 'so1' }));
-    const ok = await c.answer('c2');
-    expect(ok.map((f) => f.frame?.$case)).toEqual(['reply', 'ack']);
-    const ackMsg = JSON.parse(
-      Buffer.from((ok[0]!.frame as Extract<WorkerFrame['frame'], { $case: 'reply' }>).reply.messageJson).toString(),
-    ) as Record<string, unknown>;
-    expect(ackMsg).toMatchObject({ type: 'ack', command_id: 'so1' });
     c.send(
-      command('c3', 'conn-ann3', 'ann', mineTable, {
-        type: 'action',
-        table_id: mineTable,
-        hand_id: '11111111-1111-4111-8111-111111111111',
-        turn_token: 'AAAAAAAAAAAAAAAAAAAA',
-        command_id: 'a1',
-        action: 'fold',
+      command('c2', 'conn-ann3', 'ann', mineTable, { commandId: 'so1', command: { $case: 'sitOut', sitOut: {} } }),
+    );
+    const ok = await c.answer('c2');
+    expect(ok.map((f) => f.frame?.$case)).toEqual(['ack']);
+    const accepted = (ok[0]!.frame as Extract<WorkerFrame['frame'], { $case: 'ack' }>).ack.atTableSeq;
+    expect(accepted).toBeGreaterThan(0);
+    // The same command_id again: the first answer, at the first acceptance's table_seq.
+    c.send(
+      command('c2b', 'conn-ann3', 'ann', mineTable, { commandId: 'so1', command: { $case: 'sitOut', sitOut: {} } }),
+    );
+    expect((await c.answer('c2b'))[0]?.frame).toMatchObject({ $case: 'ack', ack: { atTableSeq: accepted } });
+    const act = {
+      handId: '11111111-1111-4111-8111-111111111111',
+      turnToken: 'AAAAAAAAAAAAAAAAAAAA',
+      action: ActionType.ACTION_TYPE_FOLD,
+      cards: [],
+    };
+    c.send(command('c3', 'conn-ann3', 'ann', mineTable, { commandId: 'a1', command: { $case: 'act', act } }));
+    const refused = await c.answer('c3');
+    expect(refused.map((f) => f.frame?.$case)).toEqual(['error']);
+    expect(refused[0]!.frame).toEqual({
+      $case: 'error',
+      error: { requestId: 'c3', tableId: mineTable, code: 'stale_hand', message: 'that is not the hand in progress' },
+    });
+    // A command this build cannot read (an action the contract does not name) is refused unread.
+    c.send(
+      command('c4', 'conn-ann3', 'ann', mineTable, {
+        commandId: 'a2',
+        command: { $case: 'act', act: { ...act, action: ActionType.ACTION_TYPE_UNSPECIFIED } },
       }),
     );
-    const refused = await c.answer('c3');
-    expect(refused.map((f) => f.frame?.$case)).toEqual(['reply', 'error']);
-    const err = JSON.parse(
-      Buffer.from(
-        (refused[0]!.frame as Extract<WorkerFrame['frame'], { $case: 'reply' }>).reply.messageJson,
-      ).toString(),
-    ) as Record<string, unknown>;
-    expect(err).toMatchObject({ type: 'error', code: 'stale_hand', command_id: 'a1' });
-    expect(refused[1]!.frame).toMatchObject({ $case: 'error', error: { code: 'stale_hand' } });
+    expect((await c.answer('c4'))[0]?.frame).toMatchObject({ $case: 'error', error: { code: 'invalid_frame' } });
     c.stream.end();
   });
 
@@ -318,19 +334,7 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     const c = open();
     c.send(attach('r3', 'conn-m', 'mallory', mineTable));
     expect((await c.answer('r3'))[0]?.frame).toMatchObject({ $case: 'error', error: { code: 'not_member' } });
-    c.send({
-      frame: {
-        $case: 'command',
-        command: {
-          requestId: 'r4',
-          connectionId: 'conn-m',
-          userId: 'mallory',
-          tableId: mineTable,
-          commandJson: Buffer.from(JSON.stringify({ type: 'resync_request', table_id: mineTable })),
-          traceContext: {},
-        },
-      },
-    });
+    c.send(resync('r4', 'conn-m', 'mallory', mineTable));
     expect((await c.answer('r4'))[0]?.frame).toMatchObject({ $case: 'error', error: { code: 'not_joined' } });
     c.stream.end();
   });
@@ -353,21 +357,9 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     });
     expect((await c.answer('d1'))[0]?.frame).toEqual({
       $case: 'ack',
-      ack: { requestId: 'd1', tableId: idleTable, tableSeq: 0 },
+      ack: { requestId: 'd1', tableId: idleTable, atTableSeq: 0 },
     });
-    c.send({
-      frame: {
-        $case: 'command',
-        command: {
-          requestId: 'd2',
-          connectionId: 'c',
-          userId: 'ann',
-          tableId: idleTable,
-          commandJson: Buffer.from(JSON.stringify({ type: 'resync_request', table_id: idleTable })),
-          traceContext: {},
-        },
-      },
-    });
+    c.send(resync('d2', 'c', 'ann', idleTable));
     expect((await c.answer('d2'))[0]?.frame).toMatchObject({ $case: 'error', error: { code: 'not_joined' } });
     expect(await liveTables()).toBe(before);
     c.stream.end();

@@ -151,8 +151,8 @@ describe('actions: dedupe and refusals', () => {
     const ops = actor.snapshot().hand!.operations.length;
     const seq = actor.tableSeq;
     const again = await actor.submit({ kind: 'client', connectionId: conn, userId: actorUser, frame });
-    expect(again.replies).toEqual(first.replies);
-    expect(first.replies[0]!.message).toMatchObject({ type: 'ack', command_id: 'k1', at_table_seq: seq });
+    expect(again.result).toEqual(first.result);
+    expect(first.result).toEqual({ ok: true, atTableSeq: seq });
     expect(actor.snapshot().hand!.operations.length).toBe(ops);
     expect(actor.tableSeq).toBe(seq);
     expect(h.publisher.toUser(A).filter((m) => m.type === 'player_action')).toHaveLength(1);
@@ -187,8 +187,7 @@ describe('actions: dedupe and refusals', () => {
         userId: user,
         frame: { ...base, command_id: `r${i}`, ...patch } as never,
       });
-      expect(out.refusal?.code, code).toBe(code);
-      expect(out.replies[0]!.message).toMatchObject({ type: 'error', code, command_id: `r${i}`, ...extra });
+      expect(out.result, code).toMatchObject({ ok: false, code, ...extra });
     }
     expect(JSON.stringify(actor.snapshot().hand)).toBe(before);
     expect(actor.tableSeq).toBe(seq);
@@ -200,7 +199,7 @@ describe('actions: dedupe and refusals', () => {
       userId: actorUser,
       frame: { ...base, command_id: 'r3', action: 'check' } as never,
     });
-    expect(again.replies[0]!.message).toMatchObject({ code: 'illegal_action' });
+    expect(again.result).toMatchObject({ ok: false, code: 'illegal_action' });
   });
 
   it('a spectator cannot act: not_seated', async () => {
@@ -219,7 +218,7 @@ describe('actions: dedupe and refusals', () => {
         action: 'fold',
       },
     });
-    expect(out.refusal?.code).toBe('not_seated');
+    expect(out.result).toMatchObject({ ok: false, code: 'not_seated' });
   });
 });
 
@@ -255,7 +254,7 @@ describe('the clock', () => {
       userId: A,
       frame: { type: 'sit_in', table_id: TABLE, command_id: 's1' },
     });
-    expect(out.replies[0]!.message).toMatchObject({ type: 'ack' });
+    expect(out.result).toMatchObject({ ok: true });
     expect(actorState(h, A).seats[0]!.status).toBe('active');
   });
 
@@ -603,7 +602,7 @@ describe('hostile traffic at one table', () => {
         userId: SPY,
         frame: { type: 'sit_in', table_id: TABLE, command_id: `spam-${i}` },
       });
-      expect(out.refusal).toBeDefined();
+      expect(out.result?.ok).toBe(false);
     }
     expect(h.checkpoints.saves).toBe(saves);
     expect(Object.keys(actor.snapshot().commands)).not.toContain(SPY);
@@ -616,7 +615,7 @@ describe('hostile traffic at one table', () => {
         frame: { type: 'start_hand', table_id: TABLE, command_id: 'm-1' },
       });
     const first = await again();
-    expect((await again()).replies).toEqual(first.replies);
+    expect((await again()).result).toEqual(first.result);
     expect(Object.keys(actor.snapshot().commands)).toEqual([A]);
   });
 

@@ -19,7 +19,7 @@ import { Mailbox } from './mailbox.js';
 import { OutboxSender } from './outbox-sender.js';
 import { snapshotPublications } from './snapshots.js';
 import { notJoined, TableError } from './table-error.js';
-import { commandReply, type ConnectionReply, type TableCommand, type TableOutcome } from './table-command.js';
+import type { ConnectionReply, TableCommand, TableOutcome } from './table-command.js';
 
 export interface TableActorDeps {
   /** The room rows; with `seatBot`, bots are funded users (docs/dev/money-flows.md §1). */
@@ -359,7 +359,7 @@ export class TableActor {
     if (commandId !== undefined) {
       const earlier = live.history.lookup(userId, commandId);
       // The same command again: the same answer, and nothing applied a second time.
-      if (earlier) return commandReply(live, connectionId, commandId, earlier);
+      if (earlier) return { tableSeq: live.tableSeq, replies: [], result: earlier };
     }
     try {
       live.command(userId, frame, now);
@@ -379,14 +379,15 @@ export class TableActor {
         live.history.record(userId, commandId, result);
         await this.checkpoint([]);
       }
-      return commandReply(live, connectionId, commandId, result);
+      return { tableSeq: live.tableSeq, replies: [], result };
     }
-    return this.commit(now, (seq) => {
-      if (commandId === undefined) return [];
-      const result: CommandResult = { ok: true, atTableSeq: seq };
-      if (live.member(userId) !== undefined) live.history.record(userId, commandId, result);
-      return [...commandReply(live, connectionId, commandId, result).replies];
+    const outcome = await this.commit(now, (seq) => {
+      // Recorded before the checkpoint, so that a retry after a failover gets this answer too.
+      if (commandId !== undefined && live.member(userId) !== undefined)
+        live.history.record(userId, commandId, { ok: true, atTableSeq: seq });
+      return [];
     });
+    return { ...outcome, result: { ok: true, atTableSeq: outcome.tableSeq } };
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Ack, ErrorCode, ErrorMessage, ServerMessage } from '@felt/protocol';
+import type { ServerMessage } from '@felt/protocol';
 import type { CommandResult } from '../table/command-history.js';
 import type { ClientCommandFrame } from '../table/commands.js';
 
@@ -43,36 +43,15 @@ export interface ConnectionReply {
 
 export interface TableOutcome {
   readonly tableSeq: number;
+  /**
+   * Server messages the command produced for the connection that sent it: the snapshot on attach
+   * (after a voided hand it must not miss), the resync answer. Never an ack or an error: `result`
+   * is the only encoding of those.
+   */
   readonly replies: readonly ConnectionReply[];
-  /** A client command was refused (nothing changed); the reply list carries the full error. */
-  readonly refusal?: { readonly code: ErrorCode; readonly message: string };
-}
-
-/** The answer to a client command, or to the same command_id sent again: an ack or a typed error. */
-export function commandReply(
-  table: { readonly tableId: string; readonly tableSeq: number },
-  connectionId: string,
-  commandId: string | undefined,
-  result: CommandResult,
-): TableOutcome {
-  const tableId = table.tableId;
-  if (result.ok) {
-    const ack: Ack = { type: 'ack', table_id: tableId, command_id: commandId!, at_table_seq: result.atTableSeq };
-    return { tableSeq: table.tableSeq, replies: [{ connectionId, message: ack }] };
-  }
-  const error: ErrorMessage = {
-    type: 'error',
-    code: result.code,
-    message: result.message,
-    table_id: tableId,
-    ...(commandId !== undefined ? { command_id: commandId } : {}),
-    ...(result.reason !== undefined ? { reason: result.reason } : {}),
-    ...(result.min !== undefined ? { min: result.min } : {}),
-    ...(result.max !== undefined ? { max: result.max } : {}),
-  };
-  return {
-    tableSeq: table.tableSeq,
-    replies: [{ connectionId, message: error }],
-    refusal: { code: result.code, message: result.message },
-  };
+  /**
+   * A client command's answer: accepted at a table_seq, or refused with nothing changed. For a
+   * command_id the table had already answered, that first answer again. Absent for other commands.
+   */
+  readonly result?: CommandResult;
 }

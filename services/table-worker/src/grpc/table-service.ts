@@ -4,7 +4,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { extractTraceContext, type Logger, type RingView, type WorkerRegistry } from '@felt/platform';
 import { type GatewayFrame, HealthResponse_Status, type TableServiceServer, type WorkerFrame } from '@felt/proto';
-import { ErrorCode, clientFrameSchema, isTableCommandFrame } from '@felt/protocol';
+import { ErrorCode } from '@felt/protocol';
 import { MailboxClosedError } from '../actor/mailbox.js';
 import { TableActor } from '../actor/table-actor.js';
 import type { TableCommand, TableOutcome } from '../actor/table-command.js';
@@ -12,6 +12,8 @@ import type { TableDirectory } from '../actor/table-directory.js';
 import { notJoined, TableError } from '../actor/table-error.js';
 import type { WorkerMetrics } from '../metrics.js';
 import { NotOwnerError } from '../ownership/table-ownership.js';
+import { toTableRequest, type TableRequest } from './gateway-requests.js';
+import { ackFrame, errorFrame, notOwnerFrame, replyFrame, welcomeFrame } from './worker-frames.js';
 
 export interface TableServiceDeps {
   readonly workerId: string;
@@ -25,103 +27,11 @@ export interface TableServiceDeps {
 }
 
 const tracer = trace.getTracer('felt.table-worker');
-const utf8 = new TextDecoder();
-
-/** The span and metric label of a request: attach, detach, or the client frame's type. */
-type RequestType = string;
-
-interface Request {
-  readonly type: RequestType;
-  readonly requestId: string;
-  readonly tableId: string;
-  readonly traceContext: Record<string, string>;
-  readonly command: TableCommand;
-}
-
-/** Converts one gateway frame to a table command; proto types stop here. */
-function toRequest(
-  frame: GatewayFrame['frame'],
-  streamId: string,
-): Request | { error: { requestId: string; tableId: string; message: string } } | null {
-  switch (frame?.$case) {
-    case 'attach': {
-      const a = frame.attach;
-      return {
-        type: 'attach',
-        requestId: a.requestId,
-        tableId: a.tableId,
-        traceContext: a.traceContext,
-        command: { kind: 'attach', connectionId: a.connectionId, streamId, userId: a.userId },
-      };
-    }
-    case 'detach': {
-      const d = frame.detach;
-      return {
-        type: 'detach',
-        requestId: d.requestId,
-        tableId: d.tableId,
-        traceContext: d.traceContext,
-        command: { kind: 'detach', connectionId: d.connectionId, userId: d.userId },
-      };
-    }
-    case 'command': {
-      const c = frame.command;
-      let parsed: ReturnType<typeof clientFrameSchema.safeParse>;
-      try {
-        parsed = clientFrameSchema.safeParse(JSON.parse(utf8.decode(c.commandJson)));
-      } catch {
-        return { error: { requestId: c.requestId, tableId: c.tableId, message: 'command is not valid JSON' } };
-      }
-      const f = parsed.success ? parsed.data : null;
-      if (f === null || f.type === 'ping' || f.table_id !== c.tableId) {
-        return { error: { requestId: c.requestId, tableId: c.tableId, message: 'not a table command' } };
-      }
-      const head = { requestId: c.requestId, tableId: c.tableId, traceContext: c.traceContext };
-      // A spectator's join comes as a command: the Attach message has no room for the flag.
-      if (f.type === 'join_table') {
-        return {
-          ...head,
-          type: 'attach',
-          command: {
-            kind: 'attach',
-            connectionId: c.connectionId,
-            streamId,
-            userId: c.userId,
-            spectate: f.spectate === true,
-          },
-        };
-      }
-      if (f.type === 'resync_request') {
-        return {
-          ...head,
-          type: 'resync',
-          command: {
-            kind: 'resync',
-            connectionId: c.connectionId,
-            userId: c.userId,
-            ...(f.from_table_seq !== undefined ? { fromTableSeq: f.from_table_seq } : {}),
-            ...(f.command_id !== undefined ? { commandId: f.command_id } : {}),
-          },
-        };
-      }
-      if (!isTableCommandFrame(f)) {
-        return { error: { requestId: c.requestId, tableId: c.tableId, message: 'not a table command' } };
-      }
-      return {
-        ...head,
-        type: f.type,
-        command: { kind: 'client', connectionId: c.connectionId, userId: c.userId, frame: f },
-      };
-    }
-    default:
-      return null;
-  }
-}
 
 /**
  * The worker side of the gateway contract. Each Connect stream is one gateway; requests on it are
- * checked against this worker's ring, routed to the table's actor, and answered with replies for
- * the connection, then an ack or a typed error.
+ * checked against this worker's ring, routed to the table's actor, and answered with the replies
+ * the request produced for its connection, then an ack; or with a typed error alone.
  */
 export function createTableService(deps: TableServiceDeps): TableServiceServer {
   const { workerId, directory, ring, registry, metrics, logger } = deps;
@@ -148,8 +58,9 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
    * A command from a connection the gateway holds as attached, that this table's actor does not
    * know: the table moved here (a takeover, a ring change, a lost lease) before the gateway
    * re-attached it (or the table was taken again after a lost lease). The connection is attached
-   * now, as a member (a spectator's attachment needs its join); its reply is a fresh snapshot, which
-   * is the resync the client needs. A resync does this only for a table live here.
+   * now, as a member (a spectator is attached again by its gateway, with spectate); its reply is a
+   * fresh snapshot, which is the resync the client needs. A resync does this only for a table live
+   * here.
    */
   function attachImplicitly(
     actor: TableActor,
@@ -184,7 +95,7 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
           try {
             attached = await attachImplicitly(target, command, streamId);
           } catch (attachErr) {
-            // Not a member (a spectator must join with spectate first): the original refusal stands.
+            // Not a member (a spectator must attach with spectate first): the original refusal stands.
             if (attachErr instanceof TableError && attachErr.code === ErrorCode.NOT_MEMBER) throw err;
             throw attachErr;
           }
@@ -213,7 +124,7 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
       if (open) call.write(frame);
     };
 
-    const handle = async (req: Request): Promise<void> => {
+    const handle = async (req: TableRequest): Promise<void> => {
       const started = performance.now();
       const parent = extractTraceContext(req.traceContext);
       await tracer.startActiveSpan(
@@ -232,92 +143,38 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
             }
             if (owner?.id !== workerId) {
               result = 'not_owner';
-              write({
-                frame: {
-                  $case: 'notOwner',
-                  notOwner: {
-                    requestId: req.requestId,
-                    tableId: req.tableId,
-                    ownerWorkerId: owner?.id ?? '',
-                    ownerAddr: owner?.addr ?? '',
-                  },
-                },
-              });
+              write(notOwnerFrame(req.requestId, req.tableId, { id: owner?.id ?? '', addr: owner?.addr ?? '' }));
               return;
             }
             const outcome = await run(req.tableId, req.command, streamId, () => touched.add(req.tableId));
             if (req.type === 'attach') touched.add(req.tableId);
-            if (outcome.refusal) result = outcome.refusal.code;
-            for (const reply of outcome.replies) {
-              write({
-                frame: {
-                  $case: 'reply',
-                  reply: {
-                    requestId: req.requestId,
-                    connectionId: reply.connectionId,
-                    tableId: req.tableId,
-                    tableSeq: outcome.tableSeq,
-                    messageJson: Buffer.from(JSON.stringify(reply.message)),
-                  },
-                },
-              });
-            }
-            // A refused command: its full error (with command_id, reason, range) went as a reply.
-            if (outcome.refusal) {
-              write({
-                frame: {
-                  $case: 'error',
-                  error: {
-                    requestId: req.requestId,
-                    tableId: req.tableId,
-                    code: outcome.refusal.code,
-                    message: outcome.refusal.message,
-                  },
-                },
-              });
+            const answer = outcome.result;
+            if (answer?.ok === false) {
+              // A refused command changed nothing and has nothing to reply: the error is the answer.
+              result = answer.code;
+              write(errorFrame(req.requestId, req.tableId, answer));
               return;
             }
-            write({
-              frame: {
-                $case: 'ack',
-                ack: { requestId: req.requestId, tableId: req.tableId, tableSeq: outcome.tableSeq },
-              },
-            });
+            for (const reply of outcome.replies) write(replyFrame(req.requestId, req.tableId, outcome.tableSeq, reply));
+            write(ackFrame(req.requestId, req.tableId, answer?.atTableSeq ?? outcome.tableSeq));
           } catch (err) {
             if (err instanceof NotOwnerError) {
               // Another worker holds the table's lease, this one lost it, or it is draining.
               result = 'not_owner';
-              write({
-                frame: {
-                  $case: 'notOwner',
-                  notOwner: {
-                    requestId: req.requestId,
-                    tableId: req.tableId,
-                    ownerWorkerId: err.ownerId,
-                    ownerAddr: err.ownerId ? (ring.member(err.ownerId)?.addr ?? '') : '',
-                  },
-                },
-              });
+              const addr = err.ownerId ? (ring.member(err.ownerId)?.addr ?? '') : '';
+              write(notOwnerFrame(req.requestId, req.tableId, { id: err.ownerId, addr }));
               return;
             }
-            const known = err instanceof TableError;
-            result = known ? err.code : ErrorCode.INTERNAL;
-            if (!known) {
-              span.recordException(err as Error);
-              span.setStatus({ code: SpanStatusCode.ERROR });
-              logger.error({ err, tableId: req.tableId, type: req.type, gatewayId }, 'table request failed');
+            if (err instanceof TableError) {
+              result = err.code;
+              write(errorFrame(req.requestId, req.tableId, { code: err.code, message: err.message, ...err.details }));
+              return;
             }
-            write({
-              frame: {
-                $case: 'error',
-                error: {
-                  requestId: req.requestId,
-                  tableId: req.tableId,
-                  code: result,
-                  message: known ? err.message : 'internal error',
-                },
-              },
-            });
+            result = ErrorCode.INTERNAL;
+            span.recordException(err as Error);
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            logger.error({ err, tableId: req.tableId, type: req.type, gatewayId }, 'table request failed');
+            write(errorFrame(req.requestId, req.tableId, { code: ErrorCode.INTERNAL, message: 'internal error' }));
           } finally {
             span.setAttribute('felt.result', result);
             span.end();
@@ -332,19 +189,15 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
       if (frame.frame?.$case === 'hello') {
         gatewayId = frame.frame.hello.gatewayId;
         logger.info({ event: 'gateway_connected', gatewayId, streamId }, 'gateway stream open');
-        write({ frame: { $case: 'welcome', welcome: { workerId } } });
+        write(welcomeFrame(workerId));
         return;
       }
-      const req = toRequest(frame.frame, streamId);
+      const req = toTableRequest(frame.frame, streamId);
       if (req === null) return;
-      if ('error' in req) {
+      if ('unreadable' in req) {
+        const { requestId, tableId, message } = req.unreadable;
         metrics.commands.inc({ type: 'command', result: ErrorCode.INVALID_FRAME });
-        write({
-          frame: {
-            $case: 'error',
-            error: { ...req.error, code: ErrorCode.INVALID_FRAME, message: req.error.message },
-          },
-        });
+        write(errorFrame(requestId, tableId, { code: ErrorCode.INVALID_FRAME, message }));
         return;
       }
       handle(req).catch((err: unknown) => logger.error({ err }, 'request handler crashed'));

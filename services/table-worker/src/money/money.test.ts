@@ -219,7 +219,7 @@ describe('leaving (§3)', () => {
       userId: B,
       frame: { type: 'leave', table_id: TABLE, command_id: 'l1' },
     });
-    expect(out.replies[0]!.message).toMatchObject({ type: 'ack' });
+    expect(out.result).toMatchObject({ ok: true });
     expect(h.hands.cashOuts).toHaveLength(1);
     const job = cashOutJobSchema.parse(h.hands.cashOuts[0]);
     expect(job).toMatchObject({

@@ -92,22 +92,27 @@ export class TableCommands {
     this.clock.thaw(now);
 
     const action = this.toEngineAction(hand, frame);
+    // The engine verifies the action before it changes anything: a refused one leaves the hand as
+    // it was.
     try {
-      hand.verifyAction(seat, action);
+      hand.act(seat, action);
     } catch (err) {
       if (!(err instanceof ActionError)) throw err;
-      if (ENGINE_ERROR_AMOUNT.has(err.code)) {
-        this.refuse(ErrorCode.INVALID_AMOUNT, 'that amount is not allowed', {
-          ...(err.details.min !== undefined ? { min: err.details.min } : {}),
-          ...(err.details.max !== undefined ? { max: err.details.max } : {}),
-        });
-      }
-      this.refuse(ErrorCode.ILLEGAL_ACTION, 'the rules do not allow that now', { reason: err.code });
+      this.refuseAction(err);
     }
-    hand.act(seat, action);
     this.clock.acted(userId, now);
     this.seating.back(userId);
     this.table.settle(now);
+  }
+
+  private refuseAction(err: ActionError): never {
+    if (ENGINE_ERROR_AMOUNT.has(err.code)) {
+      this.refuse(ErrorCode.INVALID_AMOUNT, 'that amount is not allowed', {
+        ...(err.details.min !== undefined ? { min: err.details.min } : {}),
+        ...(err.details.max !== undefined ? { max: err.details.max } : {}),
+      });
+    }
+    this.refuse(ErrorCode.ILLEGAL_ACTION, 'the rules do not allow that now', { reason: err.code });
   }
 
   private toEngineAction(hand: Hand, frame: ActionFrame): PlayerAction {

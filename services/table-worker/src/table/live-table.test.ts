@@ -41,11 +41,11 @@ describe('client seeds (FAIRNESS.md step 4)', () => {
         userId: u,
         frame: { type: 'client_seed', table_id: TABLE, hand_id: commit.hand_id, seed: s.repeat(64), command_id: id },
       });
-    expect((await seed(A, 'a', 's1')).replies[0]!.message).toMatchObject({ type: 'ack' });
-    expect((await seed(A, 'c', 's2')).refusal?.code).toBe('seed_refused');
+    expect((await seed(A, 'a', 's1')).result).toMatchObject({ ok: true });
+    expect((await seed(A, 'c', 's2')).result).toMatchObject({ ok: false, code: 'seed_refused' });
     // Not dealt yet: Bob has not sent his.
     expect(h.publisher.toUser(A).some((m) => m.type === 'hole_cards_dealt')).toBe(false);
-    expect((await seed(B, 'b', 's3')).replies[0]!.message).toMatchObject({ type: 'ack' });
+    expect((await seed(B, 'b', 's3')).result).toMatchObject({ ok: true });
     expect(h.publisher.toUser(A).some((m) => m.type === 'hole_cards_dealt')).toBe(true);
     // A forged hand id is stale; a seed after the deal is refused.
     const late = await actor.submit({
@@ -54,7 +54,7 @@ describe('client seeds (FAIRNESS.md step 4)', () => {
       userId: B,
       frame: { type: 'client_seed', table_id: TABLE, hand_id: commit.hand_id, seed: 'd'.repeat(64), command_id: 's4' },
     });
-    expect(late.refusal?.code).toBe('seed_refused');
+    expect(late.result).toMatchObject({ ok: false, code: 'seed_refused' });
     // Play the hand out with the clock; its reveal lists both seeds, seat ascending.
     for (let i = 0; i < 20 && !h.publisher.toUser(A).some((m) => m.type === 'seed_reveal'); i++) {
       h.time.advance(16_000);

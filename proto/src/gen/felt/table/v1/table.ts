@@ -25,6 +25,87 @@ export const protobufPackage = "felt.table.v1";
 
 export const protobufFileName = "felt/table/v1/table.proto";
 
+export enum ActionType {
+  ACTION_TYPE_UNSPECIFIED = 0,
+  ACTION_TYPE_FOLD = 1,
+  ACTION_TYPE_CHECK = 2,
+  ACTION_TYPE_CALL = 3,
+  ACTION_TYPE_BET = 4,
+  ACTION_TYPE_RAISE = 5,
+  ACTION_TYPE_ALL_IN = 6,
+  ACTION_TYPE_BRING_IN = 7,
+  ACTION_TYPE_COMPLETE = 8,
+  ACTION_TYPE_DISCARD = 9,
+  UNRECOGNIZED = -1,
+}
+
+export function actionTypeFromJSON(object: any): ActionType {
+  switch (object) {
+    case 0:
+    case "ACTION_TYPE_UNSPECIFIED":
+      return ActionType.ACTION_TYPE_UNSPECIFIED;
+    case 1:
+    case "ACTION_TYPE_FOLD":
+      return ActionType.ACTION_TYPE_FOLD;
+    case 2:
+    case "ACTION_TYPE_CHECK":
+      return ActionType.ACTION_TYPE_CHECK;
+    case 3:
+    case "ACTION_TYPE_CALL":
+      return ActionType.ACTION_TYPE_CALL;
+    case 4:
+    case "ACTION_TYPE_BET":
+      return ActionType.ACTION_TYPE_BET;
+    case 5:
+    case "ACTION_TYPE_RAISE":
+      return ActionType.ACTION_TYPE_RAISE;
+    case 6:
+    case "ACTION_TYPE_ALL_IN":
+      return ActionType.ACTION_TYPE_ALL_IN;
+    case 7:
+    case "ACTION_TYPE_BRING_IN":
+      return ActionType.ACTION_TYPE_BRING_IN;
+    case 8:
+    case "ACTION_TYPE_COMPLETE":
+      return ActionType.ACTION_TYPE_COMPLETE;
+    case 9:
+    case "ACTION_TYPE_DISCARD":
+      return ActionType.ACTION_TYPE_DISCARD;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ActionType.UNRECOGNIZED;
+  }
+}
+
+export function actionTypeToJSON(object: ActionType): string {
+  switch (object) {
+    case ActionType.ACTION_TYPE_UNSPECIFIED:
+      return "ACTION_TYPE_UNSPECIFIED";
+    case ActionType.ACTION_TYPE_FOLD:
+      return "ACTION_TYPE_FOLD";
+    case ActionType.ACTION_TYPE_CHECK:
+      return "ACTION_TYPE_CHECK";
+    case ActionType.ACTION_TYPE_CALL:
+      return "ACTION_TYPE_CALL";
+    case ActionType.ACTION_TYPE_BET:
+      return "ACTION_TYPE_BET";
+    case ActionType.ACTION_TYPE_RAISE:
+      return "ACTION_TYPE_RAISE";
+    case ActionType.ACTION_TYPE_ALL_IN:
+      return "ACTION_TYPE_ALL_IN";
+    case ActionType.ACTION_TYPE_BRING_IN:
+      return "ACTION_TYPE_BRING_IN";
+    case ActionType.ACTION_TYPE_COMPLETE:
+      return "ACTION_TYPE_COMPLETE";
+    case ActionType.ACTION_TYPE_DISCARD:
+      return "ACTION_TYPE_DISCARD";
+    case ActionType.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface GatewayFrame {
   frame:
     | { $case: "hello"; hello: Hello }
@@ -40,8 +121,9 @@ export interface Hello {
 }
 
 /**
- * Attaches one client connection to a table. The worker checks membership, creates the table actor
- * lazily, marks the seat connected and replies with a snapshot for that connection.
+ * Attaches one client connection to a table (the client's join_table). The worker checks
+ * membership, creates the table actor lazily, marks the seat connected and replies with a snapshot
+ * for that connection.
  */
 export interface Attach {
   requestId: string;
@@ -54,6 +136,11 @@ export interface Attach {
    * request carries its own parent.
    */
   traceContext: { [key: string]: string };
+  /**
+   * Watch as a spectator (join_table with spectate: true): a non-member gets the spectator view.
+   * A member's attach ignores it.
+   */
+  spectate: boolean;
 }
 
 export interface Attach_TraceContextEntry {
@@ -61,6 +148,7 @@ export interface Attach_TraceContextEntry {
   value: string;
 }
 
+/** Detaches one client connection from a table (the client's leave_table, or its socket closed). */
 export interface Detach {
   requestId: string;
   connectionId: string;
@@ -74,20 +162,83 @@ export interface Detach_TraceContextEntry {
   value: string;
 }
 
-/** A client frame the gateway has already validated against the @felt/protocol schemas. */
+/**
+ * A client's command to a table its connection is attached to: one typed message per client frame
+ * of docs/protocol.md (join_table and leave_table are Attach and Detach).
+ */
 export interface ClientCommand {
   requestId: string;
   connectionId: string;
   userId: string;
   tableId: string;
-  /** The validated client frame, UTF-8 JSON. */
-  commandJson: Buffer;
   traceContext: { [key: string]: string };
+  /**
+   * The client's command_id, when the frame had one: the table answers a command_id it has seen
+   * with the first answer, and applies nothing twice.
+   */
+  commandId?: string | undefined;
+  command:
+    | { $case: "act"; act: Act }
+    | { $case: "clientSeed"; clientSeed: ClientSeed }
+    | { $case: "sitIn"; sitIn: SitIn }
+    | { $case: "sitOut"; sitOut: SitOut }
+    | { $case: "leave"; leave: Leave }
+    | { $case: "startHand"; startHand: StartHand }
+    | { $case: "showCards"; showCards: ShowCards }
+    | { $case: "resync"; resync: Resync }
+    | undefined;
 }
 
 export interface ClientCommand_TraceContextEntry {
   key: string;
   value: string;
+}
+
+/** The client's action frame: one decision at the player's turn. */
+export interface Act {
+  handId: string;
+  turnToken: string;
+  action: ActionType;
+  /** bet, raise, complete: the player's total for the round after the action. */
+  amount?:
+    | number
+    | undefined;
+  /** discard: the cards thrown away (none: stand pat). */
+  cards: string[];
+}
+
+/** client_seed: the player's entropy for the hand being dealt. */
+export interface ClientSeed {
+  handId: string;
+  /** 64 lowercase hex digits. */
+  seed: string;
+}
+
+/** sit_in: back from sitting out; post pays missed blinds now. */
+export interface SitIn {
+  post: boolean;
+}
+
+/** sit_out: sit out from the next hand on. */
+export interface SitOut {
+}
+
+/** leave: give up the seat (the client's `leave`, not leave_table). */
+export interface Leave {
+}
+
+/** start_hand: the host starts the next hand now. */
+export interface StartHand {
+}
+
+/** show_cards: show the player's hole cards of a finished hand. */
+export interface ShowCards {
+  handId: string;
+}
+
+/** resync_request: the events after from_table_seq, then a fresh snapshot, as one Reply. */
+export interface Resync {
+  fromTableSeq?: number | undefined;
 }
 
 export interface WorkerFrame {
@@ -105,19 +256,34 @@ export interface Welcome {
   workerId: string;
 }
 
-/** The request was accepted; table_seq is the table's sequence number after it. */
+/**
+ * The request was accepted. at_table_seq is the table's sequence number once it took effect; for a
+ * command whose command_id the table had already answered, that of its first acceptance. The gateway
+ * answers a client command that carried a command_id with `ack {command_id, at_table_seq}`.
+ */
 export interface Ack {
   requestId: string;
   tableId: string;
-  tableSeq: number;
+  atTableSeq: number;
 }
 
-/** The request was refused; code is an @felt/protocol ErrorCode value and message is safe to show. */
+/**
+ * The request was refused and changed nothing. code is an @felt/protocol ErrorCode value; message,
+ * reason, min and max are safe to show: the gateway sends them to the client as its `error` message,
+ * with the frame's table_id and command_id.
+ */
 export interface CommandError {
   requestId: string;
   tableId: string;
   code: string;
   message: string;
+  /** illegal_action: the rule that refused the action (an @felt/engine ActionErrorCode). */
+  reason?:
+    | string
+    | undefined;
+  /** invalid_amount: the legal range. */
+  min?: number | undefined;
+  max?: number | undefined;
 }
 
 /**
@@ -132,8 +298,10 @@ export interface NotOwner {
 }
 
 /**
- * A server message for one connection (the snapshot on attach, a resync answer). It precedes the
- * Ack or CommandError of the same request on the stream.
+ * A server message for one connection that the request produced (the snapshot on attach, with a
+ * voided hand it must not miss; the resync answer). It precedes the Ack of the same request on the
+ * stream. These are the very messages the table publishes, which is why they stay JSON. Acks and
+ * refusals are never replies: Ack and CommandError are their only encoding.
  */
 export interface Reply {
   requestId: string;
@@ -417,7 +585,7 @@ export const Hello: MessageFns<Hello> = {
 };
 
 function createBaseAttach(): Attach {
-  return { requestId: "", connectionId: "", userId: "", userName: "", tableId: "", traceContext: {} };
+  return { requestId: "", connectionId: "", userId: "", userName: "", tableId: "", traceContext: {}, spectate: false };
 }
 
 export const Attach: MessageFns<Attach> = {
@@ -440,6 +608,9 @@ export const Attach: MessageFns<Attach> = {
     globalThis.Object.entries(message.traceContext).forEach(([key, value]: [string, string]) => {
       Attach_TraceContextEntry.encode({ key: key as any, value }, writer.uint32(50).fork()).join();
     });
+    if (message.spectate !== false) {
+      writer.uint32(56).bool(message.spectate);
+    }
     return writer;
   },
 
@@ -505,6 +676,14 @@ export const Attach: MessageFns<Attach> = {
             if (entry6.value !== undefined) {
               message.traceContext[entry6.key] = entry6.value;
             }
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.spectate = reader.bool();
             continue;
           }
         }
@@ -573,6 +752,7 @@ export const Attach: MessageFns<Attach> = {
           {},
         )
         : {},
+      spectate: isSet(object.spectate) ? globalThis.Boolean(object.spectate) : false,
     };
   },
 
@@ -602,6 +782,9 @@ export const Attach: MessageFns<Attach> = {
         });
       }
     }
+    if (message.spectate !== false) {
+      obj.spectate = message.spectate;
+    }
     return obj;
   },
 
@@ -624,6 +807,7 @@ export const Attach: MessageFns<Attach> = {
       },
       {},
     );
+    message.spectate = object.spectate ?? false;
     return message;
   },
 };
@@ -991,7 +1175,15 @@ export const Detach_TraceContextEntry: MessageFns<Detach_TraceContextEntry> = {
 };
 
 function createBaseClientCommand(): ClientCommand {
-  return { requestId: "", connectionId: "", userId: "", tableId: "", commandJson: Buffer.alloc(0), traceContext: {} };
+  return {
+    requestId: "",
+    connectionId: "",
+    userId: "",
+    tableId: "",
+    traceContext: {},
+    commandId: undefined,
+    command: undefined,
+  };
 }
 
 export const ClientCommand: MessageFns<ClientCommand> = {
@@ -1008,12 +1200,38 @@ export const ClientCommand: MessageFns<ClientCommand> = {
     if (message.tableId !== "") {
       writer.uint32(34).string(message.tableId);
     }
-    if (message.commandJson.length !== 0) {
-      writer.uint32(42).bytes(message.commandJson);
-    }
     globalThis.Object.entries(message.traceContext).forEach(([key, value]: [string, string]) => {
       ClientCommand_TraceContextEntry.encode({ key: key as any, value }, writer.uint32(50).fork()).join();
     });
+    if (message.commandId !== undefined) {
+      writer.uint32(58).string(message.commandId);
+    }
+    switch (message.command?.$case) {
+      case "act":
+        Act.encode(message.command.act, writer.uint32(66).fork()).join();
+        break;
+      case "clientSeed":
+        ClientSeed.encode(message.command.clientSeed, writer.uint32(74).fork()).join();
+        break;
+      case "sitIn":
+        SitIn.encode(message.command.sitIn, writer.uint32(82).fork()).join();
+        break;
+      case "sitOut":
+        SitOut.encode(message.command.sitOut, writer.uint32(90).fork()).join();
+        break;
+      case "leave":
+        Leave.encode(message.command.leave, writer.uint32(98).fork()).join();
+        break;
+      case "startHand":
+        StartHand.encode(message.command.startHand, writer.uint32(106).fork()).join();
+        break;
+      case "showCards":
+        ShowCards.encode(message.command.showCards, writer.uint32(114).fork()).join();
+        break;
+      case "resync":
+        Resync.encode(message.command.resync, writer.uint32(122).fork()).join();
+        break;
+    }
     return writer;
   },
 
@@ -1062,14 +1280,6 @@ export const ClientCommand: MessageFns<ClientCommand> = {
             message.tableId = reader.string();
             continue;
           }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.commandJson = Buffer.from(reader.bytes());
-            continue;
-          }
           case 6: {
             if (tag !== 50) {
               break;
@@ -1079,6 +1289,78 @@ export const ClientCommand: MessageFns<ClientCommand> = {
             if (entry6.value !== undefined) {
               message.traceContext[entry6.key] = entry6.value;
             }
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.commandId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.command = { $case: "act", act: Act.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.command = { $case: "clientSeed", clientSeed: ClientSeed.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.command = { $case: "sitIn", sitIn: SitIn.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.command = { $case: "sitOut", sitOut: SitOut.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.command = { $case: "leave", leave: Leave.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.command = { $case: "startHand", startHand: StartHand.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.command = { $case: "showCards", showCards: ShowCards.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.command = { $case: "resync", resync: Resync.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -1115,11 +1397,6 @@ export const ClientCommand: MessageFns<ClientCommand> = {
         : isSet(object.table_id)
         ? globalThis.String(object.table_id)
         : "",
-      commandJson: isSet(object.commandJson)
-        ? Buffer.from(bytesFromBase64(object.commandJson))
-        : isSet(object.command_json)
-        ? Buffer.from(bytesFromBase64(object.command_json))
-        : Buffer.alloc(0),
       traceContext: isObject(object.traceContext)
         ? (globalThis.Object.entries(object.traceContext) as [string, any][]).reduce(
           (acc: { [key: string]: string }, [key, value]: [string, any]) => {
@@ -1147,6 +1424,38 @@ export const ClientCommand: MessageFns<ClientCommand> = {
           {},
         )
         : {},
+      commandId: isSet(object.commandId)
+        ? globalThis.String(object.commandId)
+        : isSet(object.command_id)
+        ? globalThis.String(object.command_id)
+        : undefined,
+      command: isSet(object.act)
+        ? { $case: "act", act: Act.fromJSON(object.act) }
+        : isSet(object.clientSeed)
+        ? { $case: "clientSeed", clientSeed: ClientSeed.fromJSON(object.clientSeed) }
+        : isSet(object.client_seed)
+        ? { $case: "clientSeed", clientSeed: ClientSeed.fromJSON(object.client_seed) }
+        : isSet(object.sitIn)
+        ? { $case: "sitIn", sitIn: SitIn.fromJSON(object.sitIn) }
+        : isSet(object.sit_in)
+        ? { $case: "sitIn", sitIn: SitIn.fromJSON(object.sit_in) }
+        : isSet(object.sitOut)
+        ? { $case: "sitOut", sitOut: SitOut.fromJSON(object.sitOut) }
+        : isSet(object.sit_out)
+        ? { $case: "sitOut", sitOut: SitOut.fromJSON(object.sit_out) }
+        : isSet(object.leave)
+        ? { $case: "leave", leave: Leave.fromJSON(object.leave) }
+        : isSet(object.startHand)
+        ? { $case: "startHand", startHand: StartHand.fromJSON(object.startHand) }
+        : isSet(object.start_hand)
+        ? { $case: "startHand", startHand: StartHand.fromJSON(object.start_hand) }
+        : isSet(object.showCards)
+        ? { $case: "showCards", showCards: ShowCards.fromJSON(object.showCards) }
+        : isSet(object.show_cards)
+        ? { $case: "showCards", showCards: ShowCards.fromJSON(object.show_cards) }
+        : isSet(object.resync)
+        ? { $case: "resync", resync: Resync.fromJSON(object.resync) }
+        : undefined,
     };
   },
 
@@ -1164,9 +1473,6 @@ export const ClientCommand: MessageFns<ClientCommand> = {
     if (message.tableId !== "") {
       obj.tableId = message.tableId;
     }
-    if (message.commandJson.length !== 0) {
-      obj.commandJson = base64FromBytes(message.commandJson);
-    }
     if (message.traceContext) {
       const entries = globalThis.Object.entries(message.traceContext) as [string, string][];
       if (entries.length > 0) {
@@ -1175,6 +1481,26 @@ export const ClientCommand: MessageFns<ClientCommand> = {
           obj.traceContext[k] = v;
         });
       }
+    }
+    if (message.commandId !== undefined) {
+      obj.commandId = message.commandId;
+    }
+    if (message.command?.$case === "act") {
+      obj.act = Act.toJSON(message.command.act);
+    } else if (message.command?.$case === "clientSeed") {
+      obj.clientSeed = ClientSeed.toJSON(message.command.clientSeed);
+    } else if (message.command?.$case === "sitIn") {
+      obj.sitIn = SitIn.toJSON(message.command.sitIn);
+    } else if (message.command?.$case === "sitOut") {
+      obj.sitOut = SitOut.toJSON(message.command.sitOut);
+    } else if (message.command?.$case === "leave") {
+      obj.leave = Leave.toJSON(message.command.leave);
+    } else if (message.command?.$case === "startHand") {
+      obj.startHand = StartHand.toJSON(message.command.startHand);
+    } else if (message.command?.$case === "showCards") {
+      obj.showCards = ShowCards.toJSON(message.command.showCards);
+    } else if (message.command?.$case === "resync") {
+      obj.resync = Resync.toJSON(message.command.resync);
     }
     return obj;
   },
@@ -1188,7 +1514,6 @@ export const ClientCommand: MessageFns<ClientCommand> = {
     message.connectionId = object.connectionId ?? "";
     message.userId = object.userId ?? "";
     message.tableId = object.tableId ?? "";
-    message.commandJson = object.commandJson ?? Buffer.alloc(0);
     message.traceContext = (globalThis.Object.entries(object.traceContext ?? {}) as [string, string][]).reduce(
       (acc: { [key: string]: string }, [key, value]: [string, string]) => {
         if (value !== undefined) {
@@ -1198,6 +1523,57 @@ export const ClientCommand: MessageFns<ClientCommand> = {
       },
       {},
     );
+    message.commandId = object.commandId ?? undefined;
+    switch (object.command?.$case) {
+      case "act": {
+        if (object.command?.act !== undefined && object.command?.act !== null) {
+          message.command = { $case: "act", act: Act.fromPartial(object.command.act) };
+        }
+        break;
+      }
+      case "clientSeed": {
+        if (object.command?.clientSeed !== undefined && object.command?.clientSeed !== null) {
+          message.command = { $case: "clientSeed", clientSeed: ClientSeed.fromPartial(object.command.clientSeed) };
+        }
+        break;
+      }
+      case "sitIn": {
+        if (object.command?.sitIn !== undefined && object.command?.sitIn !== null) {
+          message.command = { $case: "sitIn", sitIn: SitIn.fromPartial(object.command.sitIn) };
+        }
+        break;
+      }
+      case "sitOut": {
+        if (object.command?.sitOut !== undefined && object.command?.sitOut !== null) {
+          message.command = { $case: "sitOut", sitOut: SitOut.fromPartial(object.command.sitOut) };
+        }
+        break;
+      }
+      case "leave": {
+        if (object.command?.leave !== undefined && object.command?.leave !== null) {
+          message.command = { $case: "leave", leave: Leave.fromPartial(object.command.leave) };
+        }
+        break;
+      }
+      case "startHand": {
+        if (object.command?.startHand !== undefined && object.command?.startHand !== null) {
+          message.command = { $case: "startHand", startHand: StartHand.fromPartial(object.command.startHand) };
+        }
+        break;
+      }
+      case "showCards": {
+        if (object.command?.showCards !== undefined && object.command?.showCards !== null) {
+          message.command = { $case: "showCards", showCards: ShowCards.fromPartial(object.command.showCards) };
+        }
+        break;
+      }
+      case "resync": {
+        if (object.command?.resync !== undefined && object.command?.resync !== null) {
+          message.command = { $case: "resync", resync: Resync.fromPartial(object.command.resync) };
+        }
+        break;
+      }
+    }
     return message;
   },
 };
@@ -1283,6 +1659,605 @@ export const ClientCommand_TraceContextEntry: MessageFns<ClientCommand_TraceCont
     const message = createBaseClientCommand_TraceContextEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseAct(): Act {
+  return { handId: "", turnToken: "", action: 0, amount: undefined, cards: [] };
+}
+
+export const Act: MessageFns<Act> = {
+  encode(message: Act, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.handId !== "") {
+      writer.uint32(10).string(message.handId);
+    }
+    if (message.turnToken !== "") {
+      writer.uint32(18).string(message.turnToken);
+    }
+    if (message.action !== 0) {
+      writer.uint32(24).int32(message.action);
+    }
+    if (message.amount !== undefined) {
+      writer.uint32(32).uint64(message.amount);
+    }
+    for (const v of message.cards) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Act {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAct();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.handId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.turnToken = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.action = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.uint64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cards.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Act {
+    return {
+      handId: isSet(object.handId)
+        ? globalThis.String(object.handId)
+        : isSet(object.hand_id)
+        ? globalThis.String(object.hand_id)
+        : "",
+      turnToken: isSet(object.turnToken)
+        ? globalThis.String(object.turnToken)
+        : isSet(object.turn_token)
+        ? globalThis.String(object.turn_token)
+        : "",
+      action: isSet(object.action) ? actionTypeFromJSON(object.action) : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : undefined,
+      cards: globalThis.Array.isArray(object?.cards) ? object.cards.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: Act): unknown {
+    const obj: any = {};
+    if (message.handId !== "") {
+      obj.handId = message.handId;
+    }
+    if (message.turnToken !== "") {
+      obj.turnToken = message.turnToken;
+    }
+    if (message.action !== 0) {
+      obj.action = actionTypeToJSON(message.action);
+    }
+    if (message.amount !== undefined) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.cards?.length) {
+      obj.cards = message.cards;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Act>): Act {
+    return Act.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Act>): Act {
+    const message = createBaseAct();
+    message.handId = object.handId ?? "";
+    message.turnToken = object.turnToken ?? "";
+    message.action = object.action ?? 0;
+    message.amount = object.amount ?? undefined;
+    message.cards = object.cards?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseClientSeed(): ClientSeed {
+  return { handId: "", seed: "" };
+}
+
+export const ClientSeed: MessageFns<ClientSeed> = {
+  encode(message: ClientSeed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.handId !== "") {
+      writer.uint32(10).string(message.handId);
+    }
+    if (message.seed !== "") {
+      writer.uint32(18).string(message.seed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClientSeed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClientSeed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.handId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.seed = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClientSeed {
+    return {
+      handId: isSet(object.handId)
+        ? globalThis.String(object.handId)
+        : isSet(object.hand_id)
+        ? globalThis.String(object.hand_id)
+        : "",
+      seed: isSet(object.seed) ? globalThis.String(object.seed) : "",
+    };
+  },
+
+  toJSON(message: ClientSeed): unknown {
+    const obj: any = {};
+    if (message.handId !== "") {
+      obj.handId = message.handId;
+    }
+    if (message.seed !== "") {
+      obj.seed = message.seed;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ClientSeed>): ClientSeed {
+    return ClientSeed.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ClientSeed>): ClientSeed {
+    const message = createBaseClientSeed();
+    message.handId = object.handId ?? "";
+    message.seed = object.seed ?? "";
+    return message;
+  },
+};
+
+function createBaseSitIn(): SitIn {
+  return { post: false };
+}
+
+export const SitIn: MessageFns<SitIn> = {
+  encode(message: SitIn, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.post !== false) {
+      writer.uint32(8).bool(message.post);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SitIn {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSitIn();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.post = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SitIn {
+    return { post: isSet(object.post) ? globalThis.Boolean(object.post) : false };
+  },
+
+  toJSON(message: SitIn): unknown {
+    const obj: any = {};
+    if (message.post !== false) {
+      obj.post = message.post;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SitIn>): SitIn {
+    return SitIn.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SitIn>): SitIn {
+    const message = createBaseSitIn();
+    message.post = object.post ?? false;
+    return message;
+  },
+};
+
+function createBaseSitOut(): SitOut {
+  return {};
+}
+
+export const SitOut: MessageFns<SitOut> = {
+  encode(_: SitOut, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SitOut {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSitOut();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): SitOut {
+    return {};
+  },
+
+  toJSON(_: SitOut): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<SitOut>): SitOut {
+    return SitOut.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<SitOut>): SitOut {
+    const message = createBaseSitOut();
+    return message;
+  },
+};
+
+function createBaseLeave(): Leave {
+  return {};
+}
+
+export const Leave: MessageFns<Leave> = {
+  encode(_: Leave, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Leave {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLeave();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): Leave {
+    return {};
+  },
+
+  toJSON(_: Leave): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<Leave>): Leave {
+    return Leave.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<Leave>): Leave {
+    const message = createBaseLeave();
+    return message;
+  },
+};
+
+function createBaseStartHand(): StartHand {
+  return {};
+}
+
+export const StartHand: MessageFns<StartHand> = {
+  encode(_: StartHand, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartHand {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartHand();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): StartHand {
+    return {};
+  },
+
+  toJSON(_: StartHand): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<StartHand>): StartHand {
+    return StartHand.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<StartHand>): StartHand {
+    const message = createBaseStartHand();
+    return message;
+  },
+};
+
+function createBaseShowCards(): ShowCards {
+  return { handId: "" };
+}
+
+export const ShowCards: MessageFns<ShowCards> = {
+  encode(message: ShowCards, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.handId !== "") {
+      writer.uint32(10).string(message.handId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShowCards {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShowCards();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.handId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ShowCards {
+    return {
+      handId: isSet(object.handId)
+        ? globalThis.String(object.handId)
+        : isSet(object.hand_id)
+        ? globalThis.String(object.hand_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ShowCards): unknown {
+    const obj: any = {};
+    if (message.handId !== "") {
+      obj.handId = message.handId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ShowCards>): ShowCards {
+    return ShowCards.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ShowCards>): ShowCards {
+    const message = createBaseShowCards();
+    message.handId = object.handId ?? "";
+    return message;
+  },
+};
+
+function createBaseResync(): Resync {
+  return { fromTableSeq: undefined };
+}
+
+export const Resync: MessageFns<Resync> = {
+  encode(message: Resync, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromTableSeq !== undefined) {
+      writer.uint32(8).uint64(message.fromTableSeq);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Resync {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResync();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fromTableSeq = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Resync {
+    return {
+      fromTableSeq: isSet(object.fromTableSeq)
+        ? globalThis.Number(object.fromTableSeq)
+        : isSet(object.from_table_seq)
+        ? globalThis.Number(object.from_table_seq)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Resync): unknown {
+    const obj: any = {};
+    if (message.fromTableSeq !== undefined) {
+      obj.fromTableSeq = Math.round(message.fromTableSeq);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Resync>): Resync {
+    return Resync.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Resync>): Resync {
+    const message = createBaseResync();
+    message.fromTableSeq = object.fromTableSeq ?? undefined;
     return message;
   },
 };
@@ -1527,7 +2502,7 @@ export const Welcome: MessageFns<Welcome> = {
 };
 
 function createBaseAck(): Ack {
-  return { requestId: "", tableId: "", tableSeq: 0 };
+  return { requestId: "", tableId: "", atTableSeq: 0 };
 }
 
 export const Ack: MessageFns<Ack> = {
@@ -1538,8 +2513,8 @@ export const Ack: MessageFns<Ack> = {
     if (message.tableId !== "") {
       writer.uint32(18).string(message.tableId);
     }
-    if (message.tableSeq !== 0) {
-      writer.uint32(24).uint64(message.tableSeq);
+    if (message.atTableSeq !== 0) {
+      writer.uint32(24).uint64(message.atTableSeq);
     }
     return writer;
   },
@@ -1578,7 +2553,7 @@ export const Ack: MessageFns<Ack> = {
               break;
             }
 
-            message.tableSeq = longToNumber(reader.uint64());
+            message.atTableSeq = longToNumber(reader.uint64());
             continue;
           }
         }
@@ -1605,10 +2580,10 @@ export const Ack: MessageFns<Ack> = {
         : isSet(object.table_id)
         ? globalThis.String(object.table_id)
         : "",
-      tableSeq: isSet(object.tableSeq)
-        ? globalThis.Number(object.tableSeq)
-        : isSet(object.table_seq)
-        ? globalThis.Number(object.table_seq)
+      atTableSeq: isSet(object.atTableSeq)
+        ? globalThis.Number(object.atTableSeq)
+        : isSet(object.at_table_seq)
+        ? globalThis.Number(object.at_table_seq)
         : 0,
     };
   },
@@ -1621,8 +2596,8 @@ export const Ack: MessageFns<Ack> = {
     if (message.tableId !== "") {
       obj.tableId = message.tableId;
     }
-    if (message.tableSeq !== 0) {
-      obj.tableSeq = Math.round(message.tableSeq);
+    if (message.atTableSeq !== 0) {
+      obj.atTableSeq = Math.round(message.atTableSeq);
     }
     return obj;
   },
@@ -1634,13 +2609,13 @@ export const Ack: MessageFns<Ack> = {
     const message = createBaseAck();
     message.requestId = object.requestId ?? "";
     message.tableId = object.tableId ?? "";
-    message.tableSeq = object.tableSeq ?? 0;
+    message.atTableSeq = object.atTableSeq ?? 0;
     return message;
   },
 };
 
 function createBaseCommandError(): CommandError {
-  return { requestId: "", tableId: "", code: "", message: "" };
+  return { requestId: "", tableId: "", code: "", message: "", reason: undefined, min: undefined, max: undefined };
 }
 
 export const CommandError: MessageFns<CommandError> = {
@@ -1656,6 +2631,15 @@ export const CommandError: MessageFns<CommandError> = {
     }
     if (message.message !== "") {
       writer.uint32(34).string(message.message);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(42).string(message.reason);
+    }
+    if (message.min !== undefined) {
+      writer.uint32(48).uint64(message.min);
+    }
+    if (message.max !== undefined) {
+      writer.uint32(56).uint64(message.max);
     }
     return writer;
   },
@@ -1705,6 +2689,30 @@ export const CommandError: MessageFns<CommandError> = {
             message.message = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.min = longToNumber(reader.uint64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.max = longToNumber(reader.uint64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1731,6 +2739,9 @@ export const CommandError: MessageFns<CommandError> = {
         : "",
       code: isSet(object.code) ? globalThis.String(object.code) : "",
       message: isSet(object.message) ? globalThis.String(object.message) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+      min: isSet(object.min) ? globalThis.Number(object.min) : undefined,
+      max: isSet(object.max) ? globalThis.Number(object.max) : undefined,
     };
   },
 
@@ -1748,6 +2759,15 @@ export const CommandError: MessageFns<CommandError> = {
     if (message.message !== "") {
       obj.message = message.message;
     }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    if (message.min !== undefined) {
+      obj.min = Math.round(message.min);
+    }
+    if (message.max !== undefined) {
+      obj.max = Math.round(message.max);
+    }
     return obj;
   },
 
@@ -1760,6 +2780,9 @@ export const CommandError: MessageFns<CommandError> = {
     message.tableId = object.tableId ?? "";
     message.code = object.code ?? "";
     message.message = object.message ?? "";
+    message.reason = object.reason ?? undefined;
+    message.min = object.min ?? undefined;
+    message.max = object.max ?? undefined;
     return message;
   },
 };
@@ -2359,6 +3382,18 @@ export const DrainResponse: MessageFns<DrainResponse> = {
  * worker owns over it. A single stream sustains tens of thousands of frames per second where unary
  * calls manage a few thousand, and it gives the worker one place to notice that a gateway died (the
  * stream ends) and mark that gateway's connections disconnected.
+ *
+ * Compatibility: this is an internal link. Gateways and workers are built from one commit and
+ * deployed together, so the contract changes in step with both sides, and a field or case one side
+ * does not know is a deployment error, not a version to negotiate: the worker refuses a command it
+ * cannot read as invalid_frame. Retired field numbers and names stay reserved, so that no new field
+ * is ever read as an old one during a rollout.
+ *
+ * The client's WebSocket protocol (docs/protocol.md) is the gateway's business: the gateway validates
+ * every client frame once, against the @felt/protocol schemas, and sends the worker typed messages.
+ * The worker trusts them (the stream is authenticated) and maps them to its own types without
+ * validating them again. Each request gets exactly one answer, an Ack, a CommandError or a NotOwner,
+ * and the gateway writes the client's `ack` or `error` message from it.
  */
 export type TableServiceService = typeof TableServiceService;
 export const TableServiceService = {

@@ -1,0 +1,91 @@
+import { decodeEnvelope, type ChannelSubscriber, type Logger, type RedisKeys } from '@felt/platform';
+import type { Channel, ClientConnection, ConnectionIndex } from './connection-index.js';
+
+interface Subscription {
+  count: number;
+  ready: Promise<void>;
+  off: (() => Promise<void>) | undefined;
+}
+
+export interface ChannelSubscriptionsOptions<C extends ClientConnection> {
+  readonly subscriber: ChannelSubscriber;
+  readonly keys: RedisKeys;
+  readonly index: ConnectionIndex;
+  readonly logger: Logger;
+  /** Delivers one server message (JSON text) to one socket. */
+  readonly deliver: (conn: C, text: string) => void;
+  /** Tests only (GATEWAY_TEST_DROP_RATE): the fraction of deliveries lost on purpose, as pub/sub may. */
+  readonly dropRate: number;
+  readonly onDropped: () => void;
+}
+
+/**
+ * The Redis pub/sub channels of the tables and users this gateway's sockets are at, each held while
+ * any attachment needs it, and the delivery of their envelopes to the connections they address
+ * (docs/dev/contracts.md, envelopes).
+ */
+export class ChannelSubscriptions<C extends ClientConnection> {
+  private readonly subs = new Map<string, Subscription>();
+
+  constructor(private readonly o: ChannelSubscriptionsOptions<C>) {}
+
+  /** Holds the channel; resolves once Redis confirmed the subscription. */
+  acquire(ch: Channel): Promise<void> {
+    const name = this.channelName(ch);
+    const existing = this.subs.get(name);
+    if (existing) {
+      existing.count++;
+      return existing.ready;
+    }
+    const sub: Subscription = { count: 1, ready: Promise.resolve(), off: undefined };
+    sub.ready = this.o.subscriber
+      .subscribe(name, (message) => this.onMessage(ch, name, message))
+      .then((off) => {
+        sub.off = off;
+        // Everyone left while SUBSCRIBE was in flight.
+        if (this.subs.get(name) !== sub) void off();
+      });
+    this.subs.set(name, sub);
+    return sub.ready;
+  }
+
+  release(ch: Channel): void {
+    const name = this.channelName(ch);
+    const sub = this.subs.get(name);
+    if (!sub) return;
+    sub.count--;
+    if (sub.count > 0) return;
+    this.subs.delete(name);
+    if (sub.off) void sub.off();
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.subs.values()].map((s) => (s.off ? s.off() : Promise.resolve())));
+    this.subs.clear();
+  }
+
+  private channelName(ch: Channel): string {
+    return ch.kind === 'table' ? this.o.keys.table(ch.tableId) : this.o.keys.user(ch.userId);
+  }
+
+  private onMessage(ch: Channel, channel: string, text: string): void {
+    let envelope;
+    try {
+      envelope = decodeEnvelope(channel, text);
+    } catch (err) {
+      this.o.logger.warn({ err, channel }, 'dropping invalid envelope');
+      return;
+    }
+    const recipients = this.o.index.recipients(ch, envelope);
+    if (recipients.length === 0) return;
+    const payload = JSON.stringify(envelope.msg);
+    for (const conn of recipients) {
+      if (this.o.dropRate > 0 && Math.random() < this.o.dropRate) {
+        this.o.onDropped();
+        continue;
+      }
+      // The index holds only this gateway's sockets.
+      this.o.deliver(conn as C, payload);
+    }
+  }
+}
