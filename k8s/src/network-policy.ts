@@ -2,7 +2,7 @@ import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/Netw
 import type { INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPeer';
 import type { INetworkPolicyPort } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPort';
 import { labelSelectorMatches } from './references.js';
-import type { K8sObject } from './render.js';
+import type { K8sObject } from './manifest.js';
 
 /** A pod (or an address outside the cluster) as NetworkPolicies see it. */
 export interface Endpoint {

@@ -14,7 +14,7 @@ import type { IIssuer } from '@kubernetes-models/cert-manager/cert-manager.io/v1
 import type { IPodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
-import { podSpecOf, type K8sObject, type RenderedObject } from './render.js';
+import { podSpecOf, type K8sObject, type RenderedObject } from './manifest.js';
 import { objectLabel, type Finding } from './schema.js';
 
 /** What the reference checks need to know beyond the manifests themselves. */

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import type { RenderedObject } from './render.js';
+import type { RenderedObject } from './manifest.js';
 
 /** A problem found in one rendered object. */
 export interface Finding {
