@@ -1,3 +1,4 @@
+/** Defaults and cross-field rules: from what a host sent to the RoomConfig a room stores. */
 import type { z } from 'zod';
 import {
   SINGLE_GAMES,
@@ -21,8 +22,6 @@ import {
   type StakesInput,
   type rotationEntryInputSchema,
 } from './schema.js';
-
-/** Defaults and cross-field rules: from what a host sent to the RoomConfig a room stores. */
 
 /** Buy-ins are measured in this unit: the big blind, or the small bet in the Stud family. */
 export function stakesUnit(game: GameType, stakes: Stakes): number {
