@@ -1,4 +1,4 @@
-// `npm run audit`: the operator's reconciliation of Felt's money (issue 7). Reads Postgres, and
+// `npm run audit`: the operator's reconciliation of Felt's money (docs/operations.md, "Money"). Reads Postgres, and
 // where Redis answers, the hands queue's failed set and the live tables' stacks from the workers'
 // checkpoints (their `money` section, docs/dev/money-flows.md). Prints one summary line, then one
 // line per violation, then notes; exits 0 when every check holds, 1 when one does not, 2 when it

@@ -1,4 +1,4 @@
-// `npm run chaos -- --seconds S`: an SRE tool and test of failover (issue 8). See scripts/chaos/run.ts
+// `npm run chaos -- --seconds S`: an SRE tool and test of failover. See scripts/chaos/run.ts
 // and docs/operations.md ("Chaos"). Prints progress, then one line:
 // CHAOS seconds=… kills=… pauses=… hands=… resumed=… voided=… lost_actions=… chips_delta=… stale_writes=… unconverged=…
 // and exits 1 when lost_actions, chips_delta, stale_writes or unconverged is not zero.

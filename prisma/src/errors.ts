@@ -185,10 +185,10 @@ export class HandRecordInvalidError extends DbError {
   }
 }
 
-/** The hand id, or the room's hand number, was already persisted with different content. */
 /**
  * A table worker's write carried a lease epoch below the room's `owner_epoch`: another worker has
- * taken the table over since (issue 8). Nothing was written; the worker must stop serving the table.
+ * taken the table over since (docs/architecture.md, "Ownership and failover"). Nothing was written;
+ * the worker must stop serving the table.
  */
 export class StaleOwnerEpochError extends DbError {
   constructor(
@@ -203,6 +203,7 @@ export class StaleOwnerEpochError extends DbError {
   }
 }
 
+/** The hand id, or the room's hand number, was already persisted with different content. */
 export class HandConflictError extends DbError {
   constructor(
     readonly handId: string,

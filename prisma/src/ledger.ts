@@ -11,7 +11,7 @@ import { isUniqueViolation, pgErrorInfo } from './pg-error.js';
 import { withTransaction, type TransactionOptions } from './transaction.js';
 
 /**
- * Double-entry ledger (reference 002 §6, issue 7). Chips enter the system only from the grant
+ * Double-entry ledger (docs/dev/money-flows.md, "Accounts and invariants"). Chips enter the system only from the grant
  * source and otherwise move between accounts; every transaction's entries sum to zero. The
  * database enforces the same rules independently (see the migration): these functions check
  * first so that callers get typed errors, and the triggers catch anything that bypasses them.
@@ -27,7 +27,7 @@ export type AccountRef =
 
 export const HOUSE_RAKE: AccountRef = { kind: AccountKind.house_rake };
 export const GRANT_SOURCE: AccountRef = { kind: AccountKind.grant_source };
-/** The house's chips for bots (issue 13): funded by an operator, never below zero. */
+/** The house's chips for bots (bankroll.ts): funded by an operator, never below zero. */
 export const HOUSE_BANKROLL: AccountRef = { kind: AccountKind.house_bankroll };
 export const walletAccount = (userId: string): AccountRef => ({ kind: AccountKind.wallet, userId });
 export const escrowAccount = (roomId: string, userId: string): AccountRef => ({
@@ -292,7 +292,7 @@ export interface BuyInRequest {
   readonly roomId: string;
   readonly amount: bigint;
   readonly idempotencyKey: string;
-  /** buy_in when taking a seat; top_up when adding chips between hands (issue 7). */
+  /** buy_in when taking a seat; top_up when adding chips between hands. */
   readonly kind?: typeof LedgerTxKind.buy_in | typeof LedgerTxKind.top_up;
 }
 
@@ -318,11 +318,11 @@ export interface CashOutRequest {
   readonly roomId: string;
   readonly idempotencyKey: string;
   /**
-   * Chips to return. Omitted: the whole escrow balance. Issue 7 passes the worker's final stack
-   * here once hands move chips between escrows.
+   * Chips to return. Omitted: the whole escrow balance. A top-up's unapplied excess passes its
+   * amount; a player's final stack goes through requestCashOut (money/cash-out.ts) instead.
    */
   readonly amount?: bigint;
-  /** cash_out when a player leaves; refund when a room is deleted (reference 002 §8). */
+  /** cash_out when a player leaves; refund when a room is deleted or a top-up's excess goes back. */
   readonly kind?: typeof LedgerTxKind.cash_out | typeof LedgerTxKind.refund;
 }
 

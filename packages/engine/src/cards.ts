@@ -57,10 +57,6 @@ export function rankOf(card: Card): Rank {
   return card[0] as Rank;
 }
 
-export function suitOf(card: Card): Suit {
-  return card[1] as Suit;
-}
-
 /** 0 for a deuce … 12 for an ace. */
 export function rankIndex(card: Card): number {
   return RANK_INDEX[card[0] as string] as number;
@@ -92,8 +88,4 @@ export function initialDeck(kind: DeckKind): Card[] {
   const out: Card[] = [];
   for (const s of SUITS) for (let r = lowest; r < RANKS.length; r++) out.push(`${RANKS[r]!}${s}`);
   return out;
-}
-
-export function deckSize(kind: DeckKind): number {
-  return kind === 'short36' ? 36 : 52;
 }

@@ -94,8 +94,9 @@ export const ShowdownIntegrityCode = {
 export type ShowdownIntegrityCode = (typeof ShowdownIntegrityCode)[keyof typeof ShowdownIntegrityCode];
 
 /**
- * A pot that cannot be paid as the rules say (reference 004). Thrown before any pot pays, so the hand
- * stays unsettled and the table can freeze loudly instead of destroying or misdirecting chips.
+ * A pot that cannot be paid as the rules say (docs/engine.md, "Pots, rake, showdown"). Thrown before
+ * any pot pays, so the hand stays unsettled and the table can freeze loudly instead of destroying or
+ * misdirecting chips.
  */
 export class ShowdownIntegrityError extends CodedError<'showdown_integrity'> {
   override readonly name = 'ShowdownIntegrityError';

@@ -74,11 +74,11 @@ export const leaveSchema = z
     command_id: commandIdSchema.optional(),
   })
   .describe(
-    'Give up the seat (reference 002 §9). Between hands: you are out at once. During a hand you are in: the ' +
-      'clock acts for you at your turn without waiting (fold when facing a bet, otherwise check, as the rules ' +
-      'forbid folding when checking is free), your committed chips stay in the pot, and you are never dealt ' +
-      'another hand. When you are out, the table sends your final stack to be cashed out to your wallet (the ' +
-      'same as the lobby’s `POST /api/rooms/{id}/leave`).',
+    'Give up the seat (docs/protocol.md, "Seats, disconnects and leaving"). Between hands: you are out at ' +
+      'once. During a hand you are in: the clock acts for you at your turn without waiting (fold when facing ' +
+      'a bet, otherwise check, as the rules forbid folding when checking is free), your committed chips stay ' +
+      'in the pot, and you are never dealt another hand. When you are out, the table sends your final stack ' +
+      'to be cashed out to your wallet (the same as the lobby’s `POST /api/rooms/{id}/leave`).',
   );
 
 export const startHandSchema = z

@@ -119,7 +119,7 @@ export const playerActionSchema = z
     discarded: z.number().int().nonnegative().optional().describe('discard: how many cards (0: stood pat).'),
     timeout: z.boolean().optional().describe('true when the clock took the decision (or the seat was leaving).'),
   })
-  .describe('A decision, public to the table. The authoritative event for action history (reference 003).');
+  .describe('A decision, public to the table. The authoritative event for action history.');
 
 export const RevealTiming = {
   /** Every live hand turned up before an all-in runout deals the remaining cards. */

@@ -132,8 +132,9 @@ export const resyncResponseSchema = z
     snapshot: tableStateSchema.describe('Install as the final authoritative state.'),
   })
   .describe(
-    'Answer to resync_request (reference 003 "Applying resync_response"). The table keeps the last 512 events ' +
-      'in a bounded buffer; older ones are not replayed (complete: false) but the snapshot is always current.',
+    'Answer to resync_request (docs/protocol.md, "Resync", says how to apply it). The table keeps the last ' +
+      '512 events in a bounded buffer; older ones are not replayed (complete: false) but the snapshot is ' +
+      'always current.',
   );
 export type ResyncResponse = z.infer<typeof resyncResponseSchema>;
 

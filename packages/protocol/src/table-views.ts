@@ -129,7 +129,7 @@ export const seatViewSchema = z
     user_id: z.string().nullable().describe('null for an empty seat'),
     name: z.string().nullable().describe('null for an empty seat'),
     stack: chipsSchema.describe('Chips behind (not counting this round’s bet).'),
-    status: z.enum(SEAT_STATUSES).describe('Seat and connection lifecycle (reference 003), not hand state.'),
+    status: z.enum(SEAT_STATUSES).describe('Seat and connection lifecycle, not hand state.'),
     bot: z.boolean().optional().describe('true for a built-in bot seat; absent for humans and empty seats.'),
     in_hand: z
       .boolean()

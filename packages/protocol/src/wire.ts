@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The protocol generation these schemas describe (reference 003's WebSocket V2). */
+/** The protocol generation these schemas describe: WebSocket V2 (docs/protocol.md). */
 export const PROTOCOL_VERSION = 2;
 
 /** Room ids are UUIDs; the lobby hands them out as session_id and they double as table ids. */

@@ -86,7 +86,8 @@ export type HandCard = Prisma.HandCardModel
 export type HandPot = Prisma.HandPotModel
 /**
  * Model TopUp
- * A rebuy or top-up between hands (reference 002 §6). Escrow = stack after persisted hands + pending top-ups.
+ * A rebuy or top-up between hands (docs/dev/money-flows.md, "Top-ups and rebuys").
+ * Escrow = stack after persisted hands + pending top-ups.
  */
 export type TopUp = Prisma.TopUpModel
 /**

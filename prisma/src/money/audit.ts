@@ -5,7 +5,7 @@ import { handLedgerKeys } from './persist-hand.js';
 import { bankrollFlows, type BankrollReport } from './bankroll.js';
 
 /**
- * The operator's reconciliation (`npm run audit`, issue 7). Every check reads Postgres directly
+ * The operator's reconciliation (`npm run audit`; docs/operations.md, "Money"). Every check reads Postgres directly
  * and recomputes what it checks from a second source where one exists: escrows from the hand
  * history, hand money from its players and pots, ledger postings from the hands.
  */

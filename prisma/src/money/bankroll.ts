@@ -3,7 +3,7 @@ import { fundBankroll, ledgerTotals, type PostedLedgerTransaction } from '../led
 import { withTransaction } from '../transaction.js';
 
 /**
- * The house bankroll (issue 13, ARCHITECTURE.md invariant 10): bots buy in from chips an operator
+ * The house bankroll (docs/operations.md, "Money"; chips are never created for play): bots buy in from chips an operator
  * funded, never from the grant source. `npm run bankroll -- --add N` funds it; `seatBot` stakes a bot
  * from it within its limits; a bot's cash-out goes back to it; the audit reports it.
  */

@@ -22,9 +22,9 @@ export interface SeatBotRequest {
   readonly seat: number;
   readonly buyIn: bigint;
   /**
-   * The lease epoch the worker serves the table under (issue 8). Refused with StaleOwnerEpochError,
-   * changing nothing, when the room's owner_epoch is higher; otherwise the room takes it. Absent:
-   * unfenced (a worker without leases).
+   * The lease epoch the worker serves the table under (docs/architecture.md, "Ownership and
+   * failover"). Refused with StaleOwnerEpochError, changing nothing, when the room's owner_epoch is
+   * higher; otherwise the room takes it. Absent: unfenced (a worker without leases).
    */
   readonly epoch?: number;
   /** What the house bankroll may put at risk (absent: no limit beyond its balance). */

@@ -21,8 +21,8 @@ import { lockRoomRow } from './room-lock.js';
 import { applyTopUps } from './top-up.js';
 
 /**
- * A race-free cash-out (reference 002 §9, issue 7). The table worker asks for it when a player
- * leaves (at the end of the hand if they leave during one) or when a room is closed, with the
+ * A race-free cash-out (docs/dev/money-flows.md, "Leaving: a race-free cash-out"). The table worker
+ * asks for it when a player leaves (at the end of the hand if they leave during one) or when a room is closed, with the
  * player's final stack and the number of the last hand the table completed. It is paid only once
  * every hand up to that number is persisted, and only if the escrow then holds exactly the final
  * stack plus the top-ups the table never applied; otherwise nothing is paid and the mismatch is
@@ -228,7 +228,8 @@ async function settleCashOut(tx: TxClient, row: CashOutRow, roomLastHandNo: numb
 
 /**
  * A closing room becomes closed once nobody is seated, no cash-out is pending and every escrow at
- * it is empty (reference 002 §8: the removal is the last step). Returns true when it closed.
+ * it is empty: closing the room is the last step (docs/dev/money-flows.md, "Deleting a room").
+ * Returns true when it closed.
  */
 export async function finishRoomCloseIfDone(tx: TxClient, roomId: string, now: Date): Promise<boolean> {
   const room = await tx.room.findUnique({ where: { id: roomId }, select: { status: true } });

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { HandRecordInvalidError } from '../errors.js';
 
 /**
- * The completed-hand record a table worker enqueues and the persister writes (issue 7,
- * docs/dev/money-flows.md). It is the engine's own output: `hand` is `Hand.toJSON()` (setup and
+ * The completed-hand record a table worker enqueues and the persister writes (docs/dev/money-flows.md,
+ * "Every completed hand"). It is the engine's own output: `hand` is `Hand.toJSON()` (setup and
  * operation log), `settlement` is `hand.settlement`, `reveal` is `toRevealRecord(...)`. Player ids
  * in the setup are user ids. The schema is loose where the engine owns the shape (operations are
  * read by field), strict where money or fairness depends on it.

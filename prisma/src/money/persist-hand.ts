@@ -26,7 +26,7 @@ export type PersistResult =
 export const handLedgerKeys = (handId: string) => ({ result: `hand:${handId}`, rake: `rake:${handId}` }) as const;
 
 /**
- * Writes one completed hand in one Postgres transaction (issue 7): the hand row with its seeds,
+ * Writes one completed hand in one Postgres transaction: the hand row with its seeds,
  * the players dealt in, the operation log in order, every dealt card with its deck index, the pots
  * with their rake, the top-ups the table applied before it, the ledger transactions that move each
  * player's net between escrows and the rake to the house, the room's hand cursor, and the

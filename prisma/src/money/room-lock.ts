@@ -6,7 +6,7 @@ export interface LockedRoomRow {
   readonly status: RoomStatus;
   readonly hostId: string;
   readonly lastHandNo: number;
-  /** The lease epoch of the last table worker that wrote for the room (issue 8). */
+  /** The lease epoch of the last table worker that wrote for the room (a worker with a lower one is refused). */
   readonly ownerEpoch: number;
 }
 

@@ -11,7 +11,7 @@ export type VoidedHandResult = {
 };
 
 /**
- * Records a voided hand (issue 8, docs/dev/money-flows.md): a `hands` row with `voided_reason`,
+ * Records a voided hand (docs/dev/money-flows.md, "A voided hand"): a `hands` row with `voided_reason`,
  * no hand number, no pots, actions or cards, and a `hand_players` row per player known to the
  * database with their hand-start stack as both starting and final stack (net 0), so that their
  * history shows the void. No ledger entry is posted: the escrows already hold the hand-start

@@ -16,7 +16,7 @@ import { toHandAction, type HandDetail, type HistoryPage, type RevealResponse } 
 import { ApiErrorCode, LobbyError } from './errors.js';
 
 /**
- * Hand history for the players who were dealt in (issue 7). Visibility: a player sees what they
+ * Hand history for the players who were dealt in. Visibility: a player sees what they
  * could see at the table (their own cards, cards dealt face up, the board, every hand shown) plus
  * what the reveal made public (the seeds). Other players' cards that were never shown are never
  * served as cards, in any format, though the revealed server seed lets anyone rebuild the whole

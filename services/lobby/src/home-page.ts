@@ -6,8 +6,8 @@ export const HOME_PAGE_STYLE = `
 `;
 
 /**
- * The lobby's front page until the web client (issue 9) is served here: what Felt is, and where
- * its API is described. Static, so it needs no escaping.
+ * The lobby's front page when it serves no web client (FELT_WEB_DIST unset, or no build there): what
+ * Felt is, and where its API is described. Static, so it needs no escaping.
  */
 export function homePage(): string {
   return `<!doctype html>

@@ -64,8 +64,9 @@ const metricsRegistry = createMetricsRegistry('table-worker');
 const sizeOf = { live: (): number => 0 };
 const metrics = createWorkerMetrics(metricsRegistry, () => sizeOf.live());
 
-// Table leases (issue 8): a table is served only under its lease, and checkpoints are fenced by its
-// epoch. `instance` tells this process apart from an earlier one with the same WORKER_ID.
+// Table leases (docs/architecture.md, "Ownership and failover"): a table is served only under its
+// lease, and checkpoints are fenced by its epoch. `instance` tells this process apart from an
+// earlier one with the same WORKER_ID.
 const ownership: TableOwnership = new TableOwnership({
   leases: new RedisLeases({
     redis,

@@ -142,7 +142,7 @@ export interface CheckpointMark {
  * Storage of each table's last checkpoint, written before anything is published, so that
  * table_seq keeps growing and a hand in progress continues when another worker takes the table
  * over. The event buffer is appended beside it in the same atomic write. With a fence, the write
- * happens only while the table's lease epoch is still the writer's (issue 8).
+ * happens only while the table's lease epoch is still the writer's (docs/architecture.md, "Ownership and failover").
  */
 export interface CheckpointStore {
   /** Throws CheckpointCorruptError when one exists but cannot be read. */

@@ -1,7 +1,8 @@
 /**
- * felt-deck-v1, written from shared/design/FAIRNESS.md alone. This is deliberately a second implementation:
- * the verifier does not import @felt/engine, so a bug (or a lie) in the dealer's code cannot make its own
- * check pass. It runs anywhere @noble/hashes does: browsers, bots, Node.
+ * felt-deck-v1, written from its specification alone (docs/fairness.md, "The derivation
+ * (felt-deck-v1)"). This is deliberately a second implementation: the verifier does not import
+ * @felt/engine, so a bug (or a lie) in the dealer's code cannot make its own check pass. It runs
+ * anywhere @noble/hashes does: browsers, bots, Node.
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';

@@ -1,5 +1,5 @@
-// Reference 003's reference reducer, as pure functions over an immutable TableView. The comments
-// number the steps the way reference 003 does; anything beyond it is marked as such.
+// The client side of the protocol's ordering and resync rules (docs/protocol.md, "Ordering, batches
+// and loss" and "Resync"), as pure functions over an immutable TableView.
 import type {
   HandResult,
   HandVoided,
@@ -45,10 +45,10 @@ export interface TurnInfo {
   readonly fromSeq: number;
 }
 
-/** Hand-local state (reference 003: cleared when hand_id changes). */
+/** Hand-local state, cleared when hand_id changes. */
 export interface HandMarkers {
   readonly handId: string;
-  /** Seats known to have folded from sequenced player_action events (reference 003's fold markers). */
+  /** Seats known to have folded from sequenced player_action events (the fold markers). */
   readonly folds: readonly number[];
   /** The hand's sequenced events, deduplicated and in table_seq order: the action history. */
   readonly events: readonly TableEvent[];
@@ -117,7 +117,7 @@ function newHand(handId: string): HandMarkers {
   };
 }
 
-/** Reference 003: "Reset hand-local state when hand_id changes." */
+/** A new hand_id starts a new hand: its hand-local state starts empty. */
 function handFor(hand: HandMarkers | null, handId: string | undefined): HandMarkers | null {
   if (handId === undefined) return hand;
   return hand?.handId === handId ? hand : newHand(handId);
@@ -176,15 +176,15 @@ function recordEvent(hand: HandMarkers, event: TableEvent, role: Role | null): H
       next = { ...next, shown: [...next.shown, { seat: event.seat, cards: event.cards }] };
       break;
     case 'hand_result':
-      // Reference 003: clear_finished_hand_markers(hand_id), and the turn is over too.
+      // The hand is finished: clear its fold markers, and the turn is over too.
       next = { ...next, result: event, folds: [], turn: null };
       break;
     case 'seed_reveal':
       next = { ...next, reveal: event.reveal };
       break;
     case 'hand_voided':
-      // Beyond reference 003: a voided hand is over like a finished one, with no result; its turn
-      // token is dead, so no client may keep acting on it.
+      // A voided hand is over like a finished one, with no result; its turn token is dead, so no
+      // client may keep acting on it.
       next = { ...next, voided: event, folds: [], turn: null };
       break;
     default:
@@ -193,7 +193,7 @@ function recordEvent(hand: HandMarkers, event: TableEvent, role: Role | null): H
   return next;
 }
 
-/** Reference 003: restore_folds_only_where_snapshot_omits_folded. An explicit value always wins. */
+/** Restores same-hand fold markers only where the snapshot omits `folded`. An explicit value always wins. */
 export function restoreFolds(state: TableState, folds: readonly number[]): TableState {
   if (folds.length === 0) return state;
   let changed = false;
@@ -211,7 +211,7 @@ export function restoreFolds(state: TableState, folds: readonly number[]): Table
 function installSnapshot(view: TableView, snapshot: TableState, role: Role | null): TableView {
   let hand = handFor(view.hand, snapshot.hand_id);
   let state = snapshot;
-  // Reference 003 "Spectator resync": no private hero state is created.
+  // A spectator's snapshot creates no private hero state (docs/protocol.md, "Privacy").
   if (role === 'spectator' && state.hero !== undefined) {
     const { hero: _hero, ...rest } = state;
     state = rest;
@@ -273,8 +273,8 @@ function applyResync(view: TableView, message: ResyncResponse): ReduceResult {
   }
   let next: TableView = { ...view, hand };
   // 3-4. Install the snapshot as the final state, re-applying folds only where it omits them.
-  // Beyond reference 003: a response overtaken by a newer live snapshot (the reply and the live
-  // stream travel different paths) must not roll the state back, so an older snapshot is not installed.
+  // A response overtaken by a newer live snapshot (the reply and the live stream travel different
+  // paths) must not roll the state back, so an older snapshot is not installed.
   if (message.snapshot.table_seq >= view.stateSeq) next = installSnapshot(next, message.snapshot, role);
   else next = { ...next, role };
   // 5. Advance the watermark.
@@ -283,7 +283,7 @@ function applyResync(view: TableView, message: ResyncResponse): ReduceResult {
 }
 
 /**
- * Applies one server message to a table view (reference 003's on_message). Pure: returns a new
+ * Applies one server message to a table view. Pure: returns a new
  * view and never mutates its inputs.
  */
 export function reduceTable(view: TableView, message: ReducibleMessage): ReduceResult {

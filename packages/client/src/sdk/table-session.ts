@@ -91,7 +91,7 @@ const RESYNC_TIMEOUT_MS = 10_000;
 const MAX_FAIRNESS_KEPT = 64;
 
 /**
- * One table as this client sees it: a typed state store fed by the reference 003 reducer, typed
+ * One table as this client sees it: a typed state store fed by the reducer (reducer.ts), typed
  * events, and the table's commands. Created by {@link FeltClient.join}.
  */
 export class TableSession {
@@ -205,7 +205,10 @@ export class TableSession {
     return this.command({ type: 'sit_out' });
   }
 
-  /** Gives up the seat (reference 002 §9). The lobby's leave moves the chips back to the wallet. */
+  /**
+   * Gives up the seat (docs/protocol.md, "Seats, disconnects and leaving"). The lobby's leave moves
+   * the chips back to the wallet.
+   */
   leave(): Promise<Ack> {
     return this.command({ type: 'leave' });
   }
@@ -301,7 +304,6 @@ export class TableSession {
     this.close('join_refused', error);
   }
 
-  /** @internal A validated table message. `hashOk` is false when a snapshot failed its state_hash. */
   /**
    * @internal A quiet table's heartbeat names the last table_seq this client's stream carried: above
    * what was applied, the stream's last message was lost (nothing after it would have shown it).
@@ -314,6 +316,7 @@ export class TableSession {
     this.resync(ResyncReason.LOSS, applied);
   }
 
+  /** @internal A validated table message. `hash` is set when a snapshot failed its state_hash. */
   handle(message: TableState | TableEvent | ResyncResponse, hash: HashMismatch | null): void {
     if (this.sessionStatus === SessionStatus.CLOSED) return;
     this.events.emit('message', message);

@@ -7,8 +7,8 @@
  *
  * Any game plays under any limit (each defaults to its own); the mixed formats rotate through their
  * games, each with its own limit, changing game every `--hands-per-variant` hands. Every hand is checked
- * against reference 004's properties; a violation is reported with the hand's seed and makes the exit
- * status 1.
+ * for conservation, winner membership and per-level pot amounts (docs/engine.md, "felt-sim and the
+ * soak"); a violation is reported with the hand's seed and makes the exit status 1.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -28,8 +28,8 @@ export const STANDARD_RULES: HighRules = {
 };
 
 /*
- * Reference 001, "Short Deck Rankings": Royal Flush > Straight Flush > Four of a Kind > Flush > Full House
- * > Straight > ..., and A-6-7-8-9 is the lowest straight. The reference moves only flush above full house,
+ * Short Deck rankings: Royal Flush > Straight Flush > Four of a Kind > Flush > Full House > Straight > ...,
+ * and A-6-7-8-9 is the lowest straight. Only the flush moves above the full house,
  * so trips stay below a straight as in the standard order. Straights of ranks below six are kept (they
  * cannot be dealt from a 36-card deck, and the short-deck entry points refuse such cards).
  */

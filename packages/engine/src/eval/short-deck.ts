@@ -8,7 +8,7 @@ import { describeWith, evaluateCodesWith } from './high.js';
 import { buildHighTables, lazy } from './tables.js';
 
 /*
- * Short deck (reference 001): a flush beats a full house and A-6-7-8-9 is the lowest straight; trips
+ * Short deck: a flush beats a full house and A-6-7-8-9 is the lowest straight; trips
  * stay below a straight (see SHORT_DECK_RULES). Its own tables, built on first use, over the same index
  * as the standard ones. With at most seven cards a flush and a full house (or quads) cannot both be
  * present, so "flush suit found, read the flush table" stays correct under the reordered categories.

@@ -1,6 +1,7 @@
 /**
- * The card-by-position chi-square test the fairness statistics use (issue 4). Not part of the engine's
- * public entry: it exists so the tests and the soak share one definition of the statistic.
+ * The card-by-position chi-square test the fairness statistics use (docs/fairness.md, "How we test
+ * it"). Not part of the engine's public entry: it exists so the tests and the soak share one
+ * definition of the statistic.
  */
 
 /** counts[card][position] over `decks` permutations of `size` cards (cards given as indices 0..size−1). */

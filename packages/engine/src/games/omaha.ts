@@ -17,7 +17,7 @@ export const omaha: GameRules = {
   ohhGameType: 'Omaha',
 };
 
-/** PLO5: five hole cards; eight players already take 40 of the 52 cards (reference 001's seat cap). */
+/** PLO5: five hole cards each, and at most eight seats (eight players already take 40 of the 52 cards). */
 export const omaha5: GameRules = {
   ...omaha,
   id: 'omaha5',
@@ -40,7 +40,7 @@ export const omaha8: GameRules = {
 };
 
 const shortDeckStreets: StreetRules[] = flopStreets(2).map((s, i) =>
-  // Reference 001: preflop action starts with the first player after the button (who posts the blind).
+  // Preflop action starts with the first player after the button (who posts the blind).
   i === 0 ? { ...s, firstToAct: 'after_button' } : s,
 );
 

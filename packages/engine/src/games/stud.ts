@@ -37,7 +37,7 @@ export const stud: GameRules = {
   streets: studStreets('best_visible_high', true),
   showdown: [highSide],
   defaultLimit: 'fl',
-  // Fourth street counts as the flop for no-flop-no-drop (reference 001).
+  // Fourth street counts as the flop for no-flop-no-drop (docs/engine.md, "Pots, rake, showdown").
   rakeFromStreet: 1,
   phhVariant: { fl: 'F7S' },
   ohhGameType: 'Stud',

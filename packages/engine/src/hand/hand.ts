@@ -919,7 +919,7 @@ export class Hand {
   }
 
   /**
-   * Any dealt-in player may show their hole cards once the hand is over (reference 001), including the
+   * Any dealt-in player may show their hole cards once the hand is over, including the
    * winner of an uncontested pot and players who folded or mucked.
    */
   verifyShow(seat: number): void {

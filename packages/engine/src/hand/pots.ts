@@ -1,11 +1,11 @@
 import { ShowdownIntegrityCode, ShowdownIntegrityError } from '../errors.js';
 
 /**
- * The pot subsystem of reference 004. Pots are formed when a betting round ends, from that round's bets:
- * an all-in caps the pot it is in, the pot closes, and chips above the cap open a new pot that the
- * all-in player has no claim on. Eligibility is maintained, never rebuilt: a pot is born with the live
- * players who reached its level, and a fold removes the folder from every pot. Folded chips stay in the
- * pots at the levels where they were bet (dead money per level).
+ * The pot subsystem (docs/engine.md, "Pots, rake, showdown"). Pots are formed when a betting round
+ * ends, from that round's bets: an all-in caps the pot it is in, the pot closes, and chips above the
+ * cap open a new pot that the all-in player has no claim on. Eligibility is maintained, never rebuilt:
+ * a pot is born with the live players who reached its level, and a fold removes the folder from every
+ * pot. Folded chips stay in the pots at the levels where they were bet (dead money per level).
  */
 
 export interface Pot {

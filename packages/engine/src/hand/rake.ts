@@ -21,7 +21,7 @@ export interface RakeDecision {
 }
 
 /**
- * Reference 001: once per hand, `floor(contested * percent / 100)` limited by the cap (0 = no cap); the
+ * Once per hand, `floor(contested * percent / 100)` limited by the cap (0 = no cap); the
  * heads-up percentage when exactly two players are still in; nothing when the hand did not see a flop
  * and no-flop-no-drop is on.
  */
@@ -53,7 +53,7 @@ export interface GrossShare {
 }
 
 /**
- * Takes `rake` out of the winners' shares in proportion to what they win (reference 001), by largest
+ * Takes `rake` out of the winners' shares in proportion to what they win, by largest
  * remainder on the chips each share keeps:
  *
  * 1. every share keeps `floor(gross * (total - rake) / total)`, `total` being the sum of all shares
@@ -61,7 +61,7 @@ export interface GrossShare {
  * 2. the chips that rounding leaves over (fewer than the shares with a fractional part) go one each to
  *    the shares with the largest fractional part of `gross * (total - rake) / total`; equal parts go
  *    first to the winner nearest clockwise from the button, then to the lower pot index, then to the
- *    earlier share (high before low): reference 001's odd chip rule.
+ *    earlier share (high before low): the order odd chips go in.
  *
  * Equivalently each share pays `floor` or `ceil` of its quota `rake * gross / total`, the ceilings going
  * to the largest fractional quotas. So every share's rake is an integer in [0, gross] (a pot's rake and

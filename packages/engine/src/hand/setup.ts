@@ -47,7 +47,7 @@ export interface HandPlayerSetup {
   readonly name?: string;
 }
 
-/** Reference 001 rake rules. Percentages allow two decimals (basis points). */
+/** The rake (docs/engine.md, "Pots, rake, showdown"). Percentages allow two decimals (basis points). */
 export interface RakeConfig {
   readonly percent: number;
   /** Maximum rake per hand; 0 means no cap. */
@@ -58,7 +58,7 @@ export interface RakeConfig {
   readonly noFlopNoDrop?: boolean;
 }
 
-/** Reference 001 ShowdownOptions. */
+/** Who must show, who may muck and who shows first at showdown (docs/engine.md, "Pots, rake, showdown"). */
 export interface ShowdownOptions {
   /** When false, every hand at showdown is shown. */
   readonly allowMuck: boolean;

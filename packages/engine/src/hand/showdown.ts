@@ -108,7 +108,7 @@ export interface RevealDecision {
 }
 
 /**
- * Reference 001 reveal rules. The show order starts with the last aggressor (or, with none, the first
+ * The reveal rules. The show order starts with the last aggressor (or, with none, the first
  * live seat after the button) and continues clockwise; the first to show, all-ins and winners of
  * contested pots must show; other losers muck automatically.
  * @param order live seats clockwise from the first seat after the button

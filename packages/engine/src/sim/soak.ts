@@ -5,7 +5,7 @@ import { isDeadForcedBet } from '../hand/setup.js';
 import { simulateHand, type PlayerCount } from './simulate.js';
 
 /**
- * Reference 004's three properties, checked from the operation log alone (not from the pot manager's
+ * The pot subsystem's three properties, checked from the operation log alone (not from the pot manager's
  * state), so that a defect in the engine's own bookkeeping cannot hide itself:
  *
  * - conservation: chips at the end plus rake equal chips at the start;
@@ -14,7 +14,7 @@ import { simulateHand, type PlayerCount } from './simulate.js';
  * - per-level amounts: each pot holds exactly the chips bet at its levels, and pays exactly that.
  *
  * Plus one more the soak gets for free: each contested pot goes to the best hand(s) among its contenders.
- * And the rake (reference 001): the decided amount from the contested total, taken from the winners in
+ * And the rake: the decided amount from the contested total, taken from the winners in
  * proportion (every share pays the floor or the ceiling of its quota, never below 0 nor above its gross),
  * so no pot's rake and no player's rake paid is negative. And no bet, raise or completion was made
  * when no opponent still in the hand could put in more than the current bet ({@link checkAnswerable}).

@@ -18,7 +18,7 @@ export interface TableConfig {
   readonly showdown?: Partial<ShowdownOptions>;
   /** House rules on which rooms differ (docs/engine.md); absent fields take the defaults. */
   readonly houseRules?: Partial<HouseRules>;
-  /** Consecutive timeouts after which a player is sat out (reference 001: 3). */
+  /** Consecutive timeouts after which a player is sat out (default 3). */
   readonly sitOutAfterTimeouts?: number;
   readonly tableName?: string;
   /** Mixed games: the ordered rotation (defaults to the named format's, six hands per game). */

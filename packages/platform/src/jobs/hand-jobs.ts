@@ -60,9 +60,10 @@ export function handJobOptions(handId: string): HandsQueueJobOptions {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The completed-hand record the table worker produces (issue 6). It extends the envelope above:
-// the same top-level fields, with `payload` typed. Strict where the worker owns the shape, loose
-// where the engine does (operations and settlement are the engine's own JSON, read by field).
+// The completed-hand record the table worker produces (docs/dev/money-flows.md, "Every completed
+// hand"). It extends the envelope above: the same top-level fields, with `payload` typed. Strict
+// where the worker owns the shape, loose where the engine does (operations and settlement are the
+// engine's own JSON, read by field).
 
 const chips = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const signedChips = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
@@ -136,7 +137,7 @@ export const handRecordPayloadSchema = z.strictObject({
   }),
   reveal: handRevealSchema,
   seats: z.array(handRecordSeatSchema).min(2).max(10),
-  /** Top-ups applied to stacks before this hand started (issue 7 fills it; empty until then). */
+  /** Top-ups applied to stacks before this hand started. */
   top_ups: z.array(z.strictObject({ id: lowerUuid, applied: chips })).max(100),
 });
 export type HandRecordPayload = z.infer<typeof handRecordPayloadSchema>;

@@ -1,6 +1,5 @@
-import { BetLimit, MIXED_FORMATS as ENGINE_MIXED_FORMATS, MixedFormat } from '@felt/engine';
-
 /** The games a room can play, their betting structures and the profile that decides their stakes. */
+import { BetLimit, MIXED_FORMATS as ENGINE_MIXED_FORMATS, MixedFormat } from '@felt/engine';
 
 export const GameType = {
   HOLDEM: 'holdem',
@@ -32,7 +31,7 @@ export type ForcedBets = 'blinds' | 'button_blind' | 'bring_in';
 
 export interface GameProfile {
   readonly forcedBets: ForcedBets;
-  /** Reference 001: NL for Hold'em and Short Deck, PL for the Omahas, FL for Stud, Razz and 2-7. */
+  /** NL for Hold'em and Short Deck, PL for the Omahas, FL for Stud, Razz and 2-7 (docs/engine.md, "The games"). */
   readonly defaultLimit: BettingLimit;
   readonly maxSeats: number;
 }
@@ -40,11 +39,12 @@ export interface GameProfile {
 export const SINGLE_GAMES: Readonly<Record<SingleGameType, GameProfile>> = {
   holdem: { forcedBets: 'blinds', defaultLimit: 'nl', maxSeats: 10 },
   omaha: { forcedBets: 'blinds', defaultLimit: 'pl', maxSeats: 10 },
-  // Five hole cards each: eight players already take 40 of the 52 cards (reference 001).
+  // Five hole cards each: eight players already take 40 of the 52 cards.
   omaha5: { forcedBets: 'blinds', defaultLimit: 'pl', maxSeats: 8 },
   omaha8: { forcedBets: 'blinds', defaultLimit: 'pl', maxSeats: 10 },
   shortdeck: { forcedBets: 'button_blind', defaultLimit: 'nl', maxSeats: 10 },
-  // Seven cards each from one deck (reference 001's stud cap).
+  // Seven cards each from one deck: the usual Stud cap of eight, the most the community-card rule
+  // covers (docs/engine.md, "Stud, Stud Hi-Lo, Razz").
   stud: { forcedBets: 'bring_in', defaultLimit: 'fl', maxSeats: 8 },
   stud8: { forcedBets: 'bring_in', defaultLimit: 'fl', maxSeats: 8 },
   razz: { forcedBets: 'bring_in', defaultLimit: 'fl', maxSeats: 8 },

@@ -1,3 +1,4 @@
+/** What a host sends (the input schemas) and what a room stores (the resolved RoomConfig). */
 import { z } from 'zod';
 import {
   BETTING_LIMITS,
@@ -7,8 +8,6 @@ import {
   type GameType,
   type SingleGameType,
 } from './games.js';
-
-/** What a host sends (the input schemas) and what a room stores (the resolved RoomConfig). */
 
 /** Whole chips. Safe integers, because they travel as JSON numbers and become BigInt in the ledger. */
 const chips = z.number().int({ message: 'expected whole chips' }).nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -85,7 +84,7 @@ const rakeInputSchema = z.strictObject({
 });
 
 /**
- * Showdown options (reference 001), the engine's ShowdownOptions: who must show, who may muck, and who
+ * Showdown options, the engine's ShowdownOptions: who must show, who may muck, and who
  * shows first.
  */
 const showdownInputSchema = z.strictObject({

@@ -1,4 +1,4 @@
-// Maps the SDK's TableView (reference 003's reducer output: the installed snapshot plus hand-local
+// Maps the SDK's TableView (the reducer's output: the installed snapshot plus hand-local
 // markers) to what the table components draw. Pure: the same view always gives the same model, so
 // a resync or a reload that installs the same snapshot draws the same table.
 import { currentTurn, type HandMarkers, type TableView, type TurnInfo } from '@felt/client';
@@ -39,8 +39,8 @@ export interface SeatModel {
   readonly isActor: boolean;
   readonly isButton: boolean;
   /**
-   * The seat's blind role: SB, BB, or (Short Deck) the button's blind, which has no SB/BB badge
-   * (reference 001: no compatibility role badges in Short Deck).
+   * The seat's blind role: SB, BB, or (Short Deck) the button's blind, which has no SB/BB badge: Short
+   * Deck has no small and big blind, so no seat is badged as if it had.
    */
   readonly blind: 'SB' | 'BB' | 'BUTTON_BLIND' | null;
   readonly inHand: boolean;

@@ -1648,12 +1648,13 @@ export type $RoomPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     closingAt: Date | null
     closedAt: Date | null
     /**
-     * Hands are persisted in order per room: every hand 1..lastHandNo is in `hands` (issue 7).
+     * Hands are persisted in order per room: every hand 1..lastHandNo is in `hands`.
      */
     lastHandNo: number
     /**
-     * The lease epoch of the last table worker that wrote for this room (issue 8): a write with a
-     * lower epoch is refused (StaleOwnerEpochError), a higher one raises it.
+     * The lease epoch of the last table worker that wrote for this room (docs/architecture.md,
+     * "Ownership and failover"): a write with a lower epoch is refused (StaleOwnerEpochError), a
+     * higher one raises it.
      */
     ownerEpoch: bigint
   }, ExtArgs["result"]["room"]>

@@ -14,7 +14,8 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 
 /**
  * Model TopUp
- * A rebuy or top-up between hands (reference 002 §6). Escrow = stack after persisted hands + pending top-ups.
+ * A rebuy or top-up between hands (docs/dev/money-flows.md, "Top-ups and rebuys").
+ * Escrow = stack after persisted hands + pending top-ups.
  */
 export type TopUpModel = runtime.Types.Result.DefaultSelection<Prisma.$TopUpPayload>
 

@@ -12,8 +12,9 @@ export class RoomClosing {
   ) {}
 
   /**
-   * Deletes a room recoverably (reference 002 §8): the tombstone (status closing) commits first,
-   * then each seat is refunded and freed, one idempotent cash-out each, then the room is closed.
+   * Deletes a room recoverably (docs/dev/money-flows.md, "Deleting a room"): the tombstone (status
+   * closing) commits first, then each seat is refunded and freed, one idempotent cash-out each, then
+   * the room is closed.
    * In ledger mode the lobby does all of it now; in worker mode the table worker cancels a live
    * hand and sends each seat's stack (committed chips included), and the persister refunds them
    * and closes the room after the last one. A crash anywhere in between leaves a closing room that

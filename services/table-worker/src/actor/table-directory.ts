@@ -10,9 +10,9 @@ export interface TableDirectoryOptions extends TableActorDeps {
   /** A table with no connection for this long is dropped from memory (its checkpoint stays). */
   readonly idleMs: number;
   /**
-   * The table leases (issue 8). With it, an actor exists only while this worker holds its table's
-   * lease, and every checkpoint is fenced by the lease's epoch. Without it (single-process tests),
-   * checkpoints are written unfenced.
+   * The table leases (docs/architecture.md, "Ownership and failover"). With it, an actor exists only
+   * while this worker holds its table's lease, and every checkpoint is fenced by the lease's epoch.
+   * Without it (single-process tests), checkpoints are written unfenced.
    */
   readonly ownership?: TableOwnership;
   /** During a drain: the worker that should take a table this worker no longer accepts. */

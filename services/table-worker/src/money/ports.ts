@@ -33,9 +33,9 @@ export interface BotSeatRequest {
   readonly seat: number;
   readonly buyIn: number;
   /**
-   * The lease epoch the worker serves the table under (issue 8): the write is refused with the
-   * ports' StaleEpochError when a newer owner has written for the room. Absent: unfenced (a worker
-   * without leases, as in single-process tests).
+   * The lease epoch the worker serves the table under (docs/architecture.md, "Ownership and
+   * failover"): the write is refused with the ports' StaleEpochError when a newer owner has written
+   * for the room. Absent: unfenced (a worker without leases, as in single-process tests).
    */
   readonly epoch?: number;
 }

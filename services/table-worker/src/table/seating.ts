@@ -162,7 +162,10 @@ export class Seating {
     return { users, spectators: this.connections.some((c) => c.spectator) };
   }
 
-  /** A table where no human is left to play with the bots (reference 002 §9: the last human left). */
+  /**
+   * A table where no human is left to play with the bots: the last human left (docs/protocol.md,
+   * "Seats, disconnects and leaving").
+   */
   abandoned(): boolean {
     if (this.onlyBots) return false;
     return !this.members.some((m) => !m.bot && !this.leaving.has(m.userId) && this.seatOf(m.userId) !== undefined);

@@ -31,8 +31,8 @@ export interface TurnClockJSON {
 /**
  * Every deadline of the table, as absolute times on the injected clock: each turn's action clock
  * and time bank (with its warning and the timeout when it runs out), bots' think time, the pause
- * before the next hand, and the freeze when no human has been connected for a while (reference 002
- * §9), which stops them all until a human is back.
+ * before the next hand, and the freeze when no human has been connected for a while (docs/protocol.md,
+ * "Seats, disconnects and leaving"), which stops them all until a human is back.
  */
 export class TurnClock {
   private current: TurnState | null;
@@ -86,8 +86,8 @@ export class TurnClock {
   }
 
   /**
-   * Reference 002 §9: with the last human gone for freezeAfterMs, the hand, its clock and the bots
-   * wait. Returns whether the table froze now.
+   * With the last human gone for freezeAfterMs, the hand, its clock and the bots wait (docs/protocol.md,
+   * "Seats, disconnects and leaving"). Returns whether the table froze now.
    */
   freezeIfDeserted(now: number): boolean {
     if (

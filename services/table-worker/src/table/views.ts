@@ -23,7 +23,7 @@ function phaseOf(live: LiveTable): HandPhase {
   }
 }
 
-/** The seat's lifecycle status as reference 003 defines it (not its hand state). */
+/** The seat's lifecycle status as the protocol defines it (`seats[].status`), not its hand state. */
 function statusOf(live: LiveTable, playerId: string, engineStatus: string): SeatStatus {
   if (live.isLeaving(playerId) || engineStatus === EngineSeatStatus.SITTING_OUT) return SeatStatus.SITTING_OUT;
   const member = live.member(playerId);
