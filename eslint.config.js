@@ -7,6 +7,136 @@ const deepImport = {
   message: 'Import a workspace package through its public entry (@felt/<name>), never its src/ or dist/.',
 };
 
+const TIMERS_PROMISES = new Set(['timers/promises', 'node:timers/promises']);
+const SLEEP_HELPER = /^(sleep|delay)$/i;
+const GLOBALS = new Set(['globalThis', 'global', 'window']);
+
+/**
+ * `felt/no-test-sleep`: a test waits for the thing it needs (an event, a message, a barrier's answer,
+ * a fake clock moved by hand), never for an amount of time that usually suffices. It reports a
+ * timer whose callback resolves the promise it sits in (`new Promise((r) => setTimeout(r, ms))`,
+ * with or without a wrapper), `timers/promises`, and helpers named sleep or delay. A timer that
+ * rejects (a deadline) or schedules work is not a wait. A delay that is part of a scenario (a
+ * back-off, a fault injected mid-request) is test/harness/wait.ts's `pause(ms, why)`, the one file
+ * the rule skips.
+ *
+ * @type {import('eslint').Rule.RuleModule}
+ */
+export const noTestSleep = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Tests wait for events, not for time' },
+    schema: [],
+    messages: {
+      timer:
+        'A blind sleep: wait for the event itself (vi.waitFor, the harness waitFor/until, a barrier) or use fake timers; a delay that is part of the scenario is pause(ms, why) from test/harness/wait.ts.',
+      timersPromises:
+        'timers/promises in a test is a sleep: wait for the event itself (vi.waitFor, the harness waitFor/until, a barrier) or use fake timers.',
+      helper:
+        'A helper named {{name}} in a test is a sleep: wait for the event itself (vi.waitFor, the harness waitFor/until, a barrier) or use fake timers.',
+    },
+  },
+  create(context) {
+    const { sourceCode } = context;
+
+    /** @param {import('estree').Node} node */
+    const isSetTimeout = (node) =>
+      (node.type === 'Identifier' && node.name === 'setTimeout') ||
+      (node.type === 'MemberExpression' &&
+        !node.computed &&
+        node.object.type === 'Identifier' &&
+        GLOBALS.has(node.object.name) &&
+        node.property.type === 'Identifier' &&
+        node.property.name === 'setTimeout');
+
+    /**
+     * Whether `id` names the first parameter (resolve) of a `new Promise(executor)`.
+     * @param {import('estree').Identifier} id
+     */
+    const isPromiseResolve = (id) => {
+      /** @type {import('eslint').Scope.Scope | null} */
+      let scope = sourceCode.getScope(id);
+      for (; scope; scope = scope.upper) {
+        const variable = scope.set.get(id.name);
+        if (!variable) continue;
+        const def = variable.defs[0];
+        if (def?.type !== 'Parameter') return false;
+        const fn = /** @type {import('estree').Function & { parent?: import('estree').Node }} */ (def.node);
+        const param = fn.params[0];
+        const parent = fn.parent;
+        return (
+          param?.type === 'Identifier' &&
+          param.name === id.name &&
+          parent?.type === 'NewExpression' &&
+          parent.callee.type === 'Identifier' &&
+          parent.callee.name === 'Promise' &&
+          parent.arguments[0] === fn
+        );
+      }
+      return false;
+    };
+
+    /**
+     * Whether a call in `node` (at any depth) calls a promise's resolve.
+     * @param {import('estree').Node} node
+     * @returns {boolean}
+     */
+    const callsResolve = (node) => {
+      if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && isPromiseResolve(node.callee)) {
+        return true;
+      }
+      for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+        /** @type {unknown} */
+        const child = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (node))[key];
+        for (const c of Array.isArray(child) ? child : [child]) {
+          if (c && typeof c === 'object' && 'type' in c && callsResolve(/** @type {import('estree').Node} */ (c))) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+
+    /** @param {string} name @param {import('estree').Node} node */
+    const helper = (name, node) => {
+      if (SLEEP_HELPER.test(name)) context.report({ node, messageId: 'helper', data: { name } });
+    };
+
+    return {
+      CallExpression(node) {
+        const callback = node.arguments[0];
+        if (!isSetTimeout(node.callee) || !callback) return;
+        const waits =
+          callback.type === 'Identifier'
+            ? isPromiseResolve(callback)
+            : (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression') &&
+              callsResolve(callback.body);
+        if (waits) context.report({ node, messageId: 'timer' });
+      },
+      ImportDeclaration(node) {
+        if (TIMERS_PROMISES.has(String(node.source.value))) context.report({ node, messageId: 'timersPromises' });
+      },
+      ImportExpression(node) {
+        if (node.source.type === 'Literal' && TIMERS_PROMISES.has(String(node.source.value))) {
+          context.report({ node, messageId: 'timersPromises' });
+        }
+      },
+      FunctionDeclaration(node) {
+        if (node.id) helper(node.id.name, node);
+      },
+      VariableDeclarator(node) {
+        const init = node.init;
+        if (
+          node.id.type === 'Identifier' &&
+          (init?.type === 'ArrowFunctionExpression' || init?.type === 'FunctionExpression')
+        ) {
+          helper(node.id.name, node);
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -98,6 +228,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
     },
+  },
+  {
+    // Tests wait for events, not for time (the rule above). test/harness/wait.ts holds the two
+    // sanctioned timers: the polling inside waitFor, and pause() for a delay a scenario needs.
+    files: [
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      'test/**/*.ts',
+      '*/test/**/*.ts',
+      '*/test/**/*.tsx',
+      'packages/*/test/**/*.ts',
+      'packages/*/test/**/*.tsx',
+      'services/*/test/**/*.ts',
+    ],
+    ignores: ['test/harness/wait.ts'],
+    plugins: { felt: { rules: { 'no-test-sleep': noTestSleep } } },
+    rules: { 'felt/no-test-sleep': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -1,6 +1,6 @@
-// Issue 8: a drain on SIGTERM hands a table over at its hand boundary and releases the lease (the
-// next owner does not wait for it to expire); scaling the worker set moves only the tables whose
-// ring owner changes.
+// Failover (docs/operations.md, Failover and drain): a drain on SIGTERM hands a table over at its
+// hand boundary and releases the lease (the next owner does not wait for it to expire); scaling the
+// worker set moves only the tables whose ring owner changes.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -9,12 +9,11 @@ import { HashRing } from '@felt/platform';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from './harness/cluster.js';
-import { eventually, leaseHolder, playOneAction, workerById, type LeaseInfo } from './harness/failover-play.js';
+import { eventually, leaseHolder, playStep, workerById, type LeaseInfo } from './harness/failover-play.js';
 import { FailoverRig } from './harness/failover-rig.js';
 import type { LobbyClient } from './harness/lobby-client.js';
 import type { HandRecords } from './harness/privacy.js';
 import { makeBotOnlyTable } from './harness/table-ops.js';
-import { pause } from './harness/wait.js';
 
 const run = promisify(execFile);
 
@@ -52,10 +51,8 @@ describe('drain and scaling', () => {
 
     const exited = owner.proc.stop(30_000);
     // The hand goes on at the draining owner until its result.
-    while (!ann.received.some((m) => m.type === 'hand_result' && m.hand_id === handId)) {
-      const a = await playOneAction(both, 20_000);
-      if (!a) await pause(50, 'no turn yet: the player looks again');
-    }
+    const finished = () => ann.received.some((m) => m.type === 'hand_result' && m.hand_id === handId);
+    while (!finished()) await playStep(both, finished, { actionTimeoutMs: 20_000 });
     expect(await exited).toBe(0);
     const drained = owner.proc.jsonLogs().find((l) => l.event === 'drained');
     expect(drained).toMatchObject({ atBoundary: 1, atDeadline: 0 });

@@ -1,6 +1,7 @@
-// Issue 8: a worker dies in the middle of a hand, at every street, and another continues the hand
-// with the same deck (proven by the fairness verifier), the same actor and clock, table_seq growing,
-// and every acked action in the final record. Hold'em and Stud, two humans on two gateways.
+// Failover (docs/architecture.md, Ownership and failover): a worker dies in the middle of a hand,
+// at every street, and another continues the hand with the same deck (proven by the fairness
+// verifier), the same actor and clock, table_seq growing, and every acked action in the final
+// record. Hold'em and Stud, two humans on two gateways.
 import { verifyReveal } from '@felt/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,13 +9,13 @@ import {
   eventually,
   leaseHolder,
   playOneAction,
+  playStep,
   tableEpoch,
   workerById,
   type AckedAction,
 } from './harness/failover-play.js';
 import { FailoverRig } from './harness/failover-rig.js';
 import type { Msg, TableClient } from './harness/table-client.js';
-import { pause } from './harness/wait.js';
 
 let rig: FailoverRig;
 
@@ -99,12 +100,10 @@ async function resumeAtEveryStreet(config: Record<string, unknown>, streets: rea
     }
   }
   // Finish the hand (nobody is killed any more).
-  for (;;) {
-    const reveal = ann.received.find((m) => m.type === 'seed_reveal' && m.hand_id === handId);
-    if (reveal) break;
-    const a = await playOneAction(both, 10_000).catch(() => null);
+  const revealed = () => ann.received.some((m) => m.type === 'seed_reveal' && m.hand_id === handId);
+  while (!revealed()) {
+    const a = await playStep(both, revealed, { actionTimeoutMs: 10_000, backOffOnRefusal: true });
     if (a) acked.push(a);
-    else await pause(50, 'no turn yet: the player looks again');
   }
   const reveal = ann.received.find((m) => m.type === 'seed_reveal' && m.hand_id === handId)!;
   for (const c of both)
@@ -196,11 +195,10 @@ describe('resume mid-hand after the owner dies', () => {
     expect(both.find((c) => c.state!.hero?.turn_token !== undefined)!.state!.hero!.turn_token).toBe(tokenBefore);
 
     // The hand plays out at the restarted worker and its record holds every acked action.
-    while (!ann.received.some((m) => m.type === 'seed_reveal' && m.hand_id === handId)) {
-      const a = await playOneAction(both, 10_000).catch(() => null);
-      if (a) {
-        if (a.handId === handId) acked.push(a);
-      } else await pause(50, 'no turn yet: the player looks again');
+    const revealed = () => ann.received.some((m) => m.type === 'seed_reveal' && m.hand_id === handId);
+    while (!revealed()) {
+      const a = await playStep(both, revealed, { actionTimeoutMs: 10_000, backOffOnRefusal: true });
+      if (a?.handId === handId) acked.push(a);
     }
     const job = await eventually('the hand record', () => rig.records.job(handId), 20_000);
     const ops = (job.payload.hand.operations as unknown as { type: string; seat?: number }[]).filter((o) =>

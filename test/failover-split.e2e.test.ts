@@ -1,6 +1,7 @@
-// Issue 8: split brain (the owner SIGSTOPped past its lease, another worker takes over, SIGCONT:
-// the old owner's writes are refused and it stops serving), and a corrupt checkpoint: the hand in
-// progress is voided, every stack back to its exact hand-start value, and the ledger sees a void.
+// Failover (docs/architecture.md, Ownership and failover): split brain (the owner SIGSTOPped past
+// its lease, another worker takes over, SIGCONT: the old owner's writes are refused and it stops
+// serving), and a corrupt checkpoint: the hand in progress is voided, every stack back to its exact
+// hand-start value, and the ledger sees a void.
 import { roomEscrows } from '@felt/db';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,12 +12,12 @@ import {
   eventually,
   leaseHolder,
   playOneAction,
+  playStep,
   workerById,
   type AckedAction,
 } from './harness/failover-play.js';
 import { FailoverRig } from './harness/failover-rig.js';
 import type { HandRecords } from './harness/privacy.js';
-import { pause } from './harness/wait.js';
 
 let rig: FailoverRig;
 let cluster: Cluster;
@@ -101,10 +102,10 @@ describe('split brain and lost checkpoints', () => {
     }
 
     // The hand finishes, every acked action in its record, in order; no stale write was accepted.
-    for (let i = 0; i < 40 && !ann.received.some((m) => m.type === 'seed_reveal' && m.hand_id === handId); i++) {
-      const a = await playOneAction(both, 15_000).catch(() => null);
-      if (a && a.handId === handId) acked.push(a);
-      else await pause(100, 'no turn yet: the player looks again');
+    const revealed = () => ann.received.some((m) => m.type === 'seed_reveal' && m.hand_id === handId);
+    for (let i = 0; i < 40 && !revealed(); i++) {
+      const a = await playStep(both, revealed, { actionTimeoutMs: 15_000, backOffOnRefusal: true });
+      if (a?.handId === handId) acked.push(a);
     }
     const job = await eventually('the hand record', () => records.job(handId), 20_000);
     const ops = (job.payload.hand.operations as unknown as { type: string; seat?: number }[]).filter((o) =>

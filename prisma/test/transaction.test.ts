@@ -22,15 +22,22 @@ describe('withTransaction', () => {
   it('re-runs serializable transactions that fail with 40001, so every increment lands exactly once', async () => {
     const start = await readCounter();
     let attempts = 0;
+    // The first two attempts (two different transactions: nothing has failed yet) both read before
+    // either writes, so they overlap for certain and one of them must be retried.
+    let read = 0;
+    let bothRead!: () => void;
+    const bothHaveRead = new Promise<void>((resolve) => (bothRead = resolve));
     await Promise.all(
       Array.from({ length: 8 }, () =>
         withTransaction(
           db.prisma,
           async (tx) => {
-            attempts++;
+            const attempt = ++attempts;
             const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT "n" FROM "counter" WHERE "id" = 1`;
-            // Widen the window so that the transactions really overlap.
-            await new Promise((r) => setTimeout(r, 20));
+            if (attempt <= 2) {
+              if (++read === 2) bothRead();
+              await bothHaveRead;
+            }
             await tx.$executeRaw`UPDATE "counter" SET "n" = ${row!.n + 1} WHERE "id" = 1`;
           },
           { isolationLevel: 'Serializable', maxAttempts: 50 },

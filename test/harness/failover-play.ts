@@ -1,5 +1,6 @@
-// Helpers for the failover and chaos suites (issue 8): who holds a table's lease, driving a hand
-// action by action through a worker's death, and an independent watch on checkpoint epochs.
+// Helpers for the failover and chaos suites (docs/architecture.md, Ownership and failover): who
+// holds a table's lease, driving a hand action by action through a worker's death, and an
+// independent watch on checkpoint epochs.
 import type { Redis } from 'ioredis';
 import type { Cluster, WorkerHandle } from './cluster.js';
 import type { Msg, TableClient } from './table-client.js';
@@ -65,6 +66,13 @@ export interface AckedAction {
   readonly action: string;
 }
 
+/** The client whose snapshot shows its turn, with the action it takes; null when nobody may act. */
+function turnOf(clients: readonly TableClient[]): { c: TableClient; choice: { action: string } } | null {
+  const c = clients.find((x) => x.state?.hero?.turn_token !== undefined && x.state.actor === x.state.hero.seat);
+  const choice = c ? calmAction(c.state!) : null;
+  return c && choice ? { c, choice } : null;
+}
+
 /**
  * Plays the next action of the hand: the client whose snapshot shows its turn acts. A command
  * refused as unavailable (the table is moving) is sent again with the same command_id, which the
@@ -73,11 +81,10 @@ export interface AckedAction {
 export async function playOneAction(clients: readonly TableClient[], timeoutMs = 30_000): Promise<AckedAction | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const c = clients.find((x) => x.state?.hero?.turn_token !== undefined && x.state.actor === x.state.hero.seat);
-    if (!c) return null;
+    const turn = turnOf(clients);
+    if (!turn) return null;
+    const { c, choice } = turn;
     const s = c.state!;
-    const choice = calmAction(s);
-    if (!choice) return null;
     const token = s.hero!.turn_token!;
     const frame = {
       type: 'action',
@@ -102,6 +109,31 @@ export async function playOneAction(clients: readonly TableClient[], timeoutMs =
       c.send({ ...frame, table_id: c.tableId, command_id: commandId });
     }
   }
+}
+
+/**
+ * One step of playing a hand out until `over()`: the player whose turn it is acts (playOneAction);
+ * when nobody may act, it waits for a turn or for `over()`, never for a fixed time. With
+ * `backOffOnRefusal`, an action that failed (refused, or unanswered while the table moved between
+ * owners) is given up after a back-off and the step returns null, so the caller plays on.
+ */
+export async function playStep(
+  clients: readonly TableClient[],
+  over: () => boolean,
+  options: { readonly actionTimeoutMs: number; readonly backOffOnRefusal?: boolean },
+): Promise<AckedAction | null> {
+  let acked: AckedAction | null;
+  try {
+    acked = await playOneAction(clients, options.actionTimeoutMs);
+  } catch (err) {
+    if (!options.backOffOnRefusal) throw err;
+    await pause(250, 'an action failed while the table moved: the player backs off before it acts again');
+    return null;
+  }
+  if (acked === null) {
+    await waitFor('a turn to play, or the end of the hand', () => over() || turnOf(clients) !== null, 30_000);
+  }
+  return acked;
 }
 
 /**

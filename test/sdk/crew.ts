@@ -210,26 +210,51 @@ export class TableCrew {
     const host = this.members[0]!;
     const deadline = Date.now() + timeoutMs;
     let started = 0;
-    while (started < limit) {
-      if (Date.now() > deadline) throw new Error(`table ${this.tableId}: started ${started}/${limit} hands in time`);
+    const ready = (): boolean => {
       const state = host.session.state;
-      const ready =
+      return (
         host.session.status === 'joined' &&
         this.handsCompleted.size >= started &&
         (state?.phase === 'waiting' || state?.phase === 'complete') &&
-        (state?.seats.filter((s) => s.status === 'active').length ?? 0) >= 2;
-      if (ready) {
-        const ok = await host.session.startHand().then(
-          () => true,
-          () => false,
-        );
-        if (ok) {
-          started++;
-          continue;
-        }
-      }
-      await pause(100, 'a churning player waits before trying to sit again');
+        (state?.seats.filter((s) => s.status === 'active').length ?? 0) >= 2
+      );
+    };
+    while (started < limit) {
+      await this.untilHost(ready, deadline, `table ${this.tableId}: started ${started}/${limit} hands in time`);
+      const ok = await host.session.startHand().then(
+        () => true,
+        () => false,
+      );
+      if (ok) started++;
+      else await pause(100, 'the table refused to start a hand: the host backs off before it asks again');
     }
+  }
+
+  /** Resolves once `check` holds, looking again at each change of the host's view, status or hands. */
+  private untilHost(check: () => boolean, deadline: number, failure: string): Promise<void> {
+    if (check()) return Promise.resolve();
+    const session = this.members[0]!.session;
+    return new Promise((resolve, reject) => {
+      const look = (): void => {
+        if (!check()) return;
+        stop();
+        resolve();
+      };
+      const unsubscribe = [session.on('view', look), session.on('status', look)];
+      this.handListeners.add(look);
+      const timer = setTimeout(
+        () => {
+          stop();
+          reject(new Error(failure));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      const stop = (): void => {
+        clearTimeout(timer);
+        for (const off of unsubscribe) off();
+        this.handListeners.delete(look);
+      };
+    });
   }
 
   /** Confirms late joiners' views of shown hands against what the others saw shown (see PrivacyAuditor). */

@@ -1,209 +1,32 @@
-// The web client in a real Chromium against a real cluster (issue 9): built services as processes,
-// a fresh database, a random Redis prefix, and the built client served from the page's origin with
-// /api on the same origin. Every step goes through the UI a player uses.
-import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, Page, WebSocket as PwWebSocket } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DESKTOP, launchChromium, PHONE, screenshot, smallText, TABLET } from './support/browser.js';
-import { startWebCluster, type WebCluster } from './support/web-cluster.js';
+// The web client in a real Chromium against a real cluster (docs/web-client.md): built services as
+// processes, a fresh database, a random Redis prefix, and the built client served from the page's
+// origin with /api on the same origin. Every step goes through the UI a player uses. This file follows
+// one Hold'em table from its first hand to the players leaving it; web-games.test.ts covers the
+// other game families and logging out.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE, screenshot, smallText, TABLET } from './support/browser.js';
+import {
+  createRoom,
+  handId,
+  joinByCode,
+  leaveTable,
+  myTurn,
+  newPage,
+  nextHand,
+  passiveAction,
+  playHandToEnd,
+  recordFrames,
+  signUp,
+  turnId,
+  turnOver,
+  uniqueName,
+  waitUntil,
+  webSuite,
+  type Frames,
+} from './support/web-suite.js';
 
-const PASSWORD = 'correct horse battery';
-
-let env: WebCluster;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-/** Everything a page received over its WebSockets, parsed. */
-type Frames = Record<string, unknown>[];
-
-function recordFrames(page: Page): Frames {
-  const frames: Frames = [];
-  page.on('websocket', (ws: PwWebSocket) => {
-    ws.on('framereceived', ({ payload }) => {
-      if (typeof payload !== 'string') return;
-      try {
-        frames.push(JSON.parse(payload) as Record<string, unknown>);
-      } catch {
-        // Not a protocol frame.
-      }
-    });
-  });
-  return frames;
-}
-
-async function newPage(options: Parameters<Browser['newContext']>[0]): Promise<Page> {
-  const context = await browser.newContext(options);
-  contexts.push(context);
-  // Counts chips-in-flight elements, to check prefers-reduced-motion end to end.
-  await context.addInitScript(() => {
-    const w = window as unknown as { __flights: number };
-    w.__flights = 0;
-    new MutationObserver((records) => {
-      for (const r of records) {
-        for (const n of Array.from(r.addedNodes)) {
-          if (n instanceof HTMLElement && n.classList.contains('chip--flight')) w.__flights++;
-        }
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-  return context.newPage();
-}
-
-const uniqueName = (prefix: string): string => `${prefix}${randomBytes(3).toString('hex')}`;
-
-async function signUp(page: Page, name: string): Promise<void> {
-  await page.goto(`${env.origin}/`);
-  await page.getByRole('tab', { name: 'Sign up' }).click();
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Lobby' }).waitFor();
-  expect(await page.getByTestId('me-name').textContent()).toBe(name);
-}
-
-async function createRoom(page: Page, game: string): Promise<{ tableId: string; code: string }> {
-  await page.getByRole('button', { name: 'Create a room' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create a room' });
-  await dialog.getByLabel('Game', { exact: true }).selectOption({ label: game });
-  await dialog.getByRole('button', { name: 'Create room' }).click();
-  await page.waitForURL(/#\/table\/[0-9a-f-]+$/);
-  const tableId = /#\/table\/([0-9a-f-]+)$/.exec(page.url())![1]!;
-  const table = page.getByTestId('table');
-  await table.waitFor();
-  const code = (await page.locator('.table-bar__sub .mono').textContent())!.trim();
-  expect(code).toMatch(/^\d{6}$/);
-  return { tableId, code };
-}
-
-async function joinByCode(page: Page, code: string, buyIn: number): Promise<void> {
-  await page.goto(`${env.origin}/#/`);
-  const form = page.getByRole('region', { name: 'Join by code' });
-  await form.getByLabel('Room code').fill(code);
-  await form.getByLabel('Buy-in').fill(String(buyIn));
-  await form.getByRole('button', { name: 'Join room' }).click();
-  await page.waitForURL(/#\/table\/[0-9a-f-]+$/);
-  await page.getByTestId('table').waitFor();
-}
-
-/** The hand id the page shows, once a hand is on. */
-async function handId(page: Page): Promise<string> {
-  return (await page.getByTestId('table').getAttribute('data-hand-id')) ?? '';
-}
-
-async function myTurn(page: Page): Promise<boolean> {
-  return page.getByTestId('action-bar').isVisible();
-}
-
-/** Identifies the hero's current turn (the table_seq it came with), or null when it is not theirs. */
-async function turnId(page: Page): Promise<string | null> {
-  return page
-    .getByTestId('action-bar')
-    .getAttribute('data-turn', { timeout: 1_000 })
-    .catch(() => null);
-}
-
-/** Waits until the turn `turn` is over: the bar is gone or shows a later turn (the same player can act next). */
-async function turnOver(page: Page, turn: string | null): Promise<void> {
-  await waitUntil('the action to be taken', async () => (await turnId(page)) !== turn);
-}
-
-/** Checks when it is free, calls otherwise: a hand between two such players goes to showdown. */
-async function passiveAction(page: Page): Promise<void> {
-  const turn = await turnId(page);
-  if (turn === null) return;
-  const bar = page.getByTestId('action-bar');
-  const pat = bar.getByRole('button', { name: /^Stand pat/ });
-  const check = bar.getByRole('button', { name: /^Check/ });
-  if (await pat.isVisible()) await pat.click();
-  else if (await check.isVisible()) await check.click();
-  else await bar.getByRole('button', { name: /^Call/ }).click();
-  await turnOver(page, turn);
-}
-
-async function leaveTable(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Table tools' }).getByRole('button', { name: 'Leave' }).click();
-  await page.getByRole('dialog', { name: 'Leave this table?' }).getByRole('button', { name: 'Leave' }).click();
-  await page.getByRole('heading', { name: 'Lobby' }).waitFor();
-}
-
-async function handPhase(page: Page): Promise<string> {
-  return (await page.getByTestId('table').getAttribute('data-phase')) ?? '';
-}
-
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  await vi.waitFor(
-    async () => {
-      if (!(await check())) throw new Error(`timed out waiting for ${what}`);
-    },
-    { timeout: timeoutMs, interval: 100 },
-  );
-}
-
-/** Plays the current hand between `players` to its end, passively, and returns its id. */
-async function playHandToEnd(players: Page[]): Promise<string> {
-  await waitUntil(
-    'a hand to start',
-    async () => (await handId(players[0]!)) !== '' && (await handPhase(players[0]!)) !== 'waiting',
-    60_000,
-  );
-  const id = await handId(players[0]!);
-  await waitUntil(
-    'the hand to end',
-    async () => {
-      for (const p of players) {
-        if ((await handPhase(p)) === 'complete' && (await handId(p)) === id) continue;
-        if (await myTurn(p)) await passiveAction(p);
-      }
-      const done = await Promise.all(
-        players.map(async (p) => (await handPhase(p)) === 'complete' && (await handId(p)) === id),
-      );
-      return done.every(Boolean);
-    },
-    90_000,
-  );
-  return id;
-}
-
-/** What the page shows, for failure messages. */
-async function describe_(page: Page): Promise<string> {
-  const table = page.getByTestId('table');
-  const seats = await page
-    .locator('.seat')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')).join(' | '));
-  return `phase=${await table.getAttribute('data-phase')} hand=${await table.getAttribute('data-hand-id')} seats: ${seats} status: ${await page
-    .getByTestId('hero-status')
-    .textContent({ timeout: 500 })
-    .catch(() => '-')}`;
-}
-
-/** Waits for the next hand after `previous` to reach someone's turn. */
-async function nextHand(page: Page, previous: string): Promise<string> {
-  try {
-    await waitUntil(
-      'the next hand',
-      async () => {
-        const id = await handId(page);
-        return id !== '' && id !== previous && (await handPhase(page)) === 'betting';
-      },
-      60_000,
-    );
-  } catch (err) {
-    await screenshot(page, 'failure-next-hand');
-    throw new Error(`${(err as Error).message}; the page shows ${await describe_(page)}`, { cause: err });
-  }
-  return handId(page);
-}
-
-beforeAll(async () => {
-  env = await startWebCluster({ FELT_HAND_PAUSE_MS: '4000' });
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await env?.stop();
-});
+const suite = webSuite({ FELT_HAND_PAUSE_MS: '4000' });
 
 describe('the web client in Chromium', () => {
   let alice: Page;
@@ -426,7 +249,7 @@ describe('the web client in Chromium', () => {
         });
       });
     }
-    await env.killFirstGateway();
+    await suite.env.killFirstGateway();
     for (const p of [alice, bob]) {
       await waitUntil(
         'live again',
@@ -453,11 +276,11 @@ describe('the web client in Chromium', () => {
     expect(await smallText(alice)).toEqual([]);
     expect(await smallText(bob)).toEqual([]);
     expect(await overflow(bob)).toBeLessThanOrEqual(0);
-    await bob.goto(`${env.origin}/#/`);
+    await bob.goto(`${suite.env.origin}/#/`);
     await bob.getByRole('heading', { name: 'Lobby' }).waitFor();
     expect(await smallText(bob)).toEqual([]);
     expect(await overflow(bob)).toBeLessThanOrEqual(0);
-    await bob.goto(`${env.origin}/#/table/${table.tableId}`);
+    await bob.goto(`${suite.env.origin}/#/table/${table.tableId}`);
     await bob.getByTestId('table').waitFor();
   });
 
@@ -538,117 +361,5 @@ describe('the web client in Chromium', () => {
         .waitFor();
     }
     await screenshot(alice, 'lobby-desktop');
-  });
-
-  it('a Stud hand renders its up and down cards and no board', async () => {
-    const stud = await createRoom(alice, 'Seven Card Stud');
-    // Bob takes the seat from the lobby's list this time.
-    const row = bob.locator(`tr[data-room="${stud.code}"]`);
-    await row.waitFor({ timeout: 15_000 });
-    await row.getByRole('button', { name: /^Join / }).click();
-    const join = bob.getByRole('dialog', { name: /^Join / });
-    await join.getByLabel('Buy-in').fill('200');
-    await join.getByRole('button', { name: 'Take a seat' }).click();
-    await bob.getByTestId('table').waitFor();
-    await waitUntil('a Stud hand', async () => (await handPhase(alice)) === 'betting', 60_000);
-    expect(await alice.getByTestId('table').getAttribute('data-family')).toBe('stud');
-    expect(await alice.getByTestId('board').count()).toBe(0);
-    const heroSeat = await alice.locator('.seat--hero').getAttribute('data-seat');
-    const mine = await alice
-      .locator(`[data-testid="cards-${heroSeat}"] [data-card]`)
-      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-card'), e.getAttribute('data-up')]));
-    // Third street: two down cards and one up card, all visible to their owner.
-    expect(mine.map(([, up]) => up)).toEqual(['false', 'false', 'true']);
-    expect(mine.every(([c]) => c !== 'hidden')).toBe(true);
-    const theirs = await alice
-      .locator(`.seat:not(.seat--hero):not(.seat--empty) [data-card]`)
-      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-card'), e.getAttribute('data-up')]));
-    expect(theirs.map(([c, up]) => (up === 'true' ? 'up' : c))).toEqual(['hidden', 'hidden', 'up']);
-    expect(theirs[2]![0]).toMatch(/^[2-9TJQKA][cdhs]$/);
-    await screenshot(alice, 'stud-desktop');
-    await screenshot(bob, 'stud-phone');
-  });
-
-  it('a draw game lets players choose their discards', async () => {
-    await leaveTable(alice);
-    await leaveTable(bob);
-    await createRoom(alice, '2-7 Triple Draw');
-    // Bob finds it with quick join.
-    const quick = bob.getByRole('region', { name: 'Quick join' });
-    await quick.getByLabel('Game').selectOption({ label: '2-7 Triple Draw' });
-    await quick.getByRole('button', { name: 'Find me a seat' }).click();
-    await bob.getByTestId('table').waitFor();
-    expect(await bob.getByRole('heading', { level: 1 }).textContent()).toBe('Fixed-Limit 2-7 Triple Draw');
-    const heroSeat = async () => alice.locator('.seat--hero').getAttribute('data-seat');
-    // Bob stands pat and checks or calls; Alice plays until her first draw.
-    await waitUntil(
-      'Alice to draw',
-      async () => {
-        if (await myTurn(bob)) await passiveAction(bob);
-        if (!(await myTurn(alice))) return false;
-        if (
-          await alice
-            .getByTestId('action-bar')
-            .getByRole('button', { name: /^Stand pat/ })
-            .isVisible()
-        )
-          return true;
-        await passiveAction(alice);
-        return false;
-      },
-      90_000,
-    );
-    const cardsOf = async () =>
-      alice
-        .locator(`[data-testid="cards-${await heroSeat()}"] [data-card]`)
-        .evaluateAll((els) => els.map((e) => e.getAttribute('data-card')!));
-    const before = await cardsOf();
-    expect(before).toHaveLength(5);
-    const first = alice.locator(`[data-testid="cards-${await heroSeat()}"] button[aria-pressed]`).first();
-    await first.click();
-    expect(await first.getAttribute('aria-pressed')).toBe('true');
-    const turn = await turnId(alice);
-    await alice
-      .getByTestId('action-bar')
-      .getByRole('button', { name: /^Draw 1/ })
-      .click();
-    await turnOver(alice, turn);
-    await waitUntil('the replacement card', async () => !(await cardsOf()).includes(before[0]!));
-    const after = await cardsOf();
-    expect(after).toHaveLength(5);
-    expect(after.filter((c) => before.includes(c))).toHaveLength(4);
-    await screenshot(alice, 'draw-desktop');
-  });
-
-  it('labels the current and the next game of a mix', async () => {
-    await leaveTable(alice);
-    await createRoom(alice, 'HORSE');
-    const rotation = alice.getByTestId('rotation');
-    await expect.poll(() => rotation.textContent()).toContain("Now: FL Hold'em");
-    expect(await rotation.textContent()).toContain('Next: FL Omaha Hi-Lo');
-    await leaveTable(alice);
-  });
-
-  it('logs out and back in', async () => {
-    await alice.getByRole('button', { name: 'Log out' }).click();
-    await alice.getByRole('tab', { name: 'Log in' }).click();
-    // Logged out for real: the lobby refuses the old cookie.
-    expect(await alice.evaluate(async () => (await fetch('/api/me')).status)).toBe(401);
-    await alice.getByLabel('Name').fill(aliceName);
-    await alice.getByLabel('Password').fill('wrong password');
-    await alice.getByRole('button', { name: 'Log in' }).click();
-    await alice.getByRole('alert').filter({ hasText: 'That name and password do not match.' }).waitFor();
-    await alice.getByLabel('Password').fill(PASSWORD);
-    await alice.getByRole('button', { name: 'Log in' }).click();
-    await alice.getByRole('heading', { name: 'Lobby' }).waitFor();
-    expect(await alice.getByTestId('me-name').textContent()).toBe(aliceName);
-    // The same account: the wallet shown is the lobby's (refunds of the leaves above may still land).
-    const lobbyWallet = () =>
-      alice.evaluate(async () =>
-        ((await (await fetch('/api/me')).json()) as { wallet: number }).wallet.toLocaleString('en-US'),
-      );
-    await expect
-      .poll(async () => (await alice.getByTestId('wallet').textContent()) === (await lobbyWallet()))
-      .toBe(true);
   });
 });

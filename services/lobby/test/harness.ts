@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createTestDatabase, ledgerTotals, type TestDatabase } from '@felt/db';
-import { closeRedis, createLogger, createRedis, type Logger, type Redis } from '@felt/platform';
+import { closeRedis, createLogger, createRedis, redisKeys, type Logger, type Redis } from '@felt/platform';
 import { lobbyErrorSchema, SESSION_COOKIE, type LobbyErrorBody } from '@felt/protocol';
 import { createLobbyApp, type LobbyApp, type LobbyDeps } from '../src/app.js';
 
@@ -155,21 +155,46 @@ export async function startHarness(overrides: Partial<LobbyDeps> = {}): Promise<
   };
 }
 
-/** Subscribes to the lobby's room-events channel and collects what arrives. */
-export async function listenRoomEvents(prefix: string): Promise<{ events: unknown[]; close(): Promise<void> }> {
-  const sub = createRedis(REDIS_URL, { name: 'lobby-test-sub' });
-  const events: unknown[] = [];
-  sub.on('message', (_channel: string, message: string) => events.push(JSON.parse(message)));
-  await sub.subscribe(`${prefix}room-events`);
-  return { events, close: () => closeRedis(sub) };
+export interface RoomEventListener {
+  /** Every room event received so far, in order. */
+  readonly events: unknown[];
+  /**
+   * A barrier: publishes a probe on the channel through the lobby's own Redis connection and waits
+   * for it, then returns the room events that arrived before it. The lobby issues its PUBLISH before
+   * it answers the request, and Redis runs one connection's commands in order, so every event a
+   * finished request published is in the list, and an event that should not exist would be too.
+   */
+  settled(): Promise<unknown[]>;
+  close(): Promise<void>;
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+const PROBE = 'room-events-test-probe';
+
+/** Subscribes to the lobby's room-events channel and collects what arrives. */
+export async function listenRoomEvents(h: Pick<Harness, 'redis' | 'prefix'>): Promise<RoomEventListener> {
+  const sub = createRedis(REDIS_URL, { name: 'lobby-test-sub' });
+  const channel = redisKeys(h.prefix).roomEvents;
+  const events: unknown[] = [];
+  const probes = new Map<string, () => void>();
+  sub.on('message', (_channel: string, message: string) => {
+    const parsed = JSON.parse(message) as { [PROBE]?: string };
+    const probe = parsed[PROBE];
+    if (probe === undefined) events.push(parsed);
+    else probes.get(probe)?.();
+  });
+  await sub.subscribe(channel);
+  return {
+    events,
+    async settled() {
+      const id = randomBytes(6).toString('hex');
+      const arrived = new Promise<void>((resolve) => probes.set(id, resolve));
+      await h.redis.publish(channel, JSON.stringify({ [PROBE]: id }));
+      await arrived;
+      probes.delete(id);
+      return [...events];
+    },
+    close: () => closeRedis(sub),
+  };
 }
 
 /** A logger whose JSON lines a test can read back. */

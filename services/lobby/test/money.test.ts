@@ -3,7 +3,7 @@ import { runAudit } from '@felt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directSink, heldSink, deliverCashOut } from '../../../test/money/fixtures.js';
 import { SimTable } from '../../../test/money/sim-table.js';
-import { listenRoomEvents, startHarness, waitFor, type Client, type Harness } from './harness.js';
+import { listenRoomEvents, startHarness, type Client, type Harness } from './harness.js';
 
 type User = Client & { id: string; name: string };
 
@@ -112,12 +112,11 @@ describe('worker cash-out mode (the table sends final stacks)', () => {
 
     const topUp = await p.post<{ status: string }>(`/api/rooms/${r.session_id}/top-up`, { amount: 20 });
     expect(topUp.body).toMatchObject({ status: 'pending' });
-    const listener = await listenRoomEvents(h.prefix);
+    const listener = await listenRoomEvents(h);
     let left;
     try {
       left = await p.post<{ status: string; refunded: number }>(`/api/rooms/${r.session_id}/leave`);
-      await waitFor(() => listener.events.length >= 1);
-      expect(listener.events).toEqual([{ room_id: r.session_id, type: 'member_leaving', user_id: p.id }]);
+      expect(await listener.settled()).toEqual([{ room_id: r.session_id, type: 'member_leaving', user_id: p.id }]);
     } finally {
       await listener.close();
     }

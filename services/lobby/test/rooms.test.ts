@@ -1,7 +1,7 @@
 import { ledgerTotals, loadTableSeed } from '@felt/db';
 import { parseRoomConfig } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenRoomEvents, startHarness, waitFor, type Client, type Harness } from './harness.js';
+import { listenRoomEvents, startHarness, type Client, type Harness } from './harness.js';
 
 let h: Harness;
 
@@ -147,7 +147,7 @@ describe('join by code', () => {
   it('seats a player in the first free seat or the chosen one, and publishes after the commit', async () => {
     const host = await h.user();
     const room = await createRoom(host, { config: { seats: 4 }, sit: { seat: 1, buy_in: 100 } });
-    const listener = await listenRoomEvents(h.prefix);
+    const listener = await listenRoomEvents(h);
     try {
       const a = await h.user();
       const joined = await a.post('/api/rooms/join', { code: room.code, buy_in: 150 });
@@ -164,8 +164,7 @@ describe('join by code', () => {
       expect((await b.post('/api/rooms/join', { code: room.code, seat: 4, buy_in: 200 })).body).toMatchObject({
         seat: 4,
       });
-      await waitFor(() => listener.events.length >= 2);
-      expect(listener.events).toEqual([
+      expect(await listener.settled()).toEqual([
         { room_id: room.session_id, type: 'member_joined', user_id: a.id },
         { room_id: room.session_id, type: 'member_joined', user_id: b.id },
       ]);
@@ -176,7 +175,7 @@ describe('join by code', () => {
     }
   });
 
-  // Issue 13: every reason a room can't seat you answers like a missing code (room_not_found), so
+  // Every reason a room can't seat you answers like a missing code (room_not_found), so
   // codes can't be probed without buying in; what depends on you alone (a seat you hold, your wallet,
   // a malformed body) is still said as it is.
   it('refuses taken seats, double seating, a full room, short wallets, bad buy-ins and unknown codes, changing nothing', async () => {
@@ -243,13 +242,12 @@ describe('leave', () => {
     const room = await createRoom(host, {});
     const p = await h.user();
     await p.post('/api/rooms/join', { code: room.code, seat: 2, buy_in: 180 });
-    const listener = await listenRoomEvents(h.prefix);
+    const listener = await listenRoomEvents(h);
     try {
       const left = await p.post(`/api/rooms/${room.session_id}/leave`);
       expect(left.status).toBe(200);
       expect(left.body).toEqual({ session_id: room.session_id, status: 'left', refunded: 180, wallet: 10_000 });
-      await waitFor(() => listener.events.length >= 1);
-      expect(listener.events).toEqual([{ room_id: room.session_id, type: 'member_left', user_id: p.id }]);
+      expect(await listener.settled()).toEqual([{ room_id: room.session_id, type: 'member_left', user_id: p.id }]);
     } finally {
       await listener.close();
     }
@@ -366,7 +364,7 @@ describe('close', () => {
     await expectRefusal(p.req('DELETE', `/api/rooms/${room.session_id}`), 403, 'not_host');
     expect(await h.snapshot()).toEqual(before);
 
-    const listener = await listenRoomEvents(h.prefix);
+    const listener = await listenRoomEvents(h);
     try {
       const res = await host.req<{ refunds: { user_id: string; amount: number }[] }>(
         'DELETE',
@@ -377,8 +375,7 @@ describe('close', () => {
         { user_id: p.id, amount: 150 },
         { user_id: host.id, amount: 200 },
       ]);
-      await waitFor(() => listener.events.length >= 1);
-      expect(listener.events).toEqual([{ room_id: room.session_id, type: 'room_closed' }]);
+      expect(await listener.settled()).toEqual([{ room_id: room.session_id, type: 'room_closed' }]);
     } finally {
       await listener.close();
     }

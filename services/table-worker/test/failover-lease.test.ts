@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeRedis, createLogger, createRedis, redisKeys, type CompletedHandJob, type Redis } from '@felt/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TableActor } from '../src/actor/table-actor.js';
 import { TableDirectory, atHandBoundary } from '../src/actor/table-directory.js';
 import { TableError } from '../src/actor/table-error.js';
@@ -9,7 +9,7 @@ import { RedisLeases } from '../src/adapters/redis-lease.js';
 import { NotOwnerError, TableOwnership, type LossReason } from '../src/ownership/table-ownership.js';
 import { StaleEpochError } from '../src/ports.js';
 import type { BufferedEvent } from '../src/table/event-buffer.js';
-import { flush, harness, room, TABLE, uid, type Harness } from './support/fakes.js';
+import { harness, room, TABLE, uid, type Harness } from './support/fakes.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = createLogger('table-worker', { level: 'silent' });
@@ -82,7 +82,9 @@ describe('RedisLeases (real Redis)', () => {
     const first = await a.acquire('t');
     if (!first.acquired) throw new Error('not acquired');
     expect(await a.renew([first.grant])).toEqual([true]);
-    await new Promise((r) => setTimeout(r, 250));
+    // Redis expires the key by itself (its TTL is real time, so the wait is for that event).
+    const key = redisKeys(prefix).lease('t');
+    await vi.waitFor(async () => expect(await redis.exists(key)).toBe(0), { timeout: 5_000, interval: 20 });
     const second = await b.acquire('t');
     expect(second).toMatchObject({ acquired: true, grant: { epoch: 2 } });
     expect(await a.renew([first.grant])).toEqual([false]);
@@ -168,7 +170,7 @@ describe('RedisCheckpointStore fenced by the epoch (real Redis)', () => {
 const A = uid(1);
 const B = uid(2);
 
-function twoWorkers(prefix: string, ttlA = 60_000, ttlB = 60_000) {
+function twoWorkers(prefix: string) {
   const ha = harness();
   const hb = harness();
   const seed = room([
@@ -177,10 +179,10 @@ function twoWorkers(prefix: string, ttlA = 60_000, ttlB = 60_000) {
   ]);
   ha.seeds.rooms.set(TABLE, seed);
   hb.seeds.rooms.set(TABLE, seed);
-  const make = (h: Harness, id: string, ttl: number) => {
+  const make = (h: Harness, id: string) => {
     const { c, metrics } = counters();
     const ownership = new TableOwnership({
-      leases: leases(prefix, id, ttl),
+      leases: leases(prefix, id, 60_000),
       logger: silent,
       acquireWaitMs: 100,
       metrics,
@@ -189,7 +191,7 @@ function twoWorkers(prefix: string, ttlA = 60_000, ttlB = 60_000) {
     const directory = new TableDirectory({ ...h.deps, checkpoints: store, idleMs: 60_000, ownership });
     return { h, c, ownership, directory, store };
   };
-  return { a: make(ha, 'wa', ttlA), b: make(hb, 'wb', ttlB) };
+  return { a: make(ha, 'wa'), b: make(hb, 'wb') };
 }
 
 /**
@@ -218,22 +220,39 @@ async function dealHand(h: Harness, directory: TableDirectory): Promise<void> {
   const actor = await directory.get(TABLE);
   await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's', userId: A });
   await actor.submit({ kind: 'attach', connectionId: 'cb', streamId: 's', userId: B });
+  // The pause before the hand, then the seed window: each fires a tick that checkpoints to Redis.
   h.time.advance(1_000);
-  await settle(actor);
+  await settled(actor);
   h.time.advance(1_500);
-  await settle(actor);
-  // Each command is a real Redis round trip: wait until the deal is checkpointed.
-  for (let i = 0; i < 200 && (actor.snapshot().meta === null || actor.queueDepth > 0); i++) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await settled(actor);
   expect(actor.snapshot().meta).not.toBeNull();
 }
 
-/** Lets the actor's queued commands (each a real Redis round trip) finish. */
-async function settle(actor: TableActor): Promise<void> {
-  await flush();
-  for (let i = 0; i < 200 && actor.queueDepth > 0; i++) await new Promise((r) => setTimeout(r, 10));
+/**
+ * A barrier through the actor's mailbox: a resync is answered only after every command queued
+ * before it (the ticks the clock just fired, each a real Redis round trip), and it changes nothing.
+ */
+async function settled(actor: TableActor): Promise<void> {
+  await actor.submit({ kind: 'resync', connectionId: 'ca', userId: A });
 }
+
+/**
+ * Freezes the monotonic clock TableOwnership reads (performance.now, not an injected clock) for one
+ * test: a lease then lapses when the test moves the clock, never because the machine was slow.
+ */
+function frozenMonotonicClock(): { advance(ms: number): void } {
+  let t = performance.now();
+  vi.spyOn(performance, 'now').mockImplementation(() => t);
+  return {
+    advance: (ms) => {
+      t += ms;
+    },
+  };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('TableDirectory under leases (real Redis)', () => {
   it('serves a table only under its lease: the other worker is told NOT_OWNER with the holder', async () => {
@@ -275,8 +294,10 @@ describe('TableDirectory under leases (real Redis)', () => {
     );
     expect(a.c.stale).toBe(1);
     expect(a.c.lost).toEqual(['stale_epoch']);
-    await flush();
-    expect(a.directory.peek(TABLE)).toBeUndefined();
+    await vi.waitFor(() => expect(a.directory.peek(TABLE)).toBeUndefined());
+    // The eviction stopped the actor; stopping it again resolves once its mailbox has drained, so
+    // nothing it still held can publish after this.
+    await actorA.stop();
     expect(a.h.publisher.all.length).toBe(published);
     const again = await a.directory.get(TABLE).catch((e: unknown) => e);
     expect(again).toMatchObject({ name: 'NotOwnerError', ownerId: 'wb' });
@@ -292,15 +313,14 @@ describe('TableDirectory under leases (real Redis)', () => {
 
   it('a renewal refused or late evicts the table at once and refuses its commands', async () => {
     const prefix = freshPrefix();
-    const { a } = twoWorkers(prefix, 300);
+    const { a } = twoWorkers(prefix);
     await dealHand(a.h, a.directory);
     const actor = a.directory.peek(TABLE)!;
     // Someone else holds the lease now (as after an expiry and a takeover).
     await redis.set(redisKeys(prefix).lease(TABLE), 'wz|i|7', 'PX', 5_000);
     await a.ownership.renewAll();
     expect(a.c.lost).toEqual(['renew_refused']);
-    await flush();
-    expect(a.directory.peek(TABLE)).toBeUndefined();
+    await vi.waitFor(() => expect(a.directory.peek(TABLE)).toBeUndefined());
     await expect(actor.submit({ kind: 'detach', connectionId: 'ca', userId: A })).rejects.toThrow();
     const refused = await a.directory.get(TABLE).catch((e: unknown) => e);
     expect(refused).toMatchObject({ name: 'NotOwnerError', ownerId: 'wz' });
@@ -309,12 +329,13 @@ describe('TableDirectory under leases (real Redis)', () => {
 
   it('a lease whose renewal did not come in time is lost before the next write reaches Redis', async () => {
     const prefix = freshPrefix();
-    const { a } = twoWorkers(prefix, 200);
+    const clock = frozenMonotonicClock();
+    const { a } = twoWorkers(prefix);
     await dealHand(a.h, a.directory);
     const actor = a.directory.peek(TABLE)!;
     const seq = (await a.store.load(TABLE))!.checkpoint.tableSeq;
     // No renewal ran (the process was stopped): past 80 % of the TTL the lease counts as lapsed.
-    await new Promise((r) => setTimeout(r, 200));
+    clock.advance(a.ownership.ttlMs * 0.8 + 1);
     await expect(actor.submit({ kind: 'detach', connectionId: 'ca', userId: A })).rejects.toBeInstanceOf(NotOwnerError);
     expect(a.c.lost).toEqual(['expired']);
     expect(a.c.stale).toBe(0);

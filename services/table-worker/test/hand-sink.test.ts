@@ -53,9 +53,16 @@ describe('BullmqHandSink.pendingHandsOf', () => {
         },
         { connection: workerConnection, prefix: bullmqPrefix(prefix) },
       );
+      // BullMQ emits `completed` once a job has moved to the completed set in Redis.
+      const allCompleted = new Promise<void>((resolve) => {
+        let completed = 0;
+        worker.on('completed', () => {
+          if (++completed === 4) resolve();
+        });
+      });
       try {
         await (await queue.getJob((await queue.getDelayed())[0]!.id!))!.promote();
-        for (let i = 0; i < 100 && done.size < 4; i++) await new Promise((r) => setTimeout(r, 50));
+        await allCompleted;
         expect(done.size).toBe(4);
         expect(await sink.pendingHandsOf(room)).toBe(0);
         expect(await sink.pendingHandsOf(other)).toBe(0);

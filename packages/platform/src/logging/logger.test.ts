@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PassThrough } from 'node:stream';
 import { context, ROOT_CONTEXT, trace, type Context, type ContextManager, type SpanContext } from '@opentelemetry/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from './logger.js';
 
 function capture() {
@@ -60,8 +60,7 @@ describe('createLogger', () => {
       log.info({ event: 'ready', port: 1 }, 'ready');
     });
     log.info('outside');
-    await new Promise((r) => setImmediate(r));
-    expect(lines).toHaveLength(2);
+    await vi.waitFor(() => expect(lines).toHaveLength(2));
     expect(lines[0]).toMatchObject({
       service: 'gateway',
       event: 'ready',
@@ -76,7 +75,7 @@ describe('createLogger', () => {
     const { stream, lines } = capture();
     const log = createLogger('worker', { destination: stream });
     log.info({ token: 'abc', seed: 'def', player: { cards: ['As', 'Kd'], turn_token: 't' } }, 'x');
-    await new Promise((r) => setImmediate(r));
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
     const text = JSON.stringify(lines[0]);
     expect(text).not.toContain('abc');
     expect(text).not.toContain('def');

@@ -19,7 +19,9 @@ function probe(env: Record<string, string>) {
       carrier = injectTraceContext();
       span.end();
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // The memory exporter gets a span once the SDK's resource attributes are resolved: wait for it.
+    const provider = trace.getTracerProvider();
+    await (provider.getDelegate?.() ?? provider).forceFlush?.();
     process.stdout.write('RESULT ' + JSON.stringify({ carrier, spans: debugSpans() }) + '\\n');
     await shutdownTelemetry();
   `;

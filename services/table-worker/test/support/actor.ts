@@ -1,0 +1,42 @@
+// What the table actor's tests share: three players, a two-player table with both attached, and
+// the first hand dealt on the harness clock.
+import type { TableMessage, TableState } from '@felt/protocol';
+import { createActor, flush, room, uid, type Harness } from './fakes.js';
+
+export const A = uid(1);
+export const B = uid(2);
+export const C = uid(3);
+
+export function lastState(msgs: readonly TableMessage[]): TableState {
+  const s = msgs.filter((m): m is TableState => m.type === 'table_state').at(-1);
+  if (!s) throw new Error('no table_state');
+  return s;
+}
+
+export async function twoPlayers(h: Harness, config = {}) {
+  const actor = createActor(
+    h,
+    room(
+      [
+        { userId: A, name: 'Ann', seat: 1, stack: 200 },
+        { userId: B, name: 'Bob', seat: 2, stack: 200 },
+      ],
+      config,
+    ),
+  );
+  await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A });
+  await actor.submit({ kind: 'attach', connectionId: 'cb', streamId: 's1', userId: B });
+  return actor;
+}
+
+/** Runs the pause and the seed window, so the first hand is dealt. */
+export async function dealFirstHand(h: Harness): Promise<void> {
+  h.time.advance(1_000);
+  await flush();
+  h.time.advance(1_500);
+  await flush();
+}
+
+export function actorState(h: Harness, user: string): TableState {
+  return lastState(h.publisher.toUser(user));
+}
