@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, fundHouseBankroll, type TestDatabase } from '@felt/db';
 import { closeRedis, createLogger, createRedis, type Redis } from '@felt/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRoom } from '../../../test/money/fixtures.js';
 import { TableDirectory } from '../src/actor/table-directory.js';
 import { DbSeedSource } from '../src/adapters/db-seed-source.js';
 import { RedisCheckpointStore } from '../src/adapters/redis-checkpoint-store.js';
 import { RedisLeases } from '../src/adapters/redis-lease.js';
 import { NotOwnerError, TableOwnership, type LossReason } from '../src/ownership/table-ownership.js';
-import { flush, harness } from './support/fakes.js';
+import { harness } from './support/fakes.js';
 
-// Issue 8: "Any Postgres write a worker makes for a table carries the epoch, and a stale one is
-// refused." The one such write is seating a funded bot (@felt/db seatBot), fenced by rooms.owner_epoch.
+// Fencing (docs/architecture.md, Ownership and failover): any Postgres write a worker makes for a
+// table carries the lease's epoch, and a stale one is refused. The one such write is seating a
+// funded bot (@felt/db seatBot), fenced by rooms.owner_epoch.
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BOT_FILL = { botFill: { mode: 'fill' as const, targetPlayers: 3 }, buyIn: { min: 100, max: 400 } };
@@ -91,8 +92,7 @@ describe('Postgres writes fenced by the lease epoch (real Redis and Postgres)', 
     await expect(w.directory.get(room.roomId)).rejects.toBeInstanceOf(NotOwnerError);
     expect(w.staleWrites()).toBe(1);
     expect(w.lost).toEqual(['stale_epoch']);
-    await flush();
-    expect(w.directory.peek(room.roomId)).toBeUndefined();
+    await vi.waitFor(() => expect(w.directory.peek(room.roomId)).toBeUndefined());
     expect(w.h.publisher.all).toEqual([]);
     expect(await botSeats(room.roomId)).toBe(0);
     expect(await ownerEpoch(room.roomId)).toBe(5n);
@@ -121,8 +121,7 @@ describe('Postgres writes fenced by the lease epoch (real Redis and Postgres)', 
     await db.prisma.$executeRaw`UPDATE "rooms" SET "owner_epoch" = 40 WHERE "id" = ${room.roomId}::uuid`;
     const w = worker();
     await expect(w.directory.get(room.roomId)).rejects.toBeInstanceOf(NotOwnerError);
-    await flush();
-    for (let i = 0; i < 100 && w.directory.peek(room.roomId) !== undefined; i++) await flush();
+    await vi.waitFor(() => expect(w.directory.peek(room.roomId)).toBeUndefined());
     // The next acquisition is above the fence: the bots are seated under it.
     const second = await w.directory.get(room.roomId);
     expect(w.directory.epochOf(room.roomId)).toBe(41);
