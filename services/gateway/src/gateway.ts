@@ -243,8 +243,8 @@ export class Gateway {
       .catch(() => ({ ok: false as const, status: 503 as const, reason: RefusalReason.UNAVAILABLE }))
       .then((decision) => {
         if (aborted) return;
-        res.cork(() => {
-          if (!decision.ok) {
+        if (!decision.ok) {
+          res.cork(() => {
             this.metrics.refusals.inc({ reason: decision.reason });
             const status = { 401: '401 Unauthorized', 403: '403 Forbidden', 503: '503 Service Unavailable' }[
               decision.status
@@ -253,26 +253,29 @@ export class Gateway {
               .writeStatus(status)
               .writeHeader('content-type', 'application/json')
               .end(JSON.stringify({ error: decision.reason }));
-            return;
-          }
-          const now = Date.now();
-          const data: SocketData = {
-            id: randomUUID(),
-            userId: decision.claims.userId,
-            sessionId: decision.claims.sessionId,
-            expiresAt: decision.claims.expiresAt,
-            address,
-            admitted: false,
-            name: decision.claims.name,
-            tables: new Map(),
-            bucket: new TokenBucket(this.o.ratePerSec, this.o.rateBurst, now),
-            droppedInRow: 0,
-            lastRateErrorAt: 0,
-            closed: false,
-            ws: undefined,
-          };
-          res.upgrade(data, key, protocol, extensions, context);
-        });
+          });
+          return;
+        }
+        const now = Date.now();
+        const data: SocketData = {
+          id: randomUUID(),
+          userId: decision.claims.userId,
+          sessionId: decision.claims.sessionId,
+          expiresAt: decision.claims.expiresAt,
+          address,
+          admitted: false,
+          name: decision.claims.name,
+          tables: new Map(),
+          bucket: new TokenBucket(this.o.ratePerSec, this.o.rateBurst, now),
+          droppedInRow: 0,
+          lastRateErrorAt: 0,
+          closed: false,
+          ws: undefined,
+        };
+        // Not corked: uWS's cork() after an asynchronous upgrade can misread the upgraded socket's
+        // state and close it at once (a dirty close, 1006, on both ends; uWebSockets#1928, fixed
+        // upstream by uWebSockets PR #1929). uWS's maintainer's advice until then: upgrade uncorked.
+        res.upgrade(data, key, protocol, extensions, context);
       })
       .catch((err: unknown) => this.o.logger.error({ err }, 'upgrade failed'));
   }
