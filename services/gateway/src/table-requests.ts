@@ -225,6 +225,10 @@ export class TableRequests<C extends TableClient> {
             att.workerId = routed.workerId;
             att.linkGeneration = routed.linkGeneration;
             this.deliverReplies(conn, answer.replies);
+            // The ring moved while this re-attach was in flight (the reconcile of that change saw
+            // it attaching and passed it by): follow it, or the connection stays at a worker that
+            // gave the table up and gets no more of its events.
+            if (this.o.ring.ownerOf(tableId)?.id !== routed.workerId) this.scheduleReconcile();
           } else if (answer.kind === 'error' && answer.code !== ErrorCode.UNAVAILABLE) {
             this.dropAttachment(conn, tableId);
             this.o.sendError(conn, clientError(answer, { table_id: tableId }));

@@ -103,6 +103,7 @@ const directory = new TableDirectory({
   ownership,
   // While draining, the ring still names this worker; the next owner is the ring without it.
   shouldServe: (tableId) => !stopping && ring.ownerOf(tableId)?.id === env.WORKER_ID,
+  ringOwnerOf: (tableId) => ring.ownerOf(tableId)?.id,
   streamOpen: (streamId) => openStreams.has(streamId),
   successorOf: (tableId): string | undefined => {
     const others = ring.current.members.filter((m) => m !== env.WORKER_ID);

@@ -170,7 +170,8 @@ describe('RedisCheckpointStore fenced by the epoch (real Redis)', () => {
 const A = uid(1);
 const B = uid(2);
 
-function twoWorkers(prefix: string) {
+/** With `ringOwner`, each worker serves TABLE only while that says the ring names it. */
+function twoWorkers(prefix: string, ringOwner?: () => string) {
   const ha = harness();
   const hb = harness();
   const seed = room([
@@ -188,7 +189,13 @@ function twoWorkers(prefix: string) {
       metrics,
     });
     const store = new RedisCheckpointStore(redis, prefix);
-    const directory = new TableDirectory({ ...h.deps, checkpoints: store, idleMs: 60_000, ownership });
+    const directory = new TableDirectory({
+      ...h.deps,
+      checkpoints: store,
+      idleMs: 60_000,
+      ownership,
+      ...(ringOwner ? { shouldServe: () => ringOwner() === id, ringOwnerOf: ringOwner } : {}),
+    });
     return { h, c, ownership, directory, store };
   };
   return { a: make(ha, 'wa'), b: make(hb, 'wb') };
@@ -387,6 +394,37 @@ describe('TableDirectory under leases (real Redis)', () => {
     const actor = await next;
     // Numbering goes on from the rows: the persister accepts only the next number.
     expect(actor.snapshot().handNo).toBe(2);
+    await b.directory.close();
+  });
+
+  it('a table the ring moves away while it is being loaded is not served: its lease goes back and the new owner takes it at once', async () => {
+    const prefix = freshPrefix();
+    let ringOwner = 'wb';
+    const { a, b } = twoWorkers(prefix, () => ringOwner);
+    await dealHand(b.h, b.directory);
+    const seq = b.directory.peek(TABLE)!.tableSeq;
+    await b.directory.evict(TABLE);
+
+    // wb loads the table again (a gateway re-attaches a connection); while it reads the room rows,
+    // a worker joins and the ring gives the table to wa. wb's ring change found nothing live to evict.
+    const load = b.h.seeds.load.bind(b.h.seeds);
+    vi.spyOn(b.h.seeds, 'load').mockImplementationOnce((id) => {
+      ringOwner = 'wa';
+      return load(id);
+    });
+    const refused = await b.directory.get(TABLE).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(NotOwnerError);
+    expect(refused).toMatchObject({ ownerId: 'wa' });
+    expect(b.directory.peek(TABLE)).toBeUndefined();
+    expect(b.ownership.heldLease(TABLE)).toBeUndefined();
+    expect(await redis.get(redisKeys(prefix).lease(TABLE))).toBeNull();
+
+    // The ring's owner serves it at once (it would otherwise wait, NOT_OWNER, for as long as wb kept
+    // renewing a lease for a table no gateway sends it).
+    const actorA = await a.directory.get(TABLE);
+    expect(a.directory.epochOf(TABLE)).toBe(3);
+    expect(actorA.tableSeq).toBe(seq);
+    await a.directory.close();
     await b.directory.close();
   });
 

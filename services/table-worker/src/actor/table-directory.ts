@@ -23,6 +23,8 @@ export interface TableDirectoryOptions extends TableActorDeps {
    * free), and the connections it had are attached again, so that they are not left dangling.
    */
   readonly shouldServe?: (tableId: string) => boolean;
+  /** The worker the ring names as the table's owner (the hint of a NOT_OWNER), if any. */
+  readonly ringOwnerOf?: (tableId: string) => string | undefined;
   /** Whether a gateway stream is still open here (connections on a closed one are not re-attached). */
   readonly streamOpen?: (streamId: string) => boolean;
   /**
@@ -149,6 +151,20 @@ export class TableDirectory {
       if (lease && ownership) await this.claim(tableId, lease, ownership);
       const seed = saved.state === null ? await this.persistedThrough(tableId, loaded, saved.handNo) : loaded;
       if (lease && ownership) ownership.check(lease);
+      // The ring may have moved the table while it was being loaded (a member joined or left during
+      // the lease wait, the claim or the reads). A ring change evicts only the tables live at that
+      // moment, so a table published here after it would keep its lease, renewed, while every
+      // gateway sends it to the new owner, which cannot take it: unavailable for as long as this
+      // worker lives. Checked with no await from here to the table going live: a later change
+      // finds it live and evicts it.
+      if (this.options.shouldServe && !this.options.shouldServe(tableId)) {
+        const owner = this.options.ringOwnerOf?.(tableId) ?? '';
+        this.options.logger.info(
+          { event: 'table_moved_while_loading', tableId, owner, ...(lease ? { epoch: lease.epoch } : {}) },
+          'the ring moved the table while it was loading: not served here, lease given back',
+        );
+        throw new NotOwnerError(tableId, owner, 'the ring moved the table away');
+      }
       const deps: TableActorDeps = lease
         ? { ...this.options, checkpoints: this.fenced(lease), seeds: this.fencedSeeds(lease) }
         : this.options;
