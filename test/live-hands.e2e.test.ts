@@ -158,7 +158,12 @@ describe('live hands across the cluster', () => {
     // The humans' seeds counted: both are in every reveal of a hand they were dealt into.
     const job = await records.job(handIds[0]!);
     expect(job!.payload.reveal.client_seeds.length).toBeGreaterThanOrEqual(1);
-    expect(t.ann.state?.seats.filter((s) => s.bot)).toHaveLength(2);
+    // Bot-fill keeps the table at four players: two bots beside the two humans. A funded bot that
+    // goes broke leaves and a fresh one is funded a moment later, so wait for the table to settle
+    // rather than read whichever snapshot came last.
+    const bots = () => t.ann.state?.seats.filter((s) => s.bot) ?? [];
+    await t.ann.until(() => bots().length === 2, 20_000, 'two bots seated beside the humans');
+    expect(bots()).toHaveLength(2);
   });
 
   it('PLO: four hole cards each, pot-limit raises', async () => {
