@@ -1,6 +1,6 @@
 /**
  * The dealer's implementation (@felt/engine) against the verifier's (@felt/client), which was written
- * separately from FAIRNESS.md. Agreement on random hands, on the committed fixtures and on the draw-game
+ * separately from docs/fairness.md. Agreement on random hands, on the committed fixtures and on the draw-game
  * reshuffle vectors is what makes either one believable.
  */
 import { readFileSync } from 'node:fs';
@@ -186,7 +186,7 @@ describe('records with withheld cards, from real engine hands', () => {
 });
 
 describe('the draw-game reshuffle vectors in docs/fairness.md', () => {
-  // FAIRNESS.md's vector hand with no client seeds, whose first ten cards are 2s 6d 7c Ts Kh Ah 2c 8s 8h 6h.
+  // The test-vector hand with no client seeds, whose first ten cards are 2s 6d 7c Ts Kh Ah 2c 8s 8h 6h.
   const base = prepareDeck({
     handId: '00000000-0000-4000-8000-000000000000',
     serverSeed: Uint8Array.from({ length: 32 }, (_, i) => i),

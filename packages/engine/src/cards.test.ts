@@ -7,7 +7,7 @@ describe('cards', () => {
     expect(new Set(CARD_BY_CODE).size).toBe(52);
   });
 
-  it('builds the initial decks in FAIRNESS.md order', () => {
+  it('builds the initial decks in suit-then-rank order', () => {
     const full = initialDeck('standard52');
     expect(full.slice(0, 3)).toEqual(['2c', '3c', '4c']);
     expect(full[12]).toBe('Ac');

@@ -9,7 +9,7 @@ import { CodedError } from './coded-error.js';
 export const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'] as const;
 export type Rank = (typeof RANKS)[number];
 
-/** Suit order c < d < h < s: the deck order of FAIRNESS.md and the stud bring-in tiebreak. */
+/** Suit order c < d < h < s: the initial deck order of docs/fairness.md and the stud bring-in tiebreak. */
 export const SUITS = ['c', 'd', 'h', 's'] as const;
 export type Suit = (typeof SUITS)[number];
 
@@ -80,8 +80,8 @@ export function cardFromCode(code: CardCode): Card {
 export type DeckKind = 'standard52' | 'short36';
 
 /**
- * The initial (unshuffled) deck order that FAIRNESS.md fixes: for suit in c, d, h, s, for rank ascending.
- * The short deck starts at the six.
+ * The initial (unshuffled) deck order of docs/fairness.md, derivation step 8: for suit in c, d, h, s,
+ * for rank ascending. The short deck starts at the six.
  */
 export function initialDeck(kind: DeckKind): Card[] {
   const lowest = kind === 'short36' ? RANK_INDEX['6']! : 0;

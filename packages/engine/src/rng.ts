@@ -76,7 +76,7 @@ function hashSeed(str: string): [number, number, number, number] {
   return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
 }
 
-/** Uniform integer in [0, n) without modulo bias (rejection sampling, as FAIRNESS.md does for the deck). */
+/** Uniform integer in [0, n) without modulo bias (rejection sampling, as the deck derivation does). */
 export function randomInt(rng: Rng, n: number): number {
   if (!Number.isInteger(n) || n <= 0 || n > 2 ** 32) throw new RangeError(`randomInt bound must be in 1..2^32: ${n}`);
   const limit = 2 ** 32 - (2 ** 32 % n);
@@ -121,7 +121,7 @@ export function randomBytes(rng: Rng, n: number): Uint8Array {
   return out;
 }
 
-/** A lowercase, hyphenated version-4 UUID drawn from the rng (FAIRNESS.md hand ids in simulations). */
+/** A lowercase, hyphenated version-4 UUID drawn from the rng (the form of a hand id, for simulations). */
 export function randomUuid(rng: Rng): string {
   const b = randomBytes(rng, 16);
   b[6] = (b[6]! & 0x0f) | 0x40;

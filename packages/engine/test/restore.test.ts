@@ -1,5 +1,5 @@
 /**
- * Restore identity (reference 004): serialize a hand in the middle of every street, restore it from
+ * Restore identity (docs/engine.md, "Serialization"): serialize a hand in the middle of every street, restore it from
  * plain JSON, play the same decisions forward, and get exactly the original hand: same log, same
  * settlement, same final stacks.
  */

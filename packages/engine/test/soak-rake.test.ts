@@ -1,10 +1,10 @@
 /**
- * Rake over random engine hands (reference 001 rules, the allocation in docs/engine.md): fast-check
+ * Rake over random engine hands (the rules and the allocation in docs/engine.md, "Pots, rake, showdown"): fast-check
  * draws a game, a structure, a hand seed and a rake configuration (any percentage with two decimals, a
  * cap from one chip to none, heads-up percentage, no-flop-no-drop), plays the hand with the simulator's
  * random actions (short stacks, many all-ins and side pots), and asserts after every hand: every pot's
  * rake and every player's rake paid >= 0, every share pays the floor or ceiling of its quota, the
- * decided amount, and chips conserved (with reference 004's other properties). 300 hands in `npm test`;
+ * decided amount, and chips conserved (with the soak's other pot properties). 300 hands in `npm test`;
  * FELT_SOAK=1 plays 20,000.
  */
 import fc from 'fast-check';

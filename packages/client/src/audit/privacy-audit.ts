@@ -1,5 +1,5 @@
-// Tooling: inspects every message one recipient received for data it must not see (ARCHITECTURE.md
-// invariant 2, FAIRNESS.md): another seat's hidden cards, the deck, or a seed before the reveal.
+// Tooling: inspects every message one recipient received for data it must not see (invariant 2 of
+// docs/architecture.md; docs/fairness.md): another seat's hidden cards, the deck, or a seed before the reveal.
 // It works on raw JSON and knows only which fields may carry a card, so a leak under any field
 // name is caught.
 
@@ -129,7 +129,7 @@ export class PrivacyAuditor {
           }
         }
       }
-      return; // A reveal after the result shows the whole deck by design (FAIRNESS.md).
+      return; // A reveal after the result shows the whole deck by design (docs/fairness.md, honest limits).
     }
 
     if (type === 'table_state' && msg.hero !== undefined) {

@@ -5,7 +5,7 @@ import { runVerify, VERIFY_USAGE, type VerifyIo } from './verify-command.js';
 const USAGE = `usage: felt <command> [options]
 
 commands:
-  verify   check reveal records against FAIRNESS.md (felt verify --help)`;
+  verify   check reveal records against the felt-deck-v1 derivation (felt verify --help)`;
 
 const io: VerifyIo = {
   out: (line) => process.stdout.write(line + '\n'),

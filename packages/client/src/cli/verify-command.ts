@@ -6,10 +6,11 @@ import { verifyReveal, type VerifyOptions, type VerifyResult } from '../fairness
 export const VERIFY_USAGE = `usage: felt verify [options] <file|-|url>...
        felt verify [options] --lobby <url> --hand <hand id>
 
-Checks reveal records (one record or a JSON array of them) against FAIRNESS.md:
-the seed commit, the deck seed, every dealt card at its index, and indices 0..k-1.
-A card withheld as null (the lobby's history, for cards you did not see) keeps
-its index but is not checked; the line says how many were withheld.
+Checks reveal records (one record or a JSON array of them) against the
+felt-deck-v1 derivation: the seed commit, the deck seed, every dealt card at its
+index, and indices 0..k-1. A card withheld as null (the lobby's history, for
+cards you did not see) keeps its index but is not checked; the line says how
+many were withheld.
 '-' reads standard input. Prints one line per hand; exits 1 if any hand fails,
 2 if the input cannot be read.
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ByteStream, commitOf, deckOrder, deckSeedOf, fromHex, toHex, unshuffledDeck } from './derive.js';
 
-// FAIRNESS.md's test vectors, checked by the verifier's own implementation.
+// The test vectors of docs/fairness.md, checked by the verifier's own implementation.
 const SERVER_SEED = Uint8Array.from({ length: 32 }, (_, i) => i);
 const HAND_ID = '00000000-0000-4000-8000-000000000000';
 
-describe('verifier derivation matches FAIRNESS.md', () => {
+describe('verifier derivation matches the docs/fairness.md test vectors', () => {
   it('seed_commit', () => {
     expect(commitOf(SERVER_SEED)).toBe('sha256:630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd');
   });

@@ -1,8 +1,8 @@
 import { DeckKind, FELT_DECK_V1, fromHex, unshuffledDeck } from './derive.js';
 
 /**
- * A reveal record: what `seed_reveal` publishes and the hand record keeps (FAIRNESS.md step 11), as written
- * by `felt-sim --reveals` and served by the lobby's verification endpoint.
+ * A reveal record: what `seed_reveal` publishes and the hand record keeps (docs/fairness.md, derivation
+ * step 11), as written by `felt-sim --reveals` and served by the lobby's verification endpoint.
  */
 export interface RevealRecord {
   hand_id: string;
@@ -90,7 +90,7 @@ export function parseRevealRecord(raw: Record<string, unknown>): { parsed: Parse
     bad('hand_id', 'must be a non-empty string');
   } else {
     parsed.handId = raw.hand_id;
-    // Still verifiable (the derivation hashes the string as given), but FAIRNESS.md fixes the format.
+    // Still verifiable (the derivation hashes the string as given), but the derivation fixes the format.
     if (!HAND_ID.test(raw.hand_id)) bad('hand_id', 'must be a lowercase hyphenated UUID');
   }
 

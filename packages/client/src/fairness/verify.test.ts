@@ -4,7 +4,7 @@ import { VerifierError, VerifierErrorCode } from './errors.js';
 import type { RevealRecord } from './record.js';
 import { CheckStatus, VerifyFailureCode, verifyReveal, type VerifyFailure } from './verify.js';
 
-// A record built from FAIRNESS.md's published vector alone: seats 1 and 3, the listed 52-card order.
+// A record built from the published test vector of docs/fairness.md alone: seats 1 and 3, the listed 52-card order.
 const VECTOR_ORDER =
   'Th 2s 3h 7h 9h 8s 8c 9s 4c 8h Td 2d Qs Kh Jd 4s Ac 2c Qc Ks 4d 6d Kd 6h 9d 9c 7d Jc Kc Qh 6c As 5c Tc 8d 5s 3s 7s Jh Ad Qd 3c Ts 7c 5h 6s Js 3d 2h Ah 5d 4h'.split(
     ' ',

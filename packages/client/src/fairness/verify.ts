@@ -52,7 +52,7 @@ export type VerifyFailure =
 export const CheckStatus = { PASSED: 'passed', FAILED: 'failed', SKIPPED: 'skipped', NOT_APPLICABLE: 'n/a' } as const;
 export type CheckStatus = (typeof CheckStatus)[keyof typeof CheckStatus];
 
-/** FAIRNESS.md's "what a verifier checks", one entry per check. `skipped` means a malformed input blocked it. */
+/** What a verifier checks (docs/fairness.md), one entry per check. `skipped` means a malformed input blocked it. */
 export interface VerifyChecks {
   structure: CheckStatus;
   version: CheckStatus;
@@ -79,7 +79,7 @@ export interface VerifyResult {
   clientSeedCount: number;
   /**
    * No client seed was mixed in. The checks then prove only that the deck did not change after the commit,
-   * not that the server did not choose its seed (FAIRNESS.md, honest limits).
+   * not that the server did not choose its seed (docs/fairness.md, honest limits).
    */
   serverSeedOnly: boolean;
   checks: VerifyChecks;
@@ -160,9 +160,9 @@ function normalizeOwnSeed(own: NonNullable<VerifyOptions['ownSeed']>): { seat: n
 }
 
 /**
- * Checks one reveal record against FAIRNESS.md: the commit, the deck seed, every recorded card at its index,
- * indices exactly 0..k−1, draw-game reshuffles, and (optionally) the caller's own seed and the commit it saw
- * before the deal. A withheld card (`card: null`) keeps its index in the 0..k−1 check but its value is not
+ * Checks one reveal record against the derivation (docs/fairness.md): the commit, the deck seed, every
+ * recorded card at its index, indices exactly 0..k−1, draw-game reshuffles, and (optionally) the caller's
+ * own seed and the commit it saw before the deal. A withheld card (`card: null`) keeps its index in the 0..k−1 check but its value is not
  * checked; `cardsWithheld` counts them. Every failed check is reported; the function throws only when `record` is not an object
  * or an option is malformed.
  */

@@ -26,7 +26,7 @@ export class FeltSdkError extends CodedError<SdkErrorCode> {
   }
 }
 
-/** A command refused by the server: nothing was applied (ARCHITECTURE.md invariant 8). */
+/** A command refused by the server: nothing was applied (invariant 8 of docs/architecture.md). */
 export class CommandRefusedError extends FeltSdkError {
   override readonly name = 'CommandRefusedError';
   constructor(

@@ -44,7 +44,7 @@ export interface HandFairness {
    */
   readonly commitSeenBeforeDeal: boolean;
   readonly ownSeed: OwnSeed | null;
-  /** No client seed counted: proves only that the deck did not change after the commit (FAIRNESS.md). */
+  /** No client seed counted: proves only that the deck did not change after the commit. */
   readonly serverSeedOnly: boolean;
   readonly problems: readonly FairnessProblem[];
   /** Cards this client saw that the reveal does not list as dealt. */
@@ -68,7 +68,7 @@ export function cardsSeen(hand: HandMarkers): string[] {
 }
 
 /**
- * Checks a hand's seed_reveal with the verifier (FAIRNESS.md "What a verifier checks") against the
+ * Checks a hand's seed_reveal with the verifier (docs/fairness.md, "Verifying a hand") against the
  * commit this client received and the seed it had accepted, plus the cards it saw.
  */
 export function assessHand(

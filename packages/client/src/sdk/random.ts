@@ -33,7 +33,7 @@ export function newCommandId(randomBytes: RandomBytes = webCryptoRandomBytes): s
 }
 
 /**
- * A fresh 32-byte client seed as 64 hex chars (FAIRNESS.md step 4). Drawn only after the hand's
+ * A fresh 32-byte client seed as 64 hex chars (docs/fairness.md, derivation step 4). Drawn only after the hand's
  * seed_commit arrives, never cached, so the server cannot grind its deck against a known seed.
  */
 export function newClientSeed(randomBytes: RandomBytes = webCryptoRandomBytes): string {

@@ -37,7 +37,7 @@ function run(messages: readonly ReducibleMessage[], view: TableView = initialTab
   return view;
 }
 
-describe('reference 003 conformance scenarios', () => {
+describe('client contract conformance scenarios', () => {
   it('fold event, then snapshot with folded: true — the seat remains folded regardless of connection status', () => {
     const view = run([
       tableState(10),
@@ -192,7 +192,7 @@ describe('reference 003 conformance scenarios', () => {
   });
 });
 
-describe('voided hands (Protocol V2, beyond reference 003)', () => {
+describe('voided hands (Protocol V2)', () => {
   const voided = (tableSeq: number, handId = HAND_A): HandVoided => ({
     type: 'hand_voided',
     table_id: TABLE,
@@ -240,7 +240,7 @@ describe('voided hands (Protocol V2, beyond reference 003)', () => {
   });
 });
 
-describe('loss detection from prev_table_seq (Protocol V2, beyond reference 003)', () => {
+describe('loss detection from prev_table_seq (Protocol V2)', () => {
   it('prev_table_seq 0 means nothing came before, and nothing is lost before the baseline snapshot', () => {
     const fresh = initialTableView(TABLE);
     expect(reduceTable(fresh, { ...tableState(3), prev_table_seq: 0 }).lossDetected).toBe(false);

@@ -424,7 +424,7 @@ export class TableSession {
   }
 
   /**
-   * FAIRNESS.md step 4: a fresh seed from Web Crypto, drawn only now that the commit is known, sent
+   * Derivation step 4 (docs/fairness.md): a fresh seed from Web Crypto, drawn only now that the commit is known, sent
    * once per hand by a seat that is dealt in.
    */
   private onSeedCommit(message: Extract<TableEvent, { type: 'seed_commit' }>): void {

@@ -13,7 +13,7 @@ import {
   toRevealRecord,
 } from './index.js';
 
-// FAIRNESS.md's test vectors, verbatim.
+// The test vectors of docs/fairness.md ("Test vectors"), verbatim.
 const SERVER_SEED = Uint8Array.from({ length: 32 }, (_, i) => i);
 const HAND_ID = '00000000-0000-4000-8000-000000000000';
 const SEAT1 = { seat: 1, seed: new Uint8Array(32).fill(0x22) };
@@ -29,7 +29,7 @@ function code(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('FAIRNESS.md test vectors', () => {
+describe('docs/fairness.md test vectors', () => {
   it('seed_commit', () => {
     expect(seedCommit(SERVER_SEED)).toBe('sha256:630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd');
   });
@@ -104,7 +104,7 @@ describe('derivation inputs', () => {
     expect(new Set([base, ...variants]).size).toBe(6);
   });
 
-  it('refuses inputs FAIRNESS.md rules out', () => {
+  it('refuses inputs the derivation rules out', () => {
     expect(code(() => seedCommit(new Uint8Array(31)))).toBe(FairnessErrorCode.INVALID_SEED);
     expect(code(() => deriveDeckSeed(new Uint8Array(33), HAND_ID, []))).toBe(FairnessErrorCode.INVALID_SEED);
     expect(code(() => deriveDeckSeed(SERVER_SEED, 'ABCDEF00-0000-4000-8000-000000000000', []))).toBe(

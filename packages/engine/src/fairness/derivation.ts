@@ -5,6 +5,9 @@ import { initialDeck, type Card, type DeckKind } from '../cards.js';
 import { FairnessError, FairnessErrorCode } from './errors.js';
 import { bytesToHex } from './hex.js';
 
+// The felt-deck-v1 derivation. "Step N" below is step N of docs/fairness.md, "The derivation
+// (felt-deck-v1)", the byte-exact specification this file implements.
+
 /** The version tag mixed into every deck seed; bumping it is the only way to change the derivation. */
 export const DERIVATION_VERSION = 'felt-deck-v1';
 export type DerivationVersion = typeof DERIVATION_VERSION;
@@ -19,7 +22,7 @@ export interface ClientSeed {
 
 const UUID_LOWER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** FAIRNESS.md step 1: a lowercase, hyphenated UUID. */
+/** Step 1: a hand id is a lowercase, hyphenated UUID. */
 export function isHandId(value: string): boolean {
   return UUID_LOWER.test(value);
 }
@@ -41,15 +44,15 @@ function assertSeed(seed: Uint8Array, what: string): void {
   }
 }
 
-/** FAIRNESS.md step 3: `"sha256:" + hex(SHA-256(server_seed))`. */
+/** Step 3: `"sha256:" + hex(SHA-256(server_seed))`. */
 export function seedCommit(serverSeed: Uint8Array): string {
   assertSeed(serverSeed, 'server_seed');
   return `sha256:${bytesToHex(sha256(serverSeed))}`;
 }
 
 /**
- * Client seeds in the order the derivation mixes them: seat ascending. Refuses what FAIRNESS.md rules
- * out (a seat outside one byte, two seeds for one seat, a seed that is not 32 bytes) instead of silently
+ * Client seeds in the order the derivation mixes them: seat ascending. Refuses what steps 4–5 rule out
+ * (a seat outside one byte, two seeds for one seat, a seed that is not 32 bytes) instead of silently
  * picking one, because the verifier would then disagree with the dealer.
  */
 export function sortClientSeeds(clientSeeds: readonly ClientSeed[]): ClientSeed[] {
@@ -70,7 +73,7 @@ export function sortClientSeeds(clientSeeds: readonly ClientSeed[]): ClientSeed[
 }
 
 /**
- * FAIRNESS.md step 5:
+ * Step 5:
  * `HMAC-SHA256(server_seed, "felt-deck-v1" || 0x00 || utf8(hand_id) || 0x00 || (byte(seat) || seed)*)`,
  * client seeds in seat order whatever order they arrive in.
  */
@@ -100,7 +103,7 @@ const BLOCK_BYTES = 32;
 const MAX_POSITION = TWO_32 * BLOCK_BYTES;
 
 /**
- * FAIRNESS.md step 7's acceptance bound: `2^32 − (2^32 mod n)`, the largest multiple of n not above 2^32.
+ * Step 7's acceptance bound: `2^32 − (2^32 mod n)`, the largest multiple of n not above 2^32.
  * Values at or above it are rejected so that every residue has exactly `limit / n` preimages.
  */
 export function drawLimit(n: number): number {
@@ -111,7 +114,7 @@ export function drawLimit(n: number): number {
 }
 
 /**
- * FAIRNESS.md step 7 over any source of big-endian uint32 words. Kept separate from the SHA-256 stream so
+ * Step 7 over any source of big-endian uint32 words. Kept separate from the SHA-256 stream so
  * a test can feed it crafted words and check the rejection boundary directly.
  */
 export function uniformDraw(nextUint32: () => number, n: number): number {
@@ -128,7 +131,7 @@ export interface DeckStreamState {
 }
 
 /**
- * FAIRNESS.md step 6: the byte stream `SHA-256(deck_seed || uint32_be(k))` for k = 0, 1, 2, … and the draws
+ * Step 6: the byte stream `SHA-256(deck_seed || uint32_be(k))` for k = 0, 1, 2, … and the draws
  * read from it. The stream is consumed four bytes at a time and 32 is a multiple of four, so a word never
  * straddles two blocks and a position is always a multiple of four.
  *
@@ -189,13 +192,13 @@ export class DeckStream {
     return word;
   }
 
-  /** A uniform integer in [0, n), by FAIRNESS.md step 7's rejection sampling. */
+  /** A uniform integer in [0, n), by step 7's rejection sampling. */
   draw(n: number): number {
     return uniformDraw(() => this.nextUint32(), n);
   }
 }
 
-/** FAIRNESS.md step 9, in place: for i from len−1 down to 1, j = draw(i + 1), swap. */
+/** Step 9, in place: for i from len−1 down to 1, j = draw(i + 1), swap. */
 export function fisherYates<T>(items: T[], stream: DeckStream): T[] {
   for (let i = items.length - 1; i >= 1; i--) {
     const j = stream.draw(i + 1);
@@ -213,7 +216,7 @@ export function shuffleDeckWithStream(deckSeed: Uint8Array, kind: DeckKind): { o
   return { order, stream };
 }
 
-/** FAIRNESS.md steps 6–9: the deck order for a deck seed. Dealing takes `order[0]` upward. */
+/** Steps 6–9: the deck order for a deck seed. Dealing takes `order[0]` upward. */
 export function shuffleDeck(deckSeed: Uint8Array, kind: DeckKind): Card[] {
   return shuffleDeckWithStream(deckSeed, kind).order;
 }

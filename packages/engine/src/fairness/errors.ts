@@ -18,7 +18,7 @@ export type FairnessErrorCode = (typeof FairnessErrorCode)[keyof typeof Fairness
 /**
  * Every way the derivation refuses its input. Refusing is the point: a seed of the wrong length or a
  * duplicated seat would still hash to *something*, and a deck derived from it could not be verified by a
- * third party following FAIRNESS.md.
+ * third party following docs/fairness.md.
  */
 export class FairnessError extends CodedError<FairnessErrorCode> {
   override readonly name = 'FairnessError';

@@ -2,7 +2,7 @@ import { FairnessError, FairnessErrorCode } from './errors.js';
 
 const HEX_DIGITS = '0123456789abcdef';
 
-/** Lowercase hex, the form FAIRNESS.md publishes seeds and hashes in. */
+/** Lowercase hex, the form the reveal record publishes seeds and hashes in. */
 export function bytesToHex(bytes: Uint8Array): string {
   let out = '';
   for (const b of bytes) out += HEX_DIGITS[b >> 4]! + HEX_DIGITS[b & 15]!;

@@ -78,7 +78,7 @@ describe('draw-game reshuffle', () => {
     expect(order).toHaveLength(52);
   });
 
-  it('canonical order is FAIRNESS.md initial-deck order and refuses foreign or repeated cards', () => {
+  it('canonical order is the initial-deck order and refuses foreign or repeated cards', () => {
     expect(canonicalOrder(['As', '2d', 'Kc', '2c'], 'standard52')).toEqual(['2c', 'Kc', '2d', 'As']);
     expect(code(() => canonicalOrder(['5c'], 'short36'))).toBe(FairnessErrorCode.INVALID_RESHUFFLE);
     expect(code(() => canonicalOrder(['5c', '5c'], 'standard52'))).toBe(FairnessErrorCode.INVALID_RESHUFFLE);
@@ -121,7 +121,7 @@ describe('draw-game reshuffle', () => {
 });
 
 describe('draw-game reshuffle vectors (docs/fairness.md)', () => {
-  // FAIRNESS.md's vector hand with no client seeds; its first ten cards go back as the discards.
+  // The test-vector hand with no client seeds; its first ten cards go back as the discards.
   const discards: Card[] = ['2s', '6d', '7c', 'Ts', 'Kh', 'Ah', '2c', '8s', '8h', '6h'];
 
   it('stub dealt out: the pile at indices 52..61', () => {

@@ -9,7 +9,7 @@ import {
 import { FairnessError, FairnessErrorCode } from './errors.js';
 import { bytesToHex, hexToBytes } from './hex.js';
 
-/** A card taken from the deck, with its deck index (FAIRNESS.md step 10). */
+/** A card taken from the deck, with its deck index (docs/fairness.md, derivation step 10). */
 export interface DealtCard {
   index: number;
   card: Card;
@@ -29,7 +29,10 @@ function canonicalRanks(kind: DeckKind): Map<Card, number> {
   return new Map(initialDeck(kind).map((card, i) => [card, i]));
 }
 
-/** Sorts cards into FAIRNESS.md's initial-deck order, refusing cards outside the deck and duplicates. */
+/**
+ * Sorts cards into the initial-deck order (suit c d h s, then rank ascending), refusing cards outside the
+ * deck and duplicates.
+ */
 export function canonicalOrder(cards: readonly Card[], kind: DeckKind): Card[] {
   const rank = canonicalRanks(kind);
   const seen = new Set<Card>();
@@ -67,7 +70,7 @@ export interface HandDeckState {
 }
 
 /**
- * The deck of one hand as the engine deals it: FAIRNESS.md's shuffled order, dealt from index 0 upward, plus
+ * The deck of one hand as the engine deals it: the felt-deck-v1 shuffled order, dealt from index 0 upward, plus
  * the draw-game reshuffle extension. Deck indices never restart: after a reshuffle the new pile continues the
  * numbering, so the dealt indices stay exactly 0..k−1 and a verifier can rebuild every card.
  */

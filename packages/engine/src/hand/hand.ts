@@ -334,7 +334,7 @@ export class Hand {
     return this.board;
   }
 
-  /** Every dealt card with its deck index, in dealing order (FAIRNESS.md step 10). */
+  /** Every dealt card with its deck index, in dealing order (docs/fairness.md, derivation step 10). */
   dealtCards(): readonly DealtCard[] {
     return this.dealer.dealt;
   }

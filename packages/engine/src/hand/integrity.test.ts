@@ -1,7 +1,8 @@
 /**
- * The loud-error guard of reference 004: when pot validation fails, nothing is paid, the hand stays
- * unsettled (phase "showdown") and the error is a typed ShowdownIntegrityError. The pot bookkeeping is
- * made to fail here by swapping the validator; the validator's own detection is tested in pots.test.ts.
+ * The loud-error guard of docs/engine.md, "Pots, rake, showdown": when pot validation fails, nothing is
+ * paid, the hand stays unsettled (phase "showdown") and the error is a typed ShowdownIntegrityError. The
+ * pot bookkeeping is made to fail here by swapping the validator; the validator's own detection is tested
+ * in pots.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { quickHand } from '../../test/helpers.js';

@@ -65,7 +65,7 @@ export interface DealHoleOperation {
   readonly cards: readonly Card[];
   /** Per card: `up` cards are seen by everyone (Stud), `down` cards only by their owner. */
   readonly visibility: readonly CardVisibility[];
-  /** Deck index of each card (FAIRNESS.md: every dealt card is recorded with its index). */
+  /** Deck index of each card: every dealt card is recorded with its index, so a verifier can check it. */
   readonly indices: readonly number[];
   /** Set when the cards replace a draw's discards. */
   readonly draw?: true;

@@ -146,7 +146,7 @@ export interface HandSetup {
   readonly players: readonly HandPlayerSetup[];
   /** Posted in this order before any card is dealt. */
   readonly forcedBets: readonly ForcedBet[];
-  /** The shuffled deck, dealt from index 0 upward with no burns (FAIRNESS.md). */
+  /** The shuffled deck, dealt from index 0 upward with no burns (docs/fairness.md, derivation step 10). */
   readonly deck: readonly Card[];
   /**
    * The hand's deck seed (hex), from which `deck` was shuffled. Draw games need it to reshuffle the

@@ -44,7 +44,7 @@ export interface SimulatedHand {
   readonly seed: string;
   readonly hand: Hand;
   readonly commitment: DeckCommitment;
-  /** The reveal record of the hand (FAIRNESS.md), as `felt verify` checks it. */
+  /** The reveal record of the hand (docs/fairness.md), as `felt verify` checks it. */
   reveal(): RevealRecord;
 }
 

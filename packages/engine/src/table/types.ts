@@ -84,7 +84,7 @@ export interface TableJSON {
   readonly mixed: MixedState | null;
 }
 
-/** What the table needs from the dealer to start a hand (FAIRNESS.md: the deck is fixed before the deal). */
+/** What the table needs from the dealer to start a hand (the deck is fixed before the deal). */
 export interface NextHandInput {
   readonly handId: string;
   /** The shuffled deck of the current game's deck kind. */
