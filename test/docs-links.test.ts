@@ -56,16 +56,6 @@ const LOCAL_ONLY = new Set(
     .filter((line) => line !== '' && !/[#!*?[\]/]/.test(line)),
 );
 
-/**
- * Paths a generated doc carries over from its source, which editing the doc cannot fix:
- * docs/protocol.md is written from @felt/protocol's schema descriptions (`npm run gen:docs -w
- * @felt/protocol`), and some of them still cite the design's FAIRNESS.md, whose steps are those of
- * docs/fairness.md, "The derivation (felt-deck-v1)". Drop an entry once its source no longer names it.
- */
-const FROM_GENERATOR: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ['docs/protocol.md', new Set(['FAIRNESS.md'])],
-]);
-
 /** Lines outside fenced code blocks, with their line numbers. */
 function proseLines(text: string): { line: number; text: string }[] {
   const out: { line: number; text: string }[] = [];
@@ -169,7 +159,7 @@ function check(doc: string, text = readFileSync(join(ROOT, doc), 'utf8')): strin
 
     for (const token of [...spans, ...words]) {
       const path = pathIn(token);
-      if (path === undefined || resolves(path, doc) || FROM_GENERATOR.get(doc)?.has(path)) continue;
+      if (path === undefined || resolves(path, doc)) continue;
       problems.push(`${where}: names a missing path: ${path}`);
     }
   }
@@ -196,8 +186,8 @@ describe('docs name files that exist', () => {
     expect(resolves('live-table.ts', sample)).toBe(true);
     expect(resolves('src/grpc/table-service.ts', sample)).toBe(true);
     expect(resolves('dev/contracts.md', sample)).toBe(true);
-    expect(pathIn('FAIRNESS.md')).toBe('FAIRNESS.md');
-    expect(resolves('FAIRNESS.md', sample)).toBe(false);
+    expect(pathIn('DESIGN-NOTES.md')).toBe('DESIGN-NOTES.md');
+    expect(resolves('DESIGN-NOTES.md', sample)).toBe(false);
     for (const notAPath of [
       '@felt/engine',
       'P checkpoint:<table>',
@@ -218,7 +208,7 @@ describe('docs name files that exist', () => {
     }
     const doc = 'docs/engine.md';
     const text = [
-      'Stale: `services/table-worker/src/actor/table-view.ts`, src/ownership/keys.ts and FAIRNESS.md.',
+      'Stale: `services/table-worker/src/actor/table-view.ts`, src/ownership/keys.ts and DESIGN-NOTES.md.',
       'Links: [gone](nope.md), [no such section](architecture.md#nope), [fine](architecture.md#where-things-live),',
       '[here](#house-rules), [the web](https://example.com/missing.md) and `packages/engine/src/hand/hand.ts`.',
       '[ref]: ../missing/README.md',
@@ -229,7 +219,7 @@ describe('docs name files that exist', () => {
     expect(check(doc, text)).toEqual([
       `${doc}:1: names a missing path: services/table-worker/src/actor/table-view.ts`,
       `${doc}:1: names a missing path: src/ownership/keys.ts`,
-      `${doc}:1: names a missing path: FAIRNESS.md`,
+      `${doc}:1: names a missing path: DESIGN-NOTES.md`,
       `${doc}:2: link to a missing file: nope.md`,
       `${doc}:2: link to a missing section: architecture.md#nope`,
       `${doc}:4: link to a missing file: ../missing/README.md`,

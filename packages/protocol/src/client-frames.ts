@@ -142,9 +142,10 @@ export const clientSeedSchema = z
     command_id: commandIdSchema.optional(),
   })
   .describe(
-    'Your entropy for the hand announced by seed_commit (FAIRNESS.md step 4). Accepted only from a seat dealt ' +
-      'into that hand, once per seat, while the window is open (until seed_commit.window_closes_at, or until ' +
-      'every seated human has sent one). Seeds that count are listed in seed_reveal.',
+    'Your entropy for the hand announced by seed_commit (docs/fairness.md, derivation step 4). Accepted only ' +
+      'from a seat dealt into that hand, once per seat, while the window is open (until ' +
+      'seed_commit.window_closes_at, or until every seated human has sent one). Seeds that count are listed in ' +
+      'seed_reveal.',
   );
 
 export const showCardsSchema = z

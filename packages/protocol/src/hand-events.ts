@@ -210,7 +210,7 @@ export const revealRecordSchema = z
       .array(z.strictObject({ at_index: z.number().int().nonnegative(), discards: z.array(cardSchema) }))
       .optional(),
   })
-  .describe('FAIRNESS.md’s reveal record, as `felt verify` and @felt/client’s verifyReveal check it.');
+  .describe('The reveal record of docs/fairness.md, as `felt verify` and @felt/client’s verifyReveal check it.');
 export type RevealRecordView = z.infer<typeof revealRecordSchema>;
 
 export const seedRevealSchema = z
@@ -221,7 +221,7 @@ export const seedRevealSchema = z
   })
   .describe(
     'After hand_result: the server seed, the client seeds that counted, the deck seed and every dealt card ' +
-      'with its deck index, to verify the hand. Revealing the server seed reveals the whole deck (FAIRNESS.md, ' +
+      'with its deck index, to verify the hand. Revealing the server seed reveals the whole deck (docs/fairness.md, ' +
       'honest limits), which is why it comes only once the hand is over.',
   );
 

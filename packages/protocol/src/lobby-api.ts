@@ -381,7 +381,7 @@ export const revealResponseSchema = z.object({
   reveal: z
     .record(z.string(), z.unknown())
     .describe(
-      'The reveal record (FAIRNESS.md): seeds, and every dealt deck index with its card, or card null where you did not see it',
+      'The reveal record (docs/fairness.md): seeds, and every dealt deck index with its card, or card null where you did not see it',
     ),
   withheld: z.array(z.number().int()).describe('Deck indices whose cards are withheld'),
 });

@@ -80,7 +80,7 @@ describe('RoomConfig defaults', () => {
     });
   });
 
-  it('picks the betting limit per game as reference 001 does', () => {
+  it('picks the betting limit per game as docs/engine.md, "The games", lists it', () => {
     const limits = Object.fromEntries(GAME_TYPES.map((g) => [g, parseRoomConfig({ game: g }).limit]));
     expect(limits).toEqual({
       holdem: 'nl',
@@ -370,7 +370,7 @@ describe('RoomConfig round trip', () => {
     expect(accepted).toBeGreaterThan(40);
   });
 
-  // Issue 13: derived amounts (default buy-ins, big bets) once overflowed the safe-integer bound, so
+  // Derived amounts (default buy-ins, big bets) once overflowed the safe-integer bound, so
   // a config parsed, was stored, and then never parsed again.
   // A stakes unit anywhere from 1 chip to the safe-integer bound, and stakes each game accepts at that
   // unit, so that most inputs pass the per-field rules and the bounds on derived amounts decide.

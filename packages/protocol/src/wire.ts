@@ -42,7 +42,9 @@ export const handIdSchema = z
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
     message: 'expected a lowercase UUID',
   })
-  .describe('The hand: a fresh lowercase UUID, fixed before its seed is committed (FAIRNESS.md step 1).');
+  .describe(
+    'The hand: a fresh lowercase UUID, fixed before its seed is committed (docs/fairness.md, derivation step 1).',
+  );
 
 export const handSeqSchema = z
   .number()
@@ -81,7 +83,7 @@ export const seedHexSchema = z
 export const seedCommitSchema = z
   .string()
   .regex(/^sha256:[0-9a-f]{64}$/)
-  .describe('"sha256:" + lowercase hex SHA-256 of the server seed (FAIRNESS.md step 3).');
+  .describe('"sha256:" + lowercase hex SHA-256 of the server seed (docs/fairness.md, derivation step 3).');
 
 export const stateHashSchema = z
   .string()

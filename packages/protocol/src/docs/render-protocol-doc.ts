@@ -234,7 +234,7 @@ export function renderProtocolDoc(): string {
     '  reach you before `seed_reveal`. Spectators get no `hero` and no hole cards.',
     '- `seed_reveal` publishes the server seed after the hand, which determines the whole deck, and the full',
     '  record of dealt cards: folded hands can be reconstructed afterwards. That is the price of verifiable',
-    '  dealing (FAIRNESS.md’s honest limits).',
+    '  dealing ([fairness.md](fairness.md#what-it-does-not-prove-the-honest-limits), the honest limits).',
     '',
     '## Resync',
     '',
