@@ -1,20 +1,36 @@
-import type { Prisma, PrismaClient, TxClient } from '../client.js';
+import type { PrismaClient, TxClient } from '../client.js';
 import { LedgerTxKind, TopUpStatus } from '../generated/enums.js';
-import { EscrowMismatchError, HandConflictError, HandNotReadyError, HandRecordInvalidError } from '../errors.js';
+import {
+  EscrowMismatchError,
+  HandConflictError,
+  HandNotReadyError,
+  HandRecordInvalidError,
+  LedgerInvalidError,
+  LedgerUnbalancedError,
+} from '../errors.js';
 import {
   HOUSE_RAKE,
+  accountKey,
   escrowAccount,
   isIdempotencyRace,
   lockLedgerAccounts,
   mapLedgerError,
-  postLedgerTransaction,
   walletAccount,
   type AccountRef,
-  type Posting,
 } from '../ledger.js';
+import { isUniqueViolation } from '../pg-error.js';
 import { withTransaction } from '../transaction.js';
 import { settleRoomCashOuts, type CashOutOutcome } from './cash-out.js';
 import type { NormalizedHand } from './hand-record.js';
+import {
+  advanceRoomCursors,
+  insertHands,
+  readHandContexts,
+  type HandLedgerTx,
+  type LockedAccountRow,
+  type PersistedHandRow,
+  type TopUpRow,
+} from './hand-sql.js';
 import { lockRoomRow } from './room-lock.js';
 import { applyTopUps } from './top-up.js';
 
@@ -31,6 +47,10 @@ export const handLedgerKeys = (handId: string) => ({ result: `hand:${handId}`, r
  * with their rake, the top-ups the table applied before it, the ledger transactions that move each
  * player's net between escrows and the rake to the house, the room's hand cursor, and the
  * cash-outs that were waiting for this hand.
+ *
+ * Four statements carry a plain hand (lock the room; lock its accounts and read what it is checked
+ * against; insert everything; move the cursor: hand-sql.ts). Top-ups the hand reports and cash-outs
+ * it releases take the ledger functions' longer path in the same transaction.
  *
  * - A hand id already persisted is a no-op (`duplicate`); the same id or hand number with
  *   different content throws HandConflictError.
@@ -54,211 +74,154 @@ export async function persistHand(
   }
 }
 
+/** Two writers of one hand id at once (a voided hand does not take the room lock): run again. */
 function isHandIdRace(err: unknown): boolean {
   const e = err as { code?: unknown; meta?: { target?: unknown } };
-  return e?.code === 'P2002' && JSON.stringify(e.meta?.target ?? '').includes('hand_id');
+  if (e?.code === 'P2002' && JSON.stringify(e.meta?.target ?? '').includes('hand_id')) return true;
+  return isUniqueViolation(err, 'hands_hand_id_key');
+}
+
+/** The ledger accounts a plain hand moves: its players' escrows, and the house's rake if any. */
+function handAccountRefs(hand: NormalizedHand): AccountRef[] {
+  const refs: AccountRef[] = hand.players.map((p) => escrowAccount(hand.roomId, p.userId));
+  if (hand.rake > 0n) refs.push(HOUSE_RAKE);
+  return refs;
+}
+
+/** A replay of a persisted hand is a no-op; the same id with other content is a conflict. */
+function checkReplay(hand: NormalizedHand, existing: PersistedHandRow): void {
+  const same =
+    existing.roomId === hand.roomId &&
+    existing.handNo === hand.handNo &&
+    existing.players.length === hand.players.length &&
+    hand.players.every((p) =>
+      existing.players.some((e) => e.seat === p.seat && e.userId === p.userId && e.finalStack === p.finalStack),
+    );
+  if (!same) throw new HandConflictError(hand.handId, hand.roomId, hand.handNo, 'persisted with different content');
+}
+
+/** Hands of a room are written strictly in order: each one right after the room's cursor. */
+function checkNumber(hand: NormalizedHand, lastHandNo: number): void {
+  if (hand.handNo <= lastHandNo) {
+    throw new HandConflictError(hand.handId, hand.roomId, hand.handNo, 'another hand has this number');
+  }
+  if (hand.handNo > lastHandNo + 1) throw new HandNotReadyError(hand.handId, hand.roomId, hand.handNo, lastHandNo);
+}
+
+/**
+ * Reconciles before moving anything: escrow = the stack before this hand + top-ups not in it, that
+ * is those still pending and those a cash-out reported added after this hand (its chips wait in the
+ * escrow for hands up to the cash-out's last one, this one included).
+ */
+function checkEscrows(
+  hand: NormalizedHand,
+  topUps: readonly TopUpRow[],
+  balanceOf: (key: string) => bigint | undefined,
+): void {
+  const pendingBy = new Map<string, bigint>();
+  for (const t of topUps) {
+    if (t.roomId !== hand.roomId) continue;
+    const amount =
+      t.status === TopUpStatus.pending
+        ? t.amount
+        : t.status === TopUpStatus.applied && t.appliedHandNo !== null && t.appliedHandNo > hand.handNo
+          ? (t.appliedAmount ?? 0n)
+          : 0n;
+    if (amount !== 0n) pendingBy.set(t.userId, (pendingBy.get(t.userId) ?? 0n) + amount);
+  }
+  const mismatches = hand.players.flatMap((p) => {
+    const escrow = balanceOf(accountKey(escrowAccount(hand.roomId, p.userId))) ?? 0n;
+    const expected = p.startingStack + (pendingBy.get(p.userId) ?? 0n);
+    return escrow === expected ? [] : [{ userId: p.userId, seat: p.seat, escrow, expected }];
+  });
+  if (mismatches.length > 0) throw new EscrowMismatchError(hand.handId, hand.roomId, mismatches);
+}
+
+function checkUsers(hand: NormalizedHand, names: ReadonlyMap<string, string>): void {
+  const unknown = hand.players.filter((p) => !names.has(p.userId));
+  if (unknown.length > 0) {
+    throw new HandRecordInvalidError(hand.handId, [`unknown users: ${unknown.map((p) => p.userId).join(', ')}`]);
+  }
+}
+
+/**
+ * The hand's ledger transactions: each escrow moves by net + rake paid (the winners' gross), which
+ * sums to zero; then the rake goes from the escrows that paid it to the house.
+ */
+function handLedger(hand: NormalizedHand, accounts: ReadonlyMap<string, LockedAccountRow>): HandLedgerTx[] {
+  const keys = handLedgerKeys(hand.handId);
+  const entry = (ref: AccountRef, amount: bigint) => {
+    const key = accountKey(ref);
+    const account = accounts.get(key);
+    if (!account) throw new LedgerInvalidError(`account ${key} could not be opened`);
+    return { accountId: account.id, accountKey: key, amount };
+  };
+  const txs: HandLedgerTx[] = [];
+  const results = hand.players
+    .filter((p) => p.net + p.rakePaid !== 0n)
+    .map((p) => entry(escrowAccount(hand.roomId, p.userId), p.net + p.rakePaid));
+  if (results.length > 0) {
+    txs.push({ idempotencyKey: keys.result, kind: LedgerTxKind.hand_result, ...ids(hand), entries: results });
+  }
+  if (hand.rake > 0n) {
+    const rake = [
+      ...hand.players
+        .filter((p) => p.rakePaid > 0n)
+        .map((p) => entry(escrowAccount(hand.roomId, p.userId), -p.rakePaid)),
+      entry(HOUSE_RAKE, hand.rake),
+    ];
+    txs.push({ idempotencyKey: keys.rake, kind: LedgerTxKind.rake, ...ids(hand), entries: rake });
+  }
+  for (const t of txs) {
+    const sum = t.entries.reduce((a, e) => a + e.amount, 0n);
+    if (sum !== 0n || t.entries.length < 2) throw new LedgerUnbalancedError(t.idempotencyKey, sum);
+  }
+  return txs;
+}
+
+function ids(hand: NormalizedHand) {
+  return { roomId: hand.roomId, handId: hand.handId, handNo: hand.handNo };
 }
 
 async function writeHand(tx: TxClient, hand: NormalizedHand, now: Date): Promise<PersistResult> {
   const room = await lockRoomRow(tx, hand.roomId);
   if (!room) throw new HandRecordInvalidError(hand.handId, [`room ${hand.roomId} does not exist`]);
 
-  const existing = await tx.hand.findUnique({
-    where: { handId: hand.handId },
-    select: { roomId: true, handNo: true, players: { select: { seat: true, userId: true, finalStack: true } } },
-  });
+  const refs = handAccountRefs(hand);
+  const keys = refs.map(accountKey);
+  let ctx = await readHandContexts(tx, [hand], keys);
+  const existing = ctx.existing.get(hand.handId);
   if (existing) {
-    const same =
-      existing.roomId === hand.roomId &&
-      existing.handNo === hand.handNo &&
-      existing.players.length === hand.players.length &&
-      hand.players.every((p) =>
-        existing.players.some((e) => e.seat === p.seat && e.userId === p.userId && e.finalStack === p.finalStack),
-      );
-    if (!same) throw new HandConflictError(hand.handId, hand.roomId, hand.handNo, 'persisted with different content');
+    checkReplay(hand, existing);
     return { result: 'duplicate', handId: hand.handId, cashOuts: [] };
   }
-  if (hand.handNo <= room.lastHandNo) {
-    throw new HandConflictError(hand.handId, hand.roomId, hand.handNo, 'another hand has this number');
-  }
-  if (hand.handNo > room.lastHandNo + 1) {
-    throw new HandNotReadyError(hand.handId, hand.roomId, hand.handNo, room.lastHandNo);
-  }
+  checkNumber(hand, room.lastHandNo);
 
-  // Every account this transaction may touch, locked once in key order (see lockLedgerAccounts).
-  const topUps = await tx.topUp.findMany({
-    where: { id: { in: hand.topUps.map((t) => t.id) } },
-    select: { userId: true },
-  });
-  const leaving = await tx.cashOut.findMany({
-    where: { roomId: hand.roomId, status: 'pending', lastHandNo: { lte: hand.handNo } },
-    select: { userId: true },
-  });
-  const refs: AccountRef[] = hand.players.map((p) => escrowAccount(hand.roomId, p.userId));
-  for (const u of [...topUps, ...leaving]) {
-    refs.push(escrowAccount(hand.roomId, u.userId), walletAccount(u.userId));
+  // Top-ups the hand reports and cash-outs this hand releases touch more accounts: every account
+  // the transaction may touch is then locked once more, all together in key order (see
+  // lockLedgerAccounts), creating any that is missing.
+  const reported = new Set(hand.topUps.map((t) => t.id));
+  const topUpUsers = ctx.topUps.filter((t) => reported.has(t.id)).map((t) => t.userId);
+  const leaving = ctx.pendingCashOuts.filter((c) => c.roomId === hand.roomId && c.lastHandNo <= hand.handNo);
+  const missing = keys.some((k) => !ctx.accounts.has(k));
+  if (topUpUsers.length > 0 || leaving.length > 0 || missing) {
+    for (const userId of [...topUpUsers, ...leaving.map((c) => c.userId)]) {
+      refs.push(escrowAccount(hand.roomId, userId), walletAccount(userId));
+    }
+    await lockLedgerAccounts(tx, refs);
   }
-  if (hand.rake > 0n) refs.push(HOUSE_RAKE);
-  await lockLedgerAccounts(tx, refs);
-
-  await applyTopUps(tx, { roomId: hand.roomId, handId: hand.handId, handNo: hand.handNo, now }, hand.topUps);
-
-  // Reconcile before moving anything: escrow = the stack before this hand + top-ups not in it, that
-  // is those still pending and those a cash-out reported added after this hand (its chips wait in
-  // the escrow for hands up to the cash-out's last one, this one included).
-  const dealtIn = hand.players.map((p) => p.userId);
-  const pending = await tx.topUp.groupBy({
-    by: ['userId'],
-    where: { roomId: hand.roomId, status: TopUpStatus.pending, userId: { in: dealtIn } },
-    _sum: { amount: true },
-  });
-  const later = await tx.topUp.groupBy({
-    by: ['userId'],
-    where: {
-      roomId: hand.roomId,
-      status: TopUpStatus.applied,
-      appliedHandNo: { gt: hand.handNo },
-      userId: { in: dealtIn },
-    },
-    _sum: { appliedAmount: true },
-  });
-  const pendingBy = new Map(pending.map((r) => [r.userId, r._sum.amount ?? 0n]));
-  for (const r of later) pendingBy.set(r.userId, (pendingBy.get(r.userId) ?? 0n) + (r._sum.appliedAmount ?? 0n));
-  const balances = await tx.ledgerAccount.findMany({
-    where: { key: { in: hand.players.map((p) => `escrow:${hand.roomId}:${p.userId}`) } },
-    select: { userId: true, balance: true },
-  });
-  const balanceBy = new Map(balances.map((b) => [b.userId, b.balance]));
-  const mismatches = hand.players.flatMap((p) => {
-    const escrow = balanceBy.get(p.userId) ?? 0n;
-    const expected = p.startingStack + (pendingBy.get(p.userId) ?? 0n);
-    return escrow === expected ? [] : [{ userId: p.userId, seat: p.seat, escrow, expected }];
-  });
-  if (mismatches.length > 0) throw new EscrowMismatchError(hand.handId, hand.roomId, mismatches);
-
-  // The hand's result: each escrow moves by net + rake paid (the winners' gross), which sums to
-  // zero; then the rake goes from the escrows that paid it to the house.
-  const keys = handLedgerKeys(hand.handId);
-  const results: Posting[] = hand.players
-    .map((p) => ({ account: escrowAccount(hand.roomId, p.userId), amount: p.net + p.rakePaid }))
-    .filter((p) => p.amount !== 0n);
-  if (results.length > 0) {
-    await postLedgerTransaction(tx, {
-      idempotencyKey: keys.result,
-      kind: LedgerTxKind.hand_result,
-      roomId: hand.roomId,
-      handId: hand.handId,
-      postings: results,
-      memo: { handNo: hand.handNo },
-    });
+  if (hand.topUps.length > 0) {
+    await applyTopUps(tx, { roomId: hand.roomId, handId: hand.handId, handNo: hand.handNo, now }, hand.topUps);
   }
-  if (hand.rake > 0n) {
-    await postLedgerTransaction(tx, {
-      idempotencyKey: keys.rake,
-      kind: LedgerTxKind.rake,
-      roomId: hand.roomId,
-      handId: hand.handId,
-      postings: [
-        ...hand.players
-          .filter((p) => p.rakePaid > 0n)
-          .map((p) => ({ account: escrowAccount(hand.roomId, p.userId), amount: -p.rakePaid })),
-        { account: HOUSE_RAKE, amount: hand.rake },
-      ],
-      memo: { handNo: hand.handNo },
-    });
-  }
+  // Top-ups just applied refund their excess, and missing accounts were just opened: read again.
+  if (hand.topUps.length > 0 || missing) ctx = await readHandContexts(tx, [hand], keys);
 
-  const users = await tx.user.findMany({
-    where: { id: { in: hand.players.map((p) => p.userId) } },
-    select: { id: true, name: true },
-  });
-  const nameOf = new Map(users.map((u) => [u.id, u.name]));
-  const unknown = hand.players.filter((p) => !nameOf.has(p.userId));
-  if (unknown.length > 0) {
-    throw new HandRecordInvalidError(hand.handId, [`unknown users: ${unknown.map((p) => p.userId).join(', ')}`]);
-  }
-
-  await tx.hand.create({
-    data: {
-      handId: hand.handId,
-      roomId: hand.roomId,
-      handNo: hand.handNo,
-      game: hand.game,
-      limit: hand.limit,
-      blinds: hand.blinds ?? {},
-      startedAt: hand.startedAt,
-      endedAt: hand.endedAt,
-      payload: hand.payload as Prisma.InputJsonObject,
-      button: hand.button,
-      seedCommit: hand.seeds.seedCommit,
-      serverSeed: hand.seeds.serverSeed,
-      clientSeeds: hand.seeds.clientSeeds,
-      deckSeed: hand.seeds.deckSeed,
-      derivation: hand.seeds.derivation,
-      deckKind: hand.seeds.deckKind,
-      board: [...hand.board],
-      potTotal: hand.potTotal,
-      rake: hand.rake,
-    },
-  });
-  await tx.handPlayer.createMany({
-    data: hand.players.map((p) => ({
-      handId: hand.handId,
-      seat: p.seat,
-      userId: p.userId,
-      name: p.name ?? nameOf.get(p.userId) ?? '',
-      startingStack: p.startingStack,
-      contributed: p.contributed,
-      returned: p.returned,
-      won: p.won,
-      rakePaid: p.rakePaid,
-      finalStack: p.finalStack,
-      net: p.net,
-      folded: p.folded,
-      endedAt: hand.endedAt,
-    })),
-  });
-  await tx.handAction.createMany({
-    data: hand.actions.map((a) => ({
-      handId: hand.handId,
-      seq: a.seq,
-      type: a.type,
-      seat: a.seat,
-      street: a.street,
-      amount: a.amount,
-      toAmount: a.to,
-      allIn: a.allIn,
-      timeout: a.timeout,
-      data: a.data as Prisma.InputJsonObject,
-    })),
-  });
-  await tx.handCard.createMany({
-    data: hand.cards.map((c) => ({
-      handId: hand.handId,
-      deckIndex: c.deckIndex,
-      card: c.card,
-      kind: c.kind,
-      seat: c.seat,
-      street: c.street,
-      faceUp: c.faceUp,
-    })),
-  });
-  if (hand.pots.length > 0) {
-    await tx.handPot.createMany({
-      data: hand.pots.map((p) => ({
-        handId: hand.handId,
-        potIndex: p.index,
-        amount: p.amount,
-        levelFrom: p.from,
-        levelTo: p.to,
-        eligible: p.eligible,
-        contested: p.contested,
-        rake: p.rake,
-        winners: p.winners,
-      })),
-    });
-  }
-  await tx.room.update({ where: { id: hand.roomId }, data: { lastHandNo: hand.handNo } });
-  const cashOuts = await settleRoomCashOuts(tx, hand.roomId, hand.handNo, now);
+  const accounts = ctx.accounts;
+  checkEscrows(hand, ctx.topUps, (key) => accounts.get(key)?.balance);
+  const ledger = handLedger(hand, accounts);
+  checkUsers(hand, ctx.userNames);
+  await insertHands(tx, [{ hand, names: ctx.userNames, ledger }]);
+  await advanceRoomCursors(tx, [{ roomId: hand.roomId, handNo: hand.handNo }], now);
+  const cashOuts = leaving.length > 0 ? await settleRoomCashOuts(tx, hand.roomId, hand.handNo, now) : [];
   return { result: 'written', handId: hand.handId, cashOuts };
 }
