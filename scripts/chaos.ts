@@ -1,17 +1,23 @@
 // `npm run chaos -- --seconds S`: an SRE tool and test of failover. See scripts/chaos/run.ts
 // and docs/operations.md ("Chaos"). Prints progress, then one line:
-// CHAOS seconds=… kills=… pauses=… hands=… resumed=… voided=… lost_actions=… chips_delta=… stale_writes=… unconverged=…
-// and exits 1 when lost_actions, chips_delta, stale_writes or unconverged is not zero.
+// CHAOS seconds=… faults=worker:…,gateway:…,persister:… kills=… pauses=… hands=… resumed=… voided=…
+//   lost_actions=… chips_delta=… stale_writes=… unconverged=… audit=…
+// and exits 1 when lost_actions, chips_delta, stale_writes or unconverged is not zero or the audit
+// is not ok.
 import { parseArgs } from 'node:util';
+import { FAULT_KINDS, FaultListError, parseFaults, type FaultKind } from './chaos/faults.js';
 import { chaosFailed, chaosLine, runChaos } from './chaos/run.js';
 
 const USAGE = `usage: npm run chaos -- [options]
 
   --seconds S        how long to inject failures (default 60)
+  --faults LIST      comma-separated fault kinds (default all: ${FAULT_KINDS.join(',')})
   --tables N         tables with SDK bots (default 20, at least 1)
   --players K        bots per table (default 2)
   --kill-every MS    mean time between worker SIGKILLs (default 5000)
   --pause-every MS   mean time between owner SIGSTOPs past the lease (default 15000)
+  --gateway-every MS mean time between gateway SIGKILLs (default 20000)
+  --persister-every MS  mean time between persister SIGKILLs (default 20000)
   --seed N           seed of the bots and of the chaos schedule
   --quiet            no progress lines`;
 
@@ -32,6 +38,9 @@ const { values } = parseArgs({
     players: { type: 'string' },
     'kill-every': { type: 'string' },
     'pause-every': { type: 'string' },
+    'gateway-every': { type: 'string' },
+    'persister-every': { type: 'string' },
+    faults: { type: 'string' },
     seed: { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -41,12 +50,25 @@ if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
+let faults: FaultKind[] = [...FAULT_KINDS];
+if (values.faults !== undefined) {
+  try {
+    faults = parseFaults(values.faults);
+  } catch (err) {
+    if (!(err instanceof FaultListError)) throw err;
+    process.stderr.write(`${err.message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
 const report = await runChaos({
+  faults,
   seconds: int('seconds', values.seconds, 60, 1),
   tables: int('tables', values.tables, 20, 1),
   playersPerTable: int('players', values.players, 2, 2),
   killEveryMs: int('kill-every', values['kill-every'], 5_000, 500),
   pauseEveryMs: int('pause-every', values['pause-every'], 15_000, 1_000),
+  gatewayEveryMs: int('gateway-every', values['gateway-every'], 20_000, 2_000),
+  persisterEveryMs: int('persister-every', values['persister-every'], 20_000, 2_000),
   ...(values.seed !== undefined ? { seed: int('seed', values.seed, 0, 0) } : {}),
   log: values.quiet ? () => undefined : (line) => process.stderr.write(`${line}\n`),
 });

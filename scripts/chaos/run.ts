@@ -1,18 +1,21 @@
-// The chaos run behind `npm run chaos` and test/chaos.e2e.test.ts (issue 8): a local cluster of 3
-// workers and 2 gateways (plus lobby and persister), SDK bots playing on many tables, a worker
-// SIGKILLed and restarted every few seconds, and now and then a table's owner SIGSTOPped past its
-// lease and SIGCONTed. It measures what must never happen:
+// The chaos run behind `npm run chaos` and test/chaos.e2e.test.ts: a local cluster of 3 workers and
+// 2 gateways (plus lobby and persister), SDK bots playing on many tables, and faults at random
+// (scripts/chaos/faults.ts): a worker SIGKILLed and restarted every few seconds, a table's owner
+// SIGSTOPped past its lease, a gateway SIGKILLed and replaced, the persister SIGKILLed mid-batch. It
+// measures what must never happen (scripts/chaos/checks.ts):
 //   lost_actions  acks the bots received for actions missing from the final hand records
 //   chips_delta   the system total (wallets + escrow + rake − grants, Postgres) after minus before
 //   stale_writes  checkpoints written with an epoch older than one already seen (accepted stale writes)
 //   unconverged   clients whose final state_hash differs from the owner's (a resync's snapshot)
+//   audit         the operator's audit once the persister caught up: ok or the first violation
 import { randomBytes } from 'node:crypto';
-import { ledgerTotals } from '@felt/db';
 import { Redis } from 'ioredis';
 import { Cluster, type WorkerHandle } from '../../test/harness/cluster.js';
-import { ACTION_OPS, CheckpointWatch, leaseHolder } from '../../test/harness/failover-play.js';
+import { CheckpointWatch } from '../../test/harness/failover-play.js';
 import { HandRecords } from '../../test/harness/privacy.js';
 import { seededRandom, TableCrew } from '../../test/sdk/crew.js';
+import { auditAfter, convergence, lostActions, systemTotal } from './checks.js';
+import { FAULT_KINDS, killGateway, killPersister, killWorker, pauseOwner, type FaultKind } from './faults.js';
 
 export interface ChaosOptions {
   readonly seconds: number;
@@ -22,21 +25,34 @@ export interface ChaosOptions {
   readonly killEveryMs?: number;
   /** Mean time between owner pauses (SIGSTOP past the lease). */
   readonly pauseEveryMs?: number;
+  /** Mean time between gateway kills. */
+  readonly gatewayEveryMs?: number;
+  /** Mean time between persister kills. */
+  readonly persisterEveryMs?: number;
+  /** The fault kinds to inject; default all of FAULT_KINDS. */
+  readonly faults?: readonly FaultKind[];
   readonly seed?: number;
   readonly log?: (line: string) => void;
 }
 
 export interface ChaosReport {
   readonly seconds: number;
+  /** Worker SIGKILLs and owner SIGSTOPs (the `worker` fault kind). */
   readonly kills: number;
   readonly pauses: number;
+  /** Every fault injected, by kind (`worker` counts kills and pauses). */
+  readonly faults: Readonly<Record<FaultKind, number>>;
   readonly hands: number;
   readonly resumed: number;
   readonly voided: number;
+  /** Voided hands by the reason the worker logged. */
+  readonly voidedBy: Readonly<Record<string, number>>;
   readonly lostActions: number;
   readonly chipsDelta: bigint;
   readonly staleWrites: number;
   readonly unconverged: number;
+  /** `ok`, or the audit's first violation. */
+  readonly audit: string;
   /** Informational: fenced writes the workers refused, acked actions checked, clients checked. */
   readonly refusedStaleWrites: number;
   readonly ackedActions: number;
@@ -44,16 +60,29 @@ export interface ChaosReport {
   readonly problems: readonly string[];
 }
 
+/**
+ * `CHAOS seconds=… faults=worker:…,gateway:…,persister:… kills=… pauses=… hands=… resumed=… voided=…
+ * lost_actions=… chips_delta=… stale_writes=… unconverged=… audit=…`; `voided` adds its reasons in
+ * parentheses when there are any (`voided=2(checkpoint_missing:2)`), `audit` is `ok` or the first
+ * violation's code.
+ */
 export function chaosLine(r: ChaosReport): string {
+  const faults = Object.entries(r.faults)
+    .map(([k, n]) => `${k}:${n}`)
+    .join(',');
+  const reasons = Object.entries(r.voidedBy)
+    .map(([k, n]) => `${k}:${n}`)
+    .join(',');
+  const audit = r.audit === 'ok' ? 'ok' : (r.audit.split(':')[0] ?? 'failed');
   return (
-    `CHAOS seconds=${r.seconds} kills=${r.kills} pauses=${r.pauses} hands=${r.hands} resumed=${r.resumed} ` +
-    `voided=${r.voided} lost_actions=${r.lostActions} chips_delta=${r.chipsDelta} stale_writes=${r.staleWrites} ` +
-    `unconverged=${r.unconverged}`
+    `CHAOS seconds=${r.seconds} faults=${faults} kills=${r.kills} pauses=${r.pauses} hands=${r.hands} ` +
+    `resumed=${r.resumed} voided=${r.voided}${reasons ? `(${reasons})` : ''} lost_actions=${r.lostActions} ` +
+    `chips_delta=${r.chipsDelta} stale_writes=${r.staleWrites} unconverged=${r.unconverged} audit=${audit}`
   );
 }
 
 export function chaosFailed(r: ChaosReport): boolean {
-  return r.lostActions !== 0 || r.chipsDelta !== 0n || r.staleWrites !== 0 || r.unconverged !== 0;
+  return r.lostActions !== 0 || r.chipsDelta !== 0n || r.staleWrites !== 0 || r.unconverged !== 0 || r.audit !== 'ok';
 }
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -62,25 +91,24 @@ const MEMBER_TTL_MS = 3_000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-async function systemTotal(cluster: Cluster): Promise<bigint> {
-  const t = await ledgerTotals(cluster.db.prisma);
-  return t.wallets + t.escrow + t.rake + t.bankroll - t.granted;
-}
-
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => undefined);
   const tables = options.tables ?? 20;
   const players = options.playersPerTable ?? 2;
+  const kinds = new Set<FaultKind>(options.faults ?? FAULT_KINDS);
   const killEvery = options.killEveryMs ?? 5_000;
   const pauseEvery = options.pauseEveryMs ?? 15_000;
+  const gatewayEvery = options.gatewayEveryMs ?? 20_000;
+  const persisterEvery = options.persisterEveryMs ?? 20_000;
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const random = seededRandom(seed);
   const problems: string[] = [];
 
-  log(`chaos: starting 3 workers, 2 gateways, lobby and persister (seed ${seed})`);
+  log(`chaos: starting 3 workers, 2 gateways, lobby and persister (seed ${seed}; faults ${[...kinds].join(',')})`);
   const cluster = await Cluster.start({
     workers: 3,
     gateways: 2,
+    gatewayServices: true,
     lobby: true,
     persister: true,
     env: {
@@ -92,15 +120,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       FELT_WARNING_MS: '1000',
       FELT_HAND_PAUSE_MS: '1500',
       FELT_FREEZE_AFTER_MS: '60000',
+      // A killed persister's jobs go to its successor once their locks lapse: seconds, not the
+      // default 30 s, so a run's hands are written before it ends.
+      PERSISTER_LOCK_MS: '4000',
+      PERSISTER_STALLED_INTERVAL_MS: '2000',
       LOG_LEVEL: 'info',
     },
   });
   const redis = new Redis(REDIS_URL);
   const records = new HandRecords(REDIS_URL, cluster.prefix);
   const crews: TableCrew[] = [];
-  const workerLogs = (): Record<string, unknown>[] => cluster.workers.flatMap((w) => w.proc.jsonLogs());
   let watch: CheckpointWatch | undefined;
   const paused = new Set<WorkerHandle>();
+  const down = { gateway: false, persister: false };
   try {
     const run = randomBytes(3).toString('hex');
     log(`chaos: seating ${players} SDK bots at each of ${tables} tables`);
@@ -127,61 +159,96 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     const started = Date.now();
     const end = started + options.seconds * 1_000;
+    const faults: Record<FaultKind, number> = { worker: 0, gateway: 0, persister: 0 };
     let kills = 0;
     let pauses = 0;
-    let nextKill = started + killEvery * (0.5 + random());
-    let nextPause = started + pauseEvery * (0.5 + random());
+    const next = (every: number) => Date.now() + every * (0.5 + random());
+    let nextKill = next(killEvery);
+    let nextPause = next(pauseEvery);
+    let nextGateway = next(gatewayEvery);
+    let nextPersister = next(persisterEvery);
     let nextProgress = started + 5_000;
-    const restarts: Promise<unknown>[] = [];
+    const recoveries: Promise<unknown>[] = [];
     const handsSeen = () => crews.reduce((n, c) => n + c.handsCompleted.size, 0);
     const live = () => cluster.workers.filter((w) => w.proc.alive && !paused.has(w));
+    const recover = (what: string, p: Promise<unknown>) =>
+      recoveries.push(p.catch((err: Error) => problems.push(`${what}: ${err.message}`)));
 
     while (Date.now() < end) {
       const now = Date.now();
-      if (now >= nextKill) {
-        nextKill = now + killEvery * (0.5 + random());
+      if (kinds.has('worker') && now >= nextKill) {
+        // Tried again shortly when no worker can be killed now (the others are restarting or paused).
+        nextKill = now + 500;
         const candidates = live();
         if (candidates.length > 1) {
+          nextKill = next(killEvery);
           const victim = candidates[Math.floor(random() * candidates.length)]!;
-          await victim.proc.kill('SIGKILL');
           kills++;
+          faults.worker++;
           log(`chaos: SIGKILL ${victim.id}; restarting it`);
-          // A StatefulSet pod comes back under its own name.
-          restarts.push(
-            cluster.addWorker(victim.id).catch((err: Error) => problems.push(`restart ${victim.id}: ${err.message}`)),
+          // Dead before the loop looks for live workers again; back under its name meanwhile.
+          await victim.proc.kill('SIGKILL');
+          recover(`restart ${victim.id}`, killWorker(cluster, victim));
+        }
+      }
+      if (kinds.has('worker') && now >= nextPause) {
+        // Tried again shortly when no owner can be paused now (one worker left, or it is restarting).
+        nextPause = now + 500;
+        const start = Math.floor(random() * tableIds.length);
+        const pauseMs = LEASE_TTL_MS + MEMBER_TTL_MS + 1_000;
+        for (let k = 0; k < tableIds.length && live().length > 1; k++) {
+          const tableId = tableIds[(start + k) % tableIds.length]!;
+          const stopped = await pauseOwner(cluster, redis, tableId, live(), pauseMs);
+          if (!stopped) continue;
+          pauses++;
+          faults.worker++;
+          nextPause = next(pauseEvery);
+          paused.add(stopped.owner);
+          log(`chaos: SIGSTOP ${stopped.owner.id} (owner of ${tableId.slice(0, 8)}) for ${pauseMs} ms`);
+          recover(
+            `pause ${stopped.owner.id}`,
+            stopped.resumed.finally(() => {
+              paused.delete(stopped.owner);
+              log(`chaos: SIGCONT ${stopped.owner.id}`);
+            }),
+          );
+          break;
+        }
+      }
+      if (kinds.has('gateway') && now >= nextGateway) {
+        nextGateway = next(gatewayEvery);
+        // One gateway at a time, so the clients always have one to reconnect through.
+        if (!down.gateway && cluster.gateways.every((g) => g.proc.alive)) {
+          const victim = cluster.gateways[Math.floor(random() * cluster.gateways.length)]!;
+          faults.gateway++;
+          down.gateway = true;
+          log(`chaos: SIGKILL gateway ${victim.id}; replacing it on its port`);
+          recover(
+            `replace gateway ${victim.id}`,
+            killGateway(cluster, victim).finally(() => {
+              down.gateway = false;
+            }),
           );
         }
       }
-      if (now >= nextPause) {
-        // Tried again shortly when no owner can be paused now (one worker left, or it is restarting).
-        nextPause = now + 500;
-        // The owner of a random table that has one now.
-        const start = Math.floor(random() * tableIds.length);
-        let owner: WorkerHandle | undefined;
-        let tableId = '';
-        for (let k = 0; k < tableIds.length && !owner; k++) {
-          tableId = tableIds[(start + k) % tableIds.length]!;
-          const holder = await leaseHolder(redis, cluster.prefix, tableId);
-          owner = holder ? live().find((w) => w.id === holder.workerId) : undefined;
-        }
-        if (owner && live().length > 1) {
-          pauses++;
-          nextPause = now + pauseEvery * (0.5 + random());
-          paused.add(owner);
-          const pauseMs = LEASE_TTL_MS + MEMBER_TTL_MS + 1_000;
-          log(`chaos: SIGSTOP ${owner.id} (owner of ${tableId.slice(0, 8)}) for ${pauseMs} ms`);
-          process.kill(owner.proc.pid, 'SIGSTOP');
-          setTimeout(() => {
-            if (owner.proc.alive) process.kill(owner.proc.pid, 'SIGCONT');
-            paused.delete(owner);
-            log(`chaos: SIGCONT ${owner.id}`);
-          }, pauseMs);
+      if (kinds.has('persister') && now >= nextPersister) {
+        nextPersister = next(persisterEvery);
+        if (!down.persister) {
+          faults.persister++;
+          down.persister = true;
+          log('chaos: SIGKILL the persister; restarting it');
+          recover(
+            'restart the persister',
+            killPersister(cluster).finally(() => {
+              down.persister = false;
+            }),
+          );
         }
       }
       if (now >= nextProgress) {
         nextProgress = now + 5_000;
         log(
-          `chaos: t=${Math.round((now - started) / 1000)}s kills=${kills} pauses=${pauses} hands=${handsSeen()} ` +
+          `chaos: t=${Math.round((now - started) / 1000)}s faults=${JSON.stringify(faults)} hands=${handsSeen()} ` +
             `workers=${live().length} stale_seen=${watch.staleAccepted}`,
         );
       }
@@ -189,8 +256,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
 
     log('chaos: stopping the chaos; letting the cluster settle');
-    while (paused.size > 0) await sleep(100);
-    await Promise.all(restarts);
+    await Promise.all(recoveries);
     // Every table still deals after the chaos: each plays one more hand (unless a player is out of
     // chips: then it waits for a top-up, which is no failure of the cluster).
     const settleFrom = crews.map((c) => c.handsCompleted.size);
@@ -210,15 +276,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
                 `  member ${m.name}: status=${m.session.status} seq=${st?.table_seq} phase=${st?.phase} hand=${st?.hand_id?.slice(0, 8)} actor=${st?.actor} hero=${st?.hero?.seat} token=${st?.hero?.turn_token !== undefined} deadline=${st?.deadline}`,
               );
             }
-            void redis.get(`${cluster.prefix}checkpoint:${c.tableId}`).then((raw) => {
-              const cp = raw
-                ? (JSON.parse(raw) as { epoch: number; tableSeq: number; state: Record<string, unknown> })
-                : null;
-              const st = cp?.state ?? {};
-              log(
-                `  checkpoint epoch=${cp?.epoch} seq=${cp?.tableSeq} conns=${JSON.stringify(st.connections)} turn=${JSON.stringify(st.turn)} pending=${st.pending !== null} nextHandAt=${String(st.nextHandAt)} frozenAt=${String(st.frozenAt)} noHumanSince=${String(st.noHumanSince)} now=${Date.now()}`,
-              );
-            });
             for (const w of cluster.workers)
               for (const l of w.proc.logs.filter((x) => x.includes(c.tableId)).slice(-15))
                 log(`  ${w.id}${w.proc.alive ? '' : ' (dead)'}: ${l.slice(0, 400)}`);
@@ -228,137 +285,50 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     );
     for (const c of crews) c.pauseBots();
 
-    // unconverged: each client's state against the owner's snapshot for it (a resync), compared
-    // while nothing else changes that view; a view still moving is asked again.
-    let unconverged = 0;
-    const members = crews.flatMap((c) => c.members);
-    await Promise.all(
-      members.map(async (m) => {
-        let last = '';
-        let lastError = '';
-        for (let attempt = 0; attempt < 8; attempt++) {
-          const mine = m.session.state;
-          const answer = new Promise<{ hash: string; seq: number } | null>((resolve) => {
-            const timer = setTimeout(() => {
-              off();
-              resolve(null);
-            }, 5_000);
-            const off = m.client.on('raw', (raw) => {
-              const r = raw as {
-                type?: string;
-                table_id?: string;
-                code?: string;
-                snapshot?: { state_hash: string; table_seq: number };
-              };
-              if (r.type === 'error' && r.table_id === m.session.tableId) lastError = r.code ?? 'error';
-              if (r.type !== 'resync_response' || r.table_id !== m.session.tableId || !r.snapshot) return;
-              clearTimeout(timer);
-              off();
-              resolve({ hash: r.snapshot.state_hash, seq: r.snapshot.table_seq });
-            });
-          });
-          m.session.resync();
-          const owner = await answer;
-          if (owner && mine && owner.hash === mine.state_hash) return;
-          const holder = await leaseHolder(redis, cluster.prefix, m.session.tableId);
-          last =
-            `status ${m.session.status}, client seq ${mine?.table_seq ?? '-'}, ` +
-            `owner ${owner ? `seq ${owner.seq}` : `no answer${lastError ? ` (${lastError})` : ''}`}, ` +
-            `lease ${holder?.workerId ?? 'none'}`;
-          await sleep(400);
-        }
-        unconverged++;
-        problems.push(`unconverged: ${m.name} at ${m.session.tableId} (${last})`);
-        // What the services last said of this table (kept in the report: a failure here must be
-        // explainable from one run's output).
-        if (unconverged === 1 || process.env.FELT_CHAOS_DEBUG === '1') {
-          for (const p of [...cluster.gateways.map((g) => g.proc), ...cluster.workers.map((w) => w.proc)])
-            for (const l of p.logs.filter((x) => x.includes(m.session.tableId)).slice(-6))
-              problems.push(`  ${p.name}${p.alive ? '' : ' (dead)'}: ${l.slice(0, 300)}`);
-        }
-      }),
+    const converged = await convergence(
+      cluster,
+      redis,
+      crews.flatMap((c) => c.members),
     );
+    problems.push(...converged.problems);
 
     // Every player leaves and every room closes: the clock acts at once for a player who left, so
     // the hand each table is in finishes now and is recorded (with the bots paused it would
     // otherwise wait out every turn clock, and its acked actions would look lost).
     await Promise.all(crews.map((c) => c.stop()));
 
-    // lost_actions: every ack a bot received names an action its seat took in that hand's record.
-    let lostActions = 0;
-    let ackedActions = 0;
-    const voidedHands = new Set(
-      workerLogs()
-        .filter((l) => l.event === 'hand_voided')
-        .map((l) => String(l.handId)),
-    );
-    for (const crew of crews) {
-      for (const m of crew.members) {
-        const acked = (m.bot?.actions ?? []).filter((a) => a.outcome === 'acked');
-        const byHand = new Map<string, string[]>();
-        for (const a of acked) byHand.set(a.handId, [...(byHand.get(a.handId) ?? []), a.action]);
-        const jobs = new Map(
-          await Promise.all([...byHand.keys()].map(async (h) => [h, await waitForJob(records, h)] as const)),
-        );
-        for (const [handId, actions] of byHand) {
-          if (voidedHands.has(handId)) continue;
-          ackedActions += actions.length;
-          const job = jobs.get(handId);
-          if (!job) {
-            lostActions += actions.length;
-            problems.push(`lost: hand ${handId} has no record (${actions.length} acked actions of ${m.name})`);
-            if (process.env.FELT_CHAOS_DEBUG === '1') {
-              for (const w of cluster.workers)
-                for (const l of w.proc.logs.filter((x) => x.includes(handId)).slice(-10))
-                  log(`  ${w.id}: ${l.slice(0, 300)}`);
-              const st = m.session.state;
-              log(
-                `  ${m.name} now: hand=${st?.hand_id} phase=${st?.phase} seq=${st?.table_seq}; bot actions ${JSON.stringify(m.bot?.actions.filter((a) => a.handId === handId))}`,
-              );
-              const seen = crew.members.flatMap((x) => x.session.fairnessHistory?.() ?? []).length;
-              log(`  fairness records seen: ${seen}`);
-            }
-            continue;
-          }
-          const seat = job.payload.seats.find((s) => s.name === m.name)?.seat;
-          const ops = (job.payload.hand.operations as unknown as { type: string; seat?: number }[]).filter(
-            (o) => ACTION_OPS.has(o.type) && o.seat === seat,
-          );
-          const remaining = ops.map((o) => o.type);
-          for (const a of actions) {
-            const i = remaining.indexOf(opOf(a));
-            if (i >= 0) remaining.splice(i, 1);
-            else {
-              lostActions++;
-              problems.push(`lost: ${m.name} ${a} in hand ${handId}`);
-            }
-          }
-        }
-      }
-    }
+    const lost = await lostActions(cluster, records, crews, log);
+    problems.push(...lost.problems);
 
-    // Every persisted hand is in Postgres before the totals are compared.
-    await sleep(1_000);
+    // Every hand and cash-out is in Postgres before the totals are compared and the audit runs.
+    const audit = await auditAfter(cluster, tableIds);
+    if (audit !== 'ok') problems.push(`audit: ${audit}`);
     const totalAfter = await systemTotal(cluster);
     await watch.stop();
-    const logs = workerLogs();
-    const report: ChaosReport = {
+    const logs = cluster.workers.flatMap((w) => w.proc.jsonLogs());
+    const voidedBy: Record<string, number> = {};
+    const voided = new Map<string, string>();
+    for (const l of logs) if (l.event === 'hand_voided') voided.set(String(l.handId), String(l.reason));
+    for (const reason of voided.values()) voidedBy[reason] = (voidedBy[reason] ?? 0) + 1;
+    return {
       seconds: options.seconds,
       kills,
       pauses,
+      faults,
       hands: handsSeen(),
       resumed: logs.filter((l) => l.event === 'table_created' && typeof l.resumedHand === 'string').length,
-      voided: voidedHands.size,
-      lostActions,
+      voided: voided.size,
+      voidedBy,
+      lostActions: lost.lost,
       chipsDelta: totalAfter - totalBefore,
       staleWrites: watch.staleAccepted,
-      unconverged,
+      unconverged: converged.unconverged,
+      audit,
       refusedStaleWrites: logs.filter((l) => l.event === 'stale_write_refused').length,
-      ackedActions,
-      clients: members.length,
+      ackedActions: lost.acked,
+      clients: crews.reduce((n, c) => n + c.members.length, 0),
       problems,
     };
-    return report;
   } finally {
     await watch?.stop().catch(() => undefined);
     for (const w of cluster.workers) if (w.proc.alive) process.kill(w.proc.pid, 'SIGCONT');
@@ -370,19 +340,4 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     redis.disconnect();
     await cluster.stop().catch(() => undefined);
   }
-}
-
-/** The engine's operation for a bot's decision (a complete is a raise in the log). */
-function opOf(action: string): string {
-  return action === 'complete' ? 'raise' : action === 'all_in' ? 'call' : action;
-}
-
-/** A hand the bots stopped playing is finished by the action clock: give it time. */
-async function waitForJob(records: HandRecords, handId: string) {
-  for (let i = 0; i < 300; i++) {
-    const job = await records.job(handId);
-    if (job) return job;
-    await sleep(100);
-  }
-  return null;
 }

@@ -3,6 +3,7 @@ import { createTestDatabase, fundHouseBankroll, type TestDatabase } from '@felt/
 import { revocationsLoadedKey } from '@felt/platform';
 import { Redis } from 'ioredis';
 import { ServiceProcess } from './service-process.js';
+import { TcpProxy } from './tcp-proxy.js';
 import { waitFor } from './wait.js';
 
 export const TEST_ORIGIN = 'http://felt.test';
@@ -15,6 +16,14 @@ export interface ClusterOptions {
   readonly persister?: boolean;
   /** Extra environment for every process. */
   readonly env?: Record<string, string>;
+  /** The Redis every service uses; default REDIS_URL (the shared one). A test that restarts Redis passes its own. */
+  readonly redisUrl?: string;
+  /**
+   * Each gateway behind its own stable address (a TCP forwarder standing in for a Kubernetes
+   * Service), so a gateway that dies can be replaced without changing the URLs clients were given
+   * (`restartGateway`). Default false: clients talk to the gateways directly.
+   */
+  readonly gatewayServices?: boolean;
   /**
    * Chips the operator funds the house bankroll with before anything starts (bots buy in from it).
    * Default 10,000,000; 0 leaves it empty.
@@ -35,8 +44,11 @@ export interface WorkerHandle {
 export interface GatewayHandle {
   readonly id: string;
   readonly proc: ServiceProcess;
+  /** The URLs clients use: the gateway's own, or its service's when the cluster has gateway services. */
   readonly wsUrl: string;
   readonly httpUrl: string;
+  /** The stable address in front of this gateway, when the cluster has gateway services. */
+  readonly service?: TcpProxy;
 }
 
 /**
@@ -51,6 +63,7 @@ export class Cluster {
   persister: { proc: ServiceProcess; httpUrl: string } | undefined;
   private nextWorker = 0;
   private nextGateway = 0;
+  private gatewayServices = false;
 
   private constructor(
     readonly db: TestDatabase,
@@ -58,18 +71,29 @@ export class Cluster {
     readonly prefix: string,
     readonly secret: string,
     private readonly extraEnv: Record<string, string>,
+    /** The Redis every service of this cluster uses. */
+    readonly redisUrl: string,
   ) {}
 
   static async start(options: ClusterOptions = {}): Promise<Cluster> {
     const db = await createTestDatabase();
     const bankroll = options.bankroll ?? TEST_BANKROLL;
     if (bankroll > 0n) await fundHouseBankroll(db.prisma, bankroll, 'test-cluster');
-    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
+    const redisUrl = options.redisUrl ?? REDIS_URL;
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
     const run = randomBytes(5).toString('hex');
-    const cluster = new Cluster(db, redis, `t${run}:`, randomBytes(32).toString('base64url'), options.env ?? {});
+    const cluster = new Cluster(
+      db,
+      redis,
+      `t${run}:`,
+      randomBytes(32).toString('base64url'),
+      options.env ?? {},
+      redisUrl,
+    );
     // The revocation list is complete (a fresh database revoked nothing): a lobby would say so on
     // start, and clusters without one need it for their gateways to accept sessions.
     await redis.set(revocationsLoadedKey(cluster.prefix), '1');
+    cluster.gatewayServices = options.gatewayServices ?? false;
     try {
       for (let i = 0; i < (options.workers ?? 2); i++) await cluster.addWorker();
       for (let i = 0; i < (options.gateways ?? 2); i++) await cluster.addGateway();
@@ -88,7 +112,7 @@ export class Cluster {
   commonEnv(): Record<string, string> {
     return {
       DATABASE_URL: this.db.url,
-      REDIS_URL,
+      REDIS_URL: this.redisUrl,
       FELT_REDIS_PREFIX: this.prefix,
       FELT_SESSION_SECRET: this.secret,
       FELT_TRACE_MEMORY: '1',
@@ -126,7 +150,37 @@ export class Cluster {
   /** Starts a gateway; `env` adds to (or overrides) this gateway's environment only. */
   async addGateway(env: Record<string, string> = {}): Promise<GatewayHandle> {
     const id = `g${++this.nextGateway}-${randomBytes(2).toString('hex')}`;
-    const proc = await ServiceProcess.start('gateway', id, {
+    const proc = await this.startGateway(id, env);
+    const port = Number(proc.ready.port);
+    const service = this.gatewayServices ? await TcpProxy.start({ host: '127.0.0.1', port }) : undefined;
+    const handle = gatewayHandle(id, proc, service?.port ?? port, service);
+    this.gateways.push(handle);
+    return handle;
+  }
+
+  /**
+   * A gateway that died is replaced by a new one (a new id and port, as a Deployment's new pod)
+   * behind the same service, so the URLs clients were given stay good. Needs `gatewayServices`.
+   * Replaces the handle in `gateways`.
+   */
+  async restartGateway(old: GatewayHandle): Promise<GatewayHandle> {
+    const service = old.service;
+    if (service === undefined) throw new Error('restartGateway needs a cluster started with gatewayServices');
+    if (old.proc.alive) await old.proc.kill('SIGKILL');
+    const id = `g${++this.nextGateway}-${randomBytes(2).toString('hex')}`;
+    const proc = await this.startGateway(id, {});
+    const port = Number(proc.ready.port);
+    await this.waitReady(`http://127.0.0.1:${port}`);
+    service.retarget(port);
+    const handle = gatewayHandle(id, proc, service.port, service);
+    const i = this.gateways.indexOf(old);
+    if (i >= 0) this.gateways[i] = handle;
+    else this.gateways.push(handle);
+    return handle;
+  }
+
+  private startGateway(id: string, env: Record<string, string>): Promise<ServiceProcess> {
+    return ServiceProcess.start('gateway', id, {
       ...this.commonEnv(),
       GATEWAY_ID: id,
       GATEWAY_HOST: '127.0.0.1',
@@ -136,10 +190,6 @@ export class Cluster {
       FELT_DEBUG_ENDPOINTS: '1',
       ...env,
     });
-    const port = Number(proc.ready.port);
-    const handle: GatewayHandle = { id, proc, wsUrl: `ws://127.0.0.1:${port}/ws`, httpUrl: `http://127.0.0.1:${port}` };
-    this.gateways.push(handle);
-    return handle;
   }
 
   async startLobby(): Promise<void> {
@@ -157,7 +207,9 @@ export class Cluster {
     };
   }
 
+  /** Starts the persister, or starts it again after it died (a SIGKILL in a chaos run). */
   async startPersister(): Promise<void> {
+    if (this.persister?.proc.alive) await this.persister.proc.kill('SIGKILL');
     const proc = await ServiceProcess.start('persister', 'persister', {
       ...this.commonEnv(),
       PERSISTER_HTTP_PORT: '0',
@@ -182,6 +234,7 @@ export class Cluster {
 
   async stop(): Promise<void> {
     await Promise.all(this.processes().map((p) => p.stop()));
+    for (const g of this.gateways) await g.service?.close();
     let cursor = '0';
     do {
       const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 500);
@@ -191,4 +244,14 @@ export class Cluster {
     this.redis.disconnect();
     await this.db.drop();
   }
+}
+
+function gatewayHandle(id: string, proc: ServiceProcess, port: number, service?: TcpProxy): GatewayHandle {
+  return {
+    id,
+    proc,
+    wsUrl: `ws://127.0.0.1:${port}/ws`,
+    httpUrl: `http://127.0.0.1:${port}`,
+    ...(service ? { service } : {}),
+  };
 }

@@ -12,7 +12,6 @@ import { waitFor } from './wait.js';
  * queue's failed set), chip conservation, and waiting until the persister has caught up.
  */
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HANDS_QUEUE = process.env.FELT_HANDS_QUEUE ?? 'hands';
 
 /** The part of a worker's checkpoint the audit reads (as scripts/audit.ts parses it). */
@@ -37,7 +36,7 @@ export async function checkpointMoneyOf(cluster: Cluster, roomId: string): Promi
 }
 
 async function withQueue<T>(cluster: Cluster, fn: (queue: Queue) => Promise<T>): Promise<T> {
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const connection = new Redis(cluster.redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(HANDS_QUEUE, { connection, prefix: bullmqPrefix(cluster.prefix) });
   try {
     return await fn(queue);
