@@ -356,6 +356,8 @@ export class TableActor {
     const conn = live.connection(connectionId);
     if (!conn || conn.userId !== userId) throw notJoined(live.tableId);
     const commandId = frame.command_id;
+    // A command about a hand is remembered while that hand or the next is on (CommandHistory).
+    const aboutHand = 'hand_id' in frame;
     if (commandId !== undefined) {
       const earlier = live.history.lookup(userId, commandId);
       // The same command again: the same answer, and nothing applied a second time.
@@ -376,7 +378,7 @@ export class TableActor {
       // Only a member's refusal is remembered (and checkpointed): anyone else's would let a spectator
       // grow every checkpoint of the table with command ids, one write per frame.
       if (commandId !== undefined && live.member(userId) !== undefined) {
-        live.history.record(userId, commandId, result);
+        live.history.record(userId, commandId, result, aboutHand ? live.handNo : undefined);
         await this.checkpoint([]);
       }
       return { tableSeq: live.tableSeq, replies: [], result };
@@ -384,7 +386,7 @@ export class TableActor {
     const outcome = await this.commit(now, (seq) => {
       // Recorded before the checkpoint, so that a retry after a failover gets this answer too.
       if (commandId !== undefined && live.member(userId) !== undefined)
-        live.history.record(userId, commandId, { ok: true, atTableSeq: seq });
+        live.history.record(userId, commandId, { ok: true, atTableSeq: seq }, aboutHand ? live.handNo : undefined);
       return [];
     });
     return { ...outcome, result: { ok: true, atTableSeq: outcome.tableSeq } };
@@ -406,8 +408,9 @@ export class TableActor {
   ): Promise<TableOutcome> {
     await this.fundBots(now);
     const live = this.live;
-    // The command history is kept for the table's members only (it goes into every checkpoint).
-    live.history.retain(live.memberIds());
+    // The command history is kept for the table's members only, and a hand's commands while that
+    // hand or the next is on (it goes into every checkpoint).
+    live.history.retain(live.memberIds(), live.handNo);
     const { emissions, carried } = this.takeEmissions();
     const recipients = live.recipients();
     const events = this.sequence(emissions);

@@ -86,3 +86,45 @@ describe('CommandHistory', () => {
     expect(restored.lookup('ann', 'c3')).toBeUndefined();
   });
 });
+
+describe('CommandHistory over hands', () => {
+  const ok = (atTableSeq: number) => ({ ok: true as const, atTableSeq });
+
+  it('keeps a hand command while its hand or the next is on, and drops it once two more hands completed', () => {
+    const h = new CommandHistory();
+    const members = new Set(['ann']);
+    h.record('ann', 'act-1', ok(10), 4);
+    h.record('ann', 'sit', ok(11));
+    h.retain(members, 4);
+    h.retain(members, 5);
+    expect(h.lookup('ann', 'act-1')).toEqual(ok(10));
+    h.retain(members, 6);
+    expect(h.lookup('ann', 'act-1')).toBeUndefined();
+    // The other commands are not about a hand: hands completing do not drop them.
+    h.retain(members, 60);
+    expect(h.lookup('ann', 'sit')).toEqual(ok(11));
+    // The tag goes into the checkpoint and comes back.
+    h.record('ann', 'act-2', ok(12), 60);
+    const restored = new CommandHistory(JSON.parse(JSON.stringify(h.toJSON())) as ReturnType<CommandHistory['toJSON']>);
+    restored.retain(members, 61);
+    expect(restored.lookup('ann', 'act-2')).toEqual(ok(12));
+    restored.retain(members, 62);
+    expect(restored.lookup('ann', 'act-2')).toBeUndefined();
+  });
+
+  it('bounds hand commands and the other commands separately, oldest first', () => {
+    const h = new CommandHistory({}, 2, 3);
+    h.record('ann', 'sit-1', ok(1));
+    h.record('ann', 'sit-2', ok(2));
+    for (let i = 0; i < 5; i++) h.record('ann', `act-${i}`, ok(10 + i), 0);
+    expect(h.toJSON().ann!.map((r) => r.id)).toEqual(['sit-1', 'sit-2', 'act-2', 'act-3', 'act-4']);
+    h.record('ann', 'sit-3', ok(3));
+    expect(h.toJSON().ann!.map((r) => r.id)).toEqual(['sit-2', 'act-2', 'act-3', 'act-4', 'sit-3']);
+  });
+
+  it('reads a checkpoint written before hands bounded it: its records count as the other commands', () => {
+    const h = new CommandHistory({ ann: [{ id: 'old', result: ok(5) }] });
+    h.retain(new Set(['ann']), 100);
+    expect(h.lookup('ann', 'old')).toEqual(ok(5));
+  });
+});

@@ -250,6 +250,11 @@ export class LiveTable {
     return this.dealer.hand;
   }
 
+  /** The number of the table's last completed hand. */
+  get handNo(): number {
+    return this.dealer.handNo;
+  }
+
   get meta(): Readonly<HandMeta> | null {
     return this.dealer.meta;
   }
