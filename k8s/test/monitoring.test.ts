@@ -35,8 +35,8 @@ import {
 const PROMETHEUS_SERIES = new Set(['up', 'scrape_duration_seconds', 'scrape_samples_scraped', 'ALERTS']);
 
 /**
- * Metrics the alerts use that no service exports yet (issue 17): the services are to add them with these
- * names and labels. An entry must go once a service exports it (a test below fails then).
+ * Metrics the alerts use that no service exports yet: the services are to add them with these names and
+ * labels. An entry must go once a service exports it (a test below fails then).
  */
 const METRICS_NEEDED: ReadonlyMap<string, string> = new Map([
   [
@@ -302,7 +302,7 @@ describe('k8s/monitoring (a kustomize component, in the example overlay)', () =>
     }
   });
 
-  it('alerts on everything issue 17 lists, each with a severity, a summary and a runbook section', () => {
+  it('alerts on every condition an operator must hear of, each with a severity, a summary and a runbook section', () => {
     const names = new Set(alerts().map((a) => a.alert));
     for (const required of [
       'FeltHandQueueLag',
@@ -351,7 +351,7 @@ describe('k8s/monitoring (a kustomize component, in the example overlay)', () =>
     }
   });
 
-  it('has a dashboard with the panels issue 17 asks for, in a shape Grafana loads', () => {
+  it('has a dashboard with the panels an operator needs, in a shape Grafana loads', () => {
     const d = dashboard();
     expect(d.uid).toMatch(/^[\w-]{1,40}$/);
     expect(d.templating.list.map((v) => [v.name, v.type])).toEqual([
