@@ -100,7 +100,7 @@ export type HandPlayer = Prisma.HandPlayerModel
 export type HandAction = Prisma.HandActionModel
 /**
  * Model HandCard
- * Every dealt card with its deck index (FAIRNESS.md step 10).
+ * Every dealt card with its deck index (docs/fairness.md, derivation step 10).
  */
 export type HandCard = Prisma.HandCardModel
 /**

@@ -1836,7 +1836,7 @@ export type $HandPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     createdAt: Date
     button: number | null
     /**
-     * Reveal material (FAIRNESS.md): public once the hand is over.
+     * Reveal material (docs/fairness.md): public once the hand is over.
      */
     seedCommit: string | null
     serverSeed: string | null

@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 
 /**
  * Model HandCard
- * Every dealt card with its deck index (FAIRNESS.md step 10).
+ * Every dealt card with its deck index (docs/fairness.md, derivation step 10).
  */
 export type HandCardModel = runtime.Types.Result.DefaultSelection<Prisma.$HandCardPayload>
 
