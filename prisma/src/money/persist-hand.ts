@@ -26,12 +26,13 @@ import {
   advanceRoomCursors,
   insertHands,
   readHandContexts,
+  type HandInsert,
   type HandLedgerTx,
   type LockedAccountRow,
   type PersistedHandRow,
   type TopUpRow,
 } from './hand-sql.js';
-import { lockRoomRow } from './room-lock.js';
+import { lockRoomRow, lockRoomRows } from './room-lock.js';
 import { applyTopUps } from './top-up.js';
 
 export type PersistResult =
@@ -224,4 +225,146 @@ async function writeHand(tx: TxClient, hand: NormalizedHand, now: Date): Promise
   await advanceRoomCursors(tx, [{ roomId: hand.roomId, handNo: hand.handNo }], now);
   const cashOuts = leaving.length > 0 ? await settleRoomCashOuts(tx, hand.roomId, hand.handNo, now) : [];
   return { result: 'written', handId: hand.handId, cashOuts };
+}
+/** What each escrow holds once the hand is written: its balance plus the player's net. */
+function applyNets(hand: NormalizedHand, balances: Map<string, bigint>): void {
+  for (const p of hand.players) {
+    const key = accountKey(escrowAccount(hand.roomId, p.userId));
+    balances.set(key, (balances.get(key) ?? 0n) + p.net);
+  }
+  if (hand.rake > 0n) {
+    const key = accountKey(HOUSE_RAKE);
+    balances.set(key, (balances.get(key) ?? 0n) + hand.rake);
+  }
+}
+
+/** What persistHands says about each hand it was given. */
+export type HandBatchOutcome =
+  | { readonly ok: true; readonly hand: NormalizedHand; readonly result: PersistResult }
+  | { readonly ok: false; readonly hand: NormalizedHand; readonly error: unknown };
+
+/** The refusals persistHand throws for a hand that is wrong or early, as opposed to a failure. */
+function isHandRefusal(err: unknown): boolean {
+  return (
+    err instanceof HandConflictError ||
+    err instanceof HandNotReadyError ||
+    err instanceof EscrowMismatchError ||
+    err instanceof HandRecordInvalidError
+  );
+}
+
+/**
+ * Writes several hands, of one room or many, with the outcome persistHand would give each, in as
+ * few statements as it can: the plain ones (no top-up to apply, no cash-out to settle) in one
+ * transaction that locks every room (in id order) and every account (in key order) once, inserts
+ * all of them in one statement and moves each room's cursor.
+ *
+ * - Each hand is still checked on its own, in its room's hand-number order: a replay is a
+ *   `duplicate`; a hand whose number is taken, whose content conflicts, whose escrows do not hold
+ *   its starting stacks or whose previous hand is missing gets persistHand's error and writes
+ *   nothing, and its room's later hands in the batch then go on their own (they wait for it).
+ * - A hand with top-ups or cash-outs to settle, the same hand id twice, and every later hand of
+ *   its room go through persistHand once the batch is committed, in hand-number order.
+ * - If the batch's transaction fails (the database refused something no check foresaw), nothing
+ *   of it is kept and every hand goes through persistHand on its own, so one bad hand costs the
+ *   others only a retry.
+ */
+export async function persistHands(
+  prisma: PrismaClient,
+  hands: readonly NormalizedHand[],
+  options: { readonly now?: () => Date } = {},
+): Promise<HandBatchOutcome[]> {
+  const now = options.now ?? (() => new Date());
+  let decided = new Map<number, HandBatchOutcome>();
+  if (hands.length > 1) {
+    try {
+      decided = await withTransaction(prisma, (tx) => writeBatch(tx, hands, now()), {
+        retryOn: (err) => isIdempotencyRace(err) || isHandIdRace(err),
+      });
+    } catch {
+      decided = new Map();
+    }
+  }
+  const rest = hands
+    .map((hand, i) => ({ hand, i }))
+    .filter(({ i }) => !decided.has(i))
+    .sort((a, b) => a.hand.handNo - b.hand.handNo || a.i - b.i);
+  for (const { hand, i } of rest) {
+    try {
+      decided.set(i, { ok: true, hand, result: await persistHand(prisma, hand, options) });
+    } catch (error) {
+      decided.set(i, { ok: false, hand, error });
+    }
+  }
+  return hands.map((_, i) => decided.get(i)!);
+}
+
+async function writeBatch(
+  tx: TxClient,
+  hands: readonly NormalizedHand[],
+  now: Date,
+): Promise<Map<number, HandBatchOutcome>> {
+  const rooms = await lockRoomRows(
+    tx,
+    hands.map((h) => h.roomId),
+  );
+  const ctx = await readHandContexts(
+    tx,
+    hands,
+    hands.flatMap((h) => handAccountRefs(h).map(accountKey)),
+  );
+  const balances = new Map([...ctx.accounts].map(([key, a]) => [key, a.balance]));
+  const decided = new Map<number, HandBatchOutcome>();
+  const inserts: HandInsert[] = [];
+  // A room's cursor moves one hand per statement: the k-th hand of each room goes in the k-th move.
+  const moves: { roomId: string; handNo: number }[][] = [];
+  const cursor = new Map<string, number>();
+  const seen = new Set<string>();
+  // Rooms whose remaining hands go through persistHand after the batch.
+  const aside = new Set<string>();
+  const order = hands
+    .map((hand, i) => ({ hand, i }))
+    .sort(
+      (a, b) =>
+        (a.hand.roomId < b.hand.roomId ? -1 : a.hand.roomId > b.hand.roomId ? 1 : 0) || a.hand.handNo - b.hand.handNo,
+    );
+  for (const { hand, i } of order) {
+    if (seen.has(hand.handId) || aside.has(hand.roomId)) continue;
+    seen.add(hand.handId);
+    try {
+      const room = rooms.get(hand.roomId);
+      if (!room) throw new HandRecordInvalidError(hand.handId, [`room ${hand.roomId} does not exist`]);
+      const existing = ctx.existing.get(hand.handId);
+      if (existing) {
+        checkReplay(hand, existing);
+        decided.set(i, { ok: true, hand, result: { result: 'duplicate', handId: hand.handId, cashOuts: [] } });
+        continue;
+      }
+      const written = cursor.get(hand.roomId) ?? 0;
+      checkNumber(hand, Math.max(room.lastHandNo, written));
+      const plain =
+        hand.topUps.length === 0 &&
+        !ctx.pendingCashOuts.some((c) => c.roomId === hand.roomId && c.lastHandNo <= hand.handNo) &&
+        handAccountRefs(hand).every((ref) => ctx.accounts.has(accountKey(ref)));
+      if (!plain) {
+        aside.add(hand.roomId);
+        continue;
+      }
+      checkEscrows(hand, ctx.topUps, (key) => balances.get(key));
+      const ledger = handLedger(hand, ctx.accounts);
+      checkUsers(hand, ctx.userNames);
+      inserts.push({ hand, names: ctx.userNames, ledger });
+      applyNets(hand, balances);
+      (moves[hand.handNo - room.lastHandNo - 1] ??= []).push({ roomId: hand.roomId, handNo: hand.handNo });
+      cursor.set(hand.roomId, hand.handNo);
+      decided.set(i, { ok: true, hand, result: { result: 'written', handId: hand.handId, cashOuts: [] } });
+    } catch (err) {
+      if (!isHandRefusal(err)) throw err;
+      decided.set(i, { ok: false, hand, error: err });
+      aside.add(hand.roomId);
+    }
+  }
+  await insertHands(tx, inserts);
+  for (const step of moves) await advanceRoomCursors(tx, step, now);
+  return decided;
 }

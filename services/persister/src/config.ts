@@ -12,6 +12,10 @@ export const persisterEnv = {
     .regex(/^[A-Za-z0-9_.-]+$/, { message: 'expected letters, digits, _ . or -' })
     .default('hands'),
   PERSISTER_CONCURRENCY: envPositiveInt.default(4),
+  /** Hands written in one transaction at most; the consumer takes this many jobs at once. 1: no batches. */
+  PERSISTER_BATCH_MAX: envPositiveInt.default(16),
+  /** How long a hand waits for others to share its transaction (milliseconds). */
+  PERSISTER_BATCH_WAIT_MS: envPositiveInt.default(20),
   /** A job's lock; when a persister dies, its jobs run again once their locks lapse. */
   PERSISTER_LOCK_MS: envPositiveInt.default(30_000),
   /** How often lapsed locks (stalled jobs) are looked for. */

@@ -12,6 +12,7 @@ import {
   type RedisKeys,
 } from '@felt/platform';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { HandBatcher } from './hand-batcher.js';
 import { HandNotReadyError, PermanentJobError, type MoneyStore } from './money-store.js';
 
 const tracer = trace.getTracer('felt.persister');
@@ -37,6 +38,13 @@ export interface HandConsumerOptions {
    * it looks again (it is woken as soon as the earlier hand is written). Default 5 s.
    */
   readonly waitDelayMs?: number;
+  /**
+   * Hands written together at most (when the store writes batches). The consumer takes up to this
+   * many jobs at once, whatever `concurrency` says. Default 16; 1 writes each hand on its own.
+   */
+  readonly batchMax?: number;
+  /** How long the first hand of a batch waits for more before it is written. Default 20 ms. */
+  readonly batchWaitMs?: number;
 }
 
 type JobResult = { kind: 'hand'; result: string } | { kind: 'cash_out'; status: string };
@@ -60,8 +68,15 @@ export class HandConsumer {
   private readonly handLag: Histogram;
   private readonly waits: Counter;
   private readonly keys: RedisKeys;
+  private readonly batcher: HandBatcher | undefined;
 
   constructor(private readonly o: HandConsumerOptions) {
+    const batchMax = o.batchMax ?? 16;
+    const writeHands = o.store.writeHands?.bind(o.store);
+    this.batcher =
+      writeHands && batchMax > 1
+        ? new HandBatcher({ maxSize: batchMax, waitMs: o.batchWaitMs ?? 20, write: writeHands })
+        : undefined;
     const prefix = bullmqPrefix(o.prefix);
     this.keys = redisKeys(o.prefix);
     this.jobs = new Counter({
@@ -104,7 +119,8 @@ export class HandConsumer {
     this.worker = new Worker(o.queueName, (job, token) => this.process(job, token), {
       connection: o.connection,
       prefix,
-      concurrency: o.concurrency,
+      // Hands are batched from the jobs in flight, so a batch can only be as large as this.
+      concurrency: Math.max(o.concurrency, this.batcher ? batchMax : 1),
       autorun: false,
       lockDuration: o.lockDurationMs ?? 30_000,
       stalledInterval: o.stalledIntervalMs ?? 30_000,
@@ -177,7 +193,7 @@ export class HandConsumer {
         throw new UnrecoverableError(`invalid hand job: ${envelope.error.issues[0]?.message ?? 'bad payload'}`);
       }
       try {
-        const w = await this.o.store.writeHand(job.data);
+        const w = this.batcher ? await this.batcher.submit(job.data) : await this.o.store.writeHand(job.data);
         await this.promoteNext(w.roomId, w.handNo);
         this.jobs.inc({ kind: 'hand', result: w.result });
         if (w.result === 'written') this.handLag.observe(Math.max(0, (Date.now() - w.endedAt.getTime()) / 1000));

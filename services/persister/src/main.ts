@@ -34,6 +34,8 @@ const consumer = new HandConsumer({
   logger,
   registry,
   concurrency: env.PERSISTER_CONCURRENCY,
+  batchMax: env.PERSISTER_BATCH_MAX,
+  batchWaitMs: env.PERSISTER_BATCH_WAIT_MS,
   lockDurationMs: env.PERSISTER_LOCK_MS,
   stalledIntervalMs: env.PERSISTER_STALLED_INTERVAL_MS,
 });

@@ -7,12 +7,15 @@ import {
   cashOutRequestFromJob,
   normalizeHandJob,
   persistHand,
+  persistHands,
   persistVoidedHand,
   requestCashOut,
   withTransaction,
   type CashOutOutcome,
   type DbError,
+  type NormalizedHand,
   type PrismaClient,
+  type PersistResult,
   type Prisma,
   type VoidedHandResult,
 } from '@felt/db';
@@ -30,6 +33,10 @@ export interface HandWrite {
   readonly cashOuts: readonly CashOutOutcome[];
 }
 
+/** What became of one hand of a batch: written or replayed, or the error writeHand would throw. */
+export type HandWriteOutcome =
+  { readonly ok: true; readonly write: HandWrite } | { readonly ok: false; readonly error: unknown };
+
 /**
  * Where the persister writes what tables report. Both calls are idempotent: BullMQ retries and
  * replays jobs, and a worker re-sends after failover.
@@ -40,6 +47,11 @@ export interface HandWrite {
  */
 export interface MoneyStore {
   writeHand(job: unknown): Promise<HandWrite>;
+  /**
+   * Several hand jobs at once, each with the outcome writeHand would give it (its errors typed the
+   * same way). A store without it gets its hands one by one.
+   */
+  writeHands?(jobs: readonly unknown[]): Promise<HandWriteOutcome[]>;
   /** A voided hand: a `hands` row marked voided, no ledger entries (it takes no hand number). */
   writeVoided(job: unknown): Promise<VoidedHandResult>;
   cashOut(job: unknown): Promise<CashOutOutcome>;
@@ -87,6 +99,17 @@ function incidentOf(err: DbError): { kind: string; details: Prisma.InputJsonObje
   return { kind: err.code, details: { message: err.message } };
 }
 
+function handWrite(hand: NormalizedHand, out: PersistResult): HandWrite {
+  return {
+    result: out.result,
+    handId: hand.handId,
+    roomId: hand.roomId,
+    handNo: hand.handNo,
+    endedAt: hand.endedAt,
+    cashOuts: out.cashOuts,
+  };
+}
+
 export class PrismaMoneyStore implements MoneyStore {
   constructor(
     private readonly prisma: PrismaClient,
@@ -96,18 +119,34 @@ export class PrismaMoneyStore implements MoneyStore {
   async writeHand(job: unknown): Promise<HandWrite> {
     try {
       const hand = normalizeHandJob(job);
-      const out = await persistHand(this.prisma, hand, { now: this.now });
-      return {
-        result: out.result,
-        handId: hand.handId,
-        roomId: hand.roomId,
-        handNo: hand.handNo,
-        endedAt: hand.endedAt,
-        cashOuts: out.cashOuts,
-      };
+      return handWrite(hand, await persistHand(this.prisma, hand, { now: this.now }));
     } catch (err) {
       throw await this.classify(err, job);
     }
+  }
+
+  async writeHands(jobs: readonly unknown[]): Promise<HandWriteOutcome[]> {
+    const outcomes: (HandWriteOutcome | undefined)[] = [];
+    const valid: { hand: NormalizedHand; i: number }[] = [];
+    for (const [i, job] of jobs.entries()) {
+      try {
+        valid.push({ hand: normalizeHandJob(job), i });
+      } catch (err) {
+        outcomes[i] = { ok: false, error: await this.classify(err, job) };
+      }
+    }
+    const written = await persistHands(
+      this.prisma,
+      valid.map((v) => v.hand),
+      { now: this.now },
+    );
+    for (const [k, out] of written.entries()) {
+      const { i } = valid[k]!;
+      outcomes[i] = out.ok
+        ? { ok: true, write: handWrite(out.hand, out.result) }
+        : { ok: false, error: await this.classify(out.error, jobs[i]) };
+    }
+    return jobs.map((_, i) => outcomes[i] ?? { ok: false, error: new Error('no outcome') });
   }
 
   async writeVoided(job: unknown): Promise<VoidedHandResult> {
