@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, StateHashError, stateHash } from './state-hash.js';
+import { canonicalJson, sha256Hex, StateHashError, StateHashInput, stateHash, type Sha256Hex } from './state-hash.js';
 
 const VECTOR = {
   type: 'table_state',
@@ -118,5 +119,31 @@ describe('stateHash', () => {
     expect(() => stateHash({ pot: 0.5 })).toThrow(StateHashError);
     expect(() => stateHash({ pot: 2 ** 60 })).toThrow(/unsafe integer/);
     expect(() => stateHash({ at: new Date(0) })).toThrow(/non-plain object/);
+  });
+
+  it('says where a value it refuses is', () => {
+    expect(() => stateHash({ seats: [{ stack: 1.5 }] })).toThrow(/at \$\.seats\[0\]\.stack/);
+    expect(() => canonicalJson({ a: { b: () => 1 } })).toThrow(/function at \$\.a\.b/);
+  });
+});
+
+describe('StateHashInput and a native digest', () => {
+  const native: Sha256Hex = (ascii) => createHash('sha256').update(ascii, 'latin1').digest('hex');
+
+  it('a native SHA-256 gives the same hash as the JavaScript one', () => {
+    expect(stateHash(VECTOR, native)).toBe('sha256:193bdfdef0370a235f3da6851655270cb63dc974c88a6b0420028450bf6d61e3');
+    for (const text of ['', '{}', 'x'.repeat(1000), '{"a":"\\u00e9"}']) expect(native(text)).toBe(sha256Hex(text));
+  });
+
+  it('a field added later hashes as if it had been there: what a snapshot’s prev_table_seq needs', () => {
+    const input = StateHashInput.of(VECTOR);
+    expect(input.hash()).toBe(stateHash(VECTOR));
+    expect(input.with({ prev_table_seq: 41 }).hash(native)).toBe(stateHash({ ...VECTOR, prev_table_seq: 41 }));
+    // A field given again replaces the first, undefined removes it, and excluded fields stay out.
+    expect(input.with({ pot: 11, board: undefined, ts: 5, table_seq: 6 }).text()).toBe(
+      canonicalJson({ ...VECTOR, pot: 11, board: undefined, ts: undefined, table_seq: undefined, hand_seq: undefined }),
+    );
+    // The input is not changed by `with`.
+    expect(input.hash()).toBe(stateHash(VECTOR));
   });
 });

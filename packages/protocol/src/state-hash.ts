@@ -20,6 +20,9 @@ export const STATE_HASH_EXCLUDED_FIELDS = ['ts', 'table_seq', 'hand_seq', 'state
 
 const NEEDS_ESCAPE = /[\u007f-\uffff]/g;
 
+/** Printable ASCII but the quote and the backslash: such a string is its own JSON, between quotes. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 function escapeUnit(c: string): string {
   return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 }
@@ -28,9 +31,11 @@ function escapeUnit(c: string): string {
  * JSON.stringify already writes the quote, the backslash, the short escapes (b f n r t), other
  * control characters and lone surrogates exactly as Python does (lowercase u00XX); ensure_ascii
  * then needs DEL and everything past ASCII as a uXXXX escape of each UTF-16 unit, which gives
- * surrogate pairs for astral characters as Python does.
+ * surrogate pairs for astral characters as Python does. Most strings (ids, cards, names) need none
+ * of it.
  */
 function escapeString(s: string): string {
+  if (PLAIN.test(s)) return '"' + s + '"';
   return JSON.stringify(s).replace(NEEDS_ESCAPE, escapeUnit);
 }
 
@@ -50,7 +55,63 @@ function compareCodePoints(a: string, b: string): number {
   }
 }
 
-function encode(value: unknown, path: string): string {
+/** Sorts keys in place as Python does. */
+function sortKeys(keys: string[]): string[] {
+  // UTF-16 order is code point order unless a key holds a surrogate (past U+FFFF).
+  for (const k of keys) if (SURROGATE.test(k)) return keys.sort(compareCodePoints);
+  return keys.sort();
+}
+
+/**
+ * Thrown by the fast encoder at a value it cannot encode; the slow one then says where (`encodeAt`).
+ * One object, made once: it never leaves this module.
+ */
+const UNSUPPORTED = new Error('state_hash: a value canonical JSON cannot encode');
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** The canonical encoder: no path is kept (it is the hot path of every snapshot a worker sends). */
+function encode(value: unknown): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'string':
+      return escapeString(value);
+    case 'number':
+      if (!Number.isSafeInteger(value)) throw UNSUPPORTED;
+      return String(value);
+    case 'object': {
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ',';
+          const v: unknown = value[i];
+          out += v === undefined ? 'null' : encode(v);
+        }
+        return out + ']';
+      }
+      if (!isPlainObject(value)) throw UNSUPPORTED;
+      const obj = value as Record<string, unknown>;
+      let out = '{';
+      for (const k of sortKeys(Object.keys(obj))) {
+        const v = obj[k];
+        if (v === undefined) continue;
+        if (out.length > 1) out += ',';
+        out += escapeString(k) + ':' + encode(v);
+      }
+      return out + '}';
+    }
+    default:
+      throw UNSUPPORTED;
+  }
+}
+
+/** The same walk as `encode`, slowly, keeping the path: it throws the StateHashError `encode` could not. */
+function encodeAt(value: unknown, path: string): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':
@@ -65,26 +126,30 @@ function encode(value: unknown, path: string): string {
       return String(value);
     case 'object': {
       if (Array.isArray(value)) {
-        return '[' + value.map((v, i) => (v === undefined ? 'null' : encode(v, `${path}[${i}]`))).join(',') + ']';
+        return '[' + value.map((v, i) => (v === undefined ? 'null' : encodeAt(v, `${path}[${i}]`))).join(',') + ']';
       }
-      const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) throw new StateHashError(path, 'non-plain object');
+      if (!isPlainObject(value)) throw new StateHashError(path, 'non-plain object');
       const obj = value as Record<string, unknown>;
-      const keys = Object.keys(obj);
-      // UTF-16 order is code point order unless a key holds a surrogate (past U+FFFF).
-      if (keys.some((k) => SURROGATE.test(k))) keys.sort(compareCodePoints);
-      else keys.sort();
       let out = '{';
-      for (const k of keys) {
+      for (const k of sortKeys(Object.keys(obj))) {
         const v = obj[k];
         if (v === undefined) continue;
         if (out.length > 1) out += ',';
-        out += escapeString(k) + ':' + encode(v, path.length < 200 ? `${path}.${k}` : path);
+        out += escapeString(k) + ':' + encodeAt(v, path.length < 200 ? `${path}.${k}` : path);
       }
       return out + '}';
     }
     default:
       throw new StateHashError(path, typeof value);
+  }
+}
+
+function encodeChecked(value: unknown, path: string): string {
+  try {
+    return encode(value);
+  } catch (err) {
+    if (err !== UNSUPPORTED) throw err;
+    return encodeAt(value, path);
   }
 }
 
@@ -94,19 +159,77 @@ function encode(value: unknown, path: string): string {
  * Keys whose value is undefined are dropped, as JSON.stringify would drop them on the wire.
  */
 export function canonicalJson(value: unknown): string {
-  return encode(value, '$');
+  return encodeChecked(value, '$');
 }
 
 /**
- * The state_hash of a snapshot as sent to one recipient (ARCHITECTURE.md): drop ts, table_seq,
- * hand_seq and state_hash at the top level, canonicalize, SHA-256 the UTF-8 bytes.
+ * SHA-256 of an ASCII string (canonicalJson's output is pure ASCII, so its UTF-8 bytes are its
+ * char codes), as lowercase hex. The default is JavaScript, for the browser; a server passes a
+ * native one (node:crypto), which gives the same hex.
  */
-export function stateHash(snapshot: Readonly<Record<string, unknown>>): string {
-  const rest: Record<string, unknown> = { ...snapshot };
-  for (const field of STATE_HASH_EXCLUDED_FIELDS) delete rest[field];
-  // canonicalJson's output is pure ASCII, so its UTF-8 bytes are its char codes.
-  const text = canonicalJson(rest);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return 'sha256:' + bytesToHex(sha256(bytes));
+export type Sha256Hex = (ascii: string) => string;
+
+/** SHA-256 in JavaScript (`@noble/hashes`): runs anywhere. */
+export const sha256Hex: Sha256Hex = (ascii) => {
+  const bytes = new Uint8Array(ascii.length);
+  for (let i = 0; i < ascii.length; i++) bytes[i] = ascii.charCodeAt(i);
+  return bytesToHex(sha256(bytes));
+};
+
+const EXCLUDED: ReadonlySet<string> = new Set(STATE_HASH_EXCLUDED_FIELDS);
+
+/**
+ * What a snapshot's state_hash covers: its top-level fields but the excluded ones, each already in
+ * canonical JSON, so that the same body can be hashed with a field more (a snapshot's
+ * prev_table_seq) without encoding the rest again. `hash()` equals `stateHash` of the same fields.
+ */
+export class StateHashInput {
+  private constructor(private readonly fields: ReadonlyMap<string, string>) {}
+
+  static of(snapshot: Readonly<Record<string, unknown>>): StateHashInput {
+    if (!isPlainObject(snapshot)) throw new StateHashError('$', 'non-plain object');
+    return new StateHashInput(StateHashInput.encodeFields(new Map(), snapshot));
+  }
+
+  private static encodeFields(
+    into: Map<string, string>,
+    snapshot: Readonly<Record<string, unknown>>,
+  ): Map<string, string> {
+    for (const k of Object.keys(snapshot)) {
+      if (EXCLUDED.has(k)) continue;
+      const v = snapshot[k];
+      if (v === undefined) into.delete(k);
+      else into.set(k, encodeChecked(v, `$.${k}`));
+    }
+    return into;
+  }
+
+  /** These fields and `more` (a field of `more` replaces the same one here). */
+  with(more: Readonly<Record<string, unknown>>): StateHashInput {
+    return new StateHashInput(StateHashInput.encodeFields(new Map(this.fields), more));
+  }
+
+  /** The canonical JSON that is hashed. */
+  text(): string {
+    let out = '{';
+    for (const k of sortKeys([...this.fields.keys()])) {
+      if (out.length > 1) out += ',';
+      out += escapeString(k) + ':' + this.fields.get(k)!;
+    }
+    return out + '}';
+  }
+
+  /** `sha256:<hex>` of `text()`, hashed with `digest`. */
+  hash(digest: Sha256Hex = sha256Hex): string {
+    return 'sha256:' + digest(this.text());
+  }
+}
+
+/**
+ * The state_hash of a snapshot as sent to one recipient (docs/protocol.md, "State hash"): drop ts,
+ * table_seq, hand_seq and state_hash at the top level, canonicalize, SHA-256 the UTF-8 bytes.
+ * `digest`: a native SHA-256 where there is one (the result is the same).
+ */
+export function stateHash(snapshot: Readonly<Record<string, unknown>>, digest: Sha256Hex = sha256Hex): string {
+  return StateHashInput.of(snapshot).hash(digest);
 }

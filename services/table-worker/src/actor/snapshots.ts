@@ -1,7 +1,7 @@
 import type { Publication } from '../ports.js';
 import type { LiveTable } from '../table/live-table.js';
 import { recipientStreams, type Recipients } from '../table/stream-book.js';
-import { finishSnapshot, snapshotBody, snapshotKey, type SnapshotBody } from '../table/views.js';
+import { finishSnapshot, prepareView, type PreparedView } from '../table/views.js';
 import { audienceOf } from './fan-out.js';
 
 /**
@@ -18,18 +18,17 @@ export function snapshotPublications(
   forced: string | undefined,
   now: number,
 ): Publication[] {
-  const due: { key: string; snapshotKey: string; body: SnapshotBody }[] = [];
+  const due: { key: string; view: PreparedView }[] = [];
   for (const [key, viewer] of recipientStreams(recipients)) {
-    const body = snapshotBody(live, viewer, now);
-    const k = snapshotKey(body);
-    if (touched.has(key) || key === forced || live.streams.open(key).snapshotKey !== k) {
-      due.push({ key, snapshotKey: k, body });
+    const view = prepareView(live, viewer, now);
+    if (touched.has(key) || key === forced || live.streams.open(key).snapshotKey !== view.key) {
+      due.push({ key, view });
     }
   }
   if (due.length === 0) return [];
   const tableSeq = live.nextTableSeq();
   return due.map((d) => {
-    const prev = live.streams.snapshotSent(d.key, tableSeq, d.snapshotKey);
-    return { audience: audienceOf(d.key, recipients.users), message: finishSnapshot(d.body, tableSeq, prev) };
+    const prev = live.streams.snapshotSent(d.key, tableSeq, d.view.key);
+    return { audience: audienceOf(d.key, recipients.users), message: finishSnapshot(d.view, tableSeq, prev) };
   });
 }
