@@ -1,10 +1,10 @@
-// Issue 13, the table side of the abuse suite, through a real cluster (gateway, worker, lobby in worker
-// mode, persister): a host who closes the room rather than call loses what the hand says; a player who
-// farms bot-fill rooms gets no chip the house did not stake and is stopped by the bankroll's daily limit;
-// a spectator who floods a table bloats nothing and a crowd of spectators is capped. Each ends with the
-// ledger audit clean and every chip accounted for. The lobby's attacks are in lobby-abuse.e2e.test.ts,
-// the socket flood in gateway-limits.e2e.test.ts, and the fuzzers in ws-fuzz.e2e.test.ts and the
-// lobby's http-fuzz test.
+// The table side of the abuse suite (invariants 9 to 11 of docs/architecture.md), through a real
+// cluster (gateway, worker, lobby in worker mode, persister): a host who closes the room rather than
+// call loses what the hand says; a player who farms bot-fill rooms gets no chip the house did not stake
+// and is stopped by the bankroll's daily limit; a spectator who floods a table bloats nothing and a
+// crowd of spectators is capped. Each ends with the ledger audit clean and every chip accounted for.
+// The lobby's attacks are in lobby-abuse.e2e.test.ts, the socket flood in gateway-limits.e2e.test.ts,
+// and the fuzzers in ws-fuzz.e2e.test.ts and the lobby's http-fuzz test.
 import { randomUUID } from 'node:crypto';
 import { bankrollFlows, ledgerTotals } from '@felt/db';
 import type { TableState } from '@felt/protocol';

@@ -1,5 +1,5 @@
 // `npm run accounts`: an operator creates load accounts directly in Postgres, hashed and granted as the
-// lobby's sign-up does (issue 15), so that a load run logs in instead of signing everyone up.
+// lobby's sign-up does, so that a load run logs in instead of signing everyone up.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { LobbyApiError, LobbyClient } from '@felt/client';

@@ -1,4 +1,5 @@
-// `npm run bankroll`: an operator funds the house bankroll bots buy in from (issue 13), and reads it.
+// `npm run bankroll`: an operator funds the house bankroll bots buy in from (invariant 10 of
+// docs/architecture.md), and reads it.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, ledgerTotals, type TestDatabase } from '@felt/db';

@@ -1,5 +1,5 @@
-// Acceptance for issue 2: the real cluster (2 gateways, 2 workers, lobby) as separate processes on
-// ephemeral ports, against the machine's Postgres and Redis.
+// The real cluster (2 gateways, 2 workers, lobby) as separate processes on ephemeral ports, against the
+// machine's Postgres and Redis.
 import { randomUUID } from 'node:crypto';
 import { credentials } from '@grpc/grpc-js';
 import { HashRing } from '@felt/platform';

@@ -1,6 +1,7 @@
-// Issue 13, "WebSocket limits are per socket only": the gateway's caps on open sockets per account
-// and per client address (close 4029), the payload limit enforced by uWS before a frame is buffered,
-// and the cap on tables per socket (`limit_reached`), through real gateways, a worker and the lobby.
+// Invariant 11 of docs/architecture.md at the gateway, whose limits were once per socket only: its caps
+// on open sockets per account and per client address (close 4029), the payload limit enforced by uWS
+// before a frame is buffered, and the cap on tables per socket (`limit_reached`), through real
+// gateways, a worker and the lobby.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, TEST_ORIGIN, type GatewayHandle } from './harness/cluster.js';

@@ -1,7 +1,6 @@
-// Issue 6: real hands through the real cluster (2 gateways, 2 workers, lobby): Hold'em NL, PLO,
-// Stud and a mixed rotation, two humans on different gateways with bots filling seats and a
-// spectator, every message checked against the schemas, its state_hash, the privacy rule and the
-// fairness verifier.
+// Real hands through the real cluster (2 gateways, 2 workers, lobby): Hold'em NL, PLO, Stud and a mixed
+// rotation, two humans on different gateways with bots filling seats and a spectator, every message
+// checked against the schemas, its state_hash, the privacy rule and the fairness verifier.
 import { randomUUID } from 'node:crypto';
 import { verifyReveal } from '@felt/client';
 import { completedHandJobSchema } from '@felt/platform';
@@ -26,7 +25,7 @@ beforeAll(async () => {
     lobby: true,
     env: {
       // A loaded test machine must not drop a busy worker from the ring (membership flaps move
-      // tables mid-hand; failover is issue 8's).
+      // tables mid-hand; failover has its own tests).
       FELT_MEMBER_TTL_MS: '15000',
       FELT_ACTION_MS: '4000',
       FELT_TIME_BANK_MS: '1000',

@@ -1,7 +1,8 @@
-// `npm run load -- --play` against a real local cluster (issue 15): accounts made by `npm run accounts`,
-// SDK bots seated through the lobby and playing real hands through a gateway for a few seconds. The
-// run must play (hands and actions), fail nothing, print its LOAD line in the documented format and
-// leave no room open. No timing is asserted: the latencies only have to be there.
+// `npm run load -- --play` against a real local cluster (docs/operations.md, "Load testing"): accounts
+// made by `npm run accounts`, SDK bots seated through the lobby and playing real hands through a
+// gateway for a few seconds. The run must play (hands and actions), fail nothing, print its LOAD line
+// in the documented format and leave no room open. No timing is asserted: the latencies only have to be
+// there.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
-// Issue 13, the lobby's share of the abuse suite: each attack on a real lobby process over HTTP,
-// behind a (simulated) trusted proxy so that each attacker and bystander has an address of its own.
-// Each test asserts the safe outcome, and the ledger audit passes at the end.
+// The lobby's share of the abuse suite (invariants 10 and 11 of docs/architecture.md): each attack on a
+// real lobby process over HTTP, behind a (simulated) trusted proxy so that each attacker and bystander
+// has an address of its own. Each test asserts the safe outcome, and the ledger audit passes at the
+// end.
 import { randomUUID } from 'node:crypto';
 import { runAudit } from '@felt/db';
 import { parseRoomConfig } from '@felt/protocol';

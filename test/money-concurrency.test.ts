@@ -13,9 +13,9 @@ import {
 } from './money/services.js';
 
 /**
- * Issue 7: a hundred buy-ins and seat requests at once for the same seats of one room, through the
- * real lobby process. No seat is booked twice, no wallet goes negative, every refusal is typed and
- * moves no chip, and the ledger still balances.
+ * A hundred buy-ins and seat requests at once for the same seats of one room, through the real lobby
+ * process. No seat is booked twice, no wallet goes negative, every refusal is typed and moves no chip,
+ * and the ledger still balances.
  */
 describe('100 concurrent buy-ins for the same seats', () => {
   let db: TestDatabase;
@@ -73,7 +73,7 @@ describe('100 concurrent buy-ins for the same seats', () => {
     expect(new Set(won.map((a) => a.p.id)).size).toBe(3);
     for (const a of refused) {
       const code = (a.res.body as { error: { code: string } }).error.code;
-      // A taken seat answers like a missing code: a code can't be probed without buying in (issue 13).
+      // A taken seat answers like a missing code: a code can't be probed without buying in.
       expect(a.res.status, JSON.stringify(a.res.body)).toBe(code === 'room_not_found' ? 404 : 409);
       expect(['room_not_found', 'already_seated', 'insufficient_funds']).toContain(code);
     }

@@ -19,11 +19,11 @@ import {
 import { SimTable } from './money/sim-table.js';
 
 /**
- * Issue 7, whole-system conservation: three tables play a session through the real lobby and
- * persister processes (the tables are the reference driver of docs/dev/money-flows.md, standing in
- * for table workers), with joins, top-ups and rebuys, players leaving in the middle of hands and a
- * room deleted while a hand runs. The audit's checks hold at every step, hands in flight included,
- * and at the end every chip is back in a wallet or the rake.
+ * Whole-system conservation (invariant 3 of docs/architecture.md): three tables play a session through
+ * the real lobby and persister processes (the tables are the reference driver of
+ * docs/dev/money-flows.md, standing in for table workers), with joins, top-ups and rebuys, players
+ * leaving in the middle of hands and a room deleted while a hand runs. The audit's checks hold at every
+ * step, hands in flight included, and at the end every chip is back in a wallet or the rake.
  */
 describe('conservation across a multi-table session', () => {
   let db: TestDatabase;

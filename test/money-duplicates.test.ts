@@ -15,9 +15,10 @@ import { api, mintPlayer, namespace, REDIS_URL, startLobby, startPersister, type
 import { SimTable, type HandJob, type MoneySink } from './money/sim-table.js';
 
 /**
- * Issue 7, duplicates: the same session played twice, once clean and once with every persistence
- * job run three times and one command in ten sent twice (as a client retry would, with its
- * Idempotency-Key). The ledger, hands, cash-outs and top-ups must end identical.
+ * Duplicates (invariant 7 of docs/architecture.md, idempotency): the same session played twice, once
+ * clean and once with every persistence job run three times and one command in ten sent twice (as a
+ * client retry would, with its Idempotency-Key). The ledger, hands, cash-outs and top-ups must end
+ * identical.
  */
 
 interface Run {

@@ -18,9 +18,9 @@ import { SimTable, type HandJob } from './money/sim-table.js';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
- * Issue 7: a persister killed in the middle of a batch. Every hand job is one Postgres
- * transaction, so a kill leaves each hand either whole or absent; BullMQ hands the interrupted jobs
- * to the next persister once their locks lapse, and UNIQUE(hand id) turns any re-run into a no-op.
+ * A persister killed in the middle of a batch. Every hand job is one Postgres transaction, so a kill
+ * leaves each hand either whole or absent; BullMQ hands the interrupted jobs to the next persister once
+ * their locks lapse, and UNIQUE(hand id) turns any re-run into a no-op.
  */
 describe('a persister killed mid-batch', () => {
   const prefix = `t${randomBytes(5).toString('hex')}:`;

@@ -19,8 +19,8 @@ import { SimTable } from './money/sim-table.js';
 import { pause } from './harness/wait.js';
 
 /**
- * Issue 7 / reference 002 §8: a room deletion cut off between its tombstone and its removal, then a
- * restart that completes it with exact refunds; a half-deleted room is never shown.
+ * Deleting a room (docs/dev/money-flows.md §4): a room deletion cut off between its tombstone and its
+ * removal, then a restart that completes it with exact refunds; a half-deleted room is never shown.
  */
 
 const CONFIG = { game: 'holdem', stakes: { smallBlind: 1, bigBlind: 2 }, buyIn: { min: 40, max: 200 } };

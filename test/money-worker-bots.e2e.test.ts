@@ -1,8 +1,7 @@
-// Issue 7: bots are users (docs/dev/money-flows.md §1). Through the real cluster (gateway,
-// workers, lobby in worker mode, persister): a bot-fill room's bots and an operator's bot-only
-// table's bots are funded users with memberships and buy-ins, their hands are persisted like
-// anyone's, and when they leave they are cashed out; the audit stays clean and no chip is made or
-// lost.
+// Bots are users (docs/dev/money-flows.md §1). Through the real cluster (gateway, workers, lobby in
+// worker mode, persister): a bot-fill room's bots and an operator's bot-only table's bots are funded
+// users with memberships and buy-ins, their hands are persisted like anyone's, and when they leave they
+// are cashed out; the audit stays clean and no chip is made or lost.
 import { randomUUID } from 'node:crypto';
 import { bankrollFlows, type PrismaClient } from '@felt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

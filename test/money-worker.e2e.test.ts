@@ -1,9 +1,9 @@
-// Issue 7, the table worker's money side through the real cluster (gateways, workers, lobby in
-// FELT_CASH_OUT_MODE=worker, persister): a leave over the WebSocket in the middle of a hand is paid
-// at its end; a room deleted with a live hand lets the hand finish and refunds what it left; a top-up is added at
-// the next hand boundary, capped at the room's maximum, and its excess goes home. After each, the
-// audit (`npm run audit`'s checks, live stacks from the workers' checkpoints) is clean and no chip
-// was made or lost.
+// The table worker's money side (docs/dev/money-flows.md) through the real cluster (gateways, workers,
+// lobby in FELT_CASH_OUT_MODE=worker, persister): a leave over the WebSocket in the middle of a hand is
+// paid at its end; a room deleted with a live hand lets the hand finish and refunds what it left; a
+// top-up is added at the next hand boundary, capped at the room's maximum, and its excess goes home.
+// After each, the audit (`npm run audit`'s checks, live stacks from the workers' checkpoints) is clean
+// and no chip was made or lost.
 import { randomUUID } from 'node:crypto';
 import type { ValidActionsView } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

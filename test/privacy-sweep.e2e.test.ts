@@ -1,6 +1,6 @@
-// Issue 6 / invariant 2: every message of at least 500 real hands, to every recipient (players at
-// bot-fill tables and spectators of bot-only operator tables), checked against the engine's own
-// record of who held which card: no foreign hole card before it is shown, no deck, no seed before
+// Invariant 2 of docs/architecture.md: every message of at least 500 real hands, to every recipient
+// (players at bot-fill tables and spectators of bot-only operator tables), checked against the engine's
+// own record of who held which card: no foreign hole card before it is shown, no deck, no seed before
 // the reveal. The same run checks the stream itself: schema-valid, hashes right, no gaps.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ beforeAll(async () => {
     lobby: true,
     env: {
       // A loaded test machine must not drop a busy worker from the ring (membership flaps move
-      // tables mid-hand; failover is issue 8's).
+      // tables mid-hand; failover has its own tests).
       FELT_MEMBER_TTL_MS: '15000',
       FELT_ACTION_MS: '3000',
       FELT_TIME_BANK_MS: '500',

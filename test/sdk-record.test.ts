@@ -1,7 +1,7 @@
-// Recorded traffic (issue 6): real hands through the real cluster, every message each recipient got.
-// By default one short Hold'em session is played and checked live (schemas, state_hash, the reducer
-// ending in the last snapshot, privacy, fairness). With FELT_RECORD_FIXTURES=1 every game below is
-// recorded into packages/protocol/fixtures/, which packages/client's fixture replay tests then check.
+// Recorded traffic: real hands through the real cluster, every message each recipient got. By default
+// one short Hold'em session is played and checked live (schemas, state_hash, the reducer ending in the
+// last snapshot, privacy, fairness). With FELT_RECORD_FIXTURES=1 every game below is recorded into
+// packages/protocol/fixtures/, which packages/client's fixture replay tests then check.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { initialTableView, reduceTable, type ReducibleMessage } from '@felt/client';

@@ -1,7 +1,7 @@
-// Issue 6 through the real cluster with short clocks: refusals (duplicate, out of turn, stale token,
-// forged hand, illegal action, bad amount) that change nothing; the clock (auto check/fold, away,
-// sit-out after three timed-out hands, sit in again); reconnect during your own turn; leave in the
-// middle of a hand; disconnect rules; resync with pub/sub messages dropped on purpose.
+// The table's rules through the real cluster with short clocks: refusals (duplicate, out of turn, stale
+// token, forged hand, illegal action, bad amount) that change nothing; the clock (auto check/fold,
+// away, sit-out after three timed-out hands, sit in again); reconnect during your own turn; leave in
+// the middle of a hand; disconnect rules; resync with pub/sub messages dropped on purpose.
 import { randomUUID } from 'node:crypto';
 import { stateHash, type TableState } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ beforeAll(async () => {
     lobby: false,
     env: {
       // A loaded test machine must not drop a busy worker from the ring (membership flaps move
-      // tables mid-hand; failover is issue 8's).
+      // tables mid-hand; failover has its own tests).
       FELT_MEMBER_TTL_MS: '15000',
       FELT_CLOCK_SCALE: String(CLOCK_SCALE),
       FELT_HAND_PAUSE_MS: '300',

@@ -1,9 +1,10 @@
-// Issue 13, "Fuzzing": at least 100,000 generated client frames (valid frames mutated, wrong types,
-// huge numbers, unknown fields, deep nesting, invalid UTF-8, binary, oversized and empty frames)
-// through a real gateway and worker, from several sockets of one attacker account spectating a table
-// where two honest players keep playing. Every frame must get exactly what the protocol promises (a
-// typed error, its answer, or a close code), no process may fail, and the honest players' actions
-// must keep being acknowledged throughout; their ack latency is printed, not asserted.
+// Invariants 8 and 11 of docs/architecture.md, by fuzzing: at least 100,000 generated client frames
+// (valid frames mutated, wrong types, huge numbers, unknown fields, deep nesting, invalid UTF-8,
+// binary, oversized and empty frames) through a real gateway and worker, from several sockets of one
+// attacker account spectating a table where two honest players keep playing. Every frame must get
+// exactly what the protocol promises (a typed error, its answer, or a close code), no process may fail,
+// and the honest players' actions must keep being acknowledged throughout; their ack latency is
+// printed, not asserted.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { parseClientFrame, type TableState } from '@felt/protocol';

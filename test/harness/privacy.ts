@@ -132,7 +132,8 @@ export function privacyViolations(
     }
     if (typeof value === 'object' && value !== null) {
       const o = value as Record<string, unknown>;
-      // A seed_reveal discloses the hand by design (FAIRNESS.md): only the hand is over by then.
+      // A seed_reveal discloses the hand by design (docs/fairness.md, honest limits): only the hand is
+      // over by then.
       if (o.type === 'seed_reveal') return;
       if ('deck' in o && Array.isArray(o.deck)) {
         out.push({ recipient, handId: handId ?? '', type: top.type, what: 'a deck' });

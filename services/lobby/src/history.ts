@@ -20,8 +20,9 @@ import { ApiErrorCode, LobbyError } from './errors.js';
  * could see at the table (their own cards, cards dealt face up, the board, every hand shown) plus
  * what the reveal made public (the seeds). Other players' cards that were never shown are never
  * served as cards, in any format, though the revealed server seed lets anyone rebuild the whole
- * deck and so reconstruct them (FAIRNESS.md's stated limit). Which card a viewer saw is the engine's
- * one rule (`seesHoleCard`, `viewOperationLog`), for the operation log and every other field alike.
+ * deck and so reconstruct them (docs/fairness.md, honest limits). Which card a viewer saw is the
+ * engine's one rule (`seesHoleCard`, `viewOperationLog`), for the operation log and every other field
+ * alike.
  */
 
 /** What one viewer may see of a stored hand. */
@@ -194,9 +195,9 @@ export class History {
   }
 
   /**
-   * The reveal record `felt verify` checks (FAIRNESS.md step 11), for this viewer: the seeds, and
-   * every dealt index with its card where the viewer saw it; a card the viewer never saw is
-   * withheld as `card: null` (the seeds still let anyone rebuild it).
+   * The reveal record `felt verify` checks (docs/fairness.md, derivation step 11), for this viewer:
+   * the seeds, and every dealt index with its card where the viewer saw it; a card the viewer never
+   * saw is withheld as `card: null` (the seeds still let anyone rebuild it).
    */
   async reveal(userId: string, handId: string): Promise<RevealResponse> {
     const { hand, visibility } = await this.load(userId, handId);

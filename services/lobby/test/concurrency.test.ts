@@ -35,7 +35,7 @@ async function checkLedger(): Promise<void> {
 }
 
 describe('50 concurrent joins', () => {
-  // A full room answers a join by code as a missing code does (issue 13: codes can't be probed).
+  // A full room answers a join by code as a missing code does, so codes can't be probed.
   it('fill a 10-seat room exactly once per seat; everyone else gets room_not_found and keeps their chips', async () => {
     const host = await h.user();
     const room = (await host.post<{ session_id: string; code: string }>('/api/rooms', { config: { seats: 10 } })).body;
@@ -101,7 +101,7 @@ describe('50 concurrent joins', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     // The wallet is checked before the room is looked up (so that it says nothing about the code): a
     // click that comes after the first one committed may find the wallet short before the seat taken.
-    // Joins by code in flight count against the user's join limit until they succeed (issue 13), so
+    // Joins by code in flight count against the user's join limit until they succeed, so
     // clicks beyond it at once are told to slow down.
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(['already_seated', 'insufficient_funds', 'rate_limited']).toContain(

@@ -1,6 +1,7 @@
-// Issue 13: at least 100,000 generated bodies and query strings against every lobby route, in
-// process on a real test database and Redis. No 500, ever; every refusal is a typed 4xx in the
-// documented error shape; and the room list still works at the end.
+// Invariants 8 and 11 of docs/architecture.md (bad input gets a typed error; every input bounded):
+// at least 100,000 generated bodies and query strings against every lobby route, in process on a
+// real test database and Redis. No 500, ever; every refusal is a typed 4xx in the documented error
+// shape; and the room list still works at the end.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { grant, withTransaction } from '@felt/db';

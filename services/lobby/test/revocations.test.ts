@@ -1,4 +1,4 @@
-// Issue 13: logout lived for gateways only as a Redis key with a TTL; once Redis lost it, a
+// Logout used to live for gateways only as a Redis key with a TTL; once Redis lost it, a
 // logged-out cookie opened sockets again. The sessions rows are the truth, and Redis is reloaded
 // from them whenever its list is incomplete.
 import { revocationState, revocationsLoadedKey, SESSION_COOKIE, verifySessionToken } from '@felt/platform';

@@ -1,4 +1,4 @@
-// Issue 13: a join by code answered 404 for a code that doesn't exist and 400 buy_in_out_of_range for
+// A join by code once answered 404 for a code that doesn't exist and 400 buy_in_out_of_range for
 // one that does, so private rooms' codes could be enumerated without spending a chip; and one user
 // could open rooms without end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

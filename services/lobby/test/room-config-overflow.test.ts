@@ -1,5 +1,6 @@
-// Issue 13: one room-create request broke the room list and quick join for everyone. The derived
-// buy-in range overflowed the safe-integer bound, the room was stored, and every read of it threw.
+// One room-create request once broke the room list and quick join for everyone (invariant 11 of
+// docs/architecture.md: an unreadable row is skipped, never a failed list). The derived buy-in
+// range overflowed the safe-integer bound, the room was stored, and every read of it threw.
 import { randomUUID } from 'node:crypto';
 import { parseRoomConfig } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 13: state-changing requests were protected by SameSite=Lax alone, the lobby sent no
+// State-changing requests were once protected by SameSite=Lax alone, the lobby sent no
 // Content-Security-Policy, and a badly encoded session cookie made every request a 500.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

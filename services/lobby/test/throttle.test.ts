@@ -1,4 +1,4 @@
-// Issue 13: log-in and sign-up had no throttle (thirty wrong passwords in a row all got 401), a
+// Log-in and sign-up once had no throttle (thirty wrong passwords in a row all got 401), a
 // sign-up storm saturated the lobby with password hashing, and every sign-up minted a grant.
 import { ledgerTotals } from '@felt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

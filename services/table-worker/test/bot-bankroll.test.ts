@@ -6,8 +6,9 @@ import { TableActor } from '../src/actor/table-actor.js';
 import { DbSeedSource } from '../src/adapters/db-seed-source.js';
 import { harness, pass } from './support/fakes.js';
 
-// Issue 13: bots buy in from the house bankroll an operator funds, within per-room and per-day limits,
-// never from newly granted chips; a table whose bot the bankroll will not stake says so.
+// Invariant 10 of docs/architecture.md: bots buy in from the house bankroll an operator funds,
+// within per-room and per-day limits, never from newly granted chips; a table whose bot the
+// bankroll will not stake says so.
 
 const BOT_FILL = { botFill: { mode: 'fill' as const, targetPlayers: 3 }, buyIn: { min: 100, max: 400 } };
 

@@ -25,7 +25,7 @@ describe('session token', () => {
     expect(readCookie('felt_session="abc"', 'felt_session')).toBe('abc');
   });
 
-  // Issue 13: a value that is not valid percent-encoding threw URIError, a 500 and an error log per request.
+  // A value that is not valid percent-encoding once threw URIError, a 500 and an error log per request.
   it('reads a badly encoded value as absent instead of throwing', () => {
     for (const bad of ['%', '%E0%A4%A', '%ZZ', 'abc%', '%C3%28', '%ED%A0%80']) {
       expect(readCookie(`a=1; felt_session=${bad}; b=2`, 'felt_session')).toBeUndefined();

@@ -86,7 +86,7 @@ export const handRecordSeatSchema = z.strictObject({
   bot: z.boolean(),
 });
 
-/** FAIRNESS.md's reveal record (`toRevealRecord`), as `felt verify` checks it. */
+/** The reveal record of docs/fairness.md (`toRevealRecord`), as `felt verify` checks it. */
 export const handRevealSchema = z.strictObject({
   hand_id: lowerUuid,
   seed_commit: z.string().regex(/^sha256:[0-9a-f]{64}$/),

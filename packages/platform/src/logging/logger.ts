@@ -5,7 +5,7 @@ export type { Logger } from 'pino';
 
 /**
  * Field names that may hold secrets or private game data. Logs must never carry cards, seeds or
- * tokens (ARCHITECTURE.md), so these are censored wherever a caller passes them by mistake.
+ * tokens (docs/operations.md, "Logs"), so these are censored wherever a caller passes them by mistake.
  */
 const SECRET_FIELDS = [
   'token',

@@ -34,7 +34,7 @@ const handState = (over: Partial<TableState> = {}): TableState =>
   });
 
 describe('toTableModel', () => {
-  it('Short Deck: the button blind has no SB/BB badge (reference 001) and is named the button blind', () => {
+  it('Short Deck: the button blind (its only blind) has no SB/BB badge and is named the button blind', () => {
     const sd = handState({
       game: 'shortdeck',
       variant: { ...handState().variant, game: 'shortdeck' },

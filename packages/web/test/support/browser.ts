@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
-/** Debian's Chromium (TOOLCHAIN.md): playwright-core never downloads a browser here. */
+/** Debian's Chromium (docs/web-client.md): playwright-core never downloads a browser here. */
 export const CHROMIUM_PATH = process.env.FELT_CHROMIUM ?? '/usr/bin/chromium';
 
 export const CHROMIUM_FLAGS = [

@@ -17,7 +17,7 @@ export function registerHandRoutes(app: OpenAPIHono<Env>, history: History): voi
     'You see what you could see at the table (your cards, cards dealt face up, the board, every hand shown) ' +
     "plus what the reveal made public (the seeds). Other players' cards that were never shown are never " +
     'served as cards; but the revealed server seed rebuilds the whole deck, so anyone can reconstruct them ' +
-    "afterwards: that is the price of verifiable dealing (FAIRNESS.md's stated limit).";
+    'afterwards: that is the price of verifiable dealing (docs/fairness.md, honest limits).';
 
   app.openapi(
     createRoute({
