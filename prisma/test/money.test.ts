@@ -464,7 +464,18 @@ describe('bots (seatBot)', () => {
     // Nor claim the room back.
     await expect(claimRoomEpoch(db.prisma, room.roomId, 2)).rejects.toBeInstanceOf(StaleOwnerEpochError);
     expect(await epochOf()).toBe(3n);
+    // A fresh lease (just acquired) whose epoch the room already saw: Redis handed the epoch out
+    // twice (it lost its counters), so two workers could write under it. Refused, changing nothing;
+    // the next epoch up is claimed, and the claim says the table was served before.
+    await expect(claimRoomEpoch(db.prisma, room.roomId, 3, { fresh: true })).rejects.toMatchObject({
+      code: 'stale_epoch',
+      epoch: 3,
+      current: 3,
+    });
+    expect(await epochOf()).toBe(3n);
+    expect(await claimRoomEpoch(db.prisma, room.roomId, 4, { fresh: true })).toBe(3);
+    expect(await epochOf()).toBe(4n);
     // A room that does not exist is left alone.
-    await claimRoomEpoch(db.prisma, '0c0c0c0c-0000-4000-8000-000000000001', 5);
+    expect(await claimRoomEpoch(db.prisma, '0c0c0c0c-0000-4000-8000-000000000001', 5)).toBe(0);
   });
 });

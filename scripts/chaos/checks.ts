@@ -1,10 +1,12 @@
 // What a chaos run (and each single-fault test) checks once the faults stop: the measures that must
 // be zero. Shared by scripts/chaos/run.ts and the fault tests (test/fault-*.e2e.test.ts).
-//   lost_actions  acks the bots received for actions missing from the final hand records
+//   lost_actions  acks the bots received for actions missing from the final hand records (the
+//                 hands queue's jobs, or the hands the persister wrote)
 //   chips_delta   the system total (wallets + escrow + rake + bankroll − grants) after minus before
 //   unconverged   clients whose final state_hash differs from the owner's (a resync's snapshot)
 //   audit         the operator's audit (`npm run audit`) after the persister caught up
 import { ledgerTotals } from '@felt/db';
+import type { CompletedHandJob } from '@felt/platform';
 import type { Redis } from 'ioredis';
 import type { Cluster } from '../../test/harness/cluster.js';
 import { ACTION_OPS, leaseHolder } from '../../test/harness/failover-play.js';
@@ -117,7 +119,7 @@ export async function lostActions(
       const byHand = new Map<string, string[]>();
       for (const a of ackedActions) byHand.set(a.handId, [...(byHand.get(a.handId) ?? []), a.action]);
       const jobs = new Map(
-        await Promise.all([...byHand.keys()].map(async (h) => [h, await waitForJob(records, h)] as const)),
+        await Promise.all([...byHand.keys()].map(async (h) => [h, await waitForJob(cluster, records, h)] as const)),
       );
       for (const [handId, actions] of byHand) {
         if (voided.has(handId)) continue;
@@ -156,10 +158,23 @@ export async function lostActions(
   return { lost, acked, problems };
 }
 
-/** A hand the bots stopped playing is finished by the action clock: give it time. */
-async function waitForJob(records: HandRecords, handId: string) {
+/**
+ * A hand's record: its job in the hands queue, or, once the queue no longer has it (Redis lost its
+ * data), the copy the persister wrote to Postgres (`hands.payload` is the job). A hand the bots
+ * stopped playing is finished by the action clock: give it time.
+ */
+async function waitForJob(cluster: Cluster, records: HandRecords, handId: string) {
+  const persisted = async (): Promise<CompletedHandJob | undefined> => {
+    const row = await cluster.db.prisma.hand.findUnique({ where: { handId }, select: { payload: true } });
+    return row ? (row.payload as unknown as CompletedHandJob) : undefined;
+  };
   try {
-    return await waitFor(`the record of hand ${handId}`, () => records.job(handId), 30_000, 100);
+    return await waitFor(
+      `the record of hand ${handId}`,
+      async () => (await records.job(handId)) ?? (await persisted()),
+      30_000,
+      100,
+    );
   } catch {
     return null;
   }

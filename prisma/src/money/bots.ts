@@ -192,12 +192,26 @@ export async function returnBotChips(tx: TxClient, userId: string, idempotencyKe
  * table: `owner_epoch` rises to `epoch` under the room lock. From then on a write carrying an older
  * epoch (a worker that lost the table and does not know it yet) is refused, even before the new
  * owner writes anything else. Refused with StaleOwnerEpochError, changing nothing, when the room
- * already saw a higher epoch. A room that does not exist is left alone.
+ * already saw a higher epoch, or (`fresh`: a lease just acquired, not a reload under a lease this
+ * worker already claimed with) the same one: every acquisition's epoch is above all earlier ones,
+ * so a fresh epoch the room already saw means Redis handed it out twice (it lost its epoch
+ * counters), and two workers could otherwise write under one epoch. A room that does not exist is
+ * left alone. Returns the room's owner_epoch before the claim (0 for a room never served, or none).
  */
-export async function claimRoomEpoch(prisma: PrismaClient, roomId: string, epoch: number): Promise<void> {
-  await withTransaction(prisma, async (tx) => {
+export async function claimRoomEpoch(
+  prisma: PrismaClient,
+  roomId: string,
+  epoch: number,
+  options: { readonly fresh?: boolean } = {},
+): Promise<number> {
+  return withTransaction(prisma, async (tx) => {
     const room = await lockRoomRow(tx, roomId);
-    if (room) await fenceRoomEpoch(tx, room, epoch);
+    if (!room) return 0;
+    if (options.fresh === true && room.ownerEpoch === epoch) {
+      throw new StaleOwnerEpochError(room.id, epoch, room.ownerEpoch);
+    }
+    await fenceRoomEpoch(tx, room, epoch);
+    return room.ownerEpoch;
   });
 }
 

@@ -440,4 +440,53 @@ describe('TableDirectory under leases (real Redis)', () => {
     expect(b.directory.epochOf(TABLE)).toBe(2);
     await b.directory.close();
   });
+
+  it('Redis loses its data: a fresh lease with an epoch the room already saw is refused, the next serves the table with table_seq still growing', async () => {
+    const prefix = freshPrefix();
+    const { a, b } = twoWorkers(prefix);
+    const room = fenceRoom(a.h, b.h);
+    await dealHand(a.h, a.directory);
+    expect(room.ownerEpoch).toBe(1);
+    const seq = a.directory.peek(TABLE)!.tableSeq;
+    await a.directory.evict(TABLE);
+
+    // Redis comes back empty (a restart without persistence, a failover to a replica that lagged):
+    // the lease, the epoch counter, the checkpoint and its mark are gone.
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+
+    // The counter starts again, so the next acquisition gets epoch 1 again, which the room saw: two
+    // workers could write under it. The claim is refused, and the counter raised to the room's.
+    const refused = await b.directory.get(TABLE).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(NotOwnerError);
+    expect(b.c.stale).toBe(1);
+    expect(room.ownerEpoch).toBe(1);
+
+    // The next acquisition is above it, and the table (served before: the room saw an epoch) starts
+    // from the room rows with table_seq above anything its clients saw.
+    const actor = await b.directory.get(TABLE);
+    expect(b.directory.epochOf(TABLE)).toBe(2);
+    expect(room.ownerEpoch).toBe(2);
+    expect(actor.tableSeq).toBeGreaterThan(seq);
+    await a.directory.close();
+    await b.directory.close();
+  });
 });
+
+/**
+ * The room's owner_epoch as @felt/db's claimRoomEpoch keeps it (prisma/test/money.test.ts checks
+ * that one against Postgres), shared by both workers' room rows.
+ */
+function fenceRoom(...hs: Harness[]): { ownerEpoch: number } {
+  const room = { ownerEpoch: 0 };
+  const claimEpoch = (roomId: string, epoch: number, fresh: boolean): Promise<number> => {
+    if (room.ownerEpoch > epoch || (fresh && room.ownerEpoch === epoch)) {
+      return Promise.reject(new StaleEpochError(roomId, epoch, room.ownerEpoch, 'room claim'));
+    }
+    const before = room.ownerEpoch;
+    room.ownerEpoch = epoch;
+    return Promise.resolve(before);
+  };
+  for (const h of hs) Object.assign(h.seeds, { claimEpoch });
+  return room;
+}

@@ -64,6 +64,17 @@ export function atHandBoundary(state: LiveTableJSON): boolean {
   return state.hand === null || state.meta === null || state.meta.endedAt !== null;
 }
 
+/** What Redis still holds of a table: its checkpoint, or only its mark, or nothing (`nothing`). */
+interface SavedTable {
+  readonly tableSeq: number;
+  readonly state: unknown;
+  readonly events: Parameters<typeof TableActor.restore>[1];
+  readonly voided?: string;
+  readonly handNo?: number;
+  /** Neither checkpoint nor mark: a table never served, or one whose Redis data is gone. */
+  readonly nothing: boolean;
+}
+
 interface Entry {
   readonly actor: TableActor;
   readonly lease: HeldLease | undefined;
@@ -82,6 +93,8 @@ export class TableDirectory {
   private readonly stopping = new Map<string, Promise<void>>();
   /** Tables stopped by a drain and not yet released: refused as unavailable meanwhile. */
   private readonly frozen = new Set<string>();
+  /** Leases this worker has claimed the room with: a reload under one is no fresh claim. */
+  private readonly claimed = new WeakSet<HeldLease>();
   private closed = false;
   private draining = false;
 
@@ -146,9 +159,10 @@ export class TableDirectory {
     const ownership = this.options.ownership;
     const lease = ownership ? await ownership.acquire(tableId) : undefined;
     try {
-      const [loaded, saved] = await Promise.all([this.options.seeds.load(tableId), this.lastCheckpoint(tableId)]);
+      const [loaded, found] = await Promise.all([this.options.seeds.load(tableId), this.lastCheckpoint(tableId)]);
       if (!loaded || loaded.status === 'closed') throw tableNotFound(tableId);
-      if (lease && ownership) await this.claim(tableId, lease, ownership);
+      const servedBefore = lease && ownership ? (await this.claim(tableId, lease, ownership)) > 0 : false;
+      const saved = found.nothing && servedBefore ? this.checkpointGone(tableId) : found;
       const seed = saved.state === null ? await this.persistedThrough(tableId, loaded, saved.handNo) : loaded;
       if (lease && ownership) ownership.check(lease);
       // The ring may have moved the table while it was being loaded (a member joined or left during
@@ -202,10 +216,29 @@ export class TableDirectory {
    * that lost the table can no longer write there even if the new owner has not written yet. A room
    * that already saw a higher epoch means this lease is stale: it is lost, and NOT_OWNER.
    */
-  private async claim(tableId: string, lease: HeldLease, ownership: TableOwnership): Promise<void> {
+  private async claim(tableId: string, lease: HeldLease, ownership: TableOwnership): Promise<number> {
     const claimEpoch = this.options.seeds.claimEpoch?.bind(this.options.seeds);
-    if (claimEpoch === undefined) return;
-    await refusedByPostgres(ownership, lease, () => claimEpoch(tableId, lease.epoch));
+    if (claimEpoch === undefined) return 0;
+    const fresh = !this.claimed.has(lease);
+    const before = await refusedByPostgres(ownership, lease, () => claimEpoch(tableId, lease.epoch, fresh));
+    this.claimed.add(lease);
+    return before;
+  }
+
+  /**
+   * Redis holds neither checkpoint nor mark of a table that a worker served before (the room saw
+   * an epoch): Redis lost its data (a restart without persistence, a failover to a replica that
+   * lagged), or the table sat idle past the checkpoint's time to live. The room rows are the truth
+   * for money (a hand moves chips only when it is persisted), but table_seq must still only grow
+   * for clients that saw the old one: the clock is a floor above anything it held.
+   */
+  private checkpointGone(tableId: string): SavedTable {
+    const tableSeq = this.options.clock.now();
+    this.options.logger.warn(
+      { event: 'checkpoint_gone', tableId, tableSeq },
+      'no checkpoint or mark of a table served before (Redis lost its data, or it was idle past the checkpoint TTL): the table restarts from the room rows',
+    );
+    return { tableSeq, state: null, events: [], nothing: false };
   }
 
   /** The checkpoint store as one actor sees it: every write fenced by its lease's epoch. */
@@ -298,17 +331,18 @@ export class TableDirectory {
     return current;
   }
 
-  private async lastCheckpoint(tableId: string): Promise<{
-    tableSeq: number;
-    state: unknown;
-    events: Parameters<typeof TableActor.restore>[1];
-    voided?: string;
-    handNo?: number;
-  }> {
+  private async lastCheckpoint(tableId: string): Promise<SavedTable> {
     let corrupt: unknown = null;
     try {
       const saved = await this.options.checkpoints.load(tableId);
-      if (saved) return { tableSeq: saved.checkpoint.tableSeq, state: saved.checkpoint.state, events: saved.events };
+      if (saved) {
+        return {
+          tableSeq: saved.checkpoint.tableSeq,
+          state: saved.checkpoint.state,
+          events: saved.events,
+          nothing: false,
+        };
+      }
     } catch (err) {
       if (!(err instanceof CheckpointCorruptError)) throw err;
       corrupt = err;
@@ -321,7 +355,7 @@ export class TableDirectory {
     } catch (err) {
       this.options.logger.warn({ err, tableId }, 'checkpoint mark unreadable');
     }
-    if (corrupt === null && mark === null) return { tableSeq: 0, state: null, events: [] };
+    if (corrupt === null && mark === null) return { tableSeq: 0, state: null, events: [], nothing: true };
     // table_seq must still only grow. Without a mark, the clock is a floor above anything the lost
     // checkpoint held (no table issues a sequence number per millisecond for long).
     const tableSeq = mark !== null ? mark.tableSeq : this.options.clock.now();
@@ -359,6 +393,7 @@ export class TableDirectory {
       tableSeq,
       state: null,
       events: [],
+      nothing: false,
       ...(voided !== undefined ? { voided } : {}),
       ...(mark?.handNo !== undefined ? { handNo: mark.handNo } : {}),
     };

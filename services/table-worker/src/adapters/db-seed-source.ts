@@ -57,8 +57,8 @@ export class DbSeedSource implements MoneySeedSource {
     };
   }
 
-  claimEpoch(roomId: string, epoch: number): Promise<void> {
-    return asStaleEpoch('room claim', () => claimRoomEpoch(this.prisma, roomId, epoch));
+  claimEpoch(roomId: string, epoch: number, fresh: boolean): Promise<number> {
+    return asStaleEpoch('room claim', () => claimRoomEpoch(this.prisma, roomId, epoch, { fresh }));
   }
 
   /**

@@ -65,9 +65,11 @@ export interface MoneySeedSource extends TableSeedSource {
   /**
    * Claims the room for a lease epoch before the table is served (`rooms.owner_epoch` rises to it),
    * so that writes of older epochs are refused from now on. Throws StaleEpochError when the room
-   * already saw a higher one. Absent: nothing to fence (a table without Postgres).
+   * already saw a higher one, or the same one for a `fresh` lease (just acquired: Redis handed the
+   * epoch out twice). Resolves with the room's epoch before the claim: above 0 when some worker
+   * served the table before. Absent: nothing to fence (a table without Postgres).
    */
-  claimEpoch?(roomId: string, epoch: number): Promise<void>;
+  claimEpoch?(roomId: string, epoch: number, fresh: boolean): Promise<number>;
 }
 
 /** Completed hands and cash-out requests, onto the hands queue (job ids make a re-send a no-op). */
