@@ -127,10 +127,12 @@ export class Cluster {
     return `w${this.nextWorker + 1}-${randomBytes(2).toString('hex')}`;
   }
 
-  async addWorker(id = this.nextWorkerId()): Promise<WorkerHandle> {
+  /** Starts a worker; `env` adds to (or overrides) this worker's environment only (e.g. its REDIS_URL). */
+  async addWorker(id = this.nextWorkerId(), env: Record<string, string> = {}): Promise<WorkerHandle> {
     this.nextWorker++;
     const proc = await ServiceProcess.start('table-worker', id, {
       ...this.commonEnv(),
+      ...env,
       WORKER_ID: id,
       WORKER_GRPC_HOST: '127.0.0.1',
       WORKER_GRPC_PORT: '0',

@@ -3,13 +3,15 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 /**
  * A TCP forwarder on a stable local port, standing in for what sits between two parts of a real
  * cluster: a Kubernetes Service in front of a gateway whose pods come and go (`retarget` to the
- * replacement), or the network itself, which can cut every connection (`cut`). Each accepted
+ * replacement), or the network itself, which can cut every connection (`cut`) or stall it
+ * (`stall`: nothing moves either way, connections stay open, until `resume`). Each accepted
  * connection gets its own upstream connection to the current target; when either side ends, so
  * does the other. A connection the target refuses is closed at once, as a Service with no ready
  * endpoint does.
  */
 export class TcpProxy {
   private readonly open = new Set<Socket>();
+  private stalled = false;
 
   private constructor(
     private readonly server: Server,
@@ -41,6 +43,20 @@ export class TcpProxy {
     this.open.clear();
   }
 
+  /**
+   * Stops forwarding on every connection, open or new, both ways: bytes wait in the buffers as
+   * behind a link that stalls (no reset, no FIN), until `resume`.
+   */
+  stall(): void {
+    this.stalled = true;
+    for (const s of this.open) s.pause();
+  }
+
+  resume(): void {
+    this.stalled = false;
+    for (const s of this.open) s.resume();
+  }
+
   async close(): Promise<void> {
     this.cut();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -62,5 +78,9 @@ export class TcpProxy {
     upstream.on('close', end);
     client.pipe(upstream);
     upstream.pipe(client);
+    if (this.stalled) {
+      client.pause();
+      upstream.pause();
+    }
   }
 }
