@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import type { PrismaClient, TxClient } from './client.js';
 import { TransactionRetriesExhaustedError } from './errors.js';
 import { isRetryableTransactionError } from './pg-error.js';
@@ -42,4 +43,58 @@ export async function withTransaction<T>(
       await sleep(Math.floor(Math.random() * 10 * attempt) + attempt);
     }
   }
+}
+
+/**
+ * withTransaction on a plain pg pool, for the few hot statements written as SQL (money/hand-sql.ts):
+ * BEGIN (read committed, as withTransaction), `fn`, COMMIT on one pooled connection; the whole of it
+ * again on a serialization failure, a deadlock or `retryOn`; ROLLBACK on any error. Deferred
+ * constraints are checked at COMMIT, so a refusal there rolls everything back too.
+ */
+export async function withPgTransaction<T>(
+  pool: PgPool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+  options: Pick<TransactionOptions, 'maxAttempts' | 'retryOn'> = {},
+): Promise<T> {
+  const maxAttempts = options.maxAttempts ?? 8;
+  for (let attempt = 1; ; attempt++) {
+    const client = await (pool as pg.Pool).connect();
+    let failure: unknown;
+    let broken = false;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      failure = err;
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+    } finally {
+      // A connection that could not even roll back is dropped rather than handed to the next caller.
+      client.release(broken);
+    }
+    const retryable = isRetryableTransactionError(failure) || (options.retryOn?.(failure) ?? false);
+    if (!retryable) throw failure;
+    if (attempt >= maxAttempts) throw new TransactionRetriesExhaustedError(attempt, { cause: failure });
+    await sleep(Math.floor(Math.random() * 10 * attempt) + attempt);
+  }
+}
+
+/**
+ * A pg connection pool made by createPgPool. Only @felt/db looks inside it, so its users need no pg
+ * types of their own.
+ */
+export interface PgPool {
+  end(): Promise<void>;
+}
+
+/** A pg pool on the database, for withPgTransaction. Call `end()` when done. */
+export function createPgPool(databaseUrl: string, options: { readonly max?: number } = {}): PgPool {
+  return new pg.Pool({
+    connectionString: databaseUrl,
+    application_name: 'felt',
+    ...(options.max !== undefined ? { max: options.max } : {}),
+  });
 }

@@ -1,16 +1,67 @@
+import type pg from 'pg';
 import type { TxClient } from '../client.js';
-import type { LedgerTxKind } from '../generated/enums.js';
+import type { LedgerTxKind, RoomStatus } from '../generated/enums.js';
 import type { NormalizedHand } from './hand-record.js';
+import type { LockedRoomRow } from './room-lock.js';
 
 /*
  * The persister's hot statements, written as SQL. Prisma's query builder costs the persister far more
  * CPU per statement than Postgres spends running it (docs/architecture.md, "Where a hand's CPU goes"),
  * so a hand is read in one statement and written in one: every row travels as one JSON parameter
  * that `json_to_recordset` unpacks on the server. Every value is a bound parameter; nothing is
- * spliced into the SQL text. The ledger's rules still hold in the database: the entries' trigger
+ * spliced into the SQL text. The statements run through Prisma inside its transactions
+ * (`prismaSql`), or straight on a pg connection (`pgSql`): Prisma's raw-query path still costs about
+ * four times pg's CPU per statement, so the persister's hot path uses pg. The ledger's rules still hold in the database: the entries' trigger
  * moves the balances, the deferred trigger checks each transaction sums to zero, the CHECKs keep
  * accounts from going below zero, and the history triggers keep the rows immutable.
  */
+
+/** Runs one statement written as a tagged template: each `${value}` is a bound parameter. */
+export type SqlRunner = <T = unknown>(strings: TemplateStringsArray, ...values: unknown[]) => Promise<T[]>;
+
+/** Statements in a Prisma interactive transaction. */
+export function prismaSql(tx: TxClient): SqlRunner {
+  return <T>(strings: TemplateStringsArray, ...values: unknown[]) => tx.$queryRaw<T[]>(strings, ...values);
+}
+
+/** Statements on a pg connection: the template's parts joined by $1, $2, ... and the values bound to them. */
+export function pgSql(client: pg.ClientBase): SqlRunner {
+  return async <T>(strings: TemplateStringsArray, ...values: unknown[]) => {
+    const text = strings.reduce((sql, part, i) => `${sql}$${i}${part}`);
+    const result = await client.query<T & pg.QueryResultRow>({ text, values });
+    return result.rows as T[];
+  };
+}
+
+/**
+ * Locks several rooms' rows in id order (so that two callers locking overlapping sets cannot
+ * deadlock each other), for a transaction that writes hands of each. Rooms that do not exist are
+ * missing from the map.
+ */
+export async function lockRoomRows(sql: SqlRunner, roomIds: readonly string[]): Promise<Map<string, LockedRoomRow>> {
+  const ids = [...new Set(roomIds)];
+  const rows = await sql<{
+    id: string;
+    status: RoomStatus;
+    host_id: string;
+    last_hand_no: number;
+    owner_epoch: bigint | string;
+  }>`
+    SELECT "id"::text AS "id", "status"::text AS "status", "host_id"::text AS "host_id", "last_hand_no", "owner_epoch"
+    FROM "rooms" WHERE "id" = ANY(${ids}::uuid[]) ORDER BY "id" FOR UPDATE`;
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        status: row.status,
+        hostId: row.host_id,
+        lastHandNo: Number(row.last_hand_no),
+        ownerEpoch: Number(row.owner_epoch),
+      },
+    ]),
+  );
+}
 
 /** A ledger account locked by readHandContexts. */
 export interface LockedAccountRow {
@@ -86,7 +137,7 @@ interface PlayerJson {
  * Accounts that do not exist are not created here: they are missing from `accounts`.
  */
 export async function readHandContexts(
-  tx: TxClient,
+  sql: SqlRunner,
   hands: readonly NormalizedHand[],
   keys: readonly string[],
 ): Promise<HandContexts> {
@@ -95,7 +146,7 @@ export async function readHandContexts(
   const roomIds = [...new Set(hands.map((h) => h.roomId))];
   const userIds = [...new Set(hands.flatMap((h) => h.players.map((p) => p.userId)))];
   const reported = hands.flatMap((h) => h.topUps.map((t) => t.id));
-  const rows = await tx.$queryRaw<ContextRow[]>`
+  const rows = await sql<ContextRow>`
     WITH "acc" AS (
       SELECT "id"::text AS "id", "key", "balance"::text AS "balance"
       FROM "ledger_accounts" WHERE "key" = ANY(${sortedKeys}::text[]) ORDER BY "key" FOR UPDATE
@@ -175,7 +226,7 @@ const text = (n: bigint | null): string | null => (n === null ? null : n.toStrin
  * Inserts hands with everything they own in one statement: the `hands` rows, players, the operation
  * logs, the dealt cards, the pots, and the hands' ledger transactions with their entries.
  */
-export async function insertHands(tx: TxClient, inserts: readonly HandInsert[]): Promise<void> {
+export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]): Promise<void> {
   if (inserts.length === 0) return;
   const hands = [];
   const players = [];
@@ -281,7 +332,7 @@ export async function insertHands(tx: TxClient, inserts: readonly HandInsert[]):
     }
   }
   const doc = JSON.stringify({ hands, players, actions, cards, pots, txs, entries });
-  await tx.$executeRaw`
+  await sql`
     WITH "d" AS (SELECT ${doc}::json AS "j"),
     "h" AS (
       INSERT INTO "hands" ("hand_id", "room_id", "hand_no", "game", "limit", "blinds", "started_at", "ended_at",
@@ -339,15 +390,17 @@ export async function insertHands(tx: TxClient, inserts: readonly HandInsert[]):
  * statement (the cursor trigger checks every step), so `moves` holds at most one per room.
  */
 export async function advanceRoomCursors(
-  tx: TxClient,
+  sql: SqlRunner,
   moves: readonly { readonly roomId: string; readonly handNo: number }[],
   now: Date,
 ): Promise<void> {
   if (moves.length === 0) return;
   const doc = JSON.stringify(moves.map((m) => ({ id: m.roomId, n: m.handNo })));
-  const changed = await tx.$executeRaw`
-    UPDATE "rooms" AS r SET "last_hand_no" = x."n", "updated_at" = ${now}
+  const changed = await sql`
+    UPDATE "rooms" AS r SET "last_hand_no" = x."n", "updated_at" = ${now}::timestamptz
     FROM json_to_recordset(${doc}::json) AS x("id" uuid, "n" int)
-    WHERE r."id" = x."id"`;
-  if (changed !== moves.length) throw new Error(`hand cursor moved for ${changed} of ${moves.length} rooms`);
+    WHERE r."id" = x."id"
+    RETURNING 1`;
+  if (changed.length !== moves.length)
+    throw new Error(`hand cursor moved for ${changed.length} of ${moves.length} rooms`);
 }

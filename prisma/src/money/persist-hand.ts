@@ -19,20 +19,24 @@ import {
   type AccountRef,
 } from '../ledger.js';
 import { isUniqueViolation } from '../pg-error.js';
-import { withTransaction } from '../transaction.js';
+import { withPgTransaction, withTransaction, type PgPool } from '../transaction.js';
 import { settleRoomCashOuts, type CashOutOutcome } from './cash-out.js';
 import type { NormalizedHand } from './hand-record.js';
 import {
   advanceRoomCursors,
   insertHands,
+  lockRoomRows,
+  pgSql,
+  prismaSql,
   readHandContexts,
+  type SqlRunner,
   type HandInsert,
   type HandLedgerTx,
   type LockedAccountRow,
   type PersistedHandRow,
   type TopUpRow,
 } from './hand-sql.js';
-import { lockRoomRow, lockRoomRows } from './room-lock.js';
+import { lockRoomRow } from './room-lock.js';
 import { applyTopUps } from './top-up.js';
 
 export type PersistResult =
@@ -188,9 +192,10 @@ async function writeHand(tx: TxClient, hand: NormalizedHand, now: Date): Promise
   const room = await lockRoomRow(tx, hand.roomId);
   if (!room) throw new HandRecordInvalidError(hand.handId, [`room ${hand.roomId} does not exist`]);
 
+  const sql = prismaSql(tx);
   const refs = handAccountRefs(hand);
   const keys = refs.map(accountKey);
-  let ctx = await readHandContexts(tx, [hand], keys);
+  let ctx = await readHandContexts(sql, [hand], keys);
   const existing = ctx.existing.get(hand.handId);
   if (existing) {
     checkReplay(hand, existing);
@@ -215,14 +220,14 @@ async function writeHand(tx: TxClient, hand: NormalizedHand, now: Date): Promise
     await applyTopUps(tx, { roomId: hand.roomId, handId: hand.handId, handNo: hand.handNo, now }, hand.topUps);
   }
   // Top-ups just applied refund their excess, and missing accounts were just opened: read again.
-  if (hand.topUps.length > 0 || missing) ctx = await readHandContexts(tx, [hand], keys);
+  if (hand.topUps.length > 0 || missing) ctx = await readHandContexts(sql, [hand], keys);
 
   const accounts = ctx.accounts;
   checkEscrows(hand, ctx.topUps, (key) => accounts.get(key)?.balance);
   const ledger = handLedger(hand, accounts);
   checkUsers(hand, ctx.userNames);
-  await insertHands(tx, [{ hand, names: ctx.userNames, ledger }]);
-  await advanceRoomCursors(tx, [{ roomId: hand.roomId, handNo: hand.handNo }], now);
+  await insertHands(sql, [{ hand, names: ctx.userNames, ledger }]);
+  await advanceRoomCursors(sql, [{ roomId: hand.roomId, handNo: hand.handNo }], now);
   const cashOuts = leaving.length > 0 ? await settleRoomCashOuts(tx, hand.roomId, hand.handNo, now) : [];
   return { result: 'written', handId: hand.handId, cashOuts };
 }
@@ -242,6 +247,16 @@ function applyNets(hand: NormalizedHand, balances: Map<string, bigint>): void {
 export type HandBatchOutcome =
   | { readonly ok: true; readonly hand: NormalizedHand; readonly result: PersistResult }
   | { readonly ok: false; readonly hand: NormalizedHand; readonly error: unknown };
+
+export interface PersistHandsOptions {
+  readonly now?: () => Date;
+  /**
+   * A pg pool on the same database (createPgPool): the batch's statements then run on it rather
+   * than through Prisma, at about a quarter of the CPU. Hands that need the ledger functions' path
+   * still go through `prisma`.
+   */
+  readonly pool?: PgPool;
+}
 
 /** The refusals persistHand throws for a hand that is wrong or early, as opposed to a failure. */
 function isHandRefusal(err: unknown): boolean {
@@ -272,15 +287,17 @@ function isHandRefusal(err: unknown): boolean {
 export async function persistHands(
   prisma: PrismaClient,
   hands: readonly NormalizedHand[],
-  options: { readonly now?: () => Date } = {},
+  options: PersistHandsOptions = {},
 ): Promise<HandBatchOutcome[]> {
   const now = options.now ?? (() => new Date());
+  const retryOn = (err: unknown) => isIdempotencyRace(err) || isHandIdRace(err);
+  const pool = options.pool;
   let decided = new Map<number, HandBatchOutcome>();
-  if (hands.length > 1) {
+  if (hands.length > 1 || pool) {
     try {
-      decided = await withTransaction(prisma, (tx) => writeBatch(tx, hands, now()), {
-        retryOn: (err) => isIdempotencyRace(err) || isHandIdRace(err),
-      });
+      decided = pool
+        ? await withPgTransaction(pool, (client) => writeBatch(pgSql(client), hands, now()), { retryOn })
+        : await withTransaction(prisma, (tx) => writeBatch(prismaSql(tx), hands, now()), { retryOn });
     } catch {
       decided = new Map();
     }
@@ -291,7 +308,7 @@ export async function persistHands(
     .sort((a, b) => a.hand.handNo - b.hand.handNo || a.i - b.i);
   for (const { hand, i } of rest) {
     try {
-      decided.set(i, { ok: true, hand, result: await persistHand(prisma, hand, options) });
+      decided.set(i, { ok: true, hand, result: await persistHand(prisma, hand, { now }) });
     } catch (error) {
       decided.set(i, { ok: false, hand, error });
     }
@@ -300,16 +317,16 @@ export async function persistHands(
 }
 
 async function writeBatch(
-  tx: TxClient,
+  sql: SqlRunner,
   hands: readonly NormalizedHand[],
   now: Date,
 ): Promise<Map<number, HandBatchOutcome>> {
   const rooms = await lockRoomRows(
-    tx,
+    sql,
     hands.map((h) => h.roomId),
   );
   const ctx = await readHandContexts(
-    tx,
+    sql,
     hands,
     hands.flatMap((h) => handAccountRefs(h).map(accountKey)),
   );
@@ -364,7 +381,7 @@ async function writeBatch(
       aside.add(hand.roomId);
     }
   }
-  await insertHands(tx, inserts);
-  for (const step of moves) await advanceRoomCursors(tx, step, now);
+  await insertHands(sql, inserts);
+  for (const step of moves) await advanceRoomCursors(sql, step, now);
   return decided;
 }

@@ -33,29 +33,3 @@ export async function lockRoomRow(tx: TxClient, roomId: string): Promise<LockedR
       }
     : null;
 }
-
-/**
- * Locks several rooms' rows in id order (so that two callers locking overlapping sets cannot
- * deadlock each other), for a transaction that writes hands of each. Rooms that do not exist are
- * missing from the map.
- */
-export async function lockRoomRows(tx: TxClient, roomIds: readonly string[]): Promise<Map<string, LockedRoomRow>> {
-  const ids = [...new Set(roomIds)].sort();
-  const rows = await tx.$queryRaw<
-    { id: string; status: RoomStatus; host_id: string; last_hand_no: number; owner_epoch: bigint }[]
-  >`
-    SELECT "id"::text AS "id", "status", "host_id"::text AS "host_id", "last_hand_no", "owner_epoch"
-    FROM "rooms" WHERE "id" = ANY(${ids}::uuid[]) ORDER BY "id" FOR UPDATE`;
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        id: row.id,
-        status: row.status,
-        hostId: row.host_id,
-        lastHandNo: Number(row.last_hand_no),
-        ownerEpoch: Number(row.owner_epoch),
-      },
-    ]),
-  );
-}

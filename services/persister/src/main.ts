@@ -1,4 +1,4 @@
-import { createPrisma } from '@felt/db';
+import { createPgPool, createPrisma } from '@felt/db';
 import {
   closeRedis,
   createLogger,
@@ -23,6 +23,9 @@ redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error
 const publisher = createRedis(env.REDIS_URL, { name: 'persister-outcomes', maxRetriesPerRequest: 2 });
 publisher.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error (outcomes)'));
 const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
+// Hands' hot statements go straight to pg (money/hand-sql.ts in @felt/db): a batch holds one
+// connection, so a few are plenty.
+const pool = createPgPool(env.DATABASE_URL, { max: Math.min(4, env.DATABASE_POOL_MAX) });
 const registry = createMetricsRegistry('persister');
 
 const consumer = new HandConsumer({
@@ -30,7 +33,7 @@ const consumer = new HandConsumer({
   prefix: env.FELT_REDIS_PREFIX,
   connection: redis,
   publisher,
-  store: new PrismaMoneyStore(prisma),
+  store: new PrismaMoneyStore(prisma, () => new Date(), pool),
   logger,
   registry,
   concurrency: env.PERSISTER_CONCURRENCY,
@@ -65,6 +68,7 @@ onShutdown(
     await consumer.close();
     await ops.close();
     await prisma.$disconnect();
+    await pool.end();
     await closeRedis(redis);
     await closeRedis(publisher);
     await shutdownTelemetry();

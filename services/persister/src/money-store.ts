@@ -16,6 +16,7 @@ import {
   type NormalizedHand,
   type PrismaClient,
   type PersistResult,
+  type PgPool,
   type Prisma,
   type VoidedHandResult,
 } from '@felt/db';
@@ -114,6 +115,11 @@ export class PrismaMoneyStore implements MoneyStore {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly now: () => Date = () => new Date(),
+    /**
+     * A pg pool on the same database (@felt/db createPgPool) for the hands' hot statements, which
+     * cost about a quarter of the CPU there that they cost through Prisma. None: Prisma only.
+     */
+    private readonly pool?: PgPool,
   ) {}
 
   async writeHand(job: unknown): Promise<HandWrite> {
@@ -138,7 +144,7 @@ export class PrismaMoneyStore implements MoneyStore {
     const written = await persistHands(
       this.prisma,
       valid.map((v) => v.hand),
-      { now: this.now },
+      { now: this.now, ...(this.pool ? { pool: this.pool } : {}) },
     );
     for (const [k, out] of written.entries()) {
       const { i } = valid[k]!;
