@@ -1,7 +1,7 @@
 import type { Publication } from '../ports.js';
 import type { LiveTable } from '../table/live-table.js';
 import { recipientStreams, type Recipients } from '../table/stream-book.js';
-import { finishSnapshot, prepareView, type PreparedView } from '../table/views.js';
+import { finishSnapshot, TableViews, type PreparedView } from '../table/views.js';
 import { audienceOf } from './fan-out.js';
 
 /**
@@ -19,8 +19,9 @@ export function snapshotPublications(
   now: number,
 ): Publication[] {
   const due: { key: string; view: PreparedView }[] = [];
+  const views = new TableViews(live, now);
   for (const [key, viewer] of recipientStreams(recipients)) {
-    const view = prepareView(live, viewer, now);
+    const view = views.prepare(viewer);
     if (touched.has(key) || key === forced || live.streams.open(key).snapshotKey !== view.key) {
       due.push({ key, view });
     }

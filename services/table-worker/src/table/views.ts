@@ -53,7 +53,7 @@ export function buildSnapshot(
   tableSeq: number,
   prevTableSeq: number | null,
 ): TableState {
-  return finishSnapshot(prepareView(live, viewer, ts), tableSeq, prevTableSeq);
+  return finishSnapshot(new TableViews(live, ts).prepare(viewer), tableSeq, prevTableSeq);
 }
 
 /** A snapshot without its stream fields (table_seq, prev_table_seq) and hash. */
@@ -73,10 +73,34 @@ export interface PreparedView {
   readonly key: string;
 }
 
-export function prepareView(live: LiveTable, viewer: Viewer, ts: number): PreparedView {
-  const body = snapshotBody(live, viewer, ts);
-  const input = StateHashInput.of(body);
-  return { body, input, key: input.hash(nativeSha256) };
+/**
+ * Every recipient's view of the table at one moment. A member's view is the spectators' but for
+ * their own seat's cards (from the engine's view for that seat) and `hero`, so the spectators' view
+ * is built and encoded once and each member's adds only those.
+ */
+export class TableViews {
+  private readonly shared: SnapshotBody;
+  private readonly sharedInput: StateHashInput;
+  private sharedView: PreparedView | undefined;
+
+  constructor(
+    private readonly live: LiveTable,
+    ts: number,
+  ) {
+    this.shared = spectatorBody(live, ts);
+    this.sharedInput = StateHashInput.of(this.shared);
+  }
+
+  prepare(viewer: Viewer): PreparedView {
+    const own = viewer === null ? null : memberParts(this.live, viewer, this.shared.seats);
+    if (own === null) {
+      this.sharedView ??= { body: this.shared, input: this.sharedInput, key: this.sharedInput.hash(nativeSha256) };
+      return this.sharedView;
+    }
+    const body: SnapshotBody = { ...this.shared, ...own };
+    const input = this.sharedInput.with(own);
+    return { body, input, key: input.hash(nativeSha256) };
+  }
 }
 
 /** Stamps a view with its place in the recipient's stream and hashes it as sent. */
@@ -92,23 +116,49 @@ export function finishSnapshot(view: PreparedView, tableSeq: number, prevTableSe
   };
 }
 
-/** What the recipient sees, without the stream fields: the input of both the key and the snapshot. */
-function snapshotBody(live: LiveTable, viewer: Viewer, ts: number): SnapshotBody {
+/**
+ * What a member sees beyond the spectators: their own seat's cards, when they are dealt into the
+ * hand, and `hero`. Null for anyone who sees what the spectators see (a bot, a non-member).
+ */
+function memberParts(
+  live: LiveTable,
+  viewer: string,
+  seats: readonly SeatView[],
+): { seats?: SeatView[]; hero: HeroView } | null {
+  const member = live.member(viewer);
+  if (member === undefined || member.bot) return null;
   const hand = live.hand;
-  const member = viewer === null ? undefined : live.member(viewer);
   // The seat the viewer holds is the engine's word only: the room rows may already give the viewer a
   // seat that someone else still plays in this hand, whose cards must stay theirs.
-  const engineSeat = member && !member.bot ? live.seatOf(member.userId) : undefined;
-  const heroSeat = engineSeat ?? (member && !member.bot ? member.seat : undefined);
+  const engineSeat = live.seatOf(member.userId);
+  const heroSeat = engineSeat ?? member.seat;
   const handSeat =
-    engineSeat !== undefined && hand?.setup.players.some((p) => p.seat === engineSeat && p.id === member!.userId)
+    engineSeat !== undefined && hand?.setup.players.some((p) => p.seat === engineSeat && p.id === member.userId)
       ? engineSeat
       : null;
-  const view = hand?.view(handSeat) ?? null;
+  const own = handSeat !== null ? hand!.view(handSeat).players.find((p) => p.seat === handSeat) : undefined;
+  const turn = live.turn;
+  const cards = own ? own.hole.filter((c): c is NonNullable<typeof c> => c !== null) : [];
+  const acting = hand !== null && turn !== null && turn.seat === heroSeat && turn.playerId === member.userId;
+  const valid = acting ? validActionsView(hand, heroSeat) : null;
+  const hero: HeroView =
+    acting && valid !== null
+      ? { seat: heroSeat, cards, valid_actions: valid, turn_token: turn.token }
+      : { seat: heroSeat, cards };
+  if (own === undefined) return { hero };
+  return {
+    seats: seats.map((s) => (s.seat === handSeat ? { ...s, cards: own.hole.map((c) => c) } : s)),
+    hero,
+  };
+}
+
+/** What a spectator sees, without the stream fields: the start of every recipient's view. */
+function spectatorBody(live: LiveTable, ts: number): SnapshotBody {
+  const hand = live.hand;
+  const view = hand?.view(null) ?? null;
   const inHand = new Map((view?.players ?? []).map((p) => [p.seat, p]));
   const engineSeats = new Map(live.engine.seats().map((s) => [s.seat, s]));
   const table = live.engine.toJSON();
-
   const seats: SeatView[] = [];
   for (let seat = 1; seat <= live.config.seats; seat++) {
     const s = engineSeats.get(seat);
@@ -143,18 +193,6 @@ function snapshotBody(live: LiveTable, viewer: Viewer, ts: number): SnapshotBody
   }
 
   const turn = live.turn;
-  let hero: HeroView | undefined;
-  if (heroSeat !== undefined && member) {
-    const own = handSeat !== null ? inHand.get(handSeat) : undefined;
-    const cards = own ? own.hole.filter((c): c is NonNullable<typeof c> => c !== null) : [];
-    const acting = hand !== null && turn !== null && turn.seat === heroSeat && turn.playerId === member.userId;
-    const valid = acting ? validActionsView(hand, heroSeat) : null;
-    hero =
-      acting && valid !== null
-        ? { seat: heroSeat, cards, valid_actions: valid, turn_token: turn.token }
-        : { seat: heroSeat, cards };
-  }
-
   const mixed = live.engine.mixed;
   const handId = live.pending?.handId ?? hand?.handId;
   return {
@@ -195,6 +233,5 @@ function snapshotBody(live: LiveTable, viewer: Viewer, ts: number): SnapshotBody
     ...(live.nextHandAt !== null ? { next_hand_at: live.nextHandAt } : {}),
     ...(live.closing ? { closing: true as const } : {}),
     ...(live.botsBlocked !== null ? { bots_blocked: live.botsBlocked } : {}),
-    ...(hero ? { hero } : {}),
   };
 }
