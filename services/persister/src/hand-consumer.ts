@@ -12,10 +12,20 @@ import {
   type RedisKeys,
 } from '@felt/platform';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { z } from 'zod';
 import { HandBatcher } from './hand-batcher.js';
 import { HandNotReadyError, PermanentJobError, type MoneyStore } from './money-store.js';
 
 const tracer = trace.getTracer('felt.persister');
+
+/**
+ * handCompletedJobSchema with the payload taken as it is: job data comes out of JSON, so the
+ * payload is JSON already, and walking it with z.json() cost as much as checking the record itself
+ * (the store does that, field by field: normalizeHandJob in @felt/db).
+ */
+const handJobEnvelope = handCompletedJobSchema.extend({
+  payload: z.unknown().refine((v) => v !== undefined, { message: 'Required' }),
+});
 
 export interface HandConsumerOptions {
   readonly queueName: string;
@@ -187,7 +197,7 @@ export class HandConsumer {
     span: { setAttribute(k: string, v: string): unknown },
   ): Promise<JobResult> {
     if (job.name === HandJobName.HAND_COMPLETED) {
-      const envelope = handCompletedJobSchema.safeParse(job.data);
+      const envelope = handJobEnvelope.safeParse(job.data);
       if (!envelope.success) {
         this.jobs.inc({ kind: 'hand', result: 'invalid' });
         throw new UnrecoverableError(`invalid hand job: ${envelope.error.issues[0]?.message ?? 'bad payload'}`);
