@@ -36,7 +36,7 @@ export const workerEnv = {
   FELT_ACTION_MS: optionalMs,
   FELT_TIME_BANK_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   FELT_WARNING_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
-  /** The client-seed window after seed_commit (FAIRNESS.md: 1.5 s). */
+  /** The client-seed window after seed_commit (docs/fairness.md, "The derivation", step 4: 1.5 s). */
   FELT_SEED_WINDOW_MS: envPositiveInt.default(DEFAULT_TIMING_OVERRIDES.seedWindowMs),
   /** The pause between one hand's result and the next hand. */
   FELT_HAND_PAUSE_MS: envPositiveInt.default(DEFAULT_TIMING_OVERRIDES.handPauseMs),

@@ -3,7 +3,7 @@ import type { Clock, RandomSource, Scheduler } from '../ports.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** The OS CSPRNG (FAIRNESS.md: server seeds come from crypto.randomBytes). */
+/** The OS CSPRNG: server seeds come from crypto.randomBytes (docs/fairness.md, "The derivation", step 2). */
 export const cryptoRandom: RandomSource = {
   bytes: (n) => new Uint8Array(randomBytes(n)),
   uuid: () => randomUUID(),

@@ -56,7 +56,7 @@ export interface DealerState {
 
 export type RevealRecord = ReturnType<typeof revealRecord>;
 
-/** The hand's reveal record (FAIRNESS.md): seeds, deck seed and every card dealt, for seed_reveal and the record. */
+/** The hand's reveal record (docs/fairness.md, "Verifying a hand"): seeds, deck seed and every card dealt, for seed_reveal and the record. */
 export function revealRecord(hand: Hand, meta: HandMeta) {
   const record = toRevealRecord(
     {

@@ -27,7 +27,7 @@ async function table(h: Harness, config = {}, members = [A, B]): Promise<TableAc
 
 const conn = (u: string) => `c${[A, B, C].indexOf(u)}`;
 
-describe('client seeds (FAIRNESS.md step 4)', () => {
+describe('client seeds (docs/fairness.md, the derivation, step 4)', () => {
   it('accepts one seed per dealt-in seat inside the window, deals at once when every human sent one, and counts them', async () => {
     const h = harness();
     const actor = await table(h);

@@ -107,7 +107,8 @@ export class LiveTable {
 
   /**
    * A live table from its checkpoint. A hand that no longer replays is voided: every stack stays
-   * at its hand-start value (ARCHITECTURE.md), and the void is reported.
+   * at its hand-start value (docs/architecture.md, invariant 9: only a failure voids a hand), and
+   * the void is reported.
    */
   static restore(json: LiveTableJSON, deps: LiveTableDeps, now: number): LiveTable {
     const engine = Table.fromJSON(json.engine);

@@ -8,7 +8,7 @@ import type { TurnClock } from './turn-clock.js';
 
 /**
  * The room is closing (docs/dev/money-flows.md §4). A close never voids a hand (no player's choice
- * can undo one, ARCHITECTURE.md invariant 9): while a hand is played the table deals no other, the
+ * can undo one: docs/architecture.md, invariant 9): while a hand is played the table deals no other, the
  * hand finishes by the rules (the clock acts at once for anyone who left) and is recorded like any
  * other; then every seat and every member known only from the room rows is refunded with a
  * `room-close-<membershipId>` cash-out after that hand. Asked again (the lobby reminds while the

@@ -8,7 +8,7 @@ export interface TableTiming {
   readonly timeBankMs: number;
   /** turn_warning goes out when this much is left before the clock acts. */
   readonly warningMs: number;
-  /** The client-seed window after seed_commit (FAIRNESS.md: 1.5 s). */
+  /** The client-seed window after seed_commit (docs/fairness.md, "The derivation", step 4: 1.5 s). */
   readonly seedWindowMs: number;
   /** Between hand_result and the next hand (show_cards, reading the result). */
   readonly handPauseMs: number;
