@@ -1,6 +1,6 @@
 // `npm run chaos -- --seconds S`: an SRE tool and test of failover. See scripts/chaos/run.ts
 // and docs/operations.md ("Chaos"). Prints progress, then one line:
-// CHAOS seconds=… faults=worker:…,gateway:…,persister:… kills=… pauses=… hands=… resumed=… voided=…
+// CHAOS seconds=… faults=worker:…,gateway:…,persister:…,redis:…,link:… kills=… pauses=… hands=… resumed=… voided=…
 //   lost_actions=… chips_delta=… stale_writes=… unconverged=… audit=…
 // and exits 1 when lost_actions, chips_delta, stale_writes or unconverged is not zero or the audit
 // is not ok.
@@ -18,6 +18,8 @@ const USAGE = `usage: npm run chaos -- [options]
   --pause-every MS   mean time between owner SIGSTOPs past the lease (default 15000)
   --gateway-every MS mean time between gateway SIGKILLs (default 20000)
   --persister-every MS  mean time between persister SIGKILLs (default 20000)
+  --redis-every MS   mean time between Redis restarts, data kept (default 30000)
+  --link-every MS    mean time between stalls of a worker's link to Redis (default 20000)
   --seed N           seed of the bots and of the chaos schedule
   --quiet            no progress lines`;
 
@@ -40,6 +42,8 @@ const { values } = parseArgs({
     'pause-every': { type: 'string' },
     'gateway-every': { type: 'string' },
     'persister-every': { type: 'string' },
+    'redis-every': { type: 'string' },
+    'link-every': { type: 'string' },
     faults: { type: 'string' },
     seed: { type: 'string' },
     quiet: { type: 'boolean' },
@@ -69,6 +73,8 @@ const report = await runChaos({
   pauseEveryMs: int('pause-every', values['pause-every'], 15_000, 1_000),
   gatewayEveryMs: int('gateway-every', values['gateway-every'], 20_000, 2_000),
   persisterEveryMs: int('persister-every', values['persister-every'], 20_000, 2_000),
+  redisEveryMs: int('redis-every', values['redis-every'], 30_000, 5_000),
+  linkEveryMs: int('link-every', values['link-every'], 20_000, 2_000),
   ...(values.seed !== undefined ? { seed: int('seed', values.seed, 0, 0) } : {}),
   log: values.quiet ? () => undefined : (line) => process.stderr.write(`${line}\n`),
 });

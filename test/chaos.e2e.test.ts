@@ -1,7 +1,7 @@
 // A short chaos run (scripts/chaos/run.ts, the engine of `npm run chaos`; docs/operations.md, "Chaos")
 // with every fault kind it injects: workers SIGKILLed and restarted, an owner SIGSTOPped past its
-// lease, gateways SIGKILLed and replaced, the persister SIGKILLed mid-batch; SDK bots playing
-// throughout. No acked action lost, no chip created or destroyed, no stale write accepted, every
+// lease, gateways SIGKILLed and replaced, the persister SIGKILLed mid-batch, Redis restarted from its
+// disk, a worker's link to Redis stalled past its lease; SDK bots playing throughout. No acked action lost, no chip created or destroyed, no stale write accepted, every
 // client converged, the audit clean.
 import { describe, expect, it } from 'vitest';
 import { chaosFailed, chaosLine, runChaos } from '../scripts/chaos/run.js';
@@ -20,6 +20,8 @@ describe('chaos', () => {
         pauseEveryMs: 12_000,
         gatewayEveryMs: 15_000,
         persisterEveryMs: 15_000,
+        redisEveryMs: 20_000,
+        linkEveryMs: 15_000,
         seed: 8,
         log: (l) => lines.push(l),
       });
@@ -30,10 +32,14 @@ describe('chaos', () => {
       expect(chaosFailed(report)).toBe(false);
       // The run did what it says: workers died and paused mid-play, and hands went on. (Resuming a
       // hand mid-street is proven deterministically by failover-resume.e2e.test.ts.)
-      expect(report.kills).toBeGreaterThanOrEqual(5);
+      // (A worker that is restarting, paused or cut off from Redis is not killed on top, so the kills
+      // vary with how the other faults overlap.)
+      expect(report.kills, line).toBeGreaterThanOrEqual(2);
       expect(report.pauses).toBeGreaterThanOrEqual(1);
       expect(report.faults.gateway).toBeGreaterThanOrEqual(2);
       expect(report.faults.persister).toBeGreaterThanOrEqual(2);
+      expect(report.faults.redis).toBeGreaterThanOrEqual(1);
+      expect(report.faults.link).toBeGreaterThanOrEqual(1);
       expect(report.hands).toBeGreaterThan(50);
       expect(report.ackedActions).toBeGreaterThan(100);
       expect(report.voided).toBe(0);

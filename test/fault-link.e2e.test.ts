@@ -1,7 +1,7 @@
 // The link between a table's owner and Redis stalls for longer than the lease (no reset, no FIN:
 // bytes wait in the buffers, as behind a switch that stops forwarding), then recovers. Each worker
 // reaches Redis through its own TCP forwarder (test/harness/tcp-proxy.ts) so one link can stall
-// alone. The owner cannot renew, so its lease lapses; the other worker takes the table under a
+// alone (the cluster's `workerLinks`). The owner cannot renew, so its lease lapses; the other worker takes the table under a
 // higher epoch and continues the hand from the checkpoint. When the link comes back, everything the
 // stalled worker had queued reaches Redis late: its fenced writes are refused, it stops serving the
 // table, and no stale write is accepted. Nothing is lost: every acked action is in its hand's
@@ -13,7 +13,6 @@ import { auditAfter, convergence, lostActions, systemTotal } from '../scripts/ch
 import { Cluster, type WorkerHandle } from './harness/cluster.js';
 import { CheckpointWatch, leaseHolder } from './harness/failover-play.js';
 import { HandRecords } from './harness/privacy.js';
-import { TcpProxy } from './harness/tcp-proxy.js';
 import { pause, waitFor } from './harness/wait.js';
 import { TableCrew } from './sdk/crew.js';
 
@@ -24,14 +23,15 @@ const MEMBER_TTL_MS = 3_000;
 let cluster: Cluster;
 let redis: Redis;
 let records: HandRecords;
-const links = new Map<string, TcpProxy>();
 let crew: TableCrew | undefined;
 
 beforeAll(async () => {
   cluster = await Cluster.start({
-    workers: 0,
-    gateways: 0,
-    lobby: false,
+    workers: 2,
+    gateways: 2,
+    lobby: true,
+    persister: true,
+    workerLinks: true,
     env: {
       FELT_MEMBER_TTL_MS: String(MEMBER_TTL_MS),
       FELT_LEASE_TTL_MS: String(LEASE_TTL_MS),
@@ -42,28 +42,16 @@ beforeAll(async () => {
       FELT_HAND_PAUSE_MS: '300',
     },
   });
-  const redisTarget = new URL(REDIS_URL);
-  for (let i = 0; i < 2; i++) {
-    const id = cluster.nextWorkerId();
-    const link = await TcpProxy.start({ host: redisTarget.hostname, port: Number(redisTarget.port || 6379) });
-    links.set(id, link);
-    await cluster.addWorker(id, { REDIS_URL: `redis://127.0.0.1:${link.port}` });
-  }
-  for (let i = 0; i < 2; i++) await cluster.addGateway();
-  await cluster.startLobby();
-  await cluster.startPersister();
-  for (const g of cluster.gateways) await cluster.waitReady(g.httpUrl);
   redis = new Redis(REDIS_URL);
   records = new HandRecords(REDIS_URL, cluster.prefix);
 });
 
 afterAll(async () => {
   if (crew) for (const m of crew.members) m.client.close();
-  for (const link of links.values()) link.resume();
+  for (const link of cluster?.workerLinks.values() ?? []) link.resume();
   await records?.close();
   redis?.disconnect();
   await cluster?.stop();
-  for (const link of links.values()) await link.close();
 });
 
 describe('a worker’s link to Redis stalls past the lease', () => {
@@ -89,7 +77,7 @@ describe('a worker’s link to Redis stalls past the lease', () => {
       const holder = await leaseHolder(redis, cluster.prefix, crew.tableId);
       const owner: WorkerHandle = cluster.workers.find((w) => w.id === holder?.workerId)!;
       expect(owner).toBeDefined();
-      const link = links.get(owner.id)!;
+      const link = cluster.workerLinks.get(owner.id)!;
       const hands = crew.handsCompleted.size;
       link.stall();
       // The other worker holds the table under a higher epoch while the link is still stalled.

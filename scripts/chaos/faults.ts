@@ -10,13 +10,15 @@ import { pause } from '../../test/harness/wait.js';
  * under its name, and an owner SIGSTOPped past its lease. `gateway`: a gateway SIGKILLed and
  * replaced behind its service (its clients reconnect through the other and resync). `persister`: the
  * persister SIGKILLed mid-batch and restarted (its interrupted jobs run again once their locks
- * lapse, and each hand is written once).
+ * lapse, and each hand is written once). `redis`: the cluster's own Redis SIGKILLed and restarted
+ * from its disk (every connection of every service drops at once). `link`: one worker's link to
+ * Redis stalled past its lease, then let through.
  */
-export const FAULT_KINDS = ['worker', 'gateway', 'persister'] as const;
+export const FAULT_KINDS = ['worker', 'gateway', 'persister', 'redis', 'link'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Fault kinds of the design that this chaos does not inject yet: named so a request for one is refused clearly. */
-export const PLANNED_FAULT_KINDS = ['redis', 'postgres', 'link'] as const;
+export const PLANNED_FAULT_KINDS = ['postgres'] as const;
 
 export class FaultListError extends Error {
   override readonly name = 'FaultListError';
@@ -89,4 +91,16 @@ export async function killPersister(cluster: Cluster, downtimeMs = DOWNTIME_MS):
   await cluster.persister.proc.kill('SIGKILL');
   await pause(downtimeMs, 'the persister is down until it restarts');
   await cluster.startPersister();
+}
+
+/** Stalls `worker`'s link to Redis for `ms` (the cluster needs `workerLinks`), then lets it through. */
+export async function stallLink(cluster: Cluster, worker: WorkerHandle, ms: number): Promise<void> {
+  const link = cluster.workerLinks.get(worker.id);
+  if (!link) throw new Error(`worker ${worker.id} has no link of its own (start the cluster with workerLinks)`);
+  link.stall();
+  try {
+    await pause(ms, 'the link stays stalled past the lease');
+  } finally {
+    link.resume();
+  }
 }

@@ -1,13 +1,15 @@
 // The chaos run behind `npm run chaos` and test/chaos.e2e.test.ts: a local cluster of 3 workers and
 // 2 gateways (plus lobby and persister), SDK bots playing on many tables, and faults at random
 // (scripts/chaos/faults.ts): a worker SIGKILLed and restarted every few seconds, a table's owner
-// SIGSTOPped past its lease, a gateway SIGKILLed and replaced, the persister SIGKILLed mid-batch. It
+// SIGSTOPped past its lease, a gateway SIGKILLed and replaced, the persister SIGKILLed mid-batch,
+// Redis SIGKILLed and restarted from its disk, a worker's link to Redis stalled past its lease. It
 // measures what must never happen (scripts/chaos/checks.ts):
 //   lost_actions  acks the bots received for actions missing from the final hand records
 //   chips_delta   the system total (wallets + escrow + rake − grants, Postgres) after minus before
 //   stale_writes  checkpoints written with an epoch older than one already seen (accepted stale writes)
 //   unconverged   clients whose final state_hash differs from the owner's (a resync's snapshot)
 //   audit         the operator's audit once the persister caught up: ok or the first violation
+// With `redis` among the faults the run uses a Redis of its own (a redis-server on a spare port).
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Cluster, type WorkerHandle } from '../../test/harness/cluster.js';
@@ -15,7 +17,16 @@ import { CheckpointWatch } from '../../test/harness/failover-play.js';
 import { HandRecords } from '../../test/harness/privacy.js';
 import { seededRandom, TableCrew } from '../../test/sdk/crew.js';
 import { auditAfter, convergence, lostActions, systemTotal } from './checks.js';
-import { FAULT_KINDS, killGateway, killPersister, killWorker, pauseOwner, type FaultKind } from './faults.js';
+import { PrivateRedis } from '../../test/harness/private-redis.js';
+import {
+  FAULT_KINDS,
+  killGateway,
+  killPersister,
+  killWorker,
+  pauseOwner,
+  stallLink,
+  type FaultKind,
+} from './faults.js';
 
 export interface ChaosOptions {
   readonly seconds: number;
@@ -29,6 +40,10 @@ export interface ChaosOptions {
   readonly gatewayEveryMs?: number;
   /** Mean time between persister kills. */
   readonly persisterEveryMs?: number;
+  /** Mean time between Redis restarts (with its data). */
+  readonly redisEveryMs?: number;
+  /** Mean time between stalls of a worker's link to Redis. */
+  readonly linkEveryMs?: number;
   /** The fault kinds to inject; default all of FAULT_KINDS. */
   readonly faults?: readonly FaultKind[];
   readonly seed?: number;
@@ -85,7 +100,6 @@ export function chaosFailed(r: ChaosReport): boolean {
   return r.lostActions !== 0 || r.chipsDelta !== 0n || r.staleWrites !== 0 || r.unconverged !== 0 || r.audit !== 'ok';
 }
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LEASE_TTL_MS = 2_500;
 const MEMBER_TTL_MS = 3_000;
 
@@ -100,15 +114,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const pauseEvery = options.pauseEveryMs ?? 15_000;
   const gatewayEvery = options.gatewayEveryMs ?? 20_000;
   const persisterEvery = options.persisterEveryMs ?? 20_000;
+  const redisEvery = options.redisEveryMs ?? 30_000;
+  const linkEvery = options.linkEveryMs ?? 20_000;
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const random = seededRandom(seed);
   const problems: string[] = [];
 
   log(`chaos: starting 3 workers, 2 gateways, lobby and persister (seed ${seed}; faults ${[...kinds].join(',')})`);
+  // Restarting Redis needs one of the run's own, never the shared one.
+  const server = kinds.has('redis') ? await PrivateRedis.start() : undefined;
   const cluster = await Cluster.start({
     workers: 3,
     gateways: 2,
     gatewayServices: true,
+    workerLinks: kinds.has('link'),
+    ...(server ? { redisUrl: server.url } : {}),
     lobby: true,
     persister: true,
     env: {
@@ -127,12 +147,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       LOG_LEVEL: 'info',
     },
   });
-  const redis = new Redis(REDIS_URL);
-  const records = new HandRecords(REDIS_URL, cluster.prefix);
+  const redis = new Redis(cluster.redisUrl);
+  redis.on('error', () => undefined);
+  const records = new HandRecords(cluster.redisUrl, cluster.prefix);
   const crews: TableCrew[] = [];
   let watch: CheckpointWatch | undefined;
   const paused = new Set<WorkerHandle>();
-  const down = { gateway: false, persister: false };
+  const down = { gateway: false, persister: false, redis: false, link: false };
   try {
     const run = randomBytes(3).toString('hex');
     log(`chaos: seating ${players} SDK bots at each of ${tables} tables`);
@@ -159,7 +180,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     const started = Date.now();
     const end = started + options.seconds * 1_000;
-    const faults: Record<FaultKind, number> = { worker: 0, gateway: 0, persister: 0 };
+    const faults: Record<FaultKind, number> = { worker: 0, gateway: 0, persister: 0, redis: 0, link: 0 };
     let kills = 0;
     let pauses = 0;
     const next = (every: number) => Date.now() + every * (0.5 + random());
@@ -167,6 +188,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     let nextPause = next(pauseEvery);
     let nextGateway = next(gatewayEvery);
     let nextPersister = next(persisterEvery);
+    let nextRedis = next(redisEvery);
+    let nextLink = next(linkEvery);
     let nextProgress = started + 5_000;
     const recoveries: Promise<unknown>[] = [];
     const handsSeen = () => crews.reduce((n, c) => n + c.handsCompleted.size, 0);
@@ -241,6 +264,42 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
             'restart the persister',
             killPersister(cluster).finally(() => {
               down.persister = false;
+            }),
+          );
+        }
+      }
+      if (server && now >= nextRedis) {
+        nextRedis = next(redisEvery);
+        if (!down.redis) {
+          faults.redis++;
+          down.redis = true;
+          log('chaos: SIGKILL Redis; restarting it from its disk');
+          recover(
+            'restart Redis',
+            server.restart({ keepData: true }).finally(() => {
+              down.redis = false;
+            }),
+          );
+        }
+      }
+      if (kinds.has('link') && now >= nextLink) {
+        // Tried again shortly when no worker's link can stall now.
+        nextLink = now + 500;
+        const candidates = live();
+        if (!down.link && candidates.length > 1) {
+          nextLink = next(linkEvery);
+          const victim = candidates[Math.floor(random() * candidates.length)]!;
+          const stallMs = LEASE_TTL_MS + MEMBER_TTL_MS + 1_000;
+          faults.link++;
+          down.link = true;
+          // Counted as paused meanwhile: it cannot serve, so it is not killed or paused on top.
+          paused.add(victim);
+          log(`chaos: stalling ${victim.id}'s link to Redis for ${stallMs} ms`);
+          recover(
+            `stall ${victim.id}'s link`,
+            stallLink(cluster, victim, stallMs).finally(() => {
+              down.link = false;
+              paused.delete(victim);
             }),
           );
         }
@@ -339,5 +398,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await records.close().catch(() => undefined);
     redis.disconnect();
     await cluster.stop().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
   }
 }

@@ -25,6 +25,11 @@ export interface ClusterOptions {
    */
   readonly gatewayServices?: boolean;
   /**
+   * Each worker reaches Redis through a TCP forwarder of its own (`workerLinks`, kept across its
+   * restarts), so that one worker's link can be stalled or cut alone. Default false.
+   */
+  readonly workerLinks?: boolean;
+  /**
    * Chips the operator funds the house bankroll with before anything starts (bots buy in from it).
    * Default 10,000,000; 0 leaves it empty.
    */
@@ -64,6 +69,9 @@ export class Cluster {
   private nextWorker = 0;
   private nextGateway = 0;
   private gatewayServices = false;
+  /** Per worker id, the forwarder its Redis connections go through (with `workerLinks`). */
+  readonly workerLinks = new Map<string, TcpProxy>();
+  private linkWorkers = false;
 
   private constructor(
     readonly db: TestDatabase,
@@ -94,6 +102,7 @@ export class Cluster {
     // start, and clusters without one need it for their gateways to accept sessions.
     await redis.set(revocationsLoadedKey(cluster.prefix), '1');
     cluster.gatewayServices = options.gatewayServices ?? false;
+    cluster.linkWorkers = options.workerLinks ?? false;
     try {
       for (let i = 0; i < (options.workers ?? 2); i++) await cluster.addWorker();
       for (let i = 0; i < (options.gateways ?? 2); i++) await cluster.addGateway();
@@ -130,8 +139,15 @@ export class Cluster {
   /** Starts a worker; `env` adds to (or overrides) this worker's environment only (e.g. its REDIS_URL). */
   async addWorker(id = this.nextWorkerId(), env: Record<string, string> = {}): Promise<WorkerHandle> {
     this.nextWorker++;
+    let link = this.workerLinks.get(id);
+    if (this.linkWorkers && link === undefined) {
+      const target = new URL(this.redisUrl);
+      link = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
+      this.workerLinks.set(id, link);
+    }
     const proc = await ServiceProcess.start('table-worker', id, {
       ...this.commonEnv(),
+      ...(link ? { REDIS_URL: `redis://127.0.0.1:${link.port}` } : {}),
       ...env,
       WORKER_ID: id,
       WORKER_GRPC_HOST: '127.0.0.1',
@@ -237,6 +253,7 @@ export class Cluster {
   async stop(): Promise<void> {
     await Promise.all(this.processes().map((p) => p.stop()));
     for (const g of this.gateways) await g.service?.close();
+    for (const link of this.workerLinks.values()) await link.close();
     let cursor = '0';
     do {
       const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 500);
