@@ -84,48 +84,52 @@ async function killOnNextAction(gateway: GatewayHandle): Promise<string> {
 }
 
 describe('a gateway killed with an action in flight', () => {
-  it('its players reconnect through the other gateway, the action counts once, nothing is lost', async () => {
-    crew = await TableCrew.create({
-      lobbyUrl: cluster.lobby!.url,
-      game: 'holdem',
-      limit: 'fl',
-      players: 3,
-      spectators: 1,
-      namePrefix: `fg${randomBytes(3).toString('hex')}`,
-      seed: 16,
-      socketFactoryFor: trappedFactory,
-    });
-    await crew.waitHands(2, 60_000);
-    const totalBefore = await systemTotal(cluster);
+  it(
+    'its players reconnect through the other gateway, the action counts once, nothing is lost',
+    { timeout: 300_000 },
+    async () => {
+      crew = await TableCrew.create({
+        lobbyUrl: cluster.lobby!.url,
+        game: 'holdem',
+        limit: 'fl',
+        players: 3,
+        spectators: 1,
+        namePrefix: `fg${randomBytes(3).toString('hex')}`,
+        seed: 16,
+        socketFactoryFor: trappedFactory,
+      });
+      await crew.waitHands(2, 60_000);
+      const totalBefore = await systemTotal(cluster);
 
-    for (const index of [0, 1]) {
-      const victim = cluster.gateways[index]!;
-      const reconnectsBefore = crew.members.map((m) => m.client.stats.reconnects);
-      const name = await killOnNextAction(victim);
-      const player = crew.members.find((m) => m.name === name)!;
-      // A pod restart: a new gateway behind the dead one's service.
-      await pause(DOWNTIME_MS, 'the gateway is down until its replacement starts');
-      await cluster.restartGateway(victim);
-      // The player whose action was in flight reconnected and played on; its pending action was
-      // answered (acked, or refused as stale when the clock had acted meanwhile), not left hanging.
-      await waitFor(
-        `${name} reconnected`,
-        () => player.client.stats.reconnects > reconnectsBefore[crew!.members.indexOf(player)]!,
-      );
-      const hands = crew.handsCompleted.size;
-      await crew.waitHands(hands + 2, 60_000);
-      expect(player.bot!.actions.filter((a) => a.outcome === 'failed')).toEqual([]);
-    }
+      for (const index of [0, 1]) {
+        const victim = cluster.gateways[index]!;
+        const reconnectsBefore = crew.members.map((m) => m.client.stats.reconnects);
+        const name = await killOnNextAction(victim);
+        const player = crew.members.find((m) => m.name === name)!;
+        // A pod restart: a new gateway behind the dead one's service.
+        await pause(DOWNTIME_MS, 'the gateway is down until its replacement starts');
+        await cluster.restartGateway(victim);
+        // The player whose action was in flight reconnected and played on; its pending action was
+        // answered (acked, or refused as stale when the clock had acted meanwhile), not left hanging.
+        await waitFor(
+          `${name} reconnected`,
+          () => player.client.stats.reconnects > reconnectsBefore[crew!.members.indexOf(player)]!,
+        );
+        const hands = crew.handsCompleted.size;
+        await crew.waitHands(hands + 2, 60_000);
+        expect(player.bot!.actions.filter((a) => a.outcome === 'failed')).toEqual([]);
+      }
 
-    crew.pauseBots();
-    const converged = await convergence(cluster, redis, crew.members);
-    expect(converged.problems).toEqual([]);
-    await crew.stop();
-    const lost = await lostActions(cluster, records, [crew]);
-    expect(lost.problems).toEqual([]);
-    expect(lost.acked).toBeGreaterThan(10);
-    expect(await auditAfter(cluster, [crew.tableId])).toBe('ok');
-    expect(await systemTotal(cluster)).toBe(totalBefore);
-    for (const m of crew.members) expect(m.problems.filter((p) => !p.startsWith('error unavailable'))).toEqual([]);
-  });
+      crew.pauseBots();
+      const converged = await convergence(cluster, redis, crew.members);
+      expect(converged.problems).toEqual([]);
+      await crew.stop();
+      const lost = await lostActions(cluster, records, [crew]);
+      expect(lost.problems).toEqual([]);
+      expect(lost.acked).toBeGreaterThan(10);
+      expect(await auditAfter(cluster, [crew.tableId])).toBe('ok');
+      expect(await systemTotal(cluster)).toBe(totalBefore);
+      for (const m of crew.members) expect(m.problems.filter((p) => !p.startsWith('error unavailable'))).toEqual([]);
+    },
+  );
 });

@@ -55,70 +55,74 @@ afterAll(async () => {
 });
 
 describe('a worker’s link to Redis stalls past the lease', () => {
-  it('the other worker takes the table under a higher epoch, the stalled one’s late writes are refused, nothing is lost', async () => {
-    crew = await TableCrew.create({
-      lobbyUrl: cluster.lobby!.url,
-      game: 'holdem',
-      limit: 'fl',
-      players: 3,
-      spectators: 1,
-      namePrefix: `fl${randomBytes(3).toString('hex')}`,
-      seed: 19,
-    });
-    const watch = new CheckpointWatch(redis, cluster.prefix, () => [crew!.tableId]);
-    watch.start();
-    try {
-      await crew.waitHands(2, 60_000);
-      const totalBefore = await systemTotal(cluster);
+  it(
+    'the other worker takes the table under a higher epoch, the stalled one’s late writes are refused, nothing is lost',
+    { timeout: 300_000 },
+    async () => {
+      crew = await TableCrew.create({
+        lobbyUrl: cluster.lobby!.url,
+        game: 'holdem',
+        limit: 'fl',
+        players: 3,
+        spectators: 1,
+        namePrefix: `fl${randomBytes(3).toString('hex')}`,
+        seed: 19,
+      });
+      const watch = new CheckpointWatch(redis, cluster.prefix, () => [crew!.tableId]);
+      watch.start();
+      try {
+        await crew.waitHands(2, 60_000);
+        const totalBefore = await systemTotal(cluster);
 
-      // The exact step: a hand is being bet at its owner.
-      const watcher = crew.members[0]!;
-      await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
-      const holder = await leaseHolder(redis, cluster.prefix, crew.tableId);
-      const owner: WorkerHandle = cluster.workers.find((w) => w.id === holder?.workerId)!;
-      expect(owner).toBeDefined();
-      const link = cluster.workerLinks.get(owner.id)!;
-      const hands = crew.handsCompleted.size;
-      link.stall();
-      // The other worker holds the table under a higher epoch while the link is still stalled.
-      const taken = await waitFor(
-        'the other worker to take the table',
-        async () => {
-          const h = await leaseHolder(redis, cluster.prefix, crew!.tableId);
-          return h !== null && h.workerId !== owner.id ? h : undefined;
-        },
-        30_000,
-        100,
-      );
-      expect(taken.epoch).toBeGreaterThan(holder!.epoch);
-      await pause(1_000, 'the link stays stalled a while after the takeover');
-      link.resume();
+        // The exact step: a hand is being bet at its owner.
+        const watcher = crew.members[0]!;
+        await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
+        const holder = await leaseHolder(redis, cluster.prefix, crew.tableId);
+        const owner: WorkerHandle = cluster.workers.find((w) => w.id === holder?.workerId)!;
+        expect(owner).toBeDefined();
+        const link = cluster.workerLinks.get(owner.id)!;
+        const hands = crew.handsCompleted.size;
+        link.stall();
+        // The other worker holds the table under a higher epoch while the link is still stalled.
+        const taken = await waitFor(
+          'the other worker to take the table',
+          async () => {
+            const h = await leaseHolder(redis, cluster.prefix, crew!.tableId);
+            return h !== null && h.workerId !== owner.id ? h : undefined;
+          },
+          30_000,
+          100,
+        );
+        expect(taken.epoch).toBeGreaterThan(holder!.epoch);
+        await pause(1_000, 'the link stays stalled a while after the takeover');
+        link.resume();
 
-      await crew.waitHands(hands + 3, 90_000);
-      for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
-      // The stalled worker found out: it gave the table up (its lease lapsed, or a late write was refused).
-      await waitFor('the stalled worker to give the table up', () =>
-        owner.proc
-          .jsonLogs()
-          .some(
-            (l) =>
-              l.tableId === crew!.tableId &&
-              (l.event === 'lease_lost' || l.event === 'stale_write_refused' || l.event === 'table_evicted'),
-          ),
-      );
+        await crew.waitHands(hands + 3, 90_000);
+        for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
+        // The stalled worker found out: it gave the table up (its lease lapsed, or a late write was refused).
+        await waitFor('the stalled worker to give the table up', () =>
+          owner.proc
+            .jsonLogs()
+            .some(
+              (l) =>
+                l.tableId === crew!.tableId &&
+                (l.event === 'lease_lost' || l.event === 'stale_write_refused' || l.event === 'table_evicted'),
+            ),
+        );
 
-      crew.pauseBots();
-      const converged = await convergence(cluster, redis, crew.members);
-      expect(converged.problems).toEqual([]);
-      await crew.stop();
-      const lost = await lostActions(cluster, records, [crew]);
-      expect(lost.problems).toEqual([]);
-      expect(lost.acked).toBeGreaterThan(10);
-      expect(await auditAfter(cluster, [crew.tableId])).toBe('ok');
-      expect(await systemTotal(cluster)).toBe(totalBefore);
-      expect(watch.staleAccepted).toBe(0);
-    } finally {
-      await watch.stop();
-    }
-  });
+        crew.pauseBots();
+        const converged = await convergence(cluster, redis, crew.members);
+        expect(converged.problems).toEqual([]);
+        await crew.stop();
+        const lost = await lostActions(cluster, records, [crew]);
+        expect(lost.problems).toEqual([]);
+        expect(lost.acked).toBeGreaterThan(10);
+        expect(await auditAfter(cluster, [crew.tableId])).toBe('ok');
+        expect(await systemTotal(cluster)).toBe(totalBefore);
+        expect(watch.staleAccepted).toBe(0);
+      } finally {
+        await watch.stop();
+      }
+    },
+  );
 });

@@ -54,80 +54,88 @@ afterAll(async () => {
 });
 
 describe('Redis restarted with its data', () => {
-  it('mid-hand: services reconnect, tables deal on, nothing acked is lost and no chip moves', async () => {
-    crew = await TableCrew.create({
-      lobbyUrl: cluster.lobby!.url,
-      game: 'holdem',
-      limit: 'fl',
-      players: 3,
-      spectators: 1,
-      namePrefix: `fr${randomBytes(3).toString('hex')}`,
-      seed: 17,
-    });
-    await crew.waitHands(2, 60_000);
-    const totalBefore = await systemTotal(cluster);
+  it(
+    'mid-hand: services reconnect, tables deal on, nothing acked is lost and no chip moves',
+    { timeout: 300_000 },
+    async () => {
+      crew = await TableCrew.create({
+        lobbyUrl: cluster.lobby!.url,
+        game: 'holdem',
+        limit: 'fl',
+        players: 3,
+        spectators: 1,
+        namePrefix: `fr${randomBytes(3).toString('hex')}`,
+        seed: 17,
+      });
+      await crew.waitHands(2, 60_000);
+      const totalBefore = await systemTotal(cluster);
 
-    // The exact step: a hand is being bet, so a turn, a checkpoint and the pub/sub streams are live.
-    const watcher = crew.members[0]!;
-    await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
-    const hands = crew.handsCompleted.size;
-    await server.restart({ keepData: true });
+      // The exact step: a hand is being bet, so a turn, a checkpoint and the pub/sub streams are live.
+      const watcher = crew.members[0]!;
+      await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
+      const hands = crew.handsCompleted.size;
+      await server.restart({ keepData: true });
 
-    await crew.waitHands(hands + 3, 90_000);
-    for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
+      await crew.waitHands(hands + 3, 90_000);
+      for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
 
-    crew.pauseBots();
-    const converged = await convergence(cluster, redis, crew.members);
-    expect(converged.problems).toEqual([]);
-    await crew.stop();
-    const lost = await lostActions(cluster, records, [crew]);
-    expect(lost.problems).toEqual([]);
-    expect(lost.acked).toBeGreaterThan(10);
-    expect(await auditAfter(cluster, [crew.tableId])).toBe('ok');
-    expect(await systemTotal(cluster)).toBe(totalBefore);
-  });
+      crew.pauseBots();
+      const converged = await convergence(cluster, redis, crew.members);
+      expect(converged.problems).toEqual([]);
+      await crew.stop();
+      const lost = await lostActions(cluster, records, [crew]);
+      expect(lost.problems).toEqual([]);
+      expect(lost.acked).toBeGreaterThan(10);
+      expect(await auditAfter(cluster, [crew.tableId])).toBe('ok');
+      expect(await systemTotal(cluster)).toBe(totalBefore);
+    },
+  );
 });
 
 describe('Redis restarted without its data', () => {
-  it('mid-hand: the fence holds, tables deal on from the room rows, no chip moves, nothing after the restart is lost', async () => {
-    const crew2 = await TableCrew.create({
-      lobbyUrl: cluster.lobby!.url,
-      game: 'holdem',
-      limit: 'fl',
-      players: 3,
-      spectators: 1,
-      namePrefix: `fx${randomBytes(3).toString('hex')}`,
-      seed: 18,
-    });
-    crew = crew2;
-    await crew2.waitHands(2, 60_000);
-    const totalBefore = await systemTotal(cluster);
-    const watcher = crew2.members[0]!;
-    await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
-    // Every hand that had started by now may lose its record with Redis (its job was only there).
-    const before = new Set(crew2.members.flatMap((m) => (m.bot?.actions ?? []).map((a) => a.handId)));
-    for (const m of crew2.members) if (m.session.state?.hand_id) before.add(m.session.state.hand_id);
-    const seqBefore = Math.max(...crew2.members.map((m) => m.session.state?.table_seq ?? 0));
-    const hands = crew2.handsCompleted.size;
-    await server.restart({ keepData: false });
+  it(
+    'mid-hand: the fence holds, tables deal on from the room rows, no chip moves, nothing after the restart is lost',
+    { timeout: 300_000 },
+    async () => {
+      const crew2 = await TableCrew.create({
+        lobbyUrl: cluster.lobby!.url,
+        game: 'holdem',
+        limit: 'fl',
+        players: 3,
+        spectators: 1,
+        namePrefix: `fx${randomBytes(3).toString('hex')}`,
+        seed: 18,
+      });
+      crew = crew2;
+      await crew2.waitHands(2, 60_000);
+      const totalBefore = await systemTotal(cluster);
+      const watcher = crew2.members[0]!;
+      await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
+      // Every hand that had started by now may lose its record with Redis (its job was only there).
+      const before = new Set(crew2.members.flatMap((m) => (m.bot?.actions ?? []).map((a) => a.handId)));
+      for (const m of crew2.members) if (m.session.state?.hand_id) before.add(m.session.state.hand_id);
+      const seqBefore = Math.max(...crew2.members.map((m) => m.session.state?.table_seq ?? 0));
+      const hands = crew2.handsCompleted.size;
+      await server.restart({ keepData: false });
 
-    await crew2.waitHands(hands + 3, 90_000);
-    for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
-    // table_seq only grows for the clients, though the checkpoint and its mark are gone.
-    for (const m of crew2.members) expect(m.session.state!.table_seq).toBeGreaterThan(seqBefore);
+      await crew2.waitHands(hands + 3, 90_000);
+      for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
+      // table_seq only grows for the clients, though the checkpoint and its mark are gone.
+      for (const m of crew2.members) expect(m.session.state!.table_seq).toBeGreaterThan(seqBefore);
 
-    crew2.pauseBots();
-    const converged = await convergence(cluster, redis, crew2.members);
-    expect(converged.problems).toEqual([]);
-    await crew2.stop();
-    const lost = await lostActions(cluster, records, [crew2]);
-    const lostHands = new Set(lost.problems.map((p) => /hand ([0-9a-f-]{36})/.exec(p)?.[1]));
-    for (const h of lostHands) expect(before.has(h!), `hand ${h} lost after the restart`).toBe(true);
-    expect(lost.acked).toBeGreaterThan(10);
-    expect(await auditAfter(cluster, [crew2.tableId])).toBe('ok');
-    expect(await systemTotal(cluster)).toBe(totalBefore);
-    // No stale write was accepted: every worker that lost its lease stopped writing.
-    const logs = cluster.workers.flatMap((w) => w.proc.jsonLogs());
-    expect(logs.filter((l) => l.event === 'table_created' && l.tableId === crew2.tableId).length).toBeGreaterThan(1);
-  });
+      crew2.pauseBots();
+      const converged = await convergence(cluster, redis, crew2.members);
+      expect(converged.problems).toEqual([]);
+      await crew2.stop();
+      const lost = await lostActions(cluster, records, [crew2]);
+      const lostHands = new Set(lost.problems.map((p) => /hand ([0-9a-f-]{36})/.exec(p)?.[1]));
+      for (const h of lostHands) expect(before.has(h!), `hand ${h} lost after the restart`).toBe(true);
+      expect(lost.acked).toBeGreaterThan(10);
+      expect(await auditAfter(cluster, [crew2.tableId])).toBe('ok');
+      expect(await systemTotal(cluster)).toBe(totalBefore);
+      // No stale write was accepted: every worker that lost its lease stopped writing.
+      const logs = cluster.workers.flatMap((w) => w.proc.jsonLogs());
+      expect(logs.filter((l) => l.event === 'table_created' && l.tableId === crew2.tableId).length).toBeGreaterThan(1);
+    },
+  );
 });
