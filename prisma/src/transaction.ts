@@ -61,6 +61,12 @@ export async function withPgTransaction<T>(
     const client = await (pool as pg.Pool).connect();
     let failure: unknown;
     let broken = false;
+    // A connection the server ends (a restart, a terminated backend) errors here as well as in the
+    // query that was running: without a listener that error would end the process.
+    const lost = (): void => {
+      broken = true;
+    };
+    client.on('error', lost);
     try {
       await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
       const result = await fn(client);
@@ -73,6 +79,7 @@ export async function withPgTransaction<T>(
       });
     } finally {
       // A connection that could not even roll back is dropped rather than handed to the next caller.
+      client.off('error', lost);
       client.release(broken);
     }
     const retryable = isRetryableTransactionError(failure) || (options.retryOn?.(failure) ?? false);
@@ -92,9 +99,15 @@ export interface PgPool {
 
 /** A pg pool on the database, for withPgTransaction. Call `end()` when done. */
 export function createPgPool(databaseUrl: string, options: { readonly max?: number } = {}): PgPool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: databaseUrl,
     application_name: 'felt',
+    // Connections are kept for a minute idle (pg's default is 10 s): opening one costs more CPU than
+    // a batch of hands, and the persister's pool is small.
+    idleTimeoutMillis: 60_000,
     ...(options.max !== undefined ? { max: options.max } : {}),
   });
+  // An idle connection the server ends is dropped by the pool; the next transaction opens another.
+  pool.on('error', () => undefined);
+  return pool;
 }

@@ -132,8 +132,9 @@ interface PlayerJson {
 }
 
 /**
- * One statement, run under the locks of every room concerned: locks the ledger accounts `keys` in
- * key order (the one lock order every writer uses) and reads what persisting `hands` must check.
+ * One statement, run under the locks of every room concerned: locks the ledger accounts `keys`, and
+ * the wallet and escrow of each top-up the hands report, in key order (the one lock order every
+ * writer uses) and reads what persisting `hands` must check.
  * Accounts that do not exist are not created here: they are missing from `accounts`.
  */
 export async function readHandContexts(
@@ -149,7 +150,13 @@ export async function readHandContexts(
   const rows = await sql<ContextRow>`
     WITH "acc" AS (
       SELECT "id"::text AS "id", "key", "balance"::text AS "balance"
-      FROM "ledger_accounts" WHERE "key" = ANY(${sortedKeys}::text[]) ORDER BY "key" FOR UPDATE
+      FROM "ledger_accounts"
+      WHERE "key" = ANY(${sortedKeys}::text[])
+        -- The wallets and escrows of the top-ups' owners: an excess goes back from one to the other.
+        OR "key" IN (SELECT k FROM "top_ups" t,
+          LATERAL (VALUES ('wallet:' || t."user_id"::text), ('escrow:' || t."room_id"::text || ':' || t."user_id"::text)) AS v(k)
+          WHERE t."id" = ANY(${reported}::uuid[]))
+      ORDER BY "key" FOR UPDATE
     )
     SELECT
       (SELECT coalesce(json_agg("acc"), '[]'::json) FROM "acc") AS "accounts",
@@ -205,15 +212,18 @@ export async function readHandContexts(
 /** One ledger transaction of a hand, its accounts already locked. */
 export interface HandLedgerTx {
   readonly idempotencyKey: string;
-  readonly kind: typeof LedgerTxKind.hand_result | typeof LedgerTxKind.rake;
+  readonly kind: typeof LedgerTxKind.hand_result | typeof LedgerTxKind.rake | typeof LedgerTxKind.refund;
   readonly roomId: string;
-  readonly handId: string;
-  readonly handNo: number;
+  readonly handId: string | null;
+  readonly memo: Record<string, unknown> | null;
   /** Merged per account, none zero, summing to zero. */
   readonly entries: readonly { readonly accountId: string; readonly accountKey: string; readonly amount: bigint }[];
 }
 
-/** A hand ready to insert: the record, its players' names, and its ledger transactions. */
+/**
+ * A hand ready to insert: the record, its players' names, its ledger transactions (the top-ups'
+ * excess refunds among them), and the top-ups it reports, to be marked applied at its number.
+ */
 export interface HandInsert {
   readonly hand: NormalizedHand;
   readonly names: ReadonlyMap<string, string>;
@@ -224,9 +234,10 @@ const text = (n: bigint | null): string | null => (n === null ? null : n.toStrin
 
 /**
  * Inserts hands with everything they own in one statement: the `hands` rows, players, the operation
- * logs, the dealt cards, the pots, and the hands' ledger transactions with their entries.
+ * logs, the dealt cards, the pots, and the hands' ledger transactions with their entries; and marks
+ * the top-ups they report applied (each must still be pending).
  */
-export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]): Promise<void> {
+export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[], now: Date): Promise<void> {
   if (inserts.length === 0) return;
   const hands = [];
   const players = [];
@@ -235,7 +246,11 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
   const pots = [];
   const txs = [];
   const entries = [];
+  const topUps = [];
   for (const { hand, names, ledger } of inserts) {
+    for (const t of hand.topUps) {
+      topUps.push({ id: t.id, applied: t.applied.toString(), hand_no: hand.handNo, settled_at: now.toISOString() });
+    }
     const handId = hand.handId;
     hands.push({
       hand_id: handId,
@@ -319,7 +334,7 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
         kind: t.kind,
         room_id: t.roomId,
         hand_id: t.handId,
-        memo: { handNo: t.handNo },
+        memo: t.memo,
       });
       for (const e of t.entries) {
         entries.push({
@@ -331,8 +346,8 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
       }
     }
   }
-  const doc = JSON.stringify({ hands, players, actions, cards, pots, txs, entries });
-  await sql`
+  const doc = JSON.stringify({ hands, players, actions, cards, pots, txs, entries, top_ups: topUps });
+  const [done] = await sql<{ top_ups: number }>`
     WITH "d" AS (SELECT ${doc}::json AS "j"),
     "h" AS (
       INSERT INTO "hands" ("hand_id", "room_id", "hand_no", "game", "limit", "blinds", "started_at", "ended_at",
@@ -381,8 +396,19 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
       FROM "d" CROSS JOIN LATERAL json_to_recordset("d"."j"->'entries') AS r("entry_key" text, "tx_key" text,
         "account_id" uuid, "amount" bigint)
       JOIN "t" ON "t"."idempotency_key" = r."tx_key"
+    ),
+    "tu" AS (
+      UPDATE "top_ups" AS t SET "status" = 'applied', "applied_amount" = r."applied", "applied_hand_no" = r."hand_no",
+        "settled_at" = r."settled_at"
+      FROM "d" CROSS JOIN LATERAL json_to_recordset("d"."j"->'top_ups') AS r("id" uuid, "applied" bigint,
+        "hand_no" int, "settled_at" timestamptz)
+      WHERE t."id" = r."id" AND t."status" = 'pending'
+      RETURNING 1
     )
-    SELECT 1`;
+    SELECT (SELECT count(*) FROM "tu")::int AS "top_ups"`;
+  if (done?.top_ups !== topUps.length) {
+    throw new Error(`${done?.top_ups ?? 0} of ${topUps.length} reported top-ups were still pending`);
+  }
 }
 
 /**

@@ -37,7 +37,6 @@ import {
   type TopUpRow,
 } from './hand-sql.js';
 import { lockRoomRow } from './room-lock.js';
-import { applyTopUps } from './top-up.js';
 
 export type PersistResult =
   | { readonly result: 'written'; readonly handId: string; readonly cashOuts: readonly CashOutOutcome[] }
@@ -53,9 +52,10 @@ export const handLedgerKeys = (handId: string) => ({ result: `hand:${handId}`, r
  * player's net between escrows and the rake to the house, the room's hand cursor, and the
  * cash-outs that were waiting for this hand.
  *
- * Four statements carry a plain hand (lock the room; lock its accounts and read what it is checked
- * against; insert everything; move the cursor: hand-sql.ts). Top-ups the hand reports and cash-outs
- * it releases take the ledger functions' longer path in the same transaction.
+ * Four statements carry a hand (lock the room; lock its accounts and read what it is checked
+ * against; insert everything, the top-ups it reports and their refunds included; move the cursor:
+ * hand-sql.ts). Cash-outs it releases take the ledger functions' longer path in the same
+ * transaction.
  *
  * - A hand id already persisted is a no-op (`duplicate`); the same id or hand number with
  *   different content throws HandConflictError.
@@ -122,10 +122,12 @@ function checkEscrows(
   hand: NormalizedHand,
   topUps: readonly TopUpRow[],
   balanceOf: (key: string) => bigint | undefined,
+  /** Top-ups applied by this hand or an earlier one of its batch: no longer pending. */
+  applied: ReadonlySet<string>,
 ): void {
   const pendingBy = new Map<string, bigint>();
   for (const t of topUps) {
-    if (t.roomId !== hand.roomId) continue;
+    if (t.roomId !== hand.roomId || applied.has(t.id)) continue;
     const amount =
       t.status === TopUpStatus.pending
         ? t.amount
@@ -185,7 +187,59 @@ function handLedger(hand: NormalizedHand, accounts: ReadonlyMap<string, LockedAc
 }
 
 function ids(hand: NormalizedHand) {
-  return { roomId: hand.roomId, handId: hand.handId, handNo: hand.handNo };
+  return { roomId: hand.roomId, handId: hand.handId, memo: { handNo: hand.handNo } };
+}
+
+/**
+ * The top-ups a hand reports, as applyTopUps (top-up.ts) applies them: each must be pending at the
+ * hand's room and not applied above its amount, or the hand conflicts; the part the table could
+ * not add goes back from the escrow to the wallet (`top-up-excess:<id>`, a refund).
+ */
+function planTopUps(
+  hand: NormalizedHand,
+  rows: readonly TopUpRow[],
+  accounts: ReadonlyMap<string, LockedAccountRow>,
+  /** Top-ups an earlier hand of the batch applies. */
+  appliedBefore: ReadonlySet<string>,
+): HandLedgerTx[] {
+  const refunds: HandLedgerTx[] = [];
+  for (const a of hand.topUps) {
+    const row = rows.find((r) => r.id === a.id);
+    const status = appliedBefore.has(a.id) ? TopUpStatus.applied : row?.status;
+    const problem =
+      !row || row.roomId !== hand.roomId
+        ? `top-up ${a.id} does not exist at this room`
+        : status !== TopUpStatus.pending
+          ? `top-up ${a.id} is already ${status}`
+          : a.applied > row.amount
+            ? `top-up ${a.id} applied ${a.applied} of ${row.amount}`
+            : null;
+    if (problem !== null || !row) {
+      throw new HandConflictError(hand.handId, hand.roomId, hand.handNo, problem ?? 'top-up');
+    }
+    if (a.applied === row.amount) continue;
+    const excess = row.amount - a.applied;
+    const entry = (ref: AccountRef, amount: bigint) => {
+      const key = accountKey(ref);
+      const account = accounts.get(key);
+      if (!account) throw new LedgerInvalidError(`account ${key} could not be opened`);
+      return { accountId: account.id, accountKey: key, amount };
+    };
+    refunds.push({
+      idempotencyKey: `top-up-excess:${row.id}`,
+      kind: LedgerTxKind.refund,
+      roomId: row.roomId,
+      handId: null,
+      memo: null,
+      entries: [entry(escrowAccount(row.roomId, row.userId), -excess), entry(walletAccount(row.userId), excess)],
+    });
+  }
+  return refunds;
+}
+
+/** Moves the balances a plan will move. */
+function applyEntries(t: HandLedgerTx, balances: Map<string, bigint>): void {
+  for (const e of t.entries) balances.set(e.accountKey, (balances.get(e.accountKey) ?? 0n) + e.amount);
 }
 
 async function writeHand(tx: TxClient, hand: NormalizedHand, now: Date): Promise<PersistResult> {
@@ -203,30 +257,25 @@ async function writeHand(tx: TxClient, hand: NormalizedHand, now: Date): Promise
   }
   checkNumber(hand, room.lastHandNo);
 
-  // Top-ups the hand reports and cash-outs this hand releases touch more accounts: every account
-  // the transaction may touch is then locked once more, all together in key order (see
-  // lockLedgerAccounts), creating any that is missing.
-  const reported = new Set(hand.topUps.map((t) => t.id));
-  const topUpUsers = ctx.topUps.filter((t) => reported.has(t.id)).map((t) => t.userId);
+  // Cash-outs this hand releases touch more accounts: every account the transaction may touch is
+  // then locked once more, all together in key order (see lockLedgerAccounts), and a missing one
+  // is opened (then read again).
   const leaving = ctx.pendingCashOuts.filter((c) => c.roomId === hand.roomId && c.lastHandNo <= hand.handNo);
   const missing = keys.some((k) => !ctx.accounts.has(k));
-  if (topUpUsers.length > 0 || leaving.length > 0 || missing) {
-    for (const userId of [...topUpUsers, ...leaving.map((c) => c.userId)]) {
-      refs.push(escrowAccount(hand.roomId, userId), walletAccount(userId));
-    }
+  if (leaving.length > 0 || missing) {
+    for (const { userId } of leaving) refs.push(escrowAccount(hand.roomId, userId), walletAccount(userId));
     await lockLedgerAccounts(tx, refs);
+    if (missing) ctx = await readHandContexts(sql, [hand], keys);
   }
-  if (hand.topUps.length > 0) {
-    await applyTopUps(tx, { roomId: hand.roomId, handId: hand.handId, handNo: hand.handNo, now }, hand.topUps);
-  }
-  // Top-ups just applied refund their excess, and missing accounts were just opened: read again.
-  if (hand.topUps.length > 0 || missing) ctx = await readHandContexts(sql, [hand], keys);
 
   const accounts = ctx.accounts;
-  checkEscrows(hand, ctx.topUps, (key) => accounts.get(key)?.balance);
-  const ledger = handLedger(hand, accounts);
+  const balances = new Map([...accounts].map(([key, a]) => [key, a.balance]));
+  const topUps = planTopUps(hand, ctx.topUps, accounts, new Set());
+  for (const t of topUps) applyEntries(t, balances);
+  checkEscrows(hand, ctx.topUps, (key) => balances.get(key), new Set(hand.topUps.map((t) => t.id)));
+  const ledger = [...topUps, ...handLedger(hand, accounts)];
   checkUsers(hand, ctx.userNames);
-  await insertHands(sql, [{ hand, names: ctx.userNames, ledger }]);
+  await insertHands(sql, [{ hand, names: ctx.userNames, ledger }], now);
   await advanceRoomCursors(sql, [{ roomId: hand.roomId, handNo: hand.handNo }], now);
   const cashOuts = leaving.length > 0 ? await settleRoomCashOuts(tx, hand.roomId, hand.handNo, now) : [];
   return { result: 'written', handId: hand.handId, cashOuts };
@@ -270,7 +319,7 @@ function isHandRefusal(err: unknown): boolean {
 
 /**
  * Writes several hands, of one room or many, with the outcome persistHand would give each, in as
- * few statements as it can: the plain ones (no top-up to apply, no cash-out to settle) in one
+ * few statements as it can: the plain ones (no cash-out to settle) in one
  * transaction that locks every room (in id order) and every account (in key order) once, inserts
  * all of them in one statement and moves each room's cursor.
  *
@@ -278,8 +327,8 @@ function isHandRefusal(err: unknown): boolean {
  *   `duplicate`; a hand whose number is taken, whose content conflicts, whose escrows do not hold
  *   its starting stacks or whose previous hand is missing gets persistHand's error and writes
  *   nothing, and its room's later hands in the batch then go on their own (they wait for it).
- * - A hand with top-ups or cash-outs to settle, the same hand id twice, and every later hand of
- *   its room go through persistHand once the batch is committed, in hand-number order.
+ * - A hand with cash-outs to settle (or an account to open), the same hand id twice, and every
+ *   later hand of its room go through persistHand once the batch is committed, in hand-number order.
  * - If the batch's transaction fails (the database refused something no check foresaw), nothing
  *   of it is kept and every hand goes through persistHand on its own, so one bad hand costs the
  *   others only a retry.
@@ -330,7 +379,8 @@ async function writeBatch(
     hands,
     hands.flatMap((h) => handAccountRefs(h).map(accountKey)),
   );
-  const balances = new Map([...ctx.accounts].map(([key, a]) => [key, a.balance]));
+  let balances = new Map([...ctx.accounts].map(([key, a]) => [key, a.balance]));
+  let applied = new Set<string>();
   const decided = new Map<number, HandBatchOutcome>();
   const inserts: HandInsert[] = [];
   // A room's cursor moves one hand per statement: the k-th hand of each room goes in the k-th move.
@@ -360,18 +410,25 @@ async function writeBatch(
       const written = cursor.get(hand.roomId) ?? 0;
       checkNumber(hand, Math.max(room.lastHandNo, written));
       const plain =
-        hand.topUps.length === 0 &&
         !ctx.pendingCashOuts.some((c) => c.roomId === hand.roomId && c.lastHandNo <= hand.handNo) &&
         handAccountRefs(hand).every((ref) => ctx.accounts.has(accountKey(ref)));
       if (!plain) {
         aside.add(hand.roomId);
         continue;
       }
-      checkEscrows(hand, ctx.topUps, (key) => balances.get(key));
-      const ledger = handLedger(hand, ctx.accounts);
+      // Checked against the balances the batch's earlier hands leave, without touching them until
+      // this hand is known to be good.
+      const after = new Map(balances);
+      const topUps = planTopUps(hand, ctx.topUps, ctx.accounts, applied);
+      for (const t of topUps) applyEntries(t, after);
+      const appliedNow = new Set([...applied, ...hand.topUps.map((t) => t.id)]);
+      checkEscrows(hand, ctx.topUps, (key) => after.get(key), appliedNow);
+      const ledger = [...topUps, ...handLedger(hand, ctx.accounts)];
       checkUsers(hand, ctx.userNames);
       inserts.push({ hand, names: ctx.userNames, ledger });
-      applyNets(hand, balances);
+      applyNets(hand, after);
+      balances = after;
+      applied = appliedNow;
       (moves[hand.handNo - room.lastHandNo - 1] ??= []).push({ roomId: hand.roomId, handNo: hand.handNo });
       cursor.set(hand.roomId, hand.handNo);
       decided.set(i, { ok: true, hand, result: { result: 'written', handId: hand.handId, cashOuts: [] } });
@@ -381,7 +438,7 @@ async function writeBatch(
       aside.add(hand.roomId);
     }
   }
-  await insertHands(sql, inserts);
+  await insertHands(sql, inserts, now);
   for (const step of moves) await advanceRoomCursors(sql, step, now);
   return decided;
 }
