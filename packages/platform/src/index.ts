@@ -19,3 +19,4 @@ export * from './jobs/persist-outcome.js';
 export * from './jobs/live-table-money.js';
 export * from './lifecycle/shutdown.js';
 export * from './revocations.js';
+export * from './redis/eviction.js';

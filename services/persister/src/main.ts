@@ -6,6 +6,7 @@ import {
   createRedis,
   loadEnv,
   onShutdown,
+  refuseEvictingRedis,
   shutdownTelemetry,
   startOpsServer,
 } from '@felt/platform';
@@ -22,6 +23,8 @@ redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error
 // Outcomes go out on their own connection, so a slow publish never queues behind BullMQ's commands.
 const publisher = createRedis(env.REDIS_URL, { name: 'persister-outcomes', maxRetriesPerRequest: 2 });
 publisher.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error (outcomes)'));
+// An evicting Redis could drop a lease, a checkpoint or a queued hand: refuse to run on one.
+await refuseEvictingRedis(redis, logger);
 const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
 // Hands' hot statements go straight to pg (money/hand-sql.ts in @felt/db): a batch holds one
 // connection, so a few are plenty.

@@ -11,6 +11,7 @@ import {
   HashRing,
   loadEnv,
   onShutdown,
+  refuseEvictingRedis,
   redisKeys,
   RingView,
   shutdownTelemetry,
@@ -55,6 +56,8 @@ const subRedis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:sub
 const queueRedis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:queue`, maxRetriesPerRequest: null });
 for (const r of [redis, subRedis, queueRedis])
   r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+// An evicting Redis could drop a lease, a checkpoint or a queued hand: refuse to run on one.
+await refuseEvictingRedis(redis, logger);
 const subscriber = new ChannelSubscriber(subRedis);
 const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
 const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE);
