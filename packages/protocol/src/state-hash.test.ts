@@ -143,6 +143,11 @@ describe('StateHashInput and a native digest', () => {
     expect(input.with({ pot: 11, board: undefined, ts: 5, table_seq: 6 }).text()).toBe(
       canonicalJson({ ...VECTOR, pot: 11, board: undefined, ts: undefined, table_seq: undefined, hand_seq: undefined }),
     );
+    // Values encoded by the caller, an array of them joined as canonical JSON joins them.
+    const seats = `[${VECTOR.seats.map((seat) => canonicalJson(seat)).join(',')},${canonicalJson({ seat: 2 })}]`;
+    expect(input.withCanonical({ seats, table_seq: '1' }).hash(native)).toBe(
+      stateHash({ ...VECTOR, seats: [...VECTOR.seats, { seat: 2 }] }),
+    );
     // The input is not changed by `with`.
     expect(input.hash()).toBe(stateHash(VECTOR));
   });

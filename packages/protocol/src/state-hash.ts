@@ -209,6 +209,17 @@ export class StateHashInput {
     return new StateHashInput(StateHashInput.encodeFields(new Map(this.fields), more));
   }
 
+  /**
+   * These fields and `more`, whose values are canonical JSON already (`canonicalJson`'s output, or
+   * an array of such texts joined as `[a,b]`): for a caller that encodes a part shared by several
+   * snapshots once.
+   */
+  withCanonical(more: Readonly<Record<string, string>>): StateHashInput {
+    const fields = new Map(this.fields);
+    for (const k of Object.keys(more)) if (!EXCLUDED.has(k)) fields.set(k, more[k]!);
+    return new StateHashInput(fields);
+  }
+
   /** The canonical JSON that is hashed. */
   text(): string {
     let out = '{';

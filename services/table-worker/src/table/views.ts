@@ -1,6 +1,7 @@
 import { SeatStatus as EngineSeatStatus } from '@felt/engine';
 import { createHash } from 'node:crypto';
 import {
+  canonicalJson,
   HandPhase,
   SeatStatus,
   StateHashInput,
@@ -82,6 +83,8 @@ export class TableViews {
   private readonly shared: SnapshotBody;
   private readonly sharedInput: StateHashInput;
   private sharedView: PreparedView | undefined;
+  /** The canonical JSON of each of the spectators' seats, encoded once for every member's view. */
+  private seatTexts: string[] | undefined;
 
   constructor(
     private readonly live: LiveTable,
@@ -98,8 +101,18 @@ export class TableViews {
       return this.sharedView;
     }
     const body: SnapshotBody = { ...this.shared, ...own };
-    const input = this.sharedInput.with(own);
+    const input = this.sharedInput.withCanonical({
+      hero: canonicalJson(own.hero),
+      ...(own.seats !== undefined ? { seats: this.seatsText(own.seats) } : {}),
+    });
     return { body, input, key: input.hash(nativeSha256) };
+  }
+
+  /** A member's seats: the spectators' seat texts, but for each seat that is not the same object. */
+  private seatsText(seats: readonly SeatView[]): string {
+    const shared = this.shared.seats;
+    const texts = (this.seatTexts ??= shared.map((s) => canonicalJson(s)));
+    return `[${seats.map((s, i) => (s === shared[i] ? texts[i]! : canonicalJson(s))).join(',')}]`;
   }
 }
 
