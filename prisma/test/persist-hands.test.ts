@@ -2,6 +2,10 @@ import { SeededRng } from '@felt/engine';
 import {
   EscrowMismatchError,
   HandNotReadyError,
+  accountBalance,
+  recordTopUp,
+  walletAccount,
+  withTransaction,
   createPgPool,
   createTestDatabase,
   ledgerTotals,
@@ -116,6 +120,51 @@ describe.each(RUNNERS)('persistHands $name', ({ name, options }) => {
       }
       expect(moved.get('house_rake') ?? 0n).toBe(h.rake);
     }
+    await audited();
+  });
+
+  it('applies the top-ups a hand reports, refunds their excess once, and checks the next hand against them', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: `${tag}t1`, buyIn: 150 },
+      { name: `${tag}t2`, buyIn: 100 },
+      { name: `${tag}t3`, buyIn: 120 },
+    ]);
+    const a = room.users[0]!;
+    await withTransaction(db.prisma, (tx) =>
+      recordTopUp(tx, {
+        roomId: room.roomId,
+        userId: a.id,
+        membershipId: a.membershipId,
+        amount: 100n,
+        idempotencyKey: `top-up:${a.id}:batch`,
+        applyNow: false,
+        lastHandNo: 0,
+        now: new Date(),
+      }),
+    );
+    const wallet = await accountBalance(db.prisma, walletAccount(a.id));
+    const sink = heldSink();
+    const t = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng(`batch-top-up-${tag}`));
+    expect(await t.playHand()).toBe(true);
+    expect(await t.playHand()).toBe(true);
+    // Stack 150, room maximum 200: the table added 50 before hand 1, and 50 go back to the wallet.
+    expect((sink.hands[0]!.payload as { top_ups: unknown[] }).top_ups).toEqual([
+      { id: expect.any(String), applied: 50 },
+    ]);
+    const other = await playedRoom(`${tag}u`, 1);
+    const out = await persistHands(
+      db.prisma,
+      [hand(sink.hands[1]!), hand(other.jobs[0]!), hand(sink.hands[0]!)],
+      options(),
+    );
+    expect(results(out)).toEqual(['written', 'written', 'written']);
+    const row = await db.prisma.topUp.findFirstOrThrow({ where: { userId: a.id, roomId: room.roomId } });
+    expect(row).toMatchObject({ status: 'applied', appliedAmount: 50n, appliedHandNo: 1 });
+    expect(await accountBalance(db.prisma, walletAccount(a.id))).toBe(wallet + 50n);
+    // Replayed: nothing is applied or refunded again.
+    const again = await persistHands(db.prisma, [hand(sink.hands[0]!), hand(sink.hands[1]!)], options());
+    expect(results(again)).toEqual(['duplicate', 'duplicate']);
+    expect(await accountBalance(db.prisma, walletAccount(a.id))).toBe(wallet + 50n);
     await audited();
   });
 
