@@ -214,7 +214,13 @@ describe('live hands across the cluster', () => {
 
   it('HORSE: the rotation moves between hands and each hand plays its own game', async () => {
     const t = await playTable({ game: 'horse', rotation: { handsPerVariant: 1 } }, 3);
-    const { starts } = await checkTable(t);
+    await checkTable(t);
+    // The spectator joins after the players, so the first hand may have started before it was there:
+    // wait until it has seen three hands start (any three of them span fewer than five hands, so
+    // the rotation gives each its own game).
+    const started = () => new Set(t.spectator.received.filter((m) => m.type === 'hand_started').map((m) => m.hand_id));
+    await t.spectator.until(() => started().size >= 3, 90_000, 'three hands started');
+    const starts = t.spectator.received.filter((m) => m.type === 'hand_started');
     // One entry per hand (a resync may replay a hand_started the spectator already had).
     const byHand = new Map(starts.map((s) => [s.hand_id as string, (s.variant as { game: string }).game]));
     const games = [...byHand.values()];
