@@ -1,5 +1,5 @@
 import { SeatStatus as EngineSeatStatus } from '@felt/engine';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   canonicalJson,
   HandPhase,
@@ -60,8 +60,11 @@ export function buildSnapshot(
 /** A snapshot without its stream fields (table_seq, prev_table_seq) and hash. */
 export type SnapshotBody = Omit<TableState, 'table_seq' | 'prev_table_seq' | 'state_hash'>;
 
-/** SHA-256 by node:crypto: the same hex as the protocol's JavaScript one, at a fraction of its cost. */
-const nativeSha256: Sha256Hex = (ascii) => createHash('sha256').update(ascii, 'latin1').digest('hex');
+/**
+ * SHA-256 by node:crypto, one shot: the same hex as the protocol's JavaScript one, at a fraction of
+ * its cost (the text is ASCII, so its UTF-8 is its bytes).
+ */
+const nativeSha256: Sha256Hex = (ascii) => hash('sha256', ascii, 'hex');
 
 /**
  * One recipient's view: the body, what its state_hash covers (encoded once, for both the key and
