@@ -16,9 +16,11 @@ export const commandIdSchema = z
   .min(1)
   .max(64)
   .describe(
-    'Chosen by the client, unique per command. The table remembers the last 128 command ids of each player: a ' +
-      'command sent again with the same id is answered with the original result (the same ack or error) and never ' +
-      'applied twice. The error refusing a frame echoes it.',
+    'Chosen by the client, unique per command. A command sent again with the same id is answered with the ' +
+      'original result (the same ack or error) and never applied twice. The table remembers the ids of a command ' +
+      'about a hand (one with a hand_id) while that hand or the next is on, and after that refuses the same command ' +
+      'as stale (stale_hand, stale_turn_token, seed_refused or cannot_show); of the other commands it remembers the ' +
+      'last 128 of each player. The error refusing a frame echoes it.',
   );
 
 export const tableSeqSchema = z
