@@ -166,8 +166,12 @@ export class HandConsumer {
     return this.worker.isRunning();
   }
 
-  async close(): Promise<void> {
-    await this.worker.close();
+  /**
+   * Stops taking jobs and lets those in hand finish; `force` abandons them instead (their locks
+   * lapse and another consumer runs them again, as after a crash).
+   */
+  async close(options: { readonly force?: boolean } = {}): Promise<void> {
+    await this.worker.close(options.force ?? false);
     await this.queue.close();
   }
 
