@@ -25,10 +25,14 @@ const publisher = createRedis(env.REDIS_URL, { name: 'persister-outcomes', maxRe
 publisher.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error (outcomes)'));
 // An evicting Redis could drop a lease, a checkpoint or a queued hand: refuse to run on one.
 await refuseEvictingRedis(redis, logger);
-const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
-// Hands' hot statements go straight to pg (money/hand-sql.ts in @felt/db): a batch holds one
-// connection, so a few are plenty.
-const pool = createPgPool(env.DATABASE_URL, { max: Math.min(4, env.DATABASE_POOL_MAX) });
+// Hands' hot statements go straight to pg (money/hand-sql.ts in @felt/db); Prisma keeps cash-outs,
+// voids and incidents. The two pools share DATABASE_POOL_MAX: a batch of hands holds one connection,
+// so a few are plenty.
+const pgConnections = Math.max(1, Math.min(4, Math.floor(env.DATABASE_POOL_MAX / 2)));
+const prisma = createPrisma(env.DATABASE_URL, {
+  maxConnections: Math.max(1, env.DATABASE_POOL_MAX - pgConnections),
+});
+const pool = createPgPool(env.DATABASE_URL, { max: pgConnections });
 const registry = createMetricsRegistry('persister');
 
 const consumer = new HandConsumer({
