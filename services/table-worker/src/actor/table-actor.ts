@@ -60,6 +60,12 @@ const DEFAULT_TABLE_LIMITS: TableLimits = { mailboxMax: 256, maxSpectators: 200 
 /** Commands that come from a client connection: only these are refused when the table is busy. */
 const CLIENT_KINDS = new Set<TableCommand['kind']>(['attach', 'client', 'resync']);
 
+/**
+ * The client commands about one hand (their frame names its hand_id): once that hand is over, the
+ * table refuses them as stale, so their ids need not be remembered for long (CommandHistory).
+ */
+const HAND_COMMANDS: ReadonlySet<string> = new Set(['action', 'client_seed', 'show_cards']);
+
 /** After the hands queue refused a job, the next try waits this long. */
 const OUTBOX_RETRY_MS = 1_000;
 
@@ -357,7 +363,7 @@ export class TableActor {
     if (!conn || conn.userId !== userId) throw notJoined(live.tableId);
     const commandId = frame.command_id;
     // A command about a hand is remembered while that hand or the next is on (CommandHistory).
-    const aboutHand = 'hand_id' in frame;
+    const aboutHand = HAND_COMMANDS.has(frame.type);
     if (commandId !== undefined) {
       const earlier = live.history.lookup(userId, commandId);
       // The same command again: the same answer, and nothing applied a second time.
