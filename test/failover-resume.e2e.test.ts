@@ -181,13 +181,31 @@ describe('resume mid-hand after the owner dies', () => {
 
     // Back under the same id before its registry entry expires: the ring never loses it, only its
     // address changes. The gateways' attachments to the dead process must not pass for current.
+    const killedAt = Date.now();
     await owner.proc.kill('SIGKILL');
     const reborn = await rig.cluster.addWorker(owner.id);
     const next = await eventually('the restarted worker to take the table back', async () => {
       const h = await leaseHolder(rig.redis, rig.prefix, tableId);
       return h && h.epoch > holder.epoch ? h : null;
     });
-    expect(next.workerId).toBe(reborn.id);
+    // Back in time, the ring never lost it and it takes the table back. A restart slower than the
+    // registry TTL (a loaded machine) lets the ring drop it first, and the other worker rightly takes
+    // the table (the failover the other tests here cover); the rest must hold either way.
+    const ringLostIt = rig.cluster.workers
+      .filter((w) => w.id !== owner.id)
+      .some((w) =>
+        w.proc
+          .jsonLogs()
+          .some(
+            (l) =>
+              l.event === 'ring_changed' &&
+              typeof l.time === 'number' &&
+              l.time >= killedAt &&
+              Array.isArray(l.members) &&
+              !(l.members as string[]).includes(owner.id),
+          ),
+      );
+    if (!ringLostIt) expect(next.workerId).toBe(reborn.id);
     await Promise.all(
       both.map((c, i) => c.until(() => c.lastSeq > seqBefore[i]! && c.state, 30_000, 'the restarted owner’s snapshot')),
     );
