@@ -52,4 +52,24 @@ describe('ChannelSubscriber (real Redis)', () => {
     await off2();
     expect(await numsub()).toBe(0);
   });
+
+  it('a subscription asked for between connect and ready waits for ready (the ready check is not refused)', async () => {
+    const fresh = createRedis(REDIS_URL, { name: 'sub-test-fresh', maxRetriesPerRequest: null });
+    const errors: string[] = [];
+    fresh.on('error', (err: Error) => errors.push(err.message));
+    try {
+      const s = new ChannelSubscriber(fresh);
+      // The gap ioredis leaves between connect and ready, where a SUBSCRIBE would be written at once.
+      const subscribed = new Promise<() => Promise<void>>((resolve, reject) => {
+        fresh.once('connect', () => void s.subscribe(channel, () => undefined).then(resolve, reject));
+      });
+      const off = await subscribed;
+      expect(fresh.status).toBe('ready');
+      expect(await numsub()).toBe(1);
+      expect(errors).toEqual([]);
+      await off();
+    } finally {
+      await closeRedis(fresh);
+    }
+  });
 });

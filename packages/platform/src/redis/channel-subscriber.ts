@@ -30,8 +30,12 @@ export class ChannelSubscriber {
     }
     set.add(handler);
     try {
-      if (first) await this.enqueue(channel, () => this.redis.subscribe(channel));
-      else await this.pending.get(channel);
+      if (first) {
+        await this.enqueue(channel, async () => {
+          await this.ready();
+          await this.redis.subscribe(channel);
+        });
+      } else await this.pending.get(channel);
     } catch (err) {
       set.delete(handler);
       if (set.size === 0 && this.handlers.get(channel) === set) this.handlers.delete(channel);
@@ -52,6 +56,18 @@ export class ChannelSubscriber {
         });
       }
     };
+  }
+
+  /**
+   * Resolves once the connection is ready. ioredis (5.x) writes a SUBSCRIBE at once while a fresh
+   * connection is still between connect and ready (it sends its client info first, asynchronously),
+   * which puts the connection in subscriber mode before its own ready check (INFO) goes out: that
+   * check is then refused and the process dies of the unhandled rejection. A worker restarted under
+   * load did. Waiting for ready keeps the SUBSCRIBE behind the check.
+   */
+  private ready(): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => this.redis.once('ready', () => resolve()));
   }
 
   /** The channels with at least one handler. */
