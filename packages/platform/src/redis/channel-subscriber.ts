@@ -66,7 +66,8 @@ export class ChannelSubscriber {
    * load did. Waiting for ready keeps the SUBSCRIBE behind the check.
    */
   private ready(): Promise<void> {
-    if (this.redis.status === 'ready') return Promise.resolve();
+    // Ready, or closed for good: the SUBSCRIBE goes now (and fails at once on a closed connection).
+    if (this.redis.status === 'ready' || this.redis.status === 'end') return Promise.resolve();
     return new Promise((resolve) => this.redis.once('ready', () => resolve()));
   }
 
