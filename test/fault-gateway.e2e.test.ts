@@ -11,7 +11,7 @@ import { headerWebSocketFactory, type WebSocketFactory, type WebSocketLike } fro
 import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditAfter, convergence, lostActions, systemTotal } from '../scripts/chaos/checks.js';
+import { settleAndMeasure, systemTotal } from '../scripts/chaos/checks.js';
 import { DOWNTIME_MS } from '../scripts/chaos/faults.js';
 import { Cluster, type GatewayHandle } from './harness/cluster.js';
 import { HandRecords } from './harness/privacy.js';
@@ -120,15 +120,12 @@ describe('a gateway killed with an action in flight', () => {
         expect(player.bot!.actions.filter((a) => a.outcome === 'failed')).toEqual([]);
       }
 
-      crew.pauseBots();
-      const converged = await convergence(cluster, redis, crew.members);
-      expect(converged.problems).toEqual([]);
-      await crew.stop();
-      const lost = await lostActions(cluster, records, [crew]);
-      expect(lost.problems).toEqual([]);
-      expect(lost.acked).toBeGreaterThan(10);
-      expect(await auditAfter(cluster, [crew.tableId])).toBe('ok');
-      expect(await systemTotal(cluster)).toBe(totalBefore);
+      const measured = await settleAndMeasure(cluster, redis, records, crew, totalBefore);
+      expect(measured.unconverged).toEqual([]);
+      expect(measured.lost.problems).toEqual([]);
+      expect(measured.lost.acked).toBeGreaterThan(10);
+      expect(measured.audit).toBe('ok');
+      expect(measured.chipsDelta).toBe(0n);
       for (const m of crew.members) expect(m.problems.filter((p) => !p.startsWith('error unavailable'))).toEqual([]);
     },
   );

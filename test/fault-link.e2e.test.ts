@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditAfter, convergence, lostActions, systemTotal } from '../scripts/chaos/checks.js';
+import { settleAndMeasure, systemTotal } from '../scripts/chaos/checks.js';
 import { Cluster, type WorkerHandle } from './harness/cluster.js';
 import { CheckpointWatch, leaseHolder } from './harness/failover-play.js';
 import { HandRecords } from './harness/privacy.js';
@@ -110,15 +110,12 @@ describe('a worker’s link to Redis stalls past the lease', () => {
             ),
         );
 
-        crew.pauseBots();
-        const converged = await convergence(cluster, redis, crew.members);
-        expect(converged.problems).toEqual([]);
-        await crew.stop();
-        const lost = await lostActions(cluster, records, [crew]);
-        expect(lost.problems).toEqual([]);
-        expect(lost.acked).toBeGreaterThan(10);
-        expect(await auditAfter(cluster, [crew.tableId])).toBe('ok');
-        expect(await systemTotal(cluster)).toBe(totalBefore);
+        const measured = await settleAndMeasure(cluster, redis, records, crew, totalBefore);
+        expect(measured.unconverged).toEqual([]);
+        expect(measured.lost.problems).toEqual([]);
+        expect(measured.lost.acked).toBeGreaterThan(10);
+        expect(measured.audit).toBe('ok');
+        expect(measured.chipsDelta).toBe(0n);
         expect(watch.staleAccepted).toBe(0);
       } finally {
         await watch.stop();

@@ -198,3 +198,29 @@ export async function auditAfter(cluster: Cluster, roomIds: readonly string[], t
   if (audit.sum !== 0n) return `ledger_sum: the accounts sum to ${audit.sum}, not 0`;
   return 'ok';
 }
+
+/**
+ * The end of a single-fault test (test/fault-*.e2e.test.ts): the bots pause, every client is
+ * compared with the owner's state, everyone leaves (so the last hand finishes and is recorded),
+ * then the measures: clients not converged, acked actions lost, the audit, and the chips made or
+ * lost since `totalBefore`.
+ */
+export async function settleAndMeasure(
+  cluster: Cluster,
+  redis: Redis,
+  records: HandRecords,
+  crew: TableCrew,
+  totalBefore: bigint,
+): Promise<{
+  readonly unconverged: string[];
+  readonly lost: { lost: number; acked: number; problems: string[] };
+  readonly audit: string;
+  readonly chipsDelta: bigint;
+}> {
+  crew.pauseBots();
+  const converged = await convergence(cluster, redis, crew.members);
+  await crew.stop();
+  const lost = await lostActions(cluster, records, [crew]);
+  const audit = await auditAfter(cluster, [crew.tableId]);
+  return { unconverged: converged.problems, lost, audit, chipsDelta: (await systemTotal(cluster)) - totalBefore };
+}

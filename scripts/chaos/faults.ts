@@ -47,12 +47,6 @@ export function parseFaults(text: string): FaultKind[] {
 /** How long a killed gateway or persister stays down before its replacement starts (a pod restart). */
 export const DOWNTIME_MS = 1_000;
 
-/** SIGKILLs a worker and starts it again under its own name (a StatefulSet pod comes back so). */
-export async function killWorker(cluster: Cluster, victim: WorkerHandle): Promise<WorkerHandle> {
-  await victim.proc.kill('SIGKILL');
-  return cluster.addWorker(victim.id);
-}
-
 /**
  * SIGSTOPs the worker holding `tableId`'s lease for `pauseMs` (past its lease and membership), then
  * SIGCONTs it. Resolves when the pause is over; null when nobody holds the lease among `candidates`.

@@ -18,15 +18,7 @@ import { HandRecords } from '../../test/harness/privacy.js';
 import { seededRandom, TableCrew } from '../../test/sdk/crew.js';
 import { auditAfter, convergence, lostActions, systemTotal } from './checks.js';
 import { PrivateRedis } from '../../test/harness/private-redis.js';
-import {
-  FAULT_KINDS,
-  killGateway,
-  killPersister,
-  killWorker,
-  pauseOwner,
-  stallLink,
-  type FaultKind,
-} from './faults.js';
+import { FAULT_KINDS, killGateway, killPersister, pauseOwner, stallLink, type FaultKind } from './faults.js';
 
 export interface ChaosOptions {
   readonly seconds: number;
@@ -211,7 +203,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           log(`chaos: SIGKILL ${victim.id}; restarting it`);
           // Dead before the loop looks for live workers again; back under its name meanwhile.
           await victim.proc.kill('SIGKILL');
-          recover(`restart ${victim.id}`, killWorker(cluster, victim));
+          recover(`restart ${victim.id}`, cluster.addWorker(victim.id));
         }
       }
       if (kinds.has('worker') && now >= nextPause) {
