@@ -171,7 +171,7 @@ const A = uid(1);
 const B = uid(2);
 
 /** With `ringOwner`, each worker serves TABLE only while that says the ring names it. */
-function twoWorkers(prefix: string, ringOwner?: () => string) {
+function twoWorkers(prefix: string, ringOwner?: () => string, monotonic = leaseClock()) {
   const ha = harness();
   const hb = harness();
   const seed = room([
@@ -187,6 +187,7 @@ function twoWorkers(prefix: string, ringOwner?: () => string) {
       logger: silent,
       acquireWaitMs: 100,
       metrics,
+      monotonicNow: monotonic.now,
     });
     const store = new RedisCheckpointStore(redis, prefix);
     const directory = new TableDirectory({
@@ -199,6 +200,23 @@ function twoWorkers(prefix: string, ringOwner?: () => string) {
     return { h, c, ownership, directory, store };
   };
   return { a: make(ha, 'wa'), b: make(hb, 'wb') };
+}
+
+/**
+ * The monotonic clock the workers' leases are timed by: real time unless the test freezes it, so a
+ * lease then lapses when the test moves the clock, never because the machine was slow.
+ */
+function leaseClock(): { now: () => number; freeze(): void; advance(ms: number): void } {
+  let frozen: number | null = null;
+  return {
+    now: () => frozen ?? performance.now(),
+    freeze: () => {
+      frozen = performance.now();
+    },
+    advance: (ms) => {
+      frozen = (frozen ?? performance.now()) + ms;
+    },
+  };
 }
 
 /**
@@ -241,20 +259,6 @@ async function dealHand(h: Harness, directory: TableDirectory): Promise<void> {
  */
 async function settled(actor: TableActor): Promise<void> {
   await actor.submit({ kind: 'resync', connectionId: 'ca', userId: A });
-}
-
-/**
- * Freezes the monotonic clock TableOwnership reads (performance.now, not an injected clock) for one
- * test: a lease then lapses when the test moves the clock, never because the machine was slow.
- */
-function frozenMonotonicClock(): { advance(ms: number): void } {
-  let t = performance.now();
-  vi.spyOn(performance, 'now').mockImplementation(() => t);
-  return {
-    advance: (ms) => {
-      t += ms;
-    },
-  };
 }
 
 afterEach(() => {
@@ -336,8 +340,9 @@ describe('TableDirectory under leases (real Redis)', () => {
 
   it('a lease whose renewal did not come in time is lost before the next write reaches Redis', async () => {
     const prefix = freshPrefix();
-    const clock = frozenMonotonicClock();
-    const { a } = twoWorkers(prefix);
+    const clock = leaseClock();
+    clock.freeze();
+    const { a } = twoWorkers(prefix, undefined, clock);
     await dealHand(a.h, a.directory);
     const actor = a.directory.peek(TABLE)!;
     const seq = (await a.store.load(TABLE))!.checkpoint.tableSeq;

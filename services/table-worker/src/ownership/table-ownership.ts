@@ -26,7 +26,7 @@ export type LossReason = 'stale_epoch' | 'renew_refused' | 'renew_failed' | 'exp
 export class HeldLease {
   lost: LossReason | null = null;
   released = false;
-  /** performance.now() when the last successful acquisition or renewal was sent. */
+  /** The monotonic clock's reading when the last successful acquisition or renewal was sent. */
   confirmedAt: number;
 
   constructor(
@@ -57,6 +57,11 @@ export interface TableOwnershipOptions {
   /** How long an acquisition waits for a lease held elsewhere to be released or expire. */
   readonly acquireWaitMs: number;
   readonly metrics?: OwnershipMetrics;
+  /**
+   * The monotonic clock leases are timed by, in ms (default `performance.now`): never the wall
+   * clock, which can jump. Tests inject one to make a lease lapse without waiting.
+   */
+  readonly monotonicNow?: () => number;
 }
 
 const POLL_MS = 50;
@@ -73,7 +78,11 @@ export class TableOwnership {
   private renewing = false;
   private readonly lostListeners = new Set<(lease: HeldLease, reason: LossReason) => void>();
 
-  constructor(private readonly options: TableOwnershipOptions) {}
+  private readonly now: () => number;
+
+  constructor(private readonly options: TableOwnershipOptions) {
+    this.now = options.monotonicNow ?? (() => performance.now());
+  }
 
   get workerId(): string {
     return this.options.leases.workerId;
@@ -120,9 +129,9 @@ export class TableOwnership {
   async acquire(tableId: string): Promise<HeldLease> {
     const existing = this.held.get(tableId);
     if (existing && !this.lapsed(existing)) return existing;
-    const deadline = performance.now() + this.options.acquireWaitMs;
+    const deadline = this.now() + this.options.acquireWaitMs;
     for (;;) {
-      const sentAt = performance.now();
+      const sentAt = this.now();
       const r = await this.options.leases.acquire(tableId);
       if (r.acquired) {
         const lease = new HeldLease(r.grant, sentAt);
@@ -134,7 +143,7 @@ export class TableOwnership {
         return lease;
       }
       const wait = Math.min(POLL_MS, Math.max(1, r.holder.ttlMs));
-      if (performance.now() + wait > deadline) {
+      if (this.now() + wait > deadline) {
         throw new NotOwnerError(tableId, r.holder.workerId, `lease held by ${r.holder.workerId}`);
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
@@ -145,7 +154,7 @@ export class TableOwnership {
   lapsed(lease: HeldLease): boolean {
     if (lease.lost !== null || lease.released) return true;
     // A margin for Redis's and this process's clocks drifting apart while the lease runs.
-    return performance.now() - lease.confirmedAt > this.ttlMs * 0.8;
+    return this.now() - lease.confirmedAt > this.ttlMs * 0.8;
   }
 
   /** Throws NotOwnerError unless `lease` still allows writes (a lapsed one is lost at once). */
@@ -201,7 +210,7 @@ export class TableOwnership {
     try {
       const leases = [...this.held.values()];
       if (leases.length === 0) return;
-      const sentAt = performance.now();
+      const sentAt = this.now();
       let answers: boolean[] | null = null;
       try {
         answers = await this.options.leases.renew(leases.map((l) => l.grant));
