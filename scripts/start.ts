@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { bankrollFlows, createPrisma, fundHouseBankroll, migrate } from '@felt/db';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { ensureDevCertificates } from './dev-certs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/felt';
@@ -212,6 +213,9 @@ async function main(): Promise<void> {
   await ensureServices();
   await ensureDatabase();
   const secret = sessionSecret();
+  // The gateways dial the workers with mutual TLS, as in production: a local CA and certificates
+  // in .felt/grpc (git-ignored), made once and kept.
+  const certs = ensureDevCertificates(join(root, '.felt', 'grpc'));
   const prefix = process.env.FELT_REDIS_PREFIX ?? 'felt:';
   const lobbyPort = Number(process.env.LOBBY_PORT ?? 8080);
   const gatewayPorts = [8081, 8082];
@@ -240,6 +244,7 @@ async function main(): Promise<void> {
       dir: 'services/table-worker',
       env: {
         ...common,
+        ...certs.worker,
         WORKER_ID: `worker-${i}`,
         WORKER_GRPC_HOST: '127.0.0.1',
         WORKER_GRPC_PORT: String(50050 + i),
@@ -252,6 +257,7 @@ async function main(): Promise<void> {
       dir: 'services/gateway',
       env: {
         ...common,
+        ...certs.gateway,
         GATEWAY_ID: `gateway-${i + 1}`,
         GATEWAY_HOST: '127.0.0.1',
         GATEWAY_PORT: String(port),

@@ -1,7 +1,6 @@
 // The real cluster (2 gateways, 2 workers, lobby) as separate processes on ephemeral ports, against the
 // machine's Postgres and Redis.
 import { randomUUID } from 'node:crypto';
-import { credentials } from '@grpc/grpc-js';
 import { HashRing } from '@felt/platform';
 import { stateHash } from '@felt/protocol';
 import { TableServiceClient, type WorkerFrame } from '@felt/proto';
@@ -194,7 +193,7 @@ describe('cluster walking skeleton', () => {
     // The gRPC instrumentation is live in the worker (the ESM preload hook took): an admin call
     // leaves a server span.
     const worker = cluster.workers[0]!;
-    const client = new TableServiceClient(worker.grpcAddr, credentials.createInsecure());
+    const client = new TableServiceClient(worker.grpcAddr, cluster.gatewayCredentials());
     try {
       await new Promise<void>((resolve, reject) => client.health({}, (err) => (err ? reject(err) : resolve())));
     } finally {
@@ -238,7 +237,7 @@ describe('cluster walking skeleton', () => {
     const notMine = ids[0]!;
     const gatewayOwner = await ringOf(cluster.gateways[0]!.httpUrl, notMine);
     const other = cluster.workers.find((w) => w.id !== gatewayOwner)!;
-    const client = new TableServiceClient(other.grpcAddr, credentials.createInsecure());
+    const client = new TableServiceClient(other.grpcAddr, cluster.gatewayCredentials());
     try {
       const stream = client.connect();
       const frames: WorkerFrame[] = [];

@@ -64,15 +64,11 @@ export const STANDARD_ENV: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * Felt variables the manifests set ahead of the services (the gRPC mutual-TLS settings): the services
- * are being taught to read them and docs/dev/contracts.md does not list them yet. The k8s tests fail
- * once the contracts list one, so the entry is removed here then.
+ * Felt variables the manifests may set ahead of the services while the services are taught to read
+ * them (docs/dev/contracts.md does not list them yet). None now. The k8s tests fail once the contracts
+ * list one, so the entry is removed here then.
  */
-export const PENDING_ENV: ReadonlyMap<string, string> = new Map([
-  ['FELT_GRPC_TLS_CA', 'worker, gateway: PEM CA bundle that the gRPC peer certificate must chain to (mTLS)'],
-  ['FELT_GRPC_TLS_CERT', 'worker, gateway: PEM certificate chain this process presents on gRPC'],
-  ['FELT_GRPC_TLS_KEY', 'worker, gateway: PEM private key of FELT_GRPC_TLS_CERT'],
-]);
+export const PENDING_ENV: ReadonlyMap<string, string> = new Map();
 
 export function defaultReferenceContext(): ReferenceContext {
   return {

@@ -1,1 +1,2 @@
 export * from './gen/felt/table/v1/table.js';
+export * from './tls.js';

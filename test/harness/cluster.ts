@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestDatabase, fundHouseBankroll, type TestDatabase } from '@felt/db';
 import { revocationsLoadedKey } from '@felt/platform';
+import { grpcChannelCredentials } from '@felt/proto';
+import type { ChannelCredentials } from '@grpc/grpc-js';
 import { Redis } from 'ioredis';
+import { ensureDevCertificates, type DevCertificates } from '../../scripts/dev-certs.js';
 import { ServiceProcess } from './service-process.js';
 import { TcpProxy } from './tcp-proxy.js';
 import { waitFor } from './wait.js';
@@ -34,6 +40,11 @@ export interface ClusterOptions {
    * Default 10,000,000; 0 leaves it empty.
    */
   readonly bankroll?: bigint;
+  /**
+   * The gateway-to-worker link with mutual TLS, from a CA made for this cluster (as in production).
+   * Default true; false runs it in plaintext.
+   */
+  readonly grpcTls?: boolean;
 }
 
 /** What a test cluster's house bankroll holds unless the test says otherwise. */
@@ -72,6 +83,8 @@ export class Cluster {
   /** Per worker id, the forwarder its Redis connections go through (with `workerLinks`). */
   readonly workerLinks = new Map<string, TcpProxy>();
   private linkWorkers = false;
+  /** The gRPC link's CA and certificates (a temporary directory of this cluster), when it uses TLS. */
+  certs: DevCertificates | undefined;
 
   private constructor(
     readonly db: TestDatabase,
@@ -103,6 +116,7 @@ export class Cluster {
     await redis.set(revocationsLoadedKey(cluster.prefix), '1');
     cluster.gatewayServices = options.gatewayServices ?? false;
     cluster.linkWorkers = options.workerLinks ?? false;
+    if (options.grpcTls ?? true) cluster.certs = ensureDevCertificates(mkdtempSync(join(tmpdir(), 'felt-grpc-')));
     try {
       for (let i = 0; i < (options.workers ?? 2); i++) await cluster.addWorker();
       for (let i = 0; i < (options.gateways ?? 2); i++) await cluster.addGateway();
@@ -131,6 +145,19 @@ export class Cluster {
     };
   }
 
+  /** What a gateway of this cluster dials workers with (its certificate, or plaintext without TLS). */
+  gatewayCredentials(): ChannelCredentials {
+    return grpcChannelCredentials(
+      this.certs
+        ? {
+            ca: this.certs.gateway.FELT_GRPC_TLS_CA,
+            cert: this.certs.gateway.FELT_GRPC_TLS_CERT,
+            key: this.certs.gateway.FELT_GRPC_TLS_KEY,
+          }
+        : null,
+    );
+  }
+
   /** A worker id for the next addWorker, so a test can place tables on it before it starts. */
   nextWorkerId(): string {
     return `w${this.nextWorker + 1}-${randomBytes(2).toString('hex')}`;
@@ -147,6 +174,7 @@ export class Cluster {
     }
     const proc = await ServiceProcess.start('table-worker', id, {
       ...this.commonEnv(),
+      ...this.certs?.worker,
       ...(link ? { REDIS_URL: `redis://127.0.0.1:${link.port}` } : {}),
       ...env,
       WORKER_ID: id,
@@ -200,6 +228,7 @@ export class Cluster {
   private startGateway(id: string, env: Record<string, string>): Promise<ServiceProcess> {
     return ServiceProcess.start('gateway', id, {
       ...this.commonEnv(),
+      ...this.certs?.gateway,
       GATEWAY_ID: id,
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: '0',
@@ -261,6 +290,7 @@ export class Cluster {
       if (keys.length > 0) await this.redis.del(...keys);
     } while (cursor !== '0');
     this.redis.disconnect();
+    if (this.certs) rmSync(this.certs.dir, { recursive: true, force: true });
     await this.db.drop();
   }
 }

@@ -1,5 +1,14 @@
 import { hostname } from 'node:os';
-import { commonEnv, envFlag, envList, envPort, envPositiveInt, registryEnv, sessionSecretEnv } from '@felt/platform';
+import {
+  commonEnv,
+  envFlag,
+  envList,
+  envPort,
+  envPositiveInt,
+  grpcTlsEnv,
+  registryEnv,
+  sessionSecretEnv,
+} from '@felt/platform';
 import { z } from 'zod';
 
 const PROXY_HOPS = 'expected the number of trusted proxies in front of the gateway (0 for none)';
@@ -9,6 +18,7 @@ export const gatewayEnv = {
   ...commonEnv,
   ...sessionSecretEnv,
   ...registryEnv,
+  ...grpcTlsEnv,
   GATEWAY_HOST: z.string().default('0.0.0.0'),
   GATEWAY_PORT: envPort.default(8081),
   GATEWAY_ID: z.string().max(128).default(`${hostname()}-${process.pid}`),

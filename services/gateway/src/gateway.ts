@@ -1,3 +1,4 @@
+import type { ChannelCredentials } from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
 import uWS from 'uWebSockets.js';
 import {
@@ -85,6 +86,8 @@ export interface GatewayOptions {
   readonly metricsRegistry: Registry;
   readonly logger: Logger;
   readonly requestTimeoutMs?: number;
+  /** How the gateway dials workers (gRPC mutual TLS from FELT_GRPC_TLS_*); absent: plaintext. */
+  readonly workerCredentials?: ChannelCredentials;
   /** How often open sockets' sessions are checked for revocation and expiry. */
   readonly sessionCheckMs: number;
   /** Tests only: the fraction of pub/sub deliveries dropped on purpose (0 in production). */
@@ -123,6 +126,7 @@ export class Gateway {
       gatewayId: o.gatewayId,
       logger: o.logger,
       requestTimeoutMs: o.requestTimeoutMs ?? 5_000,
+      ...(o.workerCredentials ? { credentials: o.workerCredentials } : {}),
       onLinkOpen: () => this.tables.reconcile(),
     });
     this.metrics = createGatewayMetrics(o.metricsRegistry, () => this.router.openStreams(), o.maxSockets);

@@ -9,11 +9,22 @@ import {
   RingView,
   shutdownTelemetry,
 } from '@felt/platform';
+import { GrpcTlsConfigError, grpcChannelCredentials, grpcTlsFromEnv, type GrpcTlsFiles } from '@felt/proto';
 import { gatewayEnv } from './config.js';
 import { Gateway } from './gateway.js';
 
 const env = loadEnv('gateway', gatewayEnv);
 const logger = createLogger('gateway', { level: env.LOG_LEVEL }).child({ gatewayId: env.GATEWAY_ID });
+
+// The workers' gRPC requires mutual TLS wherever it is configured: the same three files on this side.
+let grpcTls: GrpcTlsFiles | null;
+try {
+  grpcTls = grpcTlsFromEnv(env);
+} catch (err) {
+  if (!(err instanceof GrpcTlsConfigError)) throw err;
+  logger.fatal({ event: err.code }, err.message);
+  process.exit(1);
+}
 
 const redis = createRedis(env.REDIS_URL, { name: `gateway:${env.GATEWAY_ID}` });
 const subRedis = createRedis(env.REDIS_URL, { name: `gateway:${env.GATEWAY_ID}:sub`, maxRetriesPerRequest: null });
@@ -46,6 +57,7 @@ const gateway = new Gateway({
   debugEndpoints: env.FELT_DEBUG_ENDPOINTS,
   sessionCheckMs: env.GATEWAY_SESSION_CHECK_MS,
   dropRate: env.GATEWAY_TEST_DROP_RATE,
+  workerCredentials: grpcChannelCredentials(grpcTls),
   redis,
   subscriber,
   ring,

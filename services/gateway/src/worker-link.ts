@@ -1,4 +1,4 @@
-import { credentials, type ClientDuplexStream } from '@grpc/grpc-js';
+import { credentials, type ChannelCredentials, type ClientDuplexStream } from '@grpc/grpc-js';
 import type { Logger } from '@felt/platform';
 import { TableServiceClient, type GatewayFrame, type WorkerFrame } from '@felt/proto';
 
@@ -47,6 +47,8 @@ export interface WorkerLinkOptions {
   readonly gatewayId: string;
   readonly logger: Logger;
   readonly requestTimeoutMs: number;
+  /** The channel's credentials (mutual TLS); absent: plaintext. */
+  readonly credentials?: ChannelCredentials;
   /** Called when a stream opens (after the worker's welcome): connections must be re-attached. */
   readonly onOpen: (link: WorkerLink) => void;
   readonly onStateChange?: () => void;
@@ -82,7 +84,7 @@ export class WorkerLink {
   constructor(private readonly options: WorkerLinkOptions) {
     this.workerId = options.workerId;
     this.addr = options.addr;
-    this.client = new TableServiceClient(options.addr, credentials.createInsecure(), {
+    this.client = new TableServiceClient(options.addr, options.credentials ?? credentials.createInsecure(), {
       'grpc.keepalive_time_ms': 10_000,
       'grpc.keepalive_timeout_ms': 5_000,
       'grpc.keepalive_permit_without_calls': 1,

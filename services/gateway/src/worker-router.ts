@@ -1,3 +1,4 @@
+import type { ChannelCredentials } from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
 import type { Logger, RingMember, RingView } from '@felt/platform';
 import type { GatewayFrame } from '@felt/proto';
@@ -20,6 +21,8 @@ export interface WorkerRouterOptions {
   readonly gatewayId: string;
   readonly logger: Logger;
   readonly requestTimeoutMs: number;
+  /** How workers are dialled (mutual TLS); absent: plaintext. */
+  readonly credentials?: ChannelCredentials;
   /** A stream to `workerId` (re)opened: its attachments must be renewed. */
   readonly onLinkOpen: (workerId: string) => void;
   readonly onLinksChanged?: () => void;
@@ -133,6 +136,7 @@ export class WorkerRouter {
       gatewayId: this.options.gatewayId,
       logger: this.options.logger,
       requestTimeoutMs: this.options.requestTimeoutMs,
+      ...(this.options.credentials ? { credentials: this.options.credentials } : {}),
       onOpen: (l) => this.options.onLinkOpen(l.workerId),
       onStateChange: () => this.options.onLinksChanged?.(),
     });

@@ -1,6 +1,6 @@
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commonEnv, databaseEnv, envPort, envPositiveInt, registryEnv } from '@felt/platform';
+import { commonEnv, databaseEnv, envPort, envPositiveInt, grpcTlsEnv, registryEnv } from '@felt/platform';
 import { z } from 'zod';
 import { DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from './table/timing.js';
 
@@ -10,6 +10,7 @@ export const workerEnv = {
   ...commonEnv,
   ...databaseEnv,
   ...registryEnv,
+  ...grpcTlsEnv,
   WORKER_ID: z
     .string()
     .max(128)

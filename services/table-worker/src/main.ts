@@ -1,6 +1,6 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server } from '@grpc/grpc-js';
 import { createPrisma } from '@felt/db';
 import {
   ChannelSubscriber,
@@ -18,7 +18,7 @@ import {
   startOpsServer,
   WorkerRegistry,
 } from '@felt/platform';
-import { TableServiceService } from '@felt/proto';
+import { GrpcTlsConfigError, grpcServerCredentials, requireGrpcTlsOffLoopback, TableServiceService } from '@felt/proto';
 import { z } from 'zod';
 import { MailboxClosedError } from './actor/mailbox.js';
 import { TableDirectory } from './actor/table-directory.js';
@@ -49,6 +49,18 @@ const roomEventSchema = z.object({
   type: z.string(),
   user_id: z.string().optional(),
 });
+
+// The gRPC link's mutual TLS, checked before anything else starts: without it, anything that reaches
+// the port could attach as any user id.
+let grpcTls: ReturnType<typeof requireGrpcTlsOffLoopback>;
+try {
+  grpcTls = requireGrpcTlsOffLoopback(env, env.WORKER_GRPC_HOST);
+} catch (err) {
+  if (!(err instanceof GrpcTlsConfigError)) throw err;
+  logger.fatal({ event: err.code }, err.message);
+  process.exit(1);
+}
+if (!grpcTls) logger.warn({ event: 'grpc_plaintext', host: env.WORKER_GRPC_HOST }, 'gRPC without TLS');
 
 const redis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}` });
 const subRedis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:sub`, maxRetriesPerRequest: null });
@@ -172,10 +184,8 @@ const server = new Server({
   'grpc.http2.min_ping_interval_without_data_ms': 5_000,
 });
 const grpcPort = await new Promise<number>((resolve, reject) => {
-  server.bindAsync(
-    `${env.WORKER_GRPC_HOST}:${env.WORKER_GRPC_PORT}`,
-    ServerCredentials.createInsecure(),
-    (err, port) => (err ? reject(err) : resolve(port)),
+  server.bindAsync(`${env.WORKER_GRPC_HOST}:${env.WORKER_GRPC_PORT}`, grpcServerCredentials(grpcTls), (err, port) =>
+    err ? reject(err) : resolve(port),
   );
 });
 const advertise = advertisedAddress(env.WORKER_ADVERTISE_ADDR, grpcPort);
@@ -248,6 +258,7 @@ server.addService(
     metrics,
     logger,
     openStreams,
+    drainToken,
   }),
 );
 

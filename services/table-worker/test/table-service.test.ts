@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { credentials, Server, ServerCredentials, type ClientDuplexStream } from '@grpc/grpc-js';
+import { credentials, Server, ServerCredentials, status, type ClientDuplexStream } from '@grpc/grpc-js';
 import {
   ChannelSubscriber,
   closeRedis,
@@ -34,6 +34,7 @@ import { createWorkerMetrics } from '../src/metrics.js';
 import type { TableSeed, TableSeedSource } from '../src/ports.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DRAIN_TOKEN = 'drain-token-of-this-test-worker';
 
 class MemorySeeds implements TableSeedSource {
   constructor(readonly rooms: Map<string, TableSeed>) {}
@@ -157,7 +158,15 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     const metrics = createWorkerMetrics(createMetricsRegistry('test'), () => directory.size);
     server.addService(
       TableServiceService,
-      createTableService({ workerId: 'w-self', directory, ring, registry: self, metrics, logger }),
+      createTableService({
+        workerId: 'w-self',
+        directory,
+        ring,
+        registry: self,
+        metrics,
+        logger,
+        drainToken: DRAIN_TOKEN,
+      }),
     );
     client = new TableServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
   });
@@ -365,10 +374,22 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     c.stream.end();
   });
 
-  it('Health reports serving; Drain leaves the ring of owners', async () => {
+  it('Health reports serving; Drain without the drain token is refused and changes nothing', async () => {
+    for (const token of ['', 'not-the-token', DRAIN_TOKEN.slice(1)]) {
+      const err = await new Promise((res) => client.drain({ token }, (e) => res(e)));
+      expect(err).toMatchObject({ code: status.PERMISSION_DENIED, details: 'drain token required' });
+    }
     const health = await new Promise((res, rej) => client.health({}, (e, r) => (e ? rej(e) : res(r))));
     expect(health).toMatchObject({ workerId: 'w-self', status: HealthResponse_Status.STATUS_SERVING });
-    const drained = await new Promise((res, rej) => client.drain({}, (e, r) => (e ? rej(e) : res(r))));
+    expect(self.isDraining).toBe(false);
+  });
+
+  it('Health reports serving; Drain with the token leaves the ring of owners', async () => {
+    const health = await new Promise((res, rej) => client.health({}, (e, r) => (e ? rej(e) : res(r))));
+    expect(health).toMatchObject({ workerId: 'w-self', status: HealthResponse_Status.STATUS_SERVING });
+    const drained = await new Promise((res, rej) =>
+      client.drain({ token: DRAIN_TOKEN }, (e, r) => (e ? rej(e) : res(r))),
+    );
     expect(drained).toEqual({ workerId: 'w-self', draining: true });
     const after = await new Promise((res, rej) => client.health({}, (e, r) => (e ? rej(e) : res(r))));
     expect(after).toMatchObject({ status: HealthResponse_Status.STATUS_DRAINING });

@@ -137,6 +137,17 @@ export const sessionSecretEnv = {
 };
 
 /** Worker registry timing, read by workers and by everything that builds a ring. */
+/**
+ * The gateway-to-worker gRPC link's mutual TLS: three PEM file paths (all or none), and the opt-out a
+ * worker needs to serve plaintext on an address other hosts can reach.
+ */
+export const grpcTlsEnv = {
+  FELT_GRPC_TLS_CA: z.string().min(1).optional(),
+  FELT_GRPC_TLS_CERT: z.string().min(1).optional(),
+  FELT_GRPC_TLS_KEY: z.string().min(1).optional(),
+  FELT_GRPC_INSECURE: envFlag.default(false),
+};
+
 export const registryEnv = {
   FELT_HEARTBEAT_MS: envPositiveInt.default(1000),
   FELT_MEMBER_TTL_MS: envPositiveInt.default(5000),

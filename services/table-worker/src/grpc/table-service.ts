@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { ServerDuplexStream } from '@grpc/grpc-js';
+import { status, type ServerDuplexStream } from '@grpc/grpc-js';
 import { extractTraceContext, type Logger, type RingView, type WorkerRegistry } from '@felt/platform';
 import { type GatewayFrame, HealthResponse_Status, type TableServiceServer, type WorkerFrame } from '@felt/proto';
 import { ErrorCode } from '@felt/protocol';
@@ -24,6 +24,8 @@ export interface TableServiceDeps {
   readonly logger: Logger;
   /** Filled with the ids of the gateway streams open now (the directory re-attaches only on these). */
   readonly openStreams?: Set<string>;
+  /** The Drain RPC's token (the one the ops port's /drain takes); the RPC is refused without it. */
+  readonly drainToken: string;
 }
 
 const tracer = trace.getTracer('felt.table-worker');
@@ -245,7 +247,22 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
         liveTables: directory.size,
       });
     },
-    drain: (_call, callback) => {
+    drain: (call, callback) => {
+      const given = Buffer.from(call.request.token);
+      const want = Buffer.from(deps.drainToken);
+      if (given.length !== want.length || !timingSafeEqual(given, want)) {
+        logger.warn({ event: 'drain_refused' }, 'Drain RPC refused: wrong or missing drain token');
+        callback(
+          {
+            code: status.PERMISSION_DENIED,
+            details: 'drain token required',
+            name: 'DrainError',
+            message: 'drain token required',
+          },
+          null,
+        );
+        return;
+      }
       registry.setDraining(true).then(
         async () => {
           logger.info({ event: 'draining' }, 'draining: leaving the ring of owners');
@@ -255,7 +272,12 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
         (err: unknown) => {
           logger.error({ err }, 'drain failed');
           callback(
-            { code: 14, details: 'registry unavailable', name: 'DrainError', message: 'registry unavailable' },
+            {
+              code: status.UNAVAILABLE,
+              details: 'registry unavailable',
+              name: 'DrainError',
+              message: 'registry unavailable',
+            },
             null,
           );
         },

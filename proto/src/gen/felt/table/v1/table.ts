@@ -361,6 +361,8 @@ export function healthResponse_StatusToJSON(object: HealthResponse_Status): stri
 }
 
 export interface DrainRequest {
+  /** The token the worker wrote to its drain token file (readable only inside its container). */
+  token: string;
 }
 
 export interface DrainResponse {
@@ -3235,11 +3237,14 @@ export const HealthResponse: MessageFns<HealthResponse> = {
 };
 
 function createBaseDrainRequest(): DrainRequest {
-  return {};
+  return { token: "" };
 }
 
 export const DrainRequest: MessageFns<DrainRequest> = {
-  encode(_: DrainRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: DrainRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
     return writer;
   },
 
@@ -3256,6 +3261,14 @@ export const DrainRequest: MessageFns<DrainRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3268,20 +3281,24 @@ export const DrainRequest: MessageFns<DrainRequest> = {
     }
   },
 
-  fromJSON(_: any): DrainRequest {
-    return {};
+  fromJSON(object: any): DrainRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
   },
 
-  toJSON(_: DrainRequest): unknown {
+  toJSON(message: DrainRequest): unknown {
     const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
     return obj;
   },
 
   create(base?: DeepPartial<DrainRequest>): DrainRequest {
     return DrainRequest.fromPartial(base ?? {});
   },
-  fromPartial(_: DeepPartial<DrainRequest>): DrainRequest {
+  fromPartial(object: DeepPartial<DrainRequest>): DrainRequest {
     const message = createBaseDrainRequest();
+    message.token = object.token ?? "";
     return message;
   },
 };
@@ -3415,7 +3432,11 @@ export const TableServiceService = {
     responseSerialize: (value: HealthResponse): Buffer => Buffer.from(HealthResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): HealthResponse => HealthResponse.decode(value),
   },
-  /** Marks the worker draining in the registry, so that rings built from then on leave it out. */
+  /**
+   * Marks the worker draining in the registry, so that rings built from then on leave it out. Besides
+   * the link's mutual TLS it needs the worker's drain token, as the ops port's /drain does: a gateway's
+   * certificate lets it play, not take a worker out of the ring.
+   */
   drain: {
     path: "/felt.table.v1.TableService/Drain" as const,
     requestStream: false as const,
@@ -3430,7 +3451,11 @@ export const TableServiceService = {
 export interface TableServiceServer extends UntypedServiceImplementation {
   connect: handleBidiStreamingCall<GatewayFrame, WorkerFrame>;
   health: handleUnaryCall<HealthRequest, HealthResponse>;
-  /** Marks the worker draining in the registry, so that rings built from then on leave it out. */
+  /**
+   * Marks the worker draining in the registry, so that rings built from then on leave it out. Besides
+   * the link's mutual TLS it needs the worker's drain token, as the ops port's /drain does: a gateway's
+   * certificate lets it play, not take a worker out of the ring.
+   */
   drain: handleUnaryCall<DrainRequest, DrainResponse>;
 }
 
@@ -3453,7 +3478,11 @@ export interface TableServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: HealthResponse) => void,
   ): ClientUnaryCall;
-  /** Marks the worker draining in the registry, so that rings built from then on leave it out. */
+  /**
+   * Marks the worker draining in the registry, so that rings built from then on leave it out. Besides
+   * the link's mutual TLS it needs the worker's drain token, as the ops port's /drain does: a gateway's
+   * certificate lets it play, not take a worker out of the ring.
+   */
   drain(
     request: DrainRequest,
     callback: (error: ServiceError | null, response: DrainResponse) => void,
