@@ -8,27 +8,13 @@
 import { createPrisma, runAudit, type AuditReport, type LiveTableMoney } from '@felt/db';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { z } from 'zod';
+import { bullmqPrefix, liveTableMoneyReader } from '@felt/platform';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/felt';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = process.env.FELT_REDIS_PREFIX ?? 'felt:';
 const QUEUE = process.env.FELT_HANDS_QUEUE ?? 'hands';
 const useRedis = !process.argv.includes('--no-redis');
-
-/** The part of a worker's checkpoint the audit reads; everything else in it is the worker's business. */
-const checkpointMoney = z.object({
-  money: z.object({
-    lastHandNo: z.number().int().nonnegative(),
-    seats: z.array(
-      z.object({
-        userId: z.string(),
-        stack: z.number().int().nonnegative(),
-        appliedTopUps: z.array(z.object({ id: z.string(), applied: z.number().int().nonnegative() })).default([]),
-      }),
-    ),
-  }),
-});
 
 async function connectRedis(): Promise<Redis | null> {
   if (!useRedis) return null;
@@ -68,28 +54,14 @@ async function main(): Promise<number> {
   try {
     let failedJobs: number | undefined;
     let liveTable: ((roomId: string) => Promise<LiveTableMoney | null>) | undefined;
+    let readerNotes: string[] = [];
     if (redis) {
-      const queue = new Queue(QUEUE, { connection: redis, prefix: PREFIX.replace(/:+$/, '') || 'felt' });
+      const queue = new Queue(QUEUE, { connection: redis, prefix: bullmqPrefix(PREFIX) });
       failedJobs = (await queue.getJobCounts('failed')).failed;
       await queue.close();
-      let withoutMoney = 0;
-      liveTable = async (roomId) => {
-        const raw = await redis.get(`${PREFIX}checkpoint:${roomId}`);
-        if (raw === null) return null;
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(raw);
-        } catch {
-          notes.push(`room ${roomId}: checkpoint is not JSON`);
-          return null;
-        }
-        const money = checkpointMoney.safeParse(parsed);
-        if (!money.success) {
-          if (withoutMoney++ === 0) notes.push('checkpoints carry no money section: live stacks not compared');
-          return null;
-        }
-        return money.data.money;
-      };
+      const reader = liveTableMoneyReader(redis, PREFIX);
+      liveTable = (roomId) => reader.read(roomId);
+      readerNotes = reader.notes;
     } else {
       notes.push(
         useRedis ? `Redis at ${REDIS_URL} did not answer: queue and live stacks not checked` : 'Redis skipped',
@@ -99,7 +71,8 @@ async function main(): Promise<number> {
       ...(liveTable ? { liveTable } : {}),
       ...(failedJobs !== undefined ? { failedJobs } : {}),
     });
-    for (const line of formatReport({ ...report, notes: [...report.notes, ...notes] })) console.log(line);
+    for (const line of formatReport({ ...report, notes: [...report.notes, ...readerNotes, ...notes] }))
+      console.log(line);
     return report.ok ? 0 : 1;
   } finally {
     await prisma.$disconnect();

@@ -3,6 +3,7 @@ import {
   closeRedis,
   createLogger,
   createMetricsRegistry,
+  registerDependencyGauge,
   createRedis,
   loadEnv,
   onShutdown,
@@ -39,6 +40,9 @@ const ring = new RingView({
   onError: (err) => logger.warn({ err }, 'ring refresh failed'),
 });
 
+const metricsRegistry = createMetricsRegistry('gateway');
+registerDependencyGauge(metricsRegistry, { redis: () => redis.ping() });
+
 const gateway = new Gateway({
   gatewayId: env.GATEWAY_ID,
   host: env.GATEWAY_HOST,
@@ -61,7 +65,7 @@ const gateway = new Gateway({
   redis,
   subscriber,
   ring,
-  metricsRegistry: createMetricsRegistry('gateway'),
+  metricsRegistry,
   logger,
 });
 

@@ -1,6 +1,13 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { PrismaClient } from '@felt/db';
-import { createMetricsRegistry, readCookie, type Logger, type Redis, type Registry } from '@felt/platform';
+import {
+  createMetricsRegistry,
+  readCookie,
+  registerDependencyGauge,
+  type Logger,
+  type Redis,
+  type Registry,
+} from '@felt/platform';
 import { SESSION_COOKIE } from '@felt/protocol';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -90,6 +97,7 @@ export interface LobbyApp {
 export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   const clock = deps.clock ?? systemClock;
   const metrics = deps.metrics ?? createMetricsRegistry('lobby');
+  registerDependencyGauge(metrics, { redis: () => deps.redis.ping(), postgres: () => deps.prisma.$queryRaw`SELECT 1` });
   const events = deps.events ?? new RedisRoomEventPublisher(deps.redis, deps.redisPrefix);
   const redisRevocations = new RedisRevocationList(deps.redis, deps.redisPrefix);
   const revocations = deps.revocations ?? redisRevocations;

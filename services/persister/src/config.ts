@@ -20,4 +20,9 @@ export const persisterEnv = {
   PERSISTER_LOCK_MS: envPositiveInt.default(30_000),
   /** How often lapsed locks (stalled jobs) are looked for. */
   PERSISTER_STALLED_INTERVAL_MS: envPositiveInt.default(30_000),
+  /**
+   * How often the cluster's money is audited (ledger, hands, live stacks, failed jobs); one replica
+   * runs each period and every replica exports the result. 0 turns the schedule off.
+   */
+  PERSISTER_AUDIT_EVERY_MS: z.coerce.number().int().min(0).max(86_400_000).default(900_000),
 };

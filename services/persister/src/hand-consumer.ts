@@ -162,6 +162,11 @@ export class HandConsumer {
     void this.worker.run().catch((err: unknown) => this.o.logger.error({ err }, 'hand consumer stopped'));
   }
 
+  /** Jobs in the hands queue's failed set (the money audit counts them as violations). */
+  async failedJobs(): Promise<number> {
+    return (await this.queue.getJobCounts('failed')).failed ?? 0;
+  }
+
   isRunning(): boolean {
     return this.worker.isRunning();
   }

@@ -3,6 +3,7 @@ import {
   closeRedis,
   createLogger,
   createMetricsRegistry,
+  registerDependencyGauge,
   createRedis,
   loadEnv,
   onShutdown,
@@ -13,6 +14,7 @@ import {
 import { persisterEnv } from './config.js';
 import { HandConsumer } from './hand-consumer.js';
 import { PrismaMoneyStore } from './money-store.js';
+import { ScheduledAudit } from './scheduled-audit.js';
 
 const env = loadEnv('persister', persisterEnv);
 const logger = createLogger('persister', { level: env.LOG_LEVEL });
@@ -34,6 +36,7 @@ const prisma = createPrisma(env.DATABASE_URL, {
 });
 const pool = createPgPool(env.DATABASE_URL, { max: pgConnections });
 const registry = createMetricsRegistry('persister');
+registerDependencyGauge(registry, { redis: () => redis.ping(), postgres: () => prisma.$queryRaw`SELECT 1` });
 
 const consumer = new HandConsumer({
   queueName: env.FELT_HANDS_QUEUE,
@@ -48,6 +51,17 @@ const consumer = new HandConsumer({
   batchWaitMs: env.PERSISTER_BATCH_WAIT_MS,
   lockDurationMs: env.PERSISTER_LOCK_MS,
   stalledIntervalMs: env.PERSISTER_STALLED_INTERVAL_MS,
+});
+
+// The money audit on a schedule, so an alert (not an operator remembering) notices a violation.
+const audit = new ScheduledAudit({
+  prisma,
+  redis: publisher,
+  prefix: env.FELT_REDIS_PREFIX,
+  failedJobs: () => consumer.failedJobs(),
+  everyMs: env.PERSISTER_AUDIT_EVERY_MS,
+  logger,
+  registry,
 });
 
 let stopping = false;
@@ -66,12 +80,14 @@ const ops = await startOpsServer({
 });
 
 consumer.start();
+audit.start();
 logger.info({ event: 'ready', httpPort: ops.port, queue: env.FELT_HANDS_QUEUE }, 'persister ready');
 
 onShutdown(
   async () => {
     stopping = true;
     // Lets the job in hand finish; BullMQ returns unfinished ones to the queue on the next start.
+    await audit.stop();
     await consumer.close();
     await ops.close();
     await prisma.$disconnect();

@@ -7,6 +7,7 @@ import {
   closeRedis,
   createLogger,
   createMetricsRegistry,
+  registerDependencyGauge,
   createRedis,
   HashRing,
   loadEnv,
@@ -75,6 +76,7 @@ const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POO
 const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE);
 
 const metricsRegistry = createMetricsRegistry('table-worker');
+registerDependencyGauge(metricsRegistry, { redis: () => redis.ping(), postgres: () => prisma.$queryRaw`SELECT 1` });
 // The directory is created below; the gauge reads it lazily.
 const sizeOf = { live: (): number => 0 };
 const metrics = createWorkerMetrics(metricsRegistry, () => sizeOf.live());

@@ -86,6 +86,13 @@ export interface RedisKeys {
    * until hand `handNo - 1` is written, which wakes it.
    */
   persistWait(roomId: string, handNo: number): string;
+
+  // The scheduled money audit (the persister runs it).
+
+  /** string (the runner's id), PX about one period: the replica running this period's audit. */
+  readonly auditLock: string;
+  /** hash {finishedAt (unix s), violations, ok}: the last scheduled audit's result, no TTL. */
+  readonly auditLast: string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -110,6 +117,8 @@ export function redisKeys(prefix: string): RedisKeys {
     rateLimitStrikes: (limit) => `${prefix}rl:${limit}:strikes`,
     persistOutcomes: `${prefix}persist-outcomes`,
     persistWait: (roomId, handNo) => `${prefix}persist-wait:${roomId}:${handNo}`,
+    auditLock: `${prefix}audit:lock`,
+    auditLast: `${prefix}audit:last`,
   };
 }
 
