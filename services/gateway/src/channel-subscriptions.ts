@@ -1,5 +1,15 @@
-import { decodeEnvelope, type ChannelSubscriber, type Logger, type RedisKeys } from '@felt/platform';
+import { SpanKind, trace } from '@opentelemetry/api';
+import {
+  decodeEnvelope,
+  extractTraceContext,
+  type ChannelSubscriber,
+  type Envelope,
+  type Logger,
+  type RedisKeys,
+} from '@felt/platform';
 import type { Channel, ClientConnection, ConnectionIndex } from './connection-index.js';
+
+const tracer = trace.getTracer('felt.gateway');
 
 interface Subscription {
   count: number;
@@ -78,6 +88,34 @@ export class ChannelSubscriptions<C extends ClientConnection> {
     }
     const recipients = this.o.index.recipients(ch, envelope);
     if (recipients.length === 0) return;
+    if (envelope.trace_context === undefined) {
+      this.deliverAll(envelope, recipients);
+      return;
+    }
+    // A traced publication: its delivery is a span of the same trace.
+    tracer.startActiveSpan(
+      'gateway.deliver',
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'felt.table_id': envelope.table_id,
+          'felt.table_seq': envelope.table_seq,
+          'felt.message_type': envelope.msg.type,
+          'felt.recipients': recipients.length,
+        },
+      },
+      extractTraceContext(envelope.trace_context),
+      (span) => {
+        try {
+          this.deliverAll(envelope, recipients);
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private deliverAll(envelope: Envelope, recipients: readonly ClientConnection[]): void {
     const payload = JSON.stringify(envelope.msg);
     for (const conn of recipients) {
       if (this.o.dropRate > 0 && Math.random() < this.o.dropRate) {

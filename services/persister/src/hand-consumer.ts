@@ -5,6 +5,7 @@ import {
   HandJobName,
   handCompletedJobSchema,
   MoneyJobName,
+  queueTelemetry,
   redisKeys,
   type Logger,
   type PersistOutcome,
@@ -106,7 +107,7 @@ export class HandConsumer {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [o.registry],
     });
-    this.queue = new Queue(o.queueName, { connection: o.connection, prefix });
+    this.queue = new Queue(o.queueName, { connection: o.connection, prefix, telemetry: queueTelemetry() });
     const queue = this.queue;
     new Gauge({
       name: 'felt_persister_queue_depth',
@@ -129,6 +130,7 @@ export class HandConsumer {
     this.worker = new Worker(o.queueName, (job, token) => this.process(job, token), {
       connection: o.connection,
       prefix,
+      telemetry: queueTelemetry(),
       // Hands are batched from the jobs in flight, so a batch can only be as large as this.
       concurrency: Math.max(o.concurrency, this.batcher ? batchMax : 1),
       autorun: false,

@@ -9,6 +9,11 @@ export const envelopeSchema = z.object({
   table_seq: z.number().int().nonnegative(),
   except: z.array(z.string()).optional(),
   msg: z.looseObject({ type: z.string() }),
+  /**
+   * W3C trace context (traceparent, tracestate) of the operation that published it, when one was
+   * traced: the gateway delivers under it, so a trace runs from the action to every socket it reached.
+   */
+  trace_context: z.record(z.string(), z.string()).optional(),
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 

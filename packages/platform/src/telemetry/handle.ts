@@ -1,4 +1,5 @@
-import type { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { RecentSpansExporter } from './recent-spans.js';
 
 /**
  * The preload and the service's own modules are separate module graphs as far as load order goes,
@@ -9,7 +10,7 @@ export const TELEMETRY_GLOBAL = Symbol.for('felt.telemetry');
 export interface TelemetryHandle {
   readonly serviceName: string;
   /** Present when FELT_TRACE_MEMORY=1. */
-  readonly memoryExporter: InMemorySpanExporter | undefined;
+  readonly memoryExporter: RecentSpansExporter | undefined;
   shutdown(): Promise<void>;
 }
 

@@ -4,7 +4,6 @@ import { register } from 'node:module';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
   BatchSpanProcessor,
-  InMemorySpanExporter,
   NoopSpanProcessor,
   SimpleSpanProcessor,
   type SpanProcessor,
@@ -12,7 +11,10 @@ import {
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { TELEMETRY_GLOBAL, type TelemetryHandle } from './handle.js';
+import { RecentSpansExporter } from './recent-spans.js';
 
 export interface TelemetryOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -32,14 +34,14 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
     // Limit the hook to what we instrument: wrapping every module costs start-up time and has broken
     // native addons elsewhere.
     register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
-      data: { include: ['@grpc/grpc-js', 'http', 'node:http', 'https', 'node:https'] },
+      data: { include: ['@grpc/grpc-js', 'http', 'node:http', 'https', 'node:https', 'ioredis', 'pg', 'pg-pool'] },
     });
   }
 
   const spanProcessors: SpanProcessor[] = [];
-  let memoryExporter: InMemorySpanExporter | undefined;
+  let memoryExporter: RecentSpansExporter | undefined;
   if (env.FELT_TRACE_MEMORY === '1' || env.FELT_TRACE_MEMORY === 'true') {
-    memoryExporter = new InMemorySpanExporter();
+    memoryExporter = new RecentSpansExporter();
     spanProcessors.push(new SimpleSpanProcessor(memoryExporter));
   }
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
@@ -55,12 +57,20 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
   const sdk = new NodeSDK({
     serviceName,
     spanProcessors,
+    // Felt's metrics are Prometheus (/metrics); without this the SDK would start an OTLP metric
+    // exporter posting to localhost every 60 s.
+    metricReaders: [],
     instrumentations: [
       new GrpcInstrumentation(),
       new HttpInstrumentation({
         // Scrapes and probes would drown the traces that matter.
         ignoreIncomingRequestHook: (req) => /^\/(metrics|healthz|readyz|debug\/)/.test(req.url ?? ''),
       }),
+      // Redis and Postgres calls inside a traced operation (a player's action: the checkpoint, the
+      // publish, the hand job; the persister's writes). Background work with no span (lease renewals,
+      // heartbeats, scrapes) makes none, or they would drown the traces that matter.
+      new IORedisInstrumentation({ requireParentSpan: true }),
+      new PgInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();

@@ -8,7 +8,14 @@ import {
   type CashOutJob,
   type VoidedHandJob,
 } from '@felt/db';
-import { bullmqPrefix, HandJobName, handJobOptions, type CompletedHandJob, type Redis } from '@felt/platform';
+import {
+  bullmqPrefix,
+  HandJobName,
+  handJobOptions,
+  queueTelemetry,
+  type CompletedHandJob,
+  type Redis,
+} from '@felt/platform';
 import type { MoneyJobSink } from '../money/ports.js';
 
 /**
@@ -21,7 +28,7 @@ export class BullmqHandSink implements MoneyJobSink {
 
   /** `connection` needs maxRetriesPerRequest: null; BullMQ does not close it, the caller does. */
   constructor(connection: Redis, prefix: string, queueName: string) {
-    this.queue = new Queue(queueName, { connection, prefix: bullmqPrefix(prefix) });
+    this.queue = new Queue(queueName, { connection, prefix: bullmqPrefix(prefix), telemetry: queueTelemetry() });
   }
 
   async enqueue(job: CompletedHandJob): Promise<void> {

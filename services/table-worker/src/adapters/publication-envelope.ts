@@ -2,12 +2,17 @@ import type { Envelope, RedisKeys } from '@felt/platform';
 import type { Publication } from '../ports.js';
 
 /** What goes on the wire for one publication (docs/dev/contracts.md, "Envelope on both channel kinds"). */
-export function publicationEnvelope(tableId: string, p: Publication): Envelope {
+export function publicationEnvelope(
+  tableId: string,
+  p: Publication,
+  traceContext?: Readonly<Record<string, string>>,
+): Envelope {
   return {
     table_id: tableId,
     table_seq: p.message.table_seq,
     ...(p.audience.kind === 'table' && p.audience.except.length > 0 ? { except: [...p.audience.except] } : {}),
     msg: p.message,
+    ...(traceContext ? { trace_context: { ...traceContext } } : {}),
   };
 }
 
