@@ -51,6 +51,12 @@ export const gatewayEnv = {
   GATEWAY_RATE_BURST: envPositiveInt.default(40),
   /** How often open sockets are checked for logout (revocation) and session expiry. */
   GATEWAY_SESSION_CHECK_MS: envPositiveInt.default(15_000),
+  /**
+   * On shutdown, sockets are closed (1001) this many at a time, one batch every
+   * GATEWAY_CLOSE_INTERVAL_MS, so their clients reconnect to the other gateways gradually.
+   */
+  GATEWAY_CLOSE_BATCH: envPositiveInt.default(500),
+  GATEWAY_CLOSE_INTERVAL_MS: envPositiveInt.default(100),
   /** Serves GET /debug/ring on the public port (tests compare rings across processes). */
   FELT_DEBUG_ENDPOINTS: envFlag.default(false),
   /** Tests only: drop this fraction (0..1) of pub/sub deliveries on purpose, so resync is exercised. */

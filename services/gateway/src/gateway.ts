@@ -92,6 +92,9 @@ export interface GatewayOptions {
   readonly sessionCheckMs: number;
   /** Tests only: the fraction of pub/sub deliveries dropped on purpose (0 in production). */
   readonly dropRate?: number;
+  /** On shutdown: sockets closed per batch (default 500), and the pause between batches (default 100 ms). */
+  readonly closeBatch?: number;
+  readonly closeIntervalMs?: number;
 }
 
 /**
@@ -189,9 +192,26 @@ export class Gateway {
     this.tables.stop();
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = undefined;
-    for (const s of [...this.sockets]) this.closeSocket(s, GatewayCloseCode.GOING_AWAY, 'gateway shutting down');
+    await this.closeInBatches();
     this.router.close();
     await this.channels.closeAll();
+  }
+
+  /**
+   * Closes every socket with 1001 (going away), a batch at a time: a gateway holding thousands of
+   * sockets does not send them all to the other gateways in the same instant. The sockets still
+   * open keep being served meanwhile (the worker links and subscriptions close after the last).
+   */
+  private async closeInBatches(): Promise<void> {
+    const batch = Math.max(1, this.o.closeBatch ?? 500);
+    const pauseMs = this.o.closeIntervalMs ?? 100;
+    const order = [...this.sockets];
+    for (let i = 0; i < order.length; i += batch) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      for (const s of order.slice(i, i + batch)) {
+        if (this.sockets.has(s)) this.closeSocket(s, GatewayCloseCode.GOING_AWAY, 'gateway shutting down');
+      }
+    }
   }
 
   // ------------------------------------------------------------------------------------------

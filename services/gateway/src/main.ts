@@ -61,6 +61,8 @@ const gateway = new Gateway({
   debugEndpoints: env.FELT_DEBUG_ENDPOINTS,
   sessionCheckMs: env.GATEWAY_SESSION_CHECK_MS,
   dropRate: env.GATEWAY_TEST_DROP_RATE,
+  closeBatch: env.GATEWAY_CLOSE_BATCH,
+  closeIntervalMs: env.GATEWAY_CLOSE_INTERVAL_MS,
   workerCredentials: grpcChannelCredentials(grpcTls),
   redis,
   subscriber,
