@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, fundHouseBankroll, type TestDatabase } from '@felt/db';
@@ -45,6 +45,11 @@ export interface ClusterOptions {
    * Default true; false runs it in plaintext.
    */
   readonly grpcTls?: boolean;
+  /**
+   * The PEM CA that signed a `rediss://` Redis's certificate: the harness's own client trusts it, and
+   * every service gets it as NODE_EXTRA_CA_CERTS.
+   */
+  readonly redisCa?: string;
 }
 
 /** What a test cluster's house bankroll holds unless the test says otherwise. */
@@ -101,14 +106,17 @@ export class Cluster {
     const bankroll = options.bankroll ?? TEST_BANKROLL;
     if (bankroll > 0n) await fundHouseBankroll(db.prisma, bankroll, 'test-cluster');
     const redisUrl = options.redisUrl ?? REDIS_URL;
-    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+    const redis = new Redis(redisUrl, {
+      maxRetriesPerRequest: 2,
+      ...(options.redisCa ? { tls: { ca: readFileSync(options.redisCa) } } : {}),
+    });
     const run = randomBytes(5).toString('hex');
     const cluster = new Cluster(
       db,
       redis,
       `t${run}:`,
       randomBytes(32).toString('base64url'),
-      options.env ?? {},
+      { ...(options.redisCa ? { NODE_EXTRA_CA_CERTS: options.redisCa } : {}), ...options.env },
       redisUrl,
     );
     // The revocation list is complete (a fresh database revoked nothing): a lobby would say so on

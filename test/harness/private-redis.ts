@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,20 +23,39 @@ async function freePort(): Promise<number> {
  * told was written, as a crashed primary that restarts from its disk does; `keepData: false`
  * comes back empty, as a failover to a replica that had not caught up (or one with no persistence).
  */
+export interface PrivateRedisOptions {
+  /** TLS only (no plaintext port), with this server certificate and key; clients need `ca`. */
+  readonly tls?: { readonly cert: string; readonly key: string; readonly ca: string };
+  /** An ACL user with every permission, and the default user switched off. */
+  readonly user?: { readonly name: string; readonly password: string };
+}
+
 export class PrivateRedis {
   private child: ChildProcess | undefined;
   private dir: string;
 
-  private constructor(readonly port: number) {
+  private constructor(
+    readonly port: number,
+    private readonly options: PrivateRedisOptions,
+  ) {
     this.dir = mkdtempSync(join(tmpdir(), 'felt-redis-'));
   }
 
+  /** The URL services use: `rediss://` with TLS, the user and password in it with an ACL user. */
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    const auth = this.options.user
+      ? `${encodeURIComponent(this.options.user.name)}:${encodeURIComponent(this.options.user.password)}@`
+      : '';
+    return `${this.options.tls ? 'rediss' : 'redis'}://${auth}127.0.0.1:${this.port}`;
   }
 
-  static async start(): Promise<PrivateRedis> {
-    const redis = new PrivateRedis(await freePort());
+  /** Client options a test process needs besides the URL (the CA that signed the TLS certificate). */
+  clientOptions(): { tls?: { ca: Buffer } } {
+    return this.options.tls ? { tls: { ca: readFileSync(this.options.tls.ca) } } : {};
+  }
+
+  static async start(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(await freePort(), options);
     await redis.launch();
     return redis;
   }
@@ -69,8 +88,36 @@ export class PrivateRedis {
     const child = spawn(
       'redis-server',
       [
-        '--port',
-        String(this.port),
+        ...(this.options.tls
+          ? [
+              '--port',
+              '0',
+              '--tls-port',
+              String(this.port),
+              '--tls-cert-file',
+              this.options.tls.cert,
+              '--tls-key-file',
+              this.options.tls.key,
+              '--tls-ca-cert-file',
+              this.options.tls.ca,
+              '--tls-auth-clients',
+              'no',
+            ]
+          : ['--port', String(this.port)]),
+        ...(this.options.user
+          ? [
+              '--user',
+              'default',
+              'off',
+              '--user',
+              this.options.user.name,
+              'on',
+              `>${this.options.user.password}`,
+              '~*',
+              '&*',
+              '+@all',
+            ]
+          : []),
         '--bind',
         '127.0.0.1',
         '--dir',
@@ -88,7 +135,14 @@ export class PrivateRedis {
       { stdio: 'ignore' },
     );
     this.child = child;
-    const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis(this.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      ...this.clientOptions(),
+    });
+    // Refused connections while the server starts are expected: the probe retries until it answers.
+    probe.on('error', () => undefined);
     try {
       await waitFor(
         `redis-server on port ${this.port}`,
