@@ -1,6 +1,6 @@
 // `npm run chaos -- --seconds S`: an SRE tool and test of failover. See scripts/chaos/run.ts
 // and docs/operations.md ("Chaos"). Prints progress, then one line:
-// CHAOS seconds=… faults=worker:…,gateway:…,persister:…,redis:…,link:… kills=… pauses=… hands=… resumed=… voided=…
+// CHAOS seconds=… faults=worker:…,gateway:…,persister:…,redis:…,postgres:…,link:… kills=… pauses=… hands=… resumed=… voided=…
 //   lost_actions=… chips_delta=… stale_writes=… unconverged=… audit=…
 // and exits 1 when lost_actions, chips_delta, stale_writes or unconverged is not zero or the audit
 // is not ok.
@@ -19,6 +19,7 @@ const USAGE = `usage: npm run chaos -- [options]
   --gateway-every MS mean time between gateway SIGKILLs (default 20000)
   --persister-every MS  mean time between persister SIGKILLs (default 20000)
   --redis-every MS   mean time between Redis restarts, data kept (default 30000)
+  --postgres-every MS  mean time between Postgres restarts, each 3 s down (default 30000)
   --link-every MS    mean time between stalls of a worker's link to Redis (default 20000)
   --seed N           seed of the bots and of the chaos schedule
   --quiet            no progress lines`;
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     'gateway-every': { type: 'string' },
     'persister-every': { type: 'string' },
     'redis-every': { type: 'string' },
+    'postgres-every': { type: 'string' },
     'link-every': { type: 'string' },
     faults: { type: 'string' },
     seed: { type: 'string' },
@@ -74,6 +76,7 @@ const report = await runChaos({
   gatewayEveryMs: int('gateway-every', values['gateway-every'], 20_000, 2_000),
   persisterEveryMs: int('persister-every', values['persister-every'], 20_000, 2_000),
   redisEveryMs: int('redis-every', values['redis-every'], 30_000, 5_000),
+  postgresEveryMs: int('postgres-every', values['postgres-every'], 30_000, 5_000),
   linkEveryMs: int('link-every', values['link-every'], 20_000, 2_000),
   ...(values.seed !== undefined ? { seed: int('seed', values.seed, 0, 0) } : {}),
   log: values.quiet ? () => undefined : (line) => process.stderr.write(`${line}\n`),

@@ -1,7 +1,7 @@
 // A short chaos run (scripts/chaos/run.ts, the engine of `npm run chaos`; docs/operations.md, "Chaos")
 // with every fault kind it injects: workers SIGKILLed and restarted, an owner SIGSTOPped past its
 // lease, gateways SIGKILLed and replaced, the persister SIGKILLed mid-batch, Redis restarted from its
-// disk, a worker's link to Redis stalled past its lease; SDK bots playing throughout. No acked action lost, no chip created or destroyed, no stale write accepted, every
+// disk, Postgres stopped and started again, a worker's link to Redis stalled past its lease; SDK bots playing throughout. No acked action lost, no chip created or destroyed, no stale write accepted, every
 // client converged, the audit clean.
 import { describe, expect, it } from 'vitest';
 import { chaosFailed, chaosLine, runChaos } from '../scripts/chaos/run.js';
@@ -21,6 +21,7 @@ describe('chaos', () => {
         gatewayEveryMs: 15_000,
         persisterEveryMs: 15_000,
         redisEveryMs: 20_000,
+        postgresEveryMs: 20_000,
         linkEveryMs: 15_000,
         seed: 8,
         log: (l) => lines.push(l),
@@ -39,6 +40,7 @@ describe('chaos', () => {
       expect(report.faults.gateway).toBeGreaterThanOrEqual(2);
       expect(report.faults.persister).toBeGreaterThanOrEqual(2);
       expect(report.faults.redis).toBeGreaterThanOrEqual(1);
+      expect(report.faults.postgres).toBeGreaterThanOrEqual(1);
       expect(report.faults.link).toBeGreaterThanOrEqual(1);
       expect(report.hands).toBeGreaterThan(50);
       expect(report.ackedActions).toBeGreaterThan(100);

@@ -66,3 +66,57 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const unique = info.sqlState === '23505' || info.kind === 'UniqueConstraintViolation' || info.prismaCode === 'P2002';
   return unique && (constraint === undefined || info.constraint === constraint);
 }
+
+/** SQLSTATEs that mean the server went away or cannot take the connection now. */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+/** Prisma's codes for an unreachable server, a timed-out or closed connection, and an exhausted pool. */
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/** The driver adapter's classifications of the same. */
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+/** Node's socket errors on the way to the server. */
+const UNAVAILABLE_SYSCALL_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+]);
+
+/**
+ * Whether `err` says Postgres could not be reached or dropped the connection (down, restarting,
+ * failing over, out of connections), as opposed to refusing the statement: the request can be
+ * answered "unavailable, try again" (HTTP 503) and retried later without having changed anything
+ * it would not change again.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const info = pgErrorInfo(err);
+  if (info.sqlState && UNAVAILABLE_SQLSTATES.has(info.sqlState)) return true;
+  if (info.prismaCode && UNAVAILABLE_PRISMA_CODES.has(info.prismaCode)) return true;
+  if (info.kind && UNAVAILABLE_KINDS.has(info.kind)) return true;
+  const seen = new Set<unknown>();
+  for (let e: unknown = err; isBag(e) && !seen.has(e); e = e.cause) {
+    seen.add(e);
+    const code = str(e.code);
+    if (code && UNAVAILABLE_SYSCALL_CODES.has(code)) return true;
+    const message = str(e.message) ?? '';
+    // pg's own words when the server goes away under a query or before a connection is made.
+    if (
+      /Connection terminated|connection timeout|Can't reach database server|server closed the connection|connection error and is not queryable|was closed and is not queryable/i.test(
+        message,
+      )
+    )
+      return true;
+  }
+  return false;
+}

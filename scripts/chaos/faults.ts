@@ -3,6 +3,7 @@
 import type { Redis } from 'ioredis';
 import type { Cluster, GatewayHandle, WorkerHandle } from '../../test/harness/cluster.js';
 import { leaseHolder } from '../../test/harness/failover-play.js';
+import type { PrivatePostgres } from '../../test/harness/private-postgres.js';
 import { pause } from '../../test/harness/wait.js';
 
 /**
@@ -11,14 +12,19 @@ import { pause } from '../../test/harness/wait.js';
  * replaced behind its service (its clients reconnect through the other and resync). `persister`: the
  * persister SIGKILLed mid-batch and restarted (its interrupted jobs run again once their locks
  * lapse, and each hand is written once). `redis`: the cluster's own Redis SIGKILLed and restarted
- * from its disk (every connection of every service drops at once). `link`: one worker's link to
- * Redis stalled past its lease, then let through.
+ * from its disk (every connection of every service drops at once). `postgres`: the cluster's own
+ * Postgres stopped as a crash stops it and started again after POSTGRES_DOWNTIME_MS (the lobby
+ * answers 503 meanwhile, the persister retries, the tables play on from Redis). `link`: one
+ * worker's link to Redis stalled past its lease, then let through.
  */
-export const FAULT_KINDS = ['worker', 'gateway', 'persister', 'redis', 'link'] as const;
+export const FAULT_KINDS = ['worker', 'gateway', 'persister', 'redis', 'postgres', 'link'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** Fault kinds of the design that this chaos does not inject yet: named so a request for one is refused clearly. */
-export const PLANNED_FAULT_KINDS = ['postgres'] as const;
+/**
+ * Fault kinds of the design that this chaos does not inject yet: named so a request for one is
+ * refused clearly. None now.
+ */
+export const PLANNED_FAULT_KINDS: readonly string[] = [];
 
 export class FaultListError extends Error {
   override readonly name = 'FaultListError';
@@ -32,7 +38,7 @@ export function parseFaults(text: string): FaultKind[] {
     .filter((s) => s.length > 0);
   if (asked.length === 0) throw new FaultListError(`--faults needs at least one of: ${FAULT_KINDS.join(', ')}`);
   for (const kind of asked) {
-    if ((PLANNED_FAULT_KINDS as readonly string[]).includes(kind)) {
+    if (PLANNED_FAULT_KINDS.includes(kind)) {
       throw new FaultListError(
         `--faults ${kind}: not injected yet (this chaos injects ${FAULT_KINDS.join(', ')}); see docs/operations.md, "Chaos"`,
       );
@@ -46,6 +52,9 @@ export function parseFaults(text: string): FaultKind[] {
 
 /** How long a killed gateway or persister stays down before its replacement starts (a pod restart). */
 export const DOWNTIME_MS = 1_000;
+
+/** How long a Postgres restart keeps it down: long enough for the persister's retries to matter. */
+export const POSTGRES_DOWNTIME_MS = 3_000;
 
 /**
  * SIGSTOPs the worker holding `tableId`'s lease for `pauseMs` (past its lease and membership), then
@@ -97,4 +106,14 @@ export async function stallLink(cluster: Cluster, worker: WorkerHandle, ms: numb
   } finally {
     link.resume();
   }
+}
+
+/**
+ * Stops the cluster's own Postgres as a crash does, waits `downtimeMs`, and starts it again with
+ * its data (crash recovery replays the WAL).
+ */
+export async function restartPostgres(server: PrivatePostgres, downtimeMs = POSTGRES_DOWNTIME_MS): Promise<void> {
+  await server.kill();
+  await pause(downtimeMs, 'a Postgres outage of a fixed length: the fault itself');
+  await server.startServer();
 }

@@ -9,7 +9,8 @@
 //   stale_writes  checkpoints written with an epoch older than one already seen (accepted stale writes)
 //   unconverged   clients whose final state_hash differs from the owner's (a resync's snapshot)
 //   audit         the operator's audit once the persister caught up: ok or the first violation
-// With `redis` among the faults the run uses a Redis of its own (a redis-server on a spare port).
+// With `redis` among the faults the run uses a Redis of its own (a redis-server on a spare port), and
+// with `postgres` a Postgres of its own (initdb in a temp directory, a spare port).
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Cluster, type WorkerHandle } from '../../test/harness/cluster.js';
@@ -17,8 +18,18 @@ import { CheckpointWatch } from '../../test/harness/failover-play.js';
 import { HandRecords } from '../../test/harness/privacy.js';
 import { seededRandom, TableCrew } from '../../test/sdk/crew.js';
 import { auditAfter, convergence, lostActions, systemTotal } from './checks.js';
+import { PrivatePostgres } from '../../test/harness/private-postgres.js';
 import { PrivateRedis } from '../../test/harness/private-redis.js';
-import { FAULT_KINDS, killGateway, killPersister, pauseOwner, stallLink, type FaultKind } from './faults.js';
+import {
+  FAULT_KINDS,
+  killGateway,
+  killPersister,
+  pauseOwner,
+  POSTGRES_DOWNTIME_MS,
+  restartPostgres,
+  stallLink,
+  type FaultKind,
+} from './faults.js';
 
 export interface ChaosOptions {
   readonly seconds: number;
@@ -34,6 +45,8 @@ export interface ChaosOptions {
   readonly persisterEveryMs?: number;
   /** Mean time between Redis restarts (with its data). */
   readonly redisEveryMs?: number;
+  /** Mean time between Postgres restarts (each down POSTGRES_DOWNTIME_MS). */
+  readonly postgresEveryMs?: number;
   /** Mean time between stalls of a worker's link to Redis. */
   readonly linkEveryMs?: number;
   /** The fault kinds to inject; default all of FAULT_KINDS. */
@@ -107,6 +120,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const gatewayEvery = options.gatewayEveryMs ?? 20_000;
   const persisterEvery = options.persisterEveryMs ?? 20_000;
   const redisEvery = options.redisEveryMs ?? 30_000;
+  const postgresEvery = options.postgresEveryMs ?? 30_000;
   const linkEvery = options.linkEveryMs ?? 20_000;
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const random = seededRandom(seed);
@@ -115,12 +129,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   log(`chaos: starting 3 workers, 2 gateways, lobby and persister (seed ${seed}; faults ${[...kinds].join(',')})`);
   // Restarting Redis needs one of the run's own, never the shared one.
   const server = kinds.has('redis') ? await PrivateRedis.start() : undefined;
+  // So does stopping Postgres.
+  const pgServer = kinds.has('postgres') ? await PrivatePostgres.start() : undefined;
   const cluster = await Cluster.start({
     workers: 3,
     gateways: 2,
     gatewayServices: true,
     workerLinks: kinds.has('link'),
     ...(server ? { redisUrl: server.url } : {}),
+    ...(pgServer ? { postgresAdminUrl: pgServer.adminUrl } : {}),
     lobby: true,
     persister: true,
     env: {
@@ -145,7 +162,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const crews: TableCrew[] = [];
   let watch: CheckpointWatch | undefined;
   const paused = new Set<WorkerHandle>();
-  const down = { gateway: false, persister: false, redis: false, link: false };
+  const down = { gateway: false, persister: false, redis: false, postgres: false, link: false };
   try {
     const run = randomBytes(3).toString('hex');
     log(`chaos: seating ${players} SDK bots at each of ${tables} tables`);
@@ -172,7 +189,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     const started = Date.now();
     const end = started + options.seconds * 1_000;
-    const faults: Record<FaultKind, number> = { worker: 0, gateway: 0, persister: 0, redis: 0, link: 0 };
+    const faults: Record<FaultKind, number> = { worker: 0, gateway: 0, persister: 0, redis: 0, postgres: 0, link: 0 };
     let kills = 0;
     let pauses = 0;
     const next = (every: number) => Date.now() + every * (0.5 + random());
@@ -181,6 +198,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     let nextGateway = next(gatewayEvery);
     let nextPersister = next(persisterEvery);
     let nextRedis = next(redisEvery);
+    let nextPostgres = next(postgresEvery);
     let nextLink = next(linkEvery);
     let nextProgress = started + 5_000;
     const recoveries: Promise<unknown>[] = [];
@@ -270,6 +288,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
             'restart Redis',
             server.restart({ keepData: true }).finally(() => {
               down.redis = false;
+            }),
+          );
+        }
+      }
+      if (pgServer && now >= nextPostgres) {
+        nextPostgres = next(postgresEvery);
+        if (!down.postgres) {
+          faults.postgres++;
+          down.postgres = true;
+          log(`chaos: stopping Postgres (immediate) for ${POSTGRES_DOWNTIME_MS} ms`);
+          recover(
+            'restart Postgres',
+            restartPostgres(pgServer).finally(() => {
+              down.postgres = false;
             }),
           );
         }
@@ -391,5 +423,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     redis.disconnect();
     await cluster.stop().catch(() => undefined);
     await server?.stop().catch(() => undefined);
+    await pgServer?.stop().catch(() => undefined);
   }
 }

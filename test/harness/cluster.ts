@@ -50,6 +50,11 @@ export interface ClusterOptions {
    * every service gets it as NODE_EXTRA_CA_CERTS.
    */
   readonly redisCa?: string;
+  /**
+   * The Postgres superuser URL the cluster's database is made on (default the machine's, from
+   * DATABASE_URL). A test that stops Postgres passes its own server’s.
+   */
+  readonly postgresAdminUrl?: string;
 }
 
 /** What a test cluster's house bankroll holds unless the test says otherwise. */
@@ -102,7 +107,7 @@ export class Cluster {
   ) {}
 
   static async start(options: ClusterOptions = {}): Promise<Cluster> {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase(options.postgresAdminUrl ? { adminUrl: options.postgresAdminUrl } : {});
     const bankroll = options.bankroll ?? TEST_BANKROLL;
     if (bankroll > 0n) await fundHouseBankroll(db.prisma, bankroll, 'test-cluster');
     const redisUrl = options.redisUrl ?? REDIS_URL;

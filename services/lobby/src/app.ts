@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { PrismaClient } from '@felt/db';
+import { isDatabaseUnavailable, type PrismaClient } from '@felt/db';
 import {
   createMetricsRegistry,
   readCookie,
@@ -35,6 +35,9 @@ import { clientConfigSchema } from './schemas.js';
 import { originCheck, securityHeaders } from './security.js';
 import { Throttles } from './throttle.js';
 import { hasWebClient, mountWebClient, webRouteLabel } from './web-static.js';
+
+/** Retry-After (s) on a 503 while Postgres is unreachable: a restart or failover takes seconds. */
+const DATABASE_RETRY_AFTER_S = 5;
 
 export type { NodeBindings } from './routes/http.js';
 
@@ -238,6 +241,15 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
       if (err.status >= 400 && err.status < 500) {
         return c.json(errorBody(ApiErrorCode.INVALID_REQUEST, 'the request body is not valid JSON'), 400);
       }
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Postgres is down, restarting or out of connections: say so, and when to try again.
+      log.warn(
+        { event: 'database_unavailable', route: routePath(c as Context, -1), err: String(err) },
+        'database unavailable',
+      );
+      c.header('Retry-After', String(DATABASE_RETRY_AFTER_S));
+      return c.json(errorBody(ApiErrorCode.UNAVAILABLE, 'the database is unavailable; try again shortly'), 503);
     }
     log.error({ event: 'http_error', err, route: routePath(c as Context, -1) }, 'request failed');
     return c.json(errorBody(ApiErrorCode.INTERNAL, 'the server failed; nothing was changed'), 500);

@@ -1,0 +1,119 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { waitFor } from './wait.js';
+
+/** A free TCP port on 127.0.0.1 (asked of the kernel, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return address.port;
+}
+
+/** The directory of the machine's PostgreSQL server binaries (initdb, pg_ctl), newest version first. */
+function postgresBin(): string {
+  const fromPath = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' }).stdout.trim();
+  if (fromPath) return join(fromPath, '..');
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => existsSync(join(base, v, 'bin', 'pg_ctl')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) throw new Error('no PostgreSQL server binaries (pg_ctl) on this machine');
+  return join(base, versions[0]!, 'bin');
+}
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/**
+ * A PostgreSQL server of a test's own, for tests that stop or restart Postgres (never the shared one
+ * on 5432): a fresh cluster (initdb) in a temp directory on a spare port, trust authentication on
+ * 127.0.0.1 only. Postgres refuses to run as root, so as root the cluster belongs to the `postgres`
+ * user and its commands run as that user (runuser).
+ */
+export class PrivatePostgres {
+  private readonly bin = postgresBin();
+  private running = false;
+
+  private constructor(
+    readonly port: number,
+    private readonly dir: string,
+  ) {}
+
+  /** The superuser's URL for the `postgres` database (createTestDatabase's admin URL). */
+  get adminUrl(): string {
+    return `postgresql://postgres@127.0.0.1:${this.port}/postgres`;
+  }
+
+  static async start(): Promise<PrivatePostgres> {
+    const dir = mkdtempSync(join(tmpdir(), 'felt-pg-'));
+    const server = new PrivatePostgres(await freePort(), dir);
+    if (isRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+      chownSync(dir, uid, gid);
+      chmodSync(dir, 0o700);
+    }
+    server.run('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+    await server.startServer();
+    return server;
+  }
+
+  /** Stops the server as a crash does (immediate: no checkpoint, clients cut at once). */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.run('pg_ctl', ['-D', join(this.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
+    this.running = false;
+  }
+
+  /** Starts it again on the same port with the same data (crash recovery replays the WAL). */
+  async startServer(): Promise<void> {
+    const options = [
+      `-p ${this.port}`,
+      "-c listen_addresses='127.0.0.1'",
+      `-c unix_socket_directories='${this.dir}'`,
+      // A test server: durability across a machine crash is not what is tested.
+      '-c fsync=off',
+      '-c max_connections=200',
+    ].join(' ');
+    this.run('pg_ctl', ['-D', join(this.dir, 'data'), '-o', options, '-l', join(this.dir, 'log'), '-w', 'start']);
+    this.running = true;
+    await waitFor(`postgres on port ${this.port}`, () => this.answers(), 20_000, 50);
+  }
+
+  async stop(): Promise<void> {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private async answers(): Promise<boolean> {
+    const client = new pg.Client({ connectionString: this.adminUrl, connectionTimeoutMillis: 1_000 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private run(tool: string, args: string[]): void {
+    const command = join(this.bin, tool);
+    const r = isRoot
+      ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8', cwd: this.dir })
+      : spawnSync(command, args, { encoding: 'utf8', cwd: this.dir });
+    if (r.status !== 0) {
+      throw new Error(`${tool} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout || '').trim()}`);
+    }
+  }
+}
