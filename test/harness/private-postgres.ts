@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -61,7 +61,7 @@ export class PrivatePostgres {
       chownSync(dir, uid, gid);
       chmodSync(dir, 0o700);
     }
-    server.run('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+    await server.run('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
     await server.startServer();
     return server;
   }
@@ -69,7 +69,7 @@ export class PrivatePostgres {
   /** Stops the server as a crash does (immediate: no checkpoint, clients cut at once). */
   async kill(): Promise<void> {
     if (!this.running) return;
-    this.run('pg_ctl', ['-D', join(this.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
+    await this.run('pg_ctl', ['-D', join(this.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
     this.running = false;
   }
 
@@ -83,7 +83,7 @@ export class PrivatePostgres {
       '-c fsync=off',
       '-c max_connections=200',
     ].join(' ');
-    this.run('pg_ctl', ['-D', join(this.dir, 'data'), '-o', options, '-l', join(this.dir, 'log'), '-w', 'start']);
+    await this.run('pg_ctl', ['-D', join(this.dir, 'data'), '-o', options, '-l', join(this.dir, 'log'), '-w', 'start']);
     this.running = true;
     await waitFor(`postgres on port ${this.port}`, () => this.answers(), 20_000, 50);
   }
@@ -107,13 +107,22 @@ export class PrivatePostgres {
     }
   }
 
-  private run(tool: string, args: string[]): void {
+  /** Runs one of the server's tools (as the postgres user when this process is root), without blocking. */
+  private run(tool: string, args: string[]): Promise<void> {
     const command = join(this.bin, tool);
-    const r = isRoot
-      ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8', cwd: this.dir })
-      : spawnSync(command, args, { encoding: 'utf8', cwd: this.dir });
-    if (r.status !== 0) {
-      throw new Error(`${tool} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout || '').trim()}`);
-    }
+    const child = isRoot
+      ? spawn('runuser', ['-u', 'postgres', '--', command, ...args], { cwd: this.dir })
+      : spawn(command, args, { cwd: this.dir });
+    let output = '';
+    // pg_ctl start leaves the server holding its stdout: read until the tool itself exits.
+    child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString('utf8')));
+    return new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code, signal) => {
+        if (code === 0) resolve();
+        else reject(new Error(`${tool} failed (${code ?? signal}): ${output.trim()}`));
+      });
+    });
   }
 }
