@@ -402,6 +402,41 @@ describe('TableDirectory under leases (real Redis)', () => {
     await b.directory.close();
   });
 
+  it('a lease lost while Postgres is down: the table is taken again once the room rows answer, its connections attached', async () => {
+    const prefix = freshPrefix();
+    const { a } = twoWorkers(prefix, () => 'wa');
+    await dealHand(a.h, a.directory);
+    const seq = a.directory.peek(TABLE)!.tableSeq;
+    // Postgres goes down: the next read of the room rows fails, the one after answers.
+    vi.spyOn(a.h.seeds, 'load').mockImplementationOnce(() =>
+      Promise.reject(new Error("Can't reach database server at 127.0.0.1:5432")),
+    );
+    // The lease is gone (it lapsed in a stall): the renewal is refused, the table is evicted and taken
+    // again at once under a new lease, but loading it fails on the room rows.
+    await redis.del(redisKeys(prefix).lease(TABLE));
+    await a.ownership.renewAll();
+    expect(a.c.lost).toEqual(['renew_refused']);
+    await vi.waitFor(() => expect(a.h.seeds.load).toHaveBeenCalled());
+    await vi.waitFor(() => expect(a.directory.peek(TABLE)).toBeUndefined());
+
+    // A lease TTL later it tries again, and the rows answer: the table is served with both
+    // connections attached (their gateways still count them as attached here), table_seq going on.
+    a.h.time.advance(a.ownership.ttlMs);
+    const actor = await vi.waitFor(() => {
+      const live = a.directory.peek(TABLE);
+      expect(
+        live
+          ?.snapshot()
+          .connections.map((c) => c.connectionId)
+          .sort(),
+      ).toEqual(['ca', 'cb']);
+      return live!;
+    });
+    expect(actor.tableSeq).toBeGreaterThan(seq);
+    expect(a.directory.epochOf(TABLE)).toBeGreaterThanOrEqual(2);
+    await a.directory.close();
+  });
+
   it('a table the ring moves away while it is being loaded is not served: its lease goes back and the new owner takes it at once', async () => {
     const prefix = freshPrefix();
     let ringOwner = 'wb';

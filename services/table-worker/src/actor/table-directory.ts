@@ -35,6 +35,8 @@ export interface TableDirectoryOptions extends TableActorDeps {
   readonly persistWaitMs?: number;
 }
 
+/** How often a table lost with its lease is tried again (a lease TTL apart) before its connections are left. */
+const READOPT_ATTEMPTS = 10;
 /**
  * A Postgres write under `lease`: refused for a stale epoch, the lease is lost (as after a refused
  * checkpoint, and the table's epoch counter raised to what Postgres saw) and the caller gets
@@ -446,15 +448,20 @@ export class TableDirectory {
       actor = await this.get(tableId);
     } catch (err) {
       // Another worker holds it (its ring was briefly different): it gives the table up when its
-      // ring agrees again, and the gateways still send these connections here, so try again then.
-      if (err instanceof NotOwnerError && attempt < 10) {
+      // ring agrees again. Or the room rows did not answer (Postgres restarting): they will. Either
+      // way the gateways still send these connections here, so try again then; only a refusal of the
+      // table itself (a TableError: the room is gone) is final.
+      if (!(err instanceof TableError) && attempt < READOPT_ATTEMPTS) {
         const wait = this.options.ownership?.ttlMs ?? 1_000;
         this.options.scheduler.schedule(this.options.clock.now() + wait, () => {
           void this.readopt(tableId, connections, attempt + 1);
         });
         return;
       }
-      this.options.logger.info({ event: 'readopt_skipped', tableId, err }, 'table not taken again');
+      this.options.logger.warn(
+        { event: 'readopt_skipped', tableId, err, attempts: attempt + 1 },
+        'table not taken again',
+      );
       return;
     }
     let attached = 0;
