@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeRedis, createLogger, createRedis, redisKeys, type CompletedHandJob, type Redis } from '@felt/platform';
+import { ErrorCode } from '@felt/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TableActor } from '../src/actor/table-actor.js';
 import { TableDirectory, atHandBoundary } from '../src/actor/table-directory.js';
@@ -408,15 +409,17 @@ describe('TableDirectory under leases (real Redis)', () => {
     await dealHand(a.h, a.directory);
     const seq = a.directory.peek(TABLE)!.tableSeq;
     // Postgres goes down: the next read of the room rows fails, the one after answers.
-    vi.spyOn(a.h.seeds, 'load').mockImplementationOnce(() =>
-      Promise.reject(new Error("Can't reach database server at 127.0.0.1:5432")),
-    );
+    const load = vi
+      .spyOn(a.h.seeds, 'load')
+      .mockImplementationOnce(() =>
+        Promise.reject(new TableError(ErrorCode.UNAVAILABLE, 'the room records are unavailable; retry shortly', TABLE)),
+      );
     // The lease is gone (it lapsed in a stall): the renewal is refused, the table is evicted and taken
     // again at once under a new lease, but loading it fails on the room rows.
     await redis.del(redisKeys(prefix).lease(TABLE));
     await a.ownership.renewAll();
     expect(a.c.lost).toEqual(['renew_refused']);
-    await vi.waitFor(() => expect(a.h.seeds.load).toHaveBeenCalled());
+    await vi.waitFor(() => expect(load).toHaveBeenCalled());
     await vi.waitFor(() => expect(a.directory.peek(TABLE)).toBeUndefined());
 
     // A lease TTL later it tries again, and the rows answer: the table is served with both

@@ -450,8 +450,9 @@ export class TableDirectory {
       // Another worker holds it (its ring was briefly different): it gives the table up when its
       // ring agrees again. Or the room rows did not answer (Postgres restarting): they will. Either
       // way the gateways still send these connections here, so try again then; only a refusal of the
-      // table itself (a TableError: the room is gone) is final.
-      if (!(err instanceof TableError) && attempt < READOPT_ATTEMPTS) {
+      // table itself (a TableError other than UNAVAILABLE: the room is gone) is final.
+      const final = err instanceof TableError && err.code !== ErrorCode.UNAVAILABLE;
+      if (!final && attempt < READOPT_ATTEMPTS) {
         const wait = this.options.ownership?.ttlMs ?? 1_000;
         this.options.scheduler.schedule(this.options.clock.now() + wait, () => {
           void this.readopt(tableId, connections, attempt + 1);

@@ -2,13 +2,15 @@ import {
   BankrollRefusedError,
   botName,
   claimRoomEpoch,
+  isDatabaseUnavailable,
   loadTableSeed,
   seatBot,
   StaleOwnerEpochError,
   type BankrollLimits,
   type PrismaClient,
 } from '@felt/db';
-import { safeParseRoomConfig } from '@felt/protocol';
+import { ErrorCode, safeParseRoomConfig } from '@felt/protocol';
+import { TableError } from '../actor/table-error.js';
 import { BotFundingRefusedError, type BotSeatRequest, type MoneySeed, type MoneySeedSource } from '../money/ports.js';
 import { StaleEpochError } from '../ports.js';
 import { seatCountOf } from './room-seats.js';
@@ -26,7 +28,11 @@ export class DbSeedSource implements MoneySeedSource {
     private readonly bankrollLimits?: BankrollLimits,
   ) {}
 
-  async load(tableId: string): Promise<MoneySeed | null> {
+  load(tableId: string): Promise<MoneySeed | null> {
+    return whileReachable(tableId, () => this.loadRows(tableId));
+  }
+
+  private async loadRows(tableId: string): Promise<MoneySeed | null> {
     const seed = await loadTableSeed(this.prisma, tableId);
     if (!seed) return null;
     const [host, botsOnly] = await Promise.all([
@@ -58,7 +64,9 @@ export class DbSeedSource implements MoneySeedSource {
   }
 
   claimEpoch(roomId: string, epoch: number, fresh: boolean): Promise<number> {
-    return asStaleEpoch('room claim', () => claimRoomEpoch(this.prisma, roomId, epoch, { fresh }));
+    return whileReachable(roomId, () =>
+      asStaleEpoch('room claim', () => claimRoomEpoch(this.prisma, roomId, epoch, { fresh })),
+    );
   }
 
   /**
@@ -81,6 +89,31 @@ export class DbSeedSource implements MoneySeedSource {
       if (err instanceof BankrollRefusedError) throw new BotFundingRefusedError(err.reason, err.message);
       throw err;
     }
+  }
+}
+
+/**
+ * Postgres down, restarting or out of connections (@felt/db isDatabaseUnavailable) as the table's
+ * UNAVAILABLE refusal: the gateway keeps the connection's attachment and tries again shortly, a
+ * client's join is told to retry, and a table lost with its lease is taken again once the rows
+ * answer. Any other failure passes as it is.
+ */
+async function whileReachable<T>(tableId: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) {
+      throw new TableError(
+        ErrorCode.UNAVAILABLE,
+        'the room records are unavailable; retry shortly',
+        tableId,
+        {},
+        {
+          cause: err,
+        },
+      );
+    }
+    throw err;
   }
 }
 
