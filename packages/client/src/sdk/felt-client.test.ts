@@ -227,6 +227,37 @@ describe('FeltClient: reconnect', () => {
   });
 });
 
+describe('FeltClient: a table the cluster forgot', () => {
+  it('not_joined for a joined session: it joins again and resyncs from its watermark, once per answer', () => {
+    const { sockets, client, table } = setup();
+    deliver(sockets.last, tableState(10));
+    expect(table.status).toBe('joined');
+    table.resync();
+    // The gateway gave up re-attaching this connection after a failover: nothing of the table reaches it.
+    deliver(sockets.last, { type: 'error', table_id: TABLE, code: 'not_joined', message: 'join the table first' });
+    expect(table.status).toBe('joining');
+    expect(sockets.last.framesOfType('join_table')).toHaveLength(2);
+    deliver(sockets.last, tableState(14));
+    expect(table.status).toBe('joined');
+    expect(sockets.last.framesOfType('resync_request').at(-1)).toEqual({
+      type: 'resync_request',
+      table_id: TABLE,
+      from_table_seq: 10,
+    });
+    expect(client.stats.rejoins).toBe(1);
+  });
+
+  it('not_joined while already joining, or any other refusal, does not join again', () => {
+    const { sockets, client, table } = setup();
+    deliver(sockets.last, { type: 'error', table_id: TABLE, code: 'not_joined', message: 'join the table first' });
+    deliver(sockets.last, tableState(10));
+    deliver(sockets.last, { type: 'error', table_id: TABLE, code: 'rate_limited', message: 'slow down' });
+    expect(sockets.last.framesOfType('join_table')).toHaveLength(1);
+    expect(table.status).toBe('joined');
+    expect(client.stats.rejoins).toBe(0);
+  });
+});
+
 describe('FeltClient: commands', () => {
   function onTurn() {
     const env = setup();

@@ -1,4 +1,11 @@
-import { serverMessageSchema, stateHash, type Ack, type ErrorMessage, type ServerMessage } from '@felt/protocol';
+import {
+  ErrorCode,
+  serverMessageSchema,
+  stateHash,
+  type Ack,
+  type ErrorMessage,
+  type ServerMessage,
+} from '@felt/protocol';
 import { backoffDelay, resolveBackoff, type BackoffOptions } from './backoff.js';
 import { Connection, ConnectionStatus, type ConnectionEvents } from './connection.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
@@ -7,7 +14,13 @@ import type { HandFairness } from './hand-fairness.js';
 import { newCommandId, webCryptoRandom, webCryptoRandomBytes, type RandomBytes } from './random.js';
 import { browserWebSocketFactory, type WebSocketFactory } from './socket.js';
 import { newClientStats, type ClientStats } from './stats.js';
-import { TableSession, type HashMismatch, type ResyncReason, type SessionHost } from './table-session.js';
+import {
+  SessionStatus,
+  TableSession,
+  type HashMismatch,
+  type ResyncReason,
+  type SessionHost,
+} from './table-session.js';
 import { systemTimers, type Timers } from './timers.js';
 
 export interface FeltClientOptions {
@@ -371,8 +384,18 @@ export class FeltClient {
       }
     }
     const session = error.table_id !== undefined ? this.sessions.get(error.table_id) : undefined;
-    if (session) session.refused(error);
-    else this.events.emit('error', error);
+    if (!session) {
+      this.events.emit('error', error);
+      return;
+    }
+    session.refused(error);
+    // The cluster no longer counts this connection as at the table though the session does (a
+    // re-attachment after a failover that the gateway gave up on): join again, as after a reconnect,
+    // so the session catches up by a resync instead of staying silently detached.
+    if (error.code === ErrorCode.NOT_JOINED && session.status === SessionStatus.JOINED) {
+      this.stats.rejoins++;
+      session.attach(true);
+    }
   }
 
   private retryJoin(session: TableSession): void {

@@ -10,6 +10,8 @@ export interface ClientStats {
   garbageFrames: number;
   /** Sockets opened after the first one. */
   reconnects: number;
+  /** Tables joined again because the cluster answered not_joined to a session that was joined. */
+  rejoins: number;
   /** resync_request frames sent, for any reason. */
   resyncs: number;
   resyncsByReason: Record<ResyncReason, number>;
@@ -38,6 +40,7 @@ export function newClientStats(): ClientStats {
     invalidMessages: 0,
     garbageFrames: 0,
     reconnects: 0,
+    rejoins: 0,
     resyncs: 0,
     resyncsByReason: { reconnect: 0, hash_mismatch: 0, loss: 0, anomaly: 0, manual: 0 },
     hashChecks: 0,
