@@ -533,3 +533,55 @@ function fenceRoom(...hs: Harness[]): { ownerEpoch: number } {
   for (const h of hs) Object.assign(h.seeds, { claimEpoch });
   return room;
 }
+
+describe('workers whose clocks disagree (real Redis)', () => {
+  // Leases are timed by Redis (PX) and each process's monotonic clock, never by wall clocks; a turn's
+  // deadline is an absolute time on the clock of whoever owns the table. So a table that moves to a
+  // worker whose clock is off by 2 s has one owner at a time, and its clock acts within 2 s of the
+  // deadline, in real time, never further off.
+  const SKEW = 2_000;
+  const STEP = 100;
+  for (const skew of [SKEW, -SKEW]) {
+    it(`moved to a worker ${skew > 0 ? 'ahead' : 'behind'} by 2 s: one owner at a time, the clock acts within the skew`, async () => {
+      const prefix = freshPrefix();
+      const { a, b } = twoWorkers(prefix);
+      // Each worker's wall clock: b reads `skew` ms more than a at every instant.
+      if (skew > 0) b.h.time.advance(skew);
+      else a.h.time.advance(-skew);
+      const before = a.h.time.now();
+      await dealHand(a.h, a.directory);
+      // The deal moved a's clock: real time passed for b too.
+      b.h.time.advance(a.h.time.now() - before);
+      expect(b.h.time.now() - a.h.time.now()).toBe(skew);
+      const turn = a.directory.peek(TABLE)!.snapshot().turn!;
+      // When a's clock says the player's action clock and time bank run out, in real ms from now.
+      const dueIn = turn.deadline + turn.bankAtStart - a.h.time.now();
+
+      // a hands the table over (a drain, a rebalance): b takes it under the next epoch.
+      await a.directory.evict(TABLE);
+      const actor = await b.directory.get(TABLE);
+      await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's', userId: A });
+      await actor.submit({ kind: 'attach', connectionId: 'cb', streamId: 's', userId: B });
+      expect(b.directory.epochOf(TABLE)).toBe(2);
+      const refused = await a.directory.get(TABLE).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ name: 'NotOwnerError', ownerId: 'wb' });
+
+      // Real time passes for both alike; nobody acts, so b's clock acts for the player.
+      let elapsed = 0;
+      while (actor.snapshot().turn?.token === turn.token) {
+        a.h.time.advance(STEP);
+        b.h.time.advance(STEP);
+        elapsed += STEP;
+        await settled(actor);
+        expect(elapsed, 'the clock never acted').toBeLessThan(dueIn + 3 * SKEW);
+      }
+      // b acted when its own clock reached the deadline: off by the skew in real time, no more.
+      expect(Math.abs(elapsed - dueIn)).toBeLessThanOrEqual(SKEW + STEP);
+      expect(Math.sign(dueIn - elapsed)).toBe(Math.sign(skew));
+      // And a, which no longer owns the table, never wrote to it: the checkpoint is b's.
+      expect(JSON.parse((await redis.get(redisKeys(prefix).tableCheckpoint(TABLE)))!).epoch).toBe(2);
+      await a.directory.close();
+      await b.directory.close();
+    });
+  }
+});
