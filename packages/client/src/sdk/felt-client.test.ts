@@ -258,6 +258,60 @@ describe('FeltClient: a table the cluster forgot', () => {
   });
 });
 
+describe('FeltClient: a silent table', () => {
+  it('a joined table that sends nothing, not even heartbeats, for 25 s is asked for a resync', () => {
+    const { sockets, timers, client } = setup();
+    deliver(sockets.last, tableState(10));
+    // A quiet but live table: heartbeats every 10 s keep the watch quiet.
+    for (let i = 0; i < 4; i++) {
+      timers.advance(10_000);
+      deliver(sockets.last, { type: 'table_heartbeat', table_id: TABLE, table_seq: 10 });
+    }
+    expect(sockets.last.framesOfType('resync_request')).toHaveLength(0);
+    // Then nothing at all.
+    timers.advance(24_999);
+    expect(sockets.last.framesOfType('resync_request')).toHaveLength(0);
+    timers.advance(1);
+    expect(sockets.last.framesOfType('resync_request')).toEqual([
+      { type: 'resync_request', table_id: TABLE, from_table_seq: 10 },
+    ]);
+    expect(client.stats.resyncsByReason.silence).toBe(1);
+  });
+
+  it('the owner forgot this connection: the resync is answered not_joined, and the client joins again', () => {
+    const { sockets, timers, client, table } = setup();
+    deliver(sockets.last, tableState(10));
+    timers.advance(25_000);
+    expect(sockets.last.framesOfType('resync_request')).toHaveLength(1);
+    deliver(sockets.last, { type: 'error', table_id: TABLE, code: 'not_joined', message: 'join the table first' });
+    expect(sockets.last.framesOfType('join_table')).toHaveLength(2);
+    deliver(sockets.last, tableState(90));
+    expect(table.status).toBe('joined');
+    expect(table.state?.table_seq).toBe(90);
+    expect(client.stats.rejoins).toBe(1);
+  });
+
+  it('off with tableSilenceMs: 0', () => {
+    const timers = new FakeTimers();
+    const sockets = new FakeSocketFactory();
+    const client = new FeltClient({
+      gatewayUrls: ['ws://g1/ws'],
+      socketFactory: sockets.create,
+      timers,
+      random: () => 0.5,
+      randomBytes: counterBytes(),
+      pingIntervalMs: 0,
+      tableSilenceMs: 0,
+    });
+    client.connect();
+    sockets.last.acceptOpen();
+    client.join(TABLE);
+    deliver(sockets.last, tableState(10));
+    timers.advance(120_000);
+    expect(sockets.last.framesOfType('resync_request')).toHaveLength(0);
+  });
+});
+
 describe('FeltClient: commands', () => {
   function onTurn() {
     const env = setup();

@@ -45,6 +45,11 @@ export interface FeltClientOptions {
   readonly commandRetryMs?: number;
   /** Sends per command (first one included) before it fails with command_timeout. Default 3. */
   readonly commandAttempts?: number;
+  /**
+   * A joined table that sent nothing this long (a quiet table still sends a heartbeat every 10 s) is
+   * asked for a resync, so a table that forgot this connection is noticed. Default 25 000 ms; 0 off.
+   */
+  readonly tableSilenceMs?: number;
   readonly timers?: Timers;
   /** Uniform [0, 1) for jitter; Web Crypto by default. */
   readonly random?: () => number;
@@ -151,6 +156,8 @@ export class FeltClient {
         const handle = this.timers.setTimeout(callback, ms);
         return () => this.timers.clearTimeout(handle);
       },
+      now: () => this.timers.now(),
+      silenceMs: options.tableSilenceMs ?? 25_000,
     };
     this.connection.on('status', (s) => this.events.emit('connection', s));
     this.connection.on('open', (o) => this.onOpen(o));

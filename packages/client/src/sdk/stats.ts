@@ -42,7 +42,7 @@ export function newClientStats(): ClientStats {
     reconnects: 0,
     rejoins: 0,
     resyncs: 0,
-    resyncsByReason: { reconnect: 0, hash_mismatch: 0, loss: 0, anomaly: 0, manual: 0 },
+    resyncsByReason: { reconnect: 0, hash_mismatch: 0, loss: 0, anomaly: 0, manual: 0, silence: 0 },
     hashChecks: 0,
     hashMismatches: 0,
     lossesDetected: 0,

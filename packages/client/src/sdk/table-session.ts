@@ -24,6 +24,8 @@ export const ResyncReason = {
   ANOMALY: 'anomaly',
   /** The application asked. */
   MANUAL: 'manual',
+  /** The table sent nothing, not even a heartbeat, for the client's silence limit. */
+  SILENCE: 'silence',
 } as const;
 export type ResyncReason = (typeof ResyncReason)[keyof typeof ResyncReason];
 
@@ -85,6 +87,13 @@ export interface SessionHost {
   noteFairness(result: HandFairness): void;
   noteClientSeed(): void;
   later(callback: () => void, ms: number): () => void;
+  /** Wall-clock ms (the injected timers' clock). */
+  now(): number;
+  /**
+   * A joined table that has sent nothing this long (not even a quiet table's heartbeat, 10 s apart)
+   * is asked for a resync; 0 turns the watch off.
+   */
+  readonly silenceMs: number;
 }
 
 const RESYNC_TIMEOUT_MS = 10_000;
@@ -104,6 +113,9 @@ export class TableSession {
   private resyncFromAfterJoin: number | undefined;
   private resyncInFlight = false;
   private cancelResyncTimeout: (() => void) | undefined;
+  /** When this table last sent anything (a message, a heartbeat, a reply to the join). */
+  private lastHeardAt = 0;
+  private cancelSilenceWatch: (() => void) | undefined;
   private lastTurnToken: string | undefined;
   private readonly ownSeeds = new Map<string, OwnSeed>();
   private readonly fairnessByHand = new Map<string, HandFairness>();
@@ -309,6 +321,7 @@ export class TableSession {
    * what was applied, the stream's last message was lost (nothing after it would have shown it).
    */
   heartbeat(message: TableHeartbeat): void {
+    this.heard();
     if (this.sessionStatus !== SessionStatus.JOINED) return;
     const applied = this.currentView.lastTableSeq;
     if (message.table_seq <= applied) return;
@@ -319,6 +332,7 @@ export class TableSession {
   /** @internal A validated table message. `hash` is set when a snapshot failed its state_hash. */
   handle(message: TableState | TableEvent | ResyncResponse, hash: HashMismatch | null): void {
     if (this.sessionStatus === SessionStatus.CLOSED) return;
+    this.heard();
     this.events.emit('message', message);
     if (hash !== null) {
       this.hashMismatches++;
@@ -393,6 +407,8 @@ export class TableSession {
   close(reason: TableSessionEvents['closed']['reason'], error?: ErrorMessage): void {
     if (this.sessionStatus === SessionStatus.CLOSED) return;
     this.cancelResyncTimeout?.();
+    this.cancelSilenceWatch?.();
+    this.cancelSilenceWatch = undefined;
     this.setStatus(SessionStatus.CLOSED);
     this.events.emit('closed', { reason, ...(error !== undefined ? { error } : {}) });
   }
@@ -404,6 +420,33 @@ export class TableSession {
     this.resyncFromAfterJoin = undefined;
     // After a reconnect the join snapshot already moved the watermark; replay from where the old socket stopped.
     if (reason !== undefined) this.resync(reason, from !== undefined && from >= 0 ? from : undefined);
+  }
+
+  /** The table spoke: the silence watch counts from now (armed once; it re-arms itself). */
+  private heard(): void {
+    this.lastHeardAt = this.host.now();
+    if (this.host.silenceMs > 0 && this.cancelSilenceWatch === undefined) this.watchSilence(this.host.silenceMs);
+  }
+
+  /**
+   * A table the cluster forgot this connection at (its owner rebuilt it without its attachments)
+   * sends nothing at all, so nothing else would notice: after `silenceMs` of silence while joined,
+   * resync. A live table answers it; a table that forgot this connection answers not_joined, and the
+   * client joins again.
+   */
+  private watchSilence(inMs: number): void {
+    this.cancelSilenceWatch = this.host.later(() => {
+      this.cancelSilenceWatch = undefined;
+      if (this.sessionStatus === SessionStatus.CLOSED) return;
+      const quietFor = this.host.now() - this.lastHeardAt;
+      if (quietFor < this.host.silenceMs) {
+        this.watchSilence(this.host.silenceMs - quietFor);
+        return;
+      }
+      if (this.sessionStatus === SessionStatus.JOINED) this.resync(ResyncReason.SILENCE);
+      this.lastHeardAt = this.host.now();
+      this.watchSilence(this.host.silenceMs);
+    }, inMs);
   }
 
   private setStatus(status: SessionStatus): void {
