@@ -62,6 +62,8 @@ function harness(): { host: SessionHost; sent: Sent[] } {
     noteFairness: () => undefined,
     noteClientSeed: () => undefined,
     later: () => () => undefined,
+    now: () => 0,
+    silenceMs: 0,
   };
   return { host, sent };
 }
