@@ -167,3 +167,27 @@ describe('disconnect rules', () => {
     expect(last(h.publisher.toUser(B)).seats.find((s) => s.seat === 1)!.status).toBe('empty');
   });
 });
+
+describe('the next hand', () => {
+  it('is announced (next_hand_at) only while one could start: not after a hand that leaves one player', async () => {
+    const h = harness();
+    const actor = await table(h, { startHand: { autoStart: true } }, [A, B]);
+    await pass(h, 2_500);
+    expect(last(h.publisher.toUser(A)).hand_id).toBeTruthy();
+    // The lobby removes B mid-hand: their turn is folded, and after the hand A sits alone.
+    const seed = h.seeds.rooms.get(TABLE)!;
+    h.seeds.rooms.set(TABLE, { ...seed, members: seed.members.filter((m) => m.userId !== B) });
+    await actor.submit({ kind: 'refresh' });
+    for (let i = 0; i < 20 && !h.publisher.toUser(A).some((m) => m.type === 'hand_result'); i++)
+      await pass(h, 16_000, 2_000);
+    await pass(h, 2_000);
+    const msgs = h.publisher.toUser(A);
+    const result = msgs.findIndex((m) => m.type === 'hand_result');
+    expect(result).toBeGreaterThanOrEqual(0);
+    // Every snapshot from the hand's end on: no next hand while A sits alone.
+    const states = msgs.slice(result).filter((m): m is TableState => m.type === 'table_state');
+    expect(states.length).toBeGreaterThan(0);
+    expect(states.map((m) => m.next_hand_at)).toEqual(states.map(() => undefined));
+    await flush();
+  });
+});

@@ -405,11 +405,13 @@ export class LiveTable {
     this.syncSeats(now);
     if (this.engine.currentHandId !== null || this.dealer.pending !== null || this.clock.frozen) return;
     const nextHandAt = this.clock.nextHandAt;
-    if (nextHandAt !== null && now < nextHandAt) return;
+    // No next hand is announced while none could start (too few players who can play): the pause
+    // begins once one can.
     if (!this.config.startHand.autoStart || !this.dealer.startable()) {
       this.clock.cancelNextHand();
       return;
     }
+    if (nextHandAt !== null && now < nextHandAt) return;
     if (nextHandAt === null) {
       this.clock.startPause(now);
       return;
