@@ -389,6 +389,17 @@ describe('close', () => {
     await expectRefusal(p.post(`/api/rooms/${room.session_id}/leave`), 409, 'room_closed');
   });
 
+  it('closes a room nobody sat in at once (it has no last refund to close it)', async () => {
+    const host = await h.user();
+    const room = await createRoom(host);
+    const res = await host.req<{ status: string; refunds: unknown[] }>('DELETE', `/api/rooms/${room.session_id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'closed', refunds: [] });
+    expect((await host.get<{ status: string }>(`/api/rooms/${room.session_id}`)).body).toMatchObject({
+      status: 'closed',
+    });
+  });
+
   it('finishes a deletion cut off after the tombstone, with exact refunds, and never lists the half-deleted room', async () => {
     const host = await h.user();
     const room = await createRoom(host, { sit: { buy_in: 120 } });

@@ -1,4 +1,4 @@
-import { cashOutRequestId, roomEscrows } from '@felt/db';
+import { cashOutRequestId, finishRoomCloseIfDone, roomEscrows } from '@felt/db';
 import { ApiErrorCode, LobbyError } from '../errors.js';
 import type { RoomStore } from './room-store.js';
 import { ledgerCashOut } from './stacks.js';
@@ -84,6 +84,17 @@ export class RoomClosing {
         refunds.push({ userId: user, amount: out.paid ?? 0n });
       }
       afterRefund?.(user);
+    }
+    // A room nobody sat in (or whose refunds all ran before) has no last refund to close it: close it
+    // here once nothing is seated, pending or funded.
+    try {
+      await this.store.transaction(async (tx) => {
+        await this.store.lockRoom(tx, { id: roomId }, { allowClosing: true });
+        await finishRoomCloseIfDone(tx, roomId, this.o.clock.now());
+      });
+    } catch (err) {
+      // The last refund closed it already.
+      if (!(err instanceof LobbyError && err.code === ApiErrorCode.ROOM_CLOSED)) throw err;
     }
     const status = await this.o.prisma.room.findUnique({ where: { id: roomId }, select: { status: true } });
     if (status?.status === 'closed') this.store.emit({ room_id: roomId, type: 'room_closed' });
