@@ -102,7 +102,7 @@ function filesIn(dir: string) {
   };
 }
 
-function describe(dir: string): DevCertificates {
+function certificatesIn(dir: string): DevCertificates {
   const f = filesIn(dir);
   return {
     dir,
@@ -133,7 +133,7 @@ function usable(dir: string): boolean {
  * about to expire; kept otherwise, so a restart keeps its files). Keys are readable by the owner only.
  */
 export function ensureDevCertificates(dir: string): DevCertificates {
-  if (usable(dir)) return describe(dir);
+  if (usable(dir)) return certificatesIn(dir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const f = filesIn(dir);
   const ca = makeCa();
@@ -145,7 +145,7 @@ export function ensureDevCertificates(dir: string): DevCertificates {
   writeFileSync(f.workerCert, worker.certPem);
   writeFileSync(f.gatewayCert, gateway.certPem);
   writeFileSync(f.ca, ca.certPem);
-  return describe(dir);
+  return certificatesIn(dir);
 }
 
 /**
