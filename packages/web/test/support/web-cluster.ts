@@ -24,6 +24,8 @@ async function startGateway(cluster: Cluster, origin: string): Promise<GatewayHa
   const id = `g-${randomBytes(3).toString('hex')}`;
   const proc = await ServiceProcess.start('gateway', id, {
     ...cluster.commonEnv(),
+    // The workers' gRPC requires the cluster's mutual TLS: the gateway's certificate.
+    ...cluster.certs?.gateway,
     GATEWAY_ID: id,
     GATEWAY_HOST: '127.0.0.1',
     GATEWAY_PORT: '0',
