@@ -34,7 +34,13 @@ async function startGateway(cluster: Cluster, origin: string): Promise<GatewayHa
   });
   const bound = Number(proc.ready.port);
   const handle: GatewayHandle = { id, proc, wsUrl: `ws://127.0.0.1:${bound}/ws`, httpUrl: `http://127.0.0.1:${bound}` };
-  await cluster.waitReady(handle.httpUrl);
+  try {
+    await cluster.waitReady(handle.httpUrl);
+  } catch (err) {
+    // Not ready: it would outlive the suite otherwise (the cluster does not know this process).
+    await proc.stop();
+    throw err;
+  }
   return handle;
 }
 
