@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commonEnv, databaseEnv, envPort, envPositiveInt, grpcTlsEnv, registryEnv } from '@felt/platform';
@@ -95,6 +96,13 @@ export function advertisedAddress(advertise: string | undefined, boundPort: numb
   if (!advertise) return { host: hostname(), addr: `${hostname()}:${boundPort}` };
   const m = /^(.*):(\d+)$/.exec(advertise);
   return m ? { host: m[1]!, addr: advertise } : { host: advertise, addr: `${advertise}:${boundPort}` };
+}
+
+/** Whether `given` is the worker's drain token (constant time): the ops port's /drain and the Drain RPC ask the same. */
+export function isDrainToken(given: string, drainToken: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(drainToken);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Where a worker keeps the token its preStop hook needs to start a drain (readable in its container only). */

@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { Server } from '@grpc/grpc-js';
 import { createPrisma } from '@felt/db';
@@ -29,7 +29,7 @@ import { RedisCheckpointStore } from './adapters/redis-checkpoint-store.js';
 import { RedisLeases } from './adapters/redis-lease.js';
 import { RedisEventPublisher } from './adapters/redis-publisher.js';
 import { cryptoRandom, systemClock, timerScheduler } from './adapters/system.js';
-import { advertisedAddress, drainTokenPath, timingFromEnv, workerEnv } from './config.js';
+import { advertisedAddress, drainTokenPath, isDrainToken, timingFromEnv, workerEnv } from './config.js';
 import { createTableService } from './grpc/table-service.js';
 import { createWorkerMetrics } from './metrics.js';
 import { watchPersistOutcomes } from './money/persist-outcomes.js';
@@ -208,9 +208,7 @@ const ops = await startOpsServer({
   },
   routes: {
     '/drain': (url) => {
-      const given = Buffer.from(url.searchParams.get('token') ?? '');
-      const want = Buffer.from(drainToken);
-      if (given.length !== want.length || !timingSafeEqual(given, want)) {
+      if (!isDrainToken(url.searchParams.get('token') ?? '', drainToken)) {
         return { status: 403, body: { error: 'forbidden' } };
       }
       void startDrain();

@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { status, type ServerDuplexStream } from '@grpc/grpc-js';
@@ -6,6 +6,7 @@ import { extractTraceContext, type Logger, type RingView, type WorkerRegistry } 
 import { type GatewayFrame, HealthResponse_Status, type TableServiceServer, type WorkerFrame } from '@felt/proto';
 import { ErrorCode } from '@felt/protocol';
 import { MailboxClosedError } from '../actor/mailbox.js';
+import { isDrainToken } from '../config.js';
 import { TableActor } from '../actor/table-actor.js';
 import type { TableCommand, TableOutcome } from '../actor/table-command.js';
 import type { TableDirectory } from '../actor/table-directory.js';
@@ -248,9 +249,7 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
       });
     },
     drain: (call, callback) => {
-      const given = Buffer.from(call.request.token);
-      const want = Buffer.from(deps.drainToken);
-      if (given.length !== want.length || !timingSafeEqual(given, want)) {
+      if (!isDrainToken(call.request.token, deps.drainToken)) {
         logger.warn({ event: 'drain_refused' }, 'Drain RPC refused: wrong or missing drain token');
         callback(
           {
