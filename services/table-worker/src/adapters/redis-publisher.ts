@@ -1,3 +1,4 @@
+import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { encodeEnvelope, injectTraceContext, redisKeys, type Redis, type RedisKeys } from '@felt/platform';
 import type { EventPublisher, Publication } from '../ports.js';
 import { publicationChannel, publicationEnvelope } from './publication-envelope.js';
@@ -17,9 +18,11 @@ export class RedisEventPublisher implements EventPublisher {
     // One pipeline over one connection keeps this batch in order, and in order after the previous
     // batch of the same table (the actor awaits each publish).
     const pipeline = this.redis.pipeline();
-    // The traced operation that caused this batch (a player's action), if any: carried to the gateways.
-    const traced = injectTraceContext();
-    const traceContext = 'traceparent' in traced ? traced : undefined;
+    // The sampled operation that caused this batch (a player's action), if any: carried to the
+    // gateways. An unsampled one (most, with a ratio sampler) costs no bytes and no gateway span.
+    const span = trace.getSpan(context.active())?.spanContext();
+    const sampled = span !== undefined && (span.traceFlags & TraceFlags.SAMPLED) !== 0;
+    const traceContext = sampled ? injectTraceContext() : undefined;
     for (const p of publications) {
       pipeline.publish(
         publicationChannel(this.keys, tableId, p),
