@@ -11,9 +11,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDevCertificates, type DevCertificates } from '../scripts/dev-certs.js';
 import { Cluster } from './harness/cluster.js';
-import { LobbyClient } from './harness/lobby-client.js';
 import { PrivateRedis } from './harness/private-redis.js';
-import { TableClient } from './harness/table-client.js';
+import type { TableClient } from './harness/table-client.js';
+import { dealAndFold } from './harness/table-ops.js';
 import { waitFor } from './harness/wait.js';
 
 const USER = { name: 'felt', password: `pw-${randomUUID()}` };
@@ -73,33 +73,8 @@ describe('Redis with TLS and an ACL user', () => {
   });
 
   it('the cluster plays, persists and reports Redis up through rediss:// with the user', async () => {
-    const lobby = new LobbyClient(cluster.lobby!.url);
-    const players = await Promise.all(['ann', 'bob'].map((n) => lobby.signUp(`${n}-${randomUUID().slice(0, 8)}`)));
-    const room = await lobby.createRoom(players[0]!, {
-      startHand: { autoStart: false },
-      clock: { actionSeconds: 300, timeBankSeconds: 0, warningSeconds: 10 },
-    });
-    await lobby.joinByCode(players[1]!, room.code);
-    const tableId = room.sessionId;
-    const clients = await Promise.all(
-      players.map((p) => TableClient.join(cluster.gateways[0]!.wsUrl, p.cookie, tableId, p.userId)),
-    );
+    const { tableId, handId, clients } = await dealAndFold(cluster);
     open.push(...clients);
-    const host = clients[0]!;
-    host.command({ type: 'start_hand' });
-    const handId = await host.until(() => host.state?.phase === 'betting' && host.state.hand_id, 15_000, 'the deal');
-    const actor = await host.until(
-      () => clients.find((c) => c.state?.hand_id === handId && c.state.hero?.turn_token),
-      10_000,
-      'a turn',
-    );
-    const folded = actor.command({
-      type: 'action',
-      hand_id: handId,
-      turn_token: actor.state!.hero!.turn_token,
-      action: 'fold',
-    });
-    expect(await actor.answer(folded)).toMatchObject({ type: 'ack' });
 
     // The hand job went through the queue on that Redis and the persister wrote it.
     const hand = await waitFor('the hand in Postgres', () =>

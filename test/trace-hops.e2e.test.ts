@@ -3,24 +3,14 @@
 // delivery of what it published (the trace context rides in the pub/sub envelope), and the hand job
 // through BullMQ to the persister's write in Postgres. Real processes with in-memory span exporters
 // (FELT_TRACE_MEMORY), read back from each one's /debug/spans.
-import { randomUUID } from 'node:crypto';
+import type { DebugSpan } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from './harness/cluster.js';
-import { LobbyClient, type SignedUpUser } from './harness/lobby-client.js';
-import { TableClient } from './harness/table-client.js';
+import type { TableClient } from './harness/table-client.js';
+import { dealAndFold } from './harness/table-ops.js';
 import { waitFor } from './harness/wait.js';
 
-interface DebugSpan {
-  service: string;
-  name: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string | null;
-  attributes: Record<string, unknown>;
-}
-
 let cluster: Cluster;
-let lobby: LobbyClient;
 const open: TableClient[] = [];
 
 beforeAll(async () => {
@@ -31,7 +21,6 @@ beforeAll(async () => {
     persister: true,
     env: { FELT_HAND_PAUSE_MS: '200', FELT_SEED_WINDOW_MS: '300' },
   });
-  lobby = new LobbyClient(cluster.lobby!.url);
 });
 
 afterAll(async () => {
@@ -45,35 +34,8 @@ async function spansOf(url: string): Promise<DebugSpan[]> {
 
 describe('tracing through every hop', () => {
   it('a fold that ends a hand: gateway → worker → Redis → gateway delivery, and worker → BullMQ → persister → Postgres', async () => {
-    const players: SignedUpUser[] = await Promise.all(
-      ['ann', 'bob'].map((n) => lobby.signUp(`${n}-${randomUUID().slice(0, 8)}`)),
-    );
-    const room = await lobby.createRoom(players[0]!, {
-      startHand: { autoStart: false },
-      clock: { actionSeconds: 300, timeBankSeconds: 0, warningSeconds: 10 },
-    });
-    await lobby.joinByCode(players[1]!, room.code);
-    const tableId = room.sessionId;
-    const clients = await Promise.all(
-      players.map((p) => TableClient.join(cluster.gateways[0]!.wsUrl, p.cookie, tableId, p.userId)),
-    );
+    const { tableId, clients } = await dealAndFold(cluster);
     open.push(...clients);
-    const host = clients[0]!;
-    host.command({ type: 'start_hand' });
-    const handId = await host.until(() => host.state?.phase === 'betting' && host.state.hand_id, 15_000, 'the deal');
-    // Whoever acts first folds: the hand ends on this action, so its hand job is sent in its trace.
-    const actor = await host.until(
-      () => clients.find((c) => c.state?.hand_id === handId && c.state.hero?.turn_token),
-      10_000,
-      'a turn',
-    );
-    const folded = actor.command({
-      type: 'action',
-      hand_id: handId,
-      turn_token: actor.state!.hero!.turn_token,
-      action: 'fold',
-    });
-    expect(await actor.answer(folded)).toMatchObject({ type: 'ack' });
 
     const gatewayUrl = cluster.gateways[0]!.httpUrl;
     const workerUrl = cluster.workers[0]!.httpUrl;
