@@ -45,8 +45,14 @@ describe('telemetry preload', () => {
     const { log, carrier, spans } = probe({});
     expect(log.trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(log.service).toBe('probe');
-    expect(carrier.traceparent).toBe(`00-${String(log.trace_id)}-${String(log.span_id)}-01`);
+    // Nothing exports, so nothing is recorded: the context goes on unsampled (flags 00).
+    expect(carrier.traceparent).toBe(`00-${String(log.trace_id)}-${String(log.span_id)}-00`);
     expect(spans).toBeNull();
+  });
+
+  it('samples with no exporter when OTEL_TRACES_SAMPLER asks for it', () => {
+    const { log, carrier } = probe({ OTEL_TRACES_SAMPLER: 'always_on' });
+    expect(carrier.traceparent).toBe(`00-${String(log.trace_id)}-${String(log.span_id)}-01`);
   });
 
   it('keeps finished spans in memory with FELT_TRACE_MEMORY=1', () => {

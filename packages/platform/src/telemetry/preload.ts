@@ -3,8 +3,10 @@
 import { register } from 'node:module';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
+  AlwaysOffSampler,
   BatchSpanProcessor,
   NoopSpanProcessor,
+  ParentBasedSampler,
   SimpleSpanProcessor,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
@@ -52,11 +54,21 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
 
   // With no exporter the SDK would register no tracer provider at all, and spans (and the trace ids
   // in every log line) would vanish; a no-op processor keeps ids and propagation, exporting nothing.
-  if (spanProcessors.length === 0) spanProcessors.push(new NoopSpanProcessor());
+  // Nothing records then either, unless OTEL_TRACES_SAMPLER says otherwise: the SDK's default
+  // (parentbased_always_on) would build every span in full only to drop it, about 5% of a table
+  // worker's CPU under play (docs/architecture.md, "Where a worker's CPU goes"). Unsampled spans
+  // still carry trace ids, into the logs and across the hops.
+  const exportsNothing = spanProcessors.length === 0;
+  if (exportsNothing) spanProcessors.push(new NoopSpanProcessor());
+  const sampler =
+    exportsNothing && !env.OTEL_TRACES_SAMPLER?.trim()
+      ? new ParentBasedSampler({ root: new AlwaysOffSampler() })
+      : undefined;
 
   const sdk = new NodeSDK({
     serviceName,
     spanProcessors,
+    ...(sampler ? { sampler } : {}),
     // Felt's metrics are Prometheus (/metrics); without this the SDK would start an OTLP metric
     // exporter posting to localhost every 60 s.
     metricReaders: [],

@@ -60,6 +60,8 @@ export interface RedisLeaseOptions {
   readonly ttlMs: number;
 }
 
+const RENEW_COMMAND = 'feltLeaseRenew';
+
 /**
  * Per-table leases in Redis (`P lease:<tableId>`, `P epoch:<tableId>`): a worker serves a table
  * only while it holds the lease, and writes its checkpoints fenced by the lease's epoch.
@@ -69,6 +71,8 @@ export class RedisLeases implements TableLeases {
 
   constructor(private readonly options: RedisLeaseOptions) {
     this.keys = redisKeys(options.prefix);
+    // Every held table's lease is renewed each beat: by EVALSHA, not the script's text each time.
+    options.redis.defineCommand(RENEW_COMMAND, { numberOfKeys: 1, lua: RENEW_SCRIPT });
   }
 
   get ttlMs(): number {
@@ -100,9 +104,10 @@ export class RedisLeases implements TableLeases {
   /** Renews every grant in one round trip; the answer says, per grant, whether it is still ours. */
   async renew(grants: readonly LeaseGrant[]): Promise<boolean[]> {
     if (grants.length === 0) return [];
-    const pipeline = this.options.redis.pipeline();
-    for (const g of grants)
-      pipeline.eval(RENEW_SCRIPT, 1, this.keys.lease(g.tableId), g.value, String(this.options.ttlMs));
+    const pipeline = this.options.redis.pipeline() as ReturnType<Redis['pipeline']> & {
+      [RENEW_COMMAND](lease: string, value: string, ttlMs: string): unknown;
+    };
+    for (const g of grants) pipeline[RENEW_COMMAND](this.keys.lease(g.tableId), g.value, String(this.options.ttlMs));
     const results = (await pipeline.exec()) ?? [];
     return grants.map((_, i) => {
       const [err, value] = results[i] ?? [new Error('no reply'), null];
