@@ -2,22 +2,27 @@
 // where Redis answers, the hands queue's failed set and the live tables' stacks from the workers'
 // checkpoints (their `money` section, docs/dev/money-flows.md). Prints one summary line, then one
 // line per violation, then notes; exits 0 when every check holds, 1 when one does not, 2 when it
-// could not run.
+// could not run. Without REDIS_URL it reads the Redis of the cluster `npm start` runs in this checkout
+// (its own redis-server, scripts/local-redis.ts), and skips Redis when none runs.
 //
 //   DATABASE_URL=... [REDIS_URL=... FELT_REDIS_PREFIX=felt: FELT_HANDS_QUEUE=hands] npm run audit [-- --no-redis]
 import { createPrisma, runAudit, type AuditReport, type LiveTableMoney } from '@felt/db';
 import { Queue } from 'bullmq';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { bullmqPrefix, liveTableMoneyReader } from '@felt/platform';
+import { redisAddress, runningLocalRedisUrl } from './local-redis.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/felt';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const feltDir = join(dirname(fileURLToPath(import.meta.url)), '..', '.felt');
+const REDIS_URL = process.env.REDIS_URL ?? runningLocalRedisUrl(feltDir);
 const PREFIX = process.env.FELT_REDIS_PREFIX ?? 'felt:';
 const QUEUE = process.env.FELT_HANDS_QUEUE ?? 'hands';
 const useRedis = !process.argv.includes('--no-redis');
 
 async function connectRedis(): Promise<Redis | null> {
-  if (!useRedis) return null;
+  if (!useRedis || REDIS_URL === undefined) return null;
   const redis = new Redis(REDIS_URL, {
     lazyConnect: true,
     maxRetriesPerRequest: null,
@@ -64,7 +69,11 @@ async function main(): Promise<number> {
       readerNotes = reader.notes;
     } else {
       notes.push(
-        useRedis ? `Redis at ${REDIS_URL} did not answer: queue and live stacks not checked` : 'Redis skipped',
+        !useRedis
+          ? 'Redis skipped'
+          : REDIS_URL === undefined
+            ? 'no REDIS_URL, and no npm start cluster runs here: queue and live stacks not checked'
+            : `Redis at ${redisAddress(REDIS_URL)} did not answer: queue and live stacks not checked`,
       );
     }
     const report = await runAudit(prisma, {

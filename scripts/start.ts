@@ -1,5 +1,6 @@
 // `npm start`: a local Felt cluster of separate processes (lobby, 2 gateways, 3 workers, persister)
-// against the machine's Postgres and Redis. Run after `npm run build` (the npm script does both).
+// against the machine's Postgres and, unless REDIS_URL names another, a password-protected
+// redis-server of its own (scripts/local-redis.ts). Run after `npm run build` (the npm script does both).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,13 +8,15 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { bankrollFlows, createPrisma, fundHouseBankroll, migrate } from '@felt/db';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ensureDevCertificates } from './dev-certs.js';
+import { LocalRedis, redisAddress, redisAnswers } from './local-redis.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/felt';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The Redis REDIS_URL names; unset, the cluster gets a redis-server of its own (`startPrivateRedis`). */
+const GIVEN_REDIS_URL = process.env.REDIS_URL;
+const feltDir = join(root, '.felt');
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
 
@@ -45,27 +48,15 @@ async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
-async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: 3000,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
-/** Makes sure Postgres and Redis answer; starts local installs when it can, else says how. */
+const REDIS_INSTALL_HINT =
+  '  (not installed: apt-get update && apt-get install -y redis-server; on macOS: brew install redis)';
+
+/**
+ * Makes sure Postgres answers, and the Redis of REDIS_URL when it is set (without it, that
+ * redis-server is installed); starts local installs when it can, else says how.
+ */
 async function ensureServices(): Promise<void> {
   let pgUp = await postgresAnswers(DATABASE_URL);
   if (!pgUp && isRoot && which('pg_ctlcluster') && existsSync('/etc/postgresql')) {
@@ -76,15 +67,16 @@ async function ensureServices(): Promise<void> {
       pgUp = await postgresAnswers(DATABASE_URL);
     }
   }
-  let redisUp = await redisAnswers(REDIS_URL);
-  if (!redisUp && isRoot && which('redis-server')) {
+  const redisUrl = GIVEN_REDIS_URL;
+  let redisUp = redisUrl === undefined ? which('redis-server') : await redisAnswers(redisUrl);
+  if (redisUrl !== undefined && !redisUp && isRoot && which('redis-server')) {
     say('Redis is down; starting a local server');
     tryRun(
       'mkdir -p /var/lib/redis /var/log/redis && redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
     );
     for (let i = 0; i < 15 && !redisUp; i++) {
       await new Promise((r) => setTimeout(r, 1000));
-      redisUp = await redisAnswers(REDIS_URL);
+      redisUp = await redisAnswers(redisUrl);
     }
   }
   if (pgUp && redisUp) return;
@@ -97,12 +89,18 @@ async function ensureServices(): Promise<void> {
       '  (not installed: apt-get update && apt-get install -y postgresql)',
     );
   }
-  if (!redisUp) {
+  if (!redisUp && redisUrl === undefined) {
     lines.push(
-      `Redis does not answer at ${new URL(REDIS_URL).host}. Start it with one of:`,
+      'redis-server is not installed: without REDIS_URL, npm start runs one of its own (password-protected, on a free port from 6380). Install it, or set REDIS_URL:',
+      REDIS_INSTALL_HINT,
+      '  docker compose up -d redis && REDIS_URL=redis://:felt-dev-password@127.0.0.1:6379 npm start   # this repo’s docker-compose.yml',
+    );
+  } else if (!redisUp && redisUrl !== undefined) {
+    lines.push(
+      `Redis does not answer at ${redisAddress(redisUrl)} (REDIS_URL). Start it, or unset REDIS_URL and npm start runs a redis-server of its own. To start it:`,
       '  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
-      '  docker compose up -d redis                                                    # this repo’s docker-compose.yml',
-      '  (not installed: apt-get update && apt-get install -y redis-server)',
+      '  docker compose up -d redis        # this repo’s docker-compose.yml; its password: REDIS_URL=redis://:felt-dev-password@127.0.0.1:6379',
+      REDIS_INSTALL_HINT,
     );
   }
   process.stderr.write(lines.join('\n') + '\n');
@@ -209,8 +207,54 @@ function launch(spec: ProcSpec, color: number, onReady: () => void, onExit: (cod
   return proc;
 }
 
+const procs: Proc[] = [];
+let privateRedis: LocalRedis | undefined;
+let stopping = false;
+
+/** Stops the services (SIGTERM, then SIGKILL after STOP_GRACE_MS), then the private Redis, and exits. */
+async function stopAll(code: number): Promise<never> {
+  if (stopping) return new Promise<never>(() => undefined);
+  stopping = true;
+  say('stopping…');
+  for (const p of procs) if (!p.exited) p.child.kill('SIGTERM');
+  const deadline = Date.now() + STOP_GRACE_MS;
+  while (procs.some((p) => !p.exited) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  for (const p of procs) {
+    if (!p.exited) {
+      say(`${p.spec.name} did not stop in ${STOP_GRACE_MS / 1000}s; killing it`);
+      p.child.kill('SIGKILL');
+    }
+  }
+  while (procs.some((p) => !p.exited)) await new Promise((r) => setTimeout(r, 50));
+  // Last, so the services' shutdown (checkpoints, lease releases, queued jobs) still reaches it.
+  await privateRedis?.stop(STOP_GRACE_MS);
+  say('stopped');
+  process.exit(code);
+}
+
+/**
+ * Without REDIS_URL: a redis-server of the cluster's own (scripts/local-redis.ts), on a free port
+ * from 6380, password in .felt/redis-password. It is in a process group of its own, so Ctrl-C
+ * reaches it only through `stopAll`, after the services.
+ */
+async function startPrivateRedis(): Promise<string> {
+  const server = await LocalRedis.start(feltDir);
+  privateRedis = server;
+  server.onExit((code) => {
+    if (!stopping) say(`redis-server exited with code ${code}; its log: .felt/redis/redis.log (Ctrl-C stops the rest)`);
+  });
+  say(`Redis 127.0.0.1:${server.port} of its own (password in .felt/redis-password, log in .felt/redis/)`);
+  return server.url;
+}
+
 async function main(): Promise<void> {
+  // Before the private Redis starts: a Ctrl-C at any point stops what has been started.
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+  // The last resort for an exit that skipped stopAll (a crash): the private Redis does not outlive us.
+  process.on('exit', () => privateRedis?.killNow());
   await ensureServices();
+  const REDIS_URL = GIVEN_REDIS_URL ?? (await startPrivateRedis());
   await ensureDatabase();
   const secret = sessionSecret();
   // The gateways dial the workers with mutual TLS, as in production: a local CA and certificates
@@ -267,30 +311,9 @@ async function main(): Promise<void> {
     { name: 'persister', dir: 'services/persister', env: { ...common, PERSISTER_HTTP_PORT: '9092' } },
   ];
 
-  const procs: Proc[] = [];
-  let stopping = false;
   let allReady = false;
-
-  const stopAll = async (code: number): Promise<never> => {
-    if (stopping) return new Promise<never>(() => undefined);
-    stopping = true;
-    say('stopping…');
-    for (const p of procs) if (!p.exited) p.child.kill('SIGTERM');
-    const deadline = Date.now() + STOP_GRACE_MS;
-    while (procs.some((p) => !p.exited) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    for (const p of procs) {
-      if (!p.exited) {
-        say(`${p.spec.name} did not stop in ${STOP_GRACE_MS / 1000}s; killing it`);
-        p.child.kill('SIGKILL');
-      }
-    }
-    while (procs.some((p) => !p.exited)) await new Promise((r) => setTimeout(r, 50));
-    say('stopped');
-    process.exit(code);
-  };
-
-  process.on('SIGINT', () => void stopAll(0));
-  process.on('SIGTERM', () => void stopAll(0));
+  // A Ctrl-C during the migrations: stopAll is under way, nothing more is started.
+  if (stopping) return;
 
   let readyCount = 0;
   const whenReady = new Promise<void>((resolve, reject) => {
@@ -334,9 +357,14 @@ async function main(): Promise<void> {
   say('');
   say(`Felt is running: open http://${host}:${lobbyPort}/`);
   say(`gateways: ${gatewayPorts.map((p) => `ws://${host}:${p}/ws`).join(', ')}   (Ctrl-C stops everything)`);
+  say(
+    privateRedis
+      ? `Redis 127.0.0.1:${privateRedis.port} (password in .felt/redis-password; npm run audit finds it)`
+      : `Redis ${redisAddress(REDIS_URL)} (REDIS_URL)`,
+  );
 }
 
-main().catch((err: unknown) => {
+main().catch(async (err: unknown) => {
   process.stderr.write(`[start] ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
+  await stopAll(1);
 });

@@ -68,12 +68,28 @@ describe('docker-compose.yml', () => {
     expect(pg.healthcheck?.test).toContain('pg_isready');
   });
 
-  it('serves the default REDIS_URL at localhost:6379 and keeps nothing on disk', () => {
+  it('serves Redis at localhost:6379 (the port of the default REDIS_URL) with a password, noeviction and nothing on disk', () => {
     const url = new URL(contractDefault('REDIS_URL'));
     const redis = loadCompose().services?.['redis'] ?? {};
     expect(loopbackPorts(redis)).toEqual([`${url.port}:6379`]);
-    // Exec form, so the empty --save argument survives without shell quoting.
-    expect(redis.command).toEqual(['redis-server', '--save', '', '--appendonly', 'no']);
+    // Exec form, so the empty --save argument survives without shell quoting; the password is
+    // REDIS_PASSWORD, felt-dev-password by default (the header comment's REDIS_URL).
+    const password = '${REDIS_PASSWORD:-felt-dev-password}';
+    expect(redis.command).toEqual([
+      'redis-server',
+      '--requirepass',
+      password,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+    ]);
+    // The healthcheck's ping authenticates (redis-cli reads REDISCLI_AUTH), with the same password.
     expect(redis.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(env(redis)['REDISCLI_AUTH']).toBe(password);
+    const header = readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8');
+    expect(header).toContain('REDIS_URL=redis://:felt-dev-password@127.0.0.1:6379');
   });
 });
