@@ -67,7 +67,7 @@ describe('tracing through every hop', () => {
     expect(
       redisCalls.map((s) => s.name),
       names(worker).join(', '),
-    ).toEqual(expect.arrayContaining(['eval', 'publish']));
+    ).toEqual(expect.arrayContaining(['evalsha', 'publish']));
     const produced = worker.find(
       (s) => s.attributes['bullmq.queue.operation'] === 'add' && s.attributes['bullmq.job.name'] === 'hand.completed',
     );

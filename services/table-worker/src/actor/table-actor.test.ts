@@ -69,6 +69,24 @@ describe('TableActor pipeline', () => {
     const saved = h.checkpoints.saved.get(TABLE)!;
     expect(saved.tableSeq).toBe(actor.tableSeq);
   });
+
+  it('answers a checkpointed command even when its publish is lost, and the next message shows the gap', async () => {
+    const h = harness();
+    const actor = await twoPlayers(h);
+    const before = h.publisher.toUser(A).at(-1)!.table_seq;
+    h.publisher.fail = true;
+    // B leaves: checkpointed, so answered, though nothing reached A.
+    const left = await actor.submit({ kind: 'detach', connectionId: 'cb', userId: B });
+    expect(left.tableSeq).toBeGreaterThan(before);
+    expect(h.checkpoints.saved.get(TABLE)!.tableSeq).toBe(left.tableSeq);
+    expect(h.publisher.toUser(A).at(-1)!.table_seq).toBe(before);
+    h.publisher.fail = false;
+    await actor.submit({ kind: 'attach', connectionId: 'cb2', userId: B });
+    // A's next message chains to what A's stream lost, not to what A last got: A resyncs.
+    const next = h.publisher.toUser(A).find((m) => m.table_seq > left.tableSeq)!;
+    expect(next.prev_table_seq).toBeGreaterThan(before);
+    await actor.stop();
+  });
 });
 
 describe('actions: dedupe and refusals', () => {

@@ -152,6 +152,12 @@ const isTableMessage = (m: Publication['message']): m is TableMessage => m.type 
 
 /** The memory publisher, read the way the gateway delivers it: per user stream, and the spectator stream. */
 export class MemoryPublisher extends MemoryEventPublisher {
+  /** While set, a publish delivers nothing and rejects, as a Redis that dropped the batch. */
+  fail = false;
+  override publish(tableId: string, publications: readonly Publication[]): Promise<void> {
+    if (this.fail) return Promise.reject(new Error('publish lost'));
+    return super.publish(tableId, publications);
+  }
   /** Messages user `userId` received on their own channel (heartbeats apart: see `heartbeats`). */
   toUser(userId: string): TableMessage[] {
     return this.stream(userId).filter(isTableMessage);
