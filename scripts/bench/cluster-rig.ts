@@ -114,6 +114,10 @@ export interface PlayShape {
   readonly players: number;
   /** Each bot's think time before each decision; 0 is flat out. */
   readonly thinkMs: number;
+  /** With it, each think time is drawn between thinkMs and this (a human pace, as `--think 1000-3000`). */
+  readonly thinkMaxMs?: number;
+  /** Sign-ups a second while seating (default 5: each is a password hash at the lobby). */
+  readonly signupPerSecond?: number;
   readonly seed: number;
 }
 
@@ -136,9 +140,9 @@ export function startPlay(cluster: Cluster, shape: PlayShape, log: (line: string
     tables: shape.tables,
     playersPerTable: shape.players,
     durationS: 24 * 3600,
-    think: { minMs: shape.thinkMs, maxMs: shape.thinkMs },
+    think: { minMs: shape.thinkMs, maxMs: shape.thinkMaxMs ?? shape.thinkMs },
     // Each sign-up is a password hash at the lobby: a gentle rate, so none times out on a busy machine.
-    accounts: { kind: 'signup', prefix: 'bench-', perSecond: 5 },
+    accounts: { kind: 'signup', prefix: 'bench-', perSecond: shape.signupPerSecond ?? 5 },
     passwordScheme: 'felt-bench-password',
     gateways: cluster.gateways.map((g) => g.wsUrl),
     origin: TEST_ORIGIN,

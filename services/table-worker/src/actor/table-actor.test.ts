@@ -81,7 +81,7 @@ describe('TableActor pipeline', () => {
     expect(h.checkpoints.saved.get(TABLE)!.tableSeq).toBe(left.tableSeq);
     expect(h.publisher.toUser(A).at(-1)!.table_seq).toBe(before);
     h.publisher.fail = false;
-    await actor.submit({ kind: 'attach', connectionId: 'cb2', userId: B });
+    await actor.submit({ kind: 'attach', connectionId: 'cb2', streamId: 's1', userId: B });
     // A's next message chains to what A's stream lost, not to what A last got: A resyncs.
     const next = h.publisher.toUser(A).find((m) => m.table_seq > left.tableSeq)!;
     expect(next.prev_table_seq).toBeGreaterThan(before);
