@@ -17,8 +17,22 @@ export interface ClientConnection {
   readonly userId: string;
   readonly sessionId: string;
   readonly name: string;
-  readonly tables: Map<string, Attachment>;
+  /**
+   * The tables the socket is at. Most sockets are at none: those share {@link NO_TABLES} (an empty
+   * Map costs a few hundred bytes) until their first join, and go back to it when they leave the last.
+   */
+  tables: Map<string, Attachment>;
 }
+
+/** An empty table map that refuses entries: give the connection its own Map before its first table. */
+class NoTables extends Map<string, Attachment> {
+  override set(): this {
+    throw new Error('NO_TABLES is shared: give the connection its own Map first');
+  }
+}
+
+/** The shared, empty `tables` of every connection at no table. */
+export const NO_TABLES: Map<string, Attachment> = new NoTables();
 
 export type Channel =
   { readonly kind: 'table'; readonly tableId: string } | { readonly kind: 'user'; readonly userId: string };

@@ -1,5 +1,5 @@
 import type { ChannelCredentials } from '@grpc/grpc-js';
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import uWS from 'uWebSockets.js';
 import {
   redisKeys,
@@ -14,13 +14,14 @@ import { ErrorCode, parseClientFrame, type ErrorMessage } from '@felt/protocol';
 import { ChannelSubscriptions } from './channel-subscriptions.js';
 import { clientAddress } from './client-address.js';
 import { GatewayCloseCode } from './close-codes.js';
-import { ConnectionIndex } from './connection-index.js';
+import { ConnectionIndex, NO_TABLES, type Attachment } from './connection-index.js';
 import { registerHttpRoutes } from './http-routes.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
 import { SocketLimiter, SocketRefusal } from './socket-limits.js';
+import { SessionWatch } from './session-watch.js';
 import { TableRequests, type TableClient } from './table-requests.js';
-import { TokenBucket } from './token-bucket.js';
-import { authorizeUpgrade, RefusalReason } from './upgrade-auth.js';
+import { checkBucketLimits, takeToken, type BucketState } from './token-bucket.js';
+import { authorizeUpgrade, RefusalReason, type UpgradeAuthOptions } from './upgrade-auth.js';
 import { WorkerRouter } from './worker-router.js';
 
 // A build whose native binary did not load falls back to a JS shim that lacks H3App and can hang
@@ -45,19 +46,43 @@ const UWS_DROP_REASONS: Readonly<Record<string, string>> = {
   'Received invalid UTF-8': 'invalid_utf8',
 };
 
-interface SocketData extends TableClient {
-  /** Session expiry, seconds since the epoch (the token's exp). */
-  readonly expiresAt: number;
-  /** The client address the socket caps count this socket under (client-address.ts). */
-  readonly address: string;
+/**
+ * One client socket: uWS's user data, held for as long as the socket is open. What every idle socket
+ * costs the gateway's heap, so it is kept small (BENCH idle-socket): a class whose fields all live
+ * in the object itself, the rate limit's bucket as two of them, the connection id a flat string, and
+ * the shared empty `tables` until the first join.
+ */
+class SocketData implements TableClient, BucketState {
+  /** Unique across gateways and restarts (the workers keep it in table checkpoints): 128 random bits. */
+  readonly id: string = randomBytes(16).toString('hex');
+  tables: Map<string, Attachment> = NO_TABLES;
   /** Counted by the socket caps: false until open admits it, and for a socket refused there. */
-  admitted: boolean;
-  readonly bucket: TokenBucket;
-  droppedInRow: number;
-  lastRateErrorAt: number;
-  closed: boolean;
-  ws: uWS.WebSocket<SocketData> | undefined;
+  admitted = false;
+  closed = false;
+  ws: uWS.WebSocket<SocketData> | undefined = undefined;
+  /** The rate limit's bucket (token-bucket.ts): tokens left, and when it was last refilled (ms). */
+  tokens: number;
+  last: number;
+  droppedInRow = 0;
+  lastRateErrorAt = 0;
+
+  constructor(
+    readonly userId: string,
+    readonly sessionId: string,
+    readonly name: string,
+    /** Session expiry, seconds since the epoch (the token's exp). */
+    readonly expiresAt: number,
+    /** The client address the socket caps count this socket under (client-address.ts). */
+    readonly address: string,
+    burst: number,
+    now: number,
+  ) {
+    this.tokens = burst;
+    this.last = now;
+  }
 }
+
+const REFUSAL_STATUS = { 401: '401 Unauthorized', 403: '403 Forbidden', 503: '503 Service Unavailable' } as const;
 
 export interface GatewayOptions {
   readonly gatewayId: string;
@@ -88,8 +113,13 @@ export interface GatewayOptions {
   readonly requestTimeoutMs?: number;
   /** How the gateway dials workers (gRPC mutual TLS from FELT_GRPC_TLS_*); absent: plaintext. */
   readonly workerCredentials?: ChannelCredentials;
-  /** How often open sockets' sessions are checked for revocation and expiry. */
+  /**
+   * How often every open socket's session is re-read from Redis (revoked or expired), the safety
+   * net behind the revocation channel (session-watch.ts).
+   */
   readonly sessionCheckMs: number;
+  /** Called with a listener for each time the subscriber's Redis connection is ready (again). */
+  readonly onSubscriberReady?: (listener: () => void) => void;
   /** Tests only: the fraction of pub/sub deliveries dropped on purpose (0 in production). */
   readonly dropRate?: number;
   /** On shutdown: sockets closed per batch (default 500), and the pause between batches (default 100 ms). */
@@ -105,7 +135,8 @@ export interface GatewayOptions {
 export class Gateway {
   private readonly app: uWS.TemplatedApp;
   private listenSocket: uWS.us_listen_socket | undefined;
-  private readonly sockets = new Set<SocketData>();
+  private readonly sockets: SessionWatch<SocketData>;
+  private readonly auth: UpgradeAuthOptions;
   private readonly keys: RedisKeys;
   private readonly metrics: GatewayMetrics;
   private readonly router: WorkerRouter;
@@ -114,11 +145,21 @@ export class Gateway {
   private readonly allowed: ReadonlySet<string>;
   private readonly limiter: SocketLimiter;
   private stopping = false;
-  private sessionTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: GatewayOptions) {
     this.keys = redisKeys(o.prefix);
     this.allowed = new Set(o.allowedOrigins);
+    checkBucketLimits(o.ratePerSec, o.rateBurst);
+    this.auth = { secret: o.secret, redis: o.redis, prefix: o.prefix, allowedOrigins: this.allowed };
+    this.sockets = new SessionWatch<SocketData>({
+      redis: o.redis,
+      subscriber: o.subscriber,
+      keys: this.keys,
+      logger: o.logger,
+      sweepMs: o.sessionCheckMs,
+      end: (s, reason) => this.closeSocket(s, GatewayCloseCode.SESSION_ENDED, reason),
+    });
+    o.onSubscriberReady?.(() => this.sockets.subscriberReconnected());
     this.limiter = new SocketLimiter({
       perUser: o.maxSocketsPerUser,
       perAddress: o.maxSocketsPerAddress,
@@ -164,10 +205,8 @@ export class Gateway {
 
   async start(): Promise<number> {
     this.router.syncLinks();
-    this.sessionTimer = setInterval(() => {
-      this.checkSessions().catch((err: unknown) => this.o.logger.warn({ err }, 'session check failed'));
-    }, this.o.sessionCheckMs);
-    this.sessionTimer.unref();
+    // Subscribed before the first socket opens, so that no logout can pass an open socket by.
+    await this.sockets.start();
     return new Promise<number>((resolve, reject) => {
       this.app.listen(this.o.host, this.o.port, (socket) => {
         if (!socket) return reject(new Error(`gateway could not listen on ${this.o.host}:${this.o.port}`));
@@ -188,11 +227,11 @@ export class Gateway {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.sessionTimer) clearInterval(this.sessionTimer);
     this.tables.stop();
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = undefined;
     await this.closeInBatches();
+    await this.sockets.stop();
     this.router.close();
     await this.channels.closeAll();
   }
@@ -205,7 +244,7 @@ export class Gateway {
   private async closeInBatches(): Promise<void> {
     const batch = Math.max(1, this.o.closeBatch ?? 500);
     const pauseMs = this.o.closeIntervalMs ?? 100;
-    const order = [...this.sockets];
+    const order = [...this.sockets.sockets()];
     for (let i = 0; i < order.length; i += batch) {
       if (i > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
       for (const s of order.slice(i, i + batch)) {
@@ -260,42 +299,30 @@ export class Gateway {
       res.writeStatus('503 Service Unavailable').end('{"error":"shutting_down"}');
       return;
     }
-    authorizeUpgrade(
-      { secret: this.o.secret, redis: this.o.redis, prefix: this.o.prefix, allowedOrigins: this.allowed },
-      headers,
-    )
+    authorizeUpgrade(this.auth, headers)
       .catch(() => ({ ok: false as const, status: 503 as const, reason: RefusalReason.UNAVAILABLE }))
       .then((decision) => {
         if (aborted) return;
         if (!decision.ok) {
           res.cork(() => {
             this.metrics.refusals.inc({ reason: decision.reason });
-            const status = { 401: '401 Unauthorized', 403: '403 Forbidden', 503: '503 Service Unavailable' }[
-              decision.status
-            ];
             res
-              .writeStatus(status)
+              .writeStatus(REFUSAL_STATUS[decision.status])
               .writeHeader('content-type', 'application/json')
               .end(JSON.stringify({ error: decision.reason }));
           });
           return;
         }
-        const now = Date.now();
-        const data: SocketData = {
-          id: randomUUID(),
-          userId: decision.claims.userId,
-          sessionId: decision.claims.sessionId,
-          expiresAt: decision.claims.expiresAt,
+        const { claims } = decision;
+        const data = new SocketData(
+          claims.userId,
+          claims.sessionId,
+          claims.name,
+          claims.expiresAt,
           address,
-          admitted: false,
-          name: decision.claims.name,
-          tables: new Map(),
-          bucket: new TokenBucket(this.o.ratePerSec, this.o.rateBurst, now),
-          droppedInRow: 0,
-          lastRateErrorAt: 0,
-          closed: false,
-          ws: undefined,
-        };
+          this.o.rateBurst,
+          Date.now(),
+        );
         // Not corked: uWS's cork() after an asynchronous upgrade can misread the upgraded socket's
         // state and close it at once (a dirty close, 1006, on both ends; uWebSockets#1928, fixed
         // upstream by uWebSockets PR #1929). uWS's maintainer's advice until then: upgrade uncorked.
@@ -329,37 +356,14 @@ export class Gateway {
       );
       return;
     }
-    data.admitted = true;
-    this.sockets.add(data);
-    this.metrics.sockets.inc();
-  }
-
-  /**
-   * A session revoked (logout) or expired after the upgrade ends its sockets too: one pipelined
-   * EXISTS per open session every sessionCheckMs, so logout reaches live sockets within that bound.
-   */
-  private async checkSessions(): Promise<void> {
-    const bySession = new Map<string, SocketData[]>();
-    const nowSec = Date.now() / 1000;
-    for (const s of this.sockets) {
-      if (s.expiresAt <= nowSec) {
-        this.closeSocket(s, GatewayCloseCode.SESSION_ENDED, 'session expired');
-        continue;
-      }
-      const list = bySession.get(s.sessionId);
-      if (list) list.push(s);
-      else bySession.set(s.sessionId, [s]);
+    if (!this.sockets.add(data)) {
+      // Its upgrade read Redis just before a logout whose message arrived before the socket opened.
+      this.limiter.release(data.userId, data.address);
+      this.closeSocket(data, GatewayCloseCode.SESSION_ENDED, 'session revoked');
+      return;
     }
-    if (bySession.size === 0) return;
-    const ids = [...bySession.keys()];
-    const pipeline = this.o.redis.pipeline();
-    for (const id of ids) pipeline.exists(this.keys.revoked(id));
-    const results = (await pipeline.exec()) ?? [];
-    results.forEach(([err, revoked], i) => {
-      if (err || revoked !== 1) return;
-      for (const s of bySession.get(ids[i]!) ?? [])
-        this.closeSocket(s, GatewayCloseCode.SESSION_ENDED, 'session revoked');
-    });
+    data.admitted = true;
+    this.metrics.sockets.inc();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -373,7 +377,7 @@ export class Gateway {
       return;
     }
     const now = Date.now();
-    if (!conn.bucket.take(now)) {
+    if (!takeToken(conn, now, this.o.ratePerSec, this.o.rateBurst)) {
       this.metrics.messagesIn.inc({ type: 'rate_limited' });
       conn.droppedInRow++;
       if (conn.droppedInRow > this.o.rateBurst) {

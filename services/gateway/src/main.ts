@@ -60,6 +60,8 @@ const gateway = new Gateway({
   trustProxyHops: env.GATEWAY_TRUST_PROXY,
   debugEndpoints: env.FELT_DEBUG_ENDPOINTS,
   sessionCheckMs: env.GATEWAY_SESSION_CHECK_MS,
+  // A revocation published while the subscriber was reconnecting is lost: the gateway re-reads them.
+  onSubscriberReady: (listener) => subRedis.on('ready', listener),
   dropRate: env.GATEWAY_TEST_DROP_RATE,
   closeBatch: env.GATEWAY_CLOSE_BATCH,
   closeIntervalMs: env.GATEWAY_CLOSE_INTERVAL_MS,

@@ -3,7 +3,7 @@ import type { Logger, RingView } from '@felt/platform';
 import { ErrorCode, type ErrorMessage, type TableFrame } from '@felt/protocol';
 import type { ChannelSubscriptions } from './channel-subscriptions.js';
 import { clientAck, clientError, echoOf, internalError, type FrameEcho } from './client-answers.js';
-import type { Attachment, ClientConnection, ConnectionIndex } from './connection-index.js';
+import { NO_TABLES, type Attachment, type ClientConnection, type ConnectionIndex } from './connection-index.js';
 import type { GatewayMetrics } from './metrics.js';
 import { attachFrame, commandFrame, detachFrame } from './worker-frames.js';
 import type { WorkerAnswer, WorkerReply } from './worker-link.js';
@@ -152,6 +152,7 @@ export class TableRequests<C extends TableClient> {
       });
     }
     if (!existing) {
+      if (conn.tables === NO_TABLES) conn.tables = new Map();
       conn.tables.set(tableId, { state: 'attaching', workerId: undefined, linkGeneration: 0, spectate });
       this.o.index.add(conn, tableId);
       await Promise.all([
@@ -194,6 +195,7 @@ export class TableRequests<C extends TableClient> {
 
   private dropAttachment(conn: C, tableId: string): void {
     if (!conn.tables.delete(tableId)) return;
+    if (conn.tables.size === 0) conn.tables = NO_TABLES;
     this.o.index.remove(conn, tableId);
     this.o.channels.release({ kind: 'table', tableId });
     this.o.channels.release({ kind: 'user', userId: conn.userId });

@@ -25,6 +25,10 @@ export function revocationTtlMs(expiresAt: Date, now = Date.now()): number {
  * the truth; a key that Redis refused is kept here and written again by the revocation sync's next
  * check, and the completeness marker is dropped (when Redis lets us), so that gateways fail closed
  * instead of trusting an incomplete list.
+ *
+ * With each key, the session id is published on `P sessions-revoked` (in the same MULTI), so that
+ * every gateway ends that session's open sockets at once; a gateway that missed the message finds
+ * the key at its next sweep (GATEWAY_SESSION_CHECK_MS).
  */
 export class RedisRevocationList implements RevocationList {
   private readonly keys: RedisKeys;
@@ -39,7 +43,7 @@ export class RedisRevocationList implements RevocationList {
 
   async revoke(sessionId: string, expiresAt: Date): Promise<void> {
     try {
-      await this.redis.set(this.keys.revoked(sessionId), '1', 'PX', revocationTtlMs(expiresAt));
+      await this.write(sessionId, expiresAt);
       this.pending.delete(sessionId);
     } catch {
       this.pending.set(sessionId, expiresAt);
@@ -63,8 +67,20 @@ export class RedisRevocationList implements RevocationList {
         this.pending.delete(sessionId);
         continue;
       }
-      await this.redis.set(this.keys.revoked(sessionId), '1', 'PX', revocationTtlMs(expiresAt));
+      await this.write(sessionId, expiresAt);
       this.pending.delete(sessionId);
     }
+  }
+
+  /** The key, and the message to the gateways, in one round trip; rejects if the key was not written. */
+  private async write(sessionId: string, expiresAt: Date): Promise<void> {
+    const results = await this.redis
+      .multi()
+      .set(this.keys.revoked(sessionId), '1', 'PX', revocationTtlMs(expiresAt))
+      .publish(this.keys.sessionsRevoked, sessionId)
+      .exec();
+    if (!results) throw new Error('revocation aborted');
+    const [setErr] = results[0] ?? [new Error('revocation not written')];
+    if (setErr) throw setErr;
   }
 }

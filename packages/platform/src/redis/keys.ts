@@ -62,6 +62,11 @@ export interface RedisKeys {
   readonly roomEvents: string;
   /** string "1" with TTL (the session's remaining life): the session was revoked. */
   revoked(sessionId: string): string;
+  /**
+   * channel: a session was revoked; payload = the session id. Published by the lobby right after
+   * it writes `revoked:<sid>`, so that gateways close that session's open sockets at once.
+   */
+  readonly sessionsRevoked: string;
   /** string (no TTL), an ISO time: the `revoked:` keys are complete (gateways fail closed without it). */
   readonly revocationsLoaded: string;
   /** string with PX TTL: the token of the lobby replica reloading the revocation keys from Postgres. */
@@ -111,6 +116,7 @@ export function redisKeys(prefix: string): RedisKeys {
     tableOps: `${prefix}table-ops`,
     roomEvents: `${prefix}room-events`,
     revoked: (sid) => `${prefix}revoked:${sid}`,
+    sessionsRevoked: `${prefix}sessions-revoked`,
     revocationsLoaded: `${prefix}revocations:loaded`,
     revocationsLoading: `${prefix}revocations:loading`,
     rateLimit: (limit) => `${prefix}rl:${limit}`,
