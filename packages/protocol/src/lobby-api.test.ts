@@ -9,6 +9,7 @@ import {
   historyQuerySchema,
   joinByCodeSchema,
   lobbyErrorSchema,
+  updateMeSchema,
   type HandSummary,
 } from './lobby-api.js';
 
@@ -37,7 +38,7 @@ const summary: HandSummary = {
 describe('the lobby’s HTTP contract', () => {
   it('keys every route `METHOD /path` and lists a schema (or no body) for each success status', () => {
     for (const [key, route] of Object.entries(LOBBY_ROUTES)) {
-      expect(key).toMatch(/^(GET|POST|DELETE) \/api\/[a-z/{}-]+$/);
+      expect(key).toMatch(/^(GET|POST|PATCH|DELETE) \/api\/[a-z/{}-]+$/);
       const statuses = Object.keys(route.success).map(Number);
       expect(statuses.length, key).toBeGreaterThan(0);
       for (const status of statuses) {
@@ -62,6 +63,11 @@ describe('the lobby’s HTTP contract', () => {
     expect(joinByCodeSchema.safeParse({ code: '042817', buy_in: 0 }).success).toBe(false);
     expect(createRoomSchema.safeParse({ config: { seats: 11 } }).success).toBe(false);
     expect(historyQuerySchema.parse({})).toEqual({ page_size: 20 });
+    expect(updateMeSchema.safeParse({ locale: 'zh-CN' }).success).toBe(true);
+    expect(updateMeSchema.safeParse({ locale: null }).success).toBe(true);
+    for (const bad of [{ locale: 'fr' }, { locale: 'zh' }, { locale: 'EN' }, {}, { locale: 'en', name: 'x' }]) {
+      expect(updateMeSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
   });
 
   it('has one stable code per refusal, in the documented error shape', () => {

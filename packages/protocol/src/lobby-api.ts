@@ -125,12 +125,26 @@ export const lobbySeatSchema = z.object({
 });
 export type LobbySeat = z.infer<typeof lobbySeatSchema>;
 
+/** The languages the web client speaks; an account keeps its choice (`PATCH /api/me`). */
+export const Locale = { EN: 'en', ZH_CN: 'zh-CN' } as const;
+export type Locale = (typeof Locale)[keyof typeof Locale];
+export const LOCALES = Object.values(Locale) as [Locale, ...Locale[]];
+export const localeSchema = z.enum(LOCALES);
+
 export const meSchema = z.object({
   user: lobbyUserSchema,
   wallet: chips,
   seats: z.array(lobbySeatSchema),
+  locale: localeSchema
+    .nullable()
+    .describe("The account's language for the web client (en or zh-CN); null until chosen: the browser's decides"),
 });
 export type LobbyMe = z.infer<typeof meSchema>;
+
+export const updateMeSchema = z.strictObject({
+  locale: localeSchema.nullable().describe('The language to keep for this account; null forgets the choice'),
+});
+export type UpdateMeRequest = z.infer<typeof updateMeSchema>;
 
 export const clientConfigSchema = z.object({ gateway_urls: z.array(z.string()) });
 export type LobbyClientConfig = z.infer<typeof clientConfigSchema>;
@@ -416,6 +430,7 @@ export const LOBBY_ROUTES = {
   'POST /api/auth/logout': { success: { 204: null } },
   'POST /api/auth/logout-all': { success: { 200: loggedOutEverywhereSchema } },
   'GET /api/me': { success: { 200: meSchema } },
+  'PATCH /api/me': { body: updateMeSchema, success: { 200: meSchema } },
   'POST /api/rooms': { headers: idempotencyHeaderSchema, body: createRoomSchema, success: { 201: createdRoomSchema } },
   'GET /api/rooms': { query: listQuerySchema, success: { 200: roomListSchema } },
   'POST /api/rooms/join': { headers: idempotencyHeaderSchema, body: joinByCodeSchema, success: { 200: joinedSchema } },

@@ -8,6 +8,7 @@ import {
   type PrismaClient,
 } from '@felt/db';
 import { SessionTokenError, signSessionToken, verifySessionToken, type SessionClaims } from '@felt/platform';
+import { localeSchema, type Locale } from '@felt/protocol';
 import { ApiErrorCode, LobbyError } from './errors.js';
 import type { HashQueue } from './hash-queue.js';
 import { DEFAULT_SCRYPT, dummyHash, hashPassword, verifyPassword, type ScryptParams } from './passwords.js';
@@ -216,6 +217,17 @@ export class Accounts {
     return accountBalance(this.o.prisma, walletAccount(userId));
   }
 
+  /** The account's language for the web client; null until the player chooses one. */
+  async locale(userId: string): Promise<Locale | null> {
+    const user = await this.o.prisma.user.findUnique({ where: { id: userId }, select: { locale: true } });
+    return parseStoredLocale(user?.locale ?? null);
+  }
+
+  /** Keeps the account's language (null forgets it). The value is checked at the HTTP edge. */
+  async setLocale(userId: string, locale: Locale | null): Promise<void> {
+    await this.o.prisma.user.update({ where: { id: userId }, data: { locale }, select: { id: true } });
+  }
+
   private async issue(user: { id: string; name: string }): Promise<IssuedSession> {
     const now = this.o.clock.now();
     // Whole seconds: the token's exp claim is in seconds, and the row must agree with it.
@@ -232,4 +244,10 @@ export class Accounts {
     });
     return { user, token, expiresAt, wallet: await this.wallet(user.id) };
   }
+}
+
+/** A stored language the contract no longer lists (a language withdrawn) reads as no choice. */
+function parseStoredLocale(value: string | null): Locale | null {
+  const parsed = localeSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }

@@ -36,6 +36,7 @@ import {
   signedUpSchema,
   topUpRequestSchema,
   topUpSchema,
+  updateMeSchema,
 } from '@felt/protocol';
 import type { z } from 'zod';
 
@@ -68,6 +69,7 @@ export {
   signedUpSchema,
   topUpRequestSchema,
   topUpSchema,
+  updateMeSchema,
 } from '@felt/protocol';
 
 type Metadata = NonNullable<ReturnType<typeof zodToOpenAPIRegistry.get>>;
@@ -94,6 +96,7 @@ const COMPONENTS: readonly (readonly [z.ZodType, string, extendsFrom?: z.ZodObje
   [loggedOutEverywhereSchema, 'LoggedOutEverywhere'],
   [lobbySeatSchema, 'Seat'],
   [meSchema, 'Me'],
+  [updateMeSchema, 'UpdateMe'],
   [clientConfigSchema, 'ClientConfig'],
   [roomConfigBodySchema, 'RoomConfig'],
   // The creator's seat: SeatRequest with what it is for.

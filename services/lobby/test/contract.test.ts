@@ -63,6 +63,13 @@ const CALLS: Record<LobbyRouteKey, () => Promise<Response<unknown>[]>> = {
   'POST /api/auth/logout': async () => [await (await h.user()).post('/api/auth/logout')],
   'POST /api/auth/logout-all': async () => [await (await h.user()).post('/api/auth/logout-all')],
   'GET /api/me': async () => [await host.get('/api/me'), await (await h.user()).get('/api/me')],
+  'PATCH /api/me': async () => {
+    const user = await h.user();
+    return [
+      await user.req('PATCH', '/api/me', { locale: 'zh-CN' }),
+      await user.req('PATCH', '/api/me', { locale: null }),
+    ];
+  },
   'POST /api/rooms': async () => {
     const seated = await h.user();
     const unseated = await h.user();
@@ -191,6 +198,7 @@ describe('the lobby’s HTTP contract', () => {
         'SignedUp',
         'TopUp',
         'TopUpRequest',
+        'UpdateMe',
         'User',
       ].sort(),
     );

@@ -73,6 +73,19 @@ describe('LobbyClient', () => {
     await expect(lobby.listRooms()).rejects.toMatchObject({ code: 'bad_response', status: 502 });
   });
 
+  it('keeps the account’s language with PATCH /api/me', async () => {
+    const me = { user: { id: 'u1', name: 'ann' }, wallet: 10, seats: [], locale: 'zh-CN' };
+    const { fetch, calls } = fakeFetch([() => json(200, me)]);
+    const lobby = new LobbyClient({ baseUrl: 'http://lobby', fetch, cookie: 'felt_session=x' });
+    expect(await lobby.updateMe({ locale: 'zh-CN' })).toEqual(me);
+    expect(calls[0]).toMatchObject({
+      url: 'http://lobby/api/me',
+      method: 'PATCH',
+      body: { locale: 'zh-CN' },
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+
   it('reads the hand history and creates rooms on the contract’s routes', async () => {
     const page = { hands: [], next: null };
     const { fetch, calls } = fakeFetch([

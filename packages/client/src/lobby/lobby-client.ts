@@ -19,6 +19,7 @@ import {
   type QuickJoinRequest,
   type RoomListQuery,
   type SeatRequest,
+  type UpdateMeRequest,
 } from '@felt/protocol';
 
 // The lobby's request and response types are @felt/protocol's HTTP contract; these are re-exported
@@ -44,6 +45,7 @@ export type {
   LobbyUser,
   QuickJoinRequest,
   SeatRequest,
+  UpdateMeRequest,
 } from '@felt/protocol';
 
 /** A refused lobby request: `code` is the API's stable error code (services/lobby README). */
@@ -105,6 +107,11 @@ export class LobbyClient {
 
   me(): Promise<LobbyMe> {
     return this.request<LobbyMe>('GET', '/api/me');
+  }
+
+  /** Changes the account's settings (its language); answers as {@link LobbyClient.me} does. */
+  updateMe(changes: UpdateMeRequest): Promise<LobbyMe> {
+    return this.request<LobbyMe>('PATCH', '/api/me', changes);
   }
 
   /** Gateway WebSocket URLs to connect to. */

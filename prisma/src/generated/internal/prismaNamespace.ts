@@ -1660,7 +1660,8 @@ export const UserScalarFieldEnum = {
   name: 'name',
   nameKey: 'nameKey',
   passwordHash: 'passwordHash',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  locale: 'locale'
 } as const
 
 export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]

@@ -515,10 +515,6 @@ export type EnumAccountKindFieldUpdateOperationsInput = {
   set?: $Enums.AccountKind
 }
 
-export type NullableStringFieldUpdateOperationsInput = {
-  set?: string | null
-}
-
 export type LedgerAccountCreateNestedOneWithoutWalletInput = {
   create?: Prisma.XOR<Prisma.LedgerAccountCreateWithoutWalletInput, Prisma.LedgerAccountUncheckedCreateWithoutWalletInput>
   connectOrCreate?: Prisma.LedgerAccountCreateOrConnectWithoutWalletInput

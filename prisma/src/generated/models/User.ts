@@ -30,6 +30,7 @@ export type UserMinAggregateOutputType = {
   nameKey: string | null
   passwordHash: string | null
   createdAt: Date | null
+  locale: string | null
 }
 
 export type UserMaxAggregateOutputType = {
@@ -38,6 +39,7 @@ export type UserMaxAggregateOutputType = {
   nameKey: string | null
   passwordHash: string | null
   createdAt: Date | null
+  locale: string | null
 }
 
 export type UserCountAggregateOutputType = {
@@ -46,6 +48,7 @@ export type UserCountAggregateOutputType = {
   nameKey: number
   passwordHash: number
   createdAt: number
+  locale: number
   _all: number
 }
 
@@ -56,6 +59,7 @@ export type UserMinAggregateInputType = {
   nameKey?: true
   passwordHash?: true
   createdAt?: true
+  locale?: true
 }
 
 export type UserMaxAggregateInputType = {
@@ -64,6 +68,7 @@ export type UserMaxAggregateInputType = {
   nameKey?: true
   passwordHash?: true
   createdAt?: true
+  locale?: true
 }
 
 export type UserCountAggregateInputType = {
@@ -72,6 +77,7 @@ export type UserCountAggregateInputType = {
   nameKey?: true
   passwordHash?: true
   createdAt?: true
+  locale?: true
   _all?: true
 }
 
@@ -153,6 +159,7 @@ export type UserGroupByOutputType = {
   nameKey: string
   passwordHash: string
   createdAt: Date
+  locale: string | null
   _count: UserCountAggregateOutputType | null
   _min: UserMinAggregateOutputType | null
   _max: UserMaxAggregateOutputType | null
@@ -182,6 +189,7 @@ export type UserWhereInput = {
   nameKey?: Prisma.StringFilter<"User"> | string
   passwordHash?: Prisma.StringFilter<"User"> | string
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
+  locale?: Prisma.StringNullableFilter<"User"> | string | null
   sessions?: Prisma.SessionListRelationFilter
   wallet?: Prisma.XOR<Prisma.WalletNullableScalarRelationFilter, Prisma.WalletWhereInput> | null
   hostedRooms?: Prisma.RoomListRelationFilter
@@ -196,6 +204,7 @@ export type UserOrderByWithRelationInput = {
   nameKey?: Prisma.SortOrder
   passwordHash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  locale?: Prisma.SortOrderInput | Prisma.SortOrder
   sessions?: Prisma.SessionOrderByRelationAggregateInput
   wallet?: Prisma.WalletOrderByWithRelationInput
   hostedRooms?: Prisma.RoomOrderByRelationAggregateInput
@@ -213,6 +222,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   name?: Prisma.StringFilter<"User"> | string
   passwordHash?: Prisma.StringFilter<"User"> | string
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
+  locale?: Prisma.StringNullableFilter<"User"> | string | null
   sessions?: Prisma.SessionListRelationFilter
   wallet?: Prisma.XOR<Prisma.WalletNullableScalarRelationFilter, Prisma.WalletWhereInput> | null
   hostedRooms?: Prisma.RoomListRelationFilter
@@ -227,6 +237,7 @@ export type UserOrderByWithAggregationInput = {
   nameKey?: Prisma.SortOrder
   passwordHash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  locale?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.UserCountOrderByAggregateInput
   _max?: Prisma.UserMaxOrderByAggregateInput
   _min?: Prisma.UserMinOrderByAggregateInput
@@ -241,6 +252,7 @@ export type UserScalarWhereWithAggregatesInput = {
   nameKey?: Prisma.StringWithAggregatesFilter<"User"> | string
   passwordHash?: Prisma.StringWithAggregatesFilter<"User"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"User"> | Date | string
+  locale?: Prisma.StringNullableWithAggregatesFilter<"User"> | string | null
 }
 
 export type UserCreateInput = {
@@ -249,6 +261,7 @@ export type UserCreateInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
@@ -263,6 +276,7 @@ export type UserUncheckedCreateInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
@@ -277,6 +291,7 @@ export type UserUpdateInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
@@ -291,6 +306,7 @@ export type UserUncheckedUpdateInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
@@ -305,6 +321,7 @@ export type UserCreateManyInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
 }
 
 export type UserUpdateManyMutationInput = {
@@ -313,6 +330,7 @@ export type UserUpdateManyMutationInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type UserUncheckedUpdateManyInput = {
@@ -321,6 +339,7 @@ export type UserUncheckedUpdateManyInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type UserCountOrderByAggregateInput = {
@@ -329,6 +348,7 @@ export type UserCountOrderByAggregateInput = {
   nameKey?: Prisma.SortOrder
   passwordHash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  locale?: Prisma.SortOrder
 }
 
 export type UserMaxOrderByAggregateInput = {
@@ -337,6 +357,7 @@ export type UserMaxOrderByAggregateInput = {
   nameKey?: Prisma.SortOrder
   passwordHash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  locale?: Prisma.SortOrder
 }
 
 export type UserMinOrderByAggregateInput = {
@@ -345,6 +366,7 @@ export type UserMinOrderByAggregateInput = {
   nameKey?: Prisma.SortOrder
   passwordHash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  locale?: Prisma.SortOrder
 }
 
 export type UserScalarRelationFilter = {
@@ -363,6 +385,10 @@ export type StringFieldUpdateOperationsInput = {
 
 export type DateTimeFieldUpdateOperationsInput = {
   set?: Date | string
+}
+
+export type NullableStringFieldUpdateOperationsInput = {
+  set?: string | null
 }
 
 export type UserCreateNestedOneWithoutSessionsInput = {
@@ -457,6 +483,7 @@ export type UserCreateWithoutSessionsInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
@@ -470,6 +497,7 @@ export type UserUncheckedCreateWithoutSessionsInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
@@ -499,6 +527,7 @@ export type UserUpdateWithoutSessionsInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
@@ -512,6 +541,7 @@ export type UserUncheckedUpdateWithoutSessionsInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
@@ -525,6 +555,7 @@ export type UserCreateWithoutHostedRoomsInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
@@ -538,6 +569,7 @@ export type UserUncheckedCreateWithoutHostedRoomsInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
@@ -567,6 +599,7 @@ export type UserUpdateWithoutHostedRoomsInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
@@ -580,6 +613,7 @@ export type UserUncheckedUpdateWithoutHostedRoomsInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
@@ -593,6 +627,7 @@ export type UserCreateWithoutMembershipsInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
@@ -606,6 +641,7 @@ export type UserUncheckedCreateWithoutMembershipsInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
@@ -635,6 +671,7 @@ export type UserUpdateWithoutMembershipsInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
@@ -648,6 +685,7 @@ export type UserUncheckedUpdateWithoutMembershipsInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
@@ -661,6 +699,7 @@ export type UserCreateWithoutAccountsInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
@@ -674,6 +713,7 @@ export type UserUncheckedCreateWithoutAccountsInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
@@ -703,6 +743,7 @@ export type UserUpdateWithoutAccountsInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
@@ -716,6 +757,7 @@ export type UserUncheckedUpdateWithoutAccountsInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
@@ -729,6 +771,7 @@ export type UserCreateWithoutWalletInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
@@ -742,6 +785,7 @@ export type UserUncheckedCreateWithoutWalletInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
@@ -771,6 +815,7 @@ export type UserUpdateWithoutWalletInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
@@ -784,6 +829,7 @@ export type UserUncheckedUpdateWithoutWalletInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
@@ -797,6 +843,7 @@ export type UserCreateWithoutHandPlayersInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
@@ -810,6 +857,7 @@ export type UserUncheckedCreateWithoutHandPlayersInput = {
   nameKey: string
   passwordHash: string
   createdAt?: Date | string
+  locale?: string | null
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
@@ -839,6 +887,7 @@ export type UserUpdateWithoutHandPlayersInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
@@ -852,6 +901,7 @@ export type UserUncheckedUpdateWithoutHandPlayersInput = {
   nameKey?: Prisma.StringFieldUpdateOperationsInput | string
   passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
@@ -932,6 +982,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   nameKey?: boolean
   passwordHash?: boolean
   createdAt?: boolean
+  locale?: boolean
   sessions?: boolean | Prisma.User$sessionsArgs<ExtArgs>
   wallet?: boolean | Prisma.User$walletArgs<ExtArgs>
   hostedRooms?: boolean | Prisma.User$hostedRoomsArgs<ExtArgs>
@@ -947,6 +998,7 @@ export type UserSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   nameKey?: boolean
   passwordHash?: boolean
   createdAt?: boolean
+  locale?: boolean
 }, ExtArgs["result"]["user"]>
 
 export type UserSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -955,6 +1007,7 @@ export type UserSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   nameKey?: boolean
   passwordHash?: boolean
   createdAt?: boolean
+  locale?: boolean
 }, ExtArgs["result"]["user"]>
 
 export type UserSelectScalar = {
@@ -963,9 +1016,10 @@ export type UserSelectScalar = {
   nameKey?: boolean
   passwordHash?: boolean
   createdAt?: boolean
+  locale?: boolean
 }
 
-export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "nameKey" | "passwordHash" | "createdAt", ExtArgs["result"]["user"]>
+export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "nameKey" | "passwordHash" | "createdAt" | "locale", ExtArgs["result"]["user"]>
 export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   sessions?: boolean | Prisma.User$sessionsArgs<ExtArgs>
   wallet?: boolean | Prisma.User$walletArgs<ExtArgs>
@@ -1003,6 +1057,11 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      */
     passwordHash: string
     createdAt: Date
+    /**
+     * The web client's language, chosen by the player ('en' or 'zh-CN', checked by the lobby's
+     * contract); null until they choose, when the browser's language decides.
+     */
+    locale: string | null
   }, ExtArgs["result"]["user"]>
   composites: {}
 }
@@ -1437,6 +1496,7 @@ export interface UserFieldRefs {
   readonly nameKey: Prisma.FieldRef<"User", 'String'>
   readonly passwordHash: Prisma.FieldRef<"User", 'String'>
   readonly createdAt: Prisma.FieldRef<"User", 'DateTime'>
+  readonly locale: Prisma.FieldRef<"User", 'String'>
 }
     
 

@@ -5,7 +5,14 @@ import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Accounts, IssuedSession } from '../accounts.js';
 import type { Clock } from '../ports.js';
 import type { Rooms } from '../rooms.js';
-import { credentialsSchema, loggedOutEverywhereSchema, meSchema, sessionSchema, signedUpSchema } from '../schemas.js';
+import {
+  credentialsSchema,
+  loggedOutEverywhereSchema,
+  meSchema,
+  sessionSchema,
+  signedUpSchema,
+  updateMeSchema,
+} from '../schemas.js';
 import { chips, cookieAuth, errors, json, type Env } from './http.js';
 
 export interface AccountRoutesDeps {
@@ -18,7 +25,7 @@ export interface AccountRoutesDeps {
   readonly addressOf: (c: Context<Env>) => string;
 }
 
-/** Sign-up, log-in, log-out (here and everywhere) and /api/me. */
+/** Sign-up, log-in, log-out (here and everywhere) and /api/me (read, and its settings changed). */
 export function registerAccountRoutes(app: OpenAPIHono<Env>, deps: AccountRoutesDeps): void {
   const { accounts, rooms, clock, addressOf } = deps;
   const setSessionCookie = (c: Context<Env>, s: IssuedSession): void => {
@@ -129,17 +136,40 @@ export function registerAccountRoutes(app: OpenAPIHono<Env>, deps: AccountRoutes
       security: cookieAuth,
       responses: { 200: json(meSchema, 'You'), ...errors(401) },
     }),
+    async (c) => c.json(await meJson(c.get('auth')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/api/me',
+      summary: "Change the signed-in user's settings: the web client's language",
+      description:
+        'The language (`en` or `zh-CN`) is kept with the account, so every browser the player signs in on ' +
+        'speaks it; `null` forgets the choice (the browser language decides again). Answers as `GET /api/me`.',
+      security: cookieAuth,
+      request: { body: { content: { 'application/json': { schema: updateMeSchema } }, required: true } },
+      responses: { 200: json(meSchema, 'You, with the change kept'), ...errors(400, 401, 403) },
+    }),
     async (c) => {
       const auth = c.get('auth');
-      const [wallet, seats] = await Promise.all([accounts.wallet(auth.userId), rooms.seatsOf(auth.userId)]);
-      return c.json(
-        {
-          user: { id: auth.userId, name: auth.name },
-          wallet: chips(wallet),
-          seats: seats.map((s) => ({ session_id: s.roomId, code: s.code, seat: s.seat, stack: chips(s.stack) })),
-        },
-        200,
-      );
+      const { locale } = c.req.valid('json');
+      await accounts.setLocale(auth.userId, locale);
+      return c.json(await meJson(auth), 200);
     },
   );
+
+  async function meJson(auth: { readonly userId: string; readonly name: string }) {
+    const [wallet, seats, locale] = await Promise.all([
+      accounts.wallet(auth.userId),
+      rooms.seatsOf(auth.userId),
+      accounts.locale(auth.userId),
+    ]);
+    return {
+      user: { id: auth.userId, name: auth.name },
+      wallet: chips(wallet),
+      seats: seats.map((s) => ({ session_id: s.roomId, code: s.code, seat: s.seat, stack: chips(s.stack) })),
+      locale,
+    };
+  }
 }
