@@ -1,8 +1,9 @@
 // Logout reaches the sockets a session already has open (close 4001), at every gateway: at once
-// through the revocation channel (`P sessions-revoked`, published by the lobby with the key), and,
-// for a message a gateway missed, through the sweep that re-reads every open session's
-// `P revoked:<sid>` (GATEWAY_SESSION_CHECK_MS, 500 sessions per MGET) or the re-read a gateway does
-// when its subscriber connection is back.
+// through the revocation channel (`P sessions-revoked`, published by the lobby with the key and the
+// count `P revocations:seq`), and, for a message a gateway missed, through the sweep that re-reads
+// every open session's `P revoked:<sid>` (500 sessions per MGET) when the periodic check
+// (GATEWAY_SESSION_CHECK_MS) finds the count ahead of the last message, or when the gateway's
+// subscriber connection is back.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, TEST_ORIGIN, type GatewayHandle } from './harness/cluster.js';
@@ -54,7 +55,11 @@ async function session(): Promise<{ sessionId: string; cookie: string }> {
 
 /** Revokes a session in Redis the way the lobby does, but publishes nothing: a message every gateway missed. */
 async function revokeSilently(sessionId: string): Promise<void> {
-  await cluster.redis.set(`${cluster.prefix}revoked:${sessionId}`, '1', 'PX', 600_000);
+  await cluster.redis
+    .multi()
+    .set(`${cluster.prefix}revoked:${sessionId}`, '1', 'PX', 600_000)
+    .incr(`${cluster.prefix}revocations:seq`)
+    .exec();
 }
 
 /** Resolves with the close, or with 'open' if the socket is still open after `ms`. */

@@ -6,7 +6,7 @@ const keys = redisKeys('t:');
 const logger = { warn: vi.fn() } as unknown as Logger;
 const future = Date.now() / 1000 + 3600;
 
-function rig(revoked: ReadonlySet<string> = new Set()) {
+function rig(revoked: ReadonlySet<string> = new Set(), seq = { n: 0 }) {
   let handler: ((message: string) => void) | undefined;
   const subscriber = {
     subscribe: vi.fn((channel: string, h: (message: string) => void) => {
@@ -17,6 +17,10 @@ function rig(revoked: ReadonlySet<string> = new Set()) {
   } as unknown as ChannelSubscriber;
   const reads: number[] = [];
   const redis = {
+    get: vi.fn((key: string) => {
+      expect(key).toBe('t:revocations:seq');
+      return Promise.resolve(seq.n === 0 ? null : String(seq.n));
+    }),
     mget: vi.fn((ks: string[]) => {
       reads.push(ks.length);
       return Promise.resolve(ks.map((k) => (revoked.has(k.slice('t:revoked:'.length)) ? '1' : null)));
@@ -34,7 +38,10 @@ function rig(revoked: ReadonlySet<string> = new Set()) {
       watch.delete(s);
     },
   });
-  return { watch, ended, reads, publish: (sid: string) => handler!(sid) };
+  const publish = (sid: string): void => handler!(`${++seq.n} ${sid}`);
+  /** One check now (as the timer would run it). */
+  const check = (): Promise<void> => (watch as unknown as { sweep(): Promise<void> }).sweep();
+  return { watch, ended, reads, publish, check };
 }
 
 const socket = (sessionId: string, expiresAt = future): WatchedSocket => ({ sessionId, expiresAt });
@@ -65,6 +72,32 @@ describe('SessionWatch', () => {
     ]);
     expect(watch.size).toBe(1);
     expect(watch.add(socket('a'))).toBe(false);
+    await watch.stop();
+  });
+
+  it('a check reads only the count while no message was missed, and every session after a skipped number', async () => {
+    const seq = { n: 0 };
+    const { watch, ended, reads, publish, check } = rig(new Set(['b']), seq);
+    await watch.start();
+    watch.add(socket('a'));
+    watch.add(socket('b'));
+    await check(); // the first check reads everything once (nothing heard yet)
+    expect(ended.map(([s]) => s.sessionId)).toEqual(['b']);
+    expect(reads).toEqual([2]);
+    publish('x');
+    await check();
+    publish('y');
+    await check();
+    expect(reads).toEqual([2]);
+    seq.n++; // a revocation whose message this gateway never got
+    await check();
+    expect(reads).toEqual([2, 1]);
+    await check();
+    expect(reads).toEqual([2, 1]);
+    seq.n++;
+    publish('z'); // heard, but a number was skipped
+    await check();
+    expect(reads).toEqual([2, 1, 1]);
     await watch.stop();
   });
 

@@ -20,7 +20,10 @@ export interface SessionWatchOptions<S extends WatchedSocket> {
   readonly subscriber: ChannelSubscriber;
   readonly keys: RedisKeys;
   readonly logger: Logger;
-  /** GATEWAY_SESSION_CHECK_MS: the period of the sweep that re-reads every open session. */
+  /**
+   * GATEWAY_SESSION_CHECK_MS: the period of the check that ends expired sessions and reads
+   * `P revocations:seq`, re-reading every open session when a revocation message was missed.
+   */
   readonly sweepMs: number;
   /** Ends one socket whose session was revoked or expired (close 4001). */
   readonly end: (socket: S, reason: 'session revoked' | 'session expired') => void;
@@ -30,13 +33,15 @@ export interface SessionWatchOptions<S extends WatchedSocket> {
  * The open sockets of a gateway, by session, and the end of those whose session is revoked (logout)
  * or expires while they are open.
  *
- * - Push: the lobby publishes the session id on `P sessions-revoked` when it revokes one; the
- *   sockets of that session are ended as the message arrives.
+ * - Push: when the lobby revokes a session it increments `P revocations:seq` and publishes
+ *   `<n> <sid>` on `P sessions-revoked`; the sockets of that session are ended as the message arrives.
  * - Pub/sub is at most once: a message published while this gateway's subscriber connection was down
- *   is lost. So after the subscriber reconnects, and every `sweepMs` as a safety net, a sweep re-reads
+ *   is lost. Every `sweepMs` the gateway ends the sockets whose session expired (no Redis) and reads
+ *   the count: when it is not the number of the last message heard (or a message skipped a number,
+ *   or the subscriber has just reconnected), a message was missed, and a sweep re-reads
  *   `P revoked:<sid>` of every open session, {@link SWEEP_CHUNK} keys per MGET, one MGET at a time
- *   (a gateway with many sockets never holds thousands of commands and promises at once). The sweep
- *   also ends the sockets whose session expired.
+ *   (a gateway with many sockets never holds thousands of commands and promises at once). So the
+ *   periodic check costs Redis one GET while nothing is lost, however many sockets are open.
  */
 export class SessionWatch<S extends WatchedSocket> {
   /** Open sockets by session id: one socket, or the sockets of a session with several. */
@@ -49,6 +54,10 @@ export class SessionWatch<S extends WatchedSocket> {
   private sweeping: Promise<void> | undefined;
   private sweepAgain = false;
   private stopped = false;
+  /** The number of the last revocation this gateway knows it has not missed; undefined: none yet. */
+  private seq: number | undefined;
+  /** A message may have been missed (a skipped number, a reconnect): re-read every session. */
+  private suspect = true;
 
   constructor(private readonly o: SessionWatchOptions<S>) {}
 
@@ -72,6 +81,7 @@ export class SessionWatch<S extends WatchedSocket> {
    */
   subscriberReconnected(): void {
     if (this.stopped) return;
+    this.suspect = true;
     void this.sweep();
   }
 
@@ -121,9 +131,14 @@ export class SessionWatch<S extends WatchedSocket> {
     }
   }
 
-  /** A revocation heard on the channel. */
-  private revoked(sessionId: string): void {
-    if (this.stopped || sessionId === '') return;
+  /** A revocation heard on the channel: `<n> <sessionId>`. */
+  private revoked(message: string): void {
+    const space = message.indexOf(' ');
+    const n = Number(message.slice(0, space));
+    const sessionId = message.slice(space + 1);
+    if (this.stopped || space < 0 || !Number.isSafeInteger(n) || sessionId === '') return;
+    if (this.seq === undefined || n !== this.seq + 1) this.suspect = true;
+    this.seq = n;
     this.recent.set(sessionId, Date.now());
     this.endSession(sessionId, 'session revoked');
   }
@@ -143,7 +158,7 @@ export class SessionWatch<S extends WatchedSocket> {
     this.timer.unref();
   }
 
-  /** One sweep; a sweep asked for while one runs runs again after it (it may have missed a revocation). */
+  /** One check; a check asked for while one runs runs again after it (it may have missed a revocation). */
   private sweep(): Promise<void> {
     if (this.sweeping) {
       this.sweepAgain = true;
@@ -168,17 +183,36 @@ export class SessionWatch<S extends WatchedSocket> {
   private async sweepOnce(): Promise<void> {
     const now = Date.now();
     for (const [sid, at] of this.recent) if (now - at > RECENT_MS) this.recent.delete(sid);
-    const nowSec = now / 1000;
-    // A Map's iterator visits the sessions added while the sweep waits for Redis and skips those
+    this.endExpired(now / 1000);
+    const raw = await this.o.redis.get(this.o.keys.revocationsSeq);
+    const current = raw === null ? 0 : Number(raw);
+    if (!this.suspect && current === this.seq) return;
+    this.suspect = false;
+    const heard = this.seq;
+    await this.readAll();
+    // Every revocation up to `current` had its key before the reads began; later ones arrive as
+    // messages, or the next check sees the count differ. (A count lower than the last message's:
+    // Redis lost it, and the count starts again from there.)
+    if (this.seq === heard) this.seq = current;
+  }
+
+  /** Ends the sockets whose session expired (forEach: no allocation per socket). */
+  private endExpired(nowSec: number): void {
+    const expired: string[] = [];
+    this.bySession.forEach((entry, sid) => {
+      const first = Array.isArray(entry) ? entry[0] : entry;
+      if (first !== undefined && first.expiresAt <= nowSec) expired.push(sid);
+    });
+    for (const sid of expired) this.endSession(sid, 'session expired');
+  }
+
+  /** Reads `revoked:<sid>` of every open session, a chunk per MGET. */
+  private async readAll(): Promise<void> {
+    // A Map's key iterator visits the sessions added while the sweep waits for Redis and skips those
     // deleted meanwhile, so the sweep needs no copy of the session ids.
     const ids: string[] = [];
-    for (const [sid, entry] of this.bySession) {
+    for (const sid of this.bySession.keys()) {
       if (this.stopped) return;
-      const first = Array.isArray(entry) ? entry[0] : entry;
-      if (first !== undefined && first.expiresAt <= nowSec) {
-        this.endSession(sid, 'session expired');
-        continue;
-      }
       ids.push(sid);
       if (ids.length === SWEEP_CHUNK) await this.readChunk(ids.splice(0));
     }

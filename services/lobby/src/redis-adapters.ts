@@ -15,6 +15,13 @@ export class RedisRoomEventPublisher implements RoomEventPublisher {
   }
 }
 
+/** KEYS: revoked:<sid>, revocations:seq. ARGV: sid, TTL (ms), the channel. */
+const REVOKE = `
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
+local n = redis.call('INCR', KEYS[2])
+redis.call('PUBLISH', ARGV[3], n .. ' ' .. ARGV[1])
+return n`;
+
 /** At least a second, so a session that expires this instant is still listed while in flight. */
 export function revocationTtlMs(expiresAt: Date, now = Date.now()): number {
   return Math.max(1000, expiresAt.getTime() - now);
@@ -26,9 +33,10 @@ export function revocationTtlMs(expiresAt: Date, now = Date.now()): number {
  * check, and the completeness marker is dropped (when Redis lets us), so that gateways fail closed
  * instead of trusting an incomplete list.
  *
- * With each key, the session id is published on `P sessions-revoked` (in the same MULTI), so that
- * every gateway ends that session's open sockets at once; a gateway that missed the message finds
- * the key at its next sweep (GATEWAY_SESSION_CHECK_MS).
+ * With each key (one script, so atomically), `P revocations:seq` is incremented and `<n> <sid>`
+ * published on `P sessions-revoked`, n the new count: every gateway ends that session's open sockets
+ * at once, and a gateway that missed a message sees the count differ from its last message's and
+ * re-reads its open sessions (GATEWAY_SESSION_CHECK_MS).
  */
 export class RedisRevocationList implements RevocationList {
   private readonly keys: RedisKeys;
@@ -72,15 +80,16 @@ export class RedisRevocationList implements RevocationList {
     }
   }
 
-  /** The key, and the message to the gateways, in one round trip; rejects if the key was not written. */
+  /** The key, the count and the message to the gateways, in one script; rejects if it did not run. */
   private async write(sessionId: string, expiresAt: Date): Promise<void> {
-    const results = await this.redis
-      .multi()
-      .set(this.keys.revoked(sessionId), '1', 'PX', revocationTtlMs(expiresAt))
-      .publish(this.keys.sessionsRevoked, sessionId)
-      .exec();
-    if (!results) throw new Error('revocation aborted');
-    const [setErr] = results[0] ?? [new Error('revocation not written')];
-    if (setErr) throw setErr;
+    await this.redis.eval(
+      REVOKE,
+      2,
+      this.keys.revoked(sessionId),
+      this.keys.revocationsSeq,
+      sessionId,
+      revocationTtlMs(expiresAt),
+      this.keys.sessionsRevoked,
+    );
   }
 }

@@ -63,10 +63,16 @@ export interface RedisKeys {
   /** string "1" with TTL (the session's remaining life): the session was revoked. */
   revoked(sessionId: string): string;
   /**
-   * channel: a session was revoked; payload = the session id. Published by the lobby right after
-   * it writes `revoked:<sid>`, so that gateways close that session's open sockets at once.
+   * channel: a session was revoked; payload = `<n> <sessionId>`, n the `revocations:seq` it took.
+   * Published by the lobby in the script that writes `revoked:<sid>`, so that gateways close that
+   * session's open sockets at once.
    */
   readonly sessionsRevoked: string;
+  /**
+   * integer, no TTL: how many revocations were published on `sessions-revoked`. A gateway whose
+   * last message's number differs from it missed one, and re-reads its open sessions.
+   */
+  readonly revocationsSeq: string;
   /** string (no TTL), an ISO time: the `revoked:` keys are complete (gateways fail closed without it). */
   readonly revocationsLoaded: string;
   /** string with PX TTL: the token of the lobby replica reloading the revocation keys from Postgres. */
@@ -117,6 +123,7 @@ export function redisKeys(prefix: string): RedisKeys {
     roomEvents: `${prefix}room-events`,
     revoked: (sid) => `${prefix}revoked:${sid}`,
     sessionsRevoked: `${prefix}sessions-revoked`,
+    revocationsSeq: `${prefix}revocations:seq`,
     revocationsLoaded: `${prefix}revocations:loaded`,
     revocationsLoading: `${prefix}revocations:loading`,
     rateLimit: (limit) => `${prefix}rl:${limit}`,
