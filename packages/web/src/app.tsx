@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
+import { useT } from './i18n/use-t.js';
 import { errorText } from './lib/error-text.js';
 import { chips } from './lib/format.js';
 import { parseRoute, routeHash, type Route } from './lib/routes.js';
 import type { AppState } from './state/app-state.js';
 import { AuthScreen } from './ui/auth-screen.js';
 import { useStore } from './ui/hooks.js';
+import { LanguageSelect } from './ui/language-select.js';
 import { LobbyScreen } from './ui/lobby-screen.js';
 import { TableScreen } from './ui/table-screen.js';
 import { ToastsView } from './ui/toasts-view.js';
@@ -20,6 +22,7 @@ function useRoute(): [Route, (r: Route) => void] {
 }
 
 export function App({ app }: { readonly app: AppState }) {
+  const t = useT();
   const auth = useStore(app.auth);
   const [route, go] = useRoute();
 
@@ -27,8 +30,8 @@ export function App({ app }: { readonly app: AppState }) {
   if (auth.status === 'loading') {
     screen = (
       <main className="splash" aria-busy="true">
-        <p className="brand brand--large">Felt</p>
-        <p>Loading…</p>
+        <p className="brand brand--large">{t('app.brand')}</p>
+        <p>{t('app.loading')}</p>
       </main>
     );
   } else if (auth.status === 'signed_out') {
@@ -50,18 +53,23 @@ export function App({ app }: { readonly app: AppState }) {
   return (
     <div className="app">
       <a className="skip-link" href="#main-content">
-        Skip to content
+        {t('app.skipToContent')}
       </a>
       {auth.status === 'signed_in' && (
         <header className="app-bar">
-          <a className="brand" href="#/" aria-label="Felt lobby">
-            Felt
+          <a className="brand" href="#/" aria-label={t('app.homeLabel')}>
+            {t('app.brand')}
           </a>
           <div className="app-bar__me">
+            <LanguageSelect app={app} />
             <span className="app-bar__name" data-testid="me-name">
               {auth.me.user.name}
             </span>
-            <span className="wallet" aria-label={`Wallet: ${chips(auth.me.wallet)} chips`} data-testid="wallet">
+            <span
+              className="wallet"
+              aria-label={t('app.walletLabel', { amount: chips(auth.me.wallet) })}
+              data-testid="wallet"
+            >
               {chips(auth.me.wallet)}
             </span>
             <button
@@ -71,7 +79,7 @@ export function App({ app }: { readonly app: AppState }) {
                 app.logout().catch((err: unknown) => app.toasts.show(errorText(err)));
               }}
             >
-              Log out
+              {t('app.logOut')}
             </button>
           </div>
         </header>

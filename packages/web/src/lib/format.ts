@@ -1,28 +1,10 @@
-// Plain-language labels for what the protocol sends as codes: games, limits, stakes, streets, cards
-// and amounts. Everything a player reads on the table goes through here, so wording stays consistent.
-import type { BettingLimit, StakesView, VariantView } from '@felt/protocol';
+// Plain-language labels for what the protocol sends as codes: games, limits, stakes, streets, cards,
+// hand names and amounts, in the page's language from the message catalog. Everything a player reads
+// on the table goes through here, so wording stays consistent.
+import { GAME_TYPES, type BettingLimit, type GameType, type StakesView, type VariantView } from '@felt/protocol';
+import { formatDateTime, formatInteger, t } from '../i18n/i18n.js';
 
-const GAME_NAMES: Readonly<Record<string, string>> = {
-  holdem: "Hold'em",
-  omaha: 'Omaha',
-  omaha5: '5-Card Omaha',
-  omaha8: 'Omaha Hi-Lo',
-  shortdeck: 'Short Deck',
-  stud: 'Seven Card Stud',
-  stud8: 'Stud Hi-Lo',
-  razz: 'Razz',
-  '27td': '2-7 Triple Draw',
-  horse: 'HORSE',
-  '8game': '8-Game Mix',
-};
-
-const LIMIT_NAMES: Readonly<Record<BettingLimit, string>> = {
-  nl: 'No-Limit',
-  pl: 'Pot-Limit',
-  fl: 'Fixed-Limit',
-};
-
-const LIMIT_SHORT: Readonly<Record<BettingLimit, string>> = { nl: 'NL', pl: 'PL', fl: 'FL' };
+const GAME_KEYS = new Set<string>(GAME_TYPES);
 
 /** The families the table layout cares about: where cards go and how many halves a pot has. */
 export const GameFamily = {
@@ -51,26 +33,28 @@ export function isMixed(game: string): game is 'horse' | '8game' {
 }
 
 export function gameName(game: string): string {
-  return GAME_NAMES[game] ?? game;
+  return GAME_KEYS.has(game) ? t(`game.name.${game as GameType}`) : game;
 }
 
 export function limitName(limit: BettingLimit): string {
-  return LIMIT_NAMES[limit];
+  return t(`game.limit.${limit}`);
 }
 
 /** "No-Limit Hold'em", "Fixed-Limit Seven Card Stud"; a mixed game is just its name. */
 export function gameTitle(game: string, limit: BettingLimit): string {
-  return isMixed(game) ? gameName(game) : `${limitName(limit)} ${gameName(game)}`;
+  return isMixed(game) ? gameName(game) : t('game.title', { limit: limitName(limit), game: gameName(game) });
 }
 
 /** "NL Hold'em" for tight spaces such as the lobby list and the mixed-game ribbon. */
 export function gameShortTitle(game: string, limit: BettingLimit): string {
-  return isMixed(game) ? gameName(game) : `${LIMIT_SHORT[limit]} ${gameName(game)}`;
+  return isMixed(game)
+    ? gameName(game)
+    : t('game.title', { limit: t(`game.limitShort.${limit}`), game: gameName(game) });
 }
 
-/** Whole chips with thousands separators: 1,250. */
+/** Whole chips with the locale's thousands separators: 1,250. */
 export function chips(n: number): string {
-  return Math.trunc(n).toLocaleString('en-US');
+  return formatInteger(n);
 }
 
 /** A signed net result: +1,250 or −300 (a real minus sign, so it reads as one). */
@@ -85,57 +69,48 @@ export function stakesText(variant: VariantView): string {
   const s: StakesView = variant.stakes;
   const family = gameFamily(variant.game);
   const ante =
-    s.ante > 0 ? ` ante ${chips(s.ante)}` : s.big_blind_ante > 0 ? ` BB ante ${chips(s.big_blind_ante)}` : '';
+    s.ante > 0
+      ? ` ${t('stakes.ante', { amount: chips(s.ante) })}`
+      : s.big_blind_ante > 0
+        ? ` ${t('stakes.bbAnte', { amount: chips(s.big_blind_ante) })}`
+        : '';
   if (family === GameFamily.STUD) {
-    return `${chips(s.small_bet)}/${chips(s.big_bet)}${ante}, bring-in ${chips(s.bring_in)}`;
+    return `${chips(s.small_bet)}/${chips(s.big_bet)}${ante}${t('common.listSeparator')}${t('stakes.bringIn', { amount: chips(s.bring_in) })}`;
   }
-  if (variant.game === 'shortdeck') return `button ${chips(s.button_blind)}${ante}`;
+  if (variant.game === 'shortdeck') return `${t('stakes.button', { amount: chips(s.button_blind) })}${ante}`;
   if (variant.limit === 'fl') return `${chips(s.small_bet)}/${chips(s.big_bet)}${ante}`;
   return `${chips(s.small_blind)}/${chips(s.big_blind)}${ante}`;
 }
 
-const STREET_NAMES: Readonly<Record<string, string>> = {
-  preflop: 'Preflop',
-  flop: 'Flop',
-  turn: 'Turn',
-  river: 'River',
-  third: '3rd street',
-  fourth: '4th street',
-  fifth: '5th street',
-  sixth: '6th street',
-  seventh: '7th street',
-  predraw: 'Before the draw',
-  first_draw: 'First draw',
-  second_draw: 'Second draw',
-  third_draw: 'Third draw',
-};
+const STREETS = new Set([
+  'preflop',
+  'flop',
+  'turn',
+  'river',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'predraw',
+  'first_draw',
+  'second_draw',
+  'third_draw',
+] as const);
+type Street = typeof STREETS extends Set<infer S> ? S : never;
 
 export function streetName(street: string | null): string {
   if (street === null) return '';
-  return STREET_NAMES[street] ?? street.replace(/_/g, ' ');
+  return STREETS.has(street as Street) ? t(`street.${street as Street}`) : street.replace(/_/g, ' ');
 }
 
-const RANK_NAMES: Readonly<Record<string, string>> = {
-  '2': 'Two',
-  '3': 'Three',
-  '4': 'Four',
-  '5': 'Five',
-  '6': 'Six',
-  '7': 'Seven',
-  '8': 'Eight',
-  '9': 'Nine',
-  T: 'Ten',
-  J: 'Jack',
-  Q: 'Queen',
-  K: 'King',
-  A: 'Ace',
-};
+export type RankCode = '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | 'T' | 'J' | 'Q' | 'K' | 'A';
 
 export const SUITS = {
-  c: { symbol: '\u2663', name: 'clubs' },
-  d: { symbol: '\u2666', name: 'diamonds' },
-  h: { symbol: '\u2665', name: 'hearts' },
-  s: { symbol: '\u2660', name: 'spades' },
+  c: { symbol: '\u2663' },
+  d: { symbol: '\u2666' },
+  h: { symbol: '\u2665' },
+  s: { symbol: '\u2660' },
 } as const;
 export type SuitCode = keyof typeof SUITS;
 
@@ -144,7 +119,7 @@ export interface CardFace {
   readonly rank: string;
   readonly suit: SuitCode;
   readonly symbol: string;
-  /** "Ace of spades": what a screen reader says. */
+  /** "Ace of spades": what a screen reader says, in the page's language. */
   readonly name: string;
 }
 
@@ -158,7 +133,7 @@ export function cardFace(code: string): CardFace | null {
     rank: rank === 'T' ? '10' : rank,
     suit,
     symbol: SUITS[suit].symbol,
-    name: `${RANK_NAMES[rank]!} of ${SUITS[suit].name}`,
+    name: t('card.name', { rank: t(`card.rank.${rank as RankCode}`), suit: t(`card.suit.${suit}`) }),
   };
 }
 
@@ -181,11 +156,68 @@ export function clockText(ms: number): string {
   return `${m}:${s.toString().padStart(2, '0')}`;
 }
 
-/** A short date and time for history rows, in the player's locale. */
+/** A short date and time for history rows, in the page's language. */
 export function dateTimeText(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return formatDateTime(d);
+}
+
+const HIGH_NAME = [
+  [/^Royal Flush$/, 'hand.royalFlush'],
+  [/^Straight Flush, (\w+) high$/, 'hand.straightFlush'],
+  [/^Four of a Kind, (\w+)$/, 'hand.quads'],
+  [/^Full House, (\w+) over (\w+)$/, 'hand.fullHouse'],
+  [/^Flush, (\w+) high$/, 'hand.flush'],
+  [/^Straight, (\w+) high$/, 'hand.straight'],
+  [/^Three of a Kind, (\w+)$/, 'hand.trips'],
+  [/^Two Pair, (\w+) and (\w+)$/, 'hand.twoPair'],
+  [/^Pair of (\w+)$/, 'hand.pair'],
+  [/^High Card, (\w+)$/, 'hand.highCard'],
+] as const;
+const SINGULAR: Readonly<Record<string, RankCode>> = {
+  Two: '2',
+  Three: '3',
+  Four: '4',
+  Five: '5',
+  Six: '6',
+  Seven: '7',
+  Eight: '8',
+  Nine: '9',
+  Ten: 'T',
+  Jack: 'J',
+  Queen: 'Q',
+  King: 'K',
+  Ace: 'A',
+};
+const PLURAL: Readonly<Record<string, RankCode>> = Object.fromEntries(
+  Object.entries(SINGULAR).map(([name, code]) => [name === 'Six' ? 'Sixes' : `${name}s`, code]),
+);
+
+/**
+ * A hand's name in the page's language. The engine names hands in English from a closed grammar
+ * ("Full House, Kings over Fives", "Pair of Aces", "8-6-4-3-2 low"); each form has its catalog entry
+ * with the ranks as placeholders. A name outside the grammar (a newer server) is shown as sent.
+ */
+export function handNameText(name: string): string {
+  const low = /^([2-9TJQKA](?:-[2-9TJQKA])*) low$/.exec(name);
+  if (low) return t('hand.low', { cards: low[1]!.replace(/T/g, '10') });
+  for (const [re, key] of HIGH_NAME) {
+    const m = re.exec(name);
+    if (!m) continue;
+    const [, a, b] = m;
+    const one = a !== undefined ? SINGULAR[a] : undefined;
+    const many = a !== undefined ? PLURAL[a] : undefined;
+    const many2 = b !== undefined ? PLURAL[b] : undefined;
+    if (a !== undefined && one === undefined && many === undefined) return name;
+    if (b !== undefined && many2 === undefined) return name;
+    return t(key, {
+      ...(one !== undefined ? { rank: t(`card.rank.${one}`) } : {}),
+      ...(many !== undefined ? { ranks: t(`card.ranks.${many}`) } : {}),
+      ...(many2 !== undefined ? { ranks2: t(`card.ranks.${many2}`) } : {}),
+    });
+  }
+  return name;
 }
 
 /** Hex strings are long: show the head and tail with an ellipsis, keeping the full value for copy. */

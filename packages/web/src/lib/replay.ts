@@ -3,24 +3,23 @@
 // shapes are the lobby's HTTP contract (@felt/protocol): `actions` is the engine's per-viewer view of
 // the log, so a card the viewer did not see arrives as null.
 import { HandVoidReason, type HandDetail, type HandSummary } from '@felt/protocol';
+import { t } from '../i18n/i18n.js';
 import { cardsText, chips, streetName } from './format.js';
 
-const VOIDED_BECAUSE: Readonly<Record<HandVoidReason, string>> = {
-  [HandVoidReason.CHECKPOINT_LOST]: 'the table lost its state during the hand',
-  [HandVoidReason.ROOM_CLOSED]: 'the room closed during the hand',
-  [HandVoidReason.UNREADABLE]: 'the table could not replay the hand',
-};
+function isVoidReason(reason: string): reason is HandVoidReason {
+  return (Object.values(HandVoidReason) as string[]).includes(reason);
+}
 
 /** Why a hand was voided, in words; an unknown reason (a newer lobby) reads as its code. */
 export function voidedReasonText(reason: string): string {
-  return (VOIDED_BECAUSE as Readonly<Record<string, string>>)[reason] ?? reason.replace(/_/g, ' ');
+  return isVoidReason(reason) ? t(`history.voidedReason.${reason}`) : reason.replace(/_/g, ' ');
 }
 
 /** The sentence for a voided hand (`voided_reason` set): it has no result, only stacks given back. */
 export function voidedText(hand: Pick<HandSummary | HandDetail, 'voided_reason'>): string | null {
   return hand.voided_reason === undefined
     ? null
-    : `Voided: ${voidedReasonText(hand.voided_reason)}. No result; every stack went back to its start.`;
+    : t('history.voidedText', { reason: voidedReasonText(hand.voided_reason) });
 }
 
 export interface ReplaySeat {
@@ -57,15 +56,20 @@ interface MutableSeat {
   won: number;
 }
 
-const FORCED: Readonly<Record<string, string>> = {
-  ante: 'posts the ante',
-  bb_ante: 'posts the big-blind ante',
-  small_blind: 'posts the small blind',
-  big_blind: 'posts the big blind',
-  button_blind: 'posts the button blind',
-  live_post: 'posts',
-  dead_blind: 'posts a dead blind',
-};
+const FORCED_KINDS = [
+  'ante',
+  'bb_ante',
+  'small_blind',
+  'big_blind',
+  'button_blind',
+  'live_post',
+  'dead_blind',
+] as const;
+type ForcedKind = (typeof FORCED_KINDS)[number];
+
+function forcedKind(kind: string): ForcedKind | 'other' {
+  return (FORCED_KINDS as readonly string[]).includes(kind) ? (kind as ForcedKind) : 'other';
+}
 
 /**
  * Builds the replay: frame 0 is the table before anything happened, then one frame per operation.
@@ -111,10 +115,10 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
     }
   };
   const nameOf = (seat: number | undefined): string =>
-    seat === undefined ? 'The table' : (seats.get(seat)?.name ?? `Seat ${seat}`);
+    seat === undefined ? t('replay.theTable') : (seats.get(seat)?.name ?? t('common.seat', { seat }));
 
   let streetsOpened = 0;
-  snap('Before the deal');
+  snap(t('replay.before'));
   for (const a of detail.actions) {
     const seatNo = 'seat' in a ? a.seat : undefined;
     const s = seatNo !== undefined ? seats.get(seatNo) : undefined;
@@ -127,20 +131,22 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
           // Antes are dead money straight into the pot; blinds play as the first bets of the round.
           if (a.kind === 'ante' || a.kind === 'bb_ante') pot += a.amount;
           else s.bet += a.amount;
-          s.lastAction = `Post ${chips(a.amount)}`;
+          s.lastAction = t('action.post', { amount: chips(a.amount) });
         }
-        caption = `${who} ${FORCED[a.kind] ?? 'posts'} (${chips(a.amount)})`;
+        caption = t(`replay.forced.${forcedKind(a.kind)}`, { name: who, amount: chips(a.amount) });
         break;
       case 'deal_hole': {
         const cards = a.cards;
         // A draw's replacements join what the discard left.
         if (s) s.cards.push(...cards);
-        caption = `${who} is dealt ${cards.every((c) => c === null) ? `${cards.length} card${cards.length === 1 ? '' : 's'}` : cardsText(cards)}`;
+        caption = cards.every((c) => c === null)
+          ? t('replay.dealtHidden', { name: who, count: cards.length })
+          : t('replay.dealt', { name: who, cards: cardsText(cards) });
         break;
       }
       case 'deal_board':
         board = [...board, ...a.cards];
-        caption = `Board: ${cardsText(board)}`;
+        caption = t('replay.board', { cards: cardsText(board) });
         break;
       case 'street':
       case 'draw_round':
@@ -153,9 +159,9 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
         if (s) {
           s.stack -= a.amount;
           s.bet += a.amount;
-          s.lastAction = `Bring-in ${chips(a.amount)}`;
+          s.lastAction = t('action.bringIn', { amount: chips(a.amount) });
         }
-        caption = `${who} brings in for ${chips(a.amount)}`;
+        caption = t('replay.bringsIn', { name: who, amount: chips(a.amount) });
         break;
       case 'discard': {
         const n = a.cards.length;
@@ -171,29 +177,29 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
             }
             return true;
           });
-          s.lastAction = n === 0 ? 'Stand pat' : `Draw ${n}`;
+          s.lastAction = n === 0 ? t('action.standPat') : t('action.draw', { count: n });
         }
-        caption = n === 0 ? `${who} stands pat` : `${who} discards ${n}`;
+        caption = n === 0 ? t('replay.standsPat', { name: who }) : t('replay.discards', { name: who, count: n });
         break;
       }
       case 'fold':
         if (s) {
           s.folded = true;
-          s.lastAction = 'Fold';
+          s.lastAction = t('action.fold');
         }
-        caption = `${who} folds${a.timeout === true ? ' (timed out)' : ''}`;
+        caption = `${t('replay.folds', { name: who })}${a.timeout === true ? t('replay.timedOut') : ''}`;
         break;
       case 'check':
-        if (s) s.lastAction = 'Check';
-        caption = `${who} checks${a.timeout === true ? ' (timed out)' : ''}`;
+        if (s) s.lastAction = t('action.check');
+        caption = `${t('replay.checks', { name: who })}${a.timeout === true ? t('replay.timedOut') : ''}`;
         break;
       case 'call':
         if (s) {
           s.stack -= a.amount;
           s.bet += a.amount;
-          s.lastAction = `Call ${chips(a.amount)}`;
+          s.lastAction = t('action.call', { amount: chips(a.amount) });
         }
-        caption = `${who} calls ${chips(a.amount)}${a.all_in ? ' and is all-in' : ''}`;
+        caption = `${t('replay.calls', { name: who, amount: chips(a.amount) })}${a.all_in ? t('replay.andAllIn') : ''}`;
         break;
       case 'bet':
       case 'raise': {
@@ -201,9 +207,9 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
         if (s) {
           s.stack -= a.amount;
           s.bet = to;
-          s.lastAction = `${a.type === 'bet' ? 'Bet' : 'Raise to'} ${chips(to)}`;
+          s.lastAction = t(a.type === 'bet' ? 'action.bet' : 'action.raise', { amount: chips(to) });
         }
-        caption = `${who} ${a.type === 'bet' ? 'bets' : 'raises to'} ${chips(to)}${a.all_in ? ' and is all-in' : ''}`;
+        caption = `${t(a.type === 'bet' ? 'replay.bets' : 'replay.raises', { name: who, amount: chips(to) })}${a.all_in ? t('replay.andAllIn') : ''}`;
         break;
       }
       case 'return':
@@ -211,16 +217,16 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
           s.stack += a.amount;
           s.bet = Math.max(0, s.bet - a.amount);
         }
-        caption = `${chips(a.amount)} uncalled goes back to ${who}`;
+        caption = t('replay.returned', { amount: chips(a.amount), name: who });
         break;
       case 'show': {
         const cards = a.cards;
         if (s && cards.length > 0) s.cards = [...cards];
-        caption = `${who} shows ${cardsText(cards)}`;
+        caption = t('replay.shows', { name: who, cards: cardsText(cards) });
         break;
       }
       case 'muck':
-        caption = `${who} mucks`;
+        caption = t('replay.mucks', { name: who });
         break;
       case 'award': {
         gather();
@@ -233,16 +239,26 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
             ws.won += w.amount;
           }
         }
-        const label = a.pot === 0 ? 'the main pot' : `side pot ${a.pot}`;
+        const label = a.pot === 0 ? t('replay.mainPot') : t('replay.sidePot', { n: a.pot });
+        const split = winners.some((x) => x.side === 'low');
         caption =
           winners.length === 0
-            ? `No winner for ${label}`
-            : `${winners
-                .map(
-                  (w) =>
-                    `${nameOf(w.seat)} wins ${chips(w.amount)}${w.side === 'low' ? ' (low)' : w.side === 'high' && winners.some((x) => x.side === 'low') ? ' (high)' : ''}`,
-                )
-                .join(', ')} from ${label}`;
+            ? t('replay.noWinner', { pot: label })
+            : t('replay.awards', {
+                pot: label,
+                winners: winners
+                  .map((w) =>
+                    t(
+                      w.side === 'low'
+                        ? 'replay.winnerLow'
+                        : w.side === 'high' && split
+                          ? 'replay.winnerHigh'
+                          : 'replay.winner',
+                      { name: nameOf(w.seat), amount: chips(w.amount) },
+                    ),
+                  )
+                  .join(t('common.listSeparator')),
+              });
         break;
       }
       case 'hand_end':
@@ -250,10 +266,10 @@ export function buildReplay(detail: HandDetail): ReplayFrame[] {
           const ss = seats.get(st.seat);
           if (ss) ss.stack = st.stack;
         }
-        caption = 'Hand over';
+        caption = t('replay.handOver');
         break;
       case 'reshuffle':
-        caption = 'The discards are reshuffled into the deck';
+        caption = t('replay.reshuffle');
         break;
       default:
         // An operation type from a newer lobby: still a step, captioned with its type.

@@ -12,6 +12,8 @@ import {
   type RoomRules,
   type StakesInput,
 } from '@felt/protocol';
+import { currentLocale, t, type MessageKey } from '../i18n/i18n.js';
+import { gameName } from './format.js';
 
 export type ShowdownField = keyof RoomRules['showdown'];
 
@@ -88,14 +90,12 @@ export const EMPTY_ROOM_FORM: RoomForm = {
   sitBuyIn: '',
 };
 
-export const SHOWDOWN_LABELS: Readonly<Record<ShowdownField, string>> = {
-  allowMuck: 'Losing hands may be mucked',
-  showAllHands: 'Show every hand at showdown',
-  autoMuck: 'Muck losing hands automatically',
-  lastAggressorShowsFirst: 'The last aggressor shows first',
-  allInMustShow: 'All-in players must show',
-  contestedWinnerMustShow: 'Winners of a contested pot must show',
-};
+/** The showdown rules, in the order the form lists them. */
+export const SHOWDOWN_FIELDS = Object.keys(EMPTY_ROOM_FORM.showdown) as ShowdownField[];
+
+export function showdownLabel(field: ShowdownField): string {
+  return t(`room.showdownRule.${field}`);
+}
 
 /** The games and limits a room plays: one, or each of a mixed format's rotation. */
 function playedGames(game: GameType, limit: BettingLimit | ''): { game: string; limit: BettingLimit }[] {
@@ -123,16 +123,9 @@ function raiseCapInput(text: string): RoomRules['raiseCap'] | number | undefined
   return num(t);
 }
 
-export const STAKE_LABELS: Readonly<Record<StakeField, string>> = {
-  smallBlind: 'Small blind',
-  bigBlind: 'Big blind',
-  ante: 'Ante',
-  bigBlindAnte: 'Big-blind ante',
-  buttonBlind: 'Button blind',
-  bringIn: 'Bring-in',
-  smallBet: 'Small bet',
-  bigBet: 'Big bet',
-};
+export function stakeLabel(field: StakeField): string {
+  return t(`room.stake.${field}`);
+}
 
 /** The stakes a game uses, in the order the form lists them. */
 export function stakeFields(game: GameType, limit: BettingLimit | ''): StakeField[] {
@@ -203,7 +196,10 @@ export function toConfigInput(form: RoomForm): RoomConfigInput {
 export interface FormCheck {
   /** The resolved config, with the lobby's defaults, when the form is valid. */
   readonly config: RoomConfig | null;
-  /** Messages by dotted path ("stakes.smallBlind", "buyIn.max"); '' for the form as a whole. */
+  /**
+   * Messages by dotted path ("stakes.smallBlind", "buyIn.max"); '' for the form as a whole, in the
+   * page's language (the parser's English sentences through {@link roomIssueText}).
+   */
   readonly issues: ReadonlyMap<string, string>;
   /** The seat buy-in, when the player sits at once; null when not sitting or it is not a number. */
   readonly sitBuyIn: number | null;
@@ -214,18 +210,20 @@ export function checkRoomForm(form: RoomForm): FormCheck {
   const issues = new Map<string, string>();
   let config: RoomConfig | null = null;
   if (result.success) config = result.config;
-  else for (const i of result.error.issues) if (!issues.has(i.path)) issues.set(i.path, i.message);
+  else for (const i of result.error.issues) if (!issues.has(i.path)) issues.set(i.path, roomIssueText(i.message));
   // What the lobby also checks for a new room (a bot-fill room leaves a seat free for players).
-  if (config !== null) for (const i of newRoomIssues(config)) if (!issues.has(i.path)) issues.set(i.path, i.message);
+  if (config !== null) {
+    for (const i of newRoomIssues(config)) if (!issues.has(i.path)) issues.set(i.path, roomIssueText(i.message));
+  }
   let sitBuyIn: number | null = null;
   if (form.sit) {
     const n = num(form.sitBuyIn);
     const fallback = config?.buyIn.max;
     const amount = n ?? fallback;
     if (amount === undefined || !Number.isInteger(amount)) {
-      if (config !== null) issues.set('sit.buy_in', 'enter your buy-in in whole chips');
+      if (config !== null) issues.set('sit.buy_in', t('room.issue.sitWholeChips'));
     } else if (config !== null && (amount < config.buyIn.min || amount > config.buyIn.max)) {
-      issues.set('sit.buy_in', `choose a buy-in between ${config.buyIn.min} and ${config.buyIn.max}`);
+      issues.set('sit.buy_in', t('room.issue.sitRange', { min: config.buyIn.min, max: config.buyIn.max }));
     } else {
       sitBuyIn = amount;
     }
@@ -237,4 +235,112 @@ export function checkRoomForm(form: RoomForm): FormCheck {
 export function defaultsFor(game: GameType, limit: BettingLimit | ''): RoomConfig | null {
   const r = safeParseRoomConfig({ game, ...(limit !== '' && !isMixedGame(game) ? { limit } : {}) });
   return r.success ? r.config : null;
+}
+
+const UNIT_WORDS: Readonly<Record<string, MessageKey>> = {
+  'big blind': 'room.unit.bigBlind',
+  'small blind': 'room.unit.smallBlind',
+  'small bet': 'room.unit.smallBet',
+  'button blind': 'room.unit.buttonBlind',
+  'bring-in': 'room.unit.bringIn',
+};
+
+const unitText = (word: string): string | null => {
+  const key = UNIT_WORDS[word];
+  return key === undefined ? null : t(key);
+};
+
+type IssueRule = readonly [RegExp, (m: RegExpExecArray) => string | null];
+
+/**
+ * The room parser's messages (@felt/protocol, in English) as catalog sentences: each message the
+ * parser can write has a pattern here and a catalog entry with its numbers and names as placeholders.
+ */
+const ISSUE_RULES: readonly IssueRule[] = [
+  [/^expected whole chips$/, () => t('room.issue.wholeChips')],
+  [/^Invalid input: expected number/, () => t('room.issue.number')],
+  [/^at most two decimals$/, () => t('room.issue.twoDecimals')],
+  [/^at most (\d+) percent$/, (m) => t('room.issue.atMostPercent', { max: m[1] })],
+  [/^Too small: expected \w+ to be >=?\s*(\S+)$/, (m) => t('room.issue.tooSmall', { min: m[1] })],
+  [/^Too big: expected \w+ to be <=?\s*(\S+)$/, (m) => t('room.issue.tooBig', { max: m[1] })],
+  [
+    /^comes to (\d+) chips, above the (\d+) chips a new room may use; lower the stakes$/,
+    (m) => t('room.issue.aboveBound', { amount: m[1], bound: m[2] }),
+  ],
+  [
+    /^comes to (\d+) chips, above the (\d+) chips a stored amount can hold; lower the stakes$/,
+    (m) => t('room.issue.aboveStored', { amount: m[1], bound: m[2] }),
+  ],
+  [
+    /^(\d+) seats exceeds the (\d+)-seat cap of (\S+) in the rotation$/,
+    (m) => t('room.issue.seatsOverRotation', { seats: m[1], max: m[2], game: gameName(m[3]!) }),
+  ],
+  [/^(\S+) seats at most (\d+)$/, (m) => t('room.issue.seatsAtMost', { game: gameName(m[1]!), max: m[2] })],
+  [/^(\S+) needs a big blind for its blind games$/, (m) => t('room.issue.needsBigBlind', { game: gameName(m[1]!) })],
+  [/^Short Deck needs a button blind of at least 1 chip$/, () => t('room.issue.shortDeckButton')],
+  [/^Short Deck needs an ante from every player$/, () => t('room.issue.shortDeckAnte')],
+  [/^fixed limit needs a small bet of at least 1 chip$/, () => t('room.issue.flSmallBet')],
+  [
+    /^(\S+) needs an? (big blind|small blind|small bet|bring-in) of at least 1 chip$/,
+    (m) => {
+      const what = unitText(m[2]!);
+      return what === null ? null : t('room.issue.needsOneChip', { game: gameName(m[1]!), what });
+    },
+  ],
+  [/^the small blind cannot exceed the big blind$/, () => t('room.issue.sbOverBb')],
+  [/^(\S+) has no small blind$/, (m) => t('room.issue.noSmallBlind', { game: gameName(m[1]!) })],
+  [/^(\S+) has no big blind \(it uses a bring-in\)$/, (m) => t('room.issue.noBigBlind', { game: gameName(m[1]!) })],
+  [/^only Short Deck has a button blind$/, () => t('room.issue.onlyShortDeckButton')],
+  [/^the bring-in cannot exceed the small bet \(the completion\)$/, () => t('room.issue.bringInOverSmallBet')],
+  [/^only the Stud family has a bring-in$/, () => t('room.issue.onlyStudBringIn')],
+  [/^a big-blind ante needs a big blind$/, () => t('room.issue.bbAnteNeedsBb')],
+  [/^choose an ante or a big-blind ante, not both$/, () => t('room.issue.anteOrBbAnte')],
+  [/^the big-blind ante cannot exceed the big blind$/, () => t('room.issue.bbAnteOverBb')],
+  [
+    /^the ante cannot exceed the (small bet|big blind)$/,
+    (m) => {
+      const unit = unitText(m[1]!);
+      return unit === null ? null : t('room.issue.anteOver', { unit });
+    },
+  ],
+  [/^the big bet cannot be smaller than the small bet$/, () => t('room.issue.bigBetUnderSmall')],
+  [
+    /^the minimum buy-in must be at least (\d+)× the (big blind|small bet) \((\d+)\)$/,
+    (m) => {
+      const unit = unitText(m[2]!);
+      return unit === null ? null : t('room.issue.buyInMinUnits', { units: m[1], unit, amount: m[3] });
+    },
+  ],
+  [
+    /^the maximum buy-in can be at most (\d+)× the (big blind|small bet) \((\d+)\)$/,
+    (m) => {
+      const unit = unitText(m[2]!);
+      return unit === null ? null : t('room.issue.buyInMaxUnits', { units: m[1], unit, amount: m[3] });
+    },
+  ],
+  [/^the maximum buy-in is below the minimum$/, () => t('room.issue.buyInOrder')],
+  [/^the warning must come before the action clock runs out$/, () => t('room.issue.warningOrder')],
+  [/^set a rake percent before a cap or a heads-up percent$/, () => t('room.issue.rakePercentFirst')],
+  [/^bots can fill at most the (\d+) seats$/, (m) => t('room.issue.botsAtMost', { seats: m[1] })],
+  [
+    /^leave a seat for players to join: bots fill at most (\d+) of the (\d+) seats$/,
+    (m) => t('room.issue.botsLeaveSeat', { most: m[1], seats: m[2] }),
+  ],
+  [/^the open-pair rule applies only to Stud and Stud Hi-Lo under fixed limit$/, () => t('room.issue.openPairOnly')],
+  [/^the half-bet rule applies only to fixed limit$/, () => t('room.issue.halfBetOnly')],
+  [/^a rotation applies only to horse and 8game$/, () => t('room.issue.rotationOnly')],
+];
+
+/**
+ * A field's message in the page's language. A message no rule knows (a newer lobby's) is shown as
+ * the lobby wrote it in English, and as a generic sentence in any other language.
+ */
+export function roomIssueText(message: string): string {
+  for (const [re, text] of ISSUE_RULES) {
+    const m = re.exec(message);
+    if (!m) continue;
+    const out = text(m);
+    if (out !== null) return out;
+  }
+  return currentLocale() === 'en' ? message : t('room.issue.other');
 }

@@ -3,6 +3,7 @@
 // a resync or a reload that installs the same snapshot draws the same table.
 import { currentTurn, type HandMarkers, type TableView, type TurnInfo } from '@felt/client';
 import type { HandResult, SeatStatus, SeatView, TableEvent, TableState, VariantView } from '@felt/protocol';
+import { t } from '../i18n/i18n.js';
 import {
   cardsText,
   chips,
@@ -10,6 +11,7 @@ import {
   GameFamily,
   gameShortTitle,
   gameTitle,
+  handNameText,
   isHiLo,
   isMixed,
   stakesText,
@@ -158,48 +160,51 @@ export interface TableModel {
   readonly notice: string | null;
 }
 
-const BOTS_BLOCKED: Readonly<Record<NonNullable<TableState['bots_blocked']>, string>> = {
-  bankroll_empty: 'No bot can sit: the house bankroll is empty.',
-  room_limit: 'No more bots can sit here: the house limit for this room is reached.',
-  daily_limit: 'No more bots can sit today: the house’s daily limit is reached.',
-};
+const BOTS_BLOCKED = {
+  bankroll_empty: 'table.notice.bankrollEmpty',
+  room_limit: 'table.notice.roomLimit',
+  daily_limit: 'table.notice.dailyLimit',
+} as const satisfies Readonly<Record<NonNullable<TableState['bots_blocked']>, string>>;
 
 /** The standing notice of a snapshot: the room closing first, then bots the house will not stake. */
 function tableNotice(state: TableState): string | null {
-  if (state.closing === true) return 'The room is closing: this hand is played out, then the table closes.';
-  return state.bots_blocked !== undefined ? BOTS_BLOCKED[state.bots_blocked] : null;
+  if (state.closing === true) return t('table.notice.closing');
+  return state.bots_blocked !== undefined ? t(BOTS_BLOCKED[state.bots_blocked]) : null;
 }
 
-const STATUS_LABELS: Readonly<Record<SeatStatus, string | null>> = {
-  active: null,
-  away: 'Away',
-  sitting_out: 'Sitting out',
-  disconnected: 'Disconnected',
-  empty: null,
-};
+/** "Away", "Sitting out", "Disconnected"; null for a seat with nothing to say. */
+function statusLabel(status: SeatStatus): string | null {
+  return status === 'away' || status === 'sitting_out' || status === 'disconnected' ? t(`seatStatus.${status}`) : null;
+}
 
 export function potLabel(index: number): string {
-  return index === 0 ? 'Main pot' : `Side pot ${index}`;
+  return index === 0 ? t('log.mainPot') : t('log.sidePot', { n: index });
+}
+
+function potLabelLower(index: number): string {
+  return index === 0 ? t('log.mainPotLower') : t('log.sidePotLower', { n: index });
 }
 
 /** A public action as a short line: "Check", "Call 20", "Raise to 60", "All-in 300". */
 export function actionText(e: Extract<TableEvent, { type: 'player_action' }>): string {
-  const allIn = e.all_in ? ' (all-in)' : '';
+  const allIn = e.all_in ? t('action.allInMark') : '';
   switch (e.action) {
     case 'fold':
-      return 'Fold';
+      return t('action.fold');
     case 'check':
-      return 'Check';
+      return t('action.check');
     case 'call':
-      return `Call ${chips(e.amount)}${allIn}`;
+      return `${t('action.call', { amount: chips(e.amount) })}${allIn}`;
     case 'bet':
-      return `Bet ${chips(e.to ?? e.amount)}${allIn}`;
+      return `${t('action.bet', { amount: chips(e.to ?? e.amount) })}${allIn}`;
     case 'raise':
-      return `Raise to ${chips(e.to ?? e.amount)}${allIn}`;
+      return `${t('action.raise', { amount: chips(e.to ?? e.amount) })}${allIn}`;
     case 'bring_in':
-      return `Bring-in ${chips(e.amount)}`;
+      return t('action.bringIn', { amount: chips(e.amount) });
     case 'discard':
-      return e.discarded === undefined || e.discarded === 0 ? 'Stand pat' : `Draw ${e.discarded}`;
+      return e.discarded === undefined || e.discarded === 0
+        ? t('action.standPat')
+        : t('action.draw', { count: e.discarded });
   }
 }
 
@@ -209,7 +214,8 @@ function lastActions(hand: HandMarkers | null): Map<number, string> {
   if (hand === null) return out;
   for (const e of hand.events) {
     if (e.type === 'street_revealed') out.clear();
-    else if (e.type === 'player_action') out.set(e.seat, actionText(e) + (e.timeout === true ? ' (timed out)' : ''));
+    else if (e.type === 'player_action')
+      out.set(e.seat, actionText(e) + (e.timeout === true ? t('action.timedOut') : ''));
   }
   return out;
 }
@@ -217,7 +223,7 @@ function lastActions(hand: HandMarkers | null): Map<number, string> {
 /** The hand's public story from its sequenced events, with seat names where known. */
 export function handLog(hand: HandMarkers | null, names: ReadonlyMap<number, string>): LogLine[] {
   if (hand === null) return [];
-  const who = (seat: number): string => names.get(seat) ?? `Seat ${seat}`;
+  const who = (seat: number): string => names.get(seat) ?? t('common.seat', { seat });
   const out: LogLine[] = [];
   for (const e of hand.events) {
     const key = String(e.table_seq);
@@ -227,16 +233,16 @@ export function handLog(hand: HandMarkers | null, names: ReadonlyMap<number, str
           out.push({
             key: `${key}-${f.seat}-${f.kind}`,
             kind: 'action',
-            text: `${who(f.seat)} posts ${chips(f.amount)}`,
+            text: t('log.posts', { name: who(f.seat), amount: chips(f.amount) }),
           });
         }
         break;
       case 'seed_commit':
-        out.push({ key, kind: 'street', text: 'New hand: the deck is committed' });
+        out.push({ key, kind: 'street', text: t('log.newHand') });
         break;
       case 'street_revealed': {
-        const cards = e.board.length > 0 ? `: ${cardsText(e.board)}` : '';
-        const text = `${streetName(e.street)}${cards}`;
+        const street = streetName(e.street);
+        const text = e.board.length > 0 ? t('log.streetCards', { street, cards: cardsText(e.board) }) : street;
         // A draw round announces itself again when its betting starts; one header is enough.
         if (out.at(-1)?.text !== text) out.push({ key, kind: 'street', text });
         break;
@@ -245,31 +251,42 @@ export function handLog(hand: HandMarkers | null, names: ReadonlyMap<number, str
         out.push({
           key,
           kind: 'action',
-          text: `${who(e.seat)}: ${actionText(e)}${e.timeout === true ? ' (timed out)' : ''}`,
+          text: t('log.acted', {
+            name: who(e.seat),
+            action: `${actionText(e)}${e.timeout === true ? t('action.timedOut') : ''}`,
+          }),
         });
         break;
       case 'showdown':
         for (const s of e.shown)
-          out.push({ key: `${key}-${s.seat}`, kind: 'action', text: `${who(s.seat)} shows ${cardsText(s.cards)}` });
-        for (const m of e.mucked) out.push({ key: `${key}-m${m}`, kind: 'action', text: `${who(m)} mucks` });
+          out.push({
+            key: `${key}-${s.seat}`,
+            kind: 'action',
+            text: t('log.shows', { name: who(s.seat), cards: cardsText(s.cards) }),
+          });
+        for (const m of e.mucked)
+          out.push({ key: `${key}-m${m}`, kind: 'action', text: t('log.mucks', { name: who(m) }) });
         break;
       case 'cards_shown':
-        out.push({ key, kind: 'action', text: `${who(e.seat)} shows ${cardsText(e.cards)}` });
+        out.push({ key, kind: 'action', text: t('log.shows', { name: who(e.seat), cards: cardsText(e.cards) }) });
         break;
       case 'hand_result':
         for (const p of e.pots) {
           for (const w of p.winners) {
-            const half = w.side === 'low' ? ' (low)' : '';
             out.push({
               key: `${key}-${p.index}-${w.seat}-${w.side}`,
               kind: 'result',
-              text: `${who(w.seat)} wins ${chips(w.amount)}${half} from ${potLabel(p.index).toLowerCase()}`,
+              text: t(w.side === 'low' ? 'log.winsLow' : 'log.wins', {
+                name: who(w.seat),
+                amount: chips(w.amount),
+                pot: potLabelLower(p.index),
+              }),
             });
           }
         }
         break;
       case 'hand_voided':
-        out.push({ key, kind: 'result', text: VOIDED_NOTICE });
+        out.push({ key, kind: 'result', text: voidedNotice() });
         break;
       default:
         break;
@@ -279,7 +296,9 @@ export function handLog(hand: HandMarkers | null, names: ReadonlyMap<number, str
 }
 
 /** What a player is told when the server voids a hand (every stack back at its hand-start value). */
-export const VOIDED_NOTICE = 'Hand voided: stacks returned';
+export function voidedNotice(): string {
+  return t('log.voided');
+}
 
 function seatCards(seat: SeatView, shown: ReadonlyMap<number, readonly string[]>): CardSlot[] {
   const cards = seat.cards ?? [];
@@ -328,7 +347,7 @@ function showdownModel(
   names: ReadonlyMap<number, string>,
   hiLo: boolean,
 ): ShowdownModel {
-  const nameOf = (seat: number): string => names.get(seat) ?? `Seat ${seat}`;
+  const nameOf = (seat: number): string => names.get(seat) ?? t('common.seat', { seat });
   const handNames = new Map(result.hands.map((h) => [h.seat, h.names]));
   const shownBySeat = new Map<number, readonly string[]>();
   for (const s of hand.shown) shownBySeat.set(s.seat, s.cards);
@@ -341,7 +360,8 @@ function showdownModel(
       noLow: hiLo && p.winners.length > 0 && p.winners.every((w) => w.side === 'high'),
       winners: p.winners.map((w) => {
         const names = handNames.get(w.seat) ?? [];
-        const handName = w.side === 'low' ? (names[1] ?? null) : w.side === 'high' ? (names[0] ?? null) : null;
+        const raw = w.side === 'low' ? (names[1] ?? null) : w.side === 'high' ? (names[0] ?? null) : null;
+        const handName = raw === null ? null : handNameText(raw);
         return { seat: w.seat, name: nameOf(w.seat), amount: w.amount, side: w.side, handName };
       }),
     })),
@@ -349,7 +369,7 @@ function showdownModel(
       seat,
       name: nameOf(seat),
       cards,
-      handNames: (handNames.get(seat) ?? []).filter((n): n is string => n !== null),
+      handNames: (handNames.get(seat) ?? []).filter((n): n is string => n !== null).map(handNameText),
     })),
     mucked: hand.showdown?.mucked ?? [],
     players: result.players.map((p) => ({ seat: p.seat, name: nameOf(p.seat), net: p.net })),
@@ -377,7 +397,9 @@ export function toTableModel(view: TableView): TableModel | null {
   const result = hand?.result ?? null;
   const won = new Map<number, number>();
   for (const p of result?.pots ?? []) for (const w of p.winners) won.set(w.seat, (won.get(w.seat) ?? 0) + w.amount);
-  const handNames = new Map((result?.hands ?? []).map((h) => [h.seat, h.names.filter((n): n is string => n !== null)]));
+  const handNames = new Map(
+    (result?.hands ?? []).map((h) => [h.seat, h.names.filter((n): n is string => n !== null).map(handNameText)]),
+  );
   const names = new Map<number, string>();
 
   const seats: SeatModel[] = state.seats.map((s) => {
@@ -398,7 +420,7 @@ export function toTableModel(view: TableView): TableModel | null {
       stack: s.stack,
       bet: s.bet,
       status: s.status,
-      statusLabel: STATUS_LABELS[s.status],
+      statusLabel: statusLabel(s.status),
       isHero,
       isActor: state.actor === s.seat,
       isButton: state.button === s.seat,

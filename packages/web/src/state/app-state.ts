@@ -1,4 +1,13 @@
 import { FeltClient, LobbyApiError, LobbyClient, type HandDetail, type HistoryPage, type LobbyMe } from '@felt/client';
+import {
+  applyLocale,
+  currentLocale,
+  isLocale,
+  LOCALE_STORAGE_KEY,
+  localeFromBrowser,
+  t,
+  type Locale,
+} from '../i18n/i18n.js';
 import { errorText } from '../lib/error-text.js';
 import { Store } from './store.js';
 import { ToastKind, Toasts } from './toasts.js';
@@ -8,9 +17,28 @@ export type AuthState =
   | { readonly status: 'signed_out' }
   | { readonly status: 'signed_in'; readonly me: LobbyMe };
 
+/** What the page reads from the browser: kept apart so tests can give their own. */
+export interface BrowserEnv {
+  /** navigator.languages, most preferred first. */
+  readonly languages: readonly string[];
+  readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+}
+
+function browserEnv(): BrowserEnv {
+  const nav = typeof navigator !== 'undefined' ? navigator : undefined;
+  let storage: BrowserEnv['storage'] = null;
+  try {
+    storage = typeof localStorage !== 'undefined' ? localStorage : null;
+  } catch {
+    // Storage disabled (a sandboxed frame, strict privacy settings): the choice lasts for this page.
+  }
+  return { languages: nav?.languages ?? (nav?.language ? [nav.language] : []), storage };
+}
+
 /**
  * What the whole page shares: the lobby's HTTP API (same origin, so the browser carries the
- * HttpOnly session cookie), the signed-in user, toasts, and one SDK client for every table.
+ * HttpOnly session cookie), the signed-in user, the page's language, toasts, and one SDK client for
+ * every table.
  */
 export class AppState {
   readonly lobby = new LobbyClient({ baseUrl: '' });
@@ -18,12 +46,23 @@ export class AppState {
   readonly auth = new Store<AuthState>({ status: 'loading' });
   private client: FeltClient | null = null;
   private clientStarting: Promise<FeltClient> | null = null;
+  /** Language changes sent to the lobby and not answered yet: until then a polled /api/me is stale. */
+  private localeWrites = 0;
+  /** Counts language changes, so an /api/me answer asked for before the latest one is not obeyed. */
+  private localeEpoch = 0;
+
+  constructor(private readonly env: BrowserEnv = browserEnv()) {
+    // Before anyone signs in: this browser's last choice, else its languages.
+    const stored = this.storedLocale();
+    applyLocale(stored ?? localeFromBrowser(env.languages));
+  }
 
   /** Finds out whether the cookie still holds a session. */
   async init(): Promise<void> {
     try {
       const me = await this.lobby.me();
       this.auth.set({ status: 'signed_in', me });
+      this.adoptAccountLocale(me, true);
     } catch (err) {
       this.auth.set({ status: 'signed_out' });
       if (!(err instanceof LobbyApiError && err.status === 401)) this.toasts.show(errorText(err));
@@ -32,12 +71,68 @@ export class AppState {
 
   async signup(name: string, password: string): Promise<void> {
     await this.lobby.signup(name, password);
-    await this.refreshMe();
+    const me = await this.refreshMe();
+    if (me !== null) this.adoptAccountLocale(me, true);
   }
 
   async login(name: string, password: string): Promise<void> {
     await this.lobby.login(name, password);
-    await this.refreshMe();
+    const me = await this.refreshMe();
+    if (me !== null) this.adoptAccountLocale(me, true);
+  }
+
+  /**
+   * The player picked a language: the page switches at once, this browser remembers it, and a
+   * signed-in account keeps it (PATCH /api/me) so every browser it signs in on speaks it.
+   */
+  async setLocale(locale: Locale): Promise<void> {
+    applyLocale(locale);
+    this.storeLocale(locale);
+    this.localeEpoch++;
+    const auth = this.auth.get();
+    if (auth.status !== 'signed_in') return;
+    this.localeWrites++;
+    try {
+      const me = await this.lobby.updateMe({ locale });
+      const current = this.auth.get();
+      if (current.status === 'signed_in') this.auth.set({ status: 'signed_in', me });
+    } catch (err) {
+      this.toasts.show(errorText(err));
+    } finally {
+      this.localeWrites--;
+    }
+  }
+
+  /**
+   * After sign-in the account's choice wins. An account that has none yet takes the one made in this
+   * browser (on the sign-in page, say) when `adoptLocal` is set.
+   */
+  private adoptAccountLocale(me: LobbyMe, adoptLocal: boolean): void {
+    if (this.localeWrites > 0) return;
+    if (me.locale !== null) {
+      if (me.locale !== currentLocale()) applyLocale(me.locale);
+      this.storeLocale(me.locale);
+      return;
+    }
+    const stored = this.storedLocale();
+    if (adoptLocal && stored !== null) void this.setLocale(stored);
+  }
+
+  private storedLocale(): Locale | null {
+    try {
+      const value = this.env.storage?.getItem(LOCALE_STORAGE_KEY);
+      return isLocale(value) ? value : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private storeLocale(locale: Locale): void {
+    try {
+      this.env.storage?.setItem(LOCALE_STORAGE_KEY, locale);
+    } catch {
+      // Storage full or disabled: the account (when signed in) still keeps the choice.
+    }
   }
 
   async logout(): Promise<void> {
@@ -54,11 +149,14 @@ export class AppState {
   /** Reloads the user, wallet and seats (after a join, a leave, a top-up). */
   async refreshMe(): Promise<LobbyMe | null> {
     try {
+      const epoch = this.localeEpoch;
       const me = await this.lobby.me();
       const current = this.auth.get();
       // Polled with the lobby list: an unchanged answer keeps the same value, so nothing re-renders.
       if (current.status === 'signed_in' && JSON.stringify(current.me) === JSON.stringify(me)) return current.me;
       this.auth.set({ status: 'signed_in', me });
+      // A choice made in another browser reaches this one with the next poll.
+      if (current.status === 'signed_in' && epoch === this.localeEpoch) this.adoptAccountLocale(me, false);
       return me;
     } catch (err) {
       if (err instanceof LobbyApiError && err.status === 401) this.sessionEnded();
@@ -98,7 +196,7 @@ export class AppState {
   private sessionEnded(): void {
     this.stopClient();
     if (this.auth.get().status === 'signed_in') {
-      this.toasts.show('Your session has ended. Log in again.', ToastKind.INFO);
+      this.toasts.show(t('app.sessionEnded'), ToastKind.INFO);
     }
     this.auth.set({ status: 'signed_out' });
   }

@@ -8,10 +8,10 @@ import type {
   TableSession,
   TableView,
 } from '@felt/client';
-import type { ErrorMessage, HandResult, RevealRecordView, Showdown } from '@felt/protocol';
+import type { BettingLimit, ErrorMessage, HandResult, RevealRecordView, Showdown } from '@felt/protocol';
+import { i18n, t } from '../i18n/i18n.js';
 import { ServerClock } from '../lib/clock.js';
 import { errorText, tableErrorText } from '../lib/error-text.js';
-import { gameTitle } from '../lib/format.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
 import { Store } from './store.js';
 import { ToastKind, type Toasts } from './toasts.js';
@@ -19,7 +19,8 @@ import { ToastKind, type Toasts } from './toasts.js';
 /** A hand that finished while this page watched it: what the showdown and fairness panels need. */
 export interface FinishedHand {
   readonly handId: string;
-  readonly title: string;
+  /** The hand's game and limit (its title is written in the page's language when shown). */
+  readonly variant: { readonly game: string; readonly limit: BettingLimit } | null;
   readonly result: HandResult;
   readonly showdown: Showdown | null;
   readonly shown: readonly { readonly seat: number; readonly cards: readonly string[] }[];
@@ -39,7 +40,7 @@ export interface TableScreenState {
   readonly resyncing: boolean;
   /** Newest first, at most {@link KEEP_HANDS}. */
   readonly finished: readonly FinishedHand[];
-  /** Why the session ended, when it has. */
+  /** Why the session ended, when it has, in the page's language. */
   readonly closedReason: string | null;
   /** A command is on its way (buttons wait for its answer rather than sending twice). */
   readonly busy: boolean;
@@ -56,6 +57,8 @@ export class TableController {
   readonly clock = new ServerClock();
   readonly session: TableSession;
   private readonly offs: (() => void)[] = [];
+  /** How the session ended (the sentence for it is written in the page's language when needed). */
+  private closed: { readonly reason: string; readonly error?: ErrorMessage | undefined } | null = null;
 
   constructor(
     private readonly client: FeltClient,
@@ -90,16 +93,22 @@ export class TableController {
       s.on('resync', () => this.patch({ resyncing: true })),
       s.on('refused', (err: ErrorMessage) => this.toasts.show(tableErrorText(err))),
       s.on('closed', ({ reason, error }) => {
-        const text =
-          reason === 'table_closed'
-            ? 'This table has closed.'
-            : error !== undefined
-              ? tableErrorText(error)
-              : 'You left this table.';
-        this.patch({ closedReason: text, session: 'closed' });
+        this.closed = { reason, error };
+        this.patch({ closedReason: this.closedText(), session: 'closed' });
       }),
       client.on('connection', (c) => this.patch({ connection: c })),
     );
+    // The model holds sentences (statuses, the hand log, notices): a language switch writes them again.
+    const relabel = (): void => this.patch({ model: toTableModel(this.state.view), closedReason: this.closedText() });
+    i18n.on('languageChanged', relabel);
+    this.offs.push(() => i18n.off('languageChanged', relabel));
+  }
+
+  private closedText(): string | null {
+    if (this.closed === null) return null;
+    const { reason, error } = this.closed;
+    if (reason === 'table_closed') return t('table.closed');
+    return error !== undefined ? tableErrorText(error) : t('table.youLeft');
   }
 
   get state(): TableScreenState {
@@ -118,11 +127,11 @@ export class TableController {
   }
 
   sitIn(): Promise<boolean> {
-    return this.run(() => this.session.sitIn(), 'You will be dealt in from the next hand.');
+    return this.run(() => this.session.sitIn(), 'table.sitInDone');
   }
 
   sitOut(): Promise<boolean> {
-    return this.run(() => this.session.sitOut(), 'You will sit out from the next hand.');
+    return this.run(() => this.session.sitOut(), 'table.sitOutDone');
   }
 
   leaveSeat(): Promise<boolean> {
@@ -142,11 +151,11 @@ export class TableController {
     this.session.resync();
   }
 
-  private async run(send: () => Promise<unknown>, success?: string): Promise<boolean> {
+  private async run(send: () => Promise<unknown>, success?: 'table.sitInDone' | 'table.sitOutDone'): Promise<boolean> {
     this.patch({ busy: true });
     try {
       await send();
-      if (success !== undefined) this.toasts.show(success, ToastKind.INFO);
+      if (success !== undefined) this.toasts.show(t(success), ToastKind.INFO);
       return true;
     } catch (err) {
       this.toasts.show(errorText(err));
@@ -178,7 +187,7 @@ export class TableController {
     const existing = list.find((h) => h.handId === hand.handId);
     const entry: FinishedHand = {
       handId: hand.handId,
-      title: state ? gameTitle(state.variant.game, state.variant.limit) : '',
+      variant: state ? { game: state.variant.game, limit: state.variant.limit } : null,
       result,
       showdown: hand.showdown,
       shown: hand.shown,

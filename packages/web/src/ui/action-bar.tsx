@@ -1,5 +1,7 @@
 import type { Decision, TurnInfo } from '@felt/client';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Trans } from 'react-i18next';
+import { useT } from '../i18n/use-t.js';
 import {
   clampWager,
   hasSizingButtons,
@@ -45,6 +47,7 @@ function Key({ k }: { readonly k: string }) {
  * are shown on the buttons; anything that puts the whole stack in asks first.
  */
 export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, busy, onAct }: Props) {
+  const t = useT();
   const va = turn.validActions;
   const wager = useMemo(() => wagerOf(va), [va]);
   const [amount, setAmount] = useState<number>(() => (wager ? clampWager(wager.min, wager) : 0));
@@ -157,15 +160,27 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
 
   const toCall = va.call ?? 0;
   const maxDiscard = va.discard?.max ?? 0;
-  const wagerVerb = wager?.kind === 'bet' ? 'Bet' : wager?.kind === 'complete' ? 'Complete to' : 'Raise to';
+  const wagerVerb =
+    wager?.kind === 'bet'
+      ? t('action.verbBet')
+      : wager?.kind === 'complete'
+        ? t('action.verbComplete')
+        : t('action.verbRaise');
+  const wagerText = (n: number): string =>
+    t(wager?.kind === 'bet' ? 'action.bet' : wager?.kind === 'complete' ? 'action.complete' : 'action.raise', {
+      amount: chips(n),
+    });
 
   return (
-    <section className="action-bar" aria-label="Your actions" data-testid="action-bar" data-turn={turn.fromSeq}>
+    <section
+      className="action-bar"
+      aria-label={t('action.yourActions')}
+      data-testid="action-bar"
+      data-turn={turn.fromSeq}
+    >
       {va.discard !== null ? (
         <div className="action-bar__row">
-          <p className="action-bar__hint">
-            Pick up to {maxDiscard} card{maxDiscard === 1 ? '' : 's'} to throw away, then draw.
-          </p>
+          <p className="action-bar__hint">{t('action.pickDiscards', { count: maxDiscard })}</p>
           <button
             ref={firstButton}
             type="button"
@@ -174,7 +189,8 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
             disabled={busy || selected.size > maxDiscard}
             aria-keyshortcuts={SHORTCUT_KEYS.draw}
           >
-            {selected.size === 0 ? 'Stand pat' : `Draw ${selected.size}`} <Key k={SHORTCUT_KEYS.draw} />
+            {selected.size === 0 ? t('action.standPat') : t('action.draw', { count: selected.size })}{' '}
+            <Key k={SHORTCUT_KEYS.draw} />
           </button>
         </div>
       ) : (
@@ -189,7 +205,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                 disabled={busy}
                 aria-keyshortcuts={SHORTCUT_KEYS.fold}
               >
-                Fold <Key k={SHORTCUT_KEYS.fold} />
+                {t('action.fold')} <Key k={SHORTCUT_KEYS.fold} />
               </button>
             )}
             {va.check && (
@@ -200,7 +216,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                 disabled={busy}
                 aria-keyshortcuts={SHORTCUT_KEYS.check_or_call}
               >
-                Check <Key k={SHORTCUT_KEYS.check_or_call} />
+                {t('action.check')} <Key k={SHORTCUT_KEYS.check_or_call} />
               </button>
             )}
             {!va.check && va.call !== null && (
@@ -211,8 +227,8 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                 disabled={busy}
                 aria-keyshortcuts={SHORTCUT_KEYS.check_or_call}
               >
-                Call {chips(toCall)}
-                {isAllIn(va, 'call') ? ' (all-in)' : ''} <Key k={SHORTCUT_KEYS.check_or_call} />
+                {`${t('action.call', { amount: chips(toCall) })}${isAllIn(va, 'call') ? t('action.allInMark') : ''}`}{' '}
+                <Key k={SHORTCUT_KEYS.check_or_call} />
               </button>
             )}
             {va.bring_in !== null && (
@@ -223,7 +239,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                 disabled={busy}
                 aria-keyshortcuts={SHORTCUT_KEYS.bring_in}
               >
-                Bring-in {chips(va.bring_in)} <Key k={SHORTCUT_KEYS.bring_in} />
+                {t('action.bringIn', { amount: chips(va.bring_in) })} <Key k={SHORTCUT_KEYS.bring_in} />
               </button>
             )}
             {wager !== null && (
@@ -234,8 +250,8 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                 disabled={busy}
                 aria-keyshortcuts={SHORTCUT_KEYS.wager}
               >
-                {wagerVerb} {chips(amount)}
-                {isAllIn(va, 'wager', amount) ? ' (all-in)' : ''} <Key k={SHORTCUT_KEYS.wager} />
+                {`${wagerText(amount)}${isAllIn(va, 'wager', amount) ? t('action.allInMark') : ''}`}{' '}
+                <Key k={SHORTCUT_KEYS.wager} />
               </button>
             )}
             {va.all_in !== null && (wager === null || va.all_in !== amount) && (
@@ -246,7 +262,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                 disabled={busy}
                 aria-keyshortcuts={SHORTCUT_KEYS.all_in}
               >
-                All-in {chips(va.all_in)} <Key k={SHORTCUT_KEYS.all_in} />
+                {t('action.allIn', { amount: chips(va.all_in) })} <Key k={SHORTCUT_KEYS.all_in} />
               </button>
             )}
           </div>
@@ -260,7 +276,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                     onClick={() => setTo(potSizedTo(va, 0.5, wager))}
                     aria-keyshortcuts={SHORTCUT_KEYS.half_pot}
                   >
-                    ½ Pot <Key k={SHORTCUT_KEYS.half_pot} />
+                    {t('action.halfPot')} <Key k={SHORTCUT_KEYS.half_pot} />
                   </button>
                   <button
                     type="button"
@@ -268,15 +284,15 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                     onClick={() => setTo(potSizedTo(va, 1, wager))}
                     aria-keyshortcuts={SHORTCUT_KEYS.pot}
                   >
-                    Pot <Key k={SHORTCUT_KEYS.pot} />
+                    {t('action.pot')} <Key k={SHORTCUT_KEYS.pot} />
                   </button>
                   <button type="button" className="btn btn--ghost btn--sm" onClick={() => setTo(wager.max)}>
-                    Max
+                    {t('action.max')}
                   </button>
                 </>
               )}
               <label htmlFor={ids.slider} className="visually-hidden">
-                {wagerVerb} amount slider
+                {t('action.amountSlider', { verb: wagerVerb })}
               </label>
               <input
                 id={ids.slider}
@@ -288,7 +304,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                 list={wager.choices !== null ? `${ids.slider}-choices` : undefined}
                 value={amount}
                 onChange={(e) => setTo(Number(e.target.value))}
-                aria-valuetext={`${chips(amount)} chips`}
+                aria-valuetext={t('common.chips', { amount: chips(amount) })}
               />
               {wager.choices !== null && (
                 <datalist id={`${ids.slider}-choices`}>
@@ -298,7 +314,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                 </datalist>
               )}
               <label htmlFor={ids.amount} className="visually-hidden">
-                {wagerVerb} amount
+                {t('action.amount', { verb: wagerVerb })}
               </label>
               <input
                 id={ids.amount}
@@ -333,15 +349,19 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
           )}
         </>
       )}
-      <Dialog open={confirm !== null} title="Go all-in?" onClose={() => setConfirm(null)}>
+      <Dialog open={confirm !== null} title={t('action.confirmTitle')} onClose={() => setConfirm(null)}>
         {confirm !== null && (
           <div className="confirm">
             <p>
-              This puts your whole stack in: <strong>{chips(confirm.amount)}</strong> chips.
+              <Trans
+                i18nKey="action.confirmText"
+                values={{ amount: chips(confirm.amount) }}
+                components={{ b: <strong /> }}
+              />
             </p>
             <div className="form__actions">
               <button type="button" className="btn btn--ghost" onClick={() => setConfirm(null)}>
-                Cancel
+                {t('common.cancel')}
               </button>
               <button
                 type="button"
@@ -354,7 +374,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
                   void onAct(d);
                 }}
               >
-                All-in
+                {t('action.confirm')}
               </button>
             </div>
           </div>

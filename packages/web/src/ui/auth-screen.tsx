@@ -1,11 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import type { AppState } from '../state/app-state.js';
+import { LanguageSelect } from './language-select.js';
 
 type Mode = 'signup' | 'login';
 
 /** Sign up (a guest account with a chip grant) or log in. */
 export function AuthScreen({ app }: { readonly app: AppState }) {
+  const t = useT();
   const [mode, setMode] = useState<Mode>('signup');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
@@ -30,11 +33,14 @@ export function AuthScreen({ app }: { readonly app: AppState }) {
   return (
     <main className="auth" aria-labelledby="auth-title">
       <div className="auth__card">
+        <div className="auth__lang">
+          <LanguageSelect app={app} />
+        </div>
         <h1 id="auth-title" className="brand brand--large">
-          Felt
+          {t('app.brand')}
         </h1>
-        <p className="auth__lead">Poker tables you can see and check: every deal is verifiable.</p>
-        <div className="tabs" role="tablist" aria-label="Account">
+        <p className="auth__lead">{t('auth.lead')}</p>
+        <div className="tabs" role="tablist" aria-label={t('auth.account')}>
           {(['signup', 'login'] as const).map((m) => (
             <button
               key={m}
@@ -47,7 +53,7 @@ export function AuthScreen({ app }: { readonly app: AppState }) {
                 setError(null);
               }}
             >
-              {m === 'signup' ? 'Sign up' : 'Log in'}
+              {m === 'signup' ? t('auth.signUp') : t('auth.logIn')}
             </button>
           ))}
         </div>
@@ -57,7 +63,7 @@ export function AuthScreen({ app }: { readonly app: AppState }) {
           aria-describedby={error !== null ? ids.error : undefined}
         >
           <div className="field">
-            <label htmlFor={ids.name}>Name</label>
+            <label htmlFor={ids.name}>{t('auth.name')}</label>
             <input
               id={ids.name}
               name="name"
@@ -69,10 +75,10 @@ export function AuthScreen({ app }: { readonly app: AppState }) {
               value={name}
               onChange={(e) => setName(e.target.value)}
             />
-            <p className="hint">3 to 24 letters, digits, _ or -.</p>
+            <p className="hint">{t('auth.nameHint')}</p>
           </div>
           <div className="field">
-            <label htmlFor={ids.password}>Password</label>
+            <label htmlFor={ids.password}>{t('auth.password')}</label>
             <input
               id={ids.password}
               name="password"
@@ -83,7 +89,7 @@ export function AuthScreen({ app }: { readonly app: AppState }) {
               value={password}
               onChange={(e) => setPassword(e.target.value)}
             />
-            {mode === 'signup' && <p className="hint">At least 8 characters.</p>}
+            {mode === 'signup' && <p className="hint">{t('auth.passwordHint')}</p>}
           </div>
           {error !== null && (
             <p id={ids.error} className="form__error" role="alert">
@@ -91,7 +97,7 @@ export function AuthScreen({ app }: { readonly app: AppState }) {
             </p>
           )}
           <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
-            {busy ? 'Please wait…' : mode === 'signup' ? 'Create account' : 'Log in'}
+            {busy ? t('auth.wait') : mode === 'signup' ? t('auth.createAccount') : t('auth.logIn')}
           </button>
         </form>
       </div>

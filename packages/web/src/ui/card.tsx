@@ -1,3 +1,4 @@
+import { useT } from '../i18n/use-t.js';
 import { cardFace } from '../lib/format.js';
 
 export interface CardProps {
@@ -13,6 +14,7 @@ export interface CardProps {
 
 /** One playing card: a face with rank and suit (four-colour deck), or a back. */
 export function Card({ code, up = false, privateDown = false, size = 'md', dim = false }: CardProps) {
+  const t = useT();
   const face = code === null ? null : cardFace(code);
   const cls = [
     'card',
@@ -25,10 +27,20 @@ export function Card({ code, up = false, privateDown = false, size = 'md', dim =
     .join(' ');
   if (face === null) {
     return (
-      <span className={`${cls} card--back`} role="img" aria-label="Face-down card" data-card="hidden" data-up={up} />
+      <span
+        className={`${cls} card--back`}
+        role="img"
+        aria-label={t('card.faceDown')}
+        data-card="hidden"
+        data-up={up}
+      />
     );
   }
-  const label = `${face.name}${up ? ', face up' : privateDown ? ', face down (only you see it)' : ''}`;
+  const label = up
+    ? t('card.faceUp', { card: face.name })
+    : privateDown
+      ? t('card.privateDown', { card: face.name })
+      : face.name;
   return (
     <span className={`${cls} suit-${face.suit}`} role="img" aria-label={label} data-card={code} data-up={up}>
       <span className="card__rank" aria-hidden="true">

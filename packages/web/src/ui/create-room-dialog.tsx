@@ -1,6 +1,8 @@
 import { newCommandId } from '@felt/client';
 import { BETTING_LIMITS, GAME_TYPES, isMixedGame, type BettingLimit, type GameType } from '@felt/protocol';
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { currentLocale } from '../i18n/i18n.js';
+import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, gameName, limitName } from '../lib/format.js';
 import {
@@ -9,12 +11,12 @@ import {
   EMPTY_ROOM_FORM,
   hasFixedLimit,
   hasStudFixedLimit,
-  SHOWDOWN_LABELS,
-  STAKE_LABELS,
+  SHOWDOWN_FIELDS,
+  showdownLabel,
   stakeFields,
+  stakeLabel,
   toConfigInput,
   type RoomForm,
-  type ShowdownField,
 } from '../lib/room-form.js';
 import type { AppState } from '../state/app-state.js';
 import { Dialog } from './dialog.js';
@@ -28,11 +30,14 @@ interface Props {
 
 /** The full room config: game, limit, stakes, seats, buy-in, clock, rake, start rules, bots, rotation. */
 export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
+  const t = useT();
+  const locale = currentLocale();
   const [form, setForm] = useState<RoomForm>(EMPTY_ROOM_FORM);
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState(false);
-  const check = useMemo(() => checkRoomForm(form), [form]);
+  // The messages are in the page's language: a language switch writes them again.
+  const check = useMemo(() => checkRoomForm(form), [form, locale]);
   const defaults = useMemo(() => defaultsFor(form.game, form.limit), [form.game, form.limit]);
   const set = <K extends keyof RoomForm>(key: K, value: RoomForm[K]): void => setForm((f) => ({ ...f, [key]: value }));
 
@@ -66,30 +71,30 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
   const d = defaults;
 
   return (
-    <Dialog open={open} title="Create a room" onClose={onClose} className="dialog--wide">
+    <Dialog open={open} title={t('room.title')} onClose={onClose} className="dialog--wide">
       <form className="form room-form" onSubmit={(e) => void submit(e)} noValidate>
         <fieldset>
-          <legend>Game</legend>
+          <legend>{t('room.game')}</legend>
           <div className="form__row">
             <Select
-              label="Game"
+              label={t('room.game')}
               value={form.game}
               onChange={(v) => setForm((f) => ({ ...f, game: v as GameType, stakes: {} }))}
               options={GAME_TYPES.map((g) => [g, gameName(g)])}
             />
             {!mixed && (
               <Select
-                label="Limit"
+                label={t('room.limit')}
                 value={form.limit}
                 onChange={(v) => set('limit', v as BettingLimit | '')}
                 options={[
-                  ['', `Usual (${d ? limitName(d.limit) : ''})`],
+                  ['', t('room.usualLimit', { limit: d ? limitName(d.limit) : '' })],
                   ...BETTING_LIMITS.map((l): [string, string] => [l, limitName(l)]),
                 ]}
               />
             )}
             <NumberField
-              label="Seats"
+              label={t('room.seats')}
               value={form.seats}
               onChange={(v) => set('seats', v)}
               placeholder={d ? String(d.seats) : ''}
@@ -98,23 +103,29 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
           </div>
           {mixed && (
             <NumberField
-              label="Hands per game"
+              label={t('room.handsPerGame')}
               value={form.handsPerVariant}
               onChange={(v) => set('handsPerVariant', v)}
               placeholder={d?.rotation ? String(d.rotation.handsPerVariant) : ''}
               error={issue('rotation.handsPerVariant')}
-              hint={d?.rotation ? `Rotation: ${d.rotation.order.map((e) => gameName(e.game)).join(', ')}` : undefined}
+              hint={
+                d?.rotation
+                  ? t('room.rotation', {
+                      games: d.rotation.order.map((e) => gameName(e.game)).join(t('common.listSeparator')),
+                    })
+                  : undefined
+              }
             />
           )}
         </fieldset>
 
         <fieldset>
-          <legend>Stakes</legend>
+          <legend>{t('room.stakes')}</legend>
           <div className="form__row">
             {stakeFields(form.game, form.limit).map((f) => (
               <NumberField
                 key={f}
-                label={STAKE_LABELS[f]}
+                label={stakeLabel(f)}
                 value={form.stakes[f] ?? ''}
                 onChange={(v) => setForm((x) => ({ ...x, stakes: { ...x.stakes, [f]: v } }))}
                 placeholder={d ? String(d.stakes[f]) : ''}
@@ -124,14 +135,14 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
           </div>
           <div className="form__row">
             <NumberField
-              label="Minimum buy-in"
+              label={t('room.minBuyIn')}
               value={form.buyInMin}
               onChange={(v) => set('buyInMin', v)}
               placeholder={check.config ? String(check.config.buyIn.min) : ''}
               error={issue('buyIn.min')}
             />
             <NumberField
-              label="Maximum buy-in"
+              label={t('room.maxBuyIn')}
               value={form.buyInMax}
               onChange={(v) => set('buyInMax', v)}
               placeholder={check.config ? String(check.config.buyIn.max) : ''}
@@ -141,24 +152,24 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
         </fieldset>
 
         <fieldset>
-          <legend>Clock</legend>
+          <legend>{t('room.clock')}</legend>
           <div className="form__row">
             <NumberField
-              label="Seconds to act"
+              label={t('room.actionSeconds')}
               value={form.actionSeconds}
               onChange={(v) => set('actionSeconds', v)}
               placeholder={d ? String(d.clock.actionSeconds) : ''}
               error={issue('clock.actionSeconds')}
             />
             <NumberField
-              label="Time bank (s)"
+              label={t('room.timeBank')}
               value={form.timeBankSeconds}
               onChange={(v) => set('timeBankSeconds', v)}
               placeholder={d ? String(d.clock.timeBankSeconds) : ''}
               error={issue('clock.timeBankSeconds')}
             />
             <NumberField
-              label="Warning at (s)"
+              label={t('room.warning')}
               value={form.warningSeconds}
               onChange={(v) => set('warningSeconds', v)}
               placeholder={d ? String(d.clock.warningSeconds) : ''}
@@ -168,10 +179,10 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
         </fieldset>
 
         <fieldset>
-          <legend>Rake</legend>
+          <legend>{t('room.rake')}</legend>
           <div className="form__row">
             <NumberField
-              label="Rake %"
+              label={t('room.rakePercent')}
               value={form.rakePercent}
               onChange={(v) => set('rakePercent', v)}
               placeholder="0"
@@ -179,97 +190,89 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
               error={issue('rake.percent')}
             />
             <NumberField
-              label="Cap (chips)"
+              label={t('room.rakeCap')}
               value={form.rakeCap}
               onChange={(v) => set('rakeCap', v)}
-              placeholder="0 (none)"
+              placeholder={t('room.rakeCapPlaceholder')}
               error={issue('rake.cap')}
             />
             <NumberField
-              label="Heads-up %"
+              label={t('room.rakeHeadsUp')}
               value={form.rakeHeadsUp}
               onChange={(v) => set('rakeHeadsUp', v)}
-              placeholder="same"
+              placeholder={t('room.rakeHeadsUpPlaceholder')}
               step="0.01"
               error={issue('rake.headsUpPercent')}
             />
           </div>
-          <Check label="No flop, no drop" checked={form.noFlopNoDrop} onChange={(v) => set('noFlopNoDrop', v)} />
+          <Check label={t('room.noFlopNoDrop')} checked={form.noFlopNoDrop} onChange={(v) => set('noFlopNoDrop', v)} />
         </fieldset>
 
         <fieldset>
-          <legend>Table</legend>
+          <legend>{t('room.table')}</legend>
+          <Check label={t('room.autoStart')} checked={form.autoStart} onChange={(v) => set('autoStart', v)} />
           <Check
-            label="Deal automatically when enough players are ready"
-            checked={form.autoStart}
-            onChange={(v) => set('autoStart', v)}
-          />
-          <Check
-            label="Let me start a hand myself"
+            label={t('room.hostStart')}
             checked={form.hostMayForceStart}
             onChange={(v) => set('hostMayForceStart', v)}
           />
-          <Check label="Fill empty seats with bots" checked={form.botFill} onChange={(v) => set('botFill', v)} />
+          <Check label={t('room.botFill')} checked={form.botFill} onChange={(v) => set('botFill', v)} />
           {form.botFill && (
             <NumberField
-              label="Players to fill up to"
+              label={t('room.botTarget')}
               value={form.botTarget}
               onChange={(v) => set('botTarget', v)}
               placeholder="2"
               error={issue('botFill.targetPlayers')}
             />
           )}
-          <Check
-            label="List it in the lobby (otherwise join by code only)"
-            checked={form.listed}
-            onChange={(v) => set('listed', v)}
-          />
+          <Check label={t('room.listed')} checked={form.listed} onChange={(v) => set('listed', v)} />
         </fieldset>
 
         <details className="room-form__rules">
-          <summary>House rules</summary>
+          <summary>{t('room.houseRules')}</summary>
           <fieldset>
-            <legend>Betting</legend>
+            <legend>{t('room.betting')}</legend>
             <div className="form__row">
               <Select
-                label="Big blind all-in for less"
+                label={t('room.shortAllInBlind')}
                 value={form.shortAllInBlind}
                 onChange={(v) => set('shortAllInBlind', v as RoomForm['shortAllInBlind'])}
                 options={[
-                  ['full_blind', 'The full blind is the bet to call'],
-                  ['posted', 'What was posted is the bet to call'],
+                  ['full_blind', t('room.shortAllInFull')],
+                  ['posted', t('room.shortAllInPosted')],
                 ]}
               />
               <Select
-                label="Odd chips of a split pot"
+                label={t('room.oddChips')}
                 value={form.oddChips}
                 onChange={(v) => set('oddChips', v as RoomForm['oddChips'])}
                 options={[
-                  ['one_each', 'One each, clockwise from the button'],
-                  ['first_winner', 'All to the first winner from the button'],
+                  ['one_each', t('room.oddChipsOneEach')],
+                  ['first_winner', t('room.oddChipsFirst')],
                 ]}
               />
               <Select
-                label="Bets and raises per round"
+                label={t('room.raiseCap')}
                 value={form.raiseCap}
                 onChange={(v) => set('raiseCap', v)}
                 options={[
-                  ['default', 'Usual (4 in fixed limit, no cap otherwise)'],
-                  ['none', 'No cap'],
+                  ['default', t('room.raiseCapDefault')],
+                  ['none', t('room.raiseCapNone')],
                   ...['2', '3', '4', '5', '6', '8', '10'].map((n): [string, string] => [n, n]),
                 ]}
               />
             </div>
             {hasStudFixedLimit(form.game, form.limit) && (
               <Check
-                label="Stud: an open pair on fourth street allows the big bet"
+                label={t('room.studOpenPair')}
                 checked={form.studOpenPairBigBet}
                 onChange={(v) => set('studOpenPairBigBet', v)}
               />
             )}
             {hasFixedLimit(form.game, form.limit) && (
               <Check
-                label="Fixed limit: an all-in of half a bet or more reopens the betting"
+                label={t('room.halfBet')}
                 checked={form.limitHalfBetReopens}
                 onChange={(v) => set('limitHalfBetReopens', v)}
               />
@@ -277,11 +280,11 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
             {issue('rules.raiseCap') !== undefined && <p className="field__error">{issue('rules.raiseCap')}</p>}
           </fieldset>
           <fieldset>
-            <legend>Showdown</legend>
-            {(Object.keys(SHOWDOWN_LABELS) as ShowdownField[]).map((k) => (
+            <legend>{t('room.showdown')}</legend>
+            {SHOWDOWN_FIELDS.map((k) => (
               <Check
                 key={k}
-                label={SHOWDOWN_LABELS[k]}
+                label={showdownLabel(k)}
                 checked={form.showdown[k]}
                 onChange={(v) => setForm((f) => ({ ...f, showdown: { ...f.showdown, [k]: v } }))}
               />
@@ -290,18 +293,21 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
         </details>
 
         <fieldset>
-          <legend>Your seat</legend>
-          <Check label="Take a seat now" checked={form.sit} onChange={(v) => set('sit', v)} />
+          <legend>{t('room.yourSeat')}</legend>
+          <Check label={t('room.sitNow')} checked={form.sit} onChange={(v) => set('sit', v)} />
           {form.sit && (
             <NumberField
-              label="Your buy-in"
+              label={t('room.yourBuyIn')}
               value={form.sitBuyIn}
               onChange={(v) => set('sitBuyIn', v)}
               placeholder={check.config ? String(check.config.buyIn.max) : ''}
               error={issue('sit.buy_in')}
               hint={
                 check.config
-                  ? `Between ${chips(check.config.buyIn.min)} and ${chips(check.config.buyIn.max)}.`
+                  ? t('room.yourBuyInHint', {
+                      min: chips(check.config.buyIn.min),
+                      max: chips(check.config.buyIn.max),
+                    })
                   : undefined
               }
             />
@@ -310,7 +316,7 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
 
         {submitted && check.issues.size > 0 && (
           <p className="form__error" role="alert">
-            Check the highlighted fields.
+            {t('room.checkFields')}
           </p>
         )}
         {serverError !== null && (
@@ -320,10 +326,10 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
         )}
         <div className="form__actions">
           <button type="button" className="btn btn--ghost" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="btn btn--primary" disabled={busy}>
-            Create room
+            {t('room.create')}
           </button>
         </div>
       </form>

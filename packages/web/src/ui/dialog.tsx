@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useT } from '../i18n/use-t.js';
 
 export interface DialogProps {
   readonly open: boolean;
@@ -15,6 +16,7 @@ export interface DialogProps {
  * returns to whatever opened it.
  */
 export function Dialog({ open, title, onClose, children, variant = 'modal', className }: DialogProps) {
+  const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -38,7 +40,7 @@ export function Dialog({ open, title, onClose, children, variant = 'modal', clas
         <div className="dialog__body">
           <header className="dialog__header">
             <h2 id={titleId}>{title}</h2>
-            <button type="button" className="btn btn--ghost btn--icon" onClick={onClose} aria-label="Close">
+            <button type="button" className="btn btn--ghost btn--icon" onClick={onClose} aria-label={t('common.close')}>
               ×
             </button>
           </header>

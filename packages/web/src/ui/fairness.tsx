@@ -1,6 +1,8 @@
-import type { HandFairness } from '@felt/client';
+import type { HandFairness, VerifyFailure } from '@felt/client';
 import { useState } from 'react';
-import { cardsText, shortHex } from '../lib/format.js';
+import { t } from '../i18n/i18n.js';
+import { useT } from '../i18n/use-t.js';
+import { cardsText, gameTitle, shortHex } from '../lib/format.js';
 import type { FinishedHand } from '../state/table-controller.js';
 import { Card } from './card.js';
 import { Dialog } from './dialog.js';
@@ -15,12 +17,9 @@ export function fairnessStatus(hand: FinishedHand | undefined): FairnessStatus {
   return hand.fairness.ok ? FairnessStatus.VERIFIED : FairnessStatus.FAILED;
 }
 
-const BADGE_TEXT: Readonly<Record<FairnessStatus, string>> = {
-  none: 'No hand checked yet',
-  pending: 'Checking deal…',
-  verified: 'Fair deal verified',
-  failed: 'Deal check failed',
-};
+function badgeText(status: FairnessStatus): string {
+  return t(`fairness.badge.${status}`);
+}
 
 export function FairnessBadge({
   hand,
@@ -29,6 +28,7 @@ export function FairnessBadge({
   readonly hand: FinishedHand | undefined;
   readonly onOpen: () => void;
 }) {
+  const t = useT();
   const status = fairnessStatus(hand);
   return (
     <button
@@ -38,31 +38,57 @@ export function FairnessBadge({
       data-testid="fairness-badge"
       data-status={status}
       data-hand-id={hand?.handId ?? ''}
-      aria-label={`Fairness of the last hand: ${BADGE_TEXT[status]}. Open the fairness panel.`}
+      aria-label={t('fairness.badgeLabel', { status: badgeText(status) })}
     >
       <span className="fairness-badge__dot" aria-hidden="true" />
-      {BADGE_TEXT[status]}
+      {badgeText(status)}
     </button>
   );
 }
 
-const CHECK_NAMES: Readonly<Record<string, string>> = {
-  structure: 'The record is well formed',
-  version: 'Known derivation (felt-deck-v1)',
-  commit: 'The server seed matches the commitment sent before the deal',
-  deckSeed: 'The deck seed recomputes from the seeds and hand id',
-  indices: 'Dealt cards use deck positions 0, 1, 2… with none skipped',
-  cards: 'Each dealt card is at its position in the rebuilt deck',
-  reshuffles: 'Draw-game reshuffles rebuild correctly',
-  ownSeed: 'Your own seed was mixed in',
-};
+const CHECKS = ['structure', 'version', 'commit', 'deckSeed', 'indices', 'cards', 'reshuffles', 'ownSeed'] as const;
+type CheckName = (typeof CHECKS)[number];
 
-const STATUS_TEXT: Readonly<Record<string, string>> = {
-  passed: 'passed',
-  failed: 'FAILED',
-  skipped: 'not checked',
-  'n/a': 'not needed',
-};
+function checkName(key: string): string {
+  return (CHECKS as readonly string[]).includes(key) ? t(`fairness.check.${key as CheckName}`) : key;
+}
+
+function checkStatusText(status: string): string {
+  switch (status) {
+    case 'passed':
+    case 'failed':
+    case 'skipped':
+      return t(`fairness.status.${status}`);
+    case 'n/a':
+      return t('fairness.status.na');
+    default:
+      return status;
+  }
+}
+
+/** A failed check in the page's language, from its code and fields (the SDK's message is English). */
+export function failureText(f: VerifyFailure): string {
+  switch (f.code) {
+    case 'malformed_field':
+      return t('fairness.failure.malformed_field', { field: f.field });
+    case 'unsupported_version':
+      return t('fairness.failure.unsupported_version', { version: f.version });
+    case 'commit_mismatch':
+      return t(
+        f.against === 'expected' ? 'fairness.failure.commit_mismatch_expected' : 'fairness.failure.commit_mismatch',
+      );
+    case 'deck_seed_mismatch':
+      return t('fairness.failure.deck_seed_mismatch');
+    case 'indices_not_contiguous':
+      return t('fairness.failure.indices_not_contiguous');
+    case 'card_mismatch':
+      return t('fairness.failure.card_mismatch', { index: f.index });
+    case 'reshuffle_invalid':
+      return t('fairness.failure.reshuffle_invalid', { n: f.reshuffle });
+    case 'own_seed_missing':
+      return t('fairness.failure.own_seed_missing', { seat: f.seat });
+  }
+}
 
 export function FairnessPanel({
   open,
@@ -73,21 +99,26 @@ export function FairnessPanel({
   readonly hands: readonly FinishedHand[];
   readonly onClose: () => void;
 }) {
+  const t = useT();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const hand = hands.find((h) => h.handId === selectedId) ?? hands[0];
   return (
-    <Dialog open={open} title="Fairness" onClose={onClose} variant="drawer">
+    <Dialog open={open} title={t('fairness.title')} onClose={onClose} variant="drawer">
       {hand === undefined ? (
-        <p>No hand has finished at this table since you opened it. Each finished hand is checked here.</p>
+        <p>{t('fairness.noHand')}</p>
       ) : (
         <div className="fairness">
           {hands.length > 1 && (
             <div className="field">
-              <label htmlFor="fairness-hand">Hand</label>
+              <label htmlFor="fairness-hand">{t('fairness.hand')}</label>
               <select id="fairness-hand" value={hand.handId} onChange={(e) => setSelectedId(e.target.value)}>
                 {hands.map((h, i) => (
                   <option key={h.handId} value={h.handId}>
-                    {i === 0 ? 'Last hand' : `${i + 1} hands ago`}: {h.title} ({fairnessStatus(h)})
+                    {t('fairness.option', {
+                      when: i === 0 ? t('fairness.lastHand') : t('fairness.handsAgo', { count: i + 1 }),
+                      title: h.variant !== null ? gameTitle(h.variant.game, h.variant.limit) : '',
+                      status: badgeText(fairnessStatus(h)),
+                    })}
                   </option>
                 ))}
               </select>
@@ -101,12 +132,13 @@ export function FairnessPanel({
 }
 
 function Hex({ label, value }: { readonly label: string; readonly value: string | null }) {
+  const t = useT();
   return (
     <div className="hex-row">
       <dt>{label}</dt>
       <dd>
         {value === null ? (
-          <span className="muted">not received</span>
+          <span className="muted">{t('fairness.notReceived')}</span>
         ) : (
           <code title={value} className="hex">
             {value}
@@ -120,85 +152,75 @@ function Hex({ label, value }: { readonly label: string; readonly value: string 
 function FairnessDetail({ hand }: { readonly hand: FinishedHand }) {
   const verdict: HandFairness | null = hand.fairness;
   const reveal = hand.reveal;
+  const t = useT();
   const status = fairnessStatus(hand);
   return (
     <>
       <p className={`fairness__verdict fairness__verdict--${status}`} data-testid="fairness-verdict">
         {status === 'verified'
-          ? 'This deal checks out: the deck was fixed before the first card and the cards you saw came from it.'
+          ? t('fairness.verified')
           : status === 'failed'
-            ? 'This deal did NOT check out. See the failed checks below.'
-            : 'Waiting for the server to reveal this hand’s seeds.'}
+            ? t('fairness.failed')
+            : t('fairness.waiting')}
       </p>
-      <p className="muted mono">Hand {hand.handId}</p>
+      <p className="muted mono">{t('fairness.handId', { id: hand.handId })}</p>
       {verdict !== null && (
         <>
-          <h3>Checks</h3>
+          <h3>{t('fairness.checks')}</h3>
           <ul className="checks">
             {(Object.entries(verdict.result.checks) as [string, string][]).map(([k, v]) => (
               <li key={k} className={`check-item check-item--${v === 'n/a' ? 'na' : v}`}>
-                <span>{CHECK_NAMES[k] ?? k}</span>
-                <span className="check-item__status">{STATUS_TEXT[v] ?? v}</span>
+                <span>{checkName(k)}</span>
+                <span className="check-item__status">{checkStatusText(v)}</span>
               </li>
             ))}
             <li className={`check-item check-item--${verdict.unexplainedCards.length === 0 ? 'passed' : 'failed'}`}>
-              <span>Every card you saw is among the dealt cards</span>
-              <span className="check-item__status">{verdict.unexplainedCards.length === 0 ? 'passed' : 'FAILED'}</span>
+              <span>{t('fairness.check.seenCards')}</span>
+              <span className="check-item__status">
+                {checkStatusText(verdict.unexplainedCards.length === 0 ? 'passed' : 'failed')}
+              </span>
             </li>
           </ul>
           {verdict.result.failures.length > 0 && (
             <ul className="failures">
               {verdict.result.failures.map((f, i) => (
-                <li key={i}>{f.message}</li>
+                <li key={i}>{failureText(f)}</li>
               ))}
             </ul>
           )}
           {verdict.unexplainedCards.length > 0 && (
-            <p className="form__error">
-              Cards you saw that the reveal does not list: {cardsText(verdict.unexplainedCards)}
-            </p>
+            <p className="form__error">{t('fairness.unexplained', { cards: cardsText(verdict.unexplainedCards) })}</p>
           )}
-          <h3>What this proves</h3>
+          <h3>{t('fairness.proves')}</h3>
           <ul className="notes">
             {verdict.serverSeedOnly ? (
-              <li>
-                No player seed was mixed into this hand, so it proves only that the deck was not changed after the
-                commitment, not that the server did not choose its seed.
-              </li>
+              <li>{t('fairness.serverSeedOnly')}</li>
             ) : (
-              <li>
-                {verdict.result.clientSeedCount} player seed{verdict.result.clientSeedCount === 1 ? ' was' : 's were'}{' '}
-                mixed in after the commitment, so the server could not pick the deck in advance.
-              </li>
+              <li>{t('fairness.playerSeeds', { count: verdict.result.clientSeedCount })}</li>
             )}
-            {!verdict.commitSeenBeforeDeal && (
-              <li>You joined after this hand was dealt: the commitment was learned from a later snapshot.</li>
-            )}
-            <li>
-              Revealing the server seed reveals the whole deck, so folded hands can be rebuilt afterwards. That is the
-              price of checkable dealing.
-            </li>
+            {!verdict.commitSeenBeforeDeal && <li>{t('fairness.lateJoin')}</li>}
+            <li>{t('fairness.revealLimit')}</li>
           </ul>
         </>
       )}
-      <h3>Seeds</h3>
+      <h3>{t('fairness.seeds')}</h3>
       <dl className="hexes">
-        <Hex label="Commitment (before the deal)" value={hand.seedCommit} />
-        <Hex label="Server seed" value={reveal?.server_seed ?? null} />
-        <Hex label="Deck seed" value={reveal?.deck_seed ?? null} />
+        <Hex label={t('fairness.commitment')} value={hand.seedCommit} />
+        <Hex label={t('fairness.serverSeed')} value={reveal?.server_seed ?? null} />
+        <Hex label={t('fairness.deckSeed')} value={reveal?.deck_seed ?? null} />
         <div className="hex-row">
-          <dt>Player seeds</dt>
+          <dt>{t('fairness.playerSeedsTitle')}</dt>
           <dd>
             {reveal === null ? (
-              <span className="muted">not received</span>
+              <span className="muted">{t('fairness.notReceived')}</span>
             ) : reveal.client_seeds.length === 0 ? (
-              <span className="muted">none</span>
+              <span className="muted">{t('fairness.none')}</span>
             ) : (
               <ul className="seed-list">
                 {reveal.client_seeds.map((s) => (
                   <li key={s.seat}>
-                    Seat {s.seat}
-                    {verdict?.ownSeed?.seat === s.seat ? ' (yours)' : ''}:{' '}
+                    {t('fairness.seedSeat', { seat: s.seat })}
+                    {verdict?.ownSeed?.seat === s.seat ? t('fairness.yours') : ''}:{' '}
                     <code className="hex" title={s.seed}>
                       {shortHex(s.seed)}
                     </code>
@@ -210,16 +232,18 @@ function FairnessDetail({ hand }: { readonly hand: FinishedHand }) {
         </div>
         {reveal !== null && (
           <div className="hex-row">
-            <dt>Derivation</dt>
+            <dt>{t('fairness.derivation')}</dt>
             <dd>
-              {reveal.version}, {reveal.deck === 'short36' ? 'short deck (36 cards)' : 'standard deck (52 cards)'}
+              {reveal.version}
+              {t('common.listSeparator')}
+              {reveal.deck === 'short36' ? t('fairness.deckShort') : t('fairness.deckStandard')}
             </dd>
           </div>
         )}
       </dl>
       {reveal !== null && (
         <>
-          <h3>Dealt cards by deck position</h3>
+          <h3>{t('fairness.dealt')}</h3>
           <ol className="dealt" data-testid="dealt-cards">
             {reveal.dealt.map((d) => (
               <li key={d.index}>

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { t } from '../i18n/i18n.js';
+import { useT } from '../i18n/use-t.js';
 import { ClockPhase, readClock } from '../lib/clock.js';
 import { chips, clockText, GameFamily } from '../lib/format.js';
 import type { Point } from '../lib/seat-layout.js';
@@ -67,6 +69,7 @@ function useChipFlights(model: TableModel, reducedMotion: boolean): Flight[] {
 }
 
 export function Felt({ model, serverNow, actionMs, reducedMotion, selected, onToggleCard }: FeltProps) {
+  useT();
   const flights = useChipFlights(model, reducedMotion);
   const boardGame = model.game.family === GameFamily.BOARD;
   const boardSlots = model.game.variant.game === 'shortdeck' || boardGame ? 5 : 0;
@@ -75,7 +78,7 @@ export function Felt({ model, serverNow, actionMs, reducedMotion, selected, onTo
       <div
         className={`felt felt--${model.seats.length > 6 ? 'many' : 'few'}`}
         role="region"
-        aria-label={`Table: ${model.game.title}`}
+        aria-label={t('felt.tableLabel', { title: model.game.title })}
       >
         <div className="felt__rail" aria-hidden="true" />
         <div className="felt__center">
@@ -84,7 +87,7 @@ export function Felt({ model, serverNow, actionMs, reducedMotion, selected, onTo
             <div
               className="board"
               role="group"
-              aria-label={model.board.length === 0 ? 'Board: no cards yet' : 'Board'}
+              aria-label={model.board.length === 0 ? t('felt.boardEmpty') : t('felt.board')}
               data-testid="board"
             >
               {Array.from({ length: boardSlots }, (_, i) => {
@@ -115,7 +118,10 @@ export function Felt({ model, serverNow, actionMs, reducedMotion, selected, onTo
               key={`bet-${s.seat}`}
               className="bet"
               style={{ left: `${s.betAt.x}%`, top: `${s.betAt.y}%` }}
-              aria-label={`${s.name ?? `Seat ${s.seat}`} has ${chips(s.bet)} in front`}
+              aria-label={t('felt.betLabel', {
+                name: s.name ?? t('common.seat', { seat: s.seat }),
+                amount: chips(s.bet),
+              })}
               data-testid={`bet-${s.seat}`}
             >
               <span className="chip" aria-hidden="true" />
@@ -147,14 +153,14 @@ function statusLine(model: TableModel): string {
   switch (model.phase) {
     case 'waiting': {
       const seated = model.seats.filter((s) => !s.empty).length;
-      return seated < 2 ? 'Waiting for players' : 'Waiting for the next hand';
+      return seated < 2 ? t('felt.waitingPlayers') : t('felt.waitingNextHand');
     }
     case 'seeding':
-      return 'Shuffling: the deck is committed';
+      return t('felt.shuffling');
     case 'showdown':
-      return 'Showdown';
+      return t('felt.showdown');
     case 'complete':
-      return 'Hand over';
+      return t('felt.handOver');
     default:
       return model.street;
   }
@@ -164,15 +170,13 @@ function PotView({ model }: { readonly model: TableModel }) {
   if (model.potTotal === 0 && model.pots.length === 0) return <div className="pots" />;
   return (
     <div className="pots" data-testid="pots">
-      <p className="pots__total" aria-label={`Total pot ${chips(model.potTotal)}`}>
-        Pot <strong data-testid="pot-total">{chips(model.potTotal)}</strong>
+      <p className="pots__total" aria-label={t('felt.totalPot', { amount: chips(model.potTotal) })}>
+        {t('felt.pot')} <strong data-testid="pot-total">{chips(model.potTotal)}</strong>
       </p>
       {model.pots.length > 1 && (
         <ul className="pots__list">
           {model.pots.map((p) => (
-            <li key={p.label}>
-              {p.label}: {chips(p.amount)}
-            </li>
+            <li key={p.label}>{t('felt.potLine', { pot: p.label, amount: chips(p.amount) })}</li>
           ))}
         </ul>
       )}
@@ -180,23 +184,18 @@ function PotView({ model }: { readonly model: TableModel }) {
   );
 }
 
-const BLIND_NAMES: Readonly<Record<NonNullable<SeatModel['blind']>, string>> = {
-  SB: 'small blind',
-  BB: 'big blind',
-  BUTTON_BLIND: 'button blind',
-};
-
+/** The seat's whole state for a screen reader: "Seat 3, alice, 1,200 chips, dealer, to act". */
 function seatLabel(s: SeatModel): string {
-  if (s.empty) return `Seat ${s.seat}, empty`;
-  const parts = [`Seat ${s.seat}`, s.name ?? '', `${chips(s.stack)} chips`];
-  if (s.isHero) parts.push('you');
-  if (s.isButton) parts.push('dealer');
-  if (s.blind !== null) parts.push(BLIND_NAMES[s.blind]);
+  if (s.empty) return t('felt.seatEmpty', { seat: s.seat });
+  const parts = [t('common.seat', { seat: s.seat }), s.name ?? '', t('common.chips', { amount: chips(s.stack) })];
+  if (s.isHero) parts.push(t('felt.seatYou'));
+  if (s.isButton) parts.push(t('felt.seatDealer'));
+  if (s.blind !== null) parts.push(t(`felt.blind.${s.blind}`));
   if (s.statusLabel !== null) parts.push(s.statusLabel.toLowerCase());
-  if (s.folded) parts.push('folded');
-  if (s.allIn) parts.push('all-in');
-  if (s.isActor) parts.push('to act');
-  return parts.filter(Boolean).join(', ');
+  if (s.folded) parts.push(t('felt.seatFolded'));
+  if (s.allIn) parts.push(t('felt.seatAllIn'));
+  if (s.isActor) parts.push(t('felt.seatToAct'));
+  return parts.filter(Boolean).join(t('common.listSeparator'));
 }
 
 function SeatView({
@@ -247,7 +246,7 @@ function SeatView({
                 onClick={() => onToggleCard(i)}
               >
                 <Card code={c.code} up={c.up} size={s.isHero ? 'md' : 'sm'} />
-                <span className="visually-hidden">{selected?.has(i) === true ? ' (to discard)' : ''}</span>
+                <span className="visually-hidden">{selected?.has(i) === true ? t('felt.toDiscard') : ''}</span>
               </button>
             ) : (
               <Card
@@ -264,27 +263,27 @@ function SeatView({
       )}
       <div className="seat__plate">
         {s.empty ? (
-          <span className="seat__name muted">Empty</span>
+          <span className="seat__name muted">{t('felt.empty')}</span>
         ) : (
           <>
             <span className="seat__name">
               {s.name}
-              {s.bot && <span className="tag">bot</span>}
+              {s.bot && <span className="tag">{t('felt.bot')}</span>}
             </span>
             <span className="seat__stack" data-testid={`stack-${s.seat}`}>
-              {s.allIn ? 'All-in' : chips(s.stack)}
+              {s.allIn ? t('felt.allIn') : chips(s.stack)}
             </span>
           </>
         )}
         {s.statusLabel !== null && <span className={`badge badge--${s.status}`}>{s.statusLabel}</span>}
         {s.isButton && (
-          <span className="dealer-button" title="Dealer button" aria-hidden="true">
-            D
+          <span className="dealer-button" title={t('felt.dealerButton')} aria-hidden="true">
+            {t('felt.dealerMark')}
           </span>
         )}
         {(s.blind === 'SB' || s.blind === 'BB') && (
           <span className="blind-tag" aria-hidden="true">
-            {s.blind}
+            {t(`felt.blindTag.${s.blind}`)}
           </span>
         )}
       </div>
@@ -298,7 +297,7 @@ function SeatView({
         />
       )}
       {!s.isActor && s.lastAction !== null && !s.folded && <span className="seat__action">{s.lastAction}</span>}
-      {s.folded && <span className="seat__action seat__action--fold">Folded</span>}
+      {s.folded && <span className="seat__action seat__action--fold">{t('felt.folded')}</span>}
       {s.won !== null && s.won > 0 && <span className="seat__won">+{chips(s.won)}</span>}
       {s.handNames.length > 0 && <span className="seat__hand">{s.handNames.join(' · ')}</span>}
     </div>
@@ -322,10 +321,10 @@ function SeatClock({
   const c = readClock(deadline, timeBankMs, now, actionMs);
   const label =
     c.phase === ClockPhase.ACTION
-      ? `${clockText(c.remainingMs)} to act, then ${clockText(c.bankMs)} time bank`
+      ? t('felt.clockAction', { action: clockText(c.remainingMs), bank: clockText(c.bankMs) })
       : c.phase === ClockPhase.BANK
-        ? `Time bank: ${clockText(c.remainingMs)}`
-        : 'Out of time';
+        ? t('felt.clockBank', { time: clockText(c.remainingMs) })
+        : t('felt.clockExpired');
   return (
     <div
       className={`clock clock--${c.phase}${hero ? ' clock--hero' : ''}`}
@@ -337,7 +336,9 @@ function SeatClock({
     >
       <span className="clock__bar" style={{ transform: `scaleX(${c.fraction})` }} aria-hidden="true" />
       <span className="clock__text" aria-hidden="true">
-        {c.phase === ClockPhase.BANK ? `Bank ${clockText(c.remainingMs)}` : clockText(c.remainingMs)}
+        {c.phase === ClockPhase.BANK
+          ? t('felt.clockBankShort', { time: clockText(c.remainingMs) })
+          : clockText(c.remainingMs)}
       </span>
       {c.phase === ClockPhase.ACTION && timeBankMs > 0 && (
         <span className="clock__bank" aria-hidden="true">

@@ -1,5 +1,7 @@
 import type { HandDetail, HandSummary } from '@felt/protocol';
 import { useEffect, useMemo, useState } from 'react';
+import { currentLocale } from '../i18n/i18n.js';
+import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, dateTimeText, gameShortTitle, signedChips } from '../lib/format.js';
 import { buildReplay, voidedReasonText, voidedText } from '../lib/replay.js';
@@ -17,6 +19,7 @@ interface Props {
 
 /** The player's hand history from the lobby, with a step-by-step replay of any hand. */
 export function HistoryDrawer({ app, open, onClose, tableId }: Props) {
+  const t = useT();
   const [hands, setHands] = useState<readonly HandSummary[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +65,12 @@ export function HistoryDrawer({ app, open, onClose, tableId }: Props) {
   };
 
   return (
-    <Dialog open={open} title={detail === null ? 'Hand history' : 'Replay'} onClose={onClose} variant="drawer">
+    <Dialog
+      open={open}
+      title={detail === null ? t('history.title') : t('history.replay')}
+      onClose={onClose}
+      variant="drawer"
+    >
       {error !== null && (
         <p className="form__error" role="alert">
           {error}
@@ -75,9 +83,9 @@ export function HistoryDrawer({ app, open, onClose, tableId }: Props) {
           <Replay detail={detail} onBack={() => setDetail(null)} />
         )
       ) : hands === null ? (
-        <p aria-busy="true">Loading your hands…</p>
+        <p aria-busy="true">{t('history.loading')}</p>
       ) : hands.length === 0 ? (
-        <p className="muted">No finished hands yet. A hand appears here a moment after it ends.</p>
+        <p className="muted">{t('history.empty')}</p>
       ) : (
         <>
           <ul className="history" data-testid="history-list">
@@ -91,7 +99,7 @@ export function HistoryDrawer({ app, open, onClose, tableId }: Props) {
           </ul>
           {next !== null && (
             <button type="button" className="btn btn--ghost btn--block" onClick={more}>
-              Older hands
+              {t('history.older')}
             </button>
           )}
         </>
@@ -113,6 +121,7 @@ export function HistoryRow({
   readonly busy: boolean;
   readonly onOpen: (handId: string) => void;
 }) {
+  const t = useT();
   const voided = voidedText(h);
   return (
     <button
@@ -124,7 +133,7 @@ export function HistoryRow({
     >
       <span className="history__game">
         {gameShortTitle(h.game, h.limit as 'nl' | 'pl' | 'fl')}
-        {h.hand_no !== null ? ` #${h.hand_no}` : ''}
+        {h.hand_no !== null ? t('history.handNo', { n: h.hand_no }) : ''}
       </span>
       <span className="history__cards">
         {h.cards.map((c, i) => (
@@ -133,7 +142,7 @@ export function HistoryRow({
       </span>
       {voided !== null ? (
         <span className="history__net history__voided muted" title={voided} data-testid="history-voided">
-          Voided
+          {t('history.voided')}
         </span>
       ) : (
         <span className={`history__net ${h.net > 0 ? 'net--up' : h.net < 0 ? 'net--down' : ''}`}>
@@ -150,13 +159,17 @@ export function HistoryRow({
 
 /** A voided hand: nothing to replay and no result, only why, and the stacks every seat got back. */
 export function VoidedHand({ detail, onBack }: { readonly detail: HandDetail; readonly onBack: () => void }) {
+  const t = useT();
   return (
     <div className="replay" data-testid="replay">
       <button type="button" className="btn btn--ghost btn--sm" onClick={onBack}>
-        ← All hands
+        {t('history.allHands')}
       </button>
       <p className="replay__meta">
-        {gameShortTitle(detail.game, detail.limit as 'nl' | 'pl' | 'fl')}, {dateTimeText(detail.started_at)}
+        {t('history.meta', {
+          game: gameShortTitle(detail.game, detail.limit as 'nl' | 'pl' | 'fl'),
+          date: dateTimeText(detail.started_at),
+        })}
       </p>
       <p className="replay__caption" role="note" data-testid="replay-voided">
         {voidedText(detail)}
@@ -165,8 +178,7 @@ export function VoidedHand({ detail, onBack }: { readonly detail: HandDetail; re
         {detail.players.map((p) => (
           <li key={p.seat} className={`replay__seat${p.seat === detail.viewer_seat ? ' replay__seat--hero' : ''}`}>
             <span className="replay__name">
-              {p.name}
-              {p.seat === detail.viewer_seat ? ' (you)' : ''}
+              {p.seat === detail.viewer_seat ? t('common.youSuffix', { name: p.name }) : p.name}
             </span>
             <span className="replay__stack">{chips(p.final_stack)}</span>
           </li>
@@ -176,8 +188,11 @@ export function VoidedHand({ detail, onBack }: { readonly detail: HandDetail; re
   );
 }
 
-function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBack: () => void }) {
-  const frames = useMemo(() => buildReplay(detail), [detail]);
+export function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBack: () => void }) {
+  const t = useT();
+  const locale = currentLocale();
+  // The captions are sentences: a language switch writes them again.
+  const frames = useMemo(() => buildReplay(detail), [detail, locale]);
   const [step, setStep] = useState(0);
   const [playing, setPlaying] = useState(false);
   const last = frames.length - 1;
@@ -197,14 +212,17 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
   return (
     <div className="replay" data-testid="replay">
       <button type="button" className="btn btn--ghost btn--sm" onClick={onBack}>
-        ← All hands
+        {t('history.allHands')}
       </button>
       <p className="replay__meta">
-        {gameShortTitle(detail.game, detail.limit as 'nl' | 'pl' | 'fl')}, {dateTimeText(detail.started_at)}, pot{' '}
-        {chips(detail.pot_total)}
+        {t('history.metaPot', {
+          game: gameShortTitle(detail.game, detail.limit as 'nl' | 'pl' | 'fl'),
+          date: dateTimeText(detail.started_at),
+          amount: chips(detail.pot_total),
+        })}
       </p>
       {hasBoard && (
-        <div className="board board--small" aria-label="Board">
+        <div className="board board--small" aria-label={t('felt.board')}>
           {Array.from({ length: 5 }, (_, i) => {
             const c = frame.board[i];
             return c !== undefined ? <Card key={i} code={c} size="sm" /> : <CardSlot key={i} size="sm" />;
@@ -215,7 +233,9 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
         {frame.street !== '' && <span className="muted">{frame.street}: </span>}
         {frame.caption}
       </p>
-      <p className="muted">Pot {chips(frame.pot + frame.seats.reduce((n, s) => n + s.bet, 0))}</p>
+      <p className="muted">
+        {t('history.pot', { amount: chips(frame.pot + frame.seats.reduce((n, s) => n + s.bet, 0)) })}
+      </p>
       <ul className="replay__seats">
         {frame.seats.map((s) => (
           <li
@@ -223,8 +243,7 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
             className={`replay__seat${s.folded ? ' replay__seat--folded' : ''}${s.seat === detail.viewer_seat ? ' replay__seat--hero' : ''}`}
           >
             <span className="replay__name">
-              {s.name}
-              {s.seat === detail.viewer_seat ? ' (you)' : ''}
+              {s.seat === detail.viewer_seat ? t('common.youSuffix', { name: s.name }) : s.name}
             </span>
             <span className="replay__cards">
               {s.cards.map((c, i) => (
@@ -233,19 +252,19 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
             </span>
             <span className="replay__stack">{chips(s.stack)}</span>
             <span className="replay__action muted">
-              {s.bet > 0 ? `${chips(s.bet)} in` : ''} {s.lastAction ?? ''}
-              {s.won > 0 ? ` won ${chips(s.won)}` : ''}
+              {s.bet > 0 ? t('history.betIn', { amount: chips(s.bet) }) : ''} {s.lastAction ?? ''}
+              {s.won > 0 ? t('history.won', { amount: chips(s.won) }) : ''}
             </span>
           </li>
         ))}
       </ul>
-      <div className="replay__controls" role="group" aria-label="Replay controls">
+      <div className="replay__controls" role="group" aria-label={t('history.controls')}>
         <button
           type="button"
           className="btn btn--ghost btn--sm"
           onClick={() => setStep(0)}
           disabled={step === 0}
-          aria-label="First step"
+          aria-label={t('history.first')}
         >
           «
         </button>
@@ -254,7 +273,7 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
           className="btn btn--ghost btn--sm"
           onClick={() => setStep((s) => Math.max(0, s - 1))}
           disabled={step === 0}
-          aria-label="Previous step"
+          aria-label={t('history.previous')}
         >
           ‹
         </button>
@@ -264,14 +283,14 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
           onClick={() => setPlaying((p) => !p)}
           disabled={step >= last && !playing}
         >
-          {playing ? 'Pause' : 'Play'}
+          {playing ? t('history.pause') : t('history.play')}
         </button>
         <button
           type="button"
           className="btn btn--ghost btn--sm"
           onClick={() => setStep((s) => Math.min(last, s + 1))}
           disabled={step >= last}
-          aria-label="Next step"
+          aria-label={t('history.next')}
         >
           ›
         </button>
@@ -280,12 +299,12 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
           className="btn btn--ghost btn--sm"
           onClick={() => setStep(last)}
           disabled={step >= last}
-          aria-label="Last step"
+          aria-label={t('history.last')}
         >
           »
         </button>
         <label className="visually-hidden" htmlFor="replay-step">
-          Replay step
+          {t('history.step')}
         </label>
         <input
           id="replay-step"
@@ -294,24 +313,24 @@ function Replay({ detail, onBack }: { readonly detail: HandDetail; readonly onBa
           max={last}
           value={step}
           onChange={(e) => setStep(Number(e.target.value))}
-          aria-valuetext={`Step ${step + 1} of ${last + 1}: ${frame.caption}`}
+          aria-valuetext={t('history.stepText', { n: step + 1, total: last + 1, caption: frame.caption })}
         />
         <span className="muted">
           {step + 1}/{last + 1}
         </span>
       </div>
       <p className="replay__links">
-        Download:{' '}
+        {t('history.download')}{' '}
         <a href={`/api/hands/${detail.hand_id}/ohh`} download={`${detail.hand_id}.ohh.json`}>
-          OHH
+          {t('history.ohh')}
         </a>{' '}
         ·{' '}
         <a href={`/api/hands/${detail.hand_id}/phh`} download={`${detail.hand_id}.phh`}>
-          PHH
+          {t('history.phh')}
         </a>{' '}
         ·{' '}
         <a href={`/api/hands/${detail.hand_id}/reveal`} target="_blank" rel="noreferrer">
-          reveal record
+          {t('history.reveal')}
         </a>
       </p>
     </div>

@@ -1,6 +1,8 @@
 import { newCommandId, type LobbyMe, type LobbyRoomSummary } from '@felt/client';
 import { BETTING_LIMITS, GAME_TYPES, type BettingLimit, type GameType } from '@felt/protocol';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { Trans } from 'react-i18next';
+import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, gameName, gameShortTitle, limitName } from '../lib/format.js';
 import type { Route } from '../lib/routes.js';
@@ -50,6 +52,7 @@ function useRooms(app: AppState, filter: { game: GameType | ''; limit: BettingLi
 }
 
 export function LobbyScreen({ app, me, go }: Props) {
+  const t = useT();
   const [game, setGame] = useState<GameType | ''>('');
   const [limit, setLimit] = useState<BettingLimit | ''>('');
   const { rooms, error, reload } = useRooms(app, { game, limit });
@@ -66,23 +69,27 @@ export function LobbyScreen({ app, me, go }: Props) {
   return (
     <main className="lobby" aria-labelledby="lobby-title">
       <div className="lobby__head">
-        <h1 id="lobby-title">Lobby</h1>
+        <h1 id="lobby-title">{t('lobby.title')}</h1>
         <button type="button" className="btn btn--primary" onClick={() => setCreating(true)}>
-          Create a room
+          {t('lobby.createRoom')}
         </button>
       </div>
 
       {me.seats.length > 0 && (
         <section className="panel" aria-labelledby="seats-title">
-          <h2 id="seats-title">Your seats</h2>
+          <h2 id="seats-title">{t('lobby.yourSeats')}</h2>
           <ul className="seat-list">
             {me.seats.map((s) => (
               <li key={s.session_id} className="seat-list__item">
                 <span>
-                  Room <strong className="mono">{s.code}</strong>, seat {s.seat}, {chips(s.stack)} chips
+                  <Trans
+                    i18nKey="lobby.seatLine"
+                    values={{ code: s.code, seat: s.seat, stack: chips(s.stack) }}
+                    components={{ code: <strong className="mono" /> }}
+                  />
                 </span>
                 <a className="btn btn--primary" href={`#/table/${s.session_id}`}>
-                  Open table
+                  {t('lobby.openTable')}
                 </a>
               </li>
             ))}
@@ -93,12 +100,12 @@ export function LobbyScreen({ app, me, go }: Props) {
       <div className="lobby__grid">
         <section className="panel lobby__tables" aria-labelledby="tables-title">
           <div className="panel__head">
-            <h2 id="tables-title">Tables</h2>
+            <h2 id="tables-title">{t('lobby.tables')}</h2>
             <div className="filters">
               <div className="field field--inline">
-                <label htmlFor={ids.game}>Game</label>
+                <label htmlFor={ids.game}>{t('lobby.game')}</label>
                 <select id={ids.game} value={game} onChange={(e) => setGame(e.target.value as GameType | '')}>
-                  <option value="">All games</option>
+                  <option value="">{t('lobby.allGames')}</option>
                   {GAME_TYPES.map((g) => (
                     <option key={g} value={g}>
                       {gameName(g)}
@@ -107,9 +114,9 @@ export function LobbyScreen({ app, me, go }: Props) {
                 </select>
               </div>
               <div className="field field--inline">
-                <label htmlFor={ids.limit}>Limit</label>
+                <label htmlFor={ids.limit}>{t('lobby.limit')}</label>
                 <select id={ids.limit} value={limit} onChange={(e) => setLimit(e.target.value as BettingLimit | '')}>
-                  <option value="">Any limit</option>
+                  <option value="">{t('lobby.anyLimit')}</option>
                   {BETTING_LIMITS.map((l) => (
                     <option key={l} value={l}>
                       {limitName(l)}
@@ -125,70 +132,14 @@ export function LobbyScreen({ app, me, go }: Props) {
             </p>
           )}
           {rooms === null ? (
-            <p aria-busy="true">Loading tables…</p>
+            <p aria-busy="true">{t('lobby.loadingTables')}</p>
           ) : rooms.length === 0 ? (
-            <p className="muted">No open tables match. Create one, or join a private room by its code.</p>
+            <p className="muted">{t('lobby.noTables')}</p>
           ) : (
-            <table className="rooms" aria-describedby="tables-live-note">
-              <thead>
-                <tr>
-                  <th scope="col">Game</th>
-                  <th scope="col">Stakes</th>
-                  <th scope="col">Players</th>
-                  <th scope="col" className="hide-sm">
-                    Buy-in
-                  </th>
-                  <th scope="col" className="hide-sm">
-                    Code
-                  </th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rooms.map((r) => (
-                  <tr key={r.session_id} data-room={r.code}>
-                    <td>{gameShortTitle(r.game, r.limit)}</td>
-                    <td>{r.stakes}</td>
-                    <td>
-                      {r.players}/{r.seats}
-                    </td>
-                    <td className="hide-sm">
-                      {chips(r.buy_in.min)}–{chips(r.buy_in.max)}
-                    </td>
-                    <td className="hide-sm mono">{r.code}</td>
-                    <td className="rooms__actions">
-                      {seated.has(r.session_id) ? (
-                        <a className="btn btn--primary btn--sm" href={`#/table/${r.session_id}`}>
-                          Open
-                        </a>
-                      ) : (
-                        <button
-                          type="button"
-                          className="btn btn--primary btn--sm"
-                          disabled={r.players >= r.seats}
-                          onClick={() => setJoining(r)}
-                          aria-label={`Join ${gameShortTitle(r.game, r.limit)} ${r.stakes}, room ${r.code}`}
-                        >
-                          Join
-                        </button>
-                      )}
-                      <a
-                        className="btn btn--ghost btn--sm"
-                        href={`#/watch/${r.session_id}`}
-                        aria-label={`Watch room ${r.code}`}
-                      >
-                        Watch
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <RoomsTable rooms={rooms} seated={seated} onJoin={setJoining} />
           )}
           <p id="tables-live-note" className="hint">
-            The list updates every few seconds.
+            {t('lobby.liveNote')}
           </p>
         </section>
 
@@ -224,7 +175,83 @@ export function LobbyScreen({ app, me, go }: Props) {
   );
 }
 
-function JoinRoomDialog({
+/** The open tables: game, stakes, players, buy-in range, code, and Join (or Open) and Watch. */
+export function RoomsTable({
+  rooms,
+  seated,
+  onJoin,
+}: {
+  readonly rooms: readonly LobbyRoomSummary[];
+  readonly seated: ReadonlySet<string>;
+  readonly onJoin: (room: LobbyRoomSummary) => void;
+}) {
+  const t = useT();
+  return (
+    <table className="rooms" aria-describedby="tables-live-note">
+      <thead>
+        <tr>
+          <th scope="col">{t('lobby.colGame')}</th>
+          <th scope="col">{t('lobby.colStakes')}</th>
+          <th scope="col">{t('lobby.colPlayers')}</th>
+          <th scope="col" className="hide-sm">
+            {t('lobby.colBuyIn')}
+          </th>
+          <th scope="col" className="hide-sm">
+            {t('lobby.colCode')}
+          </th>
+          <th scope="col">
+            <span className="visually-hidden">{t('lobby.colActions')}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rooms.map((r) => (
+          <tr key={r.session_id} data-room={r.code}>
+            <td>{gameShortTitle(r.game, r.limit)}</td>
+            <td>{r.stakes}</td>
+            <td>
+              {r.players}/{r.seats}
+            </td>
+            <td className="hide-sm">
+              {chips(r.buy_in.min)}–{chips(r.buy_in.max)}
+            </td>
+            <td className="hide-sm mono">{r.code}</td>
+            <td className="rooms__actions">
+              {seated.has(r.session_id) ? (
+                <a className="btn btn--primary btn--sm" href={`#/table/${r.session_id}`}>
+                  {t('lobby.open')}
+                </a>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn--primary btn--sm"
+                  disabled={r.players >= r.seats}
+                  onClick={() => onJoin(r)}
+                  aria-label={t('lobby.joinLabel', {
+                    game: gameShortTitle(r.game, r.limit),
+                    stakes: r.stakes,
+                    code: r.code,
+                  })}
+                >
+                  {t('lobby.join')}
+                </button>
+              )}
+              <a
+                className="btn btn--ghost btn--sm"
+                href={`#/watch/${r.session_id}`}
+                aria-label={t('lobby.watchLabel', { code: r.code })}
+              >
+                {t('lobby.watch')}
+              </a>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function JoinRoomDialog({
   app,
   room,
   onClose,
@@ -235,6 +262,7 @@ function JoinRoomDialog({
   readonly onClose: () => void;
   readonly onJoined: (id: string) => void;
 }) {
+  const t = useT();
   const [buyIn, setBuyIn] = useState(String(room.buy_in.max));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -254,10 +282,14 @@ function JoinRoomDialog({
     }
   };
   return (
-    <Dialog open title={`Join ${gameShortTitle(room.game, room.limit)} ${room.stakes}`} onClose={onClose}>
+    <Dialog
+      open
+      title={t('lobby.joinTitle', { game: gameShortTitle(room.game, room.limit), stakes: room.stakes })}
+      onClose={onClose}
+    >
       <form className="form" onSubmit={(e) => void submit(e)}>
         <div className="field">
-          <label htmlFor={id}>Buy-in</label>
+          <label htmlFor={id}>{t('lobby.buyIn')}</label>
           <input
             id={id}
             type="number"
@@ -269,9 +301,7 @@ function JoinRoomDialog({
             value={buyIn}
             onChange={(e) => setBuyIn(e.target.value)}
           />
-          <p className="hint">
-            Between {chips(room.buy_in.min)} and {chips(room.buy_in.max)} chips from your wallet.
-          </p>
+          <p className="hint">{t('lobby.buyInRange', { min: chips(room.buy_in.min), max: chips(room.buy_in.max) })}</p>
         </div>
         {error !== null && (
           <p className="form__error" role="alert">
@@ -280,10 +310,10 @@ function JoinRoomDialog({
         )}
         <div className="form__actions">
           <button type="button" className="btn btn--ghost" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="btn btn--primary" disabled={busy}>
-            Take a seat
+            {t('lobby.takeSeat')}
           </button>
         </div>
       </form>
@@ -292,6 +322,7 @@ function JoinRoomDialog({
 }
 
 function JoinByCode({ app, go }: { readonly app: AppState; readonly go: (r: Route) => void }) {
+  const t = useT();
   const [code, setCode] = useState('');
   const [buyIn, setBuyIn] = useState('');
   const [busy, setBusy] = useState(false);
@@ -313,10 +344,10 @@ function JoinByCode({ app, go }: { readonly app: AppState; readonly go: (r: Rout
   };
   return (
     <section className="panel" aria-labelledby="code-title">
-      <h2 id="code-title">Join by code</h2>
+      <h2 id="code-title">{t('lobby.joinByCode')}</h2>
       <form className="form" onSubmit={(e) => void submit(e)}>
         <div className="field">
-          <label htmlFor={ids.code}>Room code</label>
+          <label htmlFor={ids.code}>{t('lobby.roomCode')}</label>
           <input
             id={ids.code}
             name="code"
@@ -327,11 +358,11 @@ function JoinByCode({ app, go }: { readonly app: AppState; readonly go: (r: Rout
             required
             value={code}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-            placeholder="6 digits"
+            placeholder={t('lobby.codePlaceholder')}
           />
         </div>
         <div className="field">
-          <label htmlFor={ids.buyIn}>Buy-in</label>
+          <label htmlFor={ids.buyIn}>{t('lobby.buyIn')}</label>
           <input
             id={ids.buyIn}
             name="buy_in"
@@ -350,7 +381,7 @@ function JoinByCode({ app, go }: { readonly app: AppState; readonly go: (r: Rout
           </p>
         )}
         <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
-          Join room
+          {t('lobby.joinRoom')}
         </button>
       </form>
     </section>
@@ -358,6 +389,7 @@ function JoinByCode({ app, go }: { readonly app: AppState; readonly go: (r: Rout
 }
 
 function QuickJoin({ app, go }: { readonly app: AppState; readonly go: (r: Route) => void }) {
+  const t = useT();
   const [game, setGame] = useState<GameType | ''>('holdem');
   const [buyIn, setBuyIn] = useState('');
   const [busy, setBusy] = useState(false);
@@ -374,7 +406,7 @@ function QuickJoin({ app, go }: { readonly app: AppState; readonly go: (r: Route
         newCommandId(),
       );
       await app.refreshMe();
-      app.toasts.show(`Seated in room ${joined.code}.`, ToastKind.SUCCESS);
+      app.toasts.show(t('lobby.seatedIn', { code: joined.code }), ToastKind.SUCCESS);
       go({ name: 'table', tableId: joined.session_id, spectate: false });
     } catch (err) {
       app.toasts.show(errorText(err));
@@ -384,12 +416,12 @@ function QuickJoin({ app, go }: { readonly app: AppState; readonly go: (r: Route
   };
   return (
     <section className="panel" aria-labelledby="quick-title">
-      <h2 id="quick-title">Quick join</h2>
+      <h2 id="quick-title">{t('lobby.quickJoin')}</h2>
       <form className="form" onSubmit={(e) => void submit(e)}>
         <div className="field">
-          <label htmlFor={ids.game}>Game</label>
+          <label htmlFor={ids.game}>{t('lobby.game')}</label>
           <select id={ids.game} value={game} onChange={(e) => setGame(e.target.value as GameType | '')}>
-            <option value="">Any game</option>
+            <option value="">{t('lobby.anyGame')}</option>
             {GAME_TYPES.map((g) => (
               <option key={g} value={g}>
                 {gameName(g)}
@@ -398,7 +430,7 @@ function QuickJoin({ app, go }: { readonly app: AppState; readonly go: (r: Route
           </select>
         </div>
         <div className="field">
-          <label htmlFor={ids.buyIn}>Buy-in (optional)</label>
+          <label htmlFor={ids.buyIn}>{t('lobby.buyInOptional')}</label>
           <input
             id={ids.buyIn}
             type="number"
@@ -407,11 +439,11 @@ function QuickJoin({ app, go }: { readonly app: AppState; readonly go: (r: Route
             step={1}
             value={buyIn}
             onChange={(e) => setBuyIn(e.target.value)}
-            placeholder="The table's maximum"
+            placeholder={t('lobby.buyInPlaceholder')}
           />
         </div>
         <button type="submit" className="btn btn--secondary btn--block" disabled={busy}>
-          Find me a seat
+          {t('lobby.findSeat')}
         </button>
       </form>
     </section>

@@ -180,7 +180,7 @@ describe('ShowdownPanel', () => {
 describe('FairnessBadge', () => {
   const hand = (fairness: HandFairness | null): FinishedHand => ({
     handId: HAND,
-    title: '',
+    variant: null,
     result: {} as never,
     showdown: null,
     shown: [],

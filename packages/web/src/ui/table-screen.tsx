@@ -1,8 +1,10 @@
 import type { LobbyRoomDetail } from '@felt/client';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { t as translate } from '../i18n/i18n.js';
+import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, GameFamily } from '../lib/format.js';
-import { VOIDED_NOTICE, type TableModel } from '../lib/table-model.js';
+import { voidedNotice, type TableModel } from '../lib/table-model.js';
 import type { AppState } from '../state/app-state.js';
 import { TableController, type TableScreenState } from '../state/table-controller.js';
 import { ToastKind } from '../state/toasts.js';
@@ -23,6 +25,7 @@ interface Props {
 
 /** Opens the table through the SDK and keeps it open while the screen is shown. */
 export function TableScreen({ app, tableId, spectate, onExit }: Props) {
+  const t = useT();
   const [controller, setController] = useState<TableController | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
@@ -47,7 +50,7 @@ export function TableScreen({ app, tableId, spectate, onExit }: Props) {
       <main className="table-screen table-screen--message">
         <p role="alert">{failed}</p>
         <button type="button" className="btn btn--primary" onClick={onExit}>
-          Back to the lobby
+          {t('common.backToLobby')}
         </button>
       </main>
     );
@@ -55,7 +58,7 @@ export function TableScreen({ app, tableId, spectate, onExit }: Props) {
   if (controller === null) {
     return (
       <main className="table-screen table-screen--message" aria-busy="true">
-        <p>Connecting to the table…</p>
+        <p>{t('table.connecting')}</p>
       </main>
     );
   }
@@ -78,7 +81,7 @@ function bigUnit(model: TableModel): number {
     : s.big_blind || s.small_bet || 1;
 }
 
-function TableRoom({
+export function TableRoom({
   app,
   controller,
   onExit,
@@ -87,6 +90,7 @@ function TableRoom({
   readonly controller: TableController;
   readonly onExit: () => void;
 }) {
+  const t = useT();
   const st: TableScreenState = useStore(controller.store);
   const model = st.model;
   const reducedMotion = useReducedMotion();
@@ -108,20 +112,24 @@ function TableRoom({
   // Announce the hero's turn and each result once, politely, for screen readers.
   const turnToken = model?.turn?.turnToken;
   useEffect(() => {
-    if (turnToken !== undefined) setAnnouncement('Your turn.');
+    if (turnToken !== undefined) setAnnouncement(translate('table.yourTurn'));
   }, [turnToken]);
   const resultId = model?.showdown?.handId;
   useEffect(() => {
     const sd = model?.showdown;
     if (sd === undefined || sd === null) return;
     const lines = sd.pots.flatMap((p) =>
-      p.winners.map((w) => `${w.name} wins ${chips(w.amount)}${w.handName !== null ? ` with ${w.handName}` : ''}`),
+      p.winners.map((w) =>
+        w.handName !== null
+          ? translate('table.announceWinsWith', { name: w.name, amount: chips(w.amount), hand: w.handName })
+          : translate('table.announceWins', { name: w.name, amount: chips(w.amount) }),
+      ),
     );
-    setAnnouncement(lines.join('. '));
+    setAnnouncement(lines.join(translate('common.sentenceSeparator')));
   }, [resultId]);
   const voidedHandId = model?.voidedHandId;
   useEffect(() => {
-    if (voidedHandId !== undefined && voidedHandId !== null) setAnnouncement(`${VOIDED_NOTICE}.`);
+    if (voidedHandId !== undefined && voidedHandId !== null) setAnnouncement(voidedNotice());
   }, [voidedHandId]);
   // A new turn clears a draw selection.
   useEffect(() => setSelected(new Set()), [turnToken]);
@@ -140,10 +148,10 @@ function TableRoom({
   if (model === null) {
     return (
       <main className="table-screen table-screen--message" aria-busy="true">
-        <p>{st.closedReason ?? 'Joining the table…'}</p>
+        <p>{st.closedReason ?? t('table.joining')}</p>
         {st.closedReason !== null && (
           <button type="button" className="btn btn--primary" onClick={onExit}>
-            Back to the lobby
+            {t('common.backToLobby')}
           </button>
         )}
       </main>
@@ -183,27 +191,27 @@ function TableRoom({
             <span data-testid="stakes">{model.game.stakes}</span>
             {room !== null && (
               <span>
-                {' '}
-                · Room <span className="mono">{room.code}</span>
+                {' · '}
+                {t('table.room')} <span className="mono">{room.code}</span>
               </span>
             )}
           </p>
           {model.game.rotation !== null && (
             <p className="rotation" data-testid="rotation">
-              <span className="rotation__now">Now: {model.game.rotation.current}</span>
+              <span className="rotation__now">{t('table.now', { game: model.game.rotation.current })}</span>
               <span className="rotation__next">
-                Next: {model.game.rotation.next}
-                {` in ${model.game.rotation.handsLeft} hand${model.game.rotation.handsLeft === 1 ? '' : 's'}`}
+                {t('table.next', { game: model.game.rotation.next })}
+                {t('table.inHands', { count: model.game.rotation.handsLeft })}
               </span>
             </p>
           )}
         </div>
         <ConnectionIndicator st={st} onResync={() => controller.resync()} />
-        <nav className="table-bar__tools" aria-label="Table tools">
+        <nav className="table-bar__tools" aria-label={t('table.tools')}>
           <FairnessBadge hand={lastHand} onOpen={() => setPanel('fairness')} />
           {model.role === 'player' && (
             <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPanel('history')}>
-              History
+              {t('table.history')}
             </button>
           )}
           {hero !== null && (
@@ -215,7 +223,7 @@ function TableRoom({
                   onClick={() => void controller.sitIn()}
                   disabled={st.busy}
                 >
-                  Sit in
+                  {t('table.sitIn')}
                 </button>
               ) : (
                 <button
@@ -224,20 +232,20 @@ function TableRoom({
                   onClick={() => void controller.sitOut()}
                   disabled={st.busy}
                 >
-                  Sit out
+                  {t('table.sitOut')}
                 </button>
               )}
               <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPanel('topup')}>
-                {hero.stack === 0 ? 'Rebuy' : 'Top up'}
+                {hero.stack === 0 ? t('table.rebuy') : t('table.topUp')}
               </button>
               <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPanel('leave')}>
-                Leave
+                {t('table.leave')}
               </button>
             </>
           )}
           {hero === null && (
             <button type="button" className="btn btn--ghost btn--sm" onClick={onExit}>
-              Lobby
+              {t('table.lobby')}
             </button>
           )}
         </nav>
@@ -257,7 +265,7 @@ function TableRoom({
           selected={canDiscard ? selected : undefined}
           onToggleCard={canDiscard ? toggleCard : undefined}
         />
-        <aside className="side" aria-label="This hand">
+        <aside className="side" aria-label={t('table.thisHand')}>
           {model.showdown !== null && (model.phase === 'complete' || model.phase === 'showdown') && (
             <ShowdownPanel
               showdown={model.showdown}
@@ -317,16 +325,12 @@ function TableRoom({
           }}
         />
       )}
-      <Dialog open={panel === 'leave'} title="Leave this table?" onClose={() => setPanel('none')}>
+      <Dialog open={panel === 'leave'} title={t('table.leaveTitle')} onClose={() => setPanel('none')}>
         <div className="confirm">
-          <p>
-            {hero?.inHand === true && !hero.folded
-              ? 'You are in a hand: you will be folded at your turn and leave when it ends. Your stack then goes back to your wallet.'
-              : 'Your stack goes back to your wallet.'}
-          </p>
+          <p>{hero?.inHand === true && !hero.folded ? t('table.leaveInHand') : t('table.leaveIdle')}</p>
           <div className="form__actions">
             <button type="button" className="btn btn--ghost" onClick={() => setPanel('none')}>
-              Stay
+              {t('table.stay')}
             </button>
             <button
               type="button"
@@ -337,8 +341,8 @@ function TableRoom({
                   .then((left) => {
                     app.toasts.show(
                       left.status === 'leaving'
-                        ? 'You will leave when this hand ends; your chips then go back to your wallet.'
-                        : `You left the table. ${chips(left.refunded)} chips went back to your wallet.`,
+                        ? translate('table.leavingAtEnd')
+                        : translate('table.left', { amount: chips(left.refunded) }),
                       ToastKind.SUCCESS,
                     );
                     void app.refreshMe();
@@ -347,7 +351,7 @@ function TableRoom({
                   .catch((err: unknown) => app.toasts.show(errorText(err)));
               }}
             >
-              Leave
+              {t('table.leave')}
             </button>
           </div>
         </div>
@@ -362,16 +366,17 @@ function meId(app: AppState): string | null {
 }
 
 function ConnectionIndicator({ st, onResync }: { readonly st: TableScreenState; readonly onResync: () => void }) {
+  const t = useT();
   let state: 'live' | 'reconnecting' | 'syncing' | 'closed';
   if (st.session === 'closed') state = 'closed';
   else if (st.connection !== 'open') state = 'reconnecting';
   else if (st.session !== 'joined' || st.resyncing) state = 'syncing';
   else state = 'live';
   const text = {
-    live: 'Live',
-    reconnecting: 'Reconnecting… your seat is kept',
-    syncing: 'Catching up…',
-    closed: st.closedReason ?? 'Disconnected',
+    live: t('table.conn.live'),
+    reconnecting: t('table.conn.reconnecting'),
+    syncing: t('table.conn.syncing'),
+    closed: st.closedReason ?? t('table.conn.disconnected'),
   }[state];
   return (
     <div className={`conn conn--${state}`} role="status" data-testid="connection" data-state={state}>
@@ -382,9 +387,9 @@ function ConnectionIndicator({ st, onResync }: { readonly st: TableScreenState; 
           type="button"
           className="btn btn--ghost btn--sm conn__resync"
           onClick={onResync}
-          title="Ask the table for a fresh snapshot"
+          title={t('table.conn.resyncTitle')}
         >
-          Resync
+          {t('table.conn.resync')}
         </button>
       )}
     </div>
@@ -406,26 +411,27 @@ function HeroStatus({
   readonly onSitIn: () => void;
   readonly onTopUp: () => void;
 }) {
+  const t = useT();
   const hero = model.hero;
   if (model.role === 'spectator' || hero === null) {
     return (
       <p className="hero-status" data-testid="hero-status">
-        You are watching. Players’ cards stay hidden until they are shown.
+        {t('table.hero.watching')}
       </p>
     );
   }
   const actor = model.seats.find((s) => s.isActor);
   let line: string;
-  if (hero.sittingOut)
-    line = hero.stack === 0 ? 'You have no chips at this table. Rebuy, then sit in.' : 'You are sitting out.';
+  if (hero.sittingOut) line = hero.stack === 0 ? t('table.hero.noChips') : t('table.hero.sittingOut');
   else if (model.phase === 'waiting')
+    line = model.seats.filter((s) => !s.empty).length < 2 ? t('table.hero.waitingForPlayer') : t('table.hero.nextSoon');
+  else if (model.phase === 'seeding') line = t('table.hero.shuffling');
+  else if (actor !== undefined && !actor.isHero)
     line =
-      model.seats.filter((s) => !s.empty).length < 2
-        ? 'Waiting for another player to sit down.'
-        : 'The next hand starts soon.';
-  else if (model.phase === 'seeding') line = 'Shuffling. Your browser is adding its own random seed to this deck.';
-  else if (actor !== undefined && !actor.isHero) line = `Waiting for ${actor.name ?? `seat ${actor.seat}`}.`;
-  else if (hero.folded) line = 'You folded this hand.';
+      actor.name !== null
+        ? t('table.hero.waitingFor', { name: actor.name })
+        : t('table.hero.waitingForSeat', { seat: actor.seat });
+  else if (hero.folded) line = t('table.hero.folded');
   else line = '';
   return (
     <div className="hero-status" data-testid="hero-status">
@@ -433,12 +439,12 @@ function HeroStatus({
       <div className="hero-status__actions">
         {hero.sittingOut && hero.stack > 0 && (
           <button type="button" className="btn btn--primary" onClick={onSitIn} disabled={st.busy}>
-            Sit in
+            {t('table.sitIn')}
           </button>
         )}
         {hero.stack === 0 && (
           <button type="button" className="btn btn--primary" onClick={onTopUp}>
-            Rebuy
+            {t('table.rebuy')}
           </button>
         )}
         {isHost && model.phase === 'waiting' && model.seats.filter((s) => !s.empty).length >= 2 && (
@@ -449,7 +455,7 @@ function HeroStatus({
             disabled={st.busy}
             data-testid="deal-now"
           >
-            Deal now
+            {t('table.dealNow')}
           </button>
         )}
       </div>
@@ -459,16 +465,13 @@ function HeroStatus({
 
 /** The current hand, line by line; the newest line is announced to screen readers by the log role. */
 function HandLog({ model }: { readonly model: TableModel }) {
+  const t = useT();
   const lines = model.log;
   return (
     <details className="hand-log" open>
-      <summary>Hand log</summary>
+      <summary>{t('table.handLog')}</summary>
       {lines.length === 0 ? (
-        <p className="muted">
-          {model.handId === null
-            ? 'No hand in progress.'
-            : 'This hand began before you joined; its next actions show here.'}
-        </p>
+        <p className="muted">{model.handId === null ? t('table.noHand') : t('table.joinedMidHand')}</p>
       ) : (
         <ol className="hand-log__lines" role="log" aria-live="off" data-testid="hand-log">
           {lines.map((l) => (
@@ -495,6 +498,7 @@ function TopUpDialog({
   readonly onClose: () => void;
   readonly onDone: () => void;
 }) {
+  const t = useT();
   const room_ = room;
   const most = Math.max(0, room_.buy_in.max - stack);
   const [amount, setAmount] = useState(String(most));
@@ -510,8 +514,8 @@ function TopUpDialog({
       const r = await app.lobby.topUp(room_.session_id, Number(amount), key);
       app.toasts.show(
         r.status === 'applied'
-          ? `${chips(r.amount)} chips added to your stack.`
-          : `${chips(r.amount)} chips will be added before the next hand.`,
+          ? translate('table.added', { amount: chips(r.amount) })
+          : translate('table.addedNext', { amount: chips(r.amount) }),
         ToastKind.SUCCESS,
       );
       void app.refreshMe();
@@ -523,10 +527,10 @@ function TopUpDialog({
     }
   };
   return (
-    <Dialog open title={stack === 0 ? 'Rebuy' : 'Top up'} onClose={onClose}>
+    <Dialog open title={stack === 0 ? t('table.rebuy') : t('table.topUp')} onClose={onClose}>
       <form className="form" onSubmit={(e) => void submit(e)}>
         <div className="field">
-          <label htmlFor={id}>Chips to add</label>
+          <label htmlFor={id}>{t('table.chipsToAdd')}</label>
           <input
             id={id}
             type="number"
@@ -538,9 +542,7 @@ function TopUpDialog({
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
           />
-          <p className="hint">
-            Your stack can go up to {chips(room_.buy_in.max)} chips (now {chips(stack)}). Chips are added between hands.
-          </p>
+          <p className="hint">{t('table.topUpHint', { max: chips(room_.buy_in.max), stack: chips(stack) })}</p>
         </div>
         {error !== null && (
           <p className="form__error" role="alert">
@@ -549,10 +551,10 @@ function TopUpDialog({
         )}
         <div className="form__actions">
           <button type="button" className="btn btn--ghost" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="btn btn--primary" disabled={busy || most === 0}>
-            Add chips
+            {t('table.addChips')}
           </button>
         </div>
       </form>
