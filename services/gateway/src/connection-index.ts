@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Envelope } from '@felt/platform';
 
 export type AttachmentState = 'attaching' | 'attached';
@@ -13,7 +14,12 @@ export interface Attachment {
 
 /** What the gateway knows about one client socket. */
 export interface ClientConnection {
-  readonly id: string;
+  /**
+   * The connection's id at the workers, unique across gateways and restarts (workers keep it in
+   * table checkpoints). '' until the socket first joins a table ({@link ensureConnectionId}): an
+   * idle socket does not pay for one.
+   */
+  id: string;
   readonly userId: string;
   readonly sessionId: string;
   readonly name: string;
@@ -22,6 +28,12 @@ export interface ClientConnection {
    * Map costs a few hundred bytes) until their first join, and go back to it when they leave the last.
    */
   tables: Map<string, Attachment>;
+}
+
+/** Gives the connection its id before the workers first hear of it: 128 random bits, a flat hex string. */
+export function ensureConnectionId(conn: ClientConnection): string {
+  if (conn.id === '') conn.id = randomBytes(16).toString('hex');
+  return conn.id;
 }
 
 /** An empty table map that refuses entries: give the connection its own Map before its first table. */

@@ -1,5 +1,4 @@
 import type { ChannelCredentials } from '@grpc/grpc-js';
-import { randomBytes } from 'node:crypto';
 import uWS from 'uWebSockets.js';
 import {
   redisKeys,
@@ -20,7 +19,7 @@ import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
 import { SocketLimiter, SocketRefusal } from './socket-limits.js';
 import { SessionWatch } from './session-watch.js';
 import { TableRequests, type TableClient } from './table-requests.js';
-import { checkBucketLimits, takeToken, type BucketState } from './token-bucket.js';
+import { checkBucketLimits, fullBucket, takeToken, type BucketState } from './token-bucket.js';
 import { authorizeUpgrade, RefusalReason, type UpgradeAuthOptions } from './upgrade-auth.js';
 import { WorkerRouter } from './worker-router.js';
 
@@ -47,24 +46,24 @@ const UWS_DROP_REASONS: Readonly<Record<string, string>> = {
 };
 
 /**
- * One client socket: uWS's user data, held for as long as the socket is open. What every idle socket
- * costs the gateway's heap, so it is kept small (BENCH idle-socket): a class whose fields all live
- * in the object itself, the rate limit's bucket as two of them, the connection id a flat string, and
- * the shared empty `tables` until the first join.
+ * One client socket: uWS's user data, held for as long as the socket is open (uWS copies its own
+ * fields onto the socket's object, so it has no methods). What every idle socket costs the gateway's
+ * heap, so it is kept small (BENCH idle-socket): the rate limit's bucket as two numbers that fit in
+ * a small integer, no connection id and the shared empty `tables` until the first join.
  */
 class SocketData implements TableClient, BucketState {
-  /** Unique across gateways and restarts (the workers keep it in table checkpoints): 128 random bits. */
-  readonly id: string = randomBytes(16).toString('hex');
+  id = '';
   tables: Map<string, Attachment> = NO_TABLES;
   /** Counted by the socket caps: false until open admits it, and for a socket refused there. */
   admitted = false;
   closed = false;
   ws: uWS.WebSocket<SocketData> | undefined = undefined;
-  /** The rate limit's bucket (token-bucket.ts): tokens left, and when it was last refilled (ms). */
+  /** The rate limit's bucket (token-bucket.ts): thousandths of a token left, when last refilled (ms on {@link bucketClock}). */
   tokens: number;
   last: number;
   droppedInRow = 0;
-  lastRateErrorAt = 0;
+  /** When the socket was last told it is rate limited (ms on {@link bucketClock}). */
+  lastRateErrorAt = -1000;
 
   constructor(
     readonly userId: string,
@@ -77,10 +76,18 @@ class SocketData implements TableClient, BucketState {
     burst: number,
     now: number,
   ) {
-    this.tokens = burst;
+    this.tokens = fullBucket(burst);
     this.last = now;
   }
 }
+
+/**
+ * The rate limit's clock: ms since this module loaded, a small integer for weeks (a Date.now() in
+ * every socket would be a 16-byte heap number each).
+ */
+const CLOCK_ZERO = Date.now();
+// Math.floor: a difference of two heap numbers is one itself, even when it is whole.
+const bucketClock = (now: number): number => Math.floor(now - CLOCK_ZERO);
 
 const REFUSAL_STATUS = { 401: '401 Unauthorized', 403: '403 Forbidden', 503: '503 Service Unavailable' } as const;
 
@@ -321,7 +328,7 @@ export class Gateway {
           claims.expiresAt,
           address,
           this.o.rateBurst,
-          Date.now(),
+          bucketClock(Date.now()),
         );
         // Not corked: uWS's cork() after an asynchronous upgrade can misread the upgraded socket's
         // state and close it at once (a dirty close, 1006, on both ends; uWebSockets#1928, fixed
@@ -377,15 +384,16 @@ export class Gateway {
       return;
     }
     const now = Date.now();
-    if (!takeToken(conn, now, this.o.ratePerSec, this.o.rateBurst)) {
+    const clock = bucketClock(now);
+    if (!takeToken(conn, clock, this.o.ratePerSec, this.o.rateBurst)) {
       this.metrics.messagesIn.inc({ type: 'rate_limited' });
       conn.droppedInRow++;
       if (conn.droppedInRow > this.o.rateBurst) {
         this.closeSocket(conn, GatewayCloseCode.RATE_LIMIT_ABUSE, 'rate limit exceeded');
         return;
       }
-      if (now - conn.lastRateErrorAt >= 1000) {
-        conn.lastRateErrorAt = now;
+      if (clock - conn.lastRateErrorAt >= 1000) {
+        conn.lastRateErrorAt = clock;
         this.sendError(conn, { type: 'error', code: ErrorCode.RATE_LIMITED, message: 'too many frames; slow down' });
       }
       return;

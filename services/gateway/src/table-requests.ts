@@ -3,7 +3,13 @@ import type { Logger, RingView } from '@felt/platform';
 import { ErrorCode, type ErrorMessage, type TableFrame } from '@felt/protocol';
 import type { ChannelSubscriptions } from './channel-subscriptions.js';
 import { clientAck, clientError, echoOf, internalError, type FrameEcho } from './client-answers.js';
-import { NO_TABLES, type Attachment, type ClientConnection, type ConnectionIndex } from './connection-index.js';
+import {
+  ensureConnectionId,
+  NO_TABLES,
+  type Attachment,
+  type ClientConnection,
+  type ConnectionIndex,
+} from './connection-index.js';
 import type { GatewayMetrics } from './metrics.js';
 import { attachFrame, commandFrame, detachFrame } from './worker-frames.js';
 import type { WorkerAnswer, WorkerReply } from './worker-link.js';
@@ -152,6 +158,7 @@ export class TableRequests<C extends TableClient> {
       });
     }
     if (!existing) {
+      ensureConnectionId(conn);
       if (conn.tables === NO_TABLES) conn.tables = new Map();
       conn.tables.set(tableId, { state: 'attaching', workerId: undefined, linkGeneration: 0, spectate });
       this.o.index.add(conn, tableId);

@@ -1,8 +1,17 @@
 /** The two numbers a token bucket keeps; the rate and burst are the caller's (one per gateway). */
 export interface BucketState {
+  /**
+   * Thousandths of a token, a whole number: with whole-ms clocks both fields stay small integers,
+   * which V8 keeps in the object itself (a fraction would be a separate 16-byte number per socket).
+   */
   tokens: number;
   /** When the bucket was last refilled (ms, the caller's clock). */
   last: number;
+}
+
+/** A full bucket's `tokens`. */
+export function fullBucket(burst: number): number {
+  return burst * 1000;
 }
 
 /**
@@ -13,9 +22,9 @@ export interface BucketState {
 export function takeToken(state: BucketState, now: number, ratePerSec: number, burst: number): boolean {
   const elapsed = Math.max(0, now - state.last);
   state.last = Math.max(state.last, now);
-  state.tokens = Math.min(burst, state.tokens + (elapsed * ratePerSec) / 1000);
-  if (state.tokens < 1) return false;
-  state.tokens -= 1;
+  state.tokens = Math.min(burst * 1000, state.tokens + Math.floor(elapsed * ratePerSec));
+  if (state.tokens < 1000) return false;
+  state.tokens -= 1000;
   return true;
 }
 
@@ -38,7 +47,7 @@ export class TokenBucket implements BucketState {
     now: number,
   ) {
     checkBucketLimits(ratePerSec, burst);
-    this.tokens = burst;
+    this.tokens = fullBucket(burst);
     this.last = now;
   }
 
