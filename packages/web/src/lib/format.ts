@@ -190,9 +190,21 @@ const SINGULAR: Readonly<Record<string, RankCode>> = {
   King: 'K',
   Ace: 'A',
 };
-const PLURAL: Readonly<Record<string, RankCode>> = Object.fromEntries(
-  Object.entries(SINGULAR).map(([name, code]) => [name === 'Six' ? 'Sixes' : `${name}s`, code]),
-);
+const PLURAL: Readonly<Record<string, RankCode>> = {
+  Twos: '2',
+  Threes: '3',
+  Fours: '4',
+  Fives: '5',
+  Sixes: '6',
+  Sevens: '7',
+  Eights: '8',
+  Nines: '9',
+  Tens: 'T',
+  Jacks: 'J',
+  Queens: 'Q',
+  Kings: 'K',
+  Aces: 'A',
+};
 
 /**
  * A hand's name in the page's language. The engine names hands in English from a closed grammar
