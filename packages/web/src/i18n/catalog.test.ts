@@ -32,7 +32,7 @@ const placeholders = (text: string): string[] => [...text.matchAll(/\{\{\s*(\w+)
 const tags = (text: string): string[] => [...text.matchAll(/<\/?(\w+)>/g)].map((m) => m[0]).sort();
 
 const catalogs = Object.entries(CATALOGS).map(([locale, c]) => [locale, flatten(c as Tree)] as const);
-const english = flatten(en as Tree);
+const english = flatten(en);
 
 afterEach(() => applyLocale('en'));
 
@@ -78,7 +78,7 @@ describe('the message catalog', () => {
   });
 
   it('translates: the Chinese catalog is not a copy of the English one', () => {
-    const zh = flatten(zhCN as Tree);
+    const zh = flatten(zhCN);
     const same = [...zh].filter(([k, v]) => english.get(k) === v).map(([k]) => k);
     // Names that stay as they are in Chinese: the brand, each language's own name, the file formats.
     expect(same.sort()).toEqual(['app.brand', 'history.ohh', 'history.phh', 'languages.en', 'languages.zhCN']);

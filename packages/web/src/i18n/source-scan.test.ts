@@ -82,7 +82,7 @@ function looksLikeText(text: string, inTemplate: boolean): boolean {
 }
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
+  return readdirSync(dir).flatMap((name: string) => {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return sourceFiles(full);
     return /\.tsx?$/.test(name) ? [full] : [];
@@ -136,11 +136,9 @@ function isPropertyName(node: ts.Node): boolean {
 
 function isModuleSpecifier(node: ts.Node): boolean {
   const p = node.parent as ts.Node | undefined;
-  return (
-    p !== undefined &&
-    (ts.isImportDeclaration(p) || ts.isExportDeclaration(p) || ts.isExternalModuleReference(p)) &&
-    p.moduleSpecifier === node
-  );
+  if (p === undefined) return false;
+  if (ts.isImportDeclaration(p) || ts.isExportDeclaration(p)) return p.moduleSpecifier === node;
+  return ts.isExternalModuleReference(p) || ts.isImportTypeNode(p) || ts.isLiteralTypeNode(p);
 }
 
 function insideNewError(node: ts.Node): boolean {
