@@ -4,9 +4,26 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Redis } from 'ioredis';
 import type { Cluster } from '../../test/harness/cluster.js';
+import { PrivateRedis } from '../../test/harness/private-redis.js';
+import { onCleanup } from './cleanup.js';
 import { scrape } from './cluster-rig.js';
 import { fixed, metricSum } from './measure.js';
 import { cpuSeconds } from './proc-cpu.js';
+
+/**
+ * A redis-server of the bench's own (nothing on disk, as `npm start`'s), so that its CPU is this
+ * cluster's alone and not that of whatever else uses the machine's shared Redis.
+ */
+export async function withPrivateRedis<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const redis = await PrivateRedis.start({ inMemory: true });
+  const forget = onCleanup(() => redis.stop());
+  try {
+    return await fn(redis.url);
+  } finally {
+    forget();
+    await redis.stop();
+  }
+}
 
 /** The pid of the redis-server behind `url`. */
 async function redisPid(url: string): Promise<number> {

@@ -28,6 +28,12 @@ export interface PrivateRedisOptions {
   readonly tls?: { readonly cert: string; readonly key: string; readonly ca: string };
   /** An ACL user with every permission, and the default user switched off. */
   readonly user?: { readonly name: string; readonly password: string };
+  /**
+   * Nothing on disk, as the shared Redis and `npm start`'s run (for benches that measure Redis's
+   * CPU): `restart({ keepData: true })` then comes back empty too. Default false: an append-only
+   * file synced on every write.
+   */
+  readonly inMemory?: boolean;
 }
 
 export class PrivateRedis {
@@ -124,10 +130,7 @@ export class PrivateRedis {
         this.dir,
         '--save',
         '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
+        ...(this.options.inMemory ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always']),
         // What Felt asks of a production Redis (docs/operations.md): BullMQ's jobs must not be evicted.
         '--maxmemory-policy',
         'noeviction',
