@@ -16,15 +16,16 @@ function rig(revoked: ReadonlySet<string> = new Set(), seq = { n: 0 }) {
     }),
   } as unknown as ChannelSubscriber;
   const reads: number[] = [];
+  const mget = vi.fn((ks: string[]) => {
+    reads.push(ks.length);
+    return Promise.resolve(ks.map((k) => (revoked.has(k.slice('t:revoked:'.length)) ? '1' : null)));
+  });
   const redis = {
     get: vi.fn((key: string) => {
       expect(key).toBe('t:revocations:seq');
       return Promise.resolve(seq.n === 0 ? null : String(seq.n));
     }),
-    mget: vi.fn((ks: string[]) => {
-      reads.push(ks.length);
-      return Promise.resolve(ks.map((k) => (revoked.has(k.slice('t:revoked:'.length)) ? '1' : null)));
-    }),
+    mget,
   } as unknown as Redis;
   const ended: Array<[WatchedSocket, string]> = [];
   const watch = new SessionWatch<WatchedSocket>({
@@ -41,7 +42,7 @@ function rig(revoked: ReadonlySet<string> = new Set(), seq = { n: 0 }) {
   const publish = (sid: string): void => handler!(`${++seq.n} ${sid}`);
   /** One check now (as the timer would run it). */
   const check = (): Promise<void> => (watch as unknown as { sweep(): Promise<void> }).sweep();
-  return { watch, ended, reads, publish, check };
+  return { watch, ended, reads, publish, check, mget };
 }
 
 const socket = (sessionId: string, expiresAt = future): WatchedSocket => ({ sessionId, expiresAt });
@@ -99,6 +100,19 @@ describe('SessionWatch', () => {
     await check();
     expect(reads).toEqual([2, 1, 1]);
     await watch.stop();
+  });
+
+  it('a sweep that Redis failed part-way is done again at the next check', async () => {
+    const { watch, reads, check, mget } = rig();
+    watch.add(socket('a'));
+    await check();
+    expect(reads).toEqual([1]);
+    watch.subscriberReconnected(); // the count is unchanged, but a message may have been lost
+    mget.mockRejectedValueOnce(new Error('connection lost'));
+    await check();
+    await check();
+    expect(reads).toEqual([1, 1]);
+    expect(logger.warn).toHaveBeenCalled();
   });
 
   it('a sweep reads the sessions a chunk per MGET and ends the revoked and the expired ones', async () => {

@@ -189,7 +189,13 @@ export class SessionWatch<S extends WatchedSocket> {
     if (!this.suspect && current === this.seq) return;
     this.suspect = false;
     const heard = this.seq;
-    await this.readAll();
+    try {
+      await this.readAll();
+    } catch (err) {
+      // Not every session was read: the next check reads them all again.
+      this.suspect = true;
+      throw err;
+    }
     // Every revocation up to `current` had its key before the reads began; later ones arrive as
     // messages, or the next check sees the count differ. (A count lower than the last message's:
     // Redis lost it, and the count starts again from there.)
