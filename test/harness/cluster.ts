@@ -240,13 +240,14 @@ export class Cluster {
 
   private startGateway(id: string, env: Record<string, string>): Promise<ServiceProcess> {
     return ServiceProcess.start('gateway', id, {
+      // Short for tests; a cluster's own env (a bench's production interval) overrides it.
+      GATEWAY_SESSION_CHECK_MS: '300',
       ...this.commonEnv(),
       ...this.certs?.gateway,
       GATEWAY_ID: id,
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: '0',
       GATEWAY_ALLOWED_ORIGINS: TEST_ORIGIN,
-      GATEWAY_SESSION_CHECK_MS: '300',
       FELT_DEBUG_ENDPOINTS: '1',
       ...env,
     });
