@@ -156,6 +156,7 @@ export const en = {
       // The lobby's own room-config messages (English, from @felt/protocol's parser), by kind.
       wholeChips: 'expected whole chips',
       number: 'enter a number',
+      wholeNumber: 'enter a whole number',
       twoDecimals: 'at most two decimals',
       atMostPercent: 'at most {{max}} percent',
       tooSmall: 'at least {{min}}',
@@ -365,6 +366,8 @@ export const en = {
     pair: 'Pair of {{ranks}}',
     highCard: 'High Card, {{rank}}',
     low: '{{cards}} low',
+    // How a ten is written inside a low hand's ranks ("K-T-8-6-4").
+    lowTen: 'T',
   },
   game: {
     name: {

@@ -153,6 +153,7 @@ export const zhCN: Catalog = {
       sitRange: '请选择 {{min}} 到 {{max}} 之间的买入',
       wholeChips: '必须是整数筹码',
       number: '请输入数字',
+      wholeNumber: '请输入整数',
       twoDecimals: '最多两位小数',
       atMostPercent: '最多 {{max}}%',
       tooSmall: '至少为 {{min}}',
@@ -361,6 +362,7 @@ export const zhCN: Catalog = {
     pair: '一对 {{ranks}}',
     highCard: '高牌 {{rank}}',
     low: '{{cards}} 低牌',
+    lowTen: '10',
   },
   game: {
     name: {

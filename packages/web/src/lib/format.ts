@@ -213,7 +213,7 @@ const PLURAL: Readonly<Record<string, RankCode>> = {
  */
 export function handNameText(name: string): string {
   const low = /^([2-9TJQKA](?:-[2-9TJQKA])*) low$/.exec(name);
-  if (low) return t('hand.low', { cards: low[1]!.replace(/T/g, '10') });
+  if (low) return t('hand.low', { cards: low[1]!.replace(/T/g, t('hand.lowTen')) });
   for (const [re, key] of HIGH_NAME) {
     const m = re.exec(name);
     if (!m) continue;

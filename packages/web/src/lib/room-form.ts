@@ -12,6 +12,7 @@ import {
   type RoomRules,
   type StakesInput,
 } from '@felt/protocol';
+import { en } from '../i18n/en.js';
 import { currentLocale, t, type MessageKey } from '../i18n/i18n.js';
 import { gameName } from './format.js';
 
@@ -250,6 +251,12 @@ const unitText = (word: string): string | null => {
   return key === undefined ? null : t(key);
 };
 
+/** A game as the parser names it (its code, or its English name) in the page's language. */
+function gameText(nameOrCode: string): string {
+  const code = Object.entries(en.game.name).find(([, name]) => name === nameOrCode)?.[0] ?? nameOrCode;
+  return gameName(code);
+}
+
 type IssueRule = readonly [RegExp, (m: RegExpExecArray) => string | null];
 
 /**
@@ -259,6 +266,10 @@ type IssueRule = readonly [RegExp, (m: RegExpExecArray) => string | null];
 const ISSUE_RULES: readonly IssueRule[] = [
   [/^expected whole chips$/, () => t('room.issue.wholeChips')],
   [/^Invalid input: expected number/, () => t('room.issue.number')],
+  [/^enter a number$/, () => t('room.issue.number')],
+  [/^Invalid input: expected int/, () => t('room.issue.wholeNumber')],
+  [/^at least (-?[\d.]+)$/, (m) => t('room.issue.tooSmall', { min: m[1] })],
+  [/^at most (-?[\d.]+)$/, (m) => t('room.issue.tooBig', { max: m[1] })],
   [/^at most two decimals$/, () => t('room.issue.twoDecimals')],
   [/^at most (\d+) percent$/, (m) => t('room.issue.atMostPercent', { max: m[1] })],
   [/^Too small: expected \w+ to be >=?\s*(\S+)$/, (m) => t('room.issue.tooSmall', { min: m[1] })],
@@ -272,24 +283,24 @@ const ISSUE_RULES: readonly IssueRule[] = [
     (m) => t('room.issue.aboveStored', { amount: m[1], bound: m[2] }),
   ],
   [
-    /^(\d+) seats exceeds the (\d+)-seat cap of (\S+) in the rotation$/,
-    (m) => t('room.issue.seatsOverRotation', { seats: m[1], max: m[2], game: gameName(m[3]!) }),
+    /^(\d+) seats exceeds the (\d+)-seat cap of (.+) in the rotation$/,
+    (m) => t('room.issue.seatsOverRotation', { seats: m[1], max: m[2], game: gameText(m[3]!) }),
   ],
-  [/^(\S+) seats at most (\d+)$/, (m) => t('room.issue.seatsAtMost', { game: gameName(m[1]!), max: m[2] })],
-  [/^(\S+) needs a big blind for its blind games$/, (m) => t('room.issue.needsBigBlind', { game: gameName(m[1]!) })],
+  [/^(.+) seats at most (\d+)$/, (m) => t('room.issue.seatsAtMost', { game: gameText(m[1]!), max: m[2] })],
+  [/^(.+) needs a big blind for its blind games$/, (m) => t('room.issue.needsBigBlind', { game: gameText(m[1]!) })],
   [/^Short Deck needs a button blind of at least 1 chip$/, () => t('room.issue.shortDeckButton')],
   [/^Short Deck needs an ante from every player$/, () => t('room.issue.shortDeckAnte')],
   [/^fixed limit needs a small bet of at least 1 chip$/, () => t('room.issue.flSmallBet')],
   [
-    /^(\S+) needs an? (big blind|small blind|small bet|bring-in) of at least 1 chip$/,
+    /^(.+) needs an? (big blind|small blind|small bet|bring-in) of at least 1 chip$/,
     (m) => {
       const what = unitText(m[2]!);
-      return what === null ? null : t('room.issue.needsOneChip', { game: gameName(m[1]!), what });
+      return what === null ? null : t('room.issue.needsOneChip', { game: gameText(m[1]!), what });
     },
   ],
   [/^the small blind cannot exceed the big blind$/, () => t('room.issue.sbOverBb')],
-  [/^(\S+) has no small blind$/, (m) => t('room.issue.noSmallBlind', { game: gameName(m[1]!) })],
-  [/^(\S+) has no big blind \(it uses a bring-in\)$/, (m) => t('room.issue.noBigBlind', { game: gameName(m[1]!) })],
+  [/^(.+) has no small blind$/, (m) => t('room.issue.noSmallBlind', { game: gameText(m[1]!) })],
+  [/^(.+) has no big blind \(it uses a bring-in\)$/, (m) => t('room.issue.noBigBlind', { game: gameText(m[1]!) })],
   [/^only Short Deck has a button blind$/, () => t('room.issue.onlyShortDeckButton')],
   [/^the bring-in cannot exceed the small bet \(the completion\)$/, () => t('room.issue.bringInOverSmallBet')],
   [/^only the Stud family has a bring-in$/, () => t('room.issue.onlyStudBringIn')],
