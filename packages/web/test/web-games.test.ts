@@ -1,11 +1,14 @@
 // The web client in Chromium at the other game families (a Stud hand, a draw, a mixed game's
-// rotation), then logging out and back in. The same cluster and UI steps as web-client.test.ts.
+// rotation), then logging out and back in, and the page in Chinese. The same cluster and UI steps as
+// web-client.test.ts.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, screenshot } from './support/browser.js';
+import { englishWords, visibleTexts } from './support/i18n.js';
 import {
   createRoom,
   handPhase,
+  joinByCode,
   leaveTable,
   myTurn,
   newPage,
@@ -19,7 +22,7 @@ import {
   webSuite,
 } from './support/web-suite.js';
 
-webSuite({ FELT_HAND_PAUSE_MS: '4000' });
+const suite = webSuite({ FELT_HAND_PAUSE_MS: '4000' });
 
 describe('the web client in Chromium at other games', () => {
   let alice: Page;
@@ -145,5 +148,86 @@ describe('the web client in Chromium at other games', () => {
     await expect
       .poll(async () => (await alice.getByTestId('wallet').textContent()) === (await lobbyWallet()))
       .toBe(true);
+  });
+
+  it('switching language to Chinese changes every visible string, is kept for the account and survives a reload', async () => {
+    // Carol's browser is English, so the page starts in English.
+    const carol = await newPage({ ...DESKTOP, locale: 'en-US' });
+    const carolName = uniqueName('carol');
+    await signUp(carol, carolName);
+    expect(await carol.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect((await visibleTexts(carol)).join(' ')).toContain('Create a room');
+
+    await carol.getByTestId('language').selectOption('zh-CN');
+    await carol.getByRole('heading', { name: '大厅' }).waitFor();
+    expect(await carol.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    expect(englishWords(await visibleTexts(carol), [carolName])).toEqual([]);
+    // Kept for the account (the lobby API), and in this browser.
+    await expect
+      .poll(() => carol.evaluate(async () => ((await (await fetch('/api/me')).json()) as { locale: unknown }).locale))
+      .toBe('zh-CN');
+    expect(await carol.evaluate(() => localStorage.getItem('felt.locale'))).toBe('zh-CN');
+
+    // The create-room dialog, then the table, in Chinese.
+    await carol.getByRole('button', { name: '创建房间' }).click();
+    const dialog = carol.getByRole('dialog', { name: '创建房间' });
+    await dialog.waitFor();
+    expect(englishWords(await visibleTexts(carol), [carolName])).toEqual([]);
+    await dialog.getByLabel('游戏', { exact: true }).selectOption({ label: '德州扑克' });
+    await dialog.getByRole('button', { name: '创建房间' }).click();
+    await carol.waitForURL(/#\/table\/[0-9a-f-]+$/);
+    await carol.getByTestId('table').waitFor();
+    const code = (await carol.locator('.table-bar__sub .mono').textContent())!.trim();
+    expect(englishWords(await visibleTexts(carol), [carolName])).toEqual([]);
+
+    // Dave plays in English: the language is per account. A hand deals; Carol's turn comes.
+    const dave = await newPage(DESKTOP);
+    const daveName = uniqueName('dave');
+    await signUp(dave, daveName);
+    await joinByCode(dave, code, 200);
+    expect(await dave.getByRole('navigation', { name: 'Table tools' }).isVisible()).toBe(true);
+    await waitUntil(
+      'Carol’s turn',
+      async () => {
+        if (await myTurn(dave)) await passiveAction(dave);
+        return myTurn(carol);
+      },
+      60_000,
+    );
+    const names = [carolName, daveName];
+    const onTable = await visibleTexts(carol);
+    expect(onTable.join(' ')).toContain('弃牌');
+    expect(englishWords(onTable, names)).toEqual([]);
+    await screenshot(carol, 'table-zh-desktop');
+
+    // A reload comes back in Chinese, at the same table.
+    await carol.reload();
+    await carol.getByTestId('table').waitFor();
+    await carol.getByRole('navigation', { name: '牌桌工具' }).waitFor();
+    expect(await carol.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    expect(englishWords(await visibleTexts(carol), names)).toEqual([]);
+
+    // Another browser, English and with nothing stored: after Carol logs in, her account's choice wins.
+    const elsewhere = await newPage({ ...PHONE, locale: 'en-US' });
+    await elsewhere.goto(`${suite.env.origin}/`);
+    await elsewhere.getByRole('tab', { name: 'Log in' }).click();
+    await elsewhere.getByLabel('Name').fill(carolName);
+    await elsewhere.getByLabel('Password').fill(PASSWORD);
+    await elsewhere.getByRole('button', { name: 'Log in' }).click();
+    await elsewhere.getByRole('heading', { name: '大厅' }).waitFor();
+    expect(englishWords(await visibleTexts(elsewhere), names)).toEqual([]);
+
+    // Before anyone signs in, a browser that prefers Chinese gets Chinese.
+    const chineseBrowser = await newPage({ ...PHONE, locale: 'zh-CN' });
+    await chineseBrowser.goto(`${suite.env.origin}/`);
+    await chineseBrowser.getByRole('tab', { name: '注册' }).waitFor();
+    expect(englishWords(await visibleTexts(chineseBrowser))).toEqual([]);
+    await screenshot(chineseBrowser, 'signup-zh-phone');
+
+    // Both leave; Carol in Chinese.
+    await carol.getByRole('navigation', { name: '牌桌工具' }).getByRole('button', { name: '离开' }).click();
+    await carol.getByRole('dialog', { name: '离开这张牌桌？' }).getByRole('button', { name: '离开' }).click();
+    await carol.getByRole('heading', { name: '大厅' }).waitFor();
+    await leaveTable(dave);
   });
 });
