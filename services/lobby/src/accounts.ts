@@ -46,6 +46,8 @@ export type GrantWithheld = (typeof GrantWithheld)[keyof typeof GrantWithheld];
 export interface AuthenticatedUser {
   readonly userId: string;
   readonly name: string;
+  /** The account's language for the web client (read with the session, no extra query). */
+  readonly locale: Locale | null;
   readonly sessionId: string;
   readonly expiresAt: Date;
 }
@@ -195,7 +197,7 @@ export class Accounts {
     }
     const session = await this.o.prisma.session.findUnique({
       where: { id: claims.sessionId },
-      select: { userId: true, revokedAt: true, expiresAt: true, user: { select: { name: true } } },
+      select: { userId: true, revokedAt: true, expiresAt: true, user: { select: { name: true, locale: true } } },
     });
     if (
       !session ||
@@ -208,6 +210,7 @@ export class Accounts {
     return {
       userId: claims.userId,
       name: session.user.name,
+      locale: parseStoredLocale(session.user.locale),
       sessionId: claims.sessionId,
       expiresAt: session.expiresAt,
     };
@@ -215,12 +218,6 @@ export class Accounts {
 
   wallet(userId: string): Promise<bigint> {
     return accountBalance(this.o.prisma, walletAccount(userId));
-  }
-
-  /** The account's language for the web client; null until the player chooses one. */
-  async locale(userId: string): Promise<Locale | null> {
-    const user = await this.o.prisma.user.findUnique({ where: { id: userId }, select: { locale: true } });
-    return parseStoredLocale(user?.locale ?? null);
   }
 
   /** Keeps the account's language (null forgets it). The value is checked at the HTTP edge. */

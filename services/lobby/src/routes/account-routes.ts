@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { SESSION_COOKIE } from '@felt/protocol';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import type { Accounts, IssuedSession } from '../accounts.js';
+import type { Accounts, AuthenticatedUser, IssuedSession } from '../accounts.js';
 import type { Clock } from '../ports.js';
 import type { Rooms } from '../rooms.js';
 import {
@@ -155,21 +155,17 @@ export function registerAccountRoutes(app: OpenAPIHono<Env>, deps: AccountRoutes
       const auth = c.get('auth');
       const { locale } = c.req.valid('json');
       await accounts.setLocale(auth.userId, locale);
-      return c.json(await meJson(auth), 200);
+      return c.json(await meJson({ ...auth, locale }), 200);
     },
   );
 
-  async function meJson(auth: { readonly userId: string; readonly name: string }) {
-    const [wallet, seats, locale] = await Promise.all([
-      accounts.wallet(auth.userId),
-      rooms.seatsOf(auth.userId),
-      accounts.locale(auth.userId),
-    ]);
+  async function meJson(auth: Pick<AuthenticatedUser, 'userId' | 'name' | 'locale'>) {
+    const [wallet, seats] = await Promise.all([accounts.wallet(auth.userId), rooms.seatsOf(auth.userId)]);
     return {
       user: { id: auth.userId, name: auth.name },
       wallet: chips(wallet),
       seats: seats.map((s) => ({ session_id: s.roomId, code: s.code, seat: s.seat, stack: chips(s.stack) })),
-      locale,
+      locale: auth.locale,
     };
   }
 }
