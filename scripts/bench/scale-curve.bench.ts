@@ -19,7 +19,14 @@ export async function run(report: BenchReporter): Promise<void> {
   for (const workers of [1, 2, 3]) {
     await withPrivateRedis((redisUrl) =>
       withCluster(
-        { gateways: 1, workers, lobby: true, persister: true, env: fastHandsEnv(), redisUrl },
+        {
+          gateways: 1,
+          workers,
+          lobby: true,
+          persister: true,
+          env: { ...fastHandsEnv(), GATEWAY_MAX_SOCKETS_PER_ADDRESS: String(tables * 6 + 100) },
+          redisUrl,
+        },
         async (cluster) => {
           const cpu = new GroupCpu(await groupsOf(cluster));
           const play = startPlay(cluster, {
