@@ -81,6 +81,18 @@ export function runningLocalRedisUrl(feltDir: string): string | undefined {
   return localRedisUrl(password, port);
 }
 
+/** Stops the server at `url` (SHUTDOWN NOSAVE) if it answers; nothing when it does not. */
+export async function shutdownLeftover(url: string | undefined, timeoutMs = 3000): Promise<boolean> {
+  if (url === undefined || !(await redisAnswers(url, timeoutMs))) return false;
+  const redis = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs });
+  redis.on('error', () => undefined);
+  // The server drops the connection as it exits: that is the answer.
+  await redis.shutdown('NOSAVE').catch(() => undefined);
+  redis.disconnect();
+  await waitFor('the left-over redis-server to exit', async () => !(await redisAnswers(url, timeoutMs)));
+  return true;
+}
+
 /** Whether a server at `url` answers PING (authenticated with the URL's credentials). */
 export async function redisAnswers(url: string, timeoutMs = 3000): Promise<boolean> {
   const redis = new Redis(url, {
@@ -161,6 +173,9 @@ export class LocalRedis {
     const files = localRedisFiles(feltDir);
     const { password } = localRedisPassword(feltDir);
     mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+    // A server a killed `npm start` left running still answers with this password: stop it rather
+    // than leave one more behind on the next port.
+    await shutdownLeftover(runningLocalRedisUrl(feltDir));
     rmSync(files.portFile, { force: true });
     const port = await freePortFrom(options.firstPort ?? LOCAL_REDIS_FIRST_PORT);
     const child = spawn(

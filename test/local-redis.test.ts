@@ -2,6 +2,7 @@
 // kept (mode 0600), the URL carries it, and the redis-server it starts refuses a client without it.
 // A real redis-server on a free port from 6380, its files in a temp directory standing for .felt/.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -15,6 +16,7 @@ import {
   redisAddress,
   runningLocalRedisUrl,
 } from '../scripts/local-redis.js';
+import { waitFor } from './harness/wait.js';
 
 let feltDir: string;
 const started: LocalRedis[] = [];
@@ -132,16 +134,30 @@ describe('the local redis-server', () => {
     expect(runningLocalRedisUrl(feltDir)).toBeUndefined();
   });
 
-  it('takes the next free port when its first one is taken, with the same password', async () => {
-    const first = await LocalRedis.start(feltDir);
-    started.push(first);
-    const second = await LocalRedis.start(feltDir, { firstPort: first.port });
-    started.push(second);
-    expect(second.port).toBeGreaterThan(first.port);
-    expect(new URL(second.url).password).toBe(new URL(first.url).password);
-    expect(runningLocalRedisUrl(feltDir)).toBe(second.url);
-    // Stopping the first leaves the second's port file alone.
-    await first.stop();
-    expect(runningLocalRedisUrl(feltDir)).toBe(second.url);
+  it('takes the next free port when its first one is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as AddressInfo).port;
+    try {
+      const server = await LocalRedis.start(feltDir, { firstPort: taken });
+      started.push(server);
+      expect(server.port).toBeGreaterThan(taken);
+      expect(runningLocalRedisUrl(feltDir)).toBe(server.url);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('stops the server a killed npm start left running before it starts another', async () => {
+    const left = await LocalRedis.start(feltDir);
+    started.push(left);
+    const leftPid = left.pid!;
+    // npm start was SIGKILLed: its server still runs and its port file still names it.
+    const next = await LocalRedis.start(feltDir, { firstPort: left.port });
+    started.push(next);
+    await waitFor('the left-over server to exit', () => !left.running);
+    expect(() => process.kill(leftPid, 0)).toThrow(/ESRCH/);
+    expect(new URL(next.url).password).toBe(new URL(left.url).password);
+    expect(runningLocalRedisUrl(feltDir)).toBe(next.url);
   });
 });
