@@ -63,6 +63,8 @@ export const workerEnv = {
   FELT_BOT_BANKROLL_DAILY_MAX: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(10_000_000),
   /** Client commands waiting for one table beyond this are refused with `busy` (docs/operations.md). */
   WORKER_MAILBOX_MAX: z.coerce.number().int().min(1).max(100_000).default(256),
+  /** One user's client commands waiting for one table beyond this are refused with `busy`. */
+  WORKER_MAILBOX_PER_USER: z.coerce.number().int().min(1).max(100_000).default(16),
   /** Spectator connections one table admits; more are refused with `limit_reached`. */
   WORKER_MAX_SPECTATORS: z.coerce.number().int().min(0).max(100_000).default(200),
   /** A table lease's time to live; it is renewed every third of it (tests shorten it). */

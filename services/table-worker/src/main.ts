@@ -114,7 +114,11 @@ const directory = new TableDirectory({
   bot: { iterations: env.FELT_BOT_ITERATIONS },
   botSeed: env.FELT_BOT_SEED,
   heartbeatMs: env.FELT_TABLE_HEARTBEAT_MS,
-  limits: { mailboxMax: env.WORKER_MAILBOX_MAX, maxSpectators: env.WORKER_MAX_SPECTATORS },
+  limits: {
+    mailboxMax: env.WORKER_MAILBOX_MAX,
+    mailboxPerUser: env.WORKER_MAILBOX_PER_USER,
+    maxSpectators: env.WORKER_MAX_SPECTATORS,
+  },
   logger,
   idleMs: TABLE_IDLE_MS,
   ownership,

@@ -57,7 +57,7 @@ const ERROR_CODE_DOCS: Record<ErrorCode, string> = {
   cannot_start: '`start_hand` while a hand is on, or with fewer than two players ready.',
   cannot_show: '`show_cards` with no finished hand of yours to show, or already shown.',
   no_chips: '`sit_in` with no chips at the table; top up through the lobby first.',
-  busy: 'The table has more requests waiting than it queues (`WORKER_MAILBOX_MAX`); nothing was applied, retry shortly.',
+  busy: 'The table has more requests waiting than it queues (`WORKER_MAILBOX_MAX`), or more of yours (`WORKER_MAILBOX_PER_USER`); nothing was applied, retry shortly.',
   limit_reached:
     'A bound was reached: the table admits no more spectators (`WORKER_MAX_SPECTATORS`), or the connection is already at `GATEWAY_MAX_TABLES_PER_SOCKET` tables (default 16): leave one first.',
 };

@@ -289,6 +289,63 @@ describe('hostile traffic at one table', () => {
   });
 });
 
+describe('one user’s share of the mailbox', () => {
+  it('refuses one user’s commands beyond their share with busy, and still takes another player’s', async () => {
+    const h = harness();
+    h.seeds.rooms.set(
+      TABLE,
+      room([
+        { userId: A, name: 'Ann', seat: 1, stack: 200 },
+        { userId: B, name: 'Bob', seat: 2, stack: 200 },
+      ]),
+    );
+    const actor = TableActor.create(TABLE, h.seeds.rooms.get(TABLE)!, 0, {
+      ...h.deps,
+      limits: { mailboxPerUser: 3 },
+    });
+    await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 'g', userId: A });
+    await actor.submit({ kind: 'attach', connectionId: 'cb', streamId: 'g', userId: B });
+    const settle = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: { code?: string }) => e.code,
+      );
+    // Ann floods from two sockets at once; Bob sends one command behind her flood.
+    const flood = Array.from({ length: 10 }, (_, i) =>
+      settle(
+        actor.submit({
+          kind: 'client',
+          connectionId: i % 2 === 0 ? 'ca' : 'ca2',
+          userId: A,
+          frame: { type: 'sit_out', table_id: TABLE, command_id: `f-${i}` },
+        }),
+      ),
+    );
+    const bob = settle(
+      actor.submit({
+        kind: 'client',
+        connectionId: 'cb',
+        userId: B,
+        frame: { type: 'sit_out', table_id: TABLE, command_id: 'b-1' },
+      }),
+    );
+    const results = await Promise.all(flood);
+    expect(results.filter((r) => r === 'busy')).toHaveLength(7);
+    expect(await bob).toBe('ok');
+    // Her share frees as her commands are answered.
+    expect(
+      await settle(
+        actor.submit({
+          kind: 'client',
+          connectionId: 'ca',
+          userId: A,
+          frame: { type: 'sit_in', table_id: TABLE, command_id: 'f-after' },
+        }),
+      ),
+    ).toBe('ok');
+  });
+});
+
 describe('the viewer’s seat is the engine’s', () => {
   it('a member the rows already place at a seat someone else still plays sees none of that seat’s cards', async () => {
     const h = harness();

@@ -51,11 +51,16 @@ export interface TableActorDeps {
 export interface TableLimits {
   /** Commands from connections waiting in the mailbox beyond this are refused with `busy`. */
   readonly mailboxMax: number;
+  /**
+   * Commands of one user waiting in the mailbox beyond this are refused with `busy`: one player's
+   * sockets together cannot fill the table's mailbox and get everyone else's commands refused.
+   */
+  readonly mailboxPerUser: number;
   /** Spectator connections a table admits; one more is refused with `limit_reached`. */
   readonly maxSpectators: number;
 }
 
-const DEFAULT_TABLE_LIMITS: TableLimits = { mailboxMax: 256, maxSpectators: 200 };
+const DEFAULT_TABLE_LIMITS: TableLimits = { mailboxMax: 256, mailboxPerUser: 16, maxSpectators: 200 };
 
 /** Commands that come from a client connection: only these are refused when the table is busy. */
 const CLIENT_KINDS = new Set<TableCommand['kind']>(['attach', 'client', 'resync']);
@@ -77,6 +82,8 @@ const OUTBOX_RETRY_MS = 1_000;
  */
 export class TableActor {
   private readonly mailbox = new Mailbox();
+  /** Client commands per user in the mailbox (TableLimits.mailboxPerUser). */
+  private readonly waitingByUser = new Map<string, number>();
   private idleSince: number;
   private cancelTimer: (() => void) | undefined;
   private armedAt: number | null = null;
@@ -198,13 +205,33 @@ export class TableActor {
 
   submit(command: TableCommand): Promise<TableOutcome> {
     // The table's own work (ticks, room events, detaches) is never refused; a client's command
-    // beyond the bound is, before it takes memory or time from everyone else at the table.
-    if (CLIENT_KINDS.has(command.kind) && this.mailbox.depth >= this.limits.mailboxMax) {
+    // beyond the bounds is, before it takes memory or time from everyone else at the table.
+    if (!CLIENT_KINDS.has(command.kind) || !('userId' in command)) return this.mailbox.post(() => this.handle(command));
+    const limits = this.limits;
+    if (this.mailbox.depth >= limits.mailboxMax) {
       return Promise.reject(
         new TableError(ErrorCode.BUSY, 'the table is busy; nothing was applied, retry shortly', this.tableId),
       );
     }
-    return this.mailbox.post(() => this.handle(command));
+    const userId = command.userId;
+    const waiting = this.waitingByUser.get(userId) ?? 0;
+    if (waiting >= limits.mailboxPerUser) {
+      return Promise.reject(
+        new TableError(
+          ErrorCode.BUSY,
+          'too many of your commands are waiting at this table; nothing was applied, retry shortly',
+          this.tableId,
+        ),
+      );
+    }
+    this.waitingByUser.set(userId, waiting + 1);
+    return this.mailbox
+      .post(() => this.handle(command))
+      .finally(() => {
+        const left = (this.waitingByUser.get(userId) ?? 1) - 1;
+        if (left > 0) this.waitingByUser.set(userId, left);
+        else this.waitingByUser.delete(userId);
+      });
   }
 
   private get limits(): TableLimits {
