@@ -445,6 +445,13 @@ export const en = {
     confirmText: 'This puts your whole stack in: <b>{{amount}}</b> chips.',
     confirm: 'All-in',
   },
+  preAction: {
+    group: 'Before your turn',
+    checkFold: 'Check/Fold',
+    check: 'Check',
+    call: 'Call {{amount}}',
+    callAny: 'Call any',
+  },
   log: {
     posts: '{{name}} posts {{amount}}',
     newHand: 'New hand: the deck is committed',

@@ -440,6 +440,13 @@ export const zhCN: Catalog = {
     confirmText: '这会投入你的全部筹码：<b>{{amount}}</b> 筹码。',
     confirm: '全下',
   },
+  preAction: {
+    group: '轮到你之前',
+    checkFold: '过牌/弃牌',
+    check: '过牌',
+    call: '跟注 {{amount}}',
+    callAny: '跟任何注',
+  },
   log: {
     posts: '{{name}} 投入 {{amount}}',
     newHand: '新的一手：牌序已承诺',

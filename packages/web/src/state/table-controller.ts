@@ -8,10 +8,19 @@ import type {
   TableSession,
   TableView,
 } from '@felt/client';
+import { currentTurn } from '@felt/client';
 import type { BettingLimit, ErrorMessage, HandResult, RevealRecordView, Showdown } from '@felt/protocol';
 import { i18n, t } from '../i18n/i18n.js';
 import { ServerClock } from '../lib/clock.js';
 import { errorText, tableErrorText } from '../lib/error-text.js';
+import {
+  keepPreAction,
+  preActionDecision,
+  preActionSpot,
+  togglePreAction,
+  type PreActionKind,
+  type PreActionSelection,
+} from '../lib/pre-actions.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
 import { Store } from './store.js';
 import { ToastKind, type Toasts } from './toasts.js';
@@ -44,6 +53,8 @@ export interface TableScreenState {
   readonly closedReason: string | null;
   /** A command is on its way (buttons wait for its answer rather than sending twice). */
   readonly busy: boolean;
+  /** The pre-action chosen for the hero's next turn (lib/pre-actions.ts), or null. */
+  readonly preAction: PreActionSelection | null;
 }
 
 const KEEP_HANDS = 20;
@@ -77,6 +88,7 @@ export class TableController {
       finished: [],
       closedReason: null,
       busy: false,
+      preAction: null,
     });
     const s = this.session;
     this.offs.push(
@@ -126,6 +138,17 @@ export class TableController {
     return this.run(() => this.session.act(decision));
   }
 
+  /**
+   * Selects a pre-action for the hero's next turn, or deselects it when it is the one selected.
+   * Ignored during the hero's turn (the action bar is up) and when the choice is not offered.
+   */
+  togglePreAction(kind: PreActionKind): void {
+    const view = this.state.view;
+    if (currentTurn(view) !== null) return;
+    const next = togglePreAction(this.state.preAction, kind, preActionSpot(view.state));
+    if (next !== this.state.preAction) this.patch({ preAction: next });
+  }
+
   sitIn(): Promise<boolean> {
     return this.run(() => this.session.sitIn(), 'table.sitInDone');
   }
@@ -171,7 +194,19 @@ export class TableController {
     const hand = view.hand;
     let finished = this.state.finished;
     if (hand?.result != null) finished = this.upsert(finished, hand, view);
-    this.store.set({ ...this.state, view, model: toTableModel(view), finished });
+    // The pre-action: kept or cleared by the new snapshot, then used (and cleared) when the turn
+    // arrives. It is sent through act(), the path a clicked action takes, with the turn's token.
+    // your_turn comes before the snapshot of its batch, so the choice waits for a snapshot that
+    // agrees it is the hero's turn: one of a new street or a raise clears it first.
+    let preAction = keepPreAction(this.state.preAction, preActionSpot(view.state));
+    const turn = currentTurn(view);
+    let decision: Decision | null = null;
+    if (turn !== null && preAction !== null && view.state?.actor === turn.seat) {
+      decision = preActionDecision(preAction, turn.validActions);
+      preAction = null;
+    }
+    this.store.set({ ...this.state, view, model: toTableModel(view), finished, preAction });
+    if (decision !== null) void this.act(decision);
   }
 
   private onFairness(verdict: HandFairness): void {

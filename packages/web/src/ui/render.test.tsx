@@ -10,6 +10,7 @@ import { ActionBar } from './action-bar.js';
 import { Card } from './card.js';
 import { FairnessBadge } from './fairness.js';
 import { Felt } from './felt.js';
+import { PreActionBar } from './pre-action-bar.js';
 import { ShowdownPanel } from './showdown-panel.js';
 
 const turn = (va = validActions()): TurnInfo => ({
@@ -197,5 +198,40 @@ describe('FairnessBadge', () => {
     expect(status(hand(null))).toBe('pending');
     expect(status(hand({ ok: true } as HandFairness))).toBe('verified');
     expect(status(hand({ ok: false } as HandFairness))).toBe('failed');
+  });
+});
+
+describe('PreActionBar', () => {
+  const spot = (toCall: number, callIsAllIn = false) => ({ handId: HAND, street: 'flop', toCall, callIsAllIn });
+  const render = (toCall: number, kind: 'check_fold' | 'check' | 'call' | 'call_any' | null, allIn = false) =>
+    renderToStaticMarkup(
+      <PreActionBar
+        spot={spot(toCall, allIn)}
+        selected={kind === null ? null : { kind, handId: HAND, street: 'flop', toCall }}
+        onToggle={() => undefined}
+      />,
+    );
+
+  it('offers Check/Fold, Check and Call any as toggle buttons when nothing is bet', () => {
+    const html = render(0, 'check');
+    expect(html).toContain('role="group"');
+    expect(html).toContain('aria-label="Before your turn"');
+    expect(html).toMatch(/<button[^>]*aria-pressed="false"[^>]*data-pre-action="check_fold"[^>]*>.*Check\/Fold/);
+    expect(html).toMatch(/<button[^>]*aria-pressed="true"[^>]*data-pre-action="check"/);
+    expect(html).toContain('Call any');
+    expect(html).not.toContain('data-pre-action="call"');
+    expect(html.match(/aria-pressed="true"/g)).toHaveLength(1);
+  });
+
+  it('offers Call N facing a bet, marked when it is all-in', () => {
+    const html = render(40, null);
+    expect(html).toContain('Call 40');
+    expect(html).not.toContain('data-pre-action="check"');
+    expect(html).not.toContain('aria-pressed="true"');
+    expect(render(1000, 'call', true)).toContain('Call 1,000 (all-in)');
+  });
+
+  it('shows nothing when no pre-action is offered', () => {
+    expect(renderToStaticMarkup(<PreActionBar spot={null} selected={null} onToggle={() => undefined} />)).toBe('');
   });
 });

@@ -4,6 +4,7 @@ import { t as translate } from '../i18n/i18n.js';
 import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, GameFamily } from '../lib/format.js';
+import { preActionSpot } from '../lib/pre-actions.js';
 import { voidedNotice, type TableModel } from '../lib/table-model.js';
 import type { AppState } from '../state/app-state.js';
 import { TableController, type TableScreenState } from '../state/table-controller.js';
@@ -14,6 +15,7 @@ import { FairnessBadge, FairnessPanel } from './fairness.js';
 import { Felt } from './felt.js';
 import { HistoryDrawer } from './history-drawer.js';
 import { useReducedMotion, useStore } from './hooks.js';
+import { PreActionBar } from './pre-action-bar.js';
 import { ShowdownPanel } from './showdown-panel.js';
 
 interface Props {
@@ -294,14 +296,23 @@ export function TableRoom({
             onAct={(d) => controller.act(d)}
           />
         ) : (
-          <HeroStatus
-            model={model}
-            st={st}
-            isHost={isHost && mayForceStart(room)}
-            onStart={() => void controller.startHand()}
-            onSitIn={() => void controller.sitIn()}
-            onTopUp={() => setPanel('topup')}
-          />
+          <>
+            <HeroStatus
+              model={model}
+              st={st}
+              isHost={isHost && mayForceStart(room)}
+              onStart={() => void controller.startHand()}
+              onSitIn={() => void controller.sitIn()}
+              onTopUp={() => setPanel('topup')}
+            />
+            {hero !== null && !syncing && model.turn === null && (
+              <PreActionBar
+                spot={preActionSpot(st.view.state)}
+                selected={st.preAction}
+                onToggle={(kind) => controller.togglePreAction(kind)}
+              />
+            )}
+          </>
         )}
       </div>
 

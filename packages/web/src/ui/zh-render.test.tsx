@@ -52,6 +52,7 @@ import { Store } from '../state/store.js';
 import type { FinishedHand, TableController, TableScreenState } from '../state/table-controller.js';
 import { emptySeat, HAND, playerAction, seat, TABLE, tableState, validActions } from '../test-support/fixtures.js';
 import { ActionBar } from './action-bar.js';
+import { PreActionBar } from './pre-action-bar.js';
 import { CreateRoomDialog } from './create-room-dialog.js';
 import { FairnessPanel } from './fairness.js';
 import { HistoryDrawer, HistoryRow, Replay, VoidedHand } from './history-drawer.js';
@@ -471,6 +472,7 @@ function controllerFor(model: TableModel, over: Partial<TableScreenState> = {}):
     finished: [finished(passed)],
     closedReason: null,
     busy: false,
+    preAction: null,
     ...over,
   };
   return {
@@ -646,6 +648,20 @@ describe('every screen in Chinese', () => {
           onAct={() => Promise.resolve(true)}
         />,
       );
+      expectChinese(html);
+    }
+  });
+
+  it('the pre-actions before the turn, with nothing to call and facing a bet', () => {
+    for (const spot of [
+      { handId: HAND, street: 'flop', toCall: 0, callIsAllIn: false },
+      { handId: HAND, street: 'flop', toCall: 40, callIsAllIn: false },
+      { handId: HAND, street: 'flop', toCall: 120, callIsAllIn: true },
+    ]) {
+      const selected = { kind: 'call_any' as const, handId: HAND, street: 'flop', toCall: spot.toCall };
+      const html = render(<PreActionBar spot={spot} selected={selected} onToggle={() => undefined} />);
+      expect(html).toContain('过牌/弃牌');
+      expect(html).toContain('跟任何注');
       expectChinese(html);
     }
   });

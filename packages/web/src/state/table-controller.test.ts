@@ -1,0 +1,151 @@
+// The table controller's pre-actions against a fake SDK session: the choice is kept or cleared by
+// each snapshot and sent through act() (the clicked actions' path) once the turn's snapshot is in.
+import {
+  initialTableView,
+  reduceTable,
+  type Decision,
+  type FeltClient,
+  type TableSession,
+  type TableView,
+} from '@felt/client';
+import type { TableEvent, TableState } from '@felt/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import { HAND, seat, TABLE, tableState, validActions } from '../test-support/fixtures.js';
+import { TableController } from './table-controller.js';
+import { Toasts } from './toasts.js';
+
+type Listener = (payload: unknown) => void;
+
+function harness() {
+  const listeners = new Map<string, Listener[]>();
+  const sent: Decision[] = [];
+  let view: TableView = initialTableView(TABLE, 'player');
+  const session = {
+    get view() {
+      return view;
+    },
+    status: 'joined',
+    on(event: string, fn: Listener) {
+      listeners.set(event, [...(listeners.get(event) ?? []), fn]);
+      return () => undefined;
+    },
+    act: vi.fn((d: Decision) => {
+      sent.push(d);
+      return Promise.resolve({});
+    }),
+    fairness: () => undefined,
+    detach: () => undefined,
+  };
+  const client = {
+    join: () => session as unknown as TableSession,
+    connection: { state: 'open' },
+    on: () => () => undefined,
+  } as unknown as FeltClient;
+  const controller = new TableController(client, TABLE, false, new Toasts());
+  let seq = 10;
+  const feed = (m: TableState | TableEvent): void => {
+    view = reduceTable(view, { ...m, table_seq: ++seq }).view;
+    for (const fn of listeners.get('view') ?? []) fn(view);
+  };
+  return { controller, sent, feed, nextSeq: () => seq + 1 };
+}
+
+/** Seat 1 (villain) and seat 2 (hero) in a hold'em hand. */
+function snapshot(
+  o: { street?: string; currentBet?: number; heroBet?: number; turn?: TableEvent & { type: 'your_turn' } } = {},
+): TableState {
+  const currentBet = o.currentBet ?? 0;
+  const turn = o.turn;
+  return tableState({
+    phase: 'betting',
+    hand_id: HAND,
+    hand_seq: 1,
+    street: o.street ?? 'flop',
+    current_bet: currentBet,
+    actor: turn !== undefined ? 2 : 1,
+    seats: [
+      seat(1, { in_hand: true, folded: false, all_in: false, bet: currentBet }),
+      seat(2, { in_hand: true, folded: false, all_in: false, bet: o.heroBet ?? 0 }),
+    ],
+    // While the hero acts, the snapshot's hero carries the turn's token and valid actions.
+    hero: {
+      seat: 2,
+      cards: ['Ah', 'Kd'],
+      ...(turn !== undefined ? { turn_token: turn.turn_token, valid_actions: turn.valid_actions } : {}),
+    },
+  });
+}
+
+function yourTurn(seq: number, va = validActions()): TableEvent & { type: 'your_turn' } {
+  return {
+    type: 'your_turn',
+    table_id: TABLE,
+    table_seq: seq,
+    hand_id: HAND,
+    hand_seq: seq,
+    seat: 2,
+    turn_token: `tok_${'a'.repeat(16)}${seq}`,
+    deadline: 1_764_400_030_000,
+    time_bank_ms: 30_000,
+    valid_actions: va,
+  };
+}
+
+describe('TableController pre-actions', () => {
+  it('sends Check/Fold as a fold when a bet comes, once the turn’s snapshot is in, and clears it', () => {
+    const h = harness();
+    h.feed(snapshot());
+    h.controller.togglePreAction('check_fold');
+    expect(h.controller.state.preAction?.kind).toBe('check_fold');
+    // The villain bets: your_turn first, then the batch's snapshot.
+    const turn = yourTurn(h.nextSeq(), validActions({ call: 40, current_bet: 40 }));
+    h.feed(turn);
+    expect(h.sent).toEqual([]);
+    h.feed(snapshot({ currentBet: 40, turn }));
+    expect(h.sent).toEqual([{ action: 'fold' }]);
+    expect(h.controller.state.preAction).toBeNull();
+  });
+
+  it('clears Check when a bet appears, so the turn sends nothing', () => {
+    const h = harness();
+    h.feed(snapshot());
+    h.controller.togglePreAction('check');
+    h.feed(snapshot({ currentBet: 40 }));
+    expect(h.controller.state.preAction).toBeNull();
+    const turn = yourTurn(h.nextSeq(), validActions({ call: 40, current_bet: 40 }));
+    h.feed(turn);
+    h.feed(snapshot({ currentBet: 40, turn }));
+    expect(h.sent).toEqual([]);
+  });
+
+  it('keeps Call any through a raise and calls', () => {
+    const h = harness();
+    h.feed(snapshot({ currentBet: 40 }));
+    h.controller.togglePreAction('call_any');
+    h.feed(snapshot({ currentBet: 120 }));
+    const turn = yourTurn(h.nextSeq(), validActions({ call: 120, current_bet: 120 }));
+    h.feed(turn);
+    h.feed(snapshot({ currentBet: 120, turn }));
+    expect(h.sent).toEqual([{ action: 'call' }]);
+  });
+
+  it('does not carry a choice into the next street', () => {
+    const h = harness();
+    h.feed(snapshot());
+    h.controller.togglePreAction('call_any');
+    const turn = yourTurn(h.nextSeq(), validActions({ fold: false, check: true, call: null, current_bet: 0 }));
+    h.feed(turn);
+    h.feed(snapshot({ street: 'turn', turn }));
+    expect(h.sent).toEqual([]);
+    expect(h.controller.state.preAction).toBeNull();
+  });
+
+  it('ignores a choice during the hero’s own turn', () => {
+    const h = harness();
+    const turn = yourTurn(h.nextSeq());
+    h.feed(turn);
+    h.feed(snapshot({ currentBet: 20, turn }));
+    h.controller.togglePreAction('call_any');
+    expect(h.controller.state.preAction).toBeNull();
+  });
+});
