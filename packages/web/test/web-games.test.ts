@@ -1,6 +1,6 @@
 // The web client in Chromium at the other game families (a Stud hand, a draw, a mixed game's
-// rotation), then logging out and back in, and the page in Chinese. The same cluster and UI steps as
-// web-client.test.ts.
+// rotation), then logging out and back in, the page in Chinese, and a pre-action taken by itself when
+// the turn comes. The same cluster and UI steps as web-client.test.ts.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, screenshot } from './support/browser.js';
@@ -229,5 +229,51 @@ describe('the web client in Chromium at other games', () => {
     await carol.getByRole('dialog', { name: '离开这张牌桌？' }).getByRole('button', { name: '离开' }).click();
     await carol.getByRole('heading', { name: '大厅' }).waitFor();
     await leaveTable(dave);
+  });
+
+  it('a pre-action chosen before the turn is taken by itself when the turn comes, through a raise', async () => {
+    const erin = await newPage(DESKTOP);
+    const erinName = uniqueName('erin');
+    await signUp(erin, erinName);
+    const frank = await newPage(DESKTOP);
+    await signUp(frank, uniqueName('frank'));
+    const { code } = await createRoom(erin, "Hold'em");
+    await joinByCode(frank, code, 200);
+    const choices = erin.getByRole('group', { name: 'Before your turn' });
+    // Erin checks or calls until it is Frank's turn with Erin in the hand: her pre-actions are offered.
+    await waitUntil(
+      'Frank to act, Erin in the hand',
+      async () => {
+        if (await myTurn(erin)) await passiveAction(erin);
+        return (await myTurn(frank)) && (await choices.isVisible());
+      },
+      60_000,
+    );
+    // Erin picks Call any with the keyboard.
+    const callAny = choices.getByRole('button', { name: 'Call any' });
+    await callAny.focus();
+    await erin.keyboard.press('Space');
+    expect(await callAny.getAttribute('aria-pressed')).toBe('true');
+    expect(await choices.locator('[aria-pressed="true"]').count()).toBe(1);
+    await screenshot(erin, 'pre-actions-desktop');
+    const erinCalls = () =>
+      erin
+        .getByTestId('hand-log')
+        .locator('li')
+        .evaluateAll((els, name) => els.filter((e) => e.textContent?.startsWith(`${name}: Call`)).length, erinName);
+    const before = await erinCalls();
+    // Frank raises: Call any survives the bet change, and Erin's turn is answered without a click.
+    const turn = await turnId(frank);
+    await frank
+      .getByTestId('action-bar')
+      .getByRole('button', { name: /^(Bet|Raise to) / })
+      .click();
+    await frank
+      .getByTestId('confirm-all-in')
+      .click({ timeout: 1_000 })
+      .catch(() => undefined);
+    await turnOver(frank, turn);
+    await waitUntil('Erin’s call, by itself', async () => (await erinCalls()) > before, 15_000);
+    expect(await erin.locator('[data-pre-action][aria-pressed="true"]').count()).toBe(0);
   });
 });
