@@ -4,10 +4,13 @@ import { redisKeys, type Logger, type Redis, type RedisKeys } from '@felt/platfo
 import { revocationTtlMs, type RedisRevocationList } from './redis-adapters.js';
 
 /** Sets the marker only if this replica's loading token is still there, i.e. nothing flushed Redis meanwhile. */
+// The count of revocations moves too: a gateway whose count no longer matches its last message
+// re-reads every open session, so a socket of a session this reload revoked is ended as well.
 const COMMIT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[2], ARGV[2])
   redis.call('DEL', KEYS[1])
+  redis.call('INCR', KEYS[3])
   return 1
 end
 return 0`;
@@ -93,9 +96,10 @@ export class RevocationSync {
     const sessions = await this.reload();
     const committed = await this.o.redis.eval(
       COMMIT,
-      2,
+      3,
       this.keys.revocationsLoading,
       this.keys.revocationsLoaded,
+      this.keys.revocationsSeq,
       token,
       new Date().toISOString(),
     );
