@@ -56,7 +56,7 @@ describe('RoomConfig defaults', () => {
       },
       seats: 6,
       buyIn: { min: 80, max: 200 },
-      clock: { actionSeconds: 30, timeBankSeconds: 60, warningSeconds: 10 },
+      clock: { actionSeconds: 30, timeBankSeconds: 60, warningSeconds: 10, refillSeconds: 0, refillEveryHands: 10 },
       rake: { percent: 0, cap: 0, headsUpPercent: null, noFlopNoDrop: true },
       startHand: { autoStart: true, hostMayForceStart: true },
       botFill: { mode: 'off', targetPlayers: 2 },
@@ -201,6 +201,16 @@ describe('RoomConfig validation', () => {
       'buyIn.max': 'the maximum buy-in is below the minimum',
       'clock.warningSeconds': 'the warning must come before the action clock runs out',
     });
+  });
+
+  it('takes a time-bank refill (seconds every N hands), off by default, and refuses a refill every 0 hands', () => {
+    expect(parseRoomConfig({}).clock).toMatchObject({ refillSeconds: 0, refillEveryHands: 10 });
+    expect(parseRoomConfig({ clock: { refillSeconds: 5, refillEveryHands: 3 } }).clock).toMatchObject({
+      refillSeconds: 5,
+      refillEveryHands: 3,
+    });
+    expect(issuesOf({ clock: { refillEveryHands: 0 } })).toHaveProperty(['clock.refillEveryHands']);
+    expect(issuesOf({ clock: { refillSeconds: 601 } })).toHaveProperty(['clock.refillSeconds']);
   });
 
   it('refuses blinds that make no sense', () => {

@@ -201,6 +201,8 @@ export function renderProtocolDoc(): string {
     '- The actor’s clock: an action clock (room config, 30 s by default), then the player’s time bank (60 s',
     '  per seat, used up across hands), then the clock acts: check if checking is free, else fold (a due Stud',
     '  bring-in is posted, a draw stands pat). `turn_warning` goes out when the warning period (10 s) remains.',
+    '- A room may refill the time bank: `clock.refillSeconds` (default 0: never) are added back, up to a full',
+    '  bank, to each player dealt into every `clock.refillEveryHands`-th hand of the table (default 10).',
     '- `deadline` is the absolute end of the action clock and `time_bank_ms` the bank at the turn’s start; the',
     '  clock acts at `deadline + time_bank_ms`. Deadlines are absolute: a reconnect or resync never restarts or',
     '  extends a turn, and a resync during your turn returns the same `turn_token`.',

@@ -31,7 +31,13 @@ export function stakesUnit(game: GameType, stakes: Stakes): number {
 /** Buy-in limits relative to the stakes unit. */
 export const BUY_IN_BOUNDS = { minUnits: 10, maxUnits: 1000, defaultMinUnits: 40, defaultMaxUnits: 100 } as const;
 
-export const CLOCK_DEFAULTS = { actionSeconds: 30, timeBankSeconds: 60, warningSeconds: 10 } as const;
+export const CLOCK_DEFAULTS = {
+  actionSeconds: 30,
+  timeBankSeconds: 60,
+  warningSeconds: 10,
+  refillSeconds: 0,
+  refillEveryHands: 10,
+} as const;
 
 export type Issue = { path: (string | number)[]; message: string };
 
@@ -263,6 +269,8 @@ export function resolve(input: RoomConfigInput): { config: RoomConfig; issues: I
     actionSeconds: input.clock?.actionSeconds ?? CLOCK_DEFAULTS.actionSeconds,
     timeBankSeconds: input.clock?.timeBankSeconds ?? CLOCK_DEFAULTS.timeBankSeconds,
     warningSeconds: input.clock?.warningSeconds ?? CLOCK_DEFAULTS.warningSeconds,
+    refillSeconds: input.clock?.refillSeconds ?? CLOCK_DEFAULTS.refillSeconds,
+    refillEveryHands: input.clock?.refillEveryHands ?? CLOCK_DEFAULTS.refillEveryHands,
   };
   if (clock.warningSeconds >= clock.actionSeconds) {
     issues.push({

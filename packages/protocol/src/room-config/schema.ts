@@ -71,6 +71,10 @@ const clockInputSchema = z.strictObject({
   actionSeconds: z.number().int().min(5).max(300).optional(),
   timeBankSeconds: z.number().int().min(0).max(600).optional(),
   warningSeconds: z.number().int().min(0).max(299).optional(),
+  /** Seconds added back to each dealt-in player's time bank (up to a full bank) every `refillEveryHands` hands; 0: never. */
+  refillSeconds: z.number().int().min(0).max(600).optional(),
+  /** How many of the table's hands between two refills. */
+  refillEveryHands: z.number().int().min(1).max(1000).optional(),
 });
 
 const rakeInputSchema = z.strictObject({
@@ -202,7 +206,13 @@ export interface RoomConfig {
   readonly stakes: Stakes;
   readonly seats: number;
   readonly buyIn: { readonly min: number; readonly max: number };
-  readonly clock: { readonly actionSeconds: number; readonly timeBankSeconds: number; readonly warningSeconds: number };
+  readonly clock: {
+    readonly actionSeconds: number;
+    readonly timeBankSeconds: number;
+    readonly warningSeconds: number;
+    readonly refillSeconds: number;
+    readonly refillEveryHands: number;
+  };
   readonly rake: {
     readonly percent: number;
     readonly cap: number;

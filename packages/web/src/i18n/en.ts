@@ -99,6 +99,8 @@ export const en = {
     actionSeconds: 'Seconds to act',
     timeBank: 'Time bank (s)',
     warning: 'Warning at (s)',
+    refillSeconds: 'Bank refill (s)',
+    refillEveryHands: 'Refill every (hands)',
     rake: 'Rake',
     rakePercent: 'Rake %',
     rakeCap: 'Cap (chips)',

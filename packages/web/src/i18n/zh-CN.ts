@@ -97,6 +97,8 @@ export const zhCN: Catalog = {
     actionSeconds: '行动秒数',
     timeBank: '时间银行（秒）',
     warning: '提醒时间（秒）',
+    refillSeconds: '时间银行补充（秒）',
+    refillEveryHands: '每隔几手补充',
     rake: '抽水',
     rakePercent: '抽水 %',
     rakeCap: '上限（筹码）',

@@ -31,6 +31,8 @@ export interface RoomForm {
   readonly actionSeconds: string;
   readonly timeBankSeconds: string;
   readonly warningSeconds: string;
+  readonly refillSeconds: string;
+  readonly refillEveryHands: string;
   readonly rakePercent: string;
   readonly rakeCap: string;
   readonly rakeHeadsUp: string;
@@ -64,6 +66,8 @@ export const EMPTY_ROOM_FORM: RoomForm = {
   actionSeconds: '',
   timeBankSeconds: '',
   warningSeconds: '',
+  refillSeconds: '',
+  refillEveryHands: '',
   rakePercent: '',
   rakeCap: '',
   rakeHeadsUp: '',
@@ -164,6 +168,8 @@ export function toConfigInput(form: RoomForm): RoomConfigInput {
       actionSeconds: num(form.actionSeconds),
       timeBankSeconds: num(form.timeBankSeconds),
       warningSeconds: num(form.warningSeconds),
+      refillSeconds: num(form.refillSeconds),
+      refillEveryHands: num(form.refillEveryHands),
     }),
     rake: defined({
       percent: num(form.rakePercent),

@@ -175,6 +175,20 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
               placeholder={d ? String(d.clock.warningSeconds) : ''}
               error={issue('clock.warningSeconds')}
             />
+            <NumberField
+              label={t('room.refillSeconds')}
+              value={form.refillSeconds}
+              onChange={(v) => set('refillSeconds', v)}
+              placeholder={d ? String(d.clock.refillSeconds) : ''}
+              error={issue('clock.refillSeconds')}
+            />
+            <NumberField
+              label={t('room.refillEveryHands')}
+              value={form.refillEveryHands}
+              onChange={(v) => set('refillEveryHands', v)}
+              placeholder={d ? String(d.clock.refillEveryHands) : ''}
+              error={issue('clock.refillEveryHands')}
+            />
           </div>
         </fieldset>
 

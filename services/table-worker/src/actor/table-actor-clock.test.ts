@@ -61,6 +61,28 @@ describe('the clock', () => {
     expect(seat.time_bank_ms).toBe(0);
   });
 
+  it('refills the time bank by the room’s amount every N hands, never beyond a full bank', async () => {
+    const h = harness();
+    await twoPlayers(h, { clock: { refillSeconds: 2, refillEveryHands: 1 } });
+    await dealFirstHand(h);
+    const first = actorState(h, A);
+    const spender = first.seats.find((x) => x.seat === first.actor)!.user_id!;
+    // The actor lets the whole clock run (10 s, then the 5 s bank): the bank is spent.
+    h.time.advance(first.deadline! + first.time_bank_ms! - h.time.now());
+    await flush();
+    const bankOf = (user: string) => actorState(h, A).seats.find((x) => x.user_id === user)!.time_bank_ms;
+    // Nobody acts until the hand is over: each turn the clock acts.
+    for (let k = 0; k < 8 && actorState(h, A).hand_id === first.hand_id && actorState(h, A).phase !== 'complete'; k++) {
+      h.time.advance(15_000);
+      await flush();
+    }
+    const other = spender === A ? B : A;
+    // Hand 1 was a refill hand (every hand): the spender got 2 s back; a full bank stays full.
+    expect(bankOf(spender)).toBe(2_000);
+    expect(bankOf(other)).toBeLessThanOrEqual(5_000);
+    expect(bankOf(other)).toBeGreaterThanOrEqual(2_000);
+  });
+
   it('a reconnect during your own turn keeps the same turn_token and deadline', async () => {
     const h = harness();
     const actor = await twoPlayers(h);

@@ -47,6 +47,8 @@ export class LiveTable {
   private readonly events = new EmissionQueue();
   private readonly money: TableMoney;
   private readonly banks: TimeBanks;
+  /** The room clock's time-bank refill (timing.ts). */
+  private readonly bankRefill: { readonly ms: number; readonly everyHands: number };
   private readonly seating: Seating;
   private readonly bots: BotSeats;
   private readonly dealer: Dealer;
@@ -72,6 +74,7 @@ export class LiveTable {
     this.outbox = new Outbox(json.outbox);
     this.money = TableMoney.fromJSON(json.moneyBook);
     this.banks = new TimeBanks(json.banks, timing.timeBankMs);
+    this.bankRefill = { ms: timing.timeBankRefillMs, everyHands: timing.refillEveryHands };
     const ctx: TableContext = {
       tableId: this.tableId,
       engine,
@@ -444,6 +447,13 @@ export class LiveTable {
     const { hand, meta, left } = this.dealer.finish(now);
     this.clock.endTurn();
     this.records.completed(hand, meta, now);
+    // Every refillEveryHands hands of the table, the players dealt into this one get time back.
+    if (this.bankRefill.ms > 0 && meta.handNo % this.bankRefill.everyHands === 0) {
+      this.banks.refill(
+        hand.setup.players.map((p) => p.id),
+        this.bankRefill.ms,
+      );
+    }
     this.seating.releaseLeft(left, now);
     this.bots.replaceBroke(now);
     this.seating.forgetAwayOfSittingOut();

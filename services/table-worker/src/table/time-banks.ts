@@ -32,6 +32,12 @@ export class TimeBanks {
     this.banks.set(userId, Math.max(0, bankAtStart - usedMs));
   }
 
+  /** Adds `amountMs` back to each of these players' banks, never beyond a full one. */
+  refill(userIds: Iterable<string>, amountMs: number): void {
+    if (amountMs <= 0) return;
+    for (const id of userIds) this.banks.set(id, Math.min(this.fullMs, this.of(id) + amountMs));
+  }
+
   forget(userId: string): void {
     this.banks.delete(userId);
   }

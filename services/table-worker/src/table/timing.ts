@@ -6,6 +6,9 @@ export interface TableTiming {
   readonly actionMs: number;
   /** Each seat's time bank, used up across hands after the action clock. */
   readonly timeBankMs: number;
+  /** Added back to each dealt-in player's bank (up to a full one) every `refillEveryHands` hands; 0: never. */
+  readonly timeBankRefillMs: number;
+  readonly refillEveryHands: number;
   /** turn_warning goes out when this much is left before the clock acts. */
   readonly warningMs: number;
   /** The client-seed window after seed_commit (docs/fairness.md, "The derivation", step 4: 1.5 s). */
@@ -45,6 +48,8 @@ export function resolveTiming(config: RoomConfig, o: TimingOverrides = DEFAULT_T
     actionMs: o.actionMs ?? scaled(config.clock.actionSeconds),
     timeBankMs: o.timeBankMs ?? scaled(config.clock.timeBankSeconds),
     warningMs: o.warningMs ?? scaled(config.clock.warningSeconds),
+    timeBankRefillMs: scaled(config.clock.refillSeconds),
+    refillEveryHands: config.clock.refillEveryHands,
     seedWindowMs: o.seedWindowMs,
     handPauseMs: o.handPauseMs,
     botThinkMs: o.botThinkMs,
