@@ -97,6 +97,13 @@ export async function playOneAction(clients: readonly TableClient[], timeoutMs =
     for (;;) {
       const answer: Msg = await c.answer(commandId, Math.max(1_000, deadline - Date.now()));
       if (answer.type === 'ack') {
+        // The ack is a reply and the action's events come on the stream, before or after it
+        // (docs/protocol.md): the next turn is read once this player's stream shows the turn over.
+        await waitFor(
+          'the acked action on the player’s stream',
+          () => c.state?.hero?.turn_token !== token || c.state.hand_id !== s.hand_id,
+          Math.max(1_000, deadline - Date.now()),
+        );
         return { commandId, handId: s.hand_id!, seat: s.hero!.seat, action: choice.action };
       }
       if (answer.code !== 'unavailable' || Date.now() > deadline) {
