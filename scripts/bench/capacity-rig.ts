@@ -1,12 +1,15 @@
 // What the capacity benches (latency-under-load.bench.ts, scale-curve.bench.ts) share: the CPU of every
-// process a cluster runs on, Redis and Postgres included, over a measured window, and hands completed.
+// process a cluster runs on, Redis and Postgres included, over a measured window of play, and hands completed.
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import type { PlayResult } from '@felt/loadtest';
 import type { Cluster } from '../../test/harness/cluster.js';
 import { PrivateRedis } from '../../test/harness/private-redis.js';
 import { onCleanup } from './cleanup.js';
-import { scrape } from './cluster-rig.js';
+import type { BenchReporter } from './bench-api.js';
+import { errorKinds, scrape, startPlay, type PlayShape } from './cluster-rig.js';
 import { fixed, metricSum } from './measure.js';
 import { cpuSeconds } from './proc-cpu.js';
 
@@ -61,7 +64,7 @@ function cpuOrZero(pid: number): number {
 }
 
 /** CPU seconds of named process groups over a window; Postgres backends that come and go are summed. */
-export class GroupCpu {
+class GroupCpu {
   private start = new Map<number, number>();
   private wallStart = 0;
   constructor(private readonly groups: Readonly<Record<string, readonly number[]>>) {}
@@ -90,7 +93,7 @@ export class GroupCpu {
   }
 }
 
-export async function groupsOf(cluster: Cluster): Promise<Record<string, number[]>> {
+async function groupsOf(cluster: Cluster): Promise<Record<string, number[]>> {
   return {
     workers: cluster.workers.map((w) => w.proc.pid),
     gateways: cluster.gateways.map((g) => g.proc.pid),
@@ -100,7 +103,7 @@ export async function groupsOf(cluster: Cluster): Promise<Record<string, number[
   };
 }
 
-export async function handsCompleted(cluster: Cluster): Promise<number> {
+async function handsCompleted(cluster: Cluster): Promise<number> {
   const pages = await Promise.all(cluster.workers.map((w) => scrape(w.httpUrl)));
   return pages.reduce((sum, page) => sum + metricSum(page, 'felt_worker_hands_total', { event: 'completed' }), 0);
 }
@@ -119,4 +122,49 @@ export function machineBusyPct(used: Readonly<Record<string, number>>): string {
     .filter(([k]) => k !== 'wall')
     .reduce((sum, [, v]) => sum + v, 0);
   return fixed((100 * busy) / (used.wall! * availableParallelism()), 0);
+}
+
+/** What one measured play window gave: every process's CPU seconds (and `wall`), the hands completed, the run. */
+export interface MeasuredPlay {
+  readonly used: Record<string, number>;
+  readonly hands: number;
+  readonly result: PlayResult;
+}
+
+/**
+ * Plays `shape` on `cluster` (the load runner's bots): seated, `warmupS` of play, then `seconds` in
+ * which every process's CPU and the hands the workers completed are measured. The run is stopped
+ * (its rooms closed) whatever happens, and its LOAD line reported.
+ */
+export async function measurePlay(
+  report: BenchReporter,
+  label: string,
+  cluster: Cluster,
+  shape: PlayShape,
+  warmupS: number,
+  seconds: number,
+): Promise<MeasuredPlay> {
+  const cpu = new GroupCpu(await groupsOf(cluster));
+  const play = startPlay(cluster, shape);
+  let used: Record<string, number>;
+  let hands: number;
+  let result: PlayResult;
+  try {
+    await play.started;
+    await sleep(warmupS * 1000);
+    const before = await handsCompleted(cluster);
+    cpu.begin();
+    await sleep(seconds * 1000);
+    used = cpu.end();
+    hands = (await handsCompleted(cluster)) - before;
+  } finally {
+    result = await play.stop();
+    report.info(`${label}: ${result.summary}; errors: ${errorKinds(result)}`);
+  }
+  return { used, hands, result };
+}
+
+/** Every bot connects from this machine's one address: a per-address socket cap that admits `sockets`. */
+export function oneAddressEnv(sockets: number): Record<string, string> {
+  return { GATEWAY_MAX_SOCKETS_PER_ADDRESS: String(sockets + 100) };
 }

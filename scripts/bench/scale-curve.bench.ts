@@ -6,10 +6,9 @@
  * (Postgres: every `postgres` process of the machine's server, so other databases' work counts too),
  * and how busy the machine's cores were. The bots run in this process, on the same cores.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BenchReporter } from './bench-api.js';
-import { cpuFields, GroupCpu, groupsOf, handsCompleted, machineBusyPct, withPrivateRedis } from './capacity-rig.js';
-import { errorKinds, fastHandsEnv, startPlay, withCluster } from './cluster-rig.js';
+import { cpuFields, machineBusyPct, measurePlay, oneAddressEnv, withPrivateRedis } from './capacity-rig.js';
+import { fastHandsEnv, withCluster } from './cluster-rig.js';
 import { envInt, fixed } from './measure.js';
 
 export async function run(report: BenchReporter): Promise<void> {
@@ -24,32 +23,13 @@ export async function run(report: BenchReporter): Promise<void> {
           workers,
           lobby: true,
           persister: true,
-          env: { ...fastHandsEnv(), GATEWAY_MAX_SOCKETS_PER_ADDRESS: String(tables * 6 + 100) },
+          env: { ...fastHandsEnv(), ...oneAddressEnv(tables * 6) },
           redisUrl,
         },
         async (cluster) => {
-          const cpu = new GroupCpu(await groupsOf(cluster));
-          const play = startPlay(cluster, {
-            tables,
-            players: 6,
-            thinkMs: 0,
-            signupPerSecond: 10,
-            seed: 4100 + workers,
-          });
-          let used: Record<string, number>;
-          let hands: number;
-          try {
-            await play.started;
-            await sleep(warmup * 1000);
-            const before = await handsCompleted(cluster);
-            cpu.begin();
-            await sleep(seconds * 1000);
-            used = cpu.end();
-            hands = (await handsCompleted(cluster)) - before;
-          } finally {
-            const result = await play.stop();
-            report.info(`scale-curve workers=${workers}: ${result.summary}; errors: ${errorKinds(result)}`);
-          }
+          const shape = { tables, players: 6, thinkMs: 0, signupPerSecond: 10, seed: 4100 + workers };
+          const label = `scale-curve workers=${workers}`;
+          const { used, hands } = await measurePlay(report, label, cluster, shape, warmup, seconds);
           report.figure('scale-curve', {
             workers,
             hands_per_s: fixed(hands / used.wall!, 2),

@@ -2,7 +2,7 @@
 // operation log stepped through one operation at a time, each step a whole picture of the table. The
 // shapes are the lobby's HTTP contract (@felt/protocol): `actions` is the engine's per-viewer view of
 // the log, so a card the viewer did not see arrives as null.
-import { HandVoidReason, type HandDetail, type HandSummary } from '@felt/protocol';
+import { FORCED_BET_KINDS, HandVoidReason, type HandDetail, type HandSummary } from '@felt/protocol';
 import { t } from '../i18n/i18n.js';
 import { cardsText, chips, streetName } from './format.js';
 
@@ -56,19 +56,11 @@ interface MutableSeat {
   won: number;
 }
 
-const FORCED_KINDS = [
-  'ante',
-  'bb_ante',
-  'small_blind',
-  'big_blind',
-  'button_blind',
-  'live_post',
-  'dead_blind',
-] as const;
-type ForcedKind = (typeof FORCED_KINDS)[number];
+type ForcedKind = (typeof FORCED_BET_KINDS)[number];
 
+/** The forced bet's kind, or 'other' for one this client does not know (a newer server's). */
 function forcedKind(kind: string): ForcedKind | 'other' {
-  return (FORCED_KINDS as readonly string[]).includes(kind) ? (kind as ForcedKind) : 'other';
+  return (FORCED_BET_KINDS as readonly string[]).includes(kind) ? (kind as ForcedKind) : 'other';
 }
 
 /**
