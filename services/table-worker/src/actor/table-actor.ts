@@ -62,8 +62,10 @@ export interface TableLimits {
 
 const DEFAULT_TABLE_LIMITS: TableLimits = { mailboxMax: 256, mailboxPerUser: 16, maxSpectators: 200 };
 
-/** Commands that come from a client connection: only these are refused when the table is busy. */
-const CLIENT_KINDS = new Set<TableCommand['kind']>(['attach', 'client', 'resync']);
+/** A command that comes from a client connection: only these are refused when the table is busy. */
+type FromClient = Extract<TableCommand, { kind: 'attach' | 'client' | 'resync' }>;
+const CLIENT_KINDS: ReadonlySet<TableCommand['kind']> = new Set<FromClient['kind']>(['attach', 'client', 'resync']);
+const fromClient = (command: TableCommand): command is FromClient => CLIENT_KINDS.has(command.kind);
 
 /**
  * The client commands about one hand (their frame names its hand_id): once that hand is over, the
@@ -101,6 +103,7 @@ export class TableActor {
   private saved: string;
   /** This table's last publish, still in flight or done (stop waits for it). */
   private publishing: Promise<void> = Promise.resolve();
+  private readonly limits: TableLimits;
 
   private constructor(
     private live: LiveTable,
@@ -111,6 +114,7 @@ export class TableActor {
     this.heartbeats = new Heartbeats(deps.heartbeatMs ?? 0, this.idleSince);
     this.outboxSender = new OutboxSender(deps.hands, deps.logger, live.tableId);
     this.saved = JSON.stringify(live.toJSON());
+    this.limits = { ...DEFAULT_TABLE_LIMITS, ...deps.limits };
   }
 
   private static liveDeps(tableId: string, deps: TableActorDeps) {
@@ -206,7 +210,7 @@ export class TableActor {
   submit(command: TableCommand): Promise<TableOutcome> {
     // The table's own work (ticks, room events, detaches) is never refused; a client's command
     // beyond the bounds is, before it takes memory or time from everyone else at the table.
-    if (!CLIENT_KINDS.has(command.kind) || !('userId' in command)) return this.mailbox.post(() => this.handle(command));
+    if (!fromClient(command)) return this.mailbox.post(() => this.handle(command));
     const limits = this.limits;
     if (this.mailbox.depth >= limits.mailboxMax) {
       return Promise.reject(
@@ -232,10 +236,6 @@ export class TableActor {
         if (left > 0) this.waitingByUser.set(userId, left);
         else this.waitingByUser.delete(userId);
       });
-  }
-
-  private get limits(): TableLimits {
-    return { ...DEFAULT_TABLE_LIMITS, ...this.deps.limits };
   }
 
   /** Finishes queued commands, then refuses more. */
