@@ -16,7 +16,8 @@ export class RedisEventPublisher implements EventPublisher {
 
   async publish(tableId: string, publications: readonly Publication[]): Promise<void> {
     // One pipeline over one connection keeps this batch in order, and in order after the previous
-    // batch of the same table (the actor awaits each publish).
+    // batch of the same table: the actor calls publish batch after batch without waiting, and exec
+    // writes each pipeline to the connection (or its offline queue) in call order.
     const pipeline = this.redis.pipeline();
     // The sampled operation that caused this batch (a player's action), if any: carried to the
     // gateways. An unsampled one (most, with a ratio sampler) costs no bytes and no gateway span.
