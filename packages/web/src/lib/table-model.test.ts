@@ -1,7 +1,16 @@
 import { initialTableView, reduceTable, type TableView } from '@felt/client';
 import type { ResyncResponse, TableEvent, TableState } from '@felt/protocol';
 import { describe, expect, it } from 'vitest';
-import { emptySeat, HAND, playerAction, seat, TABLE, tableState, validActions } from '../test-support/fixtures.js';
+import {
+  emptySeat,
+  HAND,
+  playerAction,
+  seat,
+  STUD_VARIANT,
+  TABLE,
+  tableState,
+  validActions,
+} from '../test-support/fixtures.js';
 import { toTableModel } from './table-model.js';
 
 function feed(...messages: (TableState | TableEvent | ResyncResponse)[]): TableView {
@@ -139,20 +148,7 @@ describe('toTableModel', () => {
   it('draws Stud up and down cards with no board', () => {
     const stud = handState({
       game: 'stud',
-      variant: {
-        game: 'stud',
-        limit: 'fl',
-        stakes: {
-          small_blind: 0,
-          big_blind: 0,
-          ante: 1,
-          big_blind_ante: 0,
-          button_blind: 0,
-          bring_in: 1,
-          small_bet: 2,
-          big_bet: 4,
-        },
-      },
+      variant: STUD_VARIANT,
       street: 'third',
       board: ['2c'],
       seats: [

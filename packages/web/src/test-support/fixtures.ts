@@ -1,5 +1,5 @@
 // Wire messages for unit tests, typed by @felt/protocol so a schema change breaks them loudly.
-import type { SeatView, TableEvent, TableState, ValidActionsView } from '@felt/protocol';
+import type { HandSummary, SeatView, TableEvent, TableState, ValidActionsView } from '@felt/protocol';
 
 export const TABLE = 'tbl-1';
 export const HAND = '0b7f1c1e-2a8e-4d55-9b9a-1c2d3e4f5a6b';
@@ -98,3 +98,41 @@ export function playerAction(
     ...over,
   };
 }
+
+/** Seven-card Stud, fixed limit 2/4 with a 1 ante and a 1 bring-in: a snapshot's `variant`. */
+export const STUD_VARIANT: TableState['variant'] = {
+  game: 'stud',
+  limit: 'fl',
+  stakes: {
+    small_blind: 0,
+    big_blind: 0,
+    ante: 1,
+    big_blind_ante: 0,
+    button_blind: 0,
+    bring_in: 1,
+    small_bet: 2,
+    big_bet: 4,
+  },
+};
+
+/** A hand the viewer played and won (the hand history's row). */
+export const PLAYED_HAND: HandSummary = {
+  hand_id: HAND,
+  session_id: '6f9619ff-8b86-4011-b42d-00c04fc964ff',
+  hand_no: 12,
+  game: 'holdem',
+  limit: 'nl',
+  blinds: { smallBlind: 1, bigBlind: 2 },
+  started_at: '2026-01-01T00:00:00.000Z',
+  ended_at: '2026-01-01T00:01:00.000Z',
+  seat: 2,
+  cards: ['As', 'Kd'],
+  board: ['2c', '7d', 'Jh'],
+  starting_stack: 200,
+  final_stack: 240,
+  net: 40,
+  won: 80,
+  folded: false,
+  pot_total: 80,
+  rake: 0,
+};

@@ -1,28 +1,8 @@
 import type { HandDetail, HandSummary } from '@felt/protocol';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { PLAYED_HAND as played } from '../test-support/fixtures.js';
 import { HistoryRow, VoidedHand } from './history-drawer.js';
-
-const played: HandSummary = {
-  hand_id: '0b7f1c1e-2a8e-4d55-9b9a-1c2d3e4f5a6b',
-  session_id: '6f9619ff-8b86-4011-b42d-00c04fc964ff',
-  hand_no: 12,
-  game: 'holdem',
-  limit: 'nl',
-  blinds: { smallBlind: 1, bigBlind: 2 },
-  started_at: '2026-01-01T00:00:00.000Z',
-  ended_at: '2026-01-01T00:01:00.000Z',
-  seat: 2,
-  cards: ['As', 'Kd'],
-  board: ['2c', '7d', 'Jh'],
-  starting_stack: 200,
-  final_stack: 240,
-  net: 40,
-  won: 80,
-  folded: false,
-  pot_total: 80,
-  rake: 0,
-};
 
 const voided: HandSummary = {
   ...played,

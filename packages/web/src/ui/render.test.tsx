@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { toTableModel, type ShowdownModel } from '../lib/table-model.js';
 import type { FinishedHand } from '../state/table-controller.js';
-import { emptySeat, HAND, seat, TABLE, tableState, validActions } from '../test-support/fixtures.js';
+import { emptySeat, HAND, seat, STUD_VARIANT, TABLE, tableState, validActions } from '../test-support/fixtures.js';
 import { ActionBar } from './action-bar.js';
 import { Card } from './card.js';
 import { FairnessBadge } from './fairness.js';
@@ -103,20 +103,7 @@ describe('Felt', () => {
     const stud = tableState({
       hand_id: HAND,
       game: 'stud',
-      variant: {
-        game: 'stud',
-        limit: 'fl',
-        stakes: {
-          small_blind: 0,
-          big_blind: 0,
-          ante: 1,
-          big_blind_ante: 0,
-          button_blind: 0,
-          bring_in: 1,
-          small_bet: 2,
-          big_bet: 4,
-        },
-      },
+      variant: STUD_VARIANT,
       phase: 'betting',
       street: 'third',
       seats: [

@@ -50,7 +50,17 @@ import { AppState } from '../state/app-state.js';
 import { ServerClock } from '../lib/clock.js';
 import { Store } from '../state/store.js';
 import type { FinishedHand, TableController, TableScreenState } from '../state/table-controller.js';
-import { emptySeat, HAND, playerAction, seat, TABLE, tableState, validActions } from '../test-support/fixtures.js';
+import {
+  emptySeat,
+  HAND,
+  PLAYED_HAND as PLAYED,
+  playerAction,
+  seat,
+  STUD_VARIANT,
+  TABLE,
+  tableState,
+  validActions,
+} from '../test-support/fixtures.js';
 import { ActionBar } from './action-bar.js';
 import { PreActionBar } from './pre-action-bar.js';
 import { CreateRoomDialog } from './create-room-dialog.js';
@@ -289,20 +299,7 @@ function tableModels(): Record<string, TableModel> {
       tableState({
         hand_id: HAND,
         game: 'stud',
-        variant: {
-          game: 'stud',
-          limit: 'fl',
-          stakes: {
-            small_blind: 0,
-            big_blind: 0,
-            ante: 1,
-            big_blind_ante: 0,
-            button_blind: 0,
-            bring_in: 1,
-            small_bet: 2,
-            big_bet: 4,
-          },
-        },
+        variant: STUD_VARIANT,
         phase: 'betting',
         street: 'third',
         seats: [
@@ -481,27 +478,6 @@ function controllerFor(model: TableModel, over: Partial<TableScreenState> = {}):
     tableId: TABLE,
   } as unknown as TableController;
 }
-
-const PLAYED: HandSummary = {
-  hand_id: '0b7f1c1e-2a8e-4d55-9b9a-1c2d3e4f5a6b',
-  session_id: '6f9619ff-8b86-4011-b42d-00c04fc964ff',
-  hand_no: 12,
-  game: 'holdem',
-  limit: 'nl',
-  blinds: { smallBlind: 1, bigBlind: 2 },
-  started_at: '2026-01-01T00:00:00.000Z',
-  ended_at: '2026-01-01T00:01:00.000Z',
-  seat: 2,
-  cards: ['As', 'Kd'],
-  board: ['2c', '7d', 'Jh'],
-  starting_stack: 200,
-  final_stack: 240,
-  net: 40,
-  won: 80,
-  folded: false,
-  pot_total: 80,
-  rake: 0,
-};
 
 /** Real hands of every game, as the lobby's history serves them to a seat and to a spectator. */
 function engineDetails(): HandDetail[] {
