@@ -34,6 +34,7 @@ import { registerRoomRoutes } from './routes/room-routes.js';
 import { clientConfigSchema } from './schemas.js';
 import { originCheck, securityHeaders } from './security.js';
 import { Throttles } from './throttle.js';
+import { WalletHistory } from './wallet-history.js';
 import { hasWebClient, mountWebClient, webRouteLabel } from './web-static.js';
 
 /** Retry-After (s) on a 503 while Postgres is unreachable: a restart or failover takes seconds. */
@@ -167,6 +168,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   });
 
   const history = new History(deps.prisma);
+  const walletHistory = new WalletHistory(deps.prisma);
 
   const app = new OpenAPIHono<Env>({
     defaultHook: (result, c) => {
@@ -225,6 +227,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   app.use('/api/rooms/*', requireAuth);
   // Also matches /api/hands itself.
   app.use('/api/hands/*', requireAuth);
+  app.use('/api/wallet/*', requireAuth);
 
   app.onError((err, c) => {
     if (err instanceof LobbyError) {
@@ -288,7 +291,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
 
   // ---- the API: accounts, rooms, hand history (routes/) ------------------------------------------
 
-  registerAccountRoutes(app, { accounts, rooms, clock, cookieSecure: deps.cookieSecure, addressOf });
+  registerAccountRoutes(app, { accounts, rooms, walletHistory, clock, cookieSecure: deps.cookieSecure, addressOf });
   registerRoomRoutes(app, { rooms, addressOf });
   registerHandRoutes(app, history);
 

@@ -39,6 +39,7 @@ import {
   updateMeSchema,
 } from '@felt/protocol';
 import type { z } from 'zod';
+import { walletEntrySchema, walletHistoryPageSchema } from './wallet-contract.js';
 
 export {
   clientConfigSchema,
@@ -117,6 +118,8 @@ const COMPONENTS: readonly (readonly [z.ZodType, string, extendsFrom?: z.ZodObje
   [historyPageSchema, 'HistoryPage'],
   [handDetailSchema, 'HandDetail'],
   [revealResponseSchema, 'Reveal'],
+  [walletEntrySchema, 'WalletEntry'],
+  [walletHistoryPageSchema, 'WalletHistoryPage'],
 ];
 
 const names = new Map(COMPONENTS.map(([schema, name]) => [schema, name]));

@@ -11,9 +11,14 @@ import type { z } from 'zod';
 import { directSink } from '../../../test/money/fixtures.js';
 import { SimTable, type HandJob } from '../../../test/money/sim-table.js';
 import { componentName } from '../src/schemas.js';
+import { LOBBY_LOCAL_ROUTES } from '../src/wallet-contract.js';
 import { startHarness, uniqueName, type Client, type Harness, type Response } from './harness.js';
 
 type User = Client & { id: string; name: string };
+
+/** The protocol's routes and the ones whose contract still lives in the lobby (wallet-contract.ts). */
+const ROUTES = { ...LOBBY_ROUTES, ...LOBBY_LOCAL_ROUTES };
+type RouteKey = LobbyRouteKey | keyof typeof LOBBY_LOCAL_ROUTES;
 
 interface DocOperation {
   readonly requestBody?: { readonly content?: Readonly<Record<string, { readonly schema?: { $ref?: string } }>> };
@@ -51,7 +56,7 @@ async function freshRoom(): Promise<{ user: User; roomId: string }> {
 }
 
 /** How each route is made to succeed (a route may answer several times: every answer is checked). */
-const CALLS: Record<LobbyRouteKey, () => Promise<Response<unknown>[]>> = {
+const CALLS: Record<RouteKey, () => Promise<Response<unknown>[]>> = {
   'GET /api/config': async () => [await h.client().get('/api/config')],
   'POST /api/auth/signup': async () => [
     await h.client().post('/api/auth/signup', { name: uniqueName('c'), password: 'password-1' }),
@@ -102,6 +107,14 @@ const CALLS: Record<LobbyRouteKey, () => Promise<Response<unknown>[]>> = {
   'GET /api/hands/{id}/reveal': async () => [await host.get(`/api/hands/${hands[0]!.hand_id}/reveal`)],
   'GET /api/hands/{id}/ohh': async () => [await host.get(`/api/hands/${hands[0]!.hand_id}/ohh`)],
   'GET /api/hands/{id}/phh': async () => [await host.get(`/api/hands/${hands[0]!.hand_id}/phh`)],
+  'GET /api/wallet/history': async () => {
+    const first = await host.get<{ next: string | null }>('/api/wallet/history?page_size=1');
+    return [
+      first,
+      await host.get(`/api/wallet/history?cursor=${encodeURIComponent(first.body.next ?? '')}`),
+      await (await h.user()).get('/api/wallet/history'),
+    ];
+  },
 };
 
 beforeAll(async () => {
@@ -144,8 +157,8 @@ const schemaRef = (name: string | undefined): string | undefined => name && `#/c
 
 describe('the lobby’s HTTP contract', () => {
   it('documents exactly the contract’s routes, each with the contract’s success statuses and schemas', () => {
-    expect(routesOf(doc).sort()).toEqual(Object.keys(LOBBY_ROUTES).sort());
-    for (const [key, contract] of Object.entries(LOBBY_ROUTES)) {
+    expect(routesOf(doc).sort()).toEqual(Object.keys(ROUTES).sort());
+    for (const [key, contract] of Object.entries(ROUTES)) {
       const [method, path] = key.split(' ') as [string, string];
       const op = doc.paths[path]![method.toLowerCase()]!;
       const documented = Object.keys(op.responses).filter((s) => s.startsWith('2'));
@@ -200,14 +213,16 @@ describe('the lobby’s HTTP contract', () => {
         'TopUpRequest',
         'UpdateMe',
         'User',
+        'WalletEntry',
+        'WalletHistoryPage',
       ].sort(),
     );
   });
 
   it('answers every documented route as the contract says', async () => {
     for (const key of routesOf(doc)) {
-      const contract = LOBBY_ROUTES[key as LobbyRouteKey] as (typeof LOBBY_ROUTES)[LobbyRouteKey] | undefined;
-      const call = CALLS[key as LobbyRouteKey] as (typeof CALLS)[LobbyRouteKey] | undefined;
+      const contract = ROUTES[key as RouteKey] as (typeof ROUTES)[RouteKey] | undefined;
+      const call = CALLS[key as RouteKey] as (typeof CALLS)[RouteKey] | undefined;
       expect(contract, `${key} has no entry in @felt/protocol LOBBY_ROUTES`).toBeDefined();
       expect(call, `${key} is not called by this suite`).toBeDefined();
       const answers = await call!();

@@ -1753,7 +1753,8 @@ export const LedgerEntryScalarFieldEnum = {
   transactionId: 'transactionId',
   accountId: 'accountId',
   amount: 'amount',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  seq: 'seq'
 } as const
 
 export type LedgerEntryScalarFieldEnum = (typeof LedgerEntryScalarFieldEnum)[keyof typeof LedgerEntryScalarFieldEnum]

@@ -28,10 +28,12 @@ export type AggregateLedgerEntry = {
 
 export type LedgerEntryAvgAggregateOutputType = {
   amount: number | null
+  seq: number | null
 }
 
 export type LedgerEntrySumAggregateOutputType = {
   amount: bigint | null
+  seq: bigint | null
 }
 
 export type LedgerEntryMinAggregateOutputType = {
@@ -41,6 +43,7 @@ export type LedgerEntryMinAggregateOutputType = {
   accountId: string | null
   amount: bigint | null
   createdAt: Date | null
+  seq: bigint | null
 }
 
 export type LedgerEntryMaxAggregateOutputType = {
@@ -50,6 +53,7 @@ export type LedgerEntryMaxAggregateOutputType = {
   accountId: string | null
   amount: bigint | null
   createdAt: Date | null
+  seq: bigint | null
 }
 
 export type LedgerEntryCountAggregateOutputType = {
@@ -59,16 +63,19 @@ export type LedgerEntryCountAggregateOutputType = {
   accountId: number
   amount: number
   createdAt: number
+  seq: number
   _all: number
 }
 
 
 export type LedgerEntryAvgAggregateInputType = {
   amount?: true
+  seq?: true
 }
 
 export type LedgerEntrySumAggregateInputType = {
   amount?: true
+  seq?: true
 }
 
 export type LedgerEntryMinAggregateInputType = {
@@ -78,6 +85,7 @@ export type LedgerEntryMinAggregateInputType = {
   accountId?: true
   amount?: true
   createdAt?: true
+  seq?: true
 }
 
 export type LedgerEntryMaxAggregateInputType = {
@@ -87,6 +95,7 @@ export type LedgerEntryMaxAggregateInputType = {
   accountId?: true
   amount?: true
   createdAt?: true
+  seq?: true
 }
 
 export type LedgerEntryCountAggregateInputType = {
@@ -96,6 +105,7 @@ export type LedgerEntryCountAggregateInputType = {
   accountId?: true
   amount?: true
   createdAt?: true
+  seq?: true
   _all?: true
 }
 
@@ -192,6 +202,7 @@ export type LedgerEntryGroupByOutputType = {
   accountId: string
   amount: bigint
   createdAt: Date
+  seq: bigint
   _count: LedgerEntryCountAggregateOutputType | null
   _avg: LedgerEntryAvgAggregateOutputType | null
   _sum: LedgerEntrySumAggregateOutputType | null
@@ -224,6 +235,7 @@ export type LedgerEntryWhereInput = {
   accountId?: Prisma.UuidFilter<"LedgerEntry"> | string
   amount?: Prisma.BigIntFilter<"LedgerEntry"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"LedgerEntry"> | Date | string
+  seq?: Prisma.BigIntFilter<"LedgerEntry"> | bigint | number
   transaction?: Prisma.XOR<Prisma.LedgerTransactionScalarRelationFilter, Prisma.LedgerTransactionWhereInput>
   account?: Prisma.XOR<Prisma.LedgerAccountScalarRelationFilter, Prisma.LedgerAccountWhereInput>
 }
@@ -235,6 +247,7 @@ export type LedgerEntryOrderByWithRelationInput = {
   accountId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
   transaction?: Prisma.LedgerTransactionOrderByWithRelationInput
   account?: Prisma.LedgerAccountOrderByWithRelationInput
 }
@@ -249,6 +262,7 @@ export type LedgerEntryWhereUniqueInput = Prisma.AtLeast<{
   accountId?: Prisma.UuidFilter<"LedgerEntry"> | string
   amount?: Prisma.BigIntFilter<"LedgerEntry"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"LedgerEntry"> | Date | string
+  seq?: Prisma.BigIntFilter<"LedgerEntry"> | bigint | number
   transaction?: Prisma.XOR<Prisma.LedgerTransactionScalarRelationFilter, Prisma.LedgerTransactionWhereInput>
   account?: Prisma.XOR<Prisma.LedgerAccountScalarRelationFilter, Prisma.LedgerAccountWhereInput>
 }, "id" | "entryKey">
@@ -260,6 +274,7 @@ export type LedgerEntryOrderByWithAggregationInput = {
   accountId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
   _count?: Prisma.LedgerEntryCountOrderByAggregateInput
   _avg?: Prisma.LedgerEntryAvgOrderByAggregateInput
   _max?: Prisma.LedgerEntryMaxOrderByAggregateInput
@@ -277,6 +292,7 @@ export type LedgerEntryScalarWhereWithAggregatesInput = {
   accountId?: Prisma.UuidWithAggregatesFilter<"LedgerEntry"> | string
   amount?: Prisma.BigIntWithAggregatesFilter<"LedgerEntry"> | bigint | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"LedgerEntry"> | Date | string
+  seq?: Prisma.BigIntWithAggregatesFilter<"LedgerEntry"> | bigint | number
 }
 
 export type LedgerEntryCreateInput = {
@@ -284,6 +300,7 @@ export type LedgerEntryCreateInput = {
   entryKey: string
   amount: bigint | number
   createdAt?: Date | string
+  seq?: bigint | number
   transaction: Prisma.LedgerTransactionCreateNestedOneWithoutEntriesInput
   account: Prisma.LedgerAccountCreateNestedOneWithoutEntriesInput
 }
@@ -295,6 +312,7 @@ export type LedgerEntryUncheckedCreateInput = {
   accountId: string
   amount: bigint | number
   createdAt?: Date | string
+  seq?: bigint | number
 }
 
 export type LedgerEntryUpdateInput = {
@@ -302,6 +320,7 @@ export type LedgerEntryUpdateInput = {
   entryKey?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transaction?: Prisma.LedgerTransactionUpdateOneRequiredWithoutEntriesNestedInput
   account?: Prisma.LedgerAccountUpdateOneRequiredWithoutEntriesNestedInput
 }
@@ -313,6 +332,7 @@ export type LedgerEntryUncheckedUpdateInput = {
   accountId?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type LedgerEntryCreateManyInput = {
@@ -322,6 +342,7 @@ export type LedgerEntryCreateManyInput = {
   accountId: string
   amount: bigint | number
   createdAt?: Date | string
+  seq?: bigint | number
 }
 
 export type LedgerEntryUpdateManyMutationInput = {
@@ -329,6 +350,7 @@ export type LedgerEntryUpdateManyMutationInput = {
   entryKey?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type LedgerEntryUncheckedUpdateManyInput = {
@@ -338,6 +360,7 @@ export type LedgerEntryUncheckedUpdateManyInput = {
   accountId?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type LedgerEntryListRelationFilter = {
@@ -357,10 +380,12 @@ export type LedgerEntryCountOrderByAggregateInput = {
   accountId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
 }
 
 export type LedgerEntryAvgOrderByAggregateInput = {
   amount?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
 }
 
 export type LedgerEntryMaxOrderByAggregateInput = {
@@ -370,6 +395,7 @@ export type LedgerEntryMaxOrderByAggregateInput = {
   accountId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
 }
 
 export type LedgerEntryMinOrderByAggregateInput = {
@@ -379,10 +405,12 @@ export type LedgerEntryMinOrderByAggregateInput = {
   accountId?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
 }
 
 export type LedgerEntrySumOrderByAggregateInput = {
   amount?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
 }
 
 export type LedgerEntryCreateNestedManyWithoutAccountInput = {
@@ -474,6 +502,7 @@ export type LedgerEntryCreateWithoutAccountInput = {
   entryKey: string
   amount: bigint | number
   createdAt?: Date | string
+  seq?: bigint | number
   transaction: Prisma.LedgerTransactionCreateNestedOneWithoutEntriesInput
 }
 
@@ -483,6 +512,7 @@ export type LedgerEntryUncheckedCreateWithoutAccountInput = {
   transactionId: string
   amount: bigint | number
   createdAt?: Date | string
+  seq?: bigint | number
 }
 
 export type LedgerEntryCreateOrConnectWithoutAccountInput = {
@@ -521,6 +551,7 @@ export type LedgerEntryScalarWhereInput = {
   accountId?: Prisma.UuidFilter<"LedgerEntry"> | string
   amount?: Prisma.BigIntFilter<"LedgerEntry"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"LedgerEntry"> | Date | string
+  seq?: Prisma.BigIntFilter<"LedgerEntry"> | bigint | number
 }
 
 export type LedgerEntryCreateWithoutTransactionInput = {
@@ -528,6 +559,7 @@ export type LedgerEntryCreateWithoutTransactionInput = {
   entryKey: string
   amount: bigint | number
   createdAt?: Date | string
+  seq?: bigint | number
   account: Prisma.LedgerAccountCreateNestedOneWithoutEntriesInput
 }
 
@@ -537,6 +569,7 @@ export type LedgerEntryUncheckedCreateWithoutTransactionInput = {
   accountId: string
   amount: bigint | number
   createdAt?: Date | string
+  seq?: bigint | number
 }
 
 export type LedgerEntryCreateOrConnectWithoutTransactionInput = {
@@ -571,6 +604,7 @@ export type LedgerEntryCreateManyAccountInput = {
   transactionId: string
   amount: bigint | number
   createdAt?: Date | string
+  seq?: bigint | number
 }
 
 export type LedgerEntryUpdateWithoutAccountInput = {
@@ -578,6 +612,7 @@ export type LedgerEntryUpdateWithoutAccountInput = {
   entryKey?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   transaction?: Prisma.LedgerTransactionUpdateOneRequiredWithoutEntriesNestedInput
 }
 
@@ -587,6 +622,7 @@ export type LedgerEntryUncheckedUpdateWithoutAccountInput = {
   transactionId?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type LedgerEntryUncheckedUpdateManyWithoutAccountInput = {
@@ -595,6 +631,7 @@ export type LedgerEntryUncheckedUpdateManyWithoutAccountInput = {
   transactionId?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type LedgerEntryCreateManyTransactionInput = {
@@ -603,6 +640,7 @@ export type LedgerEntryCreateManyTransactionInput = {
   accountId: string
   amount: bigint | number
   createdAt?: Date | string
+  seq?: bigint | number
 }
 
 export type LedgerEntryUpdateWithoutTransactionInput = {
@@ -610,6 +648,7 @@ export type LedgerEntryUpdateWithoutTransactionInput = {
   entryKey?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   account?: Prisma.LedgerAccountUpdateOneRequiredWithoutEntriesNestedInput
 }
 
@@ -619,6 +658,7 @@ export type LedgerEntryUncheckedUpdateWithoutTransactionInput = {
   accountId?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 export type LedgerEntryUncheckedUpdateManyWithoutTransactionInput = {
@@ -627,6 +667,7 @@ export type LedgerEntryUncheckedUpdateManyWithoutTransactionInput = {
   accountId?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
 }
 
 
@@ -638,6 +679,7 @@ export type LedgerEntrySelect<ExtArgs extends runtime.Types.Extensions.InternalA
   accountId?: boolean
   amount?: boolean
   createdAt?: boolean
+  seq?: boolean
   transaction?: boolean | Prisma.LedgerTransactionDefaultArgs<ExtArgs>
   account?: boolean | Prisma.LedgerAccountDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerEntry"]>
@@ -649,6 +691,7 @@ export type LedgerEntrySelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   accountId?: boolean
   amount?: boolean
   createdAt?: boolean
+  seq?: boolean
   transaction?: boolean | Prisma.LedgerTransactionDefaultArgs<ExtArgs>
   account?: boolean | Prisma.LedgerAccountDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerEntry"]>
@@ -660,6 +703,7 @@ export type LedgerEntrySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   accountId?: boolean
   amount?: boolean
   createdAt?: boolean
+  seq?: boolean
   transaction?: boolean | Prisma.LedgerTransactionDefaultArgs<ExtArgs>
   account?: boolean | Prisma.LedgerAccountDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerEntry"]>
@@ -671,9 +715,10 @@ export type LedgerEntrySelectScalar = {
   accountId?: boolean
   amount?: boolean
   createdAt?: boolean
+  seq?: boolean
 }
 
-export type LedgerEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "entryKey" | "transactionId" | "accountId" | "amount" | "createdAt", ExtArgs["result"]["ledgerEntry"]>
+export type LedgerEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "entryKey" | "transactionId" | "accountId" | "amount" | "createdAt" | "seq", ExtArgs["result"]["ledgerEntry"]>
 export type LedgerEntryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   transaction?: boolean | Prisma.LedgerTransactionDefaultArgs<ExtArgs>
   account?: boolean | Prisma.LedgerAccountDefaultArgs<ExtArgs>
@@ -703,6 +748,13 @@ export type $LedgerEntryPayload<ExtArgs extends runtime.Types.Extensions.Interna
     accountId: string
     amount: bigint
     createdAt: Date
+    /**
+     * Insertion order. Entries are inserted only after their accounts are locked, so an account's
+     * entries have increasing seq in the order they were applied to its balance (created_at is the
+     * database transaction's start, which two transactions waiting on one lock can reverse). A wallet's
+     * history pages on (account_id, seq) and computes each entry's resulting balance from it.
+     */
+    seq: bigint
   }, ExtArgs["result"]["ledgerEntry"]>
   composites: {}
 }
@@ -1134,6 +1186,7 @@ export interface LedgerEntryFieldRefs {
   readonly accountId: Prisma.FieldRef<"LedgerEntry", 'String'>
   readonly amount: Prisma.FieldRef<"LedgerEntry", 'BigInt'>
   readonly createdAt: Prisma.FieldRef<"LedgerEntry", 'DateTime'>
+  readonly seq: Prisma.FieldRef<"LedgerEntry", 'BigInt'>
 }
     
 

@@ -5,6 +5,8 @@ import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Accounts, AuthenticatedUser, IssuedSession } from '../accounts.js';
 import type { Clock } from '../ports.js';
 import type { Rooms } from '../rooms.js';
+import { walletHistoryPageSchema, walletHistoryQuerySchema } from '../wallet-contract.js';
+import type { WalletHistory } from '../wallet-history.js';
 import {
   credentialsSchema,
   loggedOutEverywhereSchema,
@@ -18,6 +20,7 @@ import { chips, cookieAuth, errors, json, type Env } from './http.js';
 export interface AccountRoutesDeps {
   readonly accounts: Accounts;
   readonly rooms: Rooms;
+  readonly walletHistory: WalletHistory;
   readonly clock: Clock;
   /** Secure attribute on the session cookie (FELT_COOKIE_SECURE). */
   readonly cookieSecure: boolean;
@@ -25,9 +28,12 @@ export interface AccountRoutesDeps {
   readonly addressOf: (c: Context<Env>) => string;
 }
 
-/** Sign-up, log-in, log-out (here and everywhere) and /api/me (read, and its settings changed). */
+/**
+ * Sign-up, log-in, log-out (here and everywhere), /api/me (read, and its settings changed) and the
+ * wallet's history.
+ */
 export function registerAccountRoutes(app: OpenAPIHono<Env>, deps: AccountRoutesDeps): void {
-  const { accounts, rooms, clock, addressOf } = deps;
+  const { accounts, rooms, walletHistory, clock, addressOf } = deps;
   const setSessionCookie = (c: Context<Env>, s: IssuedSession): void => {
     setCookie(c, SESSION_COOKIE, s.token, {
       path: '/',
@@ -156,6 +162,26 @@ export function registerAccountRoutes(app: OpenAPIHono<Env>, deps: AccountRoutes
       const { locale } = c.req.valid('json');
       await accounts.setLocale(auth.userId, locale);
       return c.json(await meJson({ ...auth, locale }), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/wallet/history',
+      summary: 'Every movement of your wallet, newest first',
+      description:
+        'Grants, buy-ins, top-ups, cash-outs and refunds, each with its signed amount, the wallet balance ' +
+        'just after it and the room it concerns. Always the signed-in account: nothing in the request names ' +
+        "another. Page with `cursor` (the previous page's `next`); a cursor this API did not give out is " +
+        '400 invalid_request.',
+      security: cookieAuth,
+      request: { query: walletHistoryQuerySchema },
+      responses: { 200: json(walletHistoryPageSchema, 'A page of wallet movements'), ...errors(400, 401) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await walletHistory.list(c.get('auth').userId, q.page_size, q.cursor), 200);
     },
   );
 
