@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCode } from './error-codes.js';
+import { ErrorCode, isErrorCode } from './error-codes.js';
 import {
   cardSchema,
   chipsSchema,
@@ -256,6 +256,19 @@ export type ParseClientFrameResult =
       readonly table_id?: string;
     };
 
+/**
+ * A refinement that stands for a typed refusal (e.g. the chat text's message_too_long) names its code
+ * in `params.error_code`; every other schema failure is invalid_frame.
+ */
+function typedCode(error: z.ZodError): ErrorCode | undefined {
+  for (const issue of error.issues) {
+    if (issue.code !== 'custom') continue;
+    const code = (issue.params as { error_code?: unknown } | undefined)?.error_code;
+    if (typeof code === 'string' && isErrorCode(code)) return code;
+  }
+  return undefined;
+}
+
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
@@ -299,7 +312,8 @@ export function parseClientFrame(text: string): ParseClientFrameResult {
   }
   const parsed = clientFrameSchema.safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, code: ErrorCode.INVALID_FRAME, message: describeIssues(parsed.error), ...echo };
+    const code = typedCode(parsed.error) ?? ErrorCode.INVALID_FRAME;
+    return { ok: false, code, message: describeIssues(parsed.error), ...echo };
   }
   return { ok: true, frame: parsed.data };
 }

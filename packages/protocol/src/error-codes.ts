@@ -52,6 +52,17 @@ export const ErrorCode = {
    * attached to as many tables as one connection may be.
    */
   LIMIT_REACHED: 'limit_reached',
+  /**
+   * chat while the room has chat off, or from a spectator where only players may chat; `reason`
+   * says which (ChatDisabledReason).
+   */
+  CHAT_DISABLED: 'chat_disabled',
+  /** chat faster than the per-user limit of the table allows; wait a moment. */
+  CHAT_RATE_LIMITED: 'chat_rate_limited',
+  /** A chat message over the length limit (CHAT_TEXT_MAX characters after trimming). */
+  MESSAGE_TOO_LONG: 'message_too_long',
+  /** A chat message that is empty after trimming or contains control characters. */
+  MESSAGE_INVALID: 'message_invalid',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -77,6 +77,7 @@ describe('RoomConfig defaults', () => {
           contestedWinnerMustShow: true,
         },
       },
+      chat: { enabled: true, spectators: false },
     });
   });
 

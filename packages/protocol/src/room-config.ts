@@ -37,12 +37,14 @@ export {
 } from './room-config/games.js';
 export {
   BotFillMode,
+  CHAT_DEFAULTS,
   ROOM_CHIPS_MAX,
   RULES_DEFAULTS,
   SHOWDOWN_DEFAULTS,
   roomConfigInputSchema,
   type RaiseCap,
   type RoomConfig,
+  type RoomChat,
   type RoomConfigInput,
   type RoomRules,
   type RotationEntry,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './error-codes.js';
 import { chipsSchema, commandIdSchema, tableIdSchema, tableSeqSchema } from './wire.js';
-import { tableScoped, tableStateSchema, type TableState } from './table-views.js';
+import { Role, tableScoped, tableStateSchema, type TableState } from './table-views.js';
+import { chatMessageSchema } from './chat.js';
 import {
   cardsShownSchema,
   handResultSchema,
@@ -19,6 +20,7 @@ import {
 
 export * from './table-views.js';
 export * from './hand-events.js';
+export * from './chat.js';
 
 // ---------------------------------------------------------------------------------------------
 // Replies and control
@@ -58,7 +60,8 @@ export const errorMessageSchema = z
       .max(64)
       .optional()
       .describe(
-        'illegal_action: the rule, e.g. cannot_check, raise_not_reopened, no_opponent_can_answer, bring_in_due.',
+        'illegal_action: the rule, e.g. cannot_check, raise_not_reopened, no_opponent_can_answer, bring_in_due. ' +
+          'chat_disabled: chat_off (the room has chat off) or spectators_muted (only players may chat).',
       ),
     min: chipsSchema.optional().describe('invalid_amount: the smallest legal amount.'),
     max: chipsSchema.optional().describe('invalid_amount: the largest legal amount.'),
@@ -105,12 +108,10 @@ export const tableEventSchema = z.discriminatedUnion('type', [
   seedRevealSchema,
   handVoidedSchema,
   tableClosedSchema,
+  chatMessageSchema,
 ]);
 export type TableEvent = z.infer<typeof tableEventSchema>;
 export type TableEventType = TableEvent['type'];
-
-export const Role = { PLAYER: 'player', SPECTATOR: 'spectator' } as const;
-export type Role = (typeof Role)[keyof typeof Role];
 
 export const resyncResponseSchema = z
   .strictObject({
@@ -155,6 +156,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   resyncResponseSchema,
   ackSchema,
   tableClosedSchema,
+  chatMessageSchema,
   tableHeartbeatSchema,
   errorMessageSchema,
   pongSchema,

@@ -32,6 +32,10 @@ export const handScoped = {
 // ---------------------------------------------------------------------------------------------
 // Shared shapes
 
+/** How a recipient sees a table: as a member (player), or watching (spectator). */
+export const Role = { PLAYER: 'player', SPECTATOR: 'spectator' } as const;
+export type Role = (typeof Role)[keyof typeof Role];
+
 export const SeatStatus = {
   /** Seated, sat in and connected (or a bot). */
   ACTIVE: 'active',

@@ -104,6 +104,26 @@ describe('PrivacyAuditor', () => {
     expect(a.violations.map((v) => v.kind)).toEqual(['secret_field', 'early_reveal', 'seed_before_reveal']);
   });
 
+  it('reads a chat text as words: a player typing "As" is no card leak, the same string elsewhere is', () => {
+    const a = new PrivacyAuditor(2);
+    const chat = {
+      type: 'chat_message',
+      table_id: 'table-1',
+      table_seq: 4,
+      chat_id: 'c1',
+      user_id: 'u1',
+      name: 'Ann',
+      role: 'player',
+      seat: 1,
+      text: 'As',
+      ts: 1,
+    };
+    a.observe(chat);
+    expect(a.violations).toEqual([]);
+    a.observe({ ...chat, table_seq: 5, name: 'Kd' });
+    expect(a.violations.map((v) => [v.kind, v.path])).toEqual([['foreign_card', 'name']]);
+  });
+
   it('looks inside resync_response replays and snapshots', () => {
     const a = new PrivacyAuditor(2);
     a.observe(

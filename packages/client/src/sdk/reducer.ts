@@ -267,7 +267,8 @@ function applyResync(view: TableView, message: ResyncResponse): ReduceResult {
     .filter((e) => (seen.has(e.table_seq) ? false : (seen.add(e.table_seq), true)));
   let hand = view.hand;
   for (const event of replay) {
-    if (event.type === 'table_closed') continue;
+    // Table-scoped, not about a hand: nothing of the hand's markers changes.
+    if (event.type === 'table_closed' || event.type === 'chat_message') continue;
     hand = handFor(hand, event.hand_id);
     if (hand !== null) hand = recordEvent(hand, event, role);
   }
@@ -309,6 +310,9 @@ export function reduceTable(view: TableView, message: ReducibleMessage): ReduceR
     next = installSnapshot(view, message, message.hero !== undefined ? 'player' : 'spectator');
   } else if (message.type === 'table_closed') {
     next = { ...view, closed: true, hand: view.hand === null ? null : { ...view.hand, folds: [], turn: null } };
+  } else if (message.type === 'chat_message') {
+    // Chat changes nothing of the table: only the watermark moves (TableSession emits it as `chat`).
+    next = view;
   } else {
     if (view.role === 'spectator' && (message.type === 'hole_cards_dealt' || message.type === 'your_turn')) {
       anomaly = `${message.type} sent to a spectator`;

@@ -1,14 +1,16 @@
-import type {
-  ActionType,
-  Ack,
-  ErrorMessage,
-  ResyncResponse,
-  TableEvent,
-  TableHeartbeat,
-  TableState,
+import {
+  checkChatText,
+  type ActionType,
+  type Ack,
+  type ChatMessage,
+  type ErrorMessage,
+  type ResyncResponse,
+  type TableEvent,
+  type TableHeartbeat,
+  type TableState,
 } from '@felt/protocol';
 import { Emitter, type Unsubscribe } from './emitter.js';
-import { FeltSdkError, SdkErrorCode } from './errors.js';
+import { CommandRefusedError, FeltSdkError, SdkErrorCode } from './errors.js';
 import { assessHand, OwnSeedStatus, type HandFairness, type OwnSeed } from './hand-fairness.js';
 import { newClientSeed } from './random.js';
 import { currentTurn, initialTableView, reduceTable, type TableView, type TurnInfo } from './reducer.js';
@@ -63,6 +65,11 @@ export interface TableSessionEvents {
   event: TableEvent;
   /** It became the hero's turn (a new turn_token). */
   turn: TurnInfo;
+  /**
+   * A chat message from someone this session has not muted, once per chat_id: live ones as they
+   * come, and those a resync replays that were missed.
+   */
+  chat: ChatMessage;
   /** A hand's seed_reveal was checked. */
   fairness: HandFairness;
   hash_mismatch: HashMismatch;
@@ -98,6 +105,8 @@ export interface SessionHost {
 
 const RESYNC_TIMEOUT_MS = 10_000;
 const MAX_FAIRNESS_KEPT = 64;
+/** Chat messages a session keeps for `chatLog` (and remembers the ids of, to emit each once). */
+export const CHAT_LOG_SIZE = 100;
 
 /**
  * One table as this client sees it: a typed state store fed by the reducer (reducer.ts), typed
@@ -119,6 +128,9 @@ export class TableSession {
   private lastTurnToken: string | undefined;
   private readonly ownSeeds = new Map<string, OwnSeed>();
   private readonly fairnessByHand = new Map<string, HandFairness>();
+  /** The last CHAT_LOG_SIZE chat messages, muted senders' included, by chat_id. */
+  private readonly chats = new Map<string, ChatMessage>();
+  private readonly mutedUsers = new Set<string>();
   /** state_hash checks that failed for this table. */
   hashMismatches = 0;
   /** resync_request frames this session sent. */
@@ -237,6 +249,54 @@ export class TableSession {
     return this.command({ type: 'show_cards', hand_id: handId });
   }
 
+  /**
+   * Says `text` at the table (trimmed; docs/protocol.md, "Table chat"). Resolves with the ack; the
+   * message itself comes back as a `chat` event like everyone else's. Rejects with
+   * CommandRefusedError: `message_too_long` or `message_invalid` before anything is sent (its
+   * commandId is then empty), or the table's `chat_disabled` or `chat_rate_limited`.
+   */
+  sendChat(text: string): Promise<Ack> {
+    const checked = checkChatText(text);
+    if (!checked.ok) {
+      const refusal: ErrorMessage = {
+        type: 'error',
+        code: checked.code,
+        message: checked.message,
+        table_id: this.tableId,
+      };
+      return Promise.reject(new CommandRefusedError('', 'chat', refusal));
+    }
+    return this.command({ type: 'chat', text: checked.text });
+  }
+
+  /** Hides `userId`'s chat from this session from now on (`chat` events and `chatLog`); the client's choice only. */
+  mute(userId: string): void {
+    this.mutedUsers.add(userId);
+  }
+
+  unmute(userId: string): void {
+    this.mutedUsers.delete(userId);
+  }
+
+  isMuted(userId: string): boolean {
+    return this.mutedUsers.has(userId);
+  }
+
+  /** The users muted in this session. */
+  get muted(): ReadonlySet<string> {
+    return this.mutedUsers;
+  }
+
+  /**
+   * The recent chat of this table (up to CHAT_LOG_SIZE messages seen by this session), oldest first
+   * by table_seq, without the muted users' messages (unmuting shows them again).
+   */
+  chatLog(): ChatMessage[] {
+    return [...this.chats.values()]
+      .filter((m) => !this.mutedUsers.has(m.user_id))
+      .sort((a, b) => a.table_seq - b.table_seq);
+  }
+
   /** Any other table command; the SDK adds table_id and a command_id (kept across retries). */
   command(frame: Record<string, unknown> & { type: string }): Promise<Ack> {
     if (this.sessionStatus === SessionStatus.CLOSED) {
@@ -352,6 +412,10 @@ export class TableSession {
     }
     const watermarkBefore = this.currentView.lastTableSeq;
     const result = reduceTable(this.currentView, message);
+    if (message.type === 'chat_message') this.onChat(message);
+    else if (message.type === 'resync_response') {
+      for (const e of message.replayed_events) if (e.type === 'chat_message') this.onChat(e);
+    }
     if (message.type === 'resync_response') {
       this.resyncInFlight = false;
       this.cancelResyncTimeout?.();
@@ -480,6 +544,14 @@ export class TableSession {
     this.host.noteClientSeed();
     // A refusal (window closed) is normal and leaves the hand server-seed-only; the verdict says so.
     this.command({ type: 'client_seed', hand_id: message.hand_id, seed }).catch(() => undefined);
+  }
+
+  /** Each chat message once (a live one and its replay share the chat_id), unless its sender is muted. */
+  private onChat(message: ChatMessage): void {
+    if (this.chats.has(message.chat_id)) return;
+    this.chats.set(message.chat_id, message);
+    if (this.chats.size > CHAT_LOG_SIZE) this.chats.delete(this.chats.keys().next().value!);
+    if (!this.mutedUsers.has(message.user_id)) this.events.emit('chat', message);
   }
 
   private checkReveal(): void {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHAT_RATE, CHAT_TEXT_MAX, chatMessageSchema, chatSchema } from '../chat.js';
 import { CloseCode } from '../close-codes.js';
 import { ErrorCode } from '../error-codes.js';
 import {
@@ -60,6 +61,11 @@ const ERROR_CODE_DOCS: Record<ErrorCode, string> = {
   busy: 'The table has more requests waiting than it queues (`WORKER_MAILBOX_MAX`), or more of yours (`WORKER_MAILBOX_PER_USER`); nothing was applied, retry shortly.',
   limit_reached:
     'A bound was reached: the table admits no more spectators (`WORKER_MAX_SPECTATORS`), or the connection is already at `GATEWAY_MAX_TABLES_PER_SOCKET` tables (default 16): leave one first.',
+  chat_disabled:
+    '`chat` while the room has chat off (`reason: "chat_off"`), or from a spectator where only players may chat (`reason: "spectators_muted"`).',
+  chat_rate_limited: '`chat` faster than the per-user limit of the table allows; nothing was sent, wait a moment.',
+  message_too_long: `A \`chat\` text over ${CHAT_TEXT_MAX} characters after trimming.`,
+  message_invalid: 'A `chat` text that is empty after trimming or contains control characters (line breaks included).',
 };
 
 const CLOSE_CODE_DOCS: Record<CloseCode, string> = {
@@ -100,6 +106,7 @@ export function renderProtocolDoc(): string {
     ['client_seed', clientSeedSchema],
     ['show_cards', showCardsSchema],
     ['resync_request', resyncRequestSchema],
+    ['chat', chatSchema],
     ['ping', pingSchema],
   ];
   const servers: [string, z.ZodType][] = [
@@ -119,6 +126,7 @@ export function renderProtocolDoc(): string {
     ['resync_response', resyncResponseSchema],
     ['ack', ackSchema],
     ['table_closed', tableClosedSchema],
+    ['chat_message', chatMessageSchema],
     ['table_heartbeat', tableHeartbeatSchema],
     ['error', errorMessageSchema],
     ['pong', pongSchema],
@@ -237,6 +245,24 @@ export function renderProtocolDoc(): string {
     '- `seed_reveal` publishes the server seed after the hand, which determines the whole deck, and the full',
     '  record of dealt cards: folded hands can be reconstructed afterwards. That is the price of verifiable',
     '  dealing ([fairness.md](fairness.md#what-it-does-not-prove-the-honest-limits), the honest limits).',
+    '',
+    '## Table chat',
+    '',
+    '- `chat {table_id, text, command_id?}` from a connection attached to the table. The text is trimmed and must',
+    `  then have 1 to ${CHAT_TEXT_MAX} characters and no control characters (\`message_too_long\`, \`message_invalid\`: the`,
+    '  gateway checks the frame, and the table checks the text again).',
+    '- Who may chat is the room’s `chat` setting: `{enabled: true, spectators: false}` by default. Members of the',
+    '  room (seated or not) chat while `enabled`; spectators only when `spectators` is on too. Otherwise',
+    '  `chat_disabled`, with `reason` `chat_off` or `spectators_muted`.',
+    `- Each user may send ${CHAT_RATE.burst} messages in a burst at a table, then one every ${CHAT_RATE.refillMs / 1000} s (a token`,
+    '  bucket per user and table); beyond that `chat_rate_limited`, and nothing is sent. A refused message does not',
+    '  count. The bucket lives in the table’s memory: a new owner of the table starts everyone with a full one.',
+    '- An accepted message goes to everyone at the table, sender included, as `chat_message` on the table’s',
+    '  stream: it takes a `table_seq`, keeps its order among the table’s events, and `resync_response` replays it',
+    '  while the table’s event buffer (the last 512 events) holds it. No `table_state` follows it, since it changes',
+    '  nothing else. It is never stored in hand histories, and it carries text only, never cards or actions.',
+    '- Muting a player is the client’s choice: drop `chat_message`s by `user_id` (the SDK’s',
+    '  `TableSession.mute(userId)`). Who won what is in `hand_result`; clients show it in the same panel.',
     '',
     '## Resync',
     '',

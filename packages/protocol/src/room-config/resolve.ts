@@ -13,6 +13,7 @@ import {
 } from './games.js';
 import {
   BotFillMode,
+  CHAT_DEFAULTS,
   RULES_DEFAULTS,
   SHOWDOWN_DEFAULTS,
   type RoomConfig,
@@ -341,6 +342,10 @@ export function resolve(input: RoomConfigInput): { config: RoomConfig; issues: I
     rotation,
     listed: input.listed ?? true,
     rules,
+    chat: {
+      enabled: input.chat?.enabled ?? CHAT_DEFAULTS.enabled,
+      spectators: input.chat?.spectators ?? CHAT_DEFAULTS.spectators,
+    },
   };
   // Given amounts passed the schema's bound; derived ones must too, or the stored form won't parse.
   issues.push(...amountIssues(config, Number.MAX_SAFE_INTEGER, 'a stored amount can hold'));

@@ -189,6 +189,15 @@ export const roomConfigInputSchema = z.strictObject({
   listed: z.boolean().optional(),
   /** House rules and showdown options; every field defaults as docs/engine.md says. */
   rules: rulesInputSchema.optional(),
+  /** Table chat (docs/protocol.md, "Table chat"). */
+  chat: z
+    .strictObject({
+      /** Players may chat at the table (default true); false turns chat off for everyone. */
+      enabled: z.boolean().optional(),
+      /** Spectators may chat too, while chat is on (default false: they only read it). */
+      spectators: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type RoomConfigInput = z.input<typeof roomConfigInputSchema>;
 
@@ -225,7 +234,16 @@ export interface RoomConfig {
   readonly rotation: { readonly order: readonly RotationEntry[]; readonly handsPerVariant: number } | null;
   readonly listed: boolean;
   readonly rules: RoomRules;
+  readonly chat: RoomChat;
 }
+
+/** Who may chat at the room's table. */
+export interface RoomChat {
+  readonly enabled: boolean;
+  readonly spectators: boolean;
+}
+
+export const CHAT_DEFAULTS = { enabled: true, spectators: false } as const satisfies RoomChat;
 
 export interface RoomRules {
   readonly shortAllInBlind: 'full_blind' | 'posted';

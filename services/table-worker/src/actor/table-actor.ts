@@ -275,6 +275,7 @@ export class TableActor {
               userId: command.userId,
               streamId: command.streamId,
               spectator: spectate,
+              ...(command.userName !== undefined ? { name: command.userName } : {}),
             },
             now,
           );
@@ -453,6 +454,9 @@ export class TableActor {
     const fanned = fanOut(live.streams, events, recipients);
     live.streams.advance(fanned.lastByStream);
     const touched = new Set(fanned.lastByStream.keys());
+    // Chat changes nobody's view: a batch of chat alone ends with no snapshot (one that another
+    // change made due still goes out). The check stops at the first event of any other batch.
+    if (events.length > 0 && events.every((e) => e.message.type === 'chat_message')) touched.clear();
     const snapshots = snapshotPublications(live, recipients, touched, forceSnapshot, now);
     const out = replies(live.tableSeq, events);
     await this.checkpointCarrying(events, carried);

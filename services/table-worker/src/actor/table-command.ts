@@ -11,6 +11,8 @@ export type TableCommand =
       readonly userId: string;
       /** join_table with spectate: a non-member watching. */
       readonly spectate?: boolean;
+      /** The user's display name (a spectator's is shown with their chat). */
+      readonly userName?: string;
     }
   | { readonly kind: 'detach'; readonly connectionId: string; readonly userId: string }
   /** The gateway stream carrying these connections ended (gateway died or restarted). */

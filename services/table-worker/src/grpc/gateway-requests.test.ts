@@ -67,6 +67,10 @@ describe('gateway requests', () => {
         command({ $case: 'showCards', showCards: { handId: HAND } }),
         { type: 'show_cards', table_id: 't1', hand_id: HAND },
       ],
+      [
+        command({ $case: 'chat', chat: { text: 'gl hf' } }, 'c'),
+        { type: 'chat', table_id: 't1', text: 'gl hf', command_id: 'c' },
+      ],
     ];
     for (const [frame, expected] of cases) {
       const req = toTableRequest(frame, 's1');
@@ -115,7 +119,7 @@ describe('gateway requests', () => {
       ),
     ).toMatchObject({
       type: 'attach',
-      command: { kind: 'attach', connectionId: 'c', streamId: 's1', userId: 'u', spectate: true },
+      command: { kind: 'attach', connectionId: 'c', streamId: 's1', userId: 'u', spectate: true, userName: 'U' },
     });
     expect(toTableRequest(command({ $case: 'resync', resync: { fromTableSeq: 7 } }, 'k'), 's1')).toMatchObject({
       type: 'resync',

@@ -56,6 +56,7 @@ export function toTableRequest(
           streamId,
           userId: a.userId,
           ...(a.spectate ? { spectate: true } : {}),
+          ...(a.userName !== '' ? { userName: a.userName } : {}),
         },
       };
     }
@@ -121,6 +122,8 @@ function toClientCommandFrame(c: ClientCommand): ClientCommandFrame | string {
       return { type: 'start_hand', table_id, ...command_id };
     case 'showCards':
       return { type: 'show_cards', table_id, hand_id: c.command.showCards.handId, ...command_id };
+    case 'chat':
+      return { type: 'chat', table_id, text: c.command.chat.text, ...command_id };
     default:
       return 'not a table command';
   }

@@ -1,13 +1,18 @@
 import { ActionError, type Card, type Hand, type PlayerAction } from '@felt/engine';
-import { ErrorCode, type ActionFrame, type TableCommandFrame } from '@felt/protocol';
+import { ErrorCode, type ActionFrame, type ChatFrame, type TableCommandFrame } from '@felt/protocol';
 import { tableClosed, TableError } from '../actor/table-error.js';
+import type { TableChat } from './chat.js';
 import type { Dealer } from './dealer.js';
 import type { Seating } from './seating.js';
 import type { TableContext } from './table-context.js';
 import type { TurnClock } from './turn-clock.js';
 
-/** A command a client sends to a table it is attached to (resync is the actor's, not the table's). */
-export type ClientCommandFrame = Exclude<TableCommandFrame, { type: 'resync_request' }>;
+/**
+ * A command a client sends to a table it is attached to (resync is the actor's, not the table's).
+ * `chat` is named on its own until @felt/protocol's TableCommandFrame includes it (the gateway
+ * forwards it from then on).
+ */
+export type ClientCommandFrame = Exclude<TableCommandFrame, { type: 'resync_request' }> | ChatFrame;
 
 /** What a command asks of the table as a whole once it has changed it. */
 export interface TableRhythm {
@@ -32,6 +37,7 @@ export class TableCommands {
     private readonly dealer: Dealer,
     private readonly clock: TurnClock,
     private readonly table: TableRhythm,
+    private readonly chat: TableChat,
   ) {}
 
   run(userId: string, frame: ClientCommandFrame, now: number): void {
@@ -59,6 +65,8 @@ export class TableCommands {
         return this.forceStart(userId, now);
       case 'show_cards':
         return this.showCards(userId, frame.hand_id);
+      case 'chat':
+        return this.chat.send(userId, frame.text, now);
     }
   }
 

@@ -3,6 +3,7 @@ import { HandVoidReason, parseRoomConfig, type RoomConfig, type VariantView } fr
 import type { BotFundingRefusal, LiveTableMoney, MoneySeed } from '../money/ports.js';
 import { TableMoney } from '../money/table-money.js';
 import { BotSeats, type BotRequest } from './bot-seats.js';
+import { TableChat } from './chat.js';
 import { CommandHistory } from './command-history.js';
 import { TableCommands, type ClientCommandFrame } from './commands.js';
 import { Dealer, type HandMeta, type PendingHand } from './dealer.js';
@@ -92,11 +93,18 @@ export class LiveTable {
     this.clock = new TurnClock(ctx, this.seating, this.bots, this.dealer, this.banks, json);
     this.records = new HandRecords(ctx, this.seating, this.dealer, this.clock);
     this.closer = new RoomClose(ctx, this.seating, this.bots, this.dealer, this.clock, (now) => this.settle(now));
-    this.commands = new TableCommands(ctx, this.seating, this.dealer, this.clock, {
-      settle: (now) => this.settle(now),
-      syncSeats: (now) => this.syncSeats(now),
-      beginHand: (now) => this.beginHand(now),
-    });
+    this.commands = new TableCommands(
+      ctx,
+      this.seating,
+      this.dealer,
+      this.clock,
+      {
+        settle: (now) => this.settle(now),
+        syncSeats: (now) => this.syncSeats(now),
+        beginHand: (now) => this.beginHand(now),
+      },
+      new TableChat(ctx, this.seating),
+    );
   }
 
   /** A new live table from the room's rows. */

@@ -25,6 +25,8 @@ export interface ConnectionState {
   readonly streamId: string;
   /** A non-member watching (join_table with spectate). */
   readonly spectator: boolean;
+  /** A spectator's display name (members have theirs in MemberState), shown with their chat. */
+  readonly name?: string;
 }
 
 /** Seating's part of the checkpoint (LiveTableJSON's fields of the same names). */
@@ -191,7 +193,11 @@ export class Seating {
     if (!spectator && (this.member(c.userId) === undefined || this.member(c.userId)!.bot)) {
       throw notMember(this.ctx.tableId);
     }
-    this.connections = [...this.connections.filter((x) => x.connectionId !== c.connectionId), { ...c, spectator }];
+    // Only a spectator's name is kept (a member's is in their MemberState).
+    const { name, ...rest } = c;
+    const conn: ConnectionState =
+      spectator && name !== undefined ? { ...rest, spectator, name } : { ...rest, spectator };
+    this.connections = [...this.connections.filter((x) => x.connectionId !== c.connectionId), conn];
     return !spectator && this.isHuman(c.userId);
   }
 

@@ -186,6 +186,7 @@ export interface ClientCommand {
     | { $case: "startHand"; startHand: StartHand }
     | { $case: "showCards"; showCards: ShowCards }
     | { $case: "resync"; resync: Resync }
+    | { $case: "chat"; chat: Chat }
     | undefined;
 }
 
@@ -239,6 +240,11 @@ export interface ShowCards {
 /** resync_request: the events after from_table_seq, then a fresh snapshot, as one Reply. */
 export interface Resync {
   fromTableSeq?: number | undefined;
+}
+
+/** chat: a chat message at the table (checked against the @felt/protocol chat rules by the gateway). */
+export interface Chat {
+  text: string;
 }
 
 export interface WorkerFrame {
@@ -1233,6 +1239,9 @@ export const ClientCommand: MessageFns<ClientCommand> = {
       case "resync":
         Resync.encode(message.command.resync, writer.uint32(122).fork()).join();
         break;
+      case "chat":
+        Chat.encode(message.command.chat, writer.uint32(130).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1365,6 +1374,14 @@ export const ClientCommand: MessageFns<ClientCommand> = {
             message.command = { $case: "resync", resync: Resync.decode(reader, reader.uint32()) };
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.command = { $case: "chat", chat: Chat.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1457,6 +1474,8 @@ export const ClientCommand: MessageFns<ClientCommand> = {
         ? { $case: "showCards", showCards: ShowCards.fromJSON(object.show_cards) }
         : isSet(object.resync)
         ? { $case: "resync", resync: Resync.fromJSON(object.resync) }
+        : isSet(object.chat)
+        ? { $case: "chat", chat: Chat.fromJSON(object.chat) }
         : undefined,
     };
   },
@@ -1503,6 +1522,8 @@ export const ClientCommand: MessageFns<ClientCommand> = {
       obj.showCards = ShowCards.toJSON(message.command.showCards);
     } else if (message.command?.$case === "resync") {
       obj.resync = Resync.toJSON(message.command.resync);
+    } else if (message.command?.$case === "chat") {
+      obj.chat = Chat.toJSON(message.command.chat);
     }
     return obj;
   },
@@ -1572,6 +1593,12 @@ export const ClientCommand: MessageFns<ClientCommand> = {
       case "resync": {
         if (object.command?.resync !== undefined && object.command?.resync !== null) {
           message.command = { $case: "resync", resync: Resync.fromPartial(object.command.resync) };
+        }
+        break;
+      }
+      case "chat": {
+        if (object.command?.chat !== undefined && object.command?.chat !== null) {
+          message.command = { $case: "chat", chat: Chat.fromPartial(object.command.chat) };
         }
         break;
       }
@@ -2260,6 +2287,73 @@ export const Resync: MessageFns<Resync> = {
   fromPartial(object: DeepPartial<Resync>): Resync {
     const message = createBaseResync();
     message.fromTableSeq = object.fromTableSeq ?? undefined;
+    return message;
+  },
+};
+
+function createBaseChat(): Chat {
+  return { text: "" };
+}
+
+export const Chat: MessageFns<Chat> = {
+  encode(message: Chat, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Chat {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChat();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Chat {
+    return { text: isSet(object.text) ? globalThis.String(object.text) : "" };
+  },
+
+  toJSON(message: Chat): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Chat>): Chat {
+    return Chat.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Chat>): Chat {
+    const message = createBaseChat();
+    message.text = object.text ?? "";
     return message;
   },
 };
