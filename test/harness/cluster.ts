@@ -293,6 +293,33 @@ export class Cluster {
     ];
   }
 
+  /**
+   * The log lines of every process that name `tableId` (or carry no table at all when `withGlobal`),
+   * in time order, one line each: what a test prints when a table stalls, so that CI's output says
+   * which step it stalled at.
+   */
+  timeline(tableId: string, options: { since?: number; limit?: number; withGlobal?: boolean } = {}): string {
+    const lines: { time: number; text: string }[] = [];
+    for (const p of this.processes()) {
+      for (const l of p.jsonLogs()) {
+        const time = typeof l.time === 'number' ? l.time : 0;
+        if (options.since !== undefined && time < options.since) continue;
+        const names = JSON.stringify(l).includes(tableId);
+        if (!names && !(options.withGlobal && l.tableId === undefined && (l.level as number) >= 40)) continue;
+        const { time: _t, pid: _p, hostname: _h, level, msg, ...rest } = l;
+        lines.push({
+          time,
+          text: `${new Date(time).toISOString().slice(11, 23)} ${p.name} ${String(level)} ${JSON.stringify(rest)} ${typeof msg === 'string' ? msg : ''}`,
+        });
+      }
+    }
+    lines.sort((a, b) => a.time - b.time);
+    return lines
+      .slice(-(options.limit ?? 200))
+      .map((l) => l.text)
+      .join('\n');
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.processes().map((p) => p.stop()));
     for (const g of this.gateways) await g.service?.close();
