@@ -31,6 +31,9 @@ class EncodingPublisher implements EventPublisher {
     }
     return Promise.resolve();
   }
+  tableReset(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** The memory store (it writes the same text Redis would), counting what it was given. */

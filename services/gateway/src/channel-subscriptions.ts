@@ -27,6 +27,8 @@ export interface ChannelSubscriptionsOptions<C extends ClientConnection> {
   /** Tests only (GATEWAY_TEST_DROP_RATE): the fraction of deliveries lost on purpose, as pub/sub may. */
   readonly dropRate: number;
   readonly onDropped: () => void;
+  /** A table's worker built it again without its attachments (a `control: "reattach"` envelope). */
+  readonly onReattach: (tableId: string) => void;
 }
 
 /**
@@ -84,6 +86,12 @@ export class ChannelSubscriptions<C extends ClientConnection> {
       envelope = decodeEnvelope(channel, text);
     } catch (err) {
       this.o.logger.warn({ err, channel }, 'dropping invalid envelope');
+      return;
+    }
+    if (envelope.control !== undefined) {
+      // A notice for this gateway, never delivered to a socket.
+      if (envelope.control === 'reattach' && ch.kind === 'table' && envelope.table_id === ch.tableId)
+        this.o.onReattach(envelope.table_id);
       return;
     }
     const recipients = this.o.index.recipients(ch, envelope);

@@ -190,6 +190,7 @@ export class Gateway {
       deliver: (conn, text) => this.send(conn, text),
       dropRate: o.dropRate ?? 0,
       onDropped: () => this.metrics.dropped.inc(),
+      onReattach: (tableId) => this.tables.reattachTable(tableId),
     });
     this.tables = new TableRequests<SocketData>({
       gatewayId: o.gatewayId,

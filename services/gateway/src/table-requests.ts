@@ -109,6 +109,25 @@ export class TableRequests<C extends TableClient> {
     }
   }
 
+  /**
+   * The table's worker built it again without the attachments it had (its checkpoint was lost with
+   * Redis's data): every connection here attached to it attaches again, at the ring's owner, and
+   * gets a fresh snapshot. Attachments still in flight reach the table as it is now.
+   */
+  reattachTable(tableId: string): void {
+    if (this.stopped) return;
+    let count = 0;
+    for (const c of this.o.index.at(tableId)) {
+      // The index holds only this gateway's sockets.
+      const conn = c as C;
+      const att = conn.tables.get(tableId);
+      if (!att || att.state !== 'attached') continue;
+      count++;
+      void this.reattach(conn, tableId, att);
+    }
+    this.o.logger.info({ event: 'table_reset_heard', tableId, connections: count }, 'table rebuilt: re-attaching');
+  }
+
   stop(): void {
     this.stopped = true;
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);

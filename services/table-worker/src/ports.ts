@@ -54,6 +54,12 @@ export interface Publication {
  */
 export interface EventPublisher {
   publish(tableId: string, publications: readonly Publication[]): Promise<void>;
+  /**
+   * Tells the gateways (a `control: "reattach"` envelope on the table's channel, never delivered to
+   * a socket) that the table was built again without its attachments: each connection they hold as
+   * attached to it attaches again. `tableSeq` is the rebuilt table's first sequence number.
+   */
+  tableReset(tableId: string, tableSeq: number): Promise<void>;
 }
 
 /** A table's serializable state, as checkpointed after every accepted command. */

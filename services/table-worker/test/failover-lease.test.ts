@@ -514,6 +514,70 @@ describe('TableDirectory under leases (real Redis)', () => {
     await a.directory.close();
     await b.directory.close();
   });
+
+  it('Redis loses its data under a live table while the ring is still empty: it is taken again with its connections once the ring names it, and the gateways are told to re-attach', async () => {
+    const prefix = freshPrefix();
+    let ringOwner = 'wa';
+    const { a } = twoWorkers(prefix, () => ringOwner);
+    const room = fenceRoom(a.h);
+    await dealHand(a.h, a.directory);
+    const seq = a.directory.peek(TABLE)!.tableSeq;
+    const resets: number[] = [];
+    a.h.publisher.listen((d) => {
+      if (d.envelope.control === 'reattach') resets.push(d.envelope.table_seq);
+    });
+
+    // Redis comes back empty: the lease, the epoch counter, the checkpoint, its mark and the ring's
+    // members are gone. Until the workers register again, the ring names nobody.
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    ringOwner = '';
+    await a.ownership.renewAll();
+    expect(a.c.lost).toEqual(['renew_refused']);
+    await vi.waitFor(() => expect(a.directory.peek(TABLE)).toBeUndefined());
+    // The worker does not give the table up for good: it will look again (its only timer now).
+    await vi.waitFor(() => expect(a.h.time.nextAt()).toBeDefined(), { timeout: 5_000 });
+
+    // The ring names this worker again: a lease TTL later the table is tried again. The first lease
+    // after the loss has epoch 1, which the room saw: refused, and the one after serves it.
+    ringOwner = 'wa';
+    a.h.time.advance(a.ownership.ttlMs);
+    await vi.waitFor(() => expect(a.c.stale).toBe(1));
+    a.h.time.advance(a.ownership.ttlMs);
+    const actor = await vi.waitFor(() => {
+      const live = a.directory.peek(TABLE);
+      expect(
+        live
+          ?.snapshot()
+          .connections.map((c) => c.connectionId)
+          .sort(),
+      ).toEqual(['ca', 'cb']);
+      return live!;
+    });
+    expect(room.ownerEpoch).toBe(2);
+    expect(actor.tableSeq).toBeGreaterThan(seq);
+    // Built from the room rows: every gateway re-attaches what it holds (other gateways' sockets too).
+    expect(resets).toHaveLength(1);
+    expect(resets[0]).toBeGreaterThan(seq);
+    await a.directory.close();
+  });
+
+  it('a table restored from its checkpoint, or new, sends no re-attach notice', async () => {
+    const prefix = freshPrefix();
+    const { a, b } = twoWorkers(prefix);
+    fenceRoom(a.h, b.h);
+    const resets: string[] = [];
+    for (const h of [a.h, b.h])
+      h.publisher.listen((d) => {
+        if (d.envelope.control !== undefined) resets.push(d.envelope.control);
+      });
+    await dealHand(a.h, a.directory);
+    await a.directory.evict(TABLE);
+    await b.directory.get(TABLE);
+    expect(resets).toEqual([]);
+    await a.directory.close();
+    await b.directory.close();
+  });
 });
 
 /**

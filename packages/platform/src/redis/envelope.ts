@@ -14,6 +14,12 @@ export const envelopeSchema = z.object({
    * traced: the gateway delivers under it, so a trace runs from the action to every socket it reached.
    */
   trace_context: z.record(z.string(), z.string()).optional(),
+  /**
+   * A notice for the gateways, never delivered to a socket. `reattach`: the table was built again
+   * without the attachments it had (its checkpoint was lost with Redis's data), so every connection a
+   * gateway holds as attached to it must attach again (each gets a fresh snapshot).
+   */
+  control: z.enum(['reattach']).optional(),
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 

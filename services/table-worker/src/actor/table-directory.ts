@@ -35,6 +35,8 @@ export interface TableDirectoryOptions extends TableActorDeps {
   readonly persistWaitMs?: number;
 }
 
+/** The reason of the NotOwnerError readopt gives itself while the ring names another worker. */
+const RING_ELSEWHERE = 'the ring names another worker';
 /** How often a table lost with its lease is tried again (a lease TTL apart) before its connections are left. */
 const READOPT_ATTEMPTS = 10;
 /**
@@ -206,10 +208,22 @@ export class TableDirectory {
         },
         'table actor created',
       );
+      // Built again from the room rows, the table has none of the attachments its lost checkpoint
+      // held, while gateways still hold those connections as attached: they attach them again.
+      if (saved.state === null && (servedBefore || !found.nothing)) void this.announceReset(tableId, saved.tableSeq);
       return actor;
     } catch (err) {
       if (lease && ownership) await ownership.release(lease);
       throw err;
+    }
+  }
+
+  private async announceReset(tableId: string, tableSeq: number): Promise<void> {
+    try {
+      await this.options.publisher.tableReset(tableId, tableSeq);
+    } catch (err) {
+      // Unheard, the clients' own silence watch resyncs them (after 25 s).
+      this.options.logger.warn({ err, tableId, event: 'table_reset_unpublished' }, 'table reset notice not published');
     }
   }
 
@@ -442,9 +456,14 @@ export class TableDirectory {
     connections: readonly LiveTableJSON['connections'][number][],
     attempt = 0,
   ): Promise<void> {
-    if (this.closed || this.draining || !this.options.shouldServe?.(tableId) || this.actors.has(tableId)) return;
+    if (this.closed || this.draining || this.options.shouldServe === undefined || this.actors.has(tableId)) return;
     let actor: TableActor;
     try {
+      // The ring names another worker. Right after Redis lost its data the ring is briefly empty or
+      // partial (workers register again at their next heartbeat), so this may pass: look again a
+      // lease TTL later. If the ring really moved the table, the gateways follow it there.
+      if (!this.options.shouldServe(tableId))
+        throw new NotOwnerError(tableId, this.options.ringOwnerOf?.(tableId) ?? '', RING_ELSEWHERE);
       actor = await this.get(tableId);
     } catch (err) {
       // Another worker holds it (its ring was briefly different): it gives the table up when its
@@ -459,9 +478,10 @@ export class TableDirectory {
         });
         return;
       }
-      this.options.logger.warn(
+      const moved = err instanceof NotOwnerError && err.reason === RING_ELSEWHERE;
+      this.options.logger[moved ? 'info' : 'warn'](
         { event: 'readopt_skipped', tableId, err, attempts: attempt + 1 },
-        'table not taken again',
+        moved ? 'table not taken again: the ring names another worker' : 'table not taken again',
       );
       return;
     }

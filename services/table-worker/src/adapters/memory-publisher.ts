@@ -1,6 +1,6 @@
 import { decodeEnvelope, encodeEnvelope, redisKeys, type Envelope } from '@felt/platform';
 import type { EventPublisher, Publication } from '../ports.js';
-import { publicationChannel, publicationEnvelope } from './publication-envelope.js';
+import { publicationChannel, publicationEnvelope, resetEnvelope } from './publication-envelope.js';
 
 /** One envelope as a subscriber of its channel receives it. */
 export interface Delivery {
@@ -28,6 +28,13 @@ export class MemoryEventPublisher implements EventPublisher {
       const envelope = decodeEnvelope(channel, encodeEnvelope(publicationEnvelope(tableId, p)));
       for (const listener of [...this.listeners]) listener({ channel, envelope });
     }
+    return Promise.resolve();
+  }
+
+  tableReset(tableId: string, tableSeq: number): Promise<void> {
+    const channel = unprefixed.table(tableId);
+    const envelope = decodeEnvelope(channel, encodeEnvelope(resetEnvelope(tableId, tableSeq)));
+    for (const listener of [...this.listeners]) listener({ channel, envelope });
     return Promise.resolve();
   }
 

@@ -20,3 +20,13 @@ export function publicationEnvelope(
 export function publicationChannel(keys: RedisKeys, tableId: string, p: Publication): string {
   return p.audience.kind === 'table' ? keys.table(tableId) : keys.user(p.audience.userId);
 }
+
+/** The gateways' notice that a table was built again without its attachments (EventPublisher.tableReset). */
+export function resetEnvelope(tableId: string, tableSeq: number): Envelope {
+  return {
+    table_id: tableId,
+    table_seq: tableSeq,
+    control: 'reattach',
+    msg: { type: 'table_reset', table_id: tableId, table_seq: tableSeq },
+  };
+}

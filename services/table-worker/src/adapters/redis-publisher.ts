@@ -1,7 +1,7 @@
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { encodeEnvelope, injectTraceContext, redisKeys, type Redis, type RedisKeys } from '@felt/platform';
 import type { EventPublisher, Publication } from '../ports.js';
-import { publicationChannel, publicationEnvelope } from './publication-envelope.js';
+import { publicationChannel, publicationEnvelope, resetEnvelope } from './publication-envelope.js';
 
 /** Publishes envelopes on the table and user channels of docs/dev/contracts.md. */
 export class RedisEventPublisher implements EventPublisher {
@@ -33,5 +33,9 @@ export class RedisEventPublisher implements EventPublisher {
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([err]) => err);
     if (failed?.[0]) throw failed[0];
+  }
+
+  async tableReset(tableId: string, tableSeq: number): Promise<void> {
+    await this.redis.publish(this.keys.table(tableId), encodeEnvelope(resetEnvelope(tableId, tableSeq)));
   }
 }
