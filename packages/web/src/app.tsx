@@ -10,6 +10,7 @@ import { LanguageSelect } from './ui/language-select.js';
 import { LobbyScreen } from './ui/lobby-screen.js';
 import { TableScreen } from './ui/table-screen.js';
 import { ToastsView } from './ui/toasts-view.js';
+import { WalletScreen } from './ui/wallet-screen.js';
 
 function useRoute(): [Route, (r: Route) => void] {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
@@ -46,6 +47,8 @@ export function App({ app }: { readonly app: AppState }) {
         onExit={() => go({ name: 'lobby' })}
       />
     );
+  } else if (route.name === 'wallet') {
+    screen = <WalletScreen app={app} balance={auth.me.wallet} />;
   } else {
     screen = <LobbyScreen app={app} me={auth.me} go={go} />;
   }
@@ -65,13 +68,15 @@ export function App({ app }: { readonly app: AppState }) {
             <span className="app-bar__name" data-testid="me-name">
               {auth.me.user.name}
             </span>
-            <span
+            <a
               className="wallet"
+              href={routeHash({ name: 'wallet' })}
               aria-label={t('app.walletLabel', { amount: chips(auth.me.wallet) })}
+              aria-current={route.name === 'wallet' ? 'page' : undefined}
               data-testid="wallet"
             >
               {chips(auth.me.wallet)}
-            </span>
+            </a>
             <button
               type="button"
               className="btn btn--ghost"

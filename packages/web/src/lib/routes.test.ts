@@ -11,6 +11,14 @@ describe('routes', () => {
     expect(routeHash({ name: 'lobby' })).toBe('#/');
   });
 
+  it('round-trips the wallet history', () => {
+    expect(routeHash({ name: 'wallet' })).toBe('#/wallet');
+    expect(parseRoute('#/wallet')).toEqual({ name: 'wallet' });
+    expect(parseRoute('#wallet')).toEqual({ name: 'wallet' });
+    expect(parseRoute('#/wallet/')).toEqual({ name: 'lobby' });
+    expect(parseRoute('#/wallet/abc')).toEqual({ name: 'lobby' });
+  });
+
   it('sends anything else to the lobby', () => {
     expect(parseRoute('')).toEqual({ name: 'lobby' });
     expect(parseRoute('#/table/')).toEqual({ name: 'lobby' });

@@ -9,6 +9,7 @@ import {
   type Locale,
 } from '../i18n/i18n.js';
 import { errorText } from '../lib/error-text.js';
+import { parseWalletHistoryPage, walletHistoryPath, type WalletHistoryPage } from '../lib/wallet-history.js';
 import { Store } from './store.js';
 import { ToastKind, Toasts } from './toasts.js';
 
@@ -191,6 +192,11 @@ export class AppState {
 
   handDetail(handId: string): Promise<HandDetail> {
     return this.lobby.hand(handId);
+  }
+
+  /** A page of the wallet's movements, newest first; the next (older) one with the previous `next`. */
+  async walletHistoryPage(cursor?: string): Promise<WalletHistoryPage> {
+    return parseWalletHistoryPage(await this.lobby.request<unknown>('GET', walletHistoryPath(cursor)));
   }
 
   private sessionEnded(): void {

@@ -12,6 +12,7 @@ import { FairnessBadge } from './fairness.js';
 import { Felt } from './felt.js';
 import { PreActionBar } from './pre-action-bar.js';
 import { ShowdownPanel } from './showdown-panel.js';
+import { WalletEntries } from './wallet-screen.js';
 
 const turn = (va = validActions()): TurnInfo => ({
   handId: HAND,
@@ -220,5 +221,37 @@ describe('PreActionBar', () => {
 
   it('shows nothing when no pre-action is offered', () => {
     expect(renderToStaticMarkup(<PreActionBar spot={null} selected={null} onToggle={() => undefined} />)).toBe('');
+  });
+});
+
+describe('WalletEntries', () => {
+  it('lists each movement with its time, kind, room, signed amount and the balance after it', () => {
+    const html = renderToStaticMarkup(
+      <WalletEntries
+        entries={[
+          {
+            id: 'b',
+            at: '2026-12-01T10:05:00.000Z',
+            kind: 'cash_out',
+            amount: 1_250,
+            balance: 10_150,
+            room: { session_id: TABLE, code: '042817' },
+          },
+          { id: 'a', at: '2026-12-01T10:00:00.000Z', kind: 'buy_in', amount: -100, balance: 8_900, room: null },
+          { id: 'g', at: '2026-12-01T09:00:00.000Z', kind: 'grant', amount: 9_000, balance: 9_000, room: null },
+        ]}
+      />,
+    );
+    const rows = html.split('<tr').slice(2);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(/data-kind="cash_out"/);
+    expect(rows[0]).toContain('Cash-out');
+    expect(rows[0]).toContain('Room <span class="mono">042817</span>');
+    expect(rows[0]).toMatch(/class="num net--up">\+1,250</);
+    expect(rows[0]).toContain('>10,150<');
+    expect(rows[0]).toContain('dateTime="2026-12-01T10:05:00.000Z"');
+    expect(rows[1]).toMatch(/class="num net--down">\u2212100</);
+    expect(rows[1]).not.toContain('Room');
+    expect(rows[2]).toContain('Chips granted');
   });
 });

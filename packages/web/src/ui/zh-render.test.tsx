@@ -69,6 +69,8 @@ import { HistoryDrawer, HistoryRow, Replay, VoidedHand } from './history-drawer.
 import { JoinRoomDialog, LobbyScreen, RoomsTable } from './lobby-screen.js';
 import { TableRoom } from './table-screen.js';
 import { ToastsView } from './toasts-view.js';
+import { WalletEntries, WalletScreen } from './wallet-screen.js';
+import { WALLET_ENTRY_KINDS, type WalletEntry } from '../lib/wallet-history.js';
 
 /** Latin words a Chinese page may show: the brand, names of things that keep theirs, and fixture data. */
 const ALLOWED = new Set([
@@ -667,6 +669,32 @@ describe('every screen in Chinese', () => {
         ...buildReplay(detail).flatMap((f) => [f.caption, f.street, ...f.seats.map((s) => s.lastAction ?? '')]),
       );
     }
+  });
+
+  it('the wallet history: the page from the header, and a row of every kind', () => {
+    const app = appState({ status: 'signed_in', me: ME });
+    vi.stubGlobal('location', { hash: '#/wallet' });
+    try {
+      const page = render(<App app={app} />);
+      expect(page).toContain('钱包记录');
+      expect(page).toContain('href="#/wallet"');
+      expectChinese(page);
+    } finally {
+      vi.stubGlobal('location', { hash: '#/' });
+    }
+    expectChinese(render(<WalletScreen app={app} balance={ME.wallet} />));
+    const rows: WalletEntry[] = [...WALLET_ENTRY_KINDS, 'jackpot'].map((kind, i) => ({
+      id: `e${i}`,
+      at: '2026-12-01T10:00:00.000Z',
+      kind,
+      amount: i % 2 === 0 ? 1_500 : -1_500,
+      balance: 12_500,
+      room: i % 3 === 0 ? null : { session_id: ROOM.session_id, code: ROOM.code },
+    }));
+    const table = render(<WalletEntries entries={rows} />);
+    expect(table).toContain('买入');
+    expect(table).toContain('042817');
+    expectChinese(table);
   });
 
   it('toasts', () => {
