@@ -25,8 +25,8 @@ async function rows(page: Page): Promise<{ kind: string; amount: number; balance
     const cells = tr.locator('td');
     out.push({
       kind: (await tr.getAttribute('data-kind')) ?? '',
-      amount: chipsOf(await cells.nth(3).textContent()),
-      balance: chipsOf(await cells.nth(4).textContent()),
+      amount: chipsOf(await cells.nth(2).textContent()),
+      balance: chipsOf(await cells.nth(3).textContent()),
       text: (await tr.textContent()) ?? '',
     });
   }
@@ -44,6 +44,9 @@ describe('the wallet history page', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Wallet history');
     expect(await rows(page)).toMatchObject([{ kind: 'grant', amount: granted, balance: granted }]);
 
+    // Back to the lobby from the page, and into a new room (its buy-in leaves the wallet).
+    await page.getByRole('link', { name: 'Back to the lobby' }).click();
+    await page.getByRole('heading', { name: 'Lobby' }).waitFor();
     const table = await createRoom(page, "Hold'em");
     await openWallet(page);
     await waitUntil('the buy-in in the wallet history', async () => (await rows(page)).length === 2);
@@ -65,8 +68,7 @@ describe('the wallet history page', () => {
     const zh = (await page.locator('[data-testid="wallet-history"]').textContent()) ?? '';
     expect(zh).toContain('买入');
     expect(zh).toContain('赠送筹码');
-    // Back to the lobby from the page.
     await page.getByRole('link', { name: '返回大厅' }).click();
-    await page.waitForURL(/#\/$/);
+    await page.getByRole('heading', { name: '大厅' }).waitFor();
   });
 });

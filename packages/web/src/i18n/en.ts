@@ -600,7 +600,6 @@ export const en = {
     loadingOlder: 'Loading…',
     colWhen: 'When',
     colWhat: 'Movement',
-    colRoom: 'Room',
     colAmount: 'Amount',
     colBalance: 'Balance after',
     room: 'Room <code>{{code}}</code>',

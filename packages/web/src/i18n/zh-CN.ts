@@ -592,7 +592,6 @@ export const zhCN: Catalog = {
     loadingOlder: '加载中…',
     colWhen: '时间',
     colWhat: '变动',
-    colRoom: '房间',
     colAmount: '数额',
     colBalance: '变动后余额',
     room: '房间 <code>{{code}}</code>',

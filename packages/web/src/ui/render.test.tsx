@@ -246,7 +246,9 @@ describe('WalletEntries', () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(/data-kind="cash_out"/);
     expect(rows[0]).toContain('Cash-out');
-    expect(rows[0]).toContain('Room <span class="mono">042817</span>');
+    expect(rows[0]).toContain(
+      'Cash-out<span class="wallet-history__room">Room <span class="mono">042817</span></span>',
+    );
     expect(rows[0]).toMatch(/class="num net--up">\+1,250</);
     expect(rows[0]).toContain('>10,150<');
     expect(rows[0]).toContain('dateTime="2026-12-01T10:05:00.000Z"');

@@ -95,7 +95,7 @@ export function WalletScreen({ app, balance }: Props) {
   );
 }
 
-/** The movements as a table: when, what, which room, the signed amount and the balance after it. */
+/** The movements as a table: when, what (and at which room), the signed amount and the balance after it. */
 export function WalletEntries({ entries }: { readonly entries: readonly WalletEntry[] }) {
   const t = useT();
   return (
@@ -104,7 +104,6 @@ export function WalletEntries({ entries }: { readonly entries: readonly WalletEn
         <tr>
           <th scope="col">{t('wallet.colWhen')}</th>
           <th scope="col">{t('wallet.colWhat')}</th>
-          <th scope="col">{t('wallet.colRoom')}</th>
           <th scope="col" className="num">
             {t('wallet.colAmount')}
           </th>
@@ -119,14 +118,16 @@ export function WalletEntries({ entries }: { readonly entries: readonly WalletEn
             <td>
               <time dateTime={e.at}>{dateTimeText(e.at)}</time>
             </td>
-            <td>{walletKindText(e.kind)}</td>
             <td>
+              {walletKindText(e.kind)}
               {e.room !== null && (
-                <Trans
-                  i18nKey="wallet.room"
-                  values={{ code: e.room.code }}
-                  components={{ code: <span className="mono" /> }}
-                />
+                <span className="wallet-history__room">
+                  <Trans
+                    i18nKey="wallet.room"
+                    values={{ code: e.room.code }}
+                    components={{ code: <span className="mono" /> }}
+                  />
+                </span>
               )}
             </td>
             <td className={`num ${e.amount > 0 ? 'net--up' : e.amount < 0 ? 'net--down' : ''}`}>
