@@ -683,6 +683,10 @@ export const en = {
       busy: 'The table is busy. Nothing was done; try again in a moment.',
       limit_reached:
         'A limit was reached: this table has as many watchers as it admits, or you have too many tables open.',
+      chat_disabled: 'Chat is off here: the room has it turned off, or only players may chat.',
+      chat_rate_limited: 'You are sending messages too fast. Wait a moment, then try again.',
+      message_too_long: 'That message is too long. Shorten it and send it again.',
+      message_invalid: 'That message is empty or has characters chat does not allow.',
     },
     tableUnknown: 'The table refused that ({{code}}). Try again.',
     illegal: {

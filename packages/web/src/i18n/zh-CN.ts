@@ -674,6 +674,10 @@ export const zhCN: Catalog = {
       no_chips: '你在这张牌桌上没有筹码。请先补充筹码，然后回到牌局。',
       busy: '牌桌正忙。没有做任何操作；请稍后再试。',
       limit_reached: '已达到上限：这张牌桌的旁观人数已满，或你打开的牌桌太多。',
+      chat_disabled: '这里不能聊天：房间关闭了聊天，或只有玩家可以聊天。',
+      chat_rate_limited: '你发消息太快了。请稍等片刻再试。',
+      message_too_long: '这条消息太长了。请缩短后再发送。',
+      message_invalid: '这条消息是空的，或含有聊天不允许的字符。',
     },
     tableUnknown: '牌桌拒绝了这个操作（{{code}}）。请再试一次。',
     illegal: {
