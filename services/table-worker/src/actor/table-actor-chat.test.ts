@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CHAT_RATE,
   CHAT_TEXT_MAX,
+  parseRoomConfig,
   serverMessageSchema,
   type ChatMessage,
   type ResyncResponse,
@@ -11,7 +12,7 @@ import {
 } from '@felt/protocol';
 import type { TableActor } from './table-actor.js';
 import type { LiveTableJSON } from '../table/live-table-json.js';
-import { harness, TABLE, uid, type Harness } from '../../test/support/fakes.js';
+import { harness, restoreFromCheckpoint, TABLE, uid, type Harness } from '../../test/support/fakes.js';
 import { A, actorState, B, C, dealFirstHand, twoPlayers } from '../../test/support/actor.js';
 
 const CONN: Record<string, string> = { [A]: 'ca', [B]: 'cb', [C]: 'cs' };
@@ -156,6 +157,31 @@ describe('table chat', () => {
       text: 'hi',
     });
     await open.stop();
+  });
+
+  it('takes the host’s new chat setting from the room rows at once, mid-hand, and keeps it in the checkpoint', async () => {
+    const h = harness();
+    const actor = await withSpectator(h);
+    await dealFirstHand(h);
+    const hand = actor.snapshot().hand;
+    const room = h.seeds.rooms.get(TABLE)!;
+    const turnOff = (chat: { enabled: boolean; spectators: boolean }) =>
+      h.seeds.rooms.set(TABLE, { ...room, config: parseRoomConfig({ ...room.config, chat }) });
+    turnOff({ enabled: false, spectators: false });
+    await actor.submit({ kind: 'refresh' });
+    expect((await say(actor, A, 'hello?')).result).toMatchObject({ ok: false, code: 'chat_disabled' });
+    expect(actor.snapshot().config.chat).toEqual({ enabled: false, spectators: false });
+    // The next owner reads it from the checkpoint (and the rows say the same).
+    await actor.stop();
+    const next = await restoreFromCheckpoint(h);
+    expect(next.snapshot().config.chat).toEqual({ enabled: false, spectators: false });
+    turnOff({ enabled: true, spectators: true });
+    await next.submit({ kind: 'refresh' });
+    await next.submit({ kind: 'attach', connectionId: 'cs', streamId: 's2', userId: C, spectate: true });
+    expect((await say(next, C, 'now I may')).result?.ok).toBe(true);
+    // The hand played on as it was: chat settings touch nothing else.
+    expect(next.snapshot().hand?.operations).toEqual(hand?.operations);
+    await next.stop();
   });
 
   it('refuses a text too long, empty or with control characters, with nothing sent', async () => {

@@ -1,4 +1,4 @@
-import { CHAT_RATE, ChatDisabledReason, ErrorCode, Role, checkChatText } from '@felt/protocol';
+import { CHAT_RATE, ChatDisabledReason, ErrorCode, Role, checkChatText, type RoomChat } from '@felt/protocol';
 import { TableError } from '../actor/table-error.js';
 import { ALL } from './emissions.js';
 import type { Seating } from './seating.js';
@@ -28,12 +28,14 @@ export class TableChat {
   constructor(
     private readonly ctx: TableContext,
     private readonly seating: Seating,
+    /** The room's chat setting now (the host may change it while the table runs). */
+    private readonly settings: () => RoomChat,
     private readonly rate: { readonly burst: number; readonly refillMs: number } = CHAT_RATE,
   ) {}
 
   /** Sends `text` from `userId` to the table, or throws TableError and sends nothing. */
   send(userId: string, text: string, now: number): void {
-    const { chat } = this.ctx.config;
+    const chat = this.settings();
     if (!chat.enabled) this.refuse(ErrorCode.CHAT_DISABLED, 'chat is off at this table', ChatDisabledReason.ROOM);
     const member = this.seating.member(userId);
     // Only members attach without spectating, so a non-member here is a spectator.

@@ -35,7 +35,6 @@ import { TurnClock, type TurnState } from './turn-clock.js';
  */
 export class LiveTable {
   readonly tableId: string;
-  readonly config: RoomConfig;
   readonly engine: Table;
   /** Per member, the command ids already answered (a retry gets the same answer). */
   readonly history: CommandHistory;
@@ -44,6 +43,11 @@ export class LiveTable {
   /** Jobs for the hands queue, until the queue has them. */
   readonly outbox: Outbox;
   private seq: number;
+  /**
+   * The room's config as the table plays it: fixed when the table is made, except `chat`, which a
+   * refresh of the room rows updates at once (chat.ts reads it on every message).
+   */
+  private roomConfig: RoomConfig;
   private readonly lifecycle: TableLifecycle;
   private readonly events = new EmissionQueue();
   private readonly money: TableMoney;
@@ -67,7 +71,7 @@ export class LiveTable {
     this.tableId = json.tableId;
     this.seq = json.tableSeq;
     this.lifecycle = new TableLifecycle(json.closed, json.closing === true);
-    this.config = json.config;
+    this.roomConfig = json.config;
     const timing = resolveTiming(json.config, deps.timing);
     this.engine = engine;
     this.history = new CommandHistory(json.commands);
@@ -79,7 +83,7 @@ export class LiveTable {
     const ctx: TableContext = {
       tableId: this.tableId,
       engine,
-      config: this.config,
+      config: json.config,
       timing,
       deps,
       lifecycle: this.lifecycle,
@@ -103,7 +107,7 @@ export class LiveTable {
         syncSeats: (now) => this.syncSeats(now),
         beginHand: (now) => this.beginHand(now),
       },
-      new TableChat(ctx, this.seating),
+      new TableChat(ctx, this.seating, () => this.roomConfig.chat),
     );
   }
 
@@ -201,6 +205,10 @@ export class LiveTable {
 
   // ------------------------------------------------------------------------------------------
   // Reading (the actor and the per-viewer views)
+
+  get config(): RoomConfig {
+    return this.roomConfig;
+  }
 
   get closed(): boolean {
     return this.lifecycle.closed;
@@ -325,9 +333,20 @@ export class LiveTable {
       this.closer.close(seed, now);
       return;
     }
+    this.applyChat(seed.config?.chat);
     this.seating.applySeed(seed, now);
     this.syncSeats(now);
     this.settle(now);
+  }
+
+  /**
+   * The host's chat setting takes effect at once (it touches nothing of the game), and is kept in the
+   * checkpoint's config from then on; the rest of the config is the table's from its start.
+   */
+  private applyChat(chat: RoomConfig['chat'] | undefined): void {
+    const current = this.roomConfig.chat;
+    if (chat === undefined || (chat.enabled === current.enabled && chat.spectators === current.spectators)) return;
+    this.roomConfig = { ...this.roomConfig, chat: { enabled: chat.enabled, spectators: chat.spectators } };
   }
 
   /** The lobby recorded that a member is leaving (worker-mode cash-out): as `leave`. */
