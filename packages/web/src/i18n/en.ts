@@ -216,6 +216,7 @@ export const en = {
     inHands_other: ' in {{count}} hands',
     tools: 'Table tools',
     history: 'History',
+    session: 'Session',
     sitIn: 'Sit in',
     sitOut: 'Sit out',
     rebuy: 'Rebuy',
@@ -589,6 +590,15 @@ export const en = {
       room_closed: 'the room closed during the hand',
       unreadable: 'the table could not replay the hand',
     },
+  },
+  session: {
+    title: 'Your session at this table',
+    lead: 'Hands you played here since you opened this table in this browser tab.',
+    hands: 'Hands played',
+    net: 'Won or lost',
+    biggestPot: 'Biggest pot won',
+    none: 'None yet',
+    empty: 'No hands played here yet in this tab.',
   },
   wallet: {
     title: 'Wallet history',

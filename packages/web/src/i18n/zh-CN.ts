@@ -213,6 +213,7 @@ export const zhCN: Catalog = {
     inHands_other: '，还有 {{count}} 手',
     tools: '牌桌工具',
     history: '牌局记录',
+    session: '本次战绩',
     sitIn: '回到牌局',
     sitOut: '暂离',
     rebuy: '重新买入',
@@ -581,6 +582,15 @@ export const zhCN: Catalog = {
       room_closed: '房间在这手牌中关闭了',
       unreadable: '牌桌无法重放这手牌',
     },
+  },
+  session: {
+    title: '你在这张牌桌的本次战绩',
+    lead: '自你在这个浏览器标签页打开这张牌桌以来，你在这里打的牌局。',
+    hands: '已打手数',
+    net: '输赢',
+    biggestPot: '赢得的最大底池',
+    none: '暂无',
+    empty: '在这个标签页里你还没有在这里打过牌。',
   },
   wallet: {
     title: '钱包记录',

@@ -16,7 +16,17 @@ import { Toasts } from './toasts.js';
 
 type Listener = (payload: unknown) => void;
 
-function harness() {
+/** A tab's sessionStorage, as a map. */
+function memoryStorage(initial: Record<string, string> = {}) {
+  const map = new Map(Object.entries(initial));
+  return {
+    map,
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+  };
+}
+
+function harness(storage: ReturnType<typeof memoryStorage> | null = null) {
   const listeners = new Map<string, Listener[]>();
   const sent: Decision[] = [];
   let view: TableView = initialTableView(TABLE, 'player');
@@ -41,7 +51,7 @@ function harness() {
     connection: { state: 'open' },
     on: () => () => undefined,
   } as unknown as FeltClient;
-  const controller = new TableController(client, TABLE, false, new Toasts());
+  const controller = new TableController(client, TABLE, false, new Toasts(), storage);
   let seq = 10;
   const feed = (m: TableState | TableEvent): void => {
     view = reduceTable(view, { ...m, table_seq: ++seq }).view;
@@ -147,5 +157,62 @@ describe('TableController pre-actions', () => {
     h.feed(snapshot({ currentBet: 20, turn }));
     h.controller.togglePreAction('call_any');
     expect(h.controller.state.preAction).toBeNull();
+  });
+});
+
+/** The hand's result: seat 2 (the hero) takes `won` from the pot and nets `net`. */
+function handResult(seq: number, handId: string, won: number, net: number): TableEvent {
+  return {
+    type: 'hand_result',
+    table_id: TABLE,
+    table_seq: seq,
+    hand_id: handId,
+    hand_seq: seq,
+    pots: [
+      {
+        index: 0,
+        amount: Math.max(won, 40),
+        rake: 0,
+        eligible: [1, 2],
+        winners: won > 0 ? [{ seat: 2, amount: won, side: 'high' }] : [{ seat: 1, amount: 40, side: 'high' }],
+      },
+    ],
+    uncalled: [],
+    rake: 0,
+    players: [
+      { seat: 1, net: -net, stack: 1_000 - net },
+      { seat: 2, net, stack: 1_000 + net },
+    ],
+    hands: [],
+  };
+}
+
+describe('TableController session summary', () => {
+  it('adds each settled hand once, and keeps the summary in the tab for the next time the table opens', () => {
+    const storage = memoryStorage();
+    const h = harness(storage);
+    h.feed(snapshot());
+    h.feed(handResult(h.nextSeq(), HAND, 200, 100));
+    // Later snapshots of the same finished hand change nothing.
+    h.feed(snapshot());
+    expect(h.controller.state.summary).toMatchObject({ hands: 1, net: 100, biggestPot: 200 });
+    h.feed(snapshot());
+    h.feed(handResult(h.nextSeq(), 'hand-2', 0, -20));
+    expect(h.controller.state.summary).toMatchObject({ hands: 2, net: 80, biggestPot: 200 });
+
+    const again = harness(storage);
+    expect(again.controller.state.summary).toMatchObject({ hands: 2, net: 80, biggestPot: 200 });
+    // The same result seen again after the reload is not counted twice.
+    again.feed(snapshot());
+    again.feed(handResult(again.nextSeq(), 'hand-2', 0, -20));
+    expect(again.controller.state.summary.hands).toBe(2);
+  });
+
+  it('starts empty, and works without storage', () => {
+    const h = harness(null);
+    expect(h.controller.state.summary).toMatchObject({ hands: 0, net: 0, biggestPot: 0 });
+    h.feed(snapshot());
+    h.feed(handResult(h.nextSeq(), HAND, 60, 30));
+    expect(h.controller.state.summary).toMatchObject({ hands: 1, net: 30, biggestPot: 60 });
   });
 });

@@ -21,6 +21,14 @@ import {
   type PreActionKind,
   type PreActionSelection,
 } from '../lib/pre-actions.js';
+import {
+  EMPTY_SESSION_SUMMARY,
+  parseSessionSummary,
+  recordHandResult,
+  serializeSessionSummary,
+  sessionSummaryKey,
+  type SessionSummary,
+} from '../lib/session-summary.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
 import { Store } from './store.js';
 import { ToastKind, type Toasts } from './toasts.js';
@@ -55,6 +63,20 @@ export interface TableScreenState {
   readonly busy: boolean;
   /** The pre-action chosen for the hero's next turn (lib/pre-actions.ts), or null. */
   readonly preAction: PreActionSelection | null;
+  /** This tab's session at this table: hands played, net, biggest pot (lib/session-summary.ts). */
+  readonly summary: SessionSummary;
+}
+
+/** Where a table's session summary lasts as long as the tab: sessionStorage, when the page may use it. */
+export type SummaryStorage = Pick<Storage, 'getItem' | 'setItem'>;
+
+function tabStorage(): SummaryStorage | null {
+  try {
+    return typeof sessionStorage !== 'undefined' ? sessionStorage : null;
+  } catch {
+    // Storage disabled: the summary lasts as long as the table is open.
+    return null;
+  }
 }
 
 const KEEP_HANDS = 20;
@@ -76,6 +98,7 @@ export class TableController {
     readonly tableId: string,
     spectate: boolean,
     private readonly toasts: Toasts,
+    private readonly storage: SummaryStorage | null = tabStorage(),
   ) {
     this.session = client.join(tableId, { spectate });
     const view = this.session.view;
@@ -89,6 +112,7 @@ export class TableController {
       closedReason: null,
       busy: false,
       preAction: null,
+      summary: this.loadSummary(),
     });
     const s = this.session;
     this.offs.push(
@@ -193,7 +217,12 @@ export class TableController {
   private onView(view: TableView): void {
     const hand = view.hand;
     let finished = this.state.finished;
-    if (hand?.result != null) finished = this.upsert(finished, hand, view);
+    let summary = this.state.summary;
+    if (hand?.result != null) {
+      finished = this.upsert(finished, hand, view);
+      summary = recordHandResult(summary, hand.handId, hand.result, view.state?.hero?.seat ?? null);
+      if (summary !== this.state.summary) this.saveSummary(summary);
+    }
     // The pre-action: kept or cleared by the new snapshot, then used (and cleared) when the turn
     // arrives. It is sent through act(), the path a clicked action takes, with the turn's token.
     // your_turn comes before the snapshot of its batch, so the choice waits for a snapshot that
@@ -205,8 +234,24 @@ export class TableController {
       decision = preActionDecision(preAction, turn.validActions);
       preAction = null;
     }
-    this.store.set({ ...this.state, view, model: toTableModel(view), finished, preAction });
+    this.store.set({ ...this.state, view, model: toTableModel(view), finished, preAction, summary });
     if (decision !== null) void this.act(decision);
+  }
+
+  private loadSummary(): SessionSummary {
+    try {
+      return parseSessionSummary(this.storage?.getItem(sessionSummaryKey(this.tableId)) ?? null);
+    } catch {
+      return EMPTY_SESSION_SUMMARY;
+    }
+  }
+
+  private saveSummary(summary: SessionSummary): void {
+    try {
+      this.storage?.setItem(sessionSummaryKey(this.tableId), serializeSessionSummary(summary));
+    } catch {
+      // Storage full or disabled: the summary still lasts while the table is open.
+    }
   }
 
   private onFairness(verdict: HandFairness): void {

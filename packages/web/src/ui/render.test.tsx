@@ -12,6 +12,7 @@ import { FairnessBadge } from './fairness.js';
 import { Felt } from './felt.js';
 import { PreActionBar } from './pre-action-bar.js';
 import { ShowdownPanel } from './showdown-panel.js';
+import { SessionSummaryView } from './session-summary.js';
 import { WalletEntries } from './wallet-screen.js';
 
 const turn = (va = validActions()): TurnInfo => ({
@@ -255,5 +256,26 @@ describe('WalletEntries', () => {
     expect(rows[1]).toMatch(/class="num net--down">\u2212100</);
     expect(rows[1]).not.toContain('Room');
     expect(rows[2]).toContain('Chips granted');
+  });
+});
+
+describe('SessionSummaryView', () => {
+  it('shows hands played, the signed net and the biggest pot won', () => {
+    const html = renderToStaticMarkup(
+      <SessionSummaryView summary={{ hands: 12, net: -1_340, biggestPot: 2_400, counted: [] }} />,
+    );
+    expect(html).toMatch(/Hands played<\/dt><dd data-testid="session-hands">12</);
+    expect(html).toMatch(/data-testid="session-net" class="net--down">\u22121,340</);
+    expect(html).toMatch(/data-testid="session-biggest-pot">2,400</);
+    const winning = renderToStaticMarkup(
+      <SessionSummaryView summary={{ hands: 2, net: 50, biggestPot: 0, counted: [] }} />,
+    );
+    expect(winning).toMatch(/class="net--up">\+50</);
+    expect(winning).toMatch(/data-testid="session-biggest-pot">None yet</);
+    const none = renderToStaticMarkup(
+      <SessionSummaryView summary={{ hands: 0, net: 0, biggestPot: 0, counted: [] }} />,
+    );
+    expect(none).toContain('No hands played here yet');
+    expect(none).not.toContain('session-hands');
   });
 });

@@ -16,6 +16,7 @@ import { Felt } from './felt.js';
 import { HistoryDrawer } from './history-drawer.js';
 import { useReducedMotion, useStore } from './hooks.js';
 import { PreActionBar } from './pre-action-bar.js';
+import { SessionSummaryDialog } from './session-summary.js';
 import { ShowdownPanel } from './showdown-panel.js';
 
 interface Props {
@@ -97,7 +98,7 @@ export function TableRoom({
   const model = st.model;
   const reducedMotion = useReducedMotion();
   const [room, setRoom] = useState<LobbyRoomDetail | null>(null);
-  const [panel, setPanel] = useState<'none' | 'history' | 'fairness' | 'topup' | 'leave'>('none');
+  const [panel, setPanel] = useState<'none' | 'history' | 'fairness' | 'session' | 'topup' | 'leave'>('none');
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [mucked, setMucked] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -212,9 +213,19 @@ export function TableRoom({
         <nav className="table-bar__tools" aria-label={t('table.tools')}>
           <FairnessBadge hand={lastHand} onOpen={() => setPanel('fairness')} />
           {model.role === 'player' && (
-            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPanel('history')}>
-              {t('table.history')}
-            </button>
+            <>
+              <button
+                type="button"
+                className="btn btn--ghost btn--sm"
+                onClick={() => setPanel('session')}
+                data-testid="session-open"
+              >
+                {t('table.session')}
+              </button>
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPanel('history')}>
+                {t('table.history')}
+              </button>
+            </>
           )}
           {hero !== null && (
             <>
@@ -321,6 +332,7 @@ export function TableRoom({
       </p>
 
       <FairnessPanel open={panel === 'fairness'} hands={st.finished} onClose={() => setPanel('none')} />
+      <SessionSummaryDialog open={panel === 'session'} summary={st.summary} onClose={() => setPanel('none')} />
       {model.role === 'player' && (
         <HistoryDrawer app={app} open={panel === 'history'} onClose={() => setPanel('none')} tableId={model.tableId} />
       )}

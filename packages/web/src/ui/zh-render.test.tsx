@@ -70,6 +70,7 @@ import { JoinRoomDialog, LobbyScreen, RoomsTable } from './lobby-screen.js';
 import { TableRoom } from './table-screen.js';
 import { ToastsView } from './toasts-view.js';
 import { WalletEntries, WalletScreen } from './wallet-screen.js';
+import { SessionSummaryDialog, SessionSummaryView } from './session-summary.js';
 import { WALLET_ENTRY_KINDS, type WalletEntry } from '../lib/wallet-history.js';
 
 /** Latin words a Chinese page may show: the brand, names of things that keep theirs, and fixture data. */
@@ -472,6 +473,7 @@ function controllerFor(model: TableModel, over: Partial<TableScreenState> = {}):
     closedReason: null,
     busy: false,
     preAction: null,
+    summary: { hands: 3, net: -120, biggestPot: 480, counted: ['h1', 'h2', 'h3'] },
     ...over,
   };
   return {
@@ -695,6 +697,26 @@ describe('every screen in Chinese', () => {
     expect(table).toContain('买入');
     expect(table).toContain('042817');
     expectChinese(table);
+  });
+
+  it('the session summary: figures, none won yet, and no hands', () => {
+    for (const summary of [
+      { hands: 3, net: -120, biggestPot: 480, counted: [] },
+      { hands: 1, net: 20, biggestPot: 0, counted: [] },
+      { hands: 0, net: 0, biggestPot: 0, counted: [] },
+    ]) {
+      const html = render(<SessionSummaryView summary={summary} />);
+      expectChinese(html);
+    }
+    const dialog = render(
+      <SessionSummaryDialog
+        open
+        summary={{ hands: 3, net: -120, biggestPot: 480, counted: [] }}
+        onClose={() => undefined}
+      />,
+    );
+    expect(dialog).toContain('赢得的最大底池');
+    expectChinese(dialog);
   });
 
   it('toasts', () => {
