@@ -2,24 +2,19 @@
 // on different gateways chat while their bots play, a burst runs into the per-user rate limit with
 // its typed error and nothing of it leaks out, and a spectator is refused where the room lets only
 // players chat.
-//
-// The suite runs once @felt/protocol lists `chat` among the client frames the gateway forwards
-// (CLIENT_FRAME_TYPES): until then a gateway answers the frame with unknown_type.
 import { CommandRefusedError, type TableSession } from '@felt/client';
-import { CHAT_RATE, CLIENT_FRAME_TYPES } from '@felt/protocol';
+import { CHAT_RATE } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from './harness/cluster.js';
 import { waitFor } from './harness/wait.js';
 import { TableCrew, type Member } from './sdk/crew.js';
-
-const routed = (CLIENT_FRAME_TYPES as readonly string[]).includes('chat');
 
 /** Resolves once `session` has shown a chat message with `text`, returning it. */
 function heard(session: TableSession, text: string) {
   return waitFor(`a chat message "${text}"`, () => session.chatLog().find((m) => m.text === text), 20_000, 20);
 }
 
-describe.skipIf(!routed)('table chat', () => {
+describe('table chat', () => {
   let cluster: Cluster;
   let crew: TableCrew;
   let ann: Member;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatSchema } from './chat.js';
 import { ErrorCode, isErrorCode } from './error-codes.js';
 import {
   cardSchema,
@@ -192,6 +193,7 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   clientSeedSchema,
   showCardsSchema,
   resyncRequestSchema,
+  chatSchema,
   pingSchema,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
@@ -225,6 +227,7 @@ export const CLIENT_FRAME_TYPES = [
   'client_seed',
   'show_cards',
   'resync_request',
+  'chat',
   'ping',
 ] as const satisfies readonly ClientFrameType[];
 
@@ -238,6 +241,7 @@ export const TABLE_COMMAND_TYPES = [
   'client_seed',
   'show_cards',
   'resync_request',
+  'chat',
 ] as const satisfies readonly TableCommandFrame['type'][];
 
 export function isTableCommandFrame(frame: ClientFrame): frame is TableCommandFrame {

@@ -31,6 +31,7 @@ const FRAMES = [
   { type: 'client_seed', table_id: T, hand_id: H, seed: 'ab'.repeat(32) },
   { type: 'show_cards', table_id: T, hand_id: H },
   { type: 'resync_request', table_id: 't1', from_table_seq: 4 },
+  { type: 'chat', table_id: T, text: 'gl hf', command_id: 'c10' },
   { type: 'ping', nonce: 'n' },
 ];
 
@@ -76,6 +77,23 @@ describe('parseClientFrame', () => {
     const seed = { type: 'client_seed', table_id: T, hand_id: H, seed: 'AB'.repeat(32) };
     expect(parseClientFrame(JSON.stringify(seed)).ok).toBe(false);
     expect(parseClientFrame(JSON.stringify({ ...seed, seed: 'ab'.repeat(31) })).ok).toBe(false);
+  });
+
+  it('answers a chat text the rules refuse with its typed code, echoing the frame’s ids', () => {
+    const chat = (text: string) => JSON.stringify({ type: 'chat', table_id: T, text, command_id: 'c11' });
+    expect(parseClientFrame(chat('x'.repeat(201)))).toMatchObject({
+      ok: false,
+      code: ErrorCode.MESSAGE_TOO_LONG,
+      command_id: 'c11',
+      table_id: T,
+    });
+    expect(parseClientFrame(chat('  '))).toMatchObject({ ok: false, code: ErrorCode.MESSAGE_INVALID });
+    expect(parseClientFrame(chat('one\ntwo'))).toMatchObject({ ok: false, code: ErrorCode.MESSAGE_INVALID });
+    expect(parseClientFrame(chat('x'.repeat(5_000)))).toMatchObject({ ok: false, code: ErrorCode.MESSAGE_TOO_LONG });
+    expect(parseClientFrame(JSON.stringify({ type: 'chat', table_id: T, text: 'hi', seat: 1 }))).toMatchObject({
+      ok: false,
+      code: ErrorCode.INVALID_FRAME,
+    });
   });
 
   it('splits frames into gateway-handled ones and table commands', () => {

@@ -76,6 +76,10 @@ describe('worker frames', () => {
         { type: 'resync_request', table_id: 't1', from_table_seq: 0, command_id: 'k1' },
         { $case: 'resync', resync: { fromTableSeq: 0 } },
       ],
+      [
+        { type: 'chat', table_id: 't1', text: 'gl hf', command_id: 'k1' },
+        { $case: 'chat', chat: { text: 'gl hf' } },
+      ],
     ];
     expect(new Set(frames.map(([f]) => f.type))).toEqual(new Set(TABLE_COMMAND_TYPES));
     for (const [frame, typed] of frames) {

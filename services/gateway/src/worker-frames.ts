@@ -89,6 +89,8 @@ function typedCommand(frame: TableCommandFrame): ClientCommand['command'] {
         $case: 'resync',
         resync: frame.from_table_seq !== undefined ? { fromTableSeq: frame.from_table_seq } : {},
       };
+    case 'chat':
+      return { $case: 'chat', chat: { text: frame.text } };
   }
 }
 
