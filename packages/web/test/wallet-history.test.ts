@@ -1,9 +1,10 @@
 // The wallet history page in Chromium against a real cluster: reached from the wallet in the header,
 // it lists the sign-up grant and then the buy-in of a room the player creates, newest first, with
 // the room's code and the balance after each movement, in English and in Chinese, on a phone too.
+// Then the table's own small tools: the session summary and the sound toggle, kept across a reload.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { PHONE, screenshot } from './support/browser.js';
+import { DESKTOP, PHONE, screenshot } from './support/browser.js';
 import { createRoom, newPage, signUp, uniqueName, waitUntil, webSuite } from './support/web-suite.js';
 
 webSuite({});
@@ -70,5 +71,35 @@ describe('the wallet history page', () => {
     expect(zh).toContain('赠送筹码');
     await page.getByRole('link', { name: '返回大厅' }).click();
     await page.getByRole('heading', { name: '大厅' }).waitFor();
+  });
+});
+
+describe('the table’s session summary and sound toggle', () => {
+  it('opens the session summary, and keeps the sound choice across a reload, with no page error', async () => {
+    const page = await newPage(DESKTOP);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await signUp(page, uniqueName('snd'));
+    await createRoom(page, "Hold'em");
+    // Chromium has Web Audio: the cues have somewhere to play.
+    expect(await page.evaluate(() => typeof AudioContext)).toBe('function');
+
+    await page.getByTestId('session-open').click();
+    const dialog = page.getByRole('dialog', { name: 'Your session at this table' });
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('session-summary').textContent()).toContain('No hands played here yet');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    const toggle = page.getByTestId('sound-toggle');
+    expect(await toggle.textContent()).toBe('Sound: on');
+    await toggle.click();
+    expect(await toggle.textContent()).toBe('Sound: off');
+    await page.reload();
+    await page.getByTestId('table').waitFor();
+    expect(await page.getByTestId('sound-toggle').textContent()).toBe('Sound: off');
+    await page.getByTestId('sound-toggle').click();
+    expect(await page.getByTestId('sound-toggle').textContent()).toBe('Sound: on');
+    expect(errors).toEqual([]);
   });
 });

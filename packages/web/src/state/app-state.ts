@@ -10,6 +10,7 @@ import {
 } from '../i18n/i18n.js';
 import { errorText } from '../lib/error-text.js';
 import { parseWalletHistoryPage, walletHistoryPath, type WalletHistoryPage } from '../lib/wallet-history.js';
+import { SoundBoard } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, Toasts } from './toasts.js';
 
@@ -45,6 +46,8 @@ export class AppState {
   readonly lobby = new LobbyClient({ baseUrl: '' });
   readonly toasts = new Toasts();
   readonly auth = new Store<AuthState>({ status: 'loading' });
+  /** Turn and warning cues for every table, and the mute choice kept in this browser. */
+  readonly sound: SoundBoard;
   private client: FeltClient | null = null;
   private clientStarting: Promise<FeltClient> | null = null;
   /** Language changes sent to the lobby and not answered yet: until then a polled /api/me is stale. */
@@ -53,6 +56,7 @@ export class AppState {
   private localeEpoch = 0;
 
   constructor(private readonly env: BrowserEnv = browserEnv()) {
+    this.sound = new SoundBoard(env.storage);
     // Before anyone signs in: this browser's last choice, else its languages.
     const stored = this.storedLocale();
     applyLocale(stored ?? localeFromBrowser(env.languages));

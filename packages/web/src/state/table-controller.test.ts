@@ -11,6 +11,7 @@ import {
 import type { TableEvent, TableState } from '@felt/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { HAND, seat, TABLE, tableState, validActions } from '../test-support/fixtures.js';
+import type { SoundPlayer } from './sound.js';
 import { TableController } from './table-controller.js';
 import { Toasts } from './toasts.js';
 
@@ -26,7 +27,7 @@ function memoryStorage(initial: Record<string, string> = {}) {
   };
 }
 
-function harness(storage: ReturnType<typeof memoryStorage> | null = null) {
+function harness(storage: ReturnType<typeof memoryStorage> | null = null, sound: SoundPlayer | null = null) {
   const listeners = new Map<string, Listener[]>();
   const sent: Decision[] = [];
   let view: TableView = initialTableView(TABLE, 'player');
@@ -51,13 +52,17 @@ function harness(storage: ReturnType<typeof memoryStorage> | null = null) {
     connection: { state: 'open' },
     on: () => () => undefined,
   } as unknown as FeltClient;
-  const controller = new TableController(client, TABLE, false, new Toasts(), storage);
+  const controller = new TableController(client, TABLE, false, new Toasts(), storage, sound);
   let seq = 10;
   const feed = (m: TableState | TableEvent): void => {
     view = reduceTable(view, { ...m, table_seq: ++seq }).view;
     for (const fn of listeners.get('view') ?? []) fn(view);
   };
-  return { controller, sent, feed, nextSeq: () => seq + 1 };
+  /** A message as the session passes it on before reducing it (turn_warning is only seen here). */
+  const message = (m: TableEvent): void => {
+    for (const fn of listeners.get('message') ?? []) fn(m);
+  };
+  return { controller, sent, feed, message, nextSeq: () => seq + 1 };
 }
 
 /** Seat 1 (villain) and seat 2 (hero) in a hold'em hand. */
@@ -214,5 +219,58 @@ describe('TableController session summary', () => {
     h.feed(snapshot());
     h.feed(handResult(h.nextSeq(), HAND, 60, 30));
     expect(h.controller.state.summary).toMatchObject({ hands: 1, net: 30, biggestPot: 60 });
+  });
+});
+
+describe('TableController sound cues', () => {
+  const recorder = () => {
+    const played: string[] = [];
+    return { played, play: (cue: string) => void played.push(cue) } as SoundPlayer & { played: string[] };
+  };
+  const warning = (seat: number, expiresAt: number): TableEvent => ({
+    type: 'turn_warning',
+    table_id: TABLE,
+    table_seq: 0,
+    hand_id: HAND,
+    hand_seq: 1,
+    seat,
+    expires_at: expiresAt,
+  });
+
+  it('sounds once when the turn’s snapshot is in, not for the turn’s later snapshots', () => {
+    const sound = recorder();
+    const h = harness(null, sound);
+    h.feed(snapshot());
+    expect(sound.played).toEqual([]);
+    const turn = yourTurn(h.nextSeq(), validActions({ call: 40, current_bet: 40 }));
+    h.feed(turn);
+    // your_turn comes before its batch's snapshot: the cue waits for the snapshot that agrees.
+    expect(sound.played).toEqual([]);
+    h.feed(snapshot({ currentBet: 40, turn }));
+    h.feed(snapshot({ currentBet: 40, turn }));
+    expect(sound.played).toEqual(['turn']);
+  });
+
+  it('stays quiet for a turn a pre-action answers', () => {
+    const sound = recorder();
+    const h = harness(null, sound);
+    h.feed(snapshot());
+    h.controller.togglePreAction('check_fold');
+    const turn = yourTurn(h.nextSeq(), validActions({ call: 40, current_bet: 40 }));
+    h.feed(turn);
+    h.feed(snapshot({ currentBet: 40, turn }));
+    expect(h.sent).toEqual([{ action: 'fold' }]);
+    expect(sound.played).toEqual([]);
+  });
+
+  it('sounds the warning for the hero’s seat only, once per warning', () => {
+    const sound = recorder();
+    const h = harness(null, sound);
+    h.feed(snapshot());
+    h.message(warning(1, 1_764_400_020_000));
+    expect(sound.played).toEqual([]);
+    h.message(warning(2, 1_764_400_030_000));
+    h.message(warning(2, 1_764_400_030_000));
+    expect(sound.played).toEqual(['warning']);
   });
 });

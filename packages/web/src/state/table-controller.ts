@@ -29,7 +29,9 @@ import {
   sessionSummaryKey,
   type SessionSummary,
 } from '../lib/session-summary.js';
+import { cueForTurn, cueForWarning, FRESH_CUES, type CueMemory, type SoundCue } from '../lib/sound-cues.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
+import type { SoundPlayer } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, type Toasts } from './toasts.js';
 
@@ -92,6 +94,8 @@ export class TableController {
   private readonly offs: (() => void)[] = [];
   /** How the session ended (the sentence for it is written in the page's language when needed). */
   private closed: { readonly reason: string; readonly error?: ErrorMessage | undefined } | null = null;
+  /** The turn and the warning already sounded (lib/sound-cues.ts). */
+  private cues: CueMemory = FRESH_CUES;
 
   constructor(
     private readonly client: FeltClient,
@@ -99,6 +103,7 @@ export class TableController {
     spectate: boolean,
     private readonly toasts: Toasts,
     private readonly storage: SummaryStorage | null = tabStorage(),
+    private readonly sound: SoundPlayer | null = null,
   ) {
     this.session = client.join(tableId, { spectate });
     const view = this.session.view;
@@ -118,7 +123,9 @@ export class TableController {
     this.offs.push(
       s.on('message', (m) => {
         if (m.type === 'table_state') this.clock.sample(m.ts);
-        else if (m.type === 'resync_response') {
+        else if (m.type === 'turn_warning') {
+          this.cue(cueForWarning(this.cues, m, this.state.view.state?.hero?.seat ?? null));
+        } else if (m.type === 'resync_response') {
           this.clock.sample(m.snapshot.ts);
           this.patch({ resyncing: false });
         }
@@ -234,8 +241,16 @@ export class TableController {
       decision = preActionDecision(preAction, turn.validActions);
       preAction = null;
     }
+    // The turn's cue: once per turn, and not for a turn the pre-action above answers.
+    const heroTurn = turn !== null && view.state?.actor === turn.seat ? turn.turnToken : null;
+    this.cue(cueForTurn(this.cues, heroTurn, decision !== null));
     this.store.set({ ...this.state, view, model: toTableModel(view), finished, preAction, summary });
     if (decision !== null) void this.act(decision);
+  }
+
+  private cue(step: { readonly memory: CueMemory; readonly cue: SoundCue | null }): void {
+    this.cues = step.memory;
+    if (step.cue !== null) this.sound?.play(step.cue);
   }
 
   private loadSummary(): SessionSummary {

@@ -38,7 +38,7 @@ export function TableScreen({ app, tableId, spectate, onExit }: Props) {
       .feltClient()
       .then((client) => {
         if (!live) return;
-        c = new TableController(client, tableId, spectate, app.toasts);
+        c = new TableController(client, tableId, spectate, app.toasts, undefined, app.sound);
         setController(c);
       })
       .catch((err: unknown) => live && setFailed(errorText(err)));
@@ -95,6 +95,7 @@ export function TableRoom({
 }) {
   const t = useT();
   const st: TableScreenState = useStore(controller.store);
+  const muted = useStore(app.sound.muted);
   const model = st.model;
   const reducedMotion = useReducedMotion();
   const [room, setRoom] = useState<LobbyRoomDetail | null>(null);
@@ -255,6 +256,18 @@ export function TableRoom({
                 {t('table.leave')}
               </button>
             </>
+          )}
+          {model.role === 'player' && (
+            <button
+              type="button"
+              className={`btn btn--ghost btn--sm sound-toggle${muted ? ' sound-toggle--off' : ''}`}
+              onClick={() => app.sound.toggle()}
+              title={t('table.soundHint')}
+              data-testid="sound-toggle"
+              data-muted={muted}
+            >
+              {muted ? t('table.soundOff') : t('table.soundOn')}
+            </button>
           )}
           {hero === null && (
             <button type="button" className="btn btn--ghost btn--sm" onClick={onExit}>

@@ -589,6 +589,14 @@ describe('every screen in Chinese', () => {
       expectChinese(html);
     }
     const model = tableModels().betting!;
+    // The sound toggle, on and off.
+    const sounding = render(<TableRoom app={app} controller={controllerFor(model)} onExit={() => undefined} />);
+    expect(sounding).toContain('声音：开');
+    app.sound.setMuted(true);
+    const quiet = render(<TableRoom app={app} controller={controllerFor(model)} onExit={() => undefined} />);
+    expect(quiet).toContain('声音：关');
+    expectChinese(quiet);
+    app.sound.setMuted(false);
     for (const over of [
       { connection: 'reconnecting' },
       { resyncing: true },
