@@ -89,6 +89,7 @@ describe('operations endpoints', () => {
         '/api/rooms/{id}',
         '/api/rooms/{id}/leave',
         '/api/rooms/{id}/top-up',
+        '/api/wallet/history',
       ].sort(),
     );
     expect(Object.keys(res.body.paths['/api/rooms/{id}']!).sort()).toEqual(['delete', 'get']);
