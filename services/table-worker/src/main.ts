@@ -33,6 +33,7 @@ import { advertisedAddress, drainTokenPath, isDrainToken, timingFromEnv, workerE
 import { createTableService } from './grpc/table-service.js';
 import { createWorkerMetrics } from './metrics.js';
 import { watchPersistOutcomes } from './money/persist-outcomes.js';
+import { rememberingSentHands, UnconfirmedHands } from './money/unconfirmed-hands.js';
 import { createOwnershipMetrics } from './ownership/metrics.js';
 import { TableOwnership } from './ownership/table-ownership.js';
 
@@ -74,6 +75,8 @@ await refuseEvictingRedis(redis, logger);
 const subscriber = new ChannelSubscriber(subRedis);
 const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
 const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE);
+// Hand jobs queued and not yet confirmed written: sent again if Redis loses the queue (table-directory.ts).
+const unconfirmed = new UnconfirmedHands();
 
 const metricsRegistry = createMetricsRegistry('table-worker');
 registerDependencyGauge(metricsRegistry, { redis: () => redis.ping(), postgres: () => prisma.$queryRaw`SELECT 1` });
@@ -106,7 +109,8 @@ const directory = new TableDirectory({
   }),
   checkpoints: new RedisCheckpointStore(redis, prefix),
   publisher: new RedisEventPublisher(redis, prefix),
-  hands,
+  hands: rememberingSentHands(hands, unconfirmed),
+  unconfirmed,
   clock: systemClock,
   scheduler: timerScheduler(systemClock),
   random: cryptoRandom,
@@ -332,6 +336,10 @@ await watchPersistOutcomes(subscriber, prefix, {
   counter: metrics.persistOutcomes,
   logger,
   owns: (tableId) => ring.ownerOf(tableId)?.id === env.WORKER_ID,
+  heard: (outcome) => {
+    if (outcome.kind === 'hand' && (outcome.outcome === 'written' || outcome.outcome === 'duplicate'))
+      unconfirmed.confirmed(outcome.room_id, outcome.id);
+  },
 });
 
 // Operators switch bot-only tables on and off (the felt-bot-table tool): a live table rereads

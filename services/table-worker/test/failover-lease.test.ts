@@ -8,6 +8,7 @@ import { TableError } from '../src/actor/table-error.js';
 import { RedisCheckpointStore } from '../src/adapters/redis-checkpoint-store.js';
 import { RedisLeases } from '../src/adapters/redis-lease.js';
 import { NotOwnerError, TableOwnership, type LossReason } from '../src/ownership/table-ownership.js';
+import { UnconfirmedHands } from '../src/money/unconfirmed-hands.js';
 import { StaleEpochError } from '../src/ports.js';
 import type { BufferedEvent } from '../src/table/event-buffer.js';
 import { harness, room, TABLE, uid, type Harness } from './support/fakes.js';
@@ -383,6 +384,50 @@ describe('TableDirectory under leases (real Redis)', () => {
     expect(actor.snapshot().handNo).toBe(3);
     expect(actor.tableSeq).toBeGreaterThanOrEqual(30);
     await b.directory.close();
+  });
+
+  it('Redis lost the hands queue with the checkpoint: the worker that queued the hands sends them again and deals on once they are written', async () => {
+    const prefix = freshPrefix();
+    const h = harness();
+    const members = [
+      { userId: A, name: 'Ann', seat: 1, stack: 200 },
+      { userId: B, name: 'Bob', seat: 2, stack: 200 },
+    ];
+    const rowsAt = (lastHandNo: number) => h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo }));
+    // Hands 2 and 3 were queued here and never confirmed written; the rows hold hand 1. Then Redis
+    // restarted empty: no checkpoint, no mark, an empty queue.
+    const unconfirmed = new UnconfirmedHands();
+    for (const handNo of [1, 2, 3])
+      unconfirmed.sent({ hand_id: `hand-${handNo}`, room_id: TABLE, hand_no: handNo } as CompletedHandJob);
+    rowsAt(1);
+    const { metrics } = counters();
+    const directory = new TableDirectory({
+      ...h.deps,
+      checkpoints: new RedisCheckpointStore(redis, prefix),
+      idleMs: 60_000,
+      ownership: new TableOwnership({
+        leases: leases(prefix, 'wb', 60_000),
+        logger: silent,
+        acquireWaitMs: 100,
+        metrics,
+      }),
+      unconfirmed,
+    });
+
+    const next = directory.get(TABLE);
+    // Sent again in order (hand 1, which the rows hold, is not), and the table waits for them.
+    await vi.waitFor(() => expect(h.hands.log).toEqual(['hand:2', 'hand:3']));
+    await h.time.armed();
+    expect(directory.peek(TABLE)).toBeUndefined();
+    rowsAt(3);
+    h.time.advance(250);
+    const actor = await next;
+    expect(actor.snapshot().handNo).toBe(3);
+    // Confirmed once written: a later rebuild sends nothing.
+    unconfirmed.confirmed(TABLE, 'hand-2');
+    unconfirmed.confirmed(TABLE, 'hand-3');
+    expect(unconfirmed.size).toBe(0);
+    await directory.close();
   });
 
   it('a rebuilt table whose missing hands are in no queue (lost with the checkpoint’s outbox) goes on from the room rows at once', async () => {

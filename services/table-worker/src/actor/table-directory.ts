@@ -2,6 +2,7 @@ import { ErrorCode } from '@felt/protocol';
 import { CheckpointCorruptError, StaleEpochError, type CheckpointMark, type CheckpointStore } from '../ports.js';
 import type { LiveTableJSON } from '../table/live-table-json.js';
 import type { MoneySeed, MoneySeedSource } from '../money/ports.js';
+import type { UnconfirmedHands } from '../money/unconfirmed-hands.js';
 import { NotOwnerError, type HeldLease, type TableOwnership } from '../ownership/table-ownership.js';
 import { TableActor, type TableActorDeps } from './table-actor.js';
 import { TableError, tableNotFound } from './table-error.js';
@@ -33,6 +34,12 @@ export interface TableDirectoryOptions extends TableActorDeps {
    * Default 20 s.
    */
   readonly persistWaitMs?: number;
+  /**
+   * The hand jobs this worker queued that the persister has not confirmed: a table rebuilt from the
+   * room rows sends the ones the rows lack again (Redis lost the queue with the checkpoint) and waits
+   * for them to be written before it deals on.
+   */
+  readonly unconfirmed?: UnconfirmedHands;
 }
 
 /** The reason of the NotOwnerError readopt gives itself while the ring names another worker. */
@@ -167,7 +174,8 @@ export class TableDirectory {
       if (!loaded || loaded.status === 'closed') throw tableNotFound(tableId);
       const servedBefore = lease && ownership ? (await this.claim(tableId, lease, ownership)) > 0 : false;
       const saved = found.nothing && servedBefore ? this.checkpointGone(tableId) : found;
-      const seed = saved.state === null ? await this.persistedThrough(tableId, loaded, saved.handNo) : loaded;
+      const handNo = saved.state === null ? await this.resendUnconfirmed(tableId, loaded, saved.handNo) : undefined;
+      const seed = saved.state === null ? await this.persistedThrough(tableId, loaded, handNo) : loaded;
       if (lease && ownership) ownership.check(lease);
       // The ring may have moved the table while it was being loaded (a member joined or left during
       // the lease wait, the claim or the reads). A ring change evicts only the tables live at that
@@ -295,6 +303,30 @@ export class TableDirectory {
         return refusedByPostgres(ownership, lease, () => seatBot({ ...req, epoch: lease.epoch }));
       },
     };
+  }
+
+  /**
+   * A table about to be rebuilt from the room rows: the hands this worker queued for it that the rows
+   * do not hold and the persister never confirmed go to the queue again, in order (after Redis lost
+   * its data the queue no longer has them; otherwise a copy is a no-op, the job id being the hand id).
+   * Returns the last hand number the rows must reach before the table deals on.
+   */
+  private async resendUnconfirmed(
+    tableId: string,
+    rows: MoneySeed,
+    handNo: number | undefined,
+  ): Promise<number | undefined> {
+    const unconfirmed = this.options.unconfirmed;
+    if (unconfirmed === undefined || rows.lastHandNo === undefined) return handNo;
+    const jobs = unconfirmed.pendingAfter(tableId, rows.lastHandNo);
+    if (jobs.length === 0) return handNo;
+    for (const job of jobs) await this.options.hands.enqueue(job);
+    const last = jobs[jobs.length - 1]!.hand_no;
+    this.options.logger.warn(
+      { event: 'hands_resent', tableId, persisted: rows.lastHandNo, handNos: jobs.map((j) => j.hand_no) },
+      'rebuilding from the room rows: the completed hands they lack were queued again',
+    );
+    return Math.max(handNo ?? 0, last);
   }
 
   /**

@@ -10,6 +10,8 @@ export interface PersistOutcomeSinks {
   readonly logger: Logger;
   /** Only outcomes of tables this returns true for are counted and logged (this worker's, by the ring). */
   readonly owns?: (tableId: string) => boolean;
+  /** Every outcome heard, of any table (before `owns`). */
+  readonly heard?: (outcome: PersistOutcomeMessage) => void;
 }
 
 /**
@@ -24,6 +26,7 @@ export function recordPersistOutcome(raw: string, sinks: PersistOutcomeSinks): P
     sinks.logger.warn({ channel: redisKeys('').persistOutcomes }, 'ignoring malformed persist outcome');
     return null;
   }
+  sinks.heard?.(outcome);
   if (sinks.owns !== undefined && !sinks.owns(outcome.room_id)) return null;
   sinks.counter.inc({ kind: outcome.kind, outcome: outcome.outcome });
   const fields = {
