@@ -249,6 +249,19 @@ export const closedSchema = z.object({
 });
 export type LobbyClosed = z.infer<typeof closedSchema>;
 
+export const roomChatRequestSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe('Chat at the table: on (true) or off for everyone (false)'),
+    spectators: z.boolean().optional().describe('Whether spectators may chat too, while chat is on'),
+  })
+  .refine((b) => b.enabled !== undefined || b.spectators !== undefined, {
+    message: 'give enabled, spectators or both',
+  })
+  .describe(
+    "Changes the room's `chat` setting; a field left out keeps its value. The table applies it at once, mid-hand too.",
+  );
+export type RoomChatRequest = z.infer<typeof roomChatRequestSchema>;
+
 export const topUpRequestSchema = z.strictObject({
   amount: chips
     .min(1)
@@ -444,6 +457,11 @@ export const LOBBY_ROUTES = {
     success: { 200: topUpSchema },
   },
   'DELETE /api/rooms/{id}': { params: roomIdParamSchema, success: { 200: closedSchema, 202: closedSchema } },
+  'PATCH /api/rooms/{id}/chat': {
+    params: roomIdParamSchema,
+    body: roomChatRequestSchema,
+    success: { 200: roomDetailSchema },
+  },
   'GET /api/hands': { query: historyQuerySchema, success: { 200: historyPageSchema } },
   'GET /api/hands/{id}': { params: handIdParamSchema, success: { 200: handDetailSchema } },
   'GET /api/hands/{id}/reveal': { params: handIdParamSchema, success: { 200: revealResponseSchema } },

@@ -1,11 +1,12 @@
-/** A membership change, published after the Postgres transaction that made it has committed. */
+/** A membership change (or the room's chat setting), published after the Postgres transaction that made it has committed. */
 export interface RoomEvent {
   readonly room_id: string;
   /**
    * member_leaving: the player asked to leave and the table should let them go (worker cash-out
-   * mode); top_up: chips wait in escrow for the table to add at the next hand boundary.
+   * mode); top_up: chips wait in escrow for the table to add at the next hand boundary; chat_changed:
+   * the host changed the room's chat setting (rooms.config), which the table takes at its refresh.
    */
-  readonly type: 'member_joined' | 'member_left' | 'member_leaving' | 'top_up' | 'room_closed';
+  readonly type: 'member_joined' | 'member_left' | 'member_leaving' | 'top_up' | 'room_closed' | 'chat_changed';
   readonly user_id?: string;
 }
 

@@ -1,3 +1,5 @@
+import { ApiErrorCode, LobbyError } from './errors.js';
+import { RoomChatSetting, type ChatChanges } from './rooms/chat-setting.js';
 import { RoomClosing } from './rooms/closing.js';
 import { RoomQueries } from './rooms/queries.js';
 import { RoomStore } from './rooms/room-store.js';
@@ -15,6 +17,7 @@ import type {
   TopUpResult,
 } from './rooms/types.js';
 
+export type { ChatChanges } from './rooms/chat-setting.js';
 export {
   CashOutMode,
   type CloseResult,
@@ -36,7 +39,7 @@ export {
  * on memberships stand behind them. Membership events are published after the commit.
  *
  * The work is done in rooms/: seating.ts (create, joins), stacks.ts (leave, top-up), closing.ts,
- * queries.ts (list, get, a user's seats), on top of room-store.ts (the lock, the transaction, config
+ * queries.ts (list, get, a user's seats), chat-setting.ts (the host's chat switch), on top of room-store.ts (the lock, the transaction, config
  * reads, events).
  */
 export class Rooms {
@@ -44,6 +47,7 @@ export class Rooms {
   private readonly stacks: SeatStacks;
   private readonly closing: RoomClosing;
   private readonly queries: RoomQueries;
+  private readonly chat: RoomChatSetting;
 
   constructor(o: RoomsOptions) {
     const store = new RoomStore(o);
@@ -51,6 +55,7 @@ export class Rooms {
     this.stacks = new SeatStacks(o, store);
     this.closing = new RoomClosing(o, store);
     this.queries = new RoomQueries(o, store);
+    this.chat = new RoomChatSetting(store);
   }
 
   /** Validates the config, creates the room with a fresh code, and seats the host if asked. */
@@ -105,6 +110,21 @@ export class Rooms {
   /** Ledger mode: refund each seat, then close. `afterRefund` is a test hook (a crash point). */
   finishClose(roomId: string, afterRefund?: (userId: string) => void): Promise<CloseResult> {
     return this.closing.finishClose(roomId, afterRefund);
+  }
+
+  /**
+   * Host only: turns the room's chat on or off, and spectators' chat, mid-session; answers with the
+   * room as it is now.
+   */
+  async setChat(
+    userId: string,
+    roomId: string,
+    changes: ChatChanges,
+  ): Promise<{ room: RoomSummary; members: RoomMember[] }> {
+    await this.chat.set(userId, roomId, changes);
+    const found = await this.queries.get(roomId);
+    if (!found) throw new LobbyError(ApiErrorCode.ROOM_NOT_FOUND, 'no such room');
+    return found;
   }
 
   /** Open listed rooms, oldest first, optionally filtered. */

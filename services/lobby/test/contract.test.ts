@@ -95,6 +95,13 @@ const CALLS: Record<RouteKey, () => Promise<Response<unknown>[]>> = {
     const { user, roomId: id } = await freshRoom();
     return [await user.post(`/api/rooms/${id}/top-up`, { amount: 10 }, { 'idempotency-key': 'contract-top-up' })];
   },
+  'PATCH /api/rooms/{id}/chat': async () => {
+    const { user, roomId: id } = await freshRoom();
+    return [
+      await user.req('PATCH', `/api/rooms/${id}/chat`, { enabled: false }),
+      await user.req('PATCH', `/api/rooms/${id}/chat`, { enabled: true, spectators: true }),
+    ];
+  },
   'DELETE /api/rooms/{id}': async () => {
     const { user, roomId: id } = await freshRoom();
     return [await user.req('DELETE', `/api/rooms/${id}`)];
@@ -201,6 +208,7 @@ describe('the lobby’s HTTP contract', () => {
         'Me',
         'QuickJoin',
         'Reveal',
+        'RoomChatRequest',
         'RoomConfig',
         'RoomDetail',
         'RoomList',

@@ -13,6 +13,7 @@ import {
   leftSchema,
   listQuerySchema,
   quickJoinSchema,
+  roomChatRequestSchema,
   roomDetailSchema,
   roomIdParamSchema,
   roomListSchema,
@@ -64,7 +65,7 @@ function joinedJson(s: SeatResult) {
   };
 }
 
-/** Rooms: create, list, join (by code, quick), one room, leave, top up, close. */
+/** Rooms: create, list, join (by code, quick), one room, leave, top up, chat setting, close. */
 export function registerRoomRoutes(app: OpenAPIHono<Env>, deps: RoomRoutesDeps): void {
   const { rooms, addressOf } = deps;
   app.openapi(
@@ -242,6 +243,31 @@ export function registerRoomRoutes(app: OpenAPIHono<Env>, deps: RoomRoutesDeps):
         },
         200,
       );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/api/rooms/{id}/chat',
+      summary: "Turn the room's chat on or off, and spectators' chat (host only)",
+      description:
+        "Changes rooms.config's `chat` (a field left out keeps its value) and tells the room's table, which " +
+        'applies it at once, mid-hand too: a chat it refuses after that gets chat_disabled. Answers with the room.',
+      security: cookieAuth,
+      request: {
+        params: roomIdParamSchema,
+        body: { content: { 'application/json': { schema: roomChatRequestSchema } }, required: true },
+      },
+      responses: { 200: json(roomDetailSchema, 'The room with its new setting'), ...errors(400, 401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const found = await rooms.setChat(c.get('auth').userId, c.req.valid('param').id, {
+        enabled: body.enabled,
+        spectators: body.spectators,
+      });
+      return c.json(detailJson(found.room, found.members), 200);
     },
   );
 
