@@ -17,6 +17,7 @@ import {
   type LobbySignedUp,
   type LobbyTopUp,
   type QuickJoinRequest,
+  type RoomChatRequest,
   type RoomListQuery,
   type SeatRequest,
   type UpdateMeRequest,
@@ -44,6 +45,7 @@ export type {
   LobbyTopUp,
   LobbyUser,
   QuickJoinRequest,
+  RoomChatRequest,
   SeatRequest,
   UpdateMeRequest,
 } from '@felt/protocol';
@@ -158,6 +160,11 @@ export class LobbyClient {
       { amount },
       idempotencyKey,
     );
+  }
+
+  /** Host only: turns the room's chat on or off, and spectators' chat; answers with the room as it is now. */
+  setRoomChat(roomId: string, changes: RoomChatRequest): Promise<LobbyRoomDetail> {
+    return this.request<LobbyRoomDetail>('PATCH', `/api/rooms/${encodeURIComponent(roomId)}/chat`, changes);
   }
 
   /** Host only: refunds every seat and closes the room. */
