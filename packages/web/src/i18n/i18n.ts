@@ -89,3 +89,8 @@ export function formatInteger(n: number): string {
 export function formatDateTime(date: Date): string {
   return date.toLocaleString(currentLocale(), { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
+
+/** A time of day in the page's language: "09:30 AM", "09:30". */
+export function formatTime(date: Date): string {
+  return date.toLocaleTimeString(currentLocale(), { hour: '2-digit', minute: '2-digit' });
+}

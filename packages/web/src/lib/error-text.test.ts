@@ -25,6 +25,15 @@ describe('error text', () => {
     expect(tableErrorText({ code: 'illegal_action', reason: 'something_new' })).toBe(
       'That move is not allowed right now.',
     );
+    expect(tableErrorText({ code: 'chat_disabled', reason: 'chat_off' })).toBe(
+      'The host has turned chat off at this table.',
+    );
+    expect(tableErrorText({ code: 'chat_disabled', reason: 'spectators_muted' })).toBe(
+      'Only players may chat at this table; spectators can read along.',
+    );
+    expect(tableErrorText({ code: 'chat_disabled' })).toBe(
+      'Chat is off here: the room has it turned off, or only players may chat.',
+    );
     expect(tableErrorText({ code: 'invalid_amount', min: 40, max: 1200 })).toBe(
       'That amount is not allowed: choose between 40 and 1,200.',
     );

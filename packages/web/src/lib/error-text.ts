@@ -4,7 +4,14 @@
 // not compile otherwise); an unknown code (a newer server) falls back to a generic sentence that
 // names the code, never to the server's own message.
 import { CommandRefusedError, FeltSdkError, LobbyApiError, SdkErrorCode } from '@felt/client';
-import { ErrorCode, isErrorCode, LOBBY_ERROR_CODES, type ErrorMessage, type LobbyErrorCode } from '@felt/protocol';
+import {
+  ChatDisabledReason,
+  ErrorCode,
+  isErrorCode,
+  LOBBY_ERROR_CODES,
+  type ErrorMessage,
+  type LobbyErrorCode,
+} from '@felt/protocol';
 import { t } from '../i18n/i18n.js';
 import { chips } from './format.js';
 
@@ -22,6 +29,10 @@ function isIllegalReason(reason: string): reason is IllegalReason {
   return (ILLEGAL_REASONS as readonly string[]).includes(reason);
 }
 
+function isChatDisabledReason(reason: string): reason is ChatDisabledReason {
+  return (Object.values(ChatDisabledReason) as string[]).includes(reason);
+}
+
 function isLobbyErrorCode(code: string): code is LobbyErrorCode {
   return (LOBBY_ERROR_CODES as readonly string[]).includes(code);
 }
@@ -34,6 +45,9 @@ export function tableErrorText(error: Pick<ErrorMessage, 'code' | 'reason' | 'mi
   }
   if (code === ErrorCode.INVALID_AMOUNT && error.min !== undefined && error.max !== undefined) {
     return t('errors.amountRange', { min: chips(error.min), max: chips(error.max) });
+  }
+  if (code === ErrorCode.CHAT_DISABLED && error.reason !== undefined && isChatDisabledReason(error.reason)) {
+    return t(`errors.chatDisabled.${error.reason}`);
   }
   return isErrorCode(code) ? t(`errors.table.${code}`) : t('errors.tableUnknown', { code });
 }

@@ -45,6 +45,7 @@ function harness(storage: ReturnType<typeof memoryStorage> | null = null, sound:
       return Promise.resolve({});
     }),
     fairness: () => undefined,
+    chatLog: () => [],
     detach: () => undefined,
   };
   const client = {

@@ -9,8 +9,9 @@ import type {
   TableView,
 } from '@felt/client';
 import { currentTurn } from '@felt/client';
-import type { BettingLimit, ErrorMessage, HandResult, RevealRecordView, Showdown } from '@felt/protocol';
+import type { BettingLimit, ChatMessage, ErrorMessage, HandResult, RevealRecordView, Showdown } from '@felt/protocol';
 import { i18n, t } from '../i18n/i18n.js';
+import { addDealerLines, type DealerLine } from '../lib/chat-feed.js';
 import { ServerClock } from '../lib/clock.js';
 import { errorText, tableErrorText } from '../lib/error-text.js';
 import {
@@ -67,6 +68,16 @@ export interface TableScreenState {
   readonly preAction: PreActionSelection | null;
   /** This tab's session at this table: hands played, net, biggest pot (lib/session-summary.ts). */
   readonly summary: SessionSummary;
+  /** The table's recent chat, oldest first, without the muted users' messages (the SDK's chatLog). */
+  readonly chat: readonly ChatMessage[];
+  /** Who won what in the hands that finished while the page watched: the chat panel's dealer lines. */
+  readonly dealer: readonly DealerLine[];
+  /** The users this page muted, by id, with the name they chatted under. */
+  readonly muted: ReadonlyMap<string, string>;
+  /** Why the last chat message was not sent (written in the page's language when shown), or null. */
+  readonly chatError: unknown;
+  /** A chat message is on its way. */
+  readonly chatSending: boolean;
 }
 
 /** Where a table's session summary lasts as long as the tab: sessionStorage, when the page may use it. */
@@ -118,6 +129,11 @@ export class TableController {
       busy: false,
       preAction: null,
       summary: this.loadSummary(),
+      chat: this.session.chatLog(),
+      dealer: [],
+      muted: new Map(),
+      chatError: null,
+      chatSending: false,
     });
     const s = this.session;
     this.offs.push(
@@ -132,6 +148,7 @@ export class TableController {
       }),
       s.on('view', (v) => this.onView(v)),
       s.on('fairness', (verdict) => this.onFairness(verdict)),
+      s.on('chat', () => this.patch({ chat: this.session.chatLog() })),
       s.on('status', (status) => this.patch({ session: status })),
       s.on('resync', () => this.patch({ resyncing: true })),
       s.on('refused', (err: ErrorMessage) => this.toasts.show(tableErrorText(err))),
@@ -200,6 +217,40 @@ export class TableController {
     return this.run(() => this.session.showCards(handId));
   }
 
+  /**
+   * Says `text` at the table. True when the table took it (the message itself arrives as a `chat`
+   * event); otherwise `chatError` holds why (the SDK's own check, chat_disabled, chat_rate_limited...).
+   */
+  async sendChat(text: string): Promise<boolean> {
+    this.patch({ chatSending: true, chatError: null });
+    try {
+      await this.session.sendChat(text);
+      this.patch({ chatSending: false });
+      return true;
+    } catch (err) {
+      this.patch({ chatSending: false, chatError: err });
+      return false;
+    }
+  }
+
+  /** Hides a user's chat on this page, or shows it again; nothing is sent. */
+  toggleMute(userId: string, name: string): void {
+    const muted = new Map(this.state.muted);
+    if (this.session.isMuted(userId)) {
+      this.session.unmute(userId);
+      muted.delete(userId);
+    } else {
+      this.session.mute(userId);
+      muted.set(userId, name);
+    }
+    this.patch({ muted, chat: this.session.chatLog() });
+  }
+
+  /** Forgets the last chat refusal (the player edits the message). */
+  clearChatError(): void {
+    if (this.state.chatError !== null) this.patch({ chatError: null });
+  }
+
   /** Asks for a fresh snapshot (the reconnect indicator's "Resync now"). */
   resync(): void {
     this.session.resync();
@@ -225,8 +276,10 @@ export class TableController {
     const hand = view.hand;
     let finished = this.state.finished;
     let summary = this.state.summary;
+    let dealer = this.state.dealer;
     if (hand?.result != null) {
       finished = this.upsert(finished, hand, view);
+      dealer = addDealerLines(dealer, hand.result, seatNames(view), this.clock.now());
       summary = recordHandResult(summary, hand.handId, hand.result, view.state?.hero?.seat ?? null);
       if (summary !== this.state.summary) this.saveSummary(summary);
     }
@@ -244,7 +297,7 @@ export class TableController {
     // The turn's cue: once per turn, and not for a turn the pre-action above answers.
     const heroTurn = turn !== null && view.state?.actor === turn.seat ? turn.turnToken : null;
     this.cue(cueForTurn(this.cues, heroTurn, decision !== null));
-    this.store.set({ ...this.state, view, model: toTableModel(view), finished, preAction, summary });
+    this.store.set({ ...this.state, view, model: toTableModel(view), finished, preAction, summary, dealer });
     if (decision !== null) void this.act(decision);
   }
 
@@ -277,8 +330,7 @@ export class TableController {
   private upsert(list: readonly FinishedHand[], hand: HandMarkers, view: TableView): readonly FinishedHand[] {
     const result = hand.result!;
     const state = view.state;
-    const names = new Map<number, string>();
-    for (const s of state?.seats ?? []) if (s.name !== null) names.set(s.seat, s.name);
+    const names = seatNames(view);
     const existing = list.find((h) => h.handId === hand.handId);
     const entry: FinishedHand = {
       handId: hand.handId,
@@ -306,4 +358,11 @@ export class TableController {
   private patch(partial: Partial<TableScreenState>): void {
     this.store.set({ ...this.state, ...partial });
   }
+}
+
+/** The names at the table's seats, by seat. */
+function seatNames(view: TableView): Map<number, string> {
+  const names = new Map<number, string>();
+  for (const s of view.state?.seats ?? []) if (s.name !== null) names.set(s.seat, s.name);
+  return names;
 }

@@ -1,4 +1,5 @@
 import type { LobbyRoomDetail } from '@felt/client';
+import { CHAT_DEFAULTS } from '@felt/protocol';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { t as translate } from '../i18n/i18n.js';
 import { useT } from '../i18n/use-t.js';
@@ -10,6 +11,7 @@ import type { AppState } from '../state/app-state.js';
 import { TableController, type TableScreenState } from '../state/table-controller.js';
 import { ToastKind } from '../state/toasts.js';
 import { ActionBar } from './action-bar.js';
+import { ChatPanel, type ChatSetting } from './chat-panel.js';
 import { Dialog } from './dialog.js';
 import { FairnessBadge, FairnessPanel } from './fairness.js';
 import { Felt } from './felt.js';
@@ -73,6 +75,16 @@ function roomActionMs(room: LobbyRoomDetail | null): number {
   return seconds !== undefined ? seconds * 1000 : 30_000;
 }
 
+/** The room's chat setting, with the protocol's defaults for a config that leaves it out. */
+function chatSetting(room: LobbyRoomDetail | null): ChatSetting | null {
+  if (room === null) return null;
+  const chat = room.config.chat;
+  return {
+    enabled: chat?.enabled ?? CHAT_DEFAULTS.enabled,
+    spectators: chat?.spectators ?? CHAT_DEFAULTS.spectators,
+  };
+}
+
 function mayForceStart(room: LobbyRoomDetail | null): boolean {
   return room?.config.startHand?.hostMayForceStart !== false;
 }
@@ -103,6 +115,7 @@ export function TableRoom({
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [mucked, setMucked] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  const [chatSettingBusy, setChatSettingBusy] = useState(false);
   const serverNow = useCallback(() => controller.clock.now(), [controller]);
 
   const loadRoom = useCallback(() => {
@@ -112,6 +125,19 @@ export function TableRoom({
       .catch(() => setRoom(null));
   }, [app, controller.tableId]);
   useEffect(loadRoom, [loadRoom]);
+
+  // The host's chat switches: the lobby answers with the room as it is now.
+  const setChatSetting = useCallback(
+    (change: Partial<ChatSetting>) => {
+      setChatSettingBusy(true);
+      app.lobby
+        .setRoomChat(controller.tableId, change)
+        .then(setRoom)
+        .catch((err: unknown) => app.toasts.show(errorText(err)))
+        .finally(() => setChatSettingBusy(false));
+    },
+    [app, controller.tableId],
+  );
 
   // Announce the hero's turn and each result once, politely, for screen readers.
   const turnToken = model?.turn?.turnToken;
@@ -305,6 +331,14 @@ export function TableRoom({
             />
           )}
           <HandLog model={model} />
+          <ChatPanel
+            controller={controller}
+            st={st}
+            meId={meId(app)}
+            setting={chatSetting(room)}
+            onSetting={isHost ? setChatSetting : undefined}
+            settingBusy={chatSettingBusy}
+          />
         </aside>
       </div>
 

@@ -43,6 +43,7 @@ import { App } from '../app.js';
 import { applyLocale, t } from '../i18n/i18n.js';
 import { errorText, lobbyErrorText, tableErrorText } from '../lib/error-text.js';
 import { gameName, gameShortTitle, gameTitle, handNameText, stakesText, streetName } from '../lib/format.js';
+import { dealerLines } from '../lib/chat-feed.js';
 import { buildReplay, voidedText } from '../lib/replay.js';
 import { checkRoomForm, EMPTY_ROOM_FORM, roomIssueText, type RoomForm } from '../lib/room-form.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
@@ -62,6 +63,7 @@ import {
   validActions,
 } from '../test-support/fixtures.js';
 import { ActionBar } from './action-bar.js';
+import { ChatPanel } from './chat-panel.js';
 import { PreActionBar } from './pre-action-bar.js';
 import { CreateRoomDialog } from './create-room-dialog.js';
 import { FairnessPanel } from './fairness.js';
@@ -462,6 +464,55 @@ const failed = {
   },
 } as unknown as HandFairness;
 
+const CHAT: TableScreenState['chat'] = [
+  {
+    type: 'chat_message',
+    table_id: TABLE,
+    table_seq: 40,
+    chat_id: 'c1',
+    user_id: ME.user.id,
+    name: 'alice',
+    role: 'player',
+    seat: 2,
+    text: '大家好',
+    ts: 1_764_400_000_000,
+  },
+  {
+    type: 'chat_message',
+    table_id: TABLE,
+    table_seq: 44,
+    chat_id: 'c2',
+    user_id: '00000000-0000-4000-8000-000000000007',
+    name: 'bob',
+    role: 'spectator',
+    seat: null,
+    text: '好牌',
+    ts: 1_764_400_030_000,
+  },
+];
+
+const DEALER = dealerLines(
+  {
+    hand_id: HAND,
+    table_seq: 42,
+    pots: [
+      { index: 0, amount: 120, rake: 0, eligible: [1, 2], winners: [{ seat: 2, amount: 120, side: 'high' }] },
+      {
+        index: 1,
+        amount: 80,
+        rake: 0,
+        eligible: [1, 2],
+        winners: [
+          { seat: 1, amount: 40, side: 'high' },
+          { seat: 2, amount: 40, side: 'low' },
+        ],
+      },
+    ],
+  },
+  new Map([[2, 'alice']]),
+  1_764_400_020_000,
+);
+
 function controllerFor(model: TableModel, over: Partial<TableScreenState> = {}): TableController {
   const state: TableScreenState = {
     view: initialTableView(TABLE),
@@ -474,6 +525,11 @@ function controllerFor(model: TableModel, over: Partial<TableScreenState> = {}):
     busy: false,
     preAction: null,
     summary: { hands: 3, net: -120, biggestPot: 480, counted: ['h1', 'h2', 'h3'] },
+    chat: CHAT,
+    dealer: DEALER,
+    muted: new Map([['00000000-0000-4000-8000-000000000009', 'bob']]),
+    chatError: null,
+    chatSending: false,
     ...over,
   };
   return {
@@ -615,6 +671,39 @@ describe('every screen in Chinese', () => {
     expectChinese(joining);
   });
 
+  it('the chat panel: messages, dealer lines, the muted, the counter, a refusal, the host switches', () => {
+    const model = tableModels().betting!;
+    const controller = controllerFor(model, {
+      chatError: new CommandRefusedError('c9', 'chat', { type: 'error', code: 'chat_rate_limited', message: 'x' }),
+    });
+    const st = controller.store.get();
+    const html = render(
+      <ChatPanel
+        controller={controller}
+        st={st}
+        meId={ME.user.id}
+        setting={{ enabled: false, spectators: true }}
+        onSetting={() => undefined}
+      />,
+    );
+    expect(html).toContain('data-testid="chat-host"');
+    expect(html).toContain('data-testid="chat-dealer"');
+    expect(html).toContain('data-testid="chat-error"');
+    expect(html).toContain('从主池赢得 120');
+    expect(html).toContain('从边池 1赢得 40（低牌）');
+    expectChinese(html);
+    expectChinese(
+      render(
+        <ChatPanel
+          controller={controller}
+          st={{ ...st, chat: [], dealer: [], muted: new Map() }}
+          meId={null}
+          setting={null}
+        />,
+      ),
+    );
+  });
+
   it('the action bar for every kind of decision', () => {
     for (const va of [
       validActions(),
@@ -750,6 +839,8 @@ describe('every sentence builder in Chinese', () => {
       expectChineseText(tableErrorText({ code: 'illegal_action', reason }));
     }
     expectChineseText(tableErrorText({ code: 'invalid_amount', min: 40, max: 1200 }));
+    for (const reason of ['chat_off', 'spectators_muted'])
+      expectChineseText(tableErrorText({ code: 'chat_disabled', reason }));
     for (const code of LOBBY_ERROR_CODES) expectChineseText(lobbyErrorText(code));
     for (const code of Object.values(SdkErrorCode)) expectChineseText(errorText(new FeltSdkError(code, 'x')));
     expectChineseText(
