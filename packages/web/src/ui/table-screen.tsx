@@ -126,17 +126,25 @@ export function TableRoom({
   }, [app, controller.tableId]);
   useEffect(loadRoom, [loadRoom]);
 
-  // The host's chat switches: the lobby answers with the room as it is now.
+  // The host's chat switches: shown switched at once, then the lobby's answer (the room as it is now)
+  // replaces the guess; a refusal is told and the room read again.
   const setChatSetting = useCallback(
     (change: Partial<ChatSetting>) => {
       setChatSettingBusy(true);
+      setRoom((r) => {
+        const now = chatSetting(r);
+        return r === null || now === null ? r : { ...r, config: { ...r.config, chat: { ...now, ...change } } };
+      });
       app.lobby
         .setRoomChat(controller.tableId, change)
         .then(setRoom)
-        .catch((err: unknown) => app.toasts.show(errorText(err)))
+        .catch((err: unknown) => {
+          app.toasts.show(errorText(err));
+          loadRoom();
+        })
         .finally(() => setChatSettingBusy(false));
     },
-    [app, controller.tableId],
+    [app, controller.tableId, loadRoom],
   );
 
   // Announce the hero's turn and each result once, politely, for screen readers.
