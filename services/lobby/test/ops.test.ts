@@ -87,6 +87,7 @@ describe('operations endpoints', () => {
         '/api/rooms/join',
         '/api/rooms/quick-join',
         '/api/rooms/{id}',
+        '/api/rooms/{id}/chat',
         '/api/rooms/{id}/leave',
         '/api/rooms/{id}/top-up',
         '/api/wallet/history',
