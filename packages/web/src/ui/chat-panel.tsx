@@ -46,13 +46,16 @@ export function ChatPanel({ controller, st, meId, setting, onSetting, settingBus
   const lastKey = feed.at(-1)?.key ?? null;
   const [seenKey, setSeenKey] = useState<string | null>(lastKey);
   const logRef = useRef<HTMLOListElement>(null);
+  /** The log is scrolled to its end (or was just opened): new lines keep it there. */
+  const atEnd = useRef(true);
 
-  // While open, everything shown is seen, and the log follows the newest line.
+  // While open, everything shown is seen, and the log follows the newest line unless the player
+  // scrolled back to read.
   useEffect(() => {
     if (!open) return;
     setSeenKey(lastKey);
     const log = logRef.current;
-    if (log !== null) log.scrollTop = log.scrollHeight;
+    if (log !== null && atEnd.current) log.scrollTop = log.scrollHeight;
   }, [open, lastKey]);
 
   const left = chatCharsLeft(text);
@@ -83,7 +86,10 @@ export function ChatPanel({ controller, st, meId, setting, onSetting, settingBus
           type="button"
           className="btn btn--ghost btn--sm chat__toggle"
           aria-expanded={open}
-          onClick={() => setOpen((o) => !o)}
+          onClick={() => {
+            atEnd.current = true;
+            setOpen((o) => !o);
+          }}
           data-testid="chat-toggle"
         >
           {open ? t('chat.hide') : t('chat.show')}
@@ -123,7 +129,17 @@ export function ChatPanel({ controller, st, meId, setting, onSetting, settingBus
           {feed.length === 0 ? (
             <p className="chat__empty muted">{t('chat.empty')}</p>
           ) : (
-            <ol className="chat__log" role="log" aria-live="polite" ref={logRef} data-testid="chat-log">
+            <ol
+              className="chat__log"
+              role="log"
+              aria-live="polite"
+              ref={logRef}
+              onScroll={(e) => {
+                const log = e.currentTarget;
+                atEnd.current = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+              }}
+              data-testid="chat-log"
+            >
               {feed.map((entry) =>
                 entry.kind === 'dealer' ? (
                   <li key={entry.key} className="chat__line chat__line--dealer" data-testid="chat-dealer">

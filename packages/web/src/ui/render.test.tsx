@@ -1,13 +1,15 @@
 // Components rendered to HTML with react-dom/server: what a player (and a screen reader) gets for a
 // given state, without a browser. The Chromium suite covers behaviour; this covers markup.
-import { initialTableView, reduceTable, type HandFairness, type TurnInfo } from '@felt/client';
+import { CommandRefusedError, initialTableView, reduceTable, type HandFairness, type TurnInfo } from '@felt/client';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { dealerLines } from '../lib/chat-feed.js';
 import { toTableModel, type ShowdownModel } from '../lib/table-model.js';
-import type { FinishedHand } from '../state/table-controller.js';
+import type { FinishedHand, TableController, TableScreenState } from '../state/table-controller.js';
 import { emptySeat, HAND, seat, STUD_VARIANT, TABLE, tableState, validActions } from '../test-support/fixtures.js';
 import { ActionBar } from './action-bar.js';
 import { Card } from './card.js';
+import { ChatPanel } from './chat-panel.js';
 import { FairnessBadge } from './fairness.js';
 import { Felt } from './felt.js';
 import { PreActionBar } from './pre-action-bar.js';
@@ -277,5 +279,87 @@ describe('SessionSummaryView', () => {
     );
     expect(none).toContain('No hands played here yet');
     expect(none).not.toContain('session-hands');
+  });
+});
+
+describe('ChatPanel', () => {
+  const message = (
+    seq: number,
+    userId: string,
+    name: string,
+    text: string,
+    role: 'player' | 'spectator' = 'player',
+  ) => ({
+    type: 'chat_message' as const,
+    table_id: TABLE,
+    table_seq: seq,
+    chat_id: `c${seq}`,
+    user_id: userId,
+    name,
+    role,
+    seat: role === 'player' ? seq : null,
+    text,
+    ts: 1_764_400_000_000,
+  });
+  const state = (over: Partial<TableScreenState> = {}) =>
+    ({
+      chat: [message(3, 'u-me', 'ann', 'hi all'), message(5, 'u-bo', 'bo', 'hey', 'spectator')],
+      dealer: dealerLines(
+        {
+          hand_id: HAND,
+          table_seq: 4,
+          pots: [
+            { index: 0, amount: 120, rake: 0, eligible: [1, 3], winners: [{ seat: 3, amount: 120, side: 'high' }] },
+          ],
+        },
+        new Map([[3, 'ann']]),
+        1_764_400_000_000,
+      ),
+      muted: new Map([['u-cy', 'cy']]),
+      chatError: null,
+      chatSending: false,
+      ...over,
+    }) as TableScreenState;
+  const panel = (st: TableScreenState, host = false) =>
+    renderToStaticMarkup(
+      <ChatPanel
+        controller={{} as TableController}
+        st={st}
+        meId="u-me"
+        setting={{ enabled: true, spectators: false }}
+        onSetting={host ? () => undefined : undefined}
+      />,
+    );
+
+  it('lists messages and the dealer’s line in table order; names others can be muted by, not one’s own', () => {
+    const html = panel(state());
+    const order = ['hi all', 'ann wins 120 from the main pot', 'hey'].map((s) => html.indexOf(s));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(html).toContain('Seat 3');
+    expect(html).toContain('spectator');
+    expect(html).toContain('aria-label="Mute bo: hide their messages"');
+    expect(html).not.toContain('Mute ann');
+    // The muted are listed to be unmuted.
+    expect(html).toContain('aria-label="Unmute cy"');
+    expect(html).toContain('aria-label="200 characters left"');
+    // The room's switches are the host's only.
+    expect(html).not.toContain('data-testid="chat-host"');
+    expect(panel(state(), true)).toContain('data-testid="chat-host"');
+  });
+
+  it('shows a refusal in the catalog’s words; Send waits for something to send', () => {
+    const refused = panel(
+      state({
+        chatError: new CommandRefusedError('c1', 'chat', {
+          type: 'error',
+          code: 'chat_disabled',
+          reason: 'spectators_muted',
+          message: 'x',
+        }),
+      }),
+    );
+    expect(refused).toMatch(/role="alert"[^>]*>Only players may chat at this table; spectators can read along\.</);
+    expect(refused).toMatch(/<button type="submit"[^>]*disabled=""/);
   });
 });
