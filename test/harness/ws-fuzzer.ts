@@ -20,7 +20,10 @@ export type Expectation =
   | { readonly kind: 'close'; readonly code: number }
   | { readonly kind: 'sync'; readonly answer: SyncAnswer }
   /** Goes to a worker; answered (by command_id) with ack, error, the join snapshot or resync_response. */
-  | { readonly kind: 'async'; readonly frame: Exclude<ClientFrame, { type: 'ping' }> }
+  | {
+      readonly kind: 'async';
+      readonly frame: Exclude<ClientFrame, { type: 'ping' | 'lobby_subscribe' | 'lobby_unsubscribe' }>;
+    }
   /** leave_table of an attached table: detached at once, no answer. */
   | { readonly kind: 'silent'; readonly tableId: string };
 
@@ -39,6 +42,9 @@ export function expectationOf(frame: FuzzFrame, attached: ReadonlySet<string>, l
   if (!parsed.ok) return { kind: 'sync', answer: { type: 'error', code: parsed.code, commandId: parsed.command_id } };
   const f = parsed.frame;
   if (f.type === 'ping') return { kind: 'sync', answer: { type: 'pong', nonce: f.nonce } };
+  // Answered later, by a list or an error that carries no command id: not among the generated frames.
+  if (f.type === 'lobby_subscribe' || f.type === 'lobby_unsubscribe')
+    throw new Error(`${f.type} is not among the frames this fuzzer sends`);
   const commandId = 'command_id' in f ? f.command_id : undefined;
   if (f.type === 'join_table') {
     if (!attached.has(f.table_id) && attached.size >= limits.maxTablesPerSocket)
@@ -94,7 +100,7 @@ export class FuzzViolation extends Error {
 
 interface Pending {
   readonly commandId: string;
-  readonly frame: Exclude<ClientFrame, { type: 'ping' }>;
+  readonly frame: Exclude<ClientFrame, { type: 'ping' | 'lobby_subscribe' | 'lobby_unsubscribe' }>;
   answer: ServerMsg | undefined;
 }
 
@@ -234,7 +240,9 @@ export class FuzzLane {
   }
 
   /** Sends a worker-bound frame with a fresh command_id and waits for its answer. */
-  private async request(frame: Exclude<ClientFrame, { type: 'ping' }>): Promise<ServerMsg> {
+  private async request(
+    frame: Exclude<ClientFrame, { type: 'ping' | 'lobby_subscribe' | 'lobby_unsubscribe' }>,
+  ): Promise<ServerMsg> {
     const commandId = `fz-${this.o.name}-${++this.nextCommand}`;
     this.issued.add(commandId);
     const pending: Pending = { commandId, frame, answer: undefined };

@@ -5,6 +5,7 @@ export * from './sdk/emitter.js';
 export * from './sdk/errors.js';
 export * from './sdk/felt-client.js';
 export * from './sdk/hand-fairness.js';
+export * from './sdk/lobby-feed.js';
 export * from './sdk/random.js';
 export * from './sdk/reducer.js';
 export * from './sdk/socket.js';

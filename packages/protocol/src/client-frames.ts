@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { chatSchema } from './chat.js';
+import {
+  lobbySubscribeSchema,
+  lobbyUnsubscribeSchema,
+  type LobbySubscribeFrame,
+  type LobbyUnsubscribeFrame,
+} from './lobby-feed.js';
 import { ErrorCode, isErrorCode } from './error-codes.js';
 import {
   cardSchema,
@@ -195,6 +201,8 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   resyncRequestSchema,
   chatSchema,
   pingSchema,
+  lobbySubscribeSchema,
+  lobbyUnsubscribeSchema,
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type ClientFrameType = ClientFrame['type'];
@@ -210,8 +218,8 @@ export type ShowCardsFrame = z.infer<typeof showCardsSchema>;
 export type ResyncRequestFrame = z.infer<typeof resyncRequestSchema>;
 export type PingFrame = z.infer<typeof pingSchema>;
 
-/** Every client frame that names a table (all but ping). */
-export type TableFrame = Exclude<ClientFrame, PingFrame>;
+/** Every client frame that names a table (all but ping and the live lobby's). */
+export type TableFrame = Exclude<ClientFrame, PingFrame | LobbySubscribeFrame | LobbyUnsubscribeFrame>;
 
 /** Frames the gateway forwards to the table's worker as commands (attach and detach have their own calls). */
 export type TableCommandFrame = Exclude<TableFrame, JoinTableFrame | LeaveTableFrame>;
@@ -229,6 +237,8 @@ export const CLIENT_FRAME_TYPES = [
   'resync_request',
   'chat',
   'ping',
+  'lobby_subscribe',
+  'lobby_unsubscribe',
 ] as const satisfies readonly ClientFrameType[];
 
 /** The frame types the worker applies as table commands. */

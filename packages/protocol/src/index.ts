@@ -5,4 +5,5 @@ export * from './messages.js';
 export * from './state-hash.js';
 // The lobby's HTTP API and the hand history's operation log.
 export * from './lobby-api.js';
+export * from './lobby-feed.js';
 export * from './hand-actions.js';

@@ -33,6 +33,8 @@ const FRAMES = [
   { type: 'resync_request', table_id: 't1', from_table_seq: 4 },
   { type: 'chat', table_id: T, text: 'gl hf', command_id: 'c10' },
   { type: 'ping', nonce: 'n' },
+  { type: 'lobby_subscribe' },
+  { type: 'lobby_unsubscribe' },
 ];
 
 describe('parseClientFrame', () => {

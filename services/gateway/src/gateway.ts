@@ -11,6 +11,7 @@ import {
 } from '@felt/platform';
 import { ErrorCode, parseClientFrame, type ErrorMessage } from '@felt/protocol';
 import { ChannelSubscriptions } from './channel-subscriptions.js';
+import { LobbyFeedFanout } from './lobby-feed.js';
 import { clientAddress } from './client-address.js';
 import { GatewayCloseCode } from './close-codes.js';
 import { ConnectionIndex, NO_TABLES, type Attachment } from './connection-index.js';
@@ -148,6 +149,7 @@ export class Gateway {
   private readonly metrics: GatewayMetrics;
   private readonly router: WorkerRouter;
   private readonly channels: ChannelSubscriptions<SocketData>;
+  private readonly lobby: LobbyFeedFanout<SocketData>;
   private readonly tables: TableRequests<SocketData>;
   private readonly allowed: ReadonlySet<string>;
   private readonly limiter: SocketLimiter;
@@ -204,6 +206,14 @@ export class Gateway {
       send: (conn, text) => this.send(conn, text),
       sendError: (conn, error) => this.sendError(conn, error),
     });
+    this.lobby = new LobbyFeedFanout<SocketData>({
+      redis: o.redis,
+      subscriber: o.subscriber,
+      keys: this.keys,
+      logger: o.logger,
+      send: (conn, text) => this.send(conn, text),
+      sendError: (conn, error) => this.sendError(conn, error),
+    });
     o.ring.onChange(() => {
       this.router.syncLinks();
       this.tables.reconcile();
@@ -236,6 +246,7 @@ export class Gateway {
   async stop(): Promise<void> {
     this.stopping = true;
     this.tables.stop();
+    this.lobby.stop();
     if (this.listenSocket) uWS.us_listen_socket_close(this.listenSocket);
     this.listenSocket = undefined;
     await this.closeInBatches();
@@ -426,6 +437,14 @@ export class Gateway {
       );
       return;
     }
+    if (frame.type === 'lobby_subscribe') {
+      void this.lobby.subscribe(conn);
+      return;
+    }
+    if (frame.type === 'lobby_unsubscribe') {
+      this.lobby.unsubscribe(conn);
+      return;
+    }
     void this.tables.forward(conn, frame);
   }
 
@@ -443,6 +462,7 @@ export class Gateway {
     const dropped = code === 1006 ? UWS_DROP_REASONS[reason] : undefined;
     if (dropped !== undefined) this.metrics.messagesIn.inc({ type: dropped });
     this.tables.detachAll(conn);
+    this.lobby.unsubscribe(conn);
     this.o.logger.debug({ event: 'socket_closed', connectionId: conn.id, code, reason }, 'socket closed');
   }
 

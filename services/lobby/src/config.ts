@@ -114,4 +114,6 @@ export const lobbyEnv = {
   FELT_MAX_OPEN_ROOMS_PER_USER: limit('rooms').default(DEFAULT_LIMITS.maxOpenRoomsPerUser),
   /** How often each replica checks that the revocation keys in Redis are complete (and reloads them if not). */
   FELT_REVOCATION_CHECK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** How often the live lobby's feed reads the room list and the watched wallets (one replica at a time). */
+  FELT_LOBBY_FEED_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
 };

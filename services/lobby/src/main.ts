@@ -4,6 +4,7 @@ import { closeRedis, createLogger, createRedis, loadEnv, onShutdown, shutdownTel
 import type { AddressInfo } from 'node:net';
 import { createLobbyApp } from './app.js';
 import { lobbyEnv } from './config.js';
+import { LobbyFeed } from './lobby-feed.js';
 import { DEFAULT_WEB_DIST } from './web-static.js';
 
 const env = loadEnv('lobby', lobbyEnv);
@@ -56,6 +57,17 @@ await lobby.revocationSync
   .catch((err: unknown) => logger.warn({ event: 'revocation_check_failed', err }, 'revocation check failed'));
 lobby.revocationSync.start();
 
+// The live lobby: one replica at a time publishes the room list's changes and watched wallets.
+const feed = new LobbyFeed({
+  prisma,
+  redis,
+  prefix: env.FELT_REDIS_PREFIX,
+  rooms: lobby.rooms,
+  logger,
+  intervalMs: env.FELT_LOBBY_FEED_MS,
+});
+feed.start();
+
 // Finish any room deletion that a crash cut off, before a half-deleted room can be seen.
 const resumed = await lobby.rooms.finishClosingRooms();
 if (resumed > 0) logger.info({ event: 'room_closures_resumed', rooms: resumed }, 'finished interrupted room closures');
@@ -90,6 +102,7 @@ onShutdown(
   async () => {
     if (sweep) clearInterval(sweep);
     await lobby.revocationSync.stop();
+    await feed.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await new Promise<void>((resolve) => opsServer.close(() => resolve()));
     await prisma.$disconnect();

@@ -4,11 +4,15 @@ import {
   stateHash,
   type Ack,
   type ErrorMessage,
+  type LobbyDelta,
+  type LobbyRooms,
+  type LobbyRoomSummary,
   type ServerMessage,
 } from '@felt/protocol';
 import { backoffDelay, resolveBackoff, type BackoffOptions } from './backoff.js';
 import { Connection, ConnectionStatus, type ConnectionEvents } from './connection.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
+import { LobbyFeedState } from './lobby-feed.js';
 import { CommandRefusedError, FeltSdkError, SdkErrorCode } from './errors.js';
 import type { HandFairness } from './hand-fairness.js';
 import { newCommandId, webCryptoRandom, webCryptoRandomBytes, type RandomBytes } from './random.js';
@@ -69,6 +73,10 @@ export interface FeltClientEvents {
   /** An error that belongs to no table and no pending command. */
   error: ErrorMessage;
   fairness: HandFairness & { readonly tableId: string };
+  /** The live lobby's list changed (after {@link FeltClient.subscribeLobby}): the rooms, oldest first. */
+  lobby: readonly LobbyRoomSummary[];
+  /** Your wallet's balance (after {@link FeltClient.subscribeLobby}): at the start, then on each change. */
+  wallet: number;
 }
 
 interface Pending {
@@ -101,6 +109,8 @@ export class FeltClient {
   readonly connection: Connection;
   private readonly sessions = new Map<string, TableSession>();
   private readonly pending = new Map<string, Pending>();
+  private readonly lobbyFeed = new LobbyFeedState();
+  private lobbyWanted = false;
   private readonly timers: Timers;
   private readonly random: () => number;
   private readonly randomBytes: RandomBytes;
@@ -277,6 +287,7 @@ export class FeltClient {
   private onOpen(open: ConnectionEvents['open']): void {
     if (open.reconnect) this.stats.reconnects++;
     this.events.emit('open', open);
+    if (this.lobbyWanted) this.connection.send({ type: 'lobby_subscribe' });
     for (const s of this.sessions.values()) s.attach(open.reconnect);
   }
 
@@ -289,7 +300,47 @@ export class FeltClient {
     if (close.fatal) {
       for (const s of [...this.sessions.values()]) s.close('detached');
     }
+    this.lobbyFeed.lost();
     this.events.emit('close', close);
+  }
+
+  // ---- the live lobby ---------------------------------------------------------------------------
+
+  /**
+   * Starts the live lobby on this connection (and on every reconnection): `lobby` events with the
+   * open listed rooms as they change, and `wallet` events with your balance, instead of polling the
+   * lobby's HTTP API. Until the first `lobby` event, or while the socket is down, poll instead.
+   */
+  subscribeLobby(): void {
+    this.lobbyWanted = true;
+    this.connection.send({ type: 'lobby_subscribe' });
+  }
+
+  unsubscribeLobby(): void {
+    this.lobbyWanted = false;
+    this.lobbyFeed.lost();
+    this.connection.send({ type: 'lobby_unsubscribe' });
+  }
+
+  /** The live lobby's rooms as last received, oldest first (empty before the first list). */
+  lobbyRooms(): LobbyRoomSummary[] {
+    return this.lobbyFeed.rooms();
+  }
+
+  /** Whether the live lobby's list is current: subscribed, and the list of this connection received. */
+  get lobbyLive(): boolean {
+    return this.lobbyWanted && this.lobbyFeed.version !== null;
+  }
+
+  private onLobby(message: LobbyRooms | LobbyDelta): void {
+    if (!this.lobbyWanted) return;
+    const result = this.lobbyFeed.apply(message);
+    if (result === 'applied') this.events.emit('lobby', this.lobbyFeed.rooms());
+    else if (result === 'gap') {
+      // A change was lost (pub/sub is at most once): a fresh list.
+      this.lobbyFeed.lost();
+      this.connection.send({ type: 'lobby_subscribe' });
+    }
   }
 
   private onMessage(raw: unknown): void {
@@ -324,6 +375,13 @@ export class FeltClient {
         return;
       case 'table_heartbeat':
         this.sessions.get(message.table_id)?.heartbeat(message);
+        return;
+      case 'lobby_rooms':
+      case 'lobby_delta':
+        this.onLobby(message);
+        return;
+      case 'wallet':
+        if (this.lobbyWanted) this.events.emit('wallet', message.balance);
         return;
       default:
         break;

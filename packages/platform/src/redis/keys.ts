@@ -60,6 +60,18 @@ export interface RedisKeys {
 
   /** channel: lobby membership changes (`room-events`), published after the transaction commits. */
   readonly roomEvents: string;
+  /** channel: the live lobby's list changes (`lobby_delta` JSON), published by the feed's leader. */
+  readonly lobbyFeed: string;
+  /** string: the live lobby's current list (`lobby_rooms` JSON), written before each delta. */
+  readonly lobbyFeedRooms: string;
+  /** string with PX TTL: the lobby replica computing the feed (its token). */
+  readonly lobbyFeedLock: string;
+  /** sorted set: users with the live lobby open, scored by when their gateway's last word expires. */
+  readonly lobbyFeedWatchers: string;
+  /** hash: userId -> wallet balance, as last published, for the users watching. */
+  readonly lobbyFeedWallets: string;
+  /** channel: one user's wallet balance changed (`wallet` JSON). */
+  wallet(userId: string): string;
   /** string "1" with TTL (the session's remaining life): the session was revoked. */
   revoked(sessionId: string): string;
   /**
@@ -121,6 +133,12 @@ export function redisKeys(prefix: string): RedisKeys {
     botsOnly: (id) => `${prefix}bots-only:${id}`,
     tableOps: `${prefix}table-ops`,
     roomEvents: `${prefix}room-events`,
+    lobbyFeed: `${prefix}lobby-feed`,
+    lobbyFeedRooms: `${prefix}lobby-feed:rooms`,
+    lobbyFeedLock: `${prefix}lobby-feed:lock`,
+    lobbyFeedWatchers: `${prefix}lobby-feed:watchers`,
+    lobbyFeedWallets: `${prefix}lobby-feed:wallets`,
+    wallet: (id) => `${prefix}wallet:${id}`,
     revoked: (sid) => `${prefix}revoked:${sid}`,
     sessionsRevoked: `${prefix}sessions-revoked`,
     revocationsSeq: `${prefix}revocations:seq`,

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import { CHAT_RATE, CHAT_TEXT_MAX, chatMessageSchema, chatSchema } from '../chat.js';
+import {
+  LOBBY_FEED_MAX_ROOMS,
+  lobbyDeltaSchema,
+  lobbyRoomsSchema,
+  lobbySubscribeSchema,
+  lobbyUnsubscribeSchema,
+  walletMessageSchema,
+} from '../lobby-feed.js';
 import { CloseCode } from '../close-codes.js';
 import { ErrorCode } from '../error-codes.js';
 import {
@@ -108,6 +116,8 @@ export function renderProtocolDoc(): string {
     ['resync_request', resyncRequestSchema],
     ['chat', chatSchema],
     ['ping', pingSchema],
+    ['lobby_subscribe', lobbySubscribeSchema],
+    ['lobby_unsubscribe', lobbyUnsubscribeSchema],
   ];
   const servers: [string, z.ZodType][] = [
     ['table_state', tableStateSchema],
@@ -130,6 +140,9 @@ export function renderProtocolDoc(): string {
     ['table_heartbeat', tableHeartbeatSchema],
     ['error', errorMessageSchema],
     ['pong', pongSchema],
+    ['lobby_rooms', lobbyRoomsSchema],
+    ['lobby_delta', lobbyDeltaSchema],
+    ['wallet', walletMessageSchema],
   ];
   const errorRows = Object.values(ErrorCode).map((code) => `| \`${code}\` | ${ERROR_CODE_DOCS[code]} |`);
   const closeRows = Object.values(CloseCode).map((code) => `| ${code} | ${CLOSE_CODE_DOCS[code]} |`);
@@ -264,6 +277,21 @@ export function renderProtocolDoc(): string {
     '  nothing else. It is never stored in hand histories, and it carries text only, never cards or actions.',
     '- Muting a player is the client’s choice: drop `chat_message`s by `user_id` (the SDK’s',
     '  `TableSession.mute(userId)`). Who won what is in `hand_result`; clients show it in the same panel.',
+    '',
+    '## Live lobby',
+    '',
+    '- `lobby_subscribe` on any socket starts the live lobby there: the gateway answers with `lobby_rooms` (the',
+    `  open listed rooms, oldest first, at most ${LOBBY_FEED_MAX_ROOMS}, as GET /api/rooms lists them without filters) and`,
+    '  `wallet` (your balance, when the feed has read it), then sends each change of the list as `lobby_delta`',
+    '  and each change of your wallet as `wallet`. Filter the list on the client.',
+    '- Versions: each `lobby_delta` carries `version` and `prev_version`. Apply it when `prev_version` is the',
+    '  version you hold; ignore it when `version` is not above yours (it was already in your list); otherwise a',
+    '  change was lost (pub/sub is at most once): send `lobby_subscribe` again for a fresh `lobby_rooms`.',
+    '- A socket gets a fresh list at most once a second (`rate_limited` otherwise; the changes keep coming).',
+    '  Before the lobby has published a list (it is starting, or Redis lost its data) `lobby_subscribe` is',
+    '  answered with `unavailable`: poll the HTTP API and subscribe again later. `lobby_unsubscribe` stops it.',
+    '- The list is computed once for the whole cluster, by one lobby replica at a time, every',
+    '  `FELT_LOBBY_FEED_MS` (1 s by default): a change shows within about that long, whoever made it.',
     '',
     '## Resync',
     '',

@@ -28,7 +28,7 @@ export interface RoomRoutesDeps {
   readonly addressOf: (c: Context<Env>) => string;
 }
 
-function summaryJson(r: RoomSummary) {
+export function summaryJson(r: RoomSummary) {
   return {
     session_id: r.id,
     code: r.code,
