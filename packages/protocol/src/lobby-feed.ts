@@ -8,6 +8,9 @@ import { chipsSchema } from './wire.js';
 // lobby service computes the list once for the whole cluster (one replica at a time) and publishes
 // changes on Redis; gateways fan them out (docs/dev/contracts.md, `P lobby-feed`).
 
+/** The `reason` of an error that refused `lobby_subscribe` (`unavailable`, `rate_limited`). */
+export const LIVE_LOBBY = 'live_lobby';
+
 /** The most rooms the feed lists (oldest first, as GET /api/rooms). */
 export const LOBBY_FEED_MAX_ROOMS = 200;
 

@@ -1,5 +1,5 @@
 import type { ChannelSubscriber, Logger, Redis, RedisKeys } from '@felt/platform';
-import { ErrorCode, lobbyDeltaSchema, type ErrorMessage } from '@felt/protocol';
+import { ErrorCode, LIVE_LOBBY, lobbyDeltaSchema, type ErrorMessage } from '@felt/protocol';
 
 /** How long a gateway's word that a user watches the lobby lasts; renewed every third of it. */
 export const WATCH_TTL_MS = 30_000;
@@ -60,6 +60,7 @@ export class LobbyFeedFanout<C extends LobbySocket> {
       this.o.sendError(conn, {
         type: 'error',
         code: ErrorCode.RATE_LIMITED,
+        reason: LIVE_LOBBY,
         message: `one fresh lobby list a second at most; the changes keep coming meanwhile`,
       });
       return;
@@ -145,6 +146,7 @@ export class LobbyFeedFanout<C extends LobbySocket> {
     this.o.sendError(conn, {
       type: 'error',
       code: ErrorCode.UNAVAILABLE,
+      reason: LIVE_LOBBY,
       message: 'the live lobby is not available now; poll the lobby API and subscribe again later',
     });
   }

@@ -578,3 +578,71 @@ describe('test builders', () => {
     }
   });
 });
+
+describe('FeltClient: the live lobby', () => {
+  const room = (n: number) => ({
+    session_id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    code: String(100000 + n),
+    status: 'open',
+    game: 'holdem',
+    limit: 'nl',
+    stakes: '1/2',
+    seats: 6,
+    players: 0,
+    buy_in: { min: 40, max: 200 },
+    listed: true,
+    host_id: '00000000-0000-4000-8000-000000000999',
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
+  });
+
+  it('subscribes, applies deltas in order, asks again after a gap, a refusal and a reconnect', () => {
+    const { timers, sockets, client } = setup();
+    const lists: number[] = [];
+    const wallets: number[] = [];
+    client.on('lobby', (rooms) => lists.push(rooms.length));
+    client.on('wallet', (b) => wallets.push(b));
+    client.subscribeLobby();
+    expect(sockets.last.framesOfType('lobby_subscribe')).toHaveLength(1);
+    expect(client.lobbyLive).toBe(false);
+
+    // No list published yet: refused, and asked again a few seconds later (not at once).
+    deliver(sockets.last, { type: 'error', code: 'unavailable', reason: 'live_lobby', message: 'not yet' });
+    timers.advance(1_000);
+    expect(sockets.last.framesOfType('lobby_subscribe')).toHaveLength(1);
+    timers.advance(10_000);
+    expect(sockets.last.framesOfType('lobby_subscribe')).toHaveLength(2);
+
+    deliver(sockets.last, { type: 'lobby_rooms', version: 3, rooms: [room(1)] });
+    deliver(sockets.last, { type: 'wallet', balance: 900 });
+    expect(client.lobbyLive).toBe(true);
+    deliver(sockets.last, { type: 'lobby_delta', version: 4, prev_version: 3, upserts: [room(2)], removed: [] });
+    expect(client.lobbyRooms().map((r) => r.code)).toEqual(['100001', '100002']);
+    expect(lists).toEqual([1, 2]);
+    expect(wallets).toEqual([900]);
+
+    // A delta that skips one: a fresh list is asked for at once.
+    deliver(sockets.last, { type: 'lobby_delta', version: 6, prev_version: 5, upserts: [], removed: [] });
+    expect(sockets.last.framesOfType('lobby_subscribe')).toHaveLength(3);
+    expect(client.lobbyLive).toBe(false);
+    // Too soon after the last one: refused, asked again a second or so later.
+    deliver(sockets.last, { type: 'error', code: 'rate_limited', reason: 'live_lobby', message: 'slow down' });
+    timers.advance(2_000);
+    expect(sockets.last.framesOfType('lobby_subscribe')).toHaveLength(4);
+    deliver(sockets.last, { type: 'lobby_rooms', version: 6, rooms: [] });
+    expect(lists).toEqual([1, 2, 0]);
+
+    // The socket drops: not live; the next socket subscribes by itself.
+    sockets.last.serverClose();
+    expect(client.lobbyLive).toBe(false);
+    timers.advance(2_000);
+    sockets.last.acceptOpen();
+    expect(sockets.last.framesOfType('lobby_subscribe')).toHaveLength(1);
+
+    // Unsubscribed: the list messages still in flight are ignored.
+    client.unsubscribeLobby();
+    expect(sockets.last.framesOfType('lobby_unsubscribe')).toHaveLength(1);
+    deliver(sockets.last, { type: 'lobby_rooms', version: 7, rooms: [room(3)] });
+    expect(lists).toEqual([1, 2, 0]);
+    client.close();
+  });
+});

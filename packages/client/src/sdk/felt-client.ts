@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  LIVE_LOBBY,
   serverMessageSchema,
   stateHash,
   type Ack,
@@ -91,6 +92,10 @@ interface Pending {
   firstSentAt: number | undefined;
 }
 
+/** After a live lobby refused as rate_limited, and as unavailable (no list published yet). */
+const LOBBY_RETRY_MS = 1_000;
+const LOBBY_UNAVAILABLE_RETRY_MS = 5_000;
+
 const RETRYABLE_JOIN_CODES: ReadonlySet<string> = new Set(['unavailable', 'rate_limited', 'internal']);
 
 /**
@@ -111,6 +116,7 @@ export class FeltClient {
   private readonly pending = new Map<string, Pending>();
   private readonly lobbyFeed = new LobbyFeedState();
   private lobbyWanted = false;
+  private lobbyRetry: (() => void) | undefined;
   private readonly timers: Timers;
   private readonly random: () => number;
   private readonly randomBytes: RandomBytes;
@@ -318,6 +324,8 @@ export class FeltClient {
 
   unsubscribeLobby(): void {
     this.lobbyWanted = false;
+    this.lobbyRetry?.();
+    this.lobbyRetry = undefined;
     this.lobbyFeed.lost();
     this.connection.send({ type: 'lobby_unsubscribe' });
   }
@@ -330,6 +338,20 @@ export class FeltClient {
   /** Whether the live lobby's list is current: subscribed, and the list of this connection received. */
   get lobbyLive(): boolean {
     return this.lobbyWanted && this.lobbyFeed.version !== null;
+  }
+
+  /** The gateway refused a fresh list: ask again a moment later (no list yet: later still). */
+  private retryLobby(error: ErrorMessage): void {
+    if (!this.lobbyWanted || this.lobbyRetry !== undefined) return;
+    const delay = error.code === ErrorCode.RATE_LIMITED ? LOBBY_RETRY_MS : LOBBY_UNAVAILABLE_RETRY_MS;
+    const handle = this.timers.setTimeout(
+      () => {
+        this.lobbyRetry = undefined;
+        if (this.lobbyWanted && this.lobbyFeed.version === null) this.connection.send({ type: 'lobby_subscribe' });
+      },
+      delay * (1 + this.random() / 2),
+    );
+    this.lobbyRetry = () => this.timers.clearTimeout(handle);
   }
 
   private onLobby(message: LobbyRooms | LobbyDelta): void {
@@ -448,6 +470,7 @@ export class FeltClient {
         return;
       }
     }
+    if (error.reason === LIVE_LOBBY) this.retryLobby(error);
     const session = error.table_id !== undefined ? this.sessions.get(error.table_id) : undefined;
     if (!session) {
       this.events.emit('error', error);
