@@ -26,6 +26,9 @@ export function App({ app }: { readonly app: AppState }) {
   const t = useT();
   const auth = useStore(app.auth);
   const [route, go] = useRoute();
+  useEffect(() => {
+    if (auth.status === 'signed_in') app.startLiveLobby();
+  }, [app, auth.status]);
 
   let screen;
   if (auth.status === 'loading') {

@@ -8,7 +8,7 @@ function room(id: number, over: Partial<LobbyRoomSummary> = {}): LobbyRoomSummar
     code: String(100000 + id),
     status: 'open',
     game: 'holdem',
-    limit: 'no_limit',
+    limit: 'nl',
     stakes: '1/2',
     seats: 6,
     players: 1,
@@ -22,10 +22,10 @@ function room(id: number, over: Partial<LobbyRoomSummary> = {}): LobbyRoomSummar
 
 const rooms = [
   room(1),
-  room(2, { game: 'omaha', limit: 'pot_limit' }),
+  room(2, { game: 'omaha', limit: 'pl' }),
   room(3, { stakes: '5/10' }),
-  room(4, { game: 'stud', limit: 'fixed_limit', stakes: '2/4' }),
-  room(5, { game: 'omaha', limit: 'no_limit', stakes: '5/10' }),
+  room(4, { game: 'stud', limit: 'fl', stakes: '2/4' }),
+  room(5, { game: 'omaha', limit: 'nl', stakes: '5/10' }),
 ];
 const codes = (list: readonly LobbyRoomSummary[]) => list.map((r) => r.code);
 
@@ -36,9 +36,9 @@ describe('filterRooms', () => {
 
   it('filters by game, by limit, by stakes, and by all of them at once', () => {
     expect(codes(filterRooms(rooms, { game: 'omaha', limit: '' }))).toEqual(['100002', '100005']);
-    expect(codes(filterRooms(rooms, { game: '', limit: 'no_limit' }))).toEqual(['100001', '100003', '100005']);
+    expect(codes(filterRooms(rooms, { game: '', limit: 'nl' }))).toEqual(['100001', '100003', '100005']);
     expect(codes(filterRooms(rooms, { game: '', limit: '', stakes: '5/10' }))).toEqual(['100003', '100005']);
-    expect(codes(filterRooms(rooms, { game: 'omaha', limit: 'no_limit', stakes: '5/10' }))).toEqual(['100005']);
+    expect(codes(filterRooms(rooms, { game: 'omaha', limit: 'nl', stakes: '5/10' }))).toEqual(['100005']);
     expect(filterRooms(rooms, { game: 'razz', limit: '' })).toEqual([]);
   });
 
@@ -52,11 +52,11 @@ describe('filterRooms', () => {
 describe('roomListQuery', () => {
   it('asks GET /api/rooms for the same filters, leaving out the ones set to any', () => {
     expect(roomListQuery(NO_ROOM_FILTER)).toEqual({});
-    expect(roomListQuery({ game: 'omaha', limit: 'pot_limit', stakes: '1/2' })).toEqual({
+    expect(roomListQuery({ game: 'omaha', limit: 'pl', stakes: '1/2' })).toEqual({
       game: 'omaha',
-      limit: 'pot_limit',
+      limit: 'pl',
       stakes: '1/2',
     });
-    expect(roomListQuery({ game: '', limit: 'fixed_limit', stakes: '' })).toEqual({ limit: 'fixed_limit' });
+    expect(roomListQuery({ game: '', limit: 'fl', stakes: '' })).toEqual({ limit: 'fl' });
   });
 });

@@ -10,6 +10,7 @@ import {
 } from '../i18n/i18n.js';
 import { errorText } from '../lib/error-text.js';
 import { parseWalletHistoryPage, walletHistoryPath, type WalletHistoryPage } from '../lib/wallet-history.js';
+import { LiveLobby } from './live-lobby.js';
 import { SoundBoard } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, Toasts } from './toasts.js';
@@ -48,6 +49,13 @@ export class AppState {
   readonly auth = new Store<AuthState>({ status: 'loading' });
   /** Turn and warning cues for every table, and the mute choice kept in this browser. */
   readonly sound: SoundBoard;
+  /**
+   * The lobby list and the wallet over the WebSocket, on for as long as someone is signed in (not
+   * only on the lobby screen): the header's wallet is on every screen, and subscribing on each visit
+   * to the lobby would buy a fresh list each time (and meet the gateway's one-a-second limit).
+   */
+  readonly liveLobby = new LiveLobby((balance) => this.walletChanged(balance));
+  private liveLobbyStarting = false;
   private client: FeltClient | null = null;
   private clientStarting: Promise<FeltClient> | null = null;
   /** Language changes sent to the lobby and not answered yet: until then a polled /api/me is stale. */
@@ -190,6 +198,33 @@ export class AppState {
     return this.clientStarting;
   }
 
+  /** Signed in: the live lobby on the page's one FeltClient (connected now if no table did yet). */
+  startLiveLobby(): void {
+    if (this.liveLobbyStarting || this.auth.get().status !== 'signed_in') return;
+    this.liveLobbyStarting = true;
+    this.feltClient()
+      .then((client) => {
+        if (this.auth.get().status === 'signed_in' && this.client === client) this.liveLobby.start(client);
+      })
+      .catch(() => {
+        // No gateway URLs now: the lobby screen keeps polling, and the next sign-in tries again.
+      })
+      .finally(() => {
+        this.liveLobbyStarting = false;
+      });
+  }
+
+  /**
+   * The live lobby's wallet: the header shows it at once. A balance that moved means chips went to or
+   * came from a table (a buy-in, a cash-out, a refund), so the seats are read again too.
+   */
+  private walletChanged(balance: number): void {
+    const current = this.auth.get();
+    if (current.status !== 'signed_in' || current.me.wallet === balance) return;
+    this.auth.set({ status: 'signed_in', me: { ...current.me, wallet: balance } });
+    void this.refreshMe();
+  }
+
   historyPage(cursor?: string): Promise<HistoryPage> {
     return this.lobby.hands({ pageSize: 20, ...(cursor !== undefined ? { cursor } : {}) });
   }
@@ -212,6 +247,7 @@ export class AppState {
   }
 
   private stopClient(): void {
+    this.liveLobby.stop();
     this.client?.close();
     this.client = null;
   }

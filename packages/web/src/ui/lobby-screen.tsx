@@ -1,18 +1,18 @@
 import { newCommandId, type LobbyMe, type LobbyRoomSummary } from '@felt/client';
 import { BETTING_LIMITS, GAME_TYPES, type BettingLimit, type GameType } from '@felt/protocol';
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { Trans } from 'react-i18next';
 import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, gameName, gameShortTitle, limitName } from '../lib/format.js';
+import { LOBBY_POLL_MS, LobbyFeedMode, shouldPoll } from '../lib/lobby-feed-mode.js';
+import { filterRooms, roomListQuery, type RoomFilter } from '../lib/room-filter.js';
 import type { Route } from '../lib/routes.js';
 import type { AppState } from '../state/app-state.js';
 import { ToastKind } from '../state/toasts.js';
 import { CreateRoomDialog } from './create-room-dialog.js';
 import { Dialog } from './dialog.js';
-
-/** How often the table list refreshes while the page is visible. */
-const LIST_REFRESH_MS = 3_000;
+import { useStore } from './hooks.js';
 
 interface Props {
   readonly app: AppState;
@@ -20,42 +20,52 @@ interface Props {
   readonly go: (r: Route) => void;
 }
 
-function useRooms(app: AppState, filter: { game: GameType | ''; limit: BettingLimit | '' }) {
-  const [rooms, setRooms] = useState<readonly LobbyRoomSummary[] | null>(null);
+/**
+ * The open tables under the screen's filters: from the live lobby while it is live (filtered here,
+ * as the live list is the unfiltered one), else polled from GET /api/rooms (with the wallet and
+ * seats from GET /api/me) every few seconds while the tab is visible, as before the live lobby. The
+ * polling stops as soon as the live list arrives and starts again when the socket drops.
+ */
+function useRooms(app: AppState, game: RoomFilter['game'], limit: RoomFilter['limit']) {
+  const mode = useStore(app.liveLobby.mode);
+  const liveRooms = useStore(app.liveLobby.rooms);
+  const [polled, setPolled] = useState<readonly LobbyRoomSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  const filter = useMemo<RoomFilter>(() => ({ game, limit }), [game, limit]);
   const load = useCallback(async () => {
     try {
-      const list = await app.lobby.listRooms({
-        ...(filter.game !== '' ? { game: filter.game } : {}),
-        ...(filter.limit !== '' ? { limit: filter.limit } : {}),
-      });
-      setRooms(list);
+      setPolled(await app.lobby.listRooms(roomListQuery(filter)));
       setError(null);
-      setUpdatedAt(Date.now());
     } catch (err) {
       setError(errorText(err));
     }
-  }, [app, filter.game, filter.limit]);
+  }, [app, filter]);
   useEffect(() => {
+    if (mode === LobbyFeedMode.LIVE) return;
     void load();
-    // Polling, paused while the tab is hidden: the lobby's API has no push channel for the list. The
-    // wallet and seats come along, so a refund that lands after a leave shows up by itself.
     const id = setInterval(() => {
-      if (document.visibilityState !== 'visible') return;
+      if (!shouldPoll(app.liveLobby.mode.get(), document.visibilityState === 'visible')) return;
       void load();
       void app.refreshMe();
-    }, LIST_REFRESH_MS);
+    }, LOBBY_POLL_MS);
     return () => clearInterval(id);
-  }, [load, app]);
-  return { rooms, error, updatedAt, reload: load };
+  }, [load, app, mode]);
+  const live = mode === LobbyFeedMode.LIVE && liveRooms !== null;
+  const rooms = live ? filterRooms(liveRooms, filter) : polled;
+  return {
+    rooms,
+    mode,
+    error: live ? null : error,
+    // Live, the change reaches the list by itself.
+    reload: async () => (live ? undefined : load()),
+  };
 }
 
 export function LobbyScreen({ app, me, go }: Props) {
   const t = useT();
   const [game, setGame] = useState<GameType | ''>('');
   const [limit, setLimit] = useState<BettingLimit | ''>('');
-  const { rooms, error, reload } = useRooms(app, { game, limit });
+  const { rooms, mode, error, reload } = useRooms(app, game, limit);
   const [creating, setCreating] = useState(false);
   const [joining, setJoining] = useState<LobbyRoomSummary | null>(null);
   const ids = { game: useId(), limit: useId() };
@@ -138,8 +148,8 @@ export function LobbyScreen({ app, me, go }: Props) {
           ) : (
             <RoomsTable rooms={rooms} seated={seated} onJoin={setJoining} />
           )}
-          <p id="tables-live-note" className="hint">
-            {t('lobby.liveNote')}
+          <p id="tables-live-note" className="hint" data-testid="lobby-feed" data-mode={mode}>
+            {mode === LobbyFeedMode.LIVE ? t('lobby.feedLive') : t('lobby.feedPolling')}
           </p>
         </section>
 
