@@ -1,7 +1,7 @@
 import { Emitter, type FeltClientEvents, type LobbyRoomSummary } from '@felt/client';
 import type { ErrorMessage } from '@felt/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LOBBY_RATE_RETRY_MS, LOBBY_RETRY_MS, LobbyFeedMode } from '../lib/lobby-feed-mode.js';
+import { LobbyFeedMode } from '../lib/lobby-feed-mode.js';
 import { LiveLobby, type LobbyFeedClient } from './live-lobby.js';
 
 /** The SDK's side as the page sees it: subscriptions counted, events fired by the test. */
@@ -29,7 +29,7 @@ class FakeClient implements LobbyFeedClient {
     this.events.emit('close', { code: 1006, reason: '', fatal: false });
   }
   refuse(code: ErrorMessage['code']): void {
-    this.events.emit('error', { type: 'error', code, message: 'refused' });
+    this.events.emit('error', { type: 'error', code, message: 'refused', reason: 'live_lobby' });
   }
 }
 
@@ -75,44 +75,23 @@ describe('LiveLobby', () => {
     expect(live.rooms.get()).toEqual([]);
   });
 
-  it('subscribes again after unavailable, waiting longer after each refusal, and resets once live', () => {
+  it('polls after a refusal until the list the SDK asks for again arrives, and never asks twice itself', () => {
     live.start(client);
-    client.refuse('unavailable');
-    vi.advanceTimersByTime(LOBBY_RETRY_MS - 1);
-    expect(client.subscribes).toBe(1);
-    vi.advanceTimersByTime(1);
-    expect(client.subscribes).toBe(2);
-    client.refuse('unavailable');
-    vi.advanceTimersByTime(LOBBY_RETRY_MS);
-    expect(client.subscribes).toBe(2);
-    vi.advanceTimersByTime(LOBBY_RETRY_MS);
-    expect(client.subscribes).toBe(3);
     client.list([ROOM]);
-    client.drop();
-    client.refuse('unavailable');
-    vi.advanceTimersByTime(LOBBY_RETRY_MS);
-    expect(client.subscribes).toBe(4);
-  });
-
-  it('asks again after rate_limited, and ignores other errors and refusals while live', () => {
-    live.start(client);
+    // A gap: the SDK dropped its list and asked for a fresh one, which the gateway refused.
+    client.lobbyLive = false;
     client.refuse('rate_limited');
-    vi.advanceTimersByTime(LOBBY_RATE_RETRY_MS);
-    expect(client.subscribes).toBe(2);
-    client.refuse('internal');
-    client.list([ROOM]);
-    client.refuse('rate_limited');
+    expect(live.mode.get()).toBe(LobbyFeedMode.POLLING);
     vi.advanceTimersByTime(60_000);
-    expect(client.subscribes).toBe(2);
+    expect(client.subscribes).toBe(1);
+    client.list([]);
+    expect(live.mode.get()).toBe(LobbyFeedMode.LIVE);
   });
 
-  it('stops: unsubscribes, cancels a pending retry, hears nothing more and polls', () => {
+  it('stops: unsubscribes, hears nothing more and polls', () => {
     live.start(client);
-    client.refuse('unavailable');
     live.stop();
     expect(client.unsubscribes).toBe(1);
-    vi.advanceTimersByTime(60_000);
-    expect(client.subscribes).toBe(1);
     client.list([ROOM]);
     client.events.emit('wallet', 10);
     expect(live.rooms.get()).toBeNull();
