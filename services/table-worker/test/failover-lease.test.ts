@@ -3,7 +3,7 @@ import { closeRedis, createLogger, createRedis, redisKeys, type CompletedHandJob
 import { ErrorCode } from '@felt/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TableActor } from '../src/actor/table-actor.js';
-import { TableDirectory, atHandBoundary } from '../src/actor/table-directory.js';
+import { TableDirectory, atHandBoundary, type TableDirectoryOptions } from '../src/actor/table-directory.js';
 import { TableError } from '../src/actor/table-error.js';
 import { RedisCheckpointStore } from '../src/adapters/redis-checkpoint-store.js';
 import { RedisLeases } from '../src/adapters/redis-lease.js';
@@ -173,7 +173,12 @@ const A = uid(1);
 const B = uid(2);
 
 /** With `ringOwner`, each worker serves TABLE only while that says the ring names it. */
-function twoWorkers(prefix: string, ringOwner?: () => string, monotonic = leaseClock()) {
+function twoWorkers(
+  prefix: string,
+  ringOwner?: () => string,
+  monotonic = leaseClock(),
+  extra: Partial<TableDirectoryOptions> = {},
+) {
   const ha = harness();
   const hb = harness();
   const seed = room([
@@ -198,6 +203,7 @@ function twoWorkers(prefix: string, ringOwner?: () => string, monotonic = leaseC
       idleMs: 60_000,
       ownership,
       ...(ringOwner ? { shouldServe: () => ringOwner() === id, ringOwnerOf: ringOwner } : {}),
+      ...extra,
     });
     return { h, c, ownership, directory, store };
   };
@@ -241,6 +247,20 @@ async function lostCheckpointAfterHand3() {
   const rowsAt = (lastHandNo: number) => b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo }));
   rowsAt(1);
   return { prefix, b, rowsAt };
+}
+
+/** The directory's live actor for TABLE, once it serves it with both dealHand connections attached again. */
+function servedWithBoth(directory: TableDirectory): Promise<TableActor> {
+  return vi.waitFor(() => {
+    const live = directory.peek(TABLE);
+    expect(
+      live
+        ?.snapshot()
+        .connections.map((c) => c.connectionId)
+        .sort(),
+    ).toEqual(['ca', 'cb']);
+    return live!;
+  });
 }
 
 async function dealHand(h: Harness, directory: TableDirectory): Promise<void> {
@@ -387,8 +407,9 @@ describe('TableDirectory under leases (real Redis)', () => {
   });
 
   it('Redis lost the hands queue with the checkpoint: the worker that queued the hands sends them again and deals on once they are written', async () => {
-    const prefix = freshPrefix();
-    const h = harness();
+    const unconfirmed = new UnconfirmedHands();
+    const { b } = twoWorkers(freshPrefix(), undefined, leaseClock(), { unconfirmed });
+    const { h, directory } = b;
     const members = [
       { userId: A, name: 'Ann', seat: 1, stack: 200 },
       { userId: B, name: 'Bob', seat: 2, stack: 200 },
@@ -396,23 +417,9 @@ describe('TableDirectory under leases (real Redis)', () => {
     const rowsAt = (lastHandNo: number) => h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo }));
     // Hands 2 and 3 were queued here and never confirmed written; the rows hold hand 1. Then Redis
     // restarted empty: no checkpoint, no mark, an empty queue.
-    const unconfirmed = new UnconfirmedHands();
     for (const handNo of [1, 2, 3])
       unconfirmed.sent({ hand_id: `hand-${handNo}`, room_id: TABLE, hand_no: handNo } as CompletedHandJob);
     rowsAt(1);
-    const { metrics } = counters();
-    const directory = new TableDirectory({
-      ...h.deps,
-      checkpoints: new RedisCheckpointStore(redis, prefix),
-      idleMs: 60_000,
-      ownership: new TableOwnership({
-        leases: leases(prefix, 'wb', 60_000),
-        logger: silent,
-        acquireWaitMs: 100,
-        metrics,
-      }),
-      unconfirmed,
-    });
 
     const next = directory.get(TABLE);
     // Sent again in order (hand 1, which the rows hold, is not), and the table waits for them.
@@ -470,16 +477,7 @@ describe('TableDirectory under leases (real Redis)', () => {
     // A lease TTL later it tries again, and the rows answer: the table is served with both
     // connections attached (their gateways still count them as attached here), table_seq going on.
     a.h.time.advance(a.ownership.ttlMs);
-    const actor = await vi.waitFor(() => {
-      const live = a.directory.peek(TABLE);
-      expect(
-        live
-          ?.snapshot()
-          .connections.map((c) => c.connectionId)
-          .sort(),
-      ).toEqual(['ca', 'cb']);
-      return live!;
-    });
+    const actor = await servedWithBoth(a.directory);
     expect(actor.tableSeq).toBeGreaterThan(seq);
     expect(a.directory.epochOf(TABLE)).toBeGreaterThanOrEqual(2);
     await a.directory.close();
@@ -589,16 +587,7 @@ describe('TableDirectory under leases (real Redis)', () => {
     a.h.time.advance(a.ownership.ttlMs);
     await vi.waitFor(() => expect(a.c.stale).toBe(1));
     a.h.time.advance(a.ownership.ttlMs);
-    const actor = await vi.waitFor(() => {
-      const live = a.directory.peek(TABLE);
-      expect(
-        live
-          ?.snapshot()
-          .connections.map((c) => c.connectionId)
-          .sort(),
-      ).toEqual(['ca', 'cb']);
-      return live!;
-    });
+    const actor = await servedWithBoth(a.directory);
     expect(room.ownerEpoch).toBe(2);
     expect(actor.tableSeq).toBeGreaterThan(seq);
     // Built from the room rows: every gateway re-attaches what it holds (other gateways' sockets too).
