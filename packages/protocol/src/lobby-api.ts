@@ -431,6 +431,57 @@ export interface LobbyRouteContract {
   readonly success: Readonly<Record<number, z.ZodType | null>>;
 }
 
+// The wallet's history (GET /api/wallet/history): every movement of the caller's wallet.
+
+/**
+ * Every kind of ledger transaction (prisma/schema.prisma, LedgerTxKind). A wallet sees grant,
+ * buy_in, top_up, cash_out and refund (and a bot's wallet bot_stake and bot_return); the rest move
+ * chips between escrows, the rake and the house, and are listed so that a new posting to a wallet
+ * never fails the response schema.
+ */
+export const WALLET_ENTRY_KINDS = [
+  'grant',
+  'buy_in',
+  'top_up',
+  'cash_out',
+  'refund',
+  'hand_result',
+  'rake',
+  'bankroll_funding',
+  'bot_stake',
+  'bot_return',
+] as const;
+export type WalletEntryKind = (typeof WALLET_ENTRY_KINDS)[number];
+
+const signedChips = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+
+export const WALLET_HISTORY_MAX_PAGE = 100;
+
+export const walletHistoryQuerySchema = z.object({
+  cursor: z.string().max(512).optional().describe('The `next` of the previous page'),
+  page_size: z.coerce.number().int().min(1).max(WALLET_HISTORY_MAX_PAGE).default(20),
+});
+export type WalletHistoryQuery = z.input<typeof walletHistoryQuerySchema>;
+
+export const walletEntrySchema = z.object({
+  id: z.uuid().describe('The ledger entry'),
+  at: z.iso.datetime().describe('When the movement was posted'),
+  kind: z.enum(WALLET_ENTRY_KINDS),
+  amount: signedChips.describe('Chips into the wallet (positive) or out of it (negative)'),
+  balance: chips.describe('The wallet balance just after this movement'),
+  room: z
+    .object({ session_id: z.uuid(), code: z.string() })
+    .nullable()
+    .describe('The room the chips went to or came from; null for a grant'),
+});
+export type WalletEntry = z.infer<typeof walletEntrySchema>;
+
+export const walletHistoryPageSchema = z.object({
+  entries: z.array(walletEntrySchema).describe('Newest first'),
+  next: z.string().nullable().describe('The cursor of the next (older) page; null on the last page'),
+});
+export type WalletHistoryPage = z.infer<typeof walletHistoryPageSchema>;
+
 /**
  * Every route of the lobby's HTTP API, keyed `METHOD /path` as OpenAPI writes the path. The lobby's
  * contract test checks that the served OpenAPI document has exactly these routes and that every
@@ -462,6 +513,7 @@ export const LOBBY_ROUTES = {
     body: roomChatRequestSchema,
     success: { 200: roomDetailSchema },
   },
+  'GET /api/wallet/history': { query: walletHistoryQuerySchema, success: { 200: walletHistoryPageSchema } },
   'GET /api/hands': { query: historyQuerySchema, success: { 200: historyPageSchema } },
   'GET /api/hands/{id}': { params: handIdParamSchema, success: { 200: handDetailSchema } },
   'GET /api/hands/{id}/reveal': { params: handIdParamSchema, success: { 200: revealResponseSchema } },

@@ -40,7 +40,7 @@ import {
   updateMeSchema,
 } from '@felt/protocol';
 import type { z } from 'zod';
-import { walletEntrySchema, walletHistoryPageSchema } from './wallet-contract.js';
+import { walletEntrySchema, walletHistoryPageSchema } from '@felt/protocol';
 
 export {
   clientConfigSchema,

@@ -1,6 +1,6 @@
 import { accountKey, LedgerTxKind, Prisma, walletAccount, type PrismaClient } from '@felt/db';
 import { ApiErrorCode, LobbyError } from './errors.js';
-import { WALLET_ENTRY_KINDS, type WalletEntryKind, type WalletHistoryPage } from './wallet-contract.js';
+import { WALLET_ENTRY_KINDS, type WalletEntryKind, type WalletHistoryPage } from '@felt/protocol';
 
 // The contract's kinds are the ledger's, no more and no fewer: a kind added to either side alone fails
 // to compile here.

@@ -11,14 +11,12 @@ import type { z } from 'zod';
 import { directSink } from '../../../test/money/fixtures.js';
 import { SimTable, type HandJob } from '../../../test/money/sim-table.js';
 import { componentName } from '../src/schemas.js';
-import { LOBBY_LOCAL_ROUTES } from '../src/wallet-contract.js';
 import { startHarness, uniqueName, type Client, type Harness, type Response } from './harness.js';
 
 type User = Client & { id: string; name: string };
 
-/** The protocol's routes and the ones whose contract still lives in the lobby (wallet-contract.ts). */
-const ROUTES = { ...LOBBY_ROUTES, ...LOBBY_LOCAL_ROUTES };
-type RouteKey = LobbyRouteKey | keyof typeof LOBBY_LOCAL_ROUTES;
+const ROUTES = LOBBY_ROUTES;
+type RouteKey = LobbyRouteKey;
 
 interface DocOperation {
   readonly requestBody?: { readonly content?: Readonly<Record<string, { readonly schema?: { $ref?: string } }>> };

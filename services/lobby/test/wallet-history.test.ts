@@ -3,7 +3,7 @@
 // caller's own account, and a typed 400 (nothing else) for a bad page size or cursor.
 import { grant, Prisma, withTransaction } from '@felt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { walletHistoryPageSchema, type WalletEntry, type WalletHistoryPage } from '../src/wallet-contract.js';
+import { walletHistoryPageSchema, type WalletEntry, type WalletHistoryPage } from '@felt/protocol';
 import { walletPageQuery } from '../src/wallet-history.js';
 import { expectError, startHarness, type Client, type Harness } from './harness.js';
 

@@ -1,23 +1,12 @@
 // The wallet's history from the lobby (`GET /api/wallet/history`): every movement of the player's
-// chips outside the tables, newest first. Its contract is the lobby's (services/lobby/src/wallet-
-// contract.ts) until it joins @felt/protocol's, so this module checks the answer's shape itself
-// rather than trust a cast, and turns kinds into the catalog's words.
-import { t, type MessageKey } from '../i18n/i18n.js';
+// chips outside the tables, newest first (@felt/protocol's walletHistoryPageSchema). This module
+// checks the answer's shape field by field rather than trust a cast, and keeps a kind the protocol
+// does not list yet (a newer server) where the schema would refuse the page; it turns kinds into the
+// catalog's words.
+import { WALLET_ENTRY_KINDS, type WalletEntryKind } from '@felt/protocol';
 
-/** The ledger's transaction kinds the page has words for; any other (a newer server) reads as "Other". */
-export const WALLET_ENTRY_KINDS = [
-  'grant',
-  'buy_in',
-  'top_up',
-  'cash_out',
-  'refund',
-  'hand_result',
-  'rake',
-  'bankroll_funding',
-  'bot_stake',
-  'bot_return',
-] as const;
-export type WalletEntryKind = (typeof WALLET_ENTRY_KINDS)[number];
+export { WALLET_ENTRY_KINDS, type WalletEntryKind };
+import { t, type MessageKey } from '../i18n/i18n.js';
 
 export interface WalletEntry {
   readonly id: string;

@@ -5,7 +5,7 @@ import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Accounts, AuthenticatedUser, IssuedSession } from '../accounts.js';
 import type { Clock } from '../ports.js';
 import type { Rooms } from '../rooms.js';
-import { walletHistoryPageSchema, walletHistoryQuerySchema } from '../wallet-contract.js';
+import { walletHistoryPageSchema, walletHistoryQuerySchema } from '@felt/protocol';
 import type { WalletHistory } from '../wallet-history.js';
 import {
   credentialsSchema,
