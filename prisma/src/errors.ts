@@ -20,6 +20,7 @@ export const DbErrorCode = {
   HISTORY_IMMUTABLE: 'history_immutable',
   STALE_EPOCH: 'stale_epoch',
   BANKROLL_REFUSED: 'bankroll_refused',
+  SEAT_HELD: 'seat_held',
 } as const;
 export type DbErrorCode = (typeof DbErrorCode)[keyof typeof DbErrorCode];
 
@@ -119,6 +120,18 @@ export class InsufficientFundsError extends DbError {
   ) {
     super(DbErrorCode.INSUFFICIENT_FUNDS, `account ${accountKey} holds ${balance}, needs ${requested}`, options);
     this.name = 'InsufficientFundsError';
+  }
+}
+
+/** A bot was refused the room's free seats: each is held for a player on the room's waitlist. */
+export class SeatHeldError extends DbError {
+  constructor(
+    readonly roomId: string,
+    readonly waiting: number,
+    options?: { cause?: unknown },
+  ) {
+    super(DbErrorCode.SEAT_HELD, `room ${roomId}'s free seats are held for ${waiting} waiting players`, options);
+    this.name = 'SeatHeldError';
   }
 }
 

@@ -13,6 +13,8 @@ export interface TableSeed<C = unknown> {
     readonly config: C;
     /** Hands 1..lastHandNo are persisted; the table continues its numbering after its own last hand. */
     readonly lastHandNo: number;
+    /** Players on the room's waitlist: the table's bots make way for them (docs/dev/contracts.md, "Waitlists"). */
+    readonly waitlisted: number;
   };
   /** Active members in seat order. */
   readonly members: readonly TableSeedMember[];
@@ -77,6 +79,7 @@ export async function loadTableSeed<C = unknown>(
       },
       accounts: { where: { kind: AccountKind.escrow }, select: { userId: true, balance: true } },
       lastHandNo: true,
+      _count: { select: { waitlist: true } },
     },
   });
   if (!room) return null;
@@ -88,6 +91,7 @@ export async function loadTableSeed<C = unknown>(
       status: room.status,
       config: parseConfig ? parseConfig(room.config) : (room.config as C),
       lastHandNo: room.lastHandNo,
+      waitlisted: room._count.waitlist,
     },
     members: room.memberships.map((m) => ({
       userId: m.userId,

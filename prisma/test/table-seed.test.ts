@@ -55,7 +55,7 @@ describe('loadTableSeed', () => {
     const ids = await db.prisma.membership.findMany({ where: { roomId: room.id }, select: { id: true, userId: true } });
     const membershipOf = (userId: string) => ids.find((m) => m.userId === userId)!.id;
     expect(seed).toEqual({
-      room: { id: room.id, code: '123456', status: 'open', config, lastHandNo: 0 },
+      room: { id: room.id, code: '123456', status: 'open', config, lastHandNo: 0, waitlisted: 0 },
       members: [
         {
           userId: ann!.id,

@@ -47,6 +47,12 @@ export const LobbyErrorCode = {
   UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
   /** Too many attempts (log-in, sign-up, joins by code) from this address or for this name; see Retry-After. */
   RATE_LIMITED: 'rate_limited',
+  /** A waitlist was asked for while the room has a seat free for you: take it (a join) instead. */
+  SEAT_AVAILABLE: 'seat_available',
+  /** The room's waitlist holds WAITLIST_MAX_PER_ROOM players already. */
+  WAITLIST_FULL: 'waitlist_full',
+  /** You wait at WAITLIST_MAX_PER_USER rooms already; leave one of those waitlists first. */
+  WAITLIST_LIMIT: 'waitlist_limit',
   /** The host already has as many open rooms as one may (FELT_MAX_OPEN_ROOMS_PER_USER). */
   ROOM_LIMIT_REACHED: 'room_limit_reached',
   /** A state-changing request from a page on another origin (CSRF). */
@@ -207,6 +213,7 @@ export const roomSummarySchema = z.object({
   listed: z.boolean(),
   host_id: z.uuid(),
   created_at: z.iso.datetime(),
+  waitlist: z.number().int().nonnegative().describe('Players waiting for a seat (POST /api/rooms/{id}/waitlist)'),
 });
 export type LobbyRoomSummary = z.infer<typeof roomSummarySchema>;
 
@@ -303,6 +310,35 @@ export const idempotencyHeaderSchema = z.object({
     .optional()
     .describe('Repeat-safe joins'),
 });
+
+// ---- waitlists ------------------------------------------------------------------------------
+
+/** How long a free seat stays offered to the first in line before it goes to the next. */
+export const WAITLIST_OFFER_MS = 30_000;
+/** The most players one room's waitlist holds. */
+export const WAITLIST_MAX_PER_ROOM = 50;
+/** The most rooms one player may wait at together. */
+export const WAITLIST_MAX_PER_USER = 8;
+
+export const waitlistEntrySchema = z.object({
+  session_id: z.uuid(),
+  code: z.string(),
+  position: z.number().int().min(1).describe('Your place in line: 1 is next'),
+  length: z.number().int().min(1).describe('Players waiting at this room, you included'),
+  offer_expires_at: z.iso
+    .datetime()
+    .nullable()
+    .describe(
+      'A seat is held for you until then: take it with POST /api/rooms/join and this code. ' +
+        'Not taken in time, the offer lapses, you leave the line and the seat goes to the next. null while you wait',
+    ),
+});
+export type LobbyWaitlistEntry = z.infer<typeof waitlistEntrySchema>;
+
+export const waitlistsSchema = z.object({
+  waitlists: z.array(waitlistEntrySchema).describe('The rooms you wait at, in the order you joined their lines'),
+});
+export type LobbyWaitlists = z.infer<typeof waitlistsSchema>;
 
 // ---- hand history ---------------------------------------------------------------------------
 
@@ -513,6 +549,9 @@ export const LOBBY_ROUTES = {
     body: roomChatRequestSchema,
     success: { 200: roomDetailSchema },
   },
+  'POST /api/rooms/{id}/waitlist': { params: roomIdParamSchema, success: { 200: waitlistEntrySchema } },
+  'DELETE /api/rooms/{id}/waitlist': { params: roomIdParamSchema, success: { 204: null } },
+  'GET /api/waitlists': { success: { 200: waitlistsSchema } },
   'GET /api/wallet/history': { query: walletHistoryQuerySchema, success: { 200: walletHistoryPageSchema } },
   'GET /api/hands': { query: historyQuerySchema, success: { 200: historyPageSchema } },
   'GET /api/hands/{id}': { params: handIdParamSchema, success: { 200: handDetailSchema } },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { roomSummarySchema } from './lobby-api.js';
+import { roomSummarySchema, waitlistEntrySchema } from './lobby-api.js';
 import { chipsSchema } from './wire.js';
 
 // The live lobby over the WebSocket: a socket that sends `lobby_subscribe` gets the open listed
@@ -61,6 +61,40 @@ export const walletMessageSchema = z
   })
   .describe('Your wallet, sent while the live lobby is on: once at its start, then whenever it changes.');
 export type WalletMessage = z.infer<typeof walletMessageSchema>;
+
+/** What became of your place in a room's waitlist. */
+export const WaitlistStatus = {
+  /** In line (joined, or moved up); `entry` says where. */
+  WAITING: 'waiting',
+  /** A seat is held for you until `entry.offer_expires_at`. */
+  OFFERED: 'offered',
+  /** You took a seat at the room: the entry is gone. */
+  SEATED: 'seated',
+  /** You left the line. */
+  LEFT: 'left',
+  /** The seat offered to you was not taken in time: you left the line and it went to the next. */
+  LAPSED: 'lapsed',
+  /** The room closed: every waitlist entry is gone. */
+  CLOSED: 'closed',
+} as const;
+export type WaitlistStatus = (typeof WaitlistStatus)[keyof typeof WaitlistStatus];
+export const WAITLIST_STATUSES = Object.values(WaitlistStatus) as [WaitlistStatus, ...WaitlistStatus[]];
+
+export const waitlistMessageSchema = z
+  .strictObject({
+    type: z.literal('waitlist'),
+    session_id: z.uuid(),
+    code: z.string(),
+    status: z.enum(WAITLIST_STATUSES),
+    entry: waitlistEntrySchema
+      .nullable()
+      .describe('Your place now (as GET /api/waitlists lists it); null once you are out of the line'),
+  })
+  .describe(
+    "A change of your place in a room's waitlist (sent while the live lobby is on): you moved up, were offered " +
+      'a seat, took it, left, let the offer lapse, or the room closed. GET /api/waitlists has the whole list.',
+  );
+export type WaitlistMessage = z.infer<typeof waitlistMessageSchema>;
 
 /** A lobby feed message as the lobby publishes it on `P lobby-feed` (the gateways send it on as is). */
 export const lobbyFeedPublicationSchema = z.discriminatedUnion('type', [lobbyRoomsSchema, lobbyDeltaSchema]);

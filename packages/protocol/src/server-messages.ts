@@ -3,7 +3,7 @@ import { ERROR_CODES } from './error-codes.js';
 import { chipsSchema, commandIdSchema, tableIdSchema, tableSeqSchema } from './wire.js';
 import { Role, tableScoped, tableStateSchema, type TableState } from './table-views.js';
 import { chatMessageSchema } from './chat.js';
-import { lobbyDeltaSchema, lobbyRoomsSchema, walletMessageSchema } from './lobby-feed.js';
+import { lobbyDeltaSchema, lobbyRoomsSchema, waitlistMessageSchema, walletMessageSchema } from './lobby-feed.js';
 import {
   cardsShownSchema,
   handResultSchema,
@@ -165,6 +165,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   lobbyRoomsSchema,
   lobbyDeltaSchema,
   walletMessageSchema,
+  waitlistMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];

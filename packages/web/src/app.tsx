@@ -10,6 +10,7 @@ import { LanguageSelect } from './ui/language-select.js';
 import { LobbyScreen } from './ui/lobby-screen.js';
 import { TableScreen } from './ui/table-screen.js';
 import { ToastsView } from './ui/toasts-view.js';
+import { WaitlistOffers } from './ui/waitlist-panel.js';
 import { WalletScreen } from './ui/wallet-screen.js';
 
 function useRoute(): [Route, (r: Route) => void] {
@@ -93,6 +94,7 @@ export function App({ app }: { readonly app: AppState }) {
         </header>
       )}
       <div id="main-content" className="app__content">
+        {auth.status === 'signed_in' && <WaitlistOffers app={app} go={go} />}
         {screen}
       </div>
       <ToastsView toasts={app.toasts} />

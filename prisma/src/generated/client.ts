@@ -62,6 +62,14 @@ export type Room = Prisma.RoomModel
  */
 export type Membership = Prisma.MembershipModel
 /**
+ * Model WaitlistEntry
+ * A player waiting for a seat at a room (docs/dev/contracts.md, "Waitlists"): first come, first
+ * offered. A free seat is offered to the first in line who has no offer yet, for 30 s; an offer not
+ * taken in time drops the entry and the seat goes to the next. Seats on offer are held: nobody else
+ * (and no bot) may take them.
+ */
+export type WaitlistEntry = Prisma.WaitlistEntryModel
+/**
  * Model LedgerAccount
  * One double-entry account. `balance` is a cache of SUM(entries.amount) kept by a trigger;
  * direct writes to it are refused.

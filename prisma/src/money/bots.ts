@@ -1,6 +1,12 @@
 import type { PrismaClient, TxClient } from '../client.js';
 import { MembershipStatus, RoomStatus } from '../generated/enums.js';
-import { BankrollRefusal, BankrollRefusedError, LedgerInvalidError, StaleOwnerEpochError } from '../errors.js';
+import {
+  BankrollRefusal,
+  BankrollRefusedError,
+  LedgerInvalidError,
+  SeatHeldError,
+  StaleOwnerEpochError,
+} from '../errors.js';
 import { LedgerTxKind } from '../generated/enums.js';
 import {
   accountBalance,
@@ -75,6 +81,14 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
       select: { id: true },
     });
     if (seated) return { membershipId: seated.id };
+    // Players waiting for a seat come first: a bot takes a seat only when one is left over for it.
+    const waiting = await tx.waitlistEntry.count({ where: { roomId: req.roomId } });
+    if (waiting > 0) {
+      const row = await tx.room.findUnique({ where: { id: req.roomId }, select: { config: true } });
+      const seats = seatsOf(row?.config);
+      const active = await tx.membership.count({ where: { roomId: req.roomId, status: MembershipStatus.active } });
+      if (seats === undefined || active + waiting >= seats) throw new SeatHeldError(req.roomId, waiting);
+    }
     const name = botName(req.botId);
     await tx.user.createMany({
       data: [{ id: req.botId, name, nameKey: name.toLowerCase(), passwordHash: BOT_PASSWORD_HASH }],
@@ -111,6 +125,12 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
     });
     return { membershipId: membership.id };
   });
+}
+
+/** rooms.config's seat count (@felt/db does not parse RoomConfig: @felt/protocol does). */
+function seatsOf(config: unknown): number | undefined {
+  const seats = (config as { seats?: unknown } | null)?.seats;
+  return typeof seats === 'number' && Number.isInteger(seats) ? seats : undefined;
 }
 
 /** Bankroll → the bot's wallet, within the bankroll's balance and limits (the caller holds the room lock). */

@@ -23,8 +23,14 @@ import { homePage } from './home-page.js';
 import { DEFAULT_LIMITS, type LobbyLimits } from './limits.js';
 import { createOpsApp } from './ops-app.js';
 import type { ScryptParams } from './passwords.js';
-import { systemClock, type Clock, type RevocationList, type RoomEventPublisher } from './ports.js';
-import { RedisRevocationList, RedisRoomEventPublisher } from './redis-adapters.js';
+import {
+  systemClock,
+  type Clock,
+  type RevocationList,
+  type RoomEventPublisher,
+  type WaitlistNotices,
+} from './ports.js';
+import { RedisRevocationList, RedisRoomEventPublisher, RedisWaitlistNotices } from './redis-adapters.js';
 import { RevocationSync } from './revocation-sync.js';
 import { CashOutMode, Rooms } from './rooms.js';
 import { registerAccountRoutes } from './routes/account-routes.js';
@@ -66,6 +72,8 @@ export interface LobbyDeps {
   readonly events?: RoomEventPublisher;
   /** Defaults to Redis (`P revoked:<sid>`). */
   readonly revocations?: RevocationList;
+  /** Defaults to Redis (`P wallet:<userId>`). */
+  readonly waitlistNotices?: WaitlistNotices;
   /** Largest request body accepted. Default 64 KiB. */
   readonly maxBodyBytes?: number;
   /** FELT_CASH_OUT_MODE (docs/dev/money-flows.md). Default ledger. */
@@ -157,6 +165,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
     onPublish: (event, ok) => published.inc({ type: event.type, outcome: ok ? 'published' : 'failed' }),
     maxOpenRoomsPerUser: limits.maxOpenRoomsPerUser,
     joinGuard: throttles,
+    waitlistNotices: deps.waitlistNotices ?? new RedisWaitlistNotices(deps.redis, deps.redisPrefix),
   });
   const revocationSync = new RevocationSync({
     prisma: deps.prisma,
@@ -228,6 +237,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   // Also matches /api/hands itself.
   app.use('/api/hands/*', requireAuth);
   app.use('/api/wallet/*', requireAuth);
+  app.use('/api/waitlists', requireAuth);
 
   app.onError((err, c) => {
     if (err instanceof LobbyError) {

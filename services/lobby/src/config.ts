@@ -112,6 +112,9 @@ export const lobbyEnv = {
   FELT_HASH_QUEUE: count('requests').max(10_000).default(DEFAULT_LIMITS.hashQueue),
   FELT_SIGNUP_GRANTS_PER_ADDRESS_PER_DAY: count('grants').default(DEFAULT_LIMITS.signupGrantsPerAddressPerDay),
   FELT_MAX_OPEN_ROOMS_PER_USER: limit('rooms').default(DEFAULT_LIMITS.maxOpenRoomsPerUser),
+  FELT_WAITLIST_CHANGES_PER_USER: limit('changes').default(DEFAULT_LIMITS.waitlistChangesPerUser),
+  /** How often each replica moves waitlists on: lapsed offers go, seats come free are offered. */
+  FELT_WAITLIST_KEEP_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** How often each replica checks that the revocation keys in Redis are complete (and reloads them if not). */
   FELT_REVOCATION_CHECK_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** How often the live lobby's feed reads the room list and the watched wallets (one replica at a time). */

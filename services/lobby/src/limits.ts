@@ -32,6 +32,8 @@ export interface LobbyLimits {
   readonly signupGrantsPerAddressPerDay: number;
   /** Open rooms one user may host at once. */
   readonly maxOpenRoomsPerUser: number;
+  /** Waitlist joins and leaves per user per {@link WINDOWS}.waitlist (each tells everyone in the line). */
+  readonly waitlistChangesPerUser: number;
 }
 
 export const DEFAULT_LIMITS: LobbyLimits = {
@@ -50,6 +52,7 @@ export const DEFAULT_LIMITS: LobbyLimits = {
   signupGrantsPerAddressPerDay: 5,
   // Generous for a person hosting several tables; a bound for a script.
   maxOpenRoomsPerUser: 20,
+  waitlistChangesPerUser: 30,
 };
 
 /** The windows the limits count in, in seconds. */
@@ -57,6 +60,7 @@ export const WINDOWS = {
   login: 15 * 60,
   signup: 60 * 60,
   join: 10 * 60,
+  waitlist: 60,
   grants: 24 * 60 * 60,
   /** How long a key's past blocks count towards the next one's length. */
   strikes: 24 * 60 * 60,

@@ -46,6 +46,7 @@ const lobby = createLobbyApp({
     hashQueue: env.FELT_HASH_QUEUE,
     signupGrantsPerAddressPerDay: env.FELT_SIGNUP_GRANTS_PER_ADDRESS_PER_DAY,
     maxOpenRoomsPerUser: env.FELT_MAX_OPEN_ROOMS_PER_USER,
+    waitlistChangesPerUser: env.FELT_WAITLIST_CHANGES_PER_USER,
   },
 });
 
@@ -67,6 +68,16 @@ const feed = new LobbyFeed({
   intervalMs: env.FELT_LOBBY_FEED_MS,
 });
 feed.start();
+
+// Waitlists: seats that came free (a cash-out settled, a bot left) are offered, lapsed offers go.
+let keeping: Promise<unknown> | undefined;
+const waitlistKeeper = setInterval(() => {
+  keeping ??= lobby.rooms
+    .keepWaitlists()
+    .catch((err: unknown) => logger.warn({ err, event: 'waitlist_keep_failed' }, 'waitlist round failed'))
+    .finally(() => (keeping = undefined));
+}, env.FELT_WAITLIST_KEEP_MS);
+waitlistKeeper.unref();
 
 // Finish any room deletion that a crash cut off, before a half-deleted room can be seen.
 const resumed = await lobby.rooms.finishClosingRooms();
@@ -101,6 +112,8 @@ logger.info(
 onShutdown(
   async () => {
     if (sweep) clearInterval(sweep);
+    clearInterval(waitlistKeeper);
+    await keeping;
     await lobby.revocationSync.stop();
     await feed.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));

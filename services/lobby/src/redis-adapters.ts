@@ -1,5 +1,5 @@
 import { redisKeys, type Redis, type RedisKeys } from '@felt/platform';
-import type { RevocationList, RoomEvent, RoomEventPublisher } from './ports.js';
+import type { RevocationList, RoomEvent, RoomEventPublisher, WaitlistNotices } from './ports.js';
 
 export class RedisRoomEventPublisher implements RoomEventPublisher {
   private readonly channel: string;
@@ -12,6 +12,24 @@ export class RedisRoomEventPublisher implements RoomEventPublisher {
 
   async publish(event: RoomEvent): Promise<void> {
     await this.redis.publish(this.channel, JSON.stringify(event));
+  }
+}
+
+/** Waitlist messages on each player's `P wallet:<userId>` channel, one pipeline per change. */
+export class RedisWaitlistNotices implements WaitlistNotices {
+  private readonly keys: RedisKeys;
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = redisKeys(prefix);
+  }
+
+  async send(messages: Parameters<WaitlistNotices['send']>[0]): Promise<void> {
+    if (messages.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const m of messages) pipeline.publish(this.keys.wallet(m.userId), JSON.stringify(m.message));
+    await pipeline.exec();
   }
 }
 

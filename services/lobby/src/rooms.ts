@@ -5,6 +5,8 @@ import { RoomQueries } from './rooms/queries.js';
 import { RoomStore } from './rooms/room-store.js';
 import { Seating } from './rooms/seating.js';
 import { SeatStacks } from './rooms/stacks.js';
+import { RoomWaitlists } from './rooms/waitlist.js';
+import type { LobbyWaitlistEntry } from '@felt/protocol';
 import type {
   CloseResult,
   LeaveResult,
@@ -39,8 +41,9 @@ export {
  * on memberships stand behind them. Membership events are published after the commit.
  *
  * The work is done in rooms/: seating.ts (create, joins), stacks.ts (leave, top-up), closing.ts,
- * queries.ts (list, get, a user's seats), chat-setting.ts (the host's chat switch), on top of room-store.ts (the lock, the transaction, config
- * reads, events).
+ * queries.ts (list, get, a user's seats), chat-setting.ts (the host's chat switch), waitlist.ts (the
+ * lines for full rooms and their seat offers), on top of room-store.ts (the lock, the transaction,
+ * config reads, events).
  */
 export class Rooms {
   private readonly seating: Seating;
@@ -48,10 +51,12 @@ export class Rooms {
   private readonly closing: RoomClosing;
   private readonly queries: RoomQueries;
   private readonly chat: RoomChatSetting;
+  private readonly waitlists: RoomWaitlists;
 
   constructor(o: RoomsOptions) {
     const store = new RoomStore(o);
-    this.seating = new Seating(o, store);
+    this.waitlists = new RoomWaitlists(o, store);
+    this.seating = new Seating(o, store, this.waitlists);
     this.stacks = new SeatStacks(o, store);
     this.closing = new RoomClosing(o, store);
     this.queries = new RoomQueries(o, store);
@@ -125,6 +130,26 @@ export class Rooms {
     const found = await this.queries.get(roomId);
     if (!found) throw new LobbyError(ApiErrorCode.ROOM_NOT_FOUND, 'no such room');
     return found;
+  }
+
+  /** Joins the room's waitlist (the room has no seat free for the player); answers with their place. */
+  joinWaitlist(userId: string, roomId: string): Promise<LobbyWaitlistEntry> {
+    return this.waitlists.join(userId, roomId);
+  }
+
+  /** Leaves the room's waitlist; a seat offered to the player goes to the next in line. */
+  leaveWaitlist(userId: string, roomId: string): Promise<void> {
+    return this.waitlists.leave(userId, roomId);
+  }
+
+  /** The rooms the player waits at. */
+  waitlistsOf(userId: string): Promise<LobbyWaitlistEntry[]> {
+    return this.waitlists.mine(userId);
+  }
+
+  /** One round of the waitlist keeper: lapsed offers go, free seats are offered (main runs it every second). */
+  keepWaitlists(): Promise<number> {
+    return this.waitlists.keep();
   }
 
   /** Open listed rooms, oldest first, optionally filtered. */

@@ -40,7 +40,7 @@ import {
   updateMeSchema,
 } from '@felt/protocol';
 import type { z } from 'zod';
-import { walletEntrySchema, walletHistoryPageSchema } from '@felt/protocol';
+import { waitlistEntrySchema, waitlistsSchema, walletEntrySchema, walletHistoryPageSchema } from '@felt/protocol';
 
 export {
   clientConfigSchema,
@@ -73,6 +73,8 @@ export {
   topUpRequestSchema,
   topUpSchema,
   updateMeSchema,
+  waitlistEntrySchema,
+  waitlistsSchema,
 } from '@felt/protocol';
 
 type Metadata = NonNullable<ReturnType<typeof zodToOpenAPIRegistry.get>>;
@@ -121,6 +123,8 @@ const COMPONENTS: readonly (readonly [z.ZodType, string, extendsFrom?: z.ZodObje
   [historyPageSchema, 'HistoryPage'],
   [handDetailSchema, 'HandDetail'],
   [revealResponseSchema, 'Reveal'],
+  [waitlistEntrySchema, 'WaitlistEntry'],
+  [waitlistsSchema, 'Waitlists'],
   [walletEntrySchema, 'WalletEntry'],
   [walletHistoryPageSchema, 'WalletHistoryPage'],
 ];

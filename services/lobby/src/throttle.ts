@@ -132,6 +132,7 @@ export class Throttles {
   private readonly signupByAddress: BackoffLimiter;
   private readonly joinByUser: BackoffLimiter;
   private readonly joinByAddress: BackoffLimiter;
+  private readonly waitlistByUser: BackoffLimiter;
   private readonly grants: RateLimiterRedis | null;
 
   constructor(
@@ -153,6 +154,12 @@ export class Throttles {
     this.signupByAddress = limiter(RateLimitName.SIGNUP_ADDRESS, limits.signupsPerAddress, WINDOWS.signup, 'count');
     this.joinByUser = limiter(RateLimitName.JOIN_USER, limits.joinMissesPerUser, WINDOWS.join, 'refund');
     this.joinByAddress = limiter(RateLimitName.JOIN_ADDRESS, limits.joinMissesPerAddress, WINDOWS.join, 'refund');
+    this.waitlistByUser = limiter(
+      RateLimitName.WAITLIST_USER,
+      limits.waitlistChangesPerUser,
+      WINDOWS.waitlist,
+      'count',
+    );
     const grants = { points: limits.signupGrantsPerAddressPerDay, duration: WINDOWS.grants };
     this.grants =
       limits.signupGrantsPerAddressPerDay > 0
@@ -183,6 +190,11 @@ export class Throttles {
       () => this.perAddress(this.joinByAddress, address, 'attempts to join by code'),
       () => this.joinByUser.attempt(userId, 'attempts to join by code'),
     );
+  }
+
+  /** A waitlist join or leave: every one counts (each tells every player in the line). */
+  waitlistChange(userId: string): Promise<Attempt> {
+    return this.waitlistByUser.attempt(userId, 'waitlist changes');
   }
 
   /** Takes one of the address's sign-up grants for today, if any are left. */

@@ -53,6 +53,20 @@ async function freshRoom(): Promise<{ user: User; roomId: string }> {
   return { user, roomId: res.body.session_id };
 }
 
+/** A fresh heads-up room with both seats taken, and a user waiting for a seat there. */
+async function fullRoomWithWaiter(): Promise<{ waiter: User; roomId: string }> {
+  const user = await h.user();
+  const res = await user.post<{ session_id: string; code: string }>('/api/rooms', {
+    config: { ...ROOM, seats: 2 },
+    sit: { buy_in: 100 },
+  });
+  expect(res.status).toBe(201);
+  expect((await (await h.user()).post('/api/rooms/join', { code: res.body.code, buy_in: 100 })).status).toBe(200);
+  const waiter = await h.user();
+  expect((await waiter.post(`/api/rooms/${res.body.session_id}/waitlist`)).status).toBe(200);
+  return { waiter, roomId: res.body.session_id };
+}
+
 /** How each route is made to succeed (a route may answer several times: every answer is checked). */
 const CALLS: Record<RouteKey, () => Promise<Response<unknown>[]>> = {
   'GET /api/config': async () => [await h.client().get('/api/config')],
@@ -103,6 +117,21 @@ const CALLS: Record<RouteKey, () => Promise<Response<unknown>[]>> = {
   'DELETE /api/rooms/{id}': async () => {
     const { user, roomId: id } = await freshRoom();
     return [await user.req('DELETE', `/api/rooms/${id}`)];
+  },
+  'POST /api/rooms/{id}/waitlist': async () => {
+    const { waiter, roomId: id } = await fullRoomWithWaiter();
+    return [await waiter.post(`/api/rooms/${id}/waitlist`), await (await h.user()).post(`/api/rooms/${id}/waitlist`)];
+  },
+  'DELETE /api/rooms/{id}/waitlist': async () => {
+    const { waiter, roomId: id } = await fullRoomWithWaiter();
+    return [
+      await waiter.req('DELETE', `/api/rooms/${id}/waitlist`),
+      await waiter.req('DELETE', `/api/rooms/${id}/waitlist`),
+    ];
+  },
+  'GET /api/waitlists': async () => {
+    const { waiter } = await fullRoomWithWaiter();
+    return [await waiter.get('/api/waitlists'), await host.get('/api/waitlists')];
   },
   'GET /api/hands': async () => [await host.get('/api/hands'), await host.get('/api/hands?page_size=1')],
   'GET /api/hands/{id}': async () => [
@@ -219,6 +248,8 @@ describe('the lobby’s HTTP contract', () => {
         'TopUpRequest',
         'UpdateMe',
         'User',
+        'WaitlistEntry',
+        'Waitlists',
         'WalletEntry',
         'WalletHistoryPage',
       ].sort(),

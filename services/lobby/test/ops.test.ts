@@ -90,6 +90,8 @@ describe('operations endpoints', () => {
         '/api/rooms/{id}/chat',
         '/api/rooms/{id}/leave',
         '/api/rooms/{id}/top-up',
+        '/api/rooms/{id}/waitlist',
+        '/api/waitlists',
         '/api/wallet/history',
       ].sort(),
     );

@@ -24,6 +24,8 @@ export interface TableSeed {
   readonly hostId?: string;
   /** An operator runs this room as a bot-only table: bots fill it and deal without humans. */
   readonly botsOnly?: boolean;
+  /** Players on the room's waitlist: bots give up seats to them at hand boundaries. Absent: none. */
+  readonly waitlisted?: number;
   readonly members: readonly SeatedMember[];
 }
 

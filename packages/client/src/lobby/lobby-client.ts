@@ -16,6 +16,8 @@ import {
   type LobbySession,
   type LobbySignedUp,
   type LobbyTopUp,
+  type LobbyWaitlistEntry,
+  type LobbyWaitlists,
   type QuickJoinRequest,
   type RoomChatRequest,
   type RoomListQuery,
@@ -44,6 +46,8 @@ export type {
   LobbySignedUp,
   LobbyTopUp,
   LobbyUser,
+  LobbyWaitlistEntry,
+  LobbyWaitlists,
   QuickJoinRequest,
   RoomChatRequest,
   SeatRequest,
@@ -160,6 +164,24 @@ export class LobbyClient {
       { amount },
       idempotencyKey,
     );
+  }
+
+  /**
+   * Joins the room's waitlist (it has no seat free for you); answers with your place. A seat that comes
+   * free is held for the first in line until `offer_expires_at`: take it with {@link LobbyClient.joinByCode}.
+   */
+  joinWaitlist(roomId: string): Promise<LobbyWaitlistEntry> {
+    return this.request<LobbyWaitlistEntry>('POST', `/api/rooms/${encodeURIComponent(roomId)}/waitlist`);
+  }
+
+  /** Leaves the room's waitlist (nothing when not in it); a seat held for you goes to the next. */
+  async leaveWaitlist(roomId: string): Promise<void> {
+    await this.request<null>('DELETE', `/api/rooms/${encodeURIComponent(roomId)}/waitlist`);
+  }
+
+  /** The rooms you wait at, with your place and any seat held for you. */
+  waitlists(): Promise<LobbyWaitlistEntry[]> {
+    return this.request<LobbyWaitlists>('GET', '/api/waitlists').then((b) => b.waitlists);
   }
 
   /** Host only: turns the room's chat on or off, and spectators' chat; answers with the room as it is now. */

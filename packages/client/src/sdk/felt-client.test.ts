@@ -593,6 +593,7 @@ describe('FeltClient: the live lobby', () => {
     listed: true,
     host_id: '00000000-0000-4000-8000-000000000999',
     created_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
+    waitlist: 0,
   });
 
   it('subscribes, applies deltas in order, asks again after a gap, a refusal and a reconnect', () => {

@@ -9,6 +9,7 @@ import {
   type LobbyRooms,
   type LobbyRoomSummary,
   type ServerMessage,
+  type WaitlistMessage,
 } from '@felt/protocol';
 import { backoffDelay, resolveBackoff, type BackoffOptions } from './backoff.js';
 import { Connection, ConnectionStatus, type ConnectionEvents } from './connection.js';
@@ -78,6 +79,12 @@ export interface FeltClientEvents {
   lobby: readonly LobbyRoomSummary[];
   /** Your wallet's balance (after {@link FeltClient.subscribeLobby}): at the start, then on each change. */
   wallet: number;
+  /**
+   * Your place in a room's waitlist changed (after {@link FeltClient.subscribeLobby}): moved up, a seat
+   * offered until `entry.offer_expires_at` (take it with LobbyClient `joinByCode`), seated, left,
+   * lapsed or closed. LobbyClient `waitlists()` has the whole list.
+   */
+  waitlist: WaitlistMessage;
 }
 
 interface Pending {
@@ -404,6 +411,9 @@ export class FeltClient {
         return;
       case 'wallet':
         if (this.lobbyWanted) this.events.emit('wallet', message.balance);
+        return;
+      case 'waitlist':
+        if (this.lobbyWanted) this.events.emit('waitlist', message);
         return;
       default:
         break;

@@ -10,6 +10,7 @@ export const RateLimitName = {
   JOIN_USER: 'join-user',
   JOIN_ADDRESS: 'join-addr',
   GRANTS_ADDRESS: 'grants-addr',
+  WAITLIST_USER: 'waitlist-user',
 } as const;
 export type RateLimitName = (typeof RateLimitName)[keyof typeof RateLimitName];
 

@@ -6,6 +6,7 @@ import {
   lobbyRoomsSchema,
   lobbySubscribeSchema,
   lobbyUnsubscribeSchema,
+  waitlistMessageSchema,
   walletMessageSchema,
 } from '../lobby-feed.js';
 import { CloseCode } from '../close-codes.js';
@@ -143,6 +144,7 @@ export function renderProtocolDoc(): string {
     ['lobby_rooms', lobbyRoomsSchema],
     ['lobby_delta', lobbyDeltaSchema],
     ['wallet', walletMessageSchema],
+    ['waitlist', waitlistMessageSchema],
   ];
   const errorRows = Object.values(ErrorCode).map((code) => `| \`${code}\` | ${ERROR_CODE_DOCS[code]} |`);
   const closeRows = Object.values(CloseCode).map((code) => `| ${code} | ${CLOSE_CODE_DOCS[code]} |`);
@@ -293,6 +295,10 @@ export function renderProtocolDoc(): string {
     '  answered with `unavailable`: poll the HTTP API and subscribe again later. `lobby_unsubscribe` stops it.',
     '- The list is computed once for the whole cluster, by one lobby replica at a time, every',
     '  `FELT_LOBBY_FEED_MS` (1 s by default): a change shows within about that long, whoever made it.',
+    '- Waitlists: while the live lobby is on, each change of your place in a room’s waitlist comes as `waitlist`',
+    '  (`waiting`, `offered` with the time the held seat lapses, `seated`, `left`, `lapsed`, `closed`). Joining a',
+    '  waitlist, leaving it and the whole list are HTTP (`POST`/`DELETE /api/rooms/{id}/waitlist`, `GET',
+    '  /api/waitlists`); take an offered seat with `POST /api/rooms/join` and the room’s code before it lapses.',
     '',
     '## Resync',
     '',

@@ -8,12 +8,15 @@ import {
   t,
   type Locale,
 } from '../i18n/i18n.js';
+import type { WaitlistMessage } from '@felt/protocol';
 import { errorText } from '../lib/error-text.js';
 import { parseWalletHistoryPage, walletHistoryPath, type WalletHistoryPage } from '../lib/wallet-history.js';
+import { SoundCue } from '../lib/sound-cues.js';
 import { LiveLobby } from './live-lobby.js';
 import { SoundBoard } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, Toasts } from './toasts.js';
+import { Waitlists } from './waitlists.js';
 
 export type AuthState =
   | { readonly status: 'loading' }
@@ -55,6 +58,8 @@ export class AppState {
    * to the lobby would buy a fresh list each time (and meet the gateway's one-a-second limit).
    */
   readonly liveLobby = new LiveLobby((balance) => this.walletChanged(balance));
+  /** The rooms the player waits for a seat at, kept current over the same socket. */
+  readonly waitlists = new Waitlists(this.lobby, (message) => this.waitlistNotice(message));
   private liveLobbyStarting = false;
   private client: FeltClient | null = null;
   private clientStarting: Promise<FeltClient> | null = null;
@@ -204,7 +209,10 @@ export class AppState {
     this.liveLobbyStarting = true;
     this.feltClient()
       .then((client) => {
-        if (this.auth.get().status === 'signed_in' && this.client === client) this.liveLobby.start(client);
+        if (this.auth.get().status === 'signed_in' && this.client === client) {
+          this.liveLobby.start(client);
+          this.waitlists.start(client);
+        }
       })
       .catch(() => {
         // No gateway URLs now: the lobby screen keeps polling, and the next sign-in tries again.
@@ -246,8 +254,16 @@ export class AppState {
     this.auth.set({ status: 'signed_out' });
   }
 
+  /** A seat held for the player is announced wherever they are; a lapsed offer or a closed room is said. */
+  private waitlistNotice(message: WaitlistMessage): void {
+    if (message.status === 'offered') this.sound.play(SoundCue.TURN);
+    if (message.status === 'lapsed') this.toasts.show(t('waitlist.lapsed', { code: message.code }), ToastKind.INFO);
+    if (message.status === 'closed') this.toasts.show(t('waitlist.closed', { code: message.code }), ToastKind.INFO);
+  }
+
   private stopClient(): void {
     this.liveLobby.stop();
+    this.waitlists.stop();
     this.client?.close();
     this.client = null;
   }

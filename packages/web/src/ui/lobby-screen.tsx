@@ -13,6 +13,7 @@ import { ToastKind } from '../state/toasts.js';
 import { CreateRoomDialog } from './create-room-dialog.js';
 import { Dialog } from './dialog.js';
 import { useStore } from './hooks.js';
+import { WaitlistList } from './waitlist-panel.js';
 
 interface Props {
   readonly app: AppState;
@@ -75,6 +76,19 @@ export function LobbyScreen({ app, me, go }: Props) {
   }, [app]);
 
   const seated = new Set(me.seats.map((s) => s.session_id));
+  const waitlists = useStore(app.waitlists.entries);
+  const waiting = new Set(waitlists.map((w) => w.session_id));
+  const wait = async (room: LobbyRoomSummary): Promise<void> => {
+    try {
+      const entry = await app.waitlists.join(room.session_id);
+      app.toasts.show(t('waitlist.joined', { code: entry.code, position: entry.position }), ToastKind.SUCCESS);
+    } catch (err) {
+      app.toasts.show(errorText(err));
+    }
+  };
+  const leaveLine = (room: LobbyRoomSummary): void => {
+    app.waitlists.leave(room.session_id).catch((err: unknown) => app.toasts.show(errorText(err)));
+  };
 
   return (
     <main className="lobby" aria-labelledby="lobby-title">
@@ -106,6 +120,8 @@ export function LobbyScreen({ app, me, go }: Props) {
           </ul>
         </section>
       )}
+
+      <WaitlistList app={app} />
 
       <div className="lobby__grid">
         <section className="panel lobby__tables" aria-labelledby="tables-title">
@@ -146,7 +162,14 @@ export function LobbyScreen({ app, me, go }: Props) {
           ) : rooms.length === 0 ? (
             <p className="muted">{t('lobby.noTables')}</p>
           ) : (
-            <RoomsTable rooms={rooms} seated={seated} onJoin={setJoining} />
+            <RoomsTable
+              rooms={rooms}
+              seated={seated}
+              waiting={waiting}
+              onJoin={setJoining}
+              onWait={(r) => void wait(r)}
+              onLeaveWait={leaveLine}
+            />
           )}
           <p id="tables-live-note" className="hint" data-testid="lobby-feed" data-mode={mode}>
             {mode === LobbyFeedMode.LIVE ? t('lobby.feedLive') : t('lobby.feedPolling')}
@@ -189,11 +212,18 @@ export function LobbyScreen({ app, me, go }: Props) {
 export function RoomsTable({
   rooms,
   seated,
+  waiting = new Set(),
   onJoin,
+  onWait = () => undefined,
+  onLeaveWait = () => undefined,
 }: {
   readonly rooms: readonly LobbyRoomSummary[];
   readonly seated: ReadonlySet<string>;
+  /** Rooms whose waitlist holds the player. */
+  readonly waiting?: ReadonlySet<string>;
   readonly onJoin: (room: LobbyRoomSummary) => void;
+  readonly onWait?: (room: LobbyRoomSummary) => void;
+  readonly onLeaveWait?: (room: LobbyRoomSummary) => void;
 }) {
   const t = useT();
   return (
@@ -221,6 +251,12 @@ export function RoomsTable({
             <td>{r.stakes}</td>
             <td>
               {r.players}/{r.seats}
+              {r.waitlist > 0 && (
+                <span className="hint" data-testid="waitlist-count">
+                  {' · '}
+                  {t('waitlist.waiting', { count: r.waitlist })}
+                </span>
+              )}
             </td>
             <td className="hide-sm">
               {chips(r.buy_in.min)}–{chips(r.buy_in.max)}
@@ -231,6 +267,24 @@ export function RoomsTable({
                 <a className="btn btn--primary btn--sm" href={`#/table/${r.session_id}`}>
                   {t('lobby.open')}
                 </a>
+              ) : waiting.has(r.session_id) ? (
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--sm"
+                  onClick={() => onLeaveWait(r)}
+                  aria-label={t('waitlist.leaveLabel', { code: r.code })}
+                >
+                  {t('waitlist.leave')}
+                </button>
+              ) : r.players >= r.seats || r.waitlist > 0 ? (
+                <button
+                  type="button"
+                  className="btn btn--secondary btn--sm"
+                  onClick={() => onWait(r)}
+                  aria-label={t('waitlist.joinLabel', { code: r.code })}
+                >
+                  {t('waitlist.join')}
+                </button>
               ) : (
                 <button
                   type="button"

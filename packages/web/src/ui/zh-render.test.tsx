@@ -163,6 +163,7 @@ const ROOM: LobbyRoomSummary = {
   listed: true,
   host_id: ME.user.id,
   created_at: '2026-01-01T00:00:00.000Z',
+  waitlist: 0,
 };
 
 function appState(auth: AppState['auth'] extends Store<infer A> ? A : never): AppState {

@@ -55,6 +55,7 @@ export const ModelName = {
   Session: 'Session',
   Room: 'Room',
   Membership: 'Membership',
+  WaitlistEntry: 'WaitlistEntry',
   LedgerAccount: 'LedgerAccount',
   Wallet: 'Wallet',
   LedgerTransaction: 'LedgerTransaction',
@@ -140,6 +141,17 @@ export const MembershipScalarFieldEnum = {
 } as const
 
 export type MembershipScalarFieldEnum = (typeof MembershipScalarFieldEnum)[keyof typeof MembershipScalarFieldEnum]
+
+
+export const WaitlistEntryScalarFieldEnum = {
+  roomId: 'roomId',
+  userId: 'userId',
+  createdAt: 'createdAt',
+  offeredAt: 'offeredAt',
+  offerExpiresAt: 'offerExpiresAt'
+} as const
+
+export type WaitlistEntryScalarFieldEnum = (typeof WaitlistEntryScalarFieldEnum)[keyof typeof WaitlistEntryScalarFieldEnum]
 
 
 export const LedgerAccountScalarFieldEnum = {

@@ -279,6 +279,7 @@ export type RoomWhereInput = {
   transactions?: Prisma.LedgerTransactionListRelationFilter
   topUps?: Prisma.TopUpListRelationFilter
   cashOuts?: Prisma.CashOutListRelationFilter
+  waitlist?: Prisma.WaitlistEntryListRelationFilter
 }
 
 export type RoomOrderByWithRelationInput = {
@@ -301,6 +302,7 @@ export type RoomOrderByWithRelationInput = {
   transactions?: Prisma.LedgerTransactionOrderByRelationAggregateInput
   topUps?: Prisma.TopUpOrderByRelationAggregateInput
   cashOuts?: Prisma.CashOutOrderByRelationAggregateInput
+  waitlist?: Prisma.WaitlistEntryOrderByRelationAggregateInput
 }
 
 export type RoomWhereUniqueInput = Prisma.AtLeast<{
@@ -326,6 +328,7 @@ export type RoomWhereUniqueInput = Prisma.AtLeast<{
   transactions?: Prisma.LedgerTransactionListRelationFilter
   topUps?: Prisma.TopUpListRelationFilter
   cashOuts?: Prisma.CashOutListRelationFilter
+  waitlist?: Prisma.WaitlistEntryListRelationFilter
 }, "id">
 
 export type RoomOrderByWithAggregationInput = {
@@ -385,6 +388,7 @@ export type RoomCreateInput = {
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateInput = {
@@ -406,6 +410,7 @@ export type RoomUncheckedCreateInput = {
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUpdateInput = {
@@ -427,6 +432,7 @@ export type RoomUpdateInput = {
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateInput = {
@@ -448,6 +454,7 @@ export type RoomUncheckedUpdateInput = {
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateManyInput = {
@@ -647,6 +654,20 @@ export type RoomUpdateOneRequiredWithoutMembershipsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.RoomUpdateToOneWithWhereWithoutMembershipsInput, Prisma.RoomUpdateWithoutMembershipsInput>, Prisma.RoomUncheckedUpdateWithoutMembershipsInput>
 }
 
+export type RoomCreateNestedOneWithoutWaitlistInput = {
+  create?: Prisma.XOR<Prisma.RoomCreateWithoutWaitlistInput, Prisma.RoomUncheckedCreateWithoutWaitlistInput>
+  connectOrCreate?: Prisma.RoomCreateOrConnectWithoutWaitlistInput
+  connect?: Prisma.RoomWhereUniqueInput
+}
+
+export type RoomUpdateOneRequiredWithoutWaitlistNestedInput = {
+  create?: Prisma.XOR<Prisma.RoomCreateWithoutWaitlistInput, Prisma.RoomUncheckedCreateWithoutWaitlistInput>
+  connectOrCreate?: Prisma.RoomCreateOrConnectWithoutWaitlistInput
+  upsert?: Prisma.RoomUpsertWithoutWaitlistInput
+  connect?: Prisma.RoomWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.RoomUpdateToOneWithWhereWithoutWaitlistInput, Prisma.RoomUpdateWithoutWaitlistInput>, Prisma.RoomUncheckedUpdateWithoutWaitlistInput>
+}
+
 export type RoomCreateNestedOneWithoutAccountsInput = {
   create?: Prisma.XOR<Prisma.RoomCreateWithoutAccountsInput, Prisma.RoomUncheckedCreateWithoutAccountsInput>
   connectOrCreate?: Prisma.RoomCreateOrConnectWithoutAccountsInput
@@ -739,6 +760,7 @@ export type RoomCreateWithoutHostInput = {
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutHostInput = {
@@ -759,6 +781,7 @@ export type RoomUncheckedCreateWithoutHostInput = {
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutHostInput = {
@@ -823,6 +846,7 @@ export type RoomCreateWithoutMembershipsInput = {
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutMembershipsInput = {
@@ -843,6 +867,7 @@ export type RoomUncheckedCreateWithoutMembershipsInput = {
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutMembershipsInput = {
@@ -879,6 +904,7 @@ export type RoomUpdateWithoutMembershipsInput = {
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutMembershipsInput = {
@@ -894,6 +920,107 @@ export type RoomUncheckedUpdateWithoutMembershipsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
+  accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
+  transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutRoomNestedInput
+}
+
+export type RoomCreateWithoutWaitlistInput = {
+  id?: string
+  code: string
+  status?: $Enums.RoomStatus
+  config: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  closingAt?: Date | string | null
+  closedAt?: Date | string | null
+  lastHandNo?: number
+  ownerEpoch?: bigint | number
+  host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
+  hands?: Prisma.HandCreateNestedManyWithoutRoomInput
+  accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
+  transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
+}
+
+export type RoomUncheckedCreateWithoutWaitlistInput = {
+  id?: string
+  code: string
+  status?: $Enums.RoomStatus
+  config: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic: boolean
+  hostId: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  closingAt?: Date | string | null
+  closedAt?: Date | string | null
+  lastHandNo?: number
+  ownerEpoch?: bigint | number
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
+  hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
+  accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
+  transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
+  topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
+  cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
+}
+
+export type RoomCreateOrConnectWithoutWaitlistInput = {
+  where: Prisma.RoomWhereUniqueInput
+  create: Prisma.XOR<Prisma.RoomCreateWithoutWaitlistInput, Prisma.RoomUncheckedCreateWithoutWaitlistInput>
+}
+
+export type RoomUpsertWithoutWaitlistInput = {
+  update: Prisma.XOR<Prisma.RoomUpdateWithoutWaitlistInput, Prisma.RoomUncheckedUpdateWithoutWaitlistInput>
+  create: Prisma.XOR<Prisma.RoomCreateWithoutWaitlistInput, Prisma.RoomUncheckedCreateWithoutWaitlistInput>
+  where?: Prisma.RoomWhereInput
+}
+
+export type RoomUpdateToOneWithWhereWithoutWaitlistInput = {
+  where?: Prisma.RoomWhereInput
+  data: Prisma.XOR<Prisma.RoomUpdateWithoutWaitlistInput, Prisma.RoomUncheckedUpdateWithoutWaitlistInput>
+}
+
+export type RoomUpdateWithoutWaitlistInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
+  config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
+  hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
+  accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
+  transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
+  topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
+  cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
+}
+
+export type RoomUncheckedUpdateWithoutWaitlistInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
+  config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  hostId?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
+  ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
@@ -919,6 +1046,7 @@ export type RoomCreateWithoutAccountsInput = {
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutAccountsInput = {
@@ -939,6 +1067,7 @@ export type RoomUncheckedCreateWithoutAccountsInput = {
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutAccountsInput = {
@@ -975,6 +1104,7 @@ export type RoomUpdateWithoutAccountsInput = {
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutAccountsInput = {
@@ -995,6 +1125,7 @@ export type RoomUncheckedUpdateWithoutAccountsInput = {
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateWithoutTransactionsInput = {
@@ -1015,6 +1146,7 @@ export type RoomCreateWithoutTransactionsInput = {
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutTransactionsInput = {
@@ -1035,6 +1167,7 @@ export type RoomUncheckedCreateWithoutTransactionsInput = {
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutTransactionsInput = {
@@ -1071,6 +1204,7 @@ export type RoomUpdateWithoutTransactionsInput = {
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutTransactionsInput = {
@@ -1091,6 +1225,7 @@ export type RoomUncheckedUpdateWithoutTransactionsInput = {
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateWithoutHandsInput = {
@@ -1111,6 +1246,7 @@ export type RoomCreateWithoutHandsInput = {
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutHandsInput = {
@@ -1131,6 +1267,7 @@ export type RoomUncheckedCreateWithoutHandsInput = {
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutHandsInput = {
@@ -1167,6 +1304,7 @@ export type RoomUpdateWithoutHandsInput = {
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutHandsInput = {
@@ -1187,6 +1325,7 @@ export type RoomUncheckedUpdateWithoutHandsInput = {
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateWithoutTopUpsInput = {
@@ -1207,6 +1346,7 @@ export type RoomCreateWithoutTopUpsInput = {
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutTopUpsInput = {
@@ -1227,6 +1367,7 @@ export type RoomUncheckedCreateWithoutTopUpsInput = {
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
   cashOuts?: Prisma.CashOutUncheckedCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutTopUpsInput = {
@@ -1263,6 +1404,7 @@ export type RoomUpdateWithoutTopUpsInput = {
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutTopUpsInput = {
@@ -1283,6 +1425,7 @@ export type RoomUncheckedUpdateWithoutTopUpsInput = {
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateWithoutCashOutsInput = {
@@ -1303,6 +1446,7 @@ export type RoomCreateWithoutCashOutsInput = {
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutRoomInput
 }
 
 export type RoomUncheckedCreateWithoutCashOutsInput = {
@@ -1323,6 +1467,7 @@ export type RoomUncheckedCreateWithoutCashOutsInput = {
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
   topUps?: Prisma.TopUpUncheckedCreateNestedManyWithoutRoomInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutRoomInput
 }
 
 export type RoomCreateOrConnectWithoutCashOutsInput = {
@@ -1359,6 +1504,7 @@ export type RoomUpdateWithoutCashOutsInput = {
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutCashOutsInput = {
@@ -1379,6 +1525,7 @@ export type RoomUncheckedUpdateWithoutCashOutsInput = {
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomCreateManyHostInput = {
@@ -1413,6 +1560,7 @@ export type RoomUpdateWithoutHostInput = {
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateWithoutHostInput = {
@@ -1433,6 +1581,7 @@ export type RoomUncheckedUpdateWithoutHostInput = {
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
   topUps?: Prisma.TopUpUncheckedUpdateManyWithoutRoomNestedInput
   cashOuts?: Prisma.CashOutUncheckedUpdateManyWithoutRoomNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutRoomNestedInput
 }
 
 export type RoomUncheckedUpdateManyWithoutHostInput = {
@@ -1461,6 +1610,7 @@ export type RoomCountOutputType = {
   transactions: number
   topUps: number
   cashOuts: number
+  waitlist: number
 }
 
 export type RoomCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1470,6 +1620,7 @@ export type RoomCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.I
   transactions?: boolean | RoomCountOutputTypeCountTransactionsArgs
   topUps?: boolean | RoomCountOutputTypeCountTopUpsArgs
   cashOuts?: boolean | RoomCountOutputTypeCountCashOutsArgs
+  waitlist?: boolean | RoomCountOutputTypeCountWaitlistArgs
 }
 
 /**
@@ -1524,6 +1675,13 @@ export type RoomCountOutputTypeCountCashOutsArgs<ExtArgs extends runtime.Types.E
   where?: Prisma.CashOutWhereInput
 }
 
+/**
+ * RoomCountOutputType without action
+ */
+export type RoomCountOutputTypeCountWaitlistArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.WaitlistEntryWhereInput
+}
+
 
 export type RoomSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1545,6 +1703,7 @@ export type RoomSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   transactions?: boolean | Prisma.Room$transactionsArgs<ExtArgs>
   topUps?: boolean | Prisma.Room$topUpsArgs<ExtArgs>
   cashOuts?: boolean | Prisma.Room$cashOutsArgs<ExtArgs>
+  waitlist?: boolean | Prisma.Room$waitlistArgs<ExtArgs>
   _count?: boolean | Prisma.RoomCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["room"]>
 
@@ -1604,6 +1763,7 @@ export type RoomInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   transactions?: boolean | Prisma.Room$transactionsArgs<ExtArgs>
   topUps?: boolean | Prisma.Room$topUpsArgs<ExtArgs>
   cashOuts?: boolean | Prisma.Room$cashOutsArgs<ExtArgs>
+  waitlist?: boolean | Prisma.Room$waitlistArgs<ExtArgs>
   _count?: boolean | Prisma.RoomCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type RoomIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1623,6 +1783,7 @@ export type $RoomPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     transactions: Prisma.$LedgerTransactionPayload<ExtArgs>[]
     topUps: Prisma.$TopUpPayload<ExtArgs>[]
     cashOuts: Prisma.$CashOutPayload<ExtArgs>[]
+    waitlist: Prisma.$WaitlistEntryPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
@@ -2058,6 +2219,7 @@ export interface Prisma__RoomClient<T, Null = never, ExtArgs extends runtime.Typ
   transactions<T extends Prisma.Room$transactionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Room$transactionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerTransactionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   topUps<T extends Prisma.Room$topUpsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Room$topUpsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TopUpPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   cashOuts<T extends Prisma.Room$cashOutsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Room$cashOutsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CashOutPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  waitlist<T extends Prisma.Room$waitlistArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Room$waitlistArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WaitlistEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2641,6 +2803,30 @@ export type Room$cashOutsArgs<ExtArgs extends runtime.Types.Extensions.InternalA
   take?: number
   skip?: number
   distinct?: Prisma.CashOutScalarFieldEnum | Prisma.CashOutScalarFieldEnum[]
+}
+
+/**
+ * Room.waitlist
+ */
+export type Room$waitlistArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the WaitlistEntry
+   */
+  select?: Prisma.WaitlistEntrySelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the WaitlistEntry
+   */
+  omit?: Prisma.WaitlistEntryOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.WaitlistEntryInclude<ExtArgs> | null
+  where?: Prisma.WaitlistEntryWhereInput
+  orderBy?: Prisma.WaitlistEntryOrderByWithRelationInput | Prisma.WaitlistEntryOrderByWithRelationInput[]
+  cursor?: Prisma.WaitlistEntryWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.WaitlistEntryScalarFieldEnum | Prisma.WaitlistEntryScalarFieldEnum[]
 }
 
 /**

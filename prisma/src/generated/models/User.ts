@@ -196,6 +196,7 @@ export type UserWhereInput = {
   memberships?: Prisma.MembershipListRelationFilter
   accounts?: Prisma.LedgerAccountListRelationFilter
   handPlayers?: Prisma.HandPlayerListRelationFilter
+  waitlist?: Prisma.WaitlistEntryListRelationFilter
 }
 
 export type UserOrderByWithRelationInput = {
@@ -211,6 +212,7 @@ export type UserOrderByWithRelationInput = {
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   accounts?: Prisma.LedgerAccountOrderByRelationAggregateInput
   handPlayers?: Prisma.HandPlayerOrderByRelationAggregateInput
+  waitlist?: Prisma.WaitlistEntryOrderByRelationAggregateInput
 }
 
 export type UserWhereUniqueInput = Prisma.AtLeast<{
@@ -229,6 +231,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   memberships?: Prisma.MembershipListRelationFilter
   accounts?: Prisma.LedgerAccountListRelationFilter
   handPlayers?: Prisma.HandPlayerListRelationFilter
+  waitlist?: Prisma.WaitlistEntryListRelationFilter
 }, "id" | "nameKey">
 
 export type UserOrderByWithAggregationInput = {
@@ -268,6 +271,7 @@ export type UserCreateInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateInput = {
@@ -283,6 +287,7 @@ export type UserUncheckedCreateInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserUpdateInput = {
@@ -298,6 +303,7 @@ export type UserUpdateInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateInput = {
@@ -313,6 +319,7 @@ export type UserUncheckedUpdateInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateManyInput = {
@@ -433,6 +440,20 @@ export type UserUpdateOneRequiredWithoutMembershipsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutMembershipsInput, Prisma.UserUpdateWithoutMembershipsInput>, Prisma.UserUncheckedUpdateWithoutMembershipsInput>
 }
 
+export type UserCreateNestedOneWithoutWaitlistInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutWaitlistInput, Prisma.UserUncheckedCreateWithoutWaitlistInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutWaitlistInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutWaitlistNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutWaitlistInput, Prisma.UserUncheckedCreateWithoutWaitlistInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutWaitlistInput
+  upsert?: Prisma.UserUpsertWithoutWaitlistInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutWaitlistInput, Prisma.UserUpdateWithoutWaitlistInput>, Prisma.UserUncheckedUpdateWithoutWaitlistInput>
+}
+
 export type UserCreateNestedOneWithoutAccountsInput = {
   create?: Prisma.XOR<Prisma.UserCreateWithoutAccountsInput, Prisma.UserUncheckedCreateWithoutAccountsInput>
   connectOrCreate?: Prisma.UserCreateOrConnectWithoutAccountsInput
@@ -489,6 +510,7 @@ export type UserCreateWithoutSessionsInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutSessionsInput = {
@@ -503,6 +525,7 @@ export type UserUncheckedCreateWithoutSessionsInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutSessionsInput = {
@@ -533,6 +556,7 @@ export type UserUpdateWithoutSessionsInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutSessionsInput = {
@@ -547,6 +571,7 @@ export type UserUncheckedUpdateWithoutSessionsInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutHostedRoomsInput = {
@@ -561,6 +586,7 @@ export type UserCreateWithoutHostedRoomsInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutHostedRoomsInput = {
@@ -575,6 +601,7 @@ export type UserUncheckedCreateWithoutHostedRoomsInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutHostedRoomsInput = {
@@ -605,6 +632,7 @@ export type UserUpdateWithoutHostedRoomsInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutHostedRoomsInput = {
@@ -619,6 +647,7 @@ export type UserUncheckedUpdateWithoutHostedRoomsInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutMembershipsInput = {
@@ -633,6 +662,7 @@ export type UserCreateWithoutMembershipsInput = {
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutMembershipsInput = {
@@ -647,6 +677,7 @@ export type UserUncheckedCreateWithoutMembershipsInput = {
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutMembershipsInput = {
@@ -677,6 +708,7 @@ export type UserUpdateWithoutMembershipsInput = {
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutMembershipsInput = {
@@ -689,6 +721,83 @@ export type UserUncheckedUpdateWithoutMembershipsInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
+  accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+}
+
+export type UserCreateWithoutWaitlistInput = {
+  id?: string
+  name: string
+  nameKey: string
+  passwordHash: string
+  createdAt?: Date | string
+  locale?: string | null
+  sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
+  wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
+  hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
+  accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutWaitlistInput = {
+  id?: string
+  name: string
+  nameKey: string
+  passwordHash: string
+  createdAt?: Date | string
+  locale?: string | null
+  sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
+  wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
+  hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
+  accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutWaitlistInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutWaitlistInput, Prisma.UserUncheckedCreateWithoutWaitlistInput>
+}
+
+export type UserUpsertWithoutWaitlistInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutWaitlistInput, Prisma.UserUncheckedUpdateWithoutWaitlistInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutWaitlistInput, Prisma.UserUncheckedCreateWithoutWaitlistInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutWaitlistInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutWaitlistInput, Prisma.UserUncheckedUpdateWithoutWaitlistInput>
+}
+
+export type UserUpdateWithoutWaitlistInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  nameKey?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
+  wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
+  hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
+  accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutWaitlistInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  nameKey?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
+  wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
+  hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
 }
@@ -705,6 +814,7 @@ export type UserCreateWithoutAccountsInput = {
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutAccountsInput = {
@@ -719,6 +829,7 @@ export type UserUncheckedCreateWithoutAccountsInput = {
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutAccountsInput = {
@@ -749,6 +860,7 @@ export type UserUpdateWithoutAccountsInput = {
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutAccountsInput = {
@@ -763,6 +875,7 @@ export type UserUncheckedUpdateWithoutAccountsInput = {
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutWalletInput = {
@@ -777,6 +890,7 @@ export type UserCreateWithoutWalletInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutWalletInput = {
@@ -791,6 +905,7 @@ export type UserUncheckedCreateWithoutWalletInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutWalletInput = {
@@ -821,6 +936,7 @@ export type UserUpdateWithoutWalletInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutWalletInput = {
@@ -835,6 +951,7 @@ export type UserUncheckedUpdateWithoutWalletInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutHandPlayersInput = {
@@ -849,6 +966,7 @@ export type UserCreateWithoutHandPlayersInput = {
   hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutHandPlayersInput = {
@@ -863,6 +981,7 @@ export type UserUncheckedCreateWithoutHandPlayersInput = {
   hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutHandPlayersInput = {
@@ -893,6 +1012,7 @@ export type UserUpdateWithoutHandPlayersInput = {
   hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutHandPlayersInput = {
@@ -907,6 +1027,7 @@ export type UserUncheckedUpdateWithoutHandPlayersInput = {
   hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 
@@ -920,6 +1041,7 @@ export type UserCountOutputType = {
   memberships: number
   accounts: number
   handPlayers: number
+  waitlist: number
 }
 
 export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -928,6 +1050,7 @@ export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.I
   memberships?: boolean | UserCountOutputTypeCountMembershipsArgs
   accounts?: boolean | UserCountOutputTypeCountAccountsArgs
   handPlayers?: boolean | UserCountOutputTypeCountHandPlayersArgs
+  waitlist?: boolean | UserCountOutputTypeCountWaitlistArgs
 }
 
 /**
@@ -975,6 +1098,13 @@ export type UserCountOutputTypeCountHandPlayersArgs<ExtArgs extends runtime.Type
   where?: Prisma.HandPlayerWhereInput
 }
 
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountWaitlistArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.WaitlistEntryWhereInput
+}
+
 
 export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -989,6 +1119,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   memberships?: boolean | Prisma.User$membershipsArgs<ExtArgs>
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   handPlayers?: boolean | Prisma.User$handPlayersArgs<ExtArgs>
+  waitlist?: boolean | Prisma.User$waitlistArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["user"]>
 
@@ -1027,6 +1158,7 @@ export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   memberships?: boolean | Prisma.User$membershipsArgs<ExtArgs>
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   handPlayers?: boolean | Prisma.User$handPlayersArgs<ExtArgs>
+  waitlist?: boolean | Prisma.User$waitlistArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type UserIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1041,6 +1173,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
     accounts: Prisma.$LedgerAccountPayload<ExtArgs>[]
     handPlayers: Prisma.$HandPlayerPayload<ExtArgs>[]
+    waitlist: Prisma.$WaitlistEntryPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1462,6 +1595,7 @@ export interface Prisma__UserClient<T, Null = never, ExtArgs extends runtime.Typ
   memberships<T extends Prisma.User$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   accounts<T extends Prisma.User$accountsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$accountsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerAccountPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   handPlayers<T extends Prisma.User$handPlayersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$handPlayersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HandPlayerPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  waitlist<T extends Prisma.User$waitlistArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$waitlistArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WaitlistEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2026,6 +2160,30 @@ export type User$handPlayersArgs<ExtArgs extends runtime.Types.Extensions.Intern
   take?: number
   skip?: number
   distinct?: Prisma.HandPlayerScalarFieldEnum | Prisma.HandPlayerScalarFieldEnum[]
+}
+
+/**
+ * User.waitlist
+ */
+export type User$waitlistArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the WaitlistEntry
+   */
+  select?: Prisma.WaitlistEntrySelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the WaitlistEntry
+   */
+  omit?: Prisma.WaitlistEntryOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.WaitlistEntryInclude<ExtArgs> | null
+  where?: Prisma.WaitlistEntryWhereInput
+  orderBy?: Prisma.WaitlistEntryOrderByWithRelationInput | Prisma.WaitlistEntryOrderByWithRelationInput[]
+  cursor?: Prisma.WaitlistEntryWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.WaitlistEntryScalarFieldEnum | Prisma.WaitlistEntryScalarFieldEnum[]
 }
 
 /**

@@ -27,7 +27,7 @@ export class RoomQueries {
         hostId: true,
         config: true,
         createdAt: true,
-        _count: { select: { memberships: { where: { status: 'active' } } } },
+        _count: { select: { memberships: { where: { status: 'active' } }, waitlist: true } },
       },
     });
     return rows
@@ -43,6 +43,7 @@ export class RoomQueries {
                 config,
                 players: r._count.memberships,
                 createdAt: r.createdAt,
+                waitlist: r._count.waitlist,
               },
             ]
           : [];
@@ -72,6 +73,7 @@ export class RoomQueries {
           orderBy: { seat: 'asc' },
           select: { userId: true, seat: true, user: { select: { name: true } } },
         },
+        _count: { select: { waitlist: true } },
       },
     });
     if (!r) return null;
@@ -87,6 +89,7 @@ export class RoomQueries {
         config,
         players: r.memberships.length,
         createdAt: r.createdAt,
+        waitlist: r._count.waitlist,
       },
       members: r.memberships.map((m) => ({
         userId: m.userId,

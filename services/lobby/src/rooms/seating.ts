@@ -21,6 +21,7 @@ import {
 import { ApiErrorCode, LobbyError } from '../errors.js';
 import type { LockedRoom, RoomStore } from './room-store.js';
 import type { QuickJoinFilter, RoomSummary, RoomsOptions, SeatRequest, SeatResult } from './types.js';
+import { WaitlistChange, type RoomWaitlists } from './waitlist.js';
 
 const CODE_ATTEMPTS = 20;
 
@@ -55,6 +56,7 @@ export class Seating {
   constructor(
     private readonly o: RoomsOptions,
     private readonly store: RoomStore,
+    private readonly waitlists: RoomWaitlists,
   ) {}
 
   /** Validates the config, creates the room with a fresh code, and seats the host if asked. */
@@ -97,7 +99,7 @@ export class Seating {
         });
         if (result.seat) this.store.emit({ room_id: result.room.id, type: 'member_joined', user_id: hostId });
         return {
-          room: { ...result.room, config, players: result.seat ? 1 : 0 },
+          room: { ...result.room, config, players: result.seat ? 1 : 0, waitlist: 0 },
           seat: result.seat,
         };
       } catch (err) {
@@ -118,11 +120,13 @@ export class Seating {
   async joinByCode(userId: string, code: string, req: SeatRequest, address: string): Promise<SeatResult> {
     const attempt = await this.o.joinGuard.joinByCode(userId, address);
     let result: SeatResult;
+    let change: WaitlistChange | undefined;
     try {
       await this.checkBeforeLookup(userId, code, req);
       result = await this.store.transaction(async (tx) => {
         const room = await this.store.lockRoom(tx, { code });
-        return this.seatInLocked(tx, room, userId, req);
+        change = new WaitlistChange(room.id, room.code);
+        return this.seatInLocked(tx, room, userId, req, change);
       });
     } catch (err) {
       if (err instanceof LobbyError && HIDDEN_BY_CODE.has(err.code)) {
@@ -134,6 +138,7 @@ export class Seating {
     }
     await attempt.succeeded();
     if (!result.replayed) this.store.emit({ room_id: result.roomId, type: 'member_joined', user_id: userId });
+    if (change) await this.waitlists.tell(change);
     return result;
   }
 
@@ -188,11 +193,14 @@ export class Seating {
 
   /** Takes a seat in the open room with this id (the worker's table id). */
   async joinById(userId: string, roomId: string, req: SeatRequest): Promise<SeatResult> {
+    let change: WaitlistChange | undefined;
     const result = await this.store.transaction(async (tx) => {
       const room = await this.store.lockRoom(tx, { id: roomId });
-      return this.seatInLocked(tx, room, userId, req);
+      change = new WaitlistChange(room.id, room.code);
+      return this.seatInLocked(tx, room, userId, req, change);
     });
     if (!result.replayed) this.store.emit({ room_id: result.roomId, type: 'member_joined', user_id: userId });
+    if (change) await this.waitlists.tell(change);
     return result;
   }
 
@@ -253,10 +261,23 @@ export class Seating {
     throw new LobbyError(ApiErrorCode.NO_ROOM_AVAILABLE, 'no open room matches with a free seat');
   }
 
-  private seatInLocked(tx: TxClient, room: LockedRoom, userId: string, req: SeatRequest): Promise<SeatResult> {
+  private seatInLocked(
+    tx: TxClient,
+    room: LockedRoom,
+    userId: string,
+    req: SeatRequest,
+    change: WaitlistChange,
+  ): Promise<SeatResult> {
     const config = this.store.requireConfig(room.config, room.id);
     checkSeatRequest(config, req);
-    return this.seatIn(tx, { id: room.id, code: room.code, lastHandNo: room.last_hand_no }, config, userId, req);
+    return this.seatIn(
+      tx,
+      { id: room.id, code: room.code, lastHandNo: room.last_hand_no },
+      config,
+      userId,
+      req,
+      change,
+    );
   }
 
   /** Seat choice, the membership row and the buy-in, inside the caller's transaction. */
@@ -266,6 +287,7 @@ export class Seating {
     config: RoomConfig,
     userId: string,
     req: SeatRequest,
+    change: WaitlistChange = new WaitlistChange(room.id, room.code),
   ): Promise<SeatResult> {
     const clientKey = req.idempotencyKey ? `join:${userId}:${req.idempotencyKey}` : undefined;
     if (clientKey) {
@@ -294,7 +316,18 @@ export class Seating {
       );
     }
     const taken = new Set(active.map((m) => m.seat));
-    if (taken.size >= config.seats) throw new LobbyError(ApiErrorCode.ROOM_FULL, 'every seat is taken');
+    if (taken.size >= config.seats) {
+      throw new LobbyError(ApiErrorCode.ROOM_FULL, 'every seat is taken', {
+        waitlist: await tx.waitlistEntry.count({ where: { roomId: room.id } }),
+      });
+    }
+    // Free seats held for waiting players' offers are theirs (rooms/waitlist.ts).
+    const admission = await this.waitlists.admit(tx, room, config.seats, active.length, userId, change);
+    if (!admission.allowed) {
+      throw new LobbyError(ApiErrorCode.ROOM_FULL, 'every free seat is held for a player on the waitlist', {
+        waitlist: admission.length,
+      });
+    }
     let seat = req.seat;
     if (seat === undefined) {
       seat = 1;

@@ -2,12 +2,14 @@
 import type { PrismaClient } from '@felt/db';
 import type { Logger } from '@felt/platform';
 import type { BettingLimit, GameType, RoomConfig } from '@felt/protocol';
-import type { Clock, RoomEvent, RoomEventPublisher } from '../ports.js';
+import type { Clock, RoomEvent, RoomEventPublisher, WaitlistNotices } from '../ports.js';
 import type { Attempt } from '../throttle.js';
 
 /** Counts joins by code that find no room the user can take (Throttles, in Redis). */
 export interface JoinGuard {
   joinByCode(userId: string, address: string): Promise<Attempt>;
+  /** Counts a waitlist join or leave; refuses (rate_limited) past FELT_WAITLIST_CHANGES_PER_USER a minute. */
+  waitlistChange(userId: string): Promise<Attempt>;
 }
 
 /**
@@ -30,6 +32,8 @@ export interface RoomsOptions {
   /** Open rooms one user may host at once (FELT_MAX_OPEN_ROOMS_PER_USER). */
   readonly maxOpenRoomsPerUser: number;
   readonly joinGuard: JoinGuard;
+  /** Where waitlist messages go (absent: players learn of changes from GET /api/waitlists only). */
+  readonly waitlistNotices?: WaitlistNotices;
 }
 
 export interface SeatRequest {
@@ -61,6 +65,8 @@ export interface RoomSummary {
   readonly config: RoomConfig;
   readonly players: number;
   readonly createdAt: Date;
+  /** Players waiting for a seat. */
+  readonly waitlist: number;
 }
 
 export interface RoomMember {

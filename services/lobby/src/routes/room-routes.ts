@@ -19,6 +19,8 @@ import {
   roomListSchema,
   topUpRequestSchema,
   topUpSchema,
+  waitlistEntrySchema,
+  waitlistsSchema,
 } from '../schemas.js';
 import { chips, cookieAuth, errors, json, type Env } from './http.js';
 
@@ -42,6 +44,7 @@ export function summaryJson(r: RoomSummary) {
     listed: r.config.listed,
     host_id: r.hostId,
     created_at: r.createdAt.toISOString(),
+    waitlist: r.waitlist,
   };
 }
 
@@ -205,6 +208,55 @@ export function registerRoomRoutes(app: OpenAPIHono<Env>, deps: RoomRoutesDeps):
       const body = { session_id: id, status, refunded: chips(refunded), wallet: chips(wallet) };
       return status === 'left' ? c.json(body, 200) : c.json(body, 202);
     },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/rooms/{id}/waitlist',
+      summary: "Join the room's waitlist: the next free seat is offered to the first in line for 30 s",
+      description:
+        'For a room with no seat free for you. When a seat comes free it is held for the first player in line ' +
+        'for 30 s (offer_expires_at; a `waitlist` message on the live lobby says so): take it with POST ' +
+        '/api/rooms/join and the code before then, or it goes to the next and you leave the line. At a room ' +
+        'filled by bots, a bot gives up its seat at the next hand boundary. Asking again answers with your ' +
+        'place. Refused: seat_available (a seat is free for you now: join), already_seated, waitlist_full, ' +
+        'waitlist_limit (you wait at too many rooms).',
+      security: cookieAuth,
+      request: { params: roomIdParamSchema },
+      responses: { 200: json(waitlistEntrySchema, 'In line'), ...errors(400, 401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const entry = await rooms.joinWaitlist(c.get('auth').userId, c.req.valid('param').id);
+      return c.json(entry, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/rooms/{id}/waitlist',
+      summary: "Leave the room's waitlist (nothing happens when you are not in it)",
+      description: 'A seat held for you goes to the next in line.',
+      security: cookieAuth,
+      request: { params: roomIdParamSchema },
+      responses: { 204: { description: 'Not in the line (any more)' }, ...errors(400, 401, 403, 404) },
+    }),
+    async (c) => {
+      await rooms.leaveWaitlist(c.get('auth').userId, c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/waitlists',
+      summary: 'The rooms you wait for a seat at, with your place and any seat held for you',
+      security: cookieAuth,
+      responses: { 200: json(waitlistsSchema, 'Your waitlists'), ...errors(401) },
+    }),
+    async (c) => c.json({ waitlists: await rooms.waitlistsOf(c.get('auth').userId) }, 200),
   );
 
   app.openapi(

@@ -86,6 +86,40 @@ describe('hands end to end in the actor', () => {
     expect(state.seats.filter((s) => s.bot)).toHaveLength(2);
   });
 
+  it('a bot gives up its seat to a player on the waitlist at the next hand boundary, and no bot takes it back', async () => {
+    const h = harness();
+    const seed = room([{ userId: A, name: 'Ann', seat: 1, stack: 400 }], {
+      seats: 2,
+      botFill: { mode: 'fill', targetPlayers: 2 },
+    });
+    const actor = createActor(h, seed);
+    await actor.submit({ kind: 'attach', connectionId: 'ca', streamId: 's1', userId: A });
+    const bots = () => actorState(h, A).seats.filter((s) => s.bot).length;
+    for (let i = 0; i < 200 && actorState(h, A).hand_id == null; i++) await pass(h, 250);
+    expect(actorState(h, A).hand_id).toBeTruthy();
+    expect(bots()).toBe(1);
+    const handId = actorState(h, A).hand_id;
+
+    // The lobby says a player waits for this full room; the table rereads the room mid-hand.
+    h.seeds.rooms.set(TABLE, { ...seed, waitlisted: 1 });
+    await actor.submit({ kind: 'refresh' });
+    // Nothing changes mid-hand: the bot plays it out.
+    expect(actorState(h, A).hand_id).toBe(handId);
+    expect(bots()).toBe(1);
+    // The clock acts for Ann; once the hand is over the bot leaves and no other bot is asked for.
+    for (let i = 0; i < 400 && bots() > 0; i++) await pass(h, 1_000, 1_000);
+    expect(bots()).toBe(0);
+    await pass(h, 60_000, 1_000);
+    expect(bots()).toBe(0);
+    expect(actorState(h, A).seats.filter((s) => s.user_id !== null)).toHaveLength(1);
+
+    // The line is empty again (the player went elsewhere): a bot keeps Ann company once more.
+    h.seeds.rooms.set(TABLE, { ...seed, waitlisted: 0 });
+    await actor.submit({ kind: 'refresh' });
+    for (let i = 0; i < 60 && bots() === 0; i++) await pass(h, 1_000, 1_000);
+    expect(bots()).toBe(1);
+  });
+
   it('a table restored from its checkpoint mid-hand continues the same hand with the same deck', async () => {
     const h = harness();
     const actor = await twoPlayers(h);

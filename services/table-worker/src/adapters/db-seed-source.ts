@@ -47,6 +47,7 @@ export class DbSeedSource implements MoneySeedSource {
       ...(config.success ? { config: config.config } : {}),
       ...(host ? { hostId: host.hostId } : {}),
       botsOnly,
+      waitlisted: seed.room.waitlisted,
       lastHandNo: seed.room.lastHandNo,
       members: seed.members.map((m) => ({
         userId: m.userId,

@@ -79,8 +79,11 @@ export class BotSeats {
     const seated = engine.seats().filter((s) => !seating.isLeaving(s.playerId));
     const humansSeated = seated.filter((s) => !seating.member(s.playerId)?.bot).length;
     const bots = seated.filter((s) => seating.member(s.playerId)?.bot);
-    // Bots keep humans company; without a human (and not bot-only) they leave.
-    const wanted = seating.botsOnly || humansSeated > 0 ? Math.max(0, target - humansSeated) : 0;
+    const humanMembers = seating.memberList().filter((m) => !m.bot).length;
+    // Bots keep humans company; without a human (and not bot-only) they leave. Players waiting for a
+    // seat come first: bots give up seats (here, at a hand boundary) until one is free for each.
+    const room = Math.max(0, config.seats - Math.max(humansSeated, humanMembers) - seating.waitlisted);
+    const wanted = Math.min(room, seating.botsOnly || humansSeated > 0 ? Math.max(0, target - humansSeated) : 0);
     for (const b of bots.slice(wanted).reverse()) seating.removeBot(b.playerId, now);
     let count = Math.min(bots.length, wanted);
     const reserved = new Set(

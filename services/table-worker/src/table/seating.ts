@@ -66,6 +66,8 @@ export class Seating {
    * recorded yet): no bot is asked for there meanwhile. Refreshed with every read of the rows.
    */
   private heldSeats = new Set<number>();
+  /** Players on the room's waitlist (the room rows' count). */
+  private waiting = 0;
 
   constructor(
     private readonly ctx: TableContext,
@@ -101,6 +103,11 @@ export class Seating {
   }
 
   /** An operator runs this room as a bot-only table. */
+  /** Players on the room's waitlist, as the room rows last said (not checkpointed: every load reads it). */
+  get waitlisted(): number {
+    return this.waiting;
+  }
+
   get botsOnly(): boolean {
     return this.onlyBots;
   }
@@ -229,6 +236,7 @@ export class Seating {
     const { engine, money } = this.ctx;
     this.host = seed.hostId ?? this.host;
     this.onlyBots = seed.botsOnly ?? this.onlyBots;
+    this.waiting = seed.waitlisted ?? 0;
     money.observe(seed.members);
     // A membership this table let go stays listed until the persister records its cash-out: it is
     // never seated again meanwhile.
