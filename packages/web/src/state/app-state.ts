@@ -10,6 +10,7 @@ import {
 } from '../i18n/i18n.js';
 import type { WaitlistMessage } from '@felt/protocol';
 import { errorText } from '../lib/error-text.js';
+import { EMPTY_DECK, type Deck } from '../lib/multi-table.js';
 import { parseWalletHistoryPage, walletHistoryPath, type WalletHistoryPage } from '../lib/wallet-history.js';
 import { SoundCue } from '../lib/sound-cues.js';
 import { LiveLobby } from './live-lobby.js';
@@ -50,6 +51,11 @@ export class AppState {
   readonly lobby = new LobbyClient({ baseUrl: '' });
   readonly toasts = new Toasts();
   readonly auth = new Store<AuthState>({ status: 'loading' });
+  /**
+   * The tables open in this page and the one in focus (lib/multi-table.ts). The URL holds them too;
+   * this copy outlives a visit to the lobby, so a table opened there joins the others.
+   */
+  readonly tables = new Store<Deck>(EMPTY_DECK);
   /** Turn and warning cues for every table, and the mute choice kept in this browser. */
   readonly sound: SoundBoard;
   /**
@@ -262,6 +268,7 @@ export class AppState {
   }
 
   private stopClient(): void {
+    this.tables.set(EMPTY_DECK);
     this.liveLobby.stop();
     this.waitlists.stop();
     this.client?.close();

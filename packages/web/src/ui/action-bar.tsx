@@ -26,6 +26,11 @@ interface Props {
   readonly clearSelection: () => void;
   readonly busy: boolean;
   readonly onAct: (d: Decision) => Promise<boolean>;
+  /**
+   * Whether the single-letter shortcuts act on this bar. With several tables in the page only the
+   * table in focus takes them (false for every other one).
+   */
+  readonly shortcutsActive?: boolean;
 }
 
 interface PendingAllIn {
@@ -46,7 +51,16 @@ function Key({ k }: { readonly k: string }) {
  * and a box clamped to the legal range, with ½-pot, pot and all-in sizes; single-letter shortcuts
  * are shown on the buttons; anything that puts the whole stack in asks first.
  */
-export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, busy, onAct }: Props) {
+export function ActionBar({
+  turn,
+  bigUnit,
+  heroCards,
+  selected,
+  clearSelection,
+  busy,
+  onAct,
+  shortcutsActive = true,
+}: Props) {
   const t = useT();
   const va = turn.validActions;
   const wager = useMemo(() => wagerOf(va), [va]);
@@ -132,6 +146,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
   handlersRef.current = handlers;
 
   useEffect(() => {
+    if (!shortcutsActive) return;
     const onKey = (e: KeyboardEvent): void => {
       if (confirm !== null || document.querySelector('dialog[open]') !== null) return;
       const el = e.target instanceof HTMLElement ? e.target : null;
@@ -156,7 +171,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [confirm]);
+  }, [confirm, shortcutsActive]);
 
   const toCall = va.call ?? 0;
   const maxDiscard = va.discard?.max ?? 0;
@@ -177,6 +192,7 @@ export function ActionBar({ turn, bigUnit, heroCards, selected, clearSelection, 
       aria-label={t('action.yourActions')}
       data-testid="action-bar"
       data-turn={turn.fromSeq}
+      data-keys={shortcutsActive ? 'on' : 'off'}
     >
       {va.discard !== null ? (
         <div className="action-bar__row">

@@ -8,7 +8,7 @@ import { chips, GameFamily } from '../lib/format.js';
 import { preActionSpot } from '../lib/pre-actions.js';
 import { voidedNotice, type TableModel } from '../lib/table-model.js';
 import type { AppState } from '../state/app-state.js';
-import { TableController, type TableScreenState } from '../state/table-controller.js';
+import type { TableController, TableScreenState } from '../state/table-controller.js';
 import { ToastKind } from '../state/toasts.js';
 import { ActionBar } from './action-bar.js';
 import { ChatPanel, type ChatSetting } from './chat-panel.js';
@@ -20,55 +20,6 @@ import { useReducedMotion, useStore } from './hooks.js';
 import { PreActionBar } from './pre-action-bar.js';
 import { SessionSummaryDialog } from './session-summary.js';
 import { ShowdownPanel } from './showdown-panel.js';
-
-interface Props {
-  readonly app: AppState;
-  readonly tableId: string;
-  readonly spectate: boolean;
-  readonly onExit: () => void;
-}
-
-/** Opens the table through the SDK and keeps it open while the screen is shown. */
-export function TableScreen({ app, tableId, spectate, onExit }: Props) {
-  const t = useT();
-  const [controller, setController] = useState<TableController | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    let c: TableController | null = null;
-    app
-      .feltClient()
-      .then((client) => {
-        if (!live) return;
-        c = new TableController(client, tableId, spectate, app.toasts, undefined, app.sound);
-        setController(c);
-      })
-      .catch((err: unknown) => live && setFailed(errorText(err)));
-    return () => {
-      live = false;
-      c?.dispose();
-    };
-  }, [app, tableId, spectate]);
-
-  if (failed !== null) {
-    return (
-      <main className="table-screen table-screen--message">
-        <p role="alert">{failed}</p>
-        <button type="button" className="btn btn--primary" onClick={onExit}>
-          {t('common.backToLobby')}
-        </button>
-      </main>
-    );
-  }
-  if (controller === null) {
-    return (
-      <main className="table-screen table-screen--message" aria-busy="true">
-        <p>{t('table.connecting')}</p>
-      </main>
-    );
-  }
-  return <TableRoom app={app} controller={controller} onExit={onExit} />;
-}
 
 function roomActionMs(room: LobbyRoomDetail | null): number {
   const seconds = room?.config.clock?.actionSeconds;
@@ -96,14 +47,27 @@ function bigUnit(model: TableModel): number {
     : s.big_blind || s.small_bet || 1;
 }
 
+/** How a table shows as one tile of several in the page (ui/multi-table-screen.tsx). */
+export interface TileOptions {
+  /** Small: no side column, tighter seats and bars (the tiled layout). */
+  readonly compact: boolean;
+  /** This tile is in focus: the action bar's single-letter shortcuts act here. */
+  readonly shortcutsActive: boolean;
+  /** Closes this table's tile (the seat, if any, stays). */
+  readonly onClose: () => void;
+}
+
 export function TableRoom({
   app,
   controller,
   onExit,
+  tile,
 }: {
   readonly app: AppState;
   readonly controller: TableController;
   readonly onExit: () => void;
+  /** Shown as a tile among others; absent, the table is the page. */
+  readonly tile?: TileOptions | undefined;
 }) {
   const t = useT();
   const st: TableScreenState = useStore(controller.store);
@@ -183,16 +147,22 @@ export function TableRoom({
     [],
   );
 
+  // One main landmark per page: a tile is a region named after its room.
+  const Root = tile === undefined ? 'main' : 'section';
   if (model === null) {
     return (
-      <main className="table-screen table-screen--message" aria-busy="true">
+      <Root
+        className={`table-screen table-screen--message${tile === undefined ? '' : ' table-screen--tile'}`}
+        aria-busy="true"
+        data-testid="table-pending"
+      >
         <p>{st.closedReason ?? t('table.joining')}</p>
         {st.closedReason !== null && (
-          <button type="button" className="btn btn--primary" onClick={onExit}>
-            {t('common.backToLobby')}
+          <button type="button" className="btn btn--primary" onClick={tile?.onClose ?? onExit}>
+            {tile === undefined ? t('common.backToLobby') : t('tables.close')}
           </button>
         )}
-      </main>
+      </Root>
     );
   }
 
@@ -209,10 +179,12 @@ export function TableRoom({
     !heroShown &&
     mucked !== model.handId;
   const syncing = st.connection !== 'open' || st.session !== 'joined' || st.resyncing;
+  const variant = tile === undefined ? '' : ` table-screen--tile${tile.compact ? ' table-screen--compact' : ''}`;
 
   return (
-    <main
-      className={`table-screen${syncing ? ' table-screen--syncing' : ''}`}
+    <Root
+      className={`table-screen${variant}${syncing ? ' table-screen--syncing' : ''}`}
+      aria-label={tile === undefined ? undefined : model.game.room}
       data-testid="table"
       data-table-id={model.tableId}
       data-hand-id={model.handId ?? ''}
@@ -251,13 +223,13 @@ export function TableRoom({
             <>
               <button
                 type="button"
-                className="btn btn--ghost btn--sm"
+                className="btn btn--ghost btn--sm tool-extra"
                 onClick={() => setPanel('session')}
                 data-testid="session-open"
               >
                 {t('table.session')}
               </button>
-              <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPanel('history')}>
+              <button type="button" className="btn btn--ghost btn--sm tool-extra" onClick={() => setPanel('history')}>
                 {t('table.history')}
               </button>
             </>
@@ -294,7 +266,7 @@ export function TableRoom({
           {model.role === 'player' && (
             <button
               type="button"
-              className={`btn btn--ghost btn--sm sound-toggle${muted ? ' sound-toggle--off' : ''}`}
+              className={`btn btn--ghost btn--sm tool-extra sound-toggle${muted ? ' sound-toggle--off' : ''}`}
               onClick={() => app.sound.toggle()}
               title={t('table.soundHint')}
               data-testid="sound-toggle"
@@ -303,9 +275,21 @@ export function TableRoom({
               {muted ? t('table.soundOff') : t('table.soundOn')}
             </button>
           )}
-          {hero === null && (
+          {hero === null && tile === undefined && (
             <button type="button" className="btn btn--ghost btn--sm" onClick={onExit}>
               {t('table.lobby')}
+            </button>
+          )}
+          {tile !== undefined && (
+            <button
+              type="button"
+              className="btn btn--ghost btn--sm tile-close"
+              onClick={tile.onClose}
+              aria-label={t('tables.closeLabel')}
+              title={t('tables.closeLabel')}
+              data-testid="tile-close"
+            >
+              {t('tables.close')}
             </button>
           )}
         </nav>
@@ -360,6 +344,7 @@ export function TableRoom({
             clearSelection={() => setSelected(new Set())}
             busy={st.busy}
             onAct={(d) => controller.act(d)}
+            shortcutsActive={tile?.shortcutsActive ?? true}
           />
         ) : (
           <>
@@ -434,7 +419,7 @@ export function TableRoom({
           </div>
         </div>
       </Dialog>
-    </main>
+    </Root>
   );
 }
 
