@@ -8,15 +8,15 @@ import { offerSecondsLeft } from '../state/waitlists.js';
 import { useStore } from './hooks.js';
 import { JoinRoomDialog } from './lobby-screen.js';
 
-/** The time now, once a second while `on`. */
+/** The time now, read at each render; while `on`, the component renders again every second. */
 function useNow(on: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [, setTick] = useState(0);
   useEffect(() => {
     if (!on) return;
-    const id = setInterval(() => setNow(Date.now()), 1_000);
+    const id = setInterval(() => setTick((n) => n + 1), 1_000);
     return () => clearInterval(id);
   }, [on]);
-  return now;
+  return Date.now();
 }
 
 /**
