@@ -127,6 +127,51 @@ describe('bots are funded users', () => {
     await expectCleanAudit([room.sessionId]);
   });
 
+  it('a bot makes way for a waiting player: it leaves at the hand boundary, is cashed out, and the seat is offered to them', async () => {
+    const ann = await signUp();
+    const room = await lobby.createRoom(ann, { seats: 2, botFill: { mode: 'fill', targetPlayers: 2 } });
+    const a = await TableClient.join(cluster.gateways[0]!.wsUrl, ann.cookie, room.sessionId, ann.userId, {
+      decide: passivePlay,
+      sendSeeds: true,
+    });
+    open.push(a);
+    await waitFor(
+      'a persisted hand against the bot',
+      async () => ((await prisma.room.findUnique({ where: { id: room.sessionId } }))?.lastHandNo ?? 0) >= 1,
+      30_000,
+      200,
+    );
+    const [bot] = (await botMemberships(room.sessionId)).filter((m) => m.status === 'active');
+    expect(bot).toBeDefined();
+    // The room is full (Ann and the bot): Bob waits for a seat.
+    const bob = await signUp();
+    expect(await lobby.joinWaitlist(bob, room.sessionId)).toMatchObject({ position: 1, offer_expires_at: null });
+    // The table hears of him, lets the bot go when its hand is over, and the persister pays the bot
+    // out; the lobby's keeper then holds the free seat for Bob.
+    let offer: string | null = null;
+    await waitFor(
+      'the seat offered to Bob',
+      async () => {
+        offer = (await lobby.waitlists(bob))[0]?.offer_expires_at ?? null;
+        return offer !== null;
+      },
+      45_000,
+      200,
+    );
+    expect(await prisma.cashOut.findFirst({ where: { membershipId: bot!.id } })).toMatchObject({ status: 'paid' });
+    // No other bot took the seat meanwhile, and none does while it is held.
+    expect(await prisma.membership.count({ where: { roomId: room.sessionId, status: 'active' } })).toBe(1);
+    await lobby.joinByCode(bob, room.code);
+    expect(await lobby.waitlists(bob)).toEqual([]);
+    const seated = await prisma.membership.findMany({ where: { roomId: room.sessionId, status: 'active' } });
+    expect(seated.map((m) => m.userId).sort()).toEqual([ann.userId, bob.userId].sort());
+    a.close();
+    await lobby.leaveRoom(ann, room.sessionId);
+    await lobby.leaveRoom(bob, room.sessionId);
+    await allGone(room.sessionId);
+    await expectCleanAudit([room.sessionId]);
+  });
+
   it('an operator’s bot-only table (npm run bot-table): funded bots deal on their own, and go home when it is switched off', async () => {
     const host = await signUp();
     const room = await lobby.createRoom(host, { seats: 4 }, { seatHost: false });

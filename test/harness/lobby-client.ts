@@ -7,8 +7,11 @@ import {
   leftSchema,
   signedUpSchema,
   topUpSchema,
+  waitlistEntrySchema,
+  waitlistsSchema,
   type LobbyClosed,
   type LobbyTopUp,
+  type LobbyWaitlistEntry,
   type RoomConfigInput,
 } from '@felt/protocol';
 import { z } from 'zod';
@@ -153,6 +156,24 @@ export class LobbyClient {
       cookie: user.cookie,
       body: { code, buy_in: buyIn },
     });
+  }
+
+  /** Joins the room's waitlist; answers with the place in line. */
+  async joinWaitlist(user: SignedUpUser, roomId: string): Promise<LobbyWaitlistEntry> {
+    const { body } = await this.call('join waitlist', `/api/rooms/${roomId}/waitlist`, waitlistEntrySchema, {
+      method: 'POST',
+      cookie: user.cookie,
+    });
+    return body;
+  }
+
+  /** The rooms the user waits at. */
+  async waitlists(user: SignedUpUser): Promise<LobbyWaitlistEntry[]> {
+    const { body } = await this.call('waitlists', '/api/waitlists', waitlistsSchema, {
+      method: 'GET',
+      cookie: user.cookie,
+    });
+    return body.waitlists;
   }
 
   async logout(user: SignedUpUser): Promise<void> {
