@@ -66,6 +66,7 @@ describe('redisKeys', () => {
       'felt:rl:join-user',
       'felt:rl:join-addr',
       'felt:rl:grants-addr',
+      'felt:rl:waitlist-user',
     ]);
   });
 
