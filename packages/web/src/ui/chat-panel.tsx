@@ -60,11 +60,16 @@ export function ChatPanel({ controller, st, meId, setting, onSetting, settingBus
 
   const left = chatCharsLeft(text);
   const unread = open ? 0 : unreadCount(feed, seenKey);
+  // The box empties as the message goes, so the next one can be typed (and sent) while it is on its
+  // way; a refused message comes back into an empty box, with the refusal under it. (Waiting for the
+  // answer before emptying it dropped an Enter pressed meanwhile, and then erased what was typed.)
   const submit = (e: FormEvent): void => {
     e.preventDefault();
-    if (!hasChatText(text) || st.chatSending) return;
-    void controller.sendChat(text).then((sent) => {
-      if (sent) setText('');
+    if (!hasChatText(text)) return;
+    const sending = text;
+    setText('');
+    void controller.sendChat(sending).then((sent) => {
+      if (!sent) setText((current) => (current === '' ? sending : current));
     });
   };
 
@@ -223,7 +228,7 @@ export function ChatPanel({ controller, st, meId, setting, onSetting, settingBus
             <button
               type="submit"
               className="btn btn--primary btn--sm"
-              disabled={!hasChatText(text) || st.chatSending}
+              disabled={!hasChatText(text)}
               data-testid="chat-send"
             >
               {t('chat.send')}
