@@ -6,7 +6,7 @@ import type { Route } from '../lib/routes.js';
 import type { AppState } from '../state/app-state.js';
 import { offerSecondsLeft } from '../state/waitlists.js';
 import { useStore } from './hooks.js';
-import { JoinRoomDialog } from './lobby-screen.js';
+import { JoinRoomDialog } from './join-room-dialog.js';
 
 /** The time now, read at each render; while `on`, the component renders again every second. */
 function useNow(on: boolean): number {
