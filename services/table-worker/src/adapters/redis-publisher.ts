@@ -3,7 +3,18 @@ import { encodeEnvelope, injectTraceContext, redisKeys, type Redis, type RedisKe
 import type { EventPublisher, Publication } from '../ports.js';
 import { publicationChannel, publicationEnvelope, resetEnvelope } from './publication-envelope.js';
 
-/** Publishes envelopes on the table and user channels of docs/dev/contracts.md. */
+/** Resolves in the event loop's next check phase, after everything the current turn wrote. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Publishes envelopes on the table and user channels of docs/dev/contracts.md.
+ *
+ * A batch is built and written in the event loop's next turn, not when `publish` is called: the
+ * actor calls it at the end of a commit, and the command's answer (the gateway's gRPC ack, written
+ * as the commit returns) goes out first instead of waiting for every recipient's envelope to be
+ * encoded (docs/architecture.md, "The third round"). `setImmediate` callbacks run in the order
+ * they were set, so batches (and a `tableReset` after them) still go out in call order.
+ */
 export class RedisEventPublisher implements EventPublisher {
   private readonly keys: RedisKeys;
 
@@ -16,14 +27,16 @@ export class RedisEventPublisher implements EventPublisher {
 
   async publish(tableId: string, publications: readonly Publication[]): Promise<void> {
     // One pipeline over one connection keeps this batch in order, and in order after the previous
-    // batch of the same table: the actor calls publish batch after batch without waiting, and exec
-    // writes each pipeline to the connection (or its offline queue) in call order.
-    const pipeline = this.redis.pipeline();
+    // batch of the same table: the actor calls publish batch after batch without waiting, each call
+    // waits for the next turn in call order, and exec writes each pipeline to the connection (or its
+    // offline queue) in that order.
     // The sampled operation that caused this batch (a player's action), if any: carried to the
     // gateways. An unsampled one (most, with a ratio sampler) costs no bytes and no gateway span.
     const span = trace.getSpan(context.active())?.spanContext();
     const sampled = span !== undefined && (span.traceFlags & TraceFlags.SAMPLED) !== 0;
     const traceContext = sampled ? injectTraceContext() : undefined;
+    await nextTurn();
+    const pipeline = this.redis.pipeline();
     for (const p of publications) {
       pipeline.publish(
         publicationChannel(this.keys, tableId, p),
@@ -36,6 +49,8 @@ export class RedisEventPublisher implements EventPublisher {
   }
 
   async tableReset(tableId: string, tableSeq: number): Promise<void> {
+    // Behind any batch published before it.
+    await nextTurn();
     await this.redis.publish(this.keys.table(tableId), encodeEnvelope(resetEnvelope(tableId, tableSeq)));
   }
 }
