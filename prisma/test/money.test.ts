@@ -13,6 +13,8 @@ import {
   persistHand,
   runAudit,
   claimRoomEpoch,
+  persistHands,
+  sealRoomRebuild,
   seatBot,
   StaleOwnerEpochError,
   BankrollRefusedError,
@@ -477,5 +479,59 @@ describe('bots (seatBot)', () => {
     expect(await epochOf()).toBe(4n);
     // A room that does not exist is left alone.
     expect(await claimRoomEpoch(db.prisma, '0c0c0c0c-0000-4000-8000-000000000001', 5)).toBe(0);
+  });
+});
+
+describe('a table rebuilt from the room rows (sealRoomRebuild)', () => {
+  // Redis lost its data: the old owner's hand 2 (epoch 3) was still held by a persister when the
+  // table was built again from the rows at hand 1 under epoch 4 and dealt its own hand 2 from them.
+  it('refuses, as superseded, an older epoch’s hands past the hand the table went on from', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: 'r1', buyIn: 200 },
+      { name: 'r2', buyIn: 200 },
+    ]);
+    const users = room.users.map((u) => u.id);
+    const oldSink = heldSink();
+    const old = await SimTable.load(db.prisma, room.roomId, oldSink, new SeededRng('sealed-old'));
+    for (let i = 0; i < 2; i++) await old.playHand();
+    const [h1, h2] = oldSink.hands.map((j) => normalizeHandJob({ ...j, epoch: 3 }));
+    await claimRoomEpoch(db.prisma, room.roomId, 3);
+    expect(await persistHand(db.prisma, h1!)).toMatchObject({ result: 'written' });
+    const sealOf = async () =>
+      db.prisma.room.findUniqueOrThrow({
+        where: { id: room.roomId },
+        select: { rebuiltEpoch: true, rebuiltHandNo: true, lastHandNo: true },
+      });
+
+    await claimRoomEpoch(db.prisma, room.roomId, 4, { fresh: true });
+    // Rows read before hand 1 landed: the seal is refused, changing nothing, and the table reads again.
+    expect(await sealRoomRebuild(db.prisma, room.roomId, 4, 0)).toBe(false);
+    expect(await sealOf()).toEqual({ rebuiltEpoch: 0n, rebuiltHandNo: 0, lastHandNo: 1 });
+    // The old owner cannot seal (it is fenced like any write), the new one can.
+    await expect(sealRoomRebuild(db.prisma, room.roomId, 3, 1)).rejects.toBeInstanceOf(StaleOwnerEpochError);
+    expect(await sealRoomRebuild(db.prisma, room.roomId, 4, 1)).toBe(true);
+    expect(await sealOf()).toEqual({ rebuiltEpoch: 4n, rebuiltHandNo: 1, lastHandNo: 1 });
+
+    const before = await escrows(room.roomId, users);
+    // The old hand 2 lands now: not written, no chip moves, nothing fails.
+    expect(await persistHand(db.prisma, h2!)).toMatchObject({ result: 'superseded', handId: h2!.handId });
+    expect(await db.prisma.hand.count({ where: { roomId: room.roomId } })).toBe(1);
+    expect(await escrows(room.roomId, users)).toEqual(before);
+
+    // The rebuilt table deals on from the rows: its hands 2 and 3 are written, in a batch too, and the
+    // old hand 2 is still superseded beside them.
+    const newSink = heldSink();
+    const rebuilt = await SimTable.load(db.prisma, room.roomId, newSink, new SeededRng('sealed-new'));
+    for (let i = 0; i < 2; i++) await rebuilt.playHand();
+    const [n2, n3] = newSink.hands.map((j) => normalizeHandJob({ ...j, epoch: 4 }));
+    expect(n2!.handNo).toBe(2);
+    const outcomes = await persistHands(db.prisma, [h2!, n2!, n3!]);
+    expect(outcomes.map((o) => (o.ok ? o.result.result : o.error))).toEqual(['superseded', 'written', 'written']);
+    expect((await sealOf()).lastHandNo).toBe(3);
+    expect(await persistHand(db.prisma, h2!)).toMatchObject({ result: 'superseded' });
+    // A hand that names no epoch (an unfenced producer) is never superseded: hand 2 is taken.
+    const { epoch: _unfenced, ...plain } = h2!;
+    await expect(persistHand(db.prisma, plain)).rejects.toBeInstanceOf(HandConflictError);
+    expect((await runAudit(db.prisma)).issues).toEqual([]);
   });
 });

@@ -236,6 +236,36 @@ export async function claimRoomEpoch(
 }
 
 /**
+ * A table built again from the room rows, its checkpoint lost (Redis lost its data), seals the room
+ * before it deals: under its epoch (fenced like any write) and only if the rows still end at
+ * `lastHandNo`, the hand it goes on from, `rebuilt_epoch` and `rebuilt_hand_no` are set. From then on
+ * the persister refuses, as superseded, a hand queued under an older epoch and numbered after
+ * `lastHandNo`: one the old owner played on stacks the rebuilt table never saw (its job was held
+ * by a persister or sent again by a worker that no longer owns the table) would otherwise take the
+ * number of the rebuilt table's next hand and leave the ledger and the table apart. Returns false,
+ * changing nothing, when the rows moved on since they were read (such a hand landed meanwhile):
+ * the table reads them again and seals again. A room that does not exist is left alone (true).
+ */
+export async function sealRoomRebuild(
+  prisma: PrismaClient,
+  roomId: string,
+  epoch: number,
+  lastHandNo: number,
+): Promise<boolean> {
+  return withTransaction(prisma, async (tx) => {
+    const room = await lockRoomRow(tx, roomId);
+    if (!room) return true;
+    await fenceRoomEpoch(tx, room, epoch);
+    if (room.lastHandNo !== lastHandNo) return false;
+    // Raw, so the room's updated_at (the lobby's) does not move for a worker's bookkeeping.
+    await tx.$executeRaw`
+      UPDATE "rooms" SET "rebuilt_epoch" = ${BigInt(epoch)}, "rebuilt_hand_no" = ${lastHandNo}
+      WHERE "id" = ${room.id}::uuid`;
+    return true;
+  });
+}
+
+/**
  * The epoch fence on a room locked by this transaction: a write of a lower epoch than the room has
  * seen is refused (StaleOwnerEpochError), a higher one raises the room to it.
  */

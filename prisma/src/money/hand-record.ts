@@ -117,6 +117,7 @@ export const handEnvelopeSchema = z.looseObject({
   hand_id: z.string().min(1).max(128),
   room_id: uuid,
   hand_no: z.number().int().min(1),
+  epoch: z.number().int().positive().optional(),
   game: z.string().min(1).max(64),
   limit: z.string().min(1).max(32),
   blinds: z.json(),
@@ -175,6 +176,8 @@ export interface NormalizedHand {
   readonly handId: string;
   readonly roomId: string;
   readonly handNo: number;
+  /** The lease epoch the worker queued the hand under, when it said (sealRoomRebuild). */
+  readonly epoch?: number;
   readonly game: string;
   readonly limit: string;
   readonly blinds: unknown;
@@ -377,6 +380,7 @@ export function normalizeHandJob(job: unknown): NormalizedHand {
     handId: e.hand_id,
     roomId: e.room_id,
     handNo: e.hand_no,
+    ...(e.epoch !== undefined ? { epoch: e.epoch } : {}),
     game: e.game,
     limit: e.limit,
     blinds: e.blinds,

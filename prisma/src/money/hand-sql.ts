@@ -46,8 +46,11 @@ export async function lockRoomRows(sql: SqlRunner, roomIds: readonly string[]): 
     host_id: string;
     last_hand_no: number;
     owner_epoch: bigint | string;
+    rebuilt_epoch: bigint | string;
+    rebuilt_hand_no: number;
   }>`
-    SELECT "id"::text AS "id", "status"::text AS "status", "host_id"::text AS "host_id", "last_hand_no", "owner_epoch"
+    SELECT "id"::text AS "id", "status"::text AS "status", "host_id"::text AS "host_id", "last_hand_no", "owner_epoch",
+      "rebuilt_epoch", "rebuilt_hand_no"
     FROM "rooms" WHERE "id" = ANY(${ids}::uuid[]) ORDER BY "id" FOR UPDATE`;
   return new Map(
     rows.map((row) => [
@@ -58,6 +61,8 @@ export async function lockRoomRows(sql: SqlRunner, roomIds: readonly string[]): 
         hostId: row.host_id,
         lastHandNo: Number(row.last_hand_no),
         ownerEpoch: Number(row.owner_epoch),
+        rebuiltEpoch: Number(row.rebuilt_epoch),
+        rebuiltHandNo: Number(row.rebuilt_hand_no),
       },
     ]),
   );

@@ -36,11 +36,17 @@ import {
   type PersistedHandRow,
   type TopUpRow,
 } from './hand-sql.js';
-import { lockRoomRow } from './room-lock.js';
+import { lockRoomRow, type LockedRoomRow } from './room-lock.js';
 
 export type PersistResult =
   | { readonly result: 'written'; readonly handId: string; readonly cashOuts: readonly CashOutOutcome[] }
-  | { readonly result: 'duplicate'; readonly handId: string; readonly cashOuts: readonly CashOutOutcome[] };
+  | { readonly result: 'duplicate'; readonly handId: string; readonly cashOuts: readonly CashOutOutcome[] }
+  /**
+   * Not written, and never will be: the table was built again from the room rows (its checkpoint
+   * lost) under a later epoch than the hand's, from a hand before this one, so it went on from
+   * stacks this hand never moved (sealRoomRebuild). Its chips stay where the rows had them.
+   */
+  | { readonly result: 'superseded'; readonly handId: string; readonly cashOuts: readonly CashOutOutcome[] };
 
 /** Idempotency keys of a hand's ledger transactions. */
 export const handLedgerKeys = (handId: string) => ({ result: `hand:${handId}`, rake: `rake:${handId}` }) as const;
@@ -103,6 +109,15 @@ function checkReplay(hand: NormalizedHand, existing: PersistedHandRow): void {
       existing.players.some((e) => e.seat === p.seat && e.userId === p.userId && e.finalStack === p.finalStack),
     );
   if (!same) throw new HandConflictError(hand.handId, hand.roomId, hand.handNo, 'persisted with different content');
+}
+
+/**
+ * A hand its table left behind: queued under an older epoch than the one the table was last built
+ * again from the room rows under, and numbered after the hand it went on from (sealRoomRebuild). A
+ * hand that says no epoch (an unfenced producer) is never superseded.
+ */
+function isSuperseded(hand: NormalizedHand, room: LockedRoomRow): boolean {
+  return hand.epoch !== undefined && hand.epoch < room.rebuiltEpoch && hand.handNo > room.rebuiltHandNo;
 }
 
 /** Hands of a room are written strictly in order: each one right after the room's cursor. */
@@ -255,6 +270,7 @@ async function writeHand(tx: TxClient, hand: NormalizedHand, now: Date): Promise
     checkReplay(hand, existing);
     return { result: 'duplicate', handId: hand.handId, cashOuts: [] };
   }
+  if (isSuperseded(hand, room)) return { result: 'superseded', handId: hand.handId, cashOuts: [] };
   checkNumber(hand, room.lastHandNo);
 
   // Cash-outs this hand releases touch more accounts: every account the transaction may touch is
@@ -405,6 +421,10 @@ async function writeBatch(
       if (existing) {
         checkReplay(hand, existing);
         decided.set(i, { ok: true, hand, result: { result: 'duplicate', handId: hand.handId, cashOuts: [] } });
+        continue;
+      }
+      if (isSuperseded(hand, room)) {
+        decided.set(i, { ok: true, hand, result: { result: 'superseded', handId: hand.handId, cashOuts: [] } });
         continue;
       }
       const written = cursor.get(hand.roomId) ?? 0;

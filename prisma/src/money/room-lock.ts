@@ -8,6 +8,12 @@ export interface LockedRoomRow {
   readonly lastHandNo: number;
   /** The lease epoch of the last table worker that wrote for the room (a worker with a lower one is refused). */
   readonly ownerEpoch: number;
+  /**
+   * The epoch under which the table was last built again from the rows without its checkpoint, and
+   * the last hand number it went on from (0, 0: never). See sealRoomRebuild.
+   */
+  readonly rebuiltEpoch: number;
+  readonly rebuiltHandNo: number;
 }
 
 /**
@@ -18,9 +24,18 @@ export interface LockedRoomRow {
  */
 export async function lockRoomRow(tx: TxClient, roomId: string): Promise<LockedRoomRow | null> {
   const rows = await tx.$queryRaw<
-    { id: string; status: RoomStatus; host_id: string; last_hand_no: number; owner_epoch: bigint }[]
+    {
+      id: string;
+      status: RoomStatus;
+      host_id: string;
+      last_hand_no: number;
+      owner_epoch: bigint;
+      rebuilt_epoch: bigint;
+      rebuilt_hand_no: number;
+    }[]
   >`
-    SELECT "id"::text AS "id", "status", "host_id"::text AS "host_id", "last_hand_no", "owner_epoch"
+    SELECT "id"::text AS "id", "status", "host_id"::text AS "host_id", "last_hand_no", "owner_epoch",
+      "rebuilt_epoch", "rebuilt_hand_no"
     FROM "rooms" WHERE "id" = ${roomId}::uuid FOR UPDATE`;
   const row = rows[0];
   return row
@@ -30,6 +45,8 @@ export async function lockRoomRow(tx: TxClient, roomId: string): Promise<LockedR
         hostId: row.host_id,
         lastHandNo: Number(row.last_hand_no),
         ownerEpoch: Number(row.owner_epoch),
+        rebuiltEpoch: Number(row.rebuilt_epoch),
+        rebuiltHandNo: Number(row.rebuilt_hand_no),
       }
     : null;
 }

@@ -219,10 +219,19 @@ export class HandConsumer {
         this.jobs.inc({ kind: 'hand', result: w.result });
         if (w.result === 'written') this.handLag.observe(Math.max(0, (Date.now() - w.endedAt.getTime()) / 1000));
         span.setAttribute('felt.result', w.result);
-        this.o.logger.info(
-          { event: 'hand_persisted', handId: w.handId, roomId: w.roomId, handNo: w.handNo, result: w.result },
-          'hand persisted',
-        );
+        if (w.result === 'superseded') {
+          // Its table lost its checkpoint with Redis's data and went on from the room rows without
+          // it, under a later epoch: its chips never moved, and the hand is dropped, not failed.
+          this.o.logger.warn(
+            { event: 'hand_superseded', handId: w.handId, roomId: w.roomId, handNo: w.handNo },
+            'hand not written: its table was rebuilt from the room rows without it',
+          );
+        } else {
+          this.o.logger.info(
+            { event: 'hand_persisted', handId: w.handId, roomId: w.roomId, handNo: w.handNo, result: w.result },
+            'hand persisted',
+          );
+        }
         this.publish(job, w.result);
         for (const c of w.cashOuts) this.cashOutSettled(c);
         return { kind: 'hand', result: w.result };

@@ -22,7 +22,8 @@ import {
 } from '@felt/db';
 import { cashOutJobSchema } from '@felt/platform';
 
-export type HandWriteResult = 'written' | 'duplicate';
+/** `superseded`: left behind by a table rebuilt from the room rows, never written (@felt/db PersistResult). */
+export type HandWriteResult = 'written' | 'duplicate' | 'superseded';
 
 export interface HandWrite {
   readonly result: HandWriteResult;

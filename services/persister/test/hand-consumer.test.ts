@@ -5,7 +5,9 @@ import {
   createTestDatabase,
   escrowAccount,
   ledgerTotals,
+  claimRoomEpoch,
   runAudit,
+  sealRoomRebuild,
   walletAccount,
   type PersistOutcome,
   type TestDatabase,
@@ -23,7 +25,7 @@ import {
 import { Queue, QueueEvents } from 'bullmq';
 import type { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoom, queueSink, until } from '../../../test/money/fixtures.js';
+import { createRoom, heldSink, queueSink, until } from '../../../test/money/fixtures.js';
 import { SimTable } from '../../../test/money/sim-table.js';
 import { HandConsumer } from '../src/hand-consumer.js';
 import { PrismaMoneyStore, type MoneyStore } from '../src/money-store.js';
@@ -122,6 +124,30 @@ describe('hand consumer (real Redis, BullMQ and Postgres)', () => {
       room_id: room.roomId,
       hand_no: 1,
     });
+  });
+
+  it('drops a hand its table was rebuilt without (superseded): the job completes, no chip moves, the worker hears it', async () => {
+    const room = await createRoom(db.prisma, [
+      { name: 's1', buyIn: 150 },
+      { name: 's2', buyIn: 150 },
+    ]);
+    const held = heldSink();
+    const t = await SimTable.load(db.prisma, room.roomId, held, new SeededRng('superseded'));
+    await t.playHand();
+    // The old owner's hand 1 (epoch 2) was still on its way when Redis lost its data and the table
+    // was built again from the rows (no hand yet) under epoch 3, which sealed the room.
+    await claimRoomEpoch(db.prisma, room.roomId, 3);
+    expect(await sealRoomRebuild(db.prisma, room.roomId, 3, 0)).toBe(true);
+    const totals = await ledgerTotals(db.prisma);
+    const old = { ...held.hands[0]!, epoch: 2 };
+    const job = await queue.add(HandJobName.HAND_COMPLETED, old, handJobOptions(old.hand_id));
+    expect(await job.waitUntilFinished(events, 10_000)).toEqual({ kind: 'hand', result: 'superseded' });
+    expect(await db.prisma.hand.count({ where: { roomId: room.roomId } })).toBe(0);
+    expect(await ledgerTotals(db.prisma)).toEqual(totals);
+    expect(await consumer.failedJobs()).toBe(0);
+    await until(() => Promise.resolve(outcomes.some((o) => o.id === old.hand_id)), 'the outcome');
+    expect(outcomes.filter((o) => o.id === old.hand_id).map((o) => o.outcome)).toEqual(['superseded']);
+    expect((await runAudit(db.prisma)).issues).toEqual([]);
   });
 
   it('writes a room’s hands in order even when they arrive backwards, without spending attempts', async () => {

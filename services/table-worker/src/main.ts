@@ -337,7 +337,8 @@ await watchPersistOutcomes(subscriber, prefix, {
   logger,
   owns: (tableId) => ring.ownerOf(tableId)?.id === env.WORKER_ID,
   heard: (outcome) => {
-    if (outcome.kind === 'hand' && (outcome.outcome === 'written' || outcome.outcome === 'duplicate'))
+    // Settled for good: written (or already), or superseded (its table was rebuilt without it).
+    if (outcome.kind === 'hand' && ['written', 'duplicate', 'superseded'].includes(outcome.outcome))
       unconfirmed.confirmed(outcome.room_id, outcome.id);
   },
 });

@@ -122,7 +122,7 @@ export class StaleEpochError extends CodedError<'stale_epoch'> {
     /** The table's epoch where the write was refused (0: none). */
     readonly current: number,
     /** What was refused. */
-    readonly write: 'checkpoint' | 'bot seat' | 'room claim' = 'checkpoint',
+    readonly write: 'checkpoint' | 'bot seat' | 'room claim' | 'rebuild seal' = 'checkpoint',
   ) {
     super('stale_epoch', `${write} of table ${tableId} refused: epoch ${epoch} is stale (current ${current})`);
   }

@@ -430,6 +430,8 @@ describe('TableDirectory under leases (real Redis)', () => {
     h.time.advance(250);
     const actor = await next;
     expect(actor.snapshot().handNo).toBe(3);
+    // Sent under this worker's lease: a seal after them refuses only older epochs' hands.
+    expect(h.hands.jobs.map((j) => j.epoch)).toEqual([directory.epochOf(TABLE), directory.epochOf(TABLE)]);
     // Confirmed once written: a later rebuild sends nothing.
     unconfirmed.confirmed(TABLE, 'hand-2');
     unconfirmed.confirmed(TABLE, 'hand-3');
@@ -596,6 +598,55 @@ describe('TableDirectory under leases (real Redis)', () => {
     await a.directory.close();
   });
 
+  it('Redis loses its data and another worker rebuilds the table: it seals the room at the rows’ last hand under its epoch, reading them again when a hand landed meanwhile', async () => {
+    const prefix = freshPrefix();
+    const { a, b } = twoWorkers(prefix);
+    const fenced = fenceRoom(a.h, b.h);
+    const members = [
+      { userId: A, name: 'Ann', seat: 1, stack: 200 },
+      { userId: B, name: 'Bob', seat: 2, stack: 200 },
+    ];
+    const rowsAt = (lastHandNo: number) => b.h.seeds.rooms.set(TABLE, room(members, {}, { lastHandNo }));
+    // Worker a served the table (epoch 1); Redis then lost everything. The rows hold hand 1, and a
+    // persister still holds a's hand 2: it lands just as b seals.
+    await dealHand(a.h, a.directory);
+    await a.directory.evict(TABLE);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    rowsAt(1);
+    fenced.beforeSeal = () => {
+      fenced.beforeSeal = undefined;
+      rowsAt(2);
+    };
+
+    // The first lease after the loss repeats epoch 1 (refused); the next one serves.
+    await b.directory.get(TABLE).catch(() => undefined);
+    const actor = await b.directory.get(TABLE);
+    const epoch = b.directory.epochOf(TABLE)!;
+    expect(epoch).toBeGreaterThan(1);
+    // Sealed at hand 2, under b's epoch, after reading the rows again: the table goes on from the
+    // stacks hand 2 left, and any older hand numbered past 2 will be refused as superseded.
+    expect(fenced.seals).toEqual([
+      { epoch, handNo: 1, sealed: false },
+      { epoch, handNo: 2, sealed: true },
+    ]);
+    expect(actor.snapshot().handNo).toBe(2);
+    await a.directory.close();
+    await b.directory.close();
+  });
+
+  it('a table restored from its checkpoint seals nothing', async () => {
+    const prefix = freshPrefix();
+    const { a, b } = twoWorkers(prefix);
+    const fenced = fenceRoom(a.h, b.h);
+    await dealHand(a.h, a.directory);
+    await a.directory.evict(TABLE);
+    await b.directory.get(TABLE);
+    expect(fenced.seals).toEqual([]);
+    await a.directory.close();
+    await b.directory.close();
+  });
+
   it('a table restored from its checkpoint, or new, sends no re-attach notice', async () => {
     const prefix = freshPrefix();
     const { a, b } = twoWorkers(prefix);
@@ -618,8 +669,8 @@ describe('TableDirectory under leases (real Redis)', () => {
  * The room's owner_epoch as @felt/db's claimRoomEpoch keeps it (prisma/test/money.test.ts checks
  * that one against Postgres), shared by both workers' room rows.
  */
-function fenceRoom(...hs: Harness[]): { ownerEpoch: number } {
-  const room = { ownerEpoch: 0 };
+function fenceRoom(...hs: Harness[]): FencedRoom {
+  const room: FencedRoom = { ownerEpoch: 0, seals: [] };
   const claimEpoch = (roomId: string, epoch: number, fresh: boolean): Promise<number> => {
     if (room.ownerEpoch > epoch || (fresh && room.ownerEpoch === epoch)) {
       return Promise.reject(new StaleEpochError(roomId, epoch, room.ownerEpoch, 'room claim'));
@@ -628,8 +679,28 @@ function fenceRoom(...hs: Harness[]): { ownerEpoch: number } {
     room.ownerEpoch = epoch;
     return Promise.resolve(before);
   };
-  for (const h of hs) Object.assign(h.seeds, { claimEpoch });
+  for (const h of hs) {
+    // @felt/db sealRoomRebuild: fenced by the epoch, and refused while the rows end elsewhere.
+    const sealRebuild = (roomId: string, epoch: number, lastHandNo: number): Promise<boolean> => {
+      if (room.ownerEpoch > epoch) {
+        return Promise.reject(new StaleEpochError(roomId, epoch, room.ownerEpoch, 'rebuild seal'));
+      }
+      room.beforeSeal?.();
+      const sealed = (h.seeds.rooms.get(roomId)?.lastHandNo ?? 0) === lastHandNo;
+      room.seals.push({ epoch, handNo: lastHandNo, sealed });
+      return Promise.resolve(sealed);
+    };
+    Object.assign(h.seeds, { claimEpoch, sealRebuild });
+  }
   return room;
+}
+
+interface FencedRoom {
+  ownerEpoch: number;
+  /** Every seal asked for, in order, and whether the rows still ended at its hand. */
+  readonly seals: { epoch: number; handNo: number; sealed: boolean }[];
+  /** Runs as a seal is asked for, before the rows are compared (a hand landing just then). */
+  beforeSeal?: (() => void) | undefined;
 }
 
 describe('workers whose clocks disagree (real Redis)', () => {

@@ -25,6 +25,12 @@ export const handCompletedJobSchema = z.strictObject({
     .refine((s) => !/^\d+$/.test(s), { message: 'must not be all digits' }),
   room_id: z.uuid(),
   hand_no: z.number().int().nonnegative().optional(),
+  /**
+   * The lease epoch of the worker that queued the job (none: an unfenced producer). After the
+   * table was built again from the room rows under a later epoch, a hand of an older one numbered
+   * past the hand the rebuild went on from is refused as superseded (docs/dev/money-flows.md).
+   */
+  epoch: z.number().int().positive().optional(),
   game: z.string().min(1).max(64),
   limit: z.string().min(1).max(32),
   /** Blinds, antes and bets in force for the hand. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const PERSIST_OUTCOMES = [
   'written',
   'duplicate',
+  'superseded',
   'waiting',
   'retrying',
   'failed',
@@ -23,7 +24,10 @@ export interface PersistOutcome {
   readonly id: string;
   readonly room_id: string;
   readonly hand_no?: number;
-  /** written, duplicate, waiting (an earlier hand is missing), retrying, failed; or the cash-out status. */
+  /**
+   * written, duplicate, superseded (its table was rebuilt from the room rows without it: never
+   * written), waiting (an earlier hand is missing), retrying, failed; or the cash-out status.
+   */
   readonly outcome: (typeof PERSIST_OUTCOMES)[number];
   readonly attempts: number;
   /** A stable error code when it failed or will retry. */

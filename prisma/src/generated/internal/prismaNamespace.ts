@@ -1765,7 +1765,9 @@ export const RoomScalarFieldEnum = {
   closingAt: 'closingAt',
   closedAt: 'closedAt',
   lastHandNo: 'lastHandNo',
-  ownerEpoch: 'ownerEpoch'
+  ownerEpoch: 'ownerEpoch',
+  rebuiltEpoch: 'rebuiltEpoch',
+  rebuiltHandNo: 'rebuiltHandNo'
 } as const
 
 export type RoomScalarFieldEnum = (typeof RoomScalarFieldEnum)[keyof typeof RoomScalarFieldEnum]

@@ -29,11 +29,15 @@ export type AggregateRoom = {
 export type RoomAvgAggregateOutputType = {
   lastHandNo: number | null
   ownerEpoch: number | null
+  rebuiltEpoch: number | null
+  rebuiltHandNo: number | null
 }
 
 export type RoomSumAggregateOutputType = {
   lastHandNo: number | null
   ownerEpoch: bigint | null
+  rebuiltEpoch: bigint | null
+  rebuiltHandNo: number | null
 }
 
 export type RoomMinAggregateOutputType = {
@@ -48,6 +52,8 @@ export type RoomMinAggregateOutputType = {
   closedAt: Date | null
   lastHandNo: number | null
   ownerEpoch: bigint | null
+  rebuiltEpoch: bigint | null
+  rebuiltHandNo: number | null
 }
 
 export type RoomMaxAggregateOutputType = {
@@ -62,6 +68,8 @@ export type RoomMaxAggregateOutputType = {
   closedAt: Date | null
   lastHandNo: number | null
   ownerEpoch: bigint | null
+  rebuiltEpoch: bigint | null
+  rebuiltHandNo: number | null
 }
 
 export type RoomCountAggregateOutputType = {
@@ -77,6 +85,8 @@ export type RoomCountAggregateOutputType = {
   closedAt: number
   lastHandNo: number
   ownerEpoch: number
+  rebuiltEpoch: number
+  rebuiltHandNo: number
   _all: number
 }
 
@@ -84,11 +94,15 @@ export type RoomCountAggregateOutputType = {
 export type RoomAvgAggregateInputType = {
   lastHandNo?: true
   ownerEpoch?: true
+  rebuiltEpoch?: true
+  rebuiltHandNo?: true
 }
 
 export type RoomSumAggregateInputType = {
   lastHandNo?: true
   ownerEpoch?: true
+  rebuiltEpoch?: true
+  rebuiltHandNo?: true
 }
 
 export type RoomMinAggregateInputType = {
@@ -103,6 +117,8 @@ export type RoomMinAggregateInputType = {
   closedAt?: true
   lastHandNo?: true
   ownerEpoch?: true
+  rebuiltEpoch?: true
+  rebuiltHandNo?: true
 }
 
 export type RoomMaxAggregateInputType = {
@@ -117,6 +133,8 @@ export type RoomMaxAggregateInputType = {
   closedAt?: true
   lastHandNo?: true
   ownerEpoch?: true
+  rebuiltEpoch?: true
+  rebuiltHandNo?: true
 }
 
 export type RoomCountAggregateInputType = {
@@ -132,6 +150,8 @@ export type RoomCountAggregateInputType = {
   closedAt?: true
   lastHandNo?: true
   ownerEpoch?: true
+  rebuiltEpoch?: true
+  rebuiltHandNo?: true
   _all?: true
 }
 
@@ -234,6 +254,8 @@ export type RoomGroupByOutputType = {
   closedAt: Date | null
   lastHandNo: number
   ownerEpoch: bigint
+  rebuiltEpoch: bigint
+  rebuiltHandNo: number
   _count: RoomCountAggregateOutputType | null
   _avg: RoomAvgAggregateOutputType | null
   _sum: RoomSumAggregateOutputType | null
@@ -272,6 +294,8 @@ export type RoomWhereInput = {
   closedAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   lastHandNo?: Prisma.IntFilter<"Room"> | number
   ownerEpoch?: Prisma.BigIntFilter<"Room"> | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFilter<"Room"> | bigint | number
+  rebuiltHandNo?: Prisma.IntFilter<"Room"> | number
   host?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   memberships?: Prisma.MembershipListRelationFilter
   hands?: Prisma.HandListRelationFilter
@@ -295,6 +319,8 @@ export type RoomOrderByWithRelationInput = {
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
   ownerEpoch?: Prisma.SortOrder
+  rebuiltEpoch?: Prisma.SortOrder
+  rebuiltHandNo?: Prisma.SortOrder
   host?: Prisma.UserOrderByWithRelationInput
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   hands?: Prisma.HandOrderByRelationAggregateInput
@@ -321,6 +347,8 @@ export type RoomWhereUniqueInput = Prisma.AtLeast<{
   closedAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   lastHandNo?: Prisma.IntFilter<"Room"> | number
   ownerEpoch?: Prisma.BigIntFilter<"Room"> | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFilter<"Room"> | bigint | number
+  rebuiltHandNo?: Prisma.IntFilter<"Room"> | number
   host?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   memberships?: Prisma.MembershipListRelationFilter
   hands?: Prisma.HandListRelationFilter
@@ -344,6 +372,8 @@ export type RoomOrderByWithAggregationInput = {
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
   ownerEpoch?: Prisma.SortOrder
+  rebuiltEpoch?: Prisma.SortOrder
+  rebuiltHandNo?: Prisma.SortOrder
   _count?: Prisma.RoomCountOrderByAggregateInput
   _avg?: Prisma.RoomAvgOrderByAggregateInput
   _max?: Prisma.RoomMaxOrderByAggregateInput
@@ -367,6 +397,8 @@ export type RoomScalarWhereWithAggregatesInput = {
   closedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Room"> | Date | string | null
   lastHandNo?: Prisma.IntWithAggregatesFilter<"Room"> | number
   ownerEpoch?: Prisma.BigIntWithAggregatesFilter<"Room"> | bigint | number
+  rebuiltEpoch?: Prisma.BigIntWithAggregatesFilter<"Room"> | bigint | number
+  rebuiltHandNo?: Prisma.IntWithAggregatesFilter<"Room"> | number
 }
 
 export type RoomCreateInput = {
@@ -381,6 +413,8 @@ export type RoomCreateInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -404,6 +438,8 @@ export type RoomUncheckedCreateInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -425,6 +461,8 @@ export type RoomUpdateInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -448,6 +486,8 @@ export type RoomUncheckedUpdateInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -470,6 +510,8 @@ export type RoomCreateManyInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
 }
 
 export type RoomUpdateManyMutationInput = {
@@ -484,6 +526,8 @@ export type RoomUpdateManyMutationInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type RoomUncheckedUpdateManyInput = {
@@ -499,6 +543,8 @@ export type RoomUncheckedUpdateManyInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type RoomListRelationFilter = {
@@ -524,11 +570,15 @@ export type RoomCountOrderByAggregateInput = {
   closedAt?: Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
   ownerEpoch?: Prisma.SortOrder
+  rebuiltEpoch?: Prisma.SortOrder
+  rebuiltHandNo?: Prisma.SortOrder
 }
 
 export type RoomAvgOrderByAggregateInput = {
   lastHandNo?: Prisma.SortOrder
   ownerEpoch?: Prisma.SortOrder
+  rebuiltEpoch?: Prisma.SortOrder
+  rebuiltHandNo?: Prisma.SortOrder
 }
 
 export type RoomMaxOrderByAggregateInput = {
@@ -543,6 +593,8 @@ export type RoomMaxOrderByAggregateInput = {
   closedAt?: Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
   ownerEpoch?: Prisma.SortOrder
+  rebuiltEpoch?: Prisma.SortOrder
+  rebuiltHandNo?: Prisma.SortOrder
 }
 
 export type RoomMinOrderByAggregateInput = {
@@ -557,11 +609,15 @@ export type RoomMinOrderByAggregateInput = {
   closedAt?: Prisma.SortOrder
   lastHandNo?: Prisma.SortOrder
   ownerEpoch?: Prisma.SortOrder
+  rebuiltEpoch?: Prisma.SortOrder
+  rebuiltHandNo?: Prisma.SortOrder
 }
 
 export type RoomSumOrderByAggregateInput = {
   lastHandNo?: Prisma.SortOrder
   ownerEpoch?: Prisma.SortOrder
+  rebuiltEpoch?: Prisma.SortOrder
+  rebuiltHandNo?: Prisma.SortOrder
 }
 
 export type RoomScalarRelationFilter = {
@@ -754,6 +810,8 @@ export type RoomCreateWithoutHostInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
@@ -775,6 +833,8 @@ export type RoomUncheckedCreateWithoutHostInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -826,6 +886,8 @@ export type RoomScalarWhereInput = {
   closedAt?: Prisma.DateTimeNullableFilter<"Room"> | Date | string | null
   lastHandNo?: Prisma.IntFilter<"Room"> | number
   ownerEpoch?: Prisma.BigIntFilter<"Room"> | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFilter<"Room"> | bigint | number
+  rebuiltHandNo?: Prisma.IntFilter<"Room"> | number
 }
 
 export type RoomCreateWithoutMembershipsInput = {
@@ -840,6 +902,8 @@ export type RoomCreateWithoutMembershipsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
@@ -862,6 +926,8 @@ export type RoomUncheckedCreateWithoutMembershipsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
@@ -898,6 +964,8 @@ export type RoomUpdateWithoutMembershipsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
@@ -920,6 +988,8 @@ export type RoomUncheckedUpdateWithoutMembershipsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
@@ -940,6 +1010,8 @@ export type RoomCreateWithoutWaitlistInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -962,6 +1034,8 @@ export type RoomUncheckedCreateWithoutWaitlistInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -998,6 +1072,8 @@ export type RoomUpdateWithoutWaitlistInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -1020,6 +1096,8 @@ export type RoomUncheckedUpdateWithoutWaitlistInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -1040,6 +1118,8 @@ export type RoomCreateWithoutAccountsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -1062,6 +1142,8 @@ export type RoomUncheckedCreateWithoutAccountsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
@@ -1098,6 +1180,8 @@ export type RoomUpdateWithoutAccountsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -1120,6 +1204,8 @@ export type RoomUncheckedUpdateWithoutAccountsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
@@ -1140,6 +1226,8 @@ export type RoomCreateWithoutTransactionsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -1162,6 +1250,8 @@ export type RoomUncheckedCreateWithoutTransactionsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -1198,6 +1288,8 @@ export type RoomUpdateWithoutTransactionsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -1220,6 +1312,8 @@ export type RoomUncheckedUpdateWithoutTransactionsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -1240,6 +1334,8 @@ export type RoomCreateWithoutHandsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutRoomInput
@@ -1262,6 +1358,8 @@ export type RoomUncheckedCreateWithoutHandsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutRoomInput
@@ -1298,6 +1396,8 @@ export type RoomUpdateWithoutHandsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
@@ -1320,6 +1420,8 @@ export type RoomUncheckedUpdateWithoutHandsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutRoomNestedInput
@@ -1340,6 +1442,8 @@ export type RoomCreateWithoutTopUpsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -1362,6 +1466,8 @@ export type RoomUncheckedCreateWithoutTopUpsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -1398,6 +1504,8 @@ export type RoomUpdateWithoutTopUpsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -1420,6 +1528,8 @@ export type RoomUncheckedUpdateWithoutTopUpsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -1440,6 +1550,8 @@ export type RoomCreateWithoutCashOutsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   host: Prisma.UserCreateNestedOneWithoutHostedRoomsInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandCreateNestedManyWithoutRoomInput
@@ -1462,6 +1574,8 @@ export type RoomUncheckedCreateWithoutCashOutsInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutRoomInput
   hands?: Prisma.HandUncheckedCreateNestedManyWithoutRoomInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutRoomInput
@@ -1498,6 +1612,8 @@ export type RoomUpdateWithoutCashOutsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   host?: Prisma.UserUpdateOneRequiredWithoutHostedRoomsNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
@@ -1520,6 +1636,8 @@ export type RoomUncheckedUpdateWithoutCashOutsInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -1540,6 +1658,8 @@ export type RoomCreateManyHostInput = {
   closedAt?: Date | string | null
   lastHandNo?: number
   ownerEpoch?: bigint | number
+  rebuiltEpoch?: bigint | number
+  rebuiltHandNo?: number
 }
 
 export type RoomUpdateWithoutHostInput = {
@@ -1554,6 +1674,8 @@ export type RoomUpdateWithoutHostInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutRoomNestedInput
@@ -1575,6 +1697,8 @@ export type RoomUncheckedUpdateWithoutHostInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutRoomNestedInput
   hands?: Prisma.HandUncheckedUpdateManyWithoutRoomNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutRoomNestedInput
@@ -1596,6 +1720,8 @@ export type RoomUncheckedUpdateManyWithoutHostInput = {
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   lastHandNo?: Prisma.IntFieldUpdateOperationsInput | number
   ownerEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltEpoch?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  rebuiltHandNo?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 
@@ -1696,6 +1822,8 @@ export type RoomSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   closedAt?: boolean
   lastHandNo?: boolean
   ownerEpoch?: boolean
+  rebuiltEpoch?: boolean
+  rebuiltHandNo?: boolean
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   memberships?: boolean | Prisma.Room$membershipsArgs<ExtArgs>
   hands?: boolean | Prisma.Room$handsArgs<ExtArgs>
@@ -1720,6 +1848,8 @@ export type RoomSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   closedAt?: boolean
   lastHandNo?: boolean
   ownerEpoch?: boolean
+  rebuiltEpoch?: boolean
+  rebuiltHandNo?: boolean
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["room"]>
 
@@ -1736,6 +1866,8 @@ export type RoomSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   closedAt?: boolean
   lastHandNo?: boolean
   ownerEpoch?: boolean
+  rebuiltEpoch?: boolean
+  rebuiltHandNo?: boolean
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["room"]>
 
@@ -1752,9 +1884,11 @@ export type RoomSelectScalar = {
   closedAt?: boolean
   lastHandNo?: boolean
   ownerEpoch?: boolean
+  rebuiltEpoch?: boolean
+  rebuiltHandNo?: boolean
 }
 
-export type RoomOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "code" | "status" | "config" | "isPublic" | "hostId" | "createdAt" | "updatedAt" | "closingAt" | "closedAt" | "lastHandNo" | "ownerEpoch", ExtArgs["result"]["room"]>
+export type RoomOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "code" | "status" | "config" | "isPublic" | "hostId" | "createdAt" | "updatedAt" | "closingAt" | "closedAt" | "lastHandNo" | "ownerEpoch" | "rebuiltEpoch" | "rebuiltHandNo", ExtArgs["result"]["room"]>
 export type RoomInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   memberships?: boolean | Prisma.Room$membershipsArgs<ExtArgs>
@@ -1818,6 +1952,14 @@ export type $RoomPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      * higher one raises it.
      */
     ownerEpoch: bigint
+    /**
+     * The epoch under which the table was last built again from these rows, its checkpoint lost
+     * (Redis lost its data), and the hand it then went on from (docs/dev/money-flows.md, "A table
+     * rebuilt from the rows"): a hand of an older epoch numbered after rebuiltHandNo was played on
+     * stacks the rebuilt table never saw, and is refused as superseded.
+     */
+    rebuiltEpoch: bigint
+    rebuiltHandNo: number
   }, ExtArgs["result"]["room"]>
   composites: {}
 }
@@ -2261,6 +2403,8 @@ export interface RoomFieldRefs {
   readonly closedAt: Prisma.FieldRef<"Room", 'DateTime'>
   readonly lastHandNo: Prisma.FieldRef<"Room", 'Int'>
   readonly ownerEpoch: Prisma.FieldRef<"Room", 'BigInt'>
+  readonly rebuiltEpoch: Prisma.FieldRef<"Room", 'BigInt'>
+  readonly rebuiltHandNo: Prisma.FieldRef<"Room", 'Int'>
 }
     
 

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@felt/protocol';
 import { CheckpointCorruptError, StaleEpochError, type CheckpointMark, type CheckpointStore } from '../ports.js';
 import type { LiveTableJSON } from '../table/live-table-json.js';
-import type { MoneySeed, MoneySeedSource } from '../money/ports.js';
+import type { MoneyJobSink, MoneySeed, MoneySeedSource } from '../money/ports.js';
 import type { UnconfirmedHands } from '../money/unconfirmed-hands.js';
 import { NotOwnerError, type HeldLease, type TableOwnership } from '../ownership/table-ownership.js';
 import { TableActor, type TableActorDeps } from './table-actor.js';
@@ -63,6 +63,8 @@ async function refusedByPostgres<T>(ownership: TableOwnership, lease: HeldLease,
 
 const PERSIST_POLL_MS = 250;
 const QUEUE_POLL_MS = 1_000;
+/** Times a rebuilt table reads the rows again when a hand landed between its read and its seal. */
+const SEAL_ATTEMPTS = 5;
 
 function isLiveTable(state: unknown, tableId: string): state is LiveTableJSON {
   const s = state as Partial<LiveTableJSON> | null;
@@ -174,8 +176,14 @@ export class TableDirectory {
       if (!loaded || loaded.status === 'closed') throw tableNotFound(tableId);
       const servedBefore = lease && ownership ? (await this.claim(tableId, lease, ownership)) > 0 : false;
       const saved = found.nothing && servedBefore ? this.checkpointGone(tableId) : found;
-      const handNo = saved.state === null ? await this.resendUnconfirmed(tableId, loaded, saved.handNo) : undefined;
-      const seed = saved.state === null ? await this.persistedThrough(tableId, loaded, handNo) : loaded;
+      const handNo =
+        saved.state === null ? await this.resendUnconfirmed(tableId, loaded, saved.handNo, lease) : undefined;
+      let seed = saved.state === null ? await this.persistedThrough(tableId, loaded, handNo) : loaded;
+      // Built again from the rows after it was served: hands an older owner played past them must
+      // never land under the numbers this table is about to deal.
+      if (saved.state === null && servedBefore && lease && ownership) {
+        seed = await this.sealRebuild(tableId, seed, lease, ownership);
+      }
       if (lease && ownership) ownership.check(lease);
       // The ring may have moved the table while it was being loaded (a member joined or left during
       // the lease wait, the claim or the reads). A ring change evicts only the tables live at that
@@ -192,7 +200,12 @@ export class TableDirectory {
         throw new NotOwnerError(tableId, owner, 'the ring moved the table away');
       }
       const deps: TableActorDeps = lease
-        ? { ...this.options, checkpoints: this.fenced(lease), seeds: this.fencedSeeds(lease) }
+        ? {
+            ...this.options,
+            checkpoints: this.fenced(lease),
+            seeds: this.fencedSeeds(lease),
+            hands: this.stampedHands(lease),
+          }
         : this.options;
       let actor: TableActor;
       let resumedHand: string | undefined;
@@ -306,6 +319,51 @@ export class TableDirectory {
   }
 
   /**
+   * The hands queue as one actor sees it: every completed hand goes with the lease's epoch, so that
+   * the persister can tell a hand played before the table was rebuilt from the rows under a later
+   * epoch (sealRebuild) from one played after.
+   */
+  private stampedHands(lease: HeldLease): MoneyJobSink {
+    const hands = this.options.hands;
+    return {
+      enqueue: (job) => hands.enqueue({ ...job, epoch: lease.epoch }),
+      ...(hands.cashOut ? { cashOut: (job) => hands.cashOut!(job) } : {}),
+      ...(hands.voided ? { voided: (job) => hands.voided!(job) } : {}),
+      ...(hands.pendingHandsOf ? { pendingHandsOf: (roomId) => hands.pendingHandsOf!(roomId) } : {}),
+    };
+  }
+
+  /**
+   * Seals the room at the hand the rebuilt table goes on from (MoneySeedSource.sealRebuild). When a
+   * hand landed since the rows were read (the persister still held an old owner's job), they are
+   * read again, so the table deals on from the stacks that hand left.
+   */
+  private async sealRebuild(
+    tableId: string,
+    rows: MoneySeed,
+    lease: HeldLease,
+    ownership: TableOwnership,
+  ): Promise<MoneySeed> {
+    const seal = this.options.seeds.sealRebuild?.bind(this.options.seeds);
+    if (seal === undefined || rows.lastHandNo === undefined) return rows;
+    let current = rows;
+    for (let attempt = 0; attempt < SEAL_ATTEMPTS; attempt++) {
+      const lastHandNo = current.lastHandNo ?? 0;
+      if (await refusedByPostgres(ownership, lease, () => seal(tableId, lease.epoch, lastHandNo))) {
+        this.options.logger.info(
+          { event: 'rebuild_sealed', tableId, epoch: lease.epoch, handNo: lastHandNo },
+          'rebuilt from the room rows: older hands past them will be refused',
+        );
+        return current;
+      }
+      const again = await this.options.seeds.load(tableId);
+      if (!again || again.status === 'closed') throw tableNotFound(tableId);
+      current = again;
+    }
+    throw new TableError(ErrorCode.UNAVAILABLE, 'the room rows are still moving; try again shortly', tableId);
+  }
+
+  /**
    * A table about to be rebuilt from the room rows: the hands this worker queued for it that the rows
    * do not hold and the persister never confirmed go to the queue again, in order (after Redis lost
    * its data the queue no longer has them; otherwise a copy is a no-op, the job id being the hand id).
@@ -315,12 +373,15 @@ export class TableDirectory {
     tableId: string,
     rows: MoneySeed,
     handNo: number | undefined,
+    lease: HeldLease | undefined,
   ): Promise<number | undefined> {
     const unconfirmed = this.options.unconfirmed;
     if (unconfirmed === undefined || rows.lastHandNo === undefined) return handNo;
     const jobs = unconfirmed.pendingAfter(tableId, rows.lastHandNo);
     if (jobs.length === 0) return handNo;
-    for (const job of jobs) await this.options.hands.enqueue(job);
+    // Under this lease's epoch: the table goes on from them, and the seal that follows refuses
+    // only older epochs' hands.
+    for (const job of jobs) await this.options.hands.enqueue(lease ? { ...job, epoch: lease.epoch } : job);
     const last = jobs[jobs.length - 1]!.hand_no;
     this.options.logger.warn(
       { event: 'hands_resent', tableId, persisted: rows.lastHandNo, handNos: jobs.map((j) => j.hand_no) },

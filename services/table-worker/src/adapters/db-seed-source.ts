@@ -2,6 +2,7 @@ import {
   BankrollRefusedError,
   botName,
   claimRoomEpoch,
+  sealRoomRebuild,
   isDatabaseUnavailable,
   loadTableSeed,
   seatBot,
@@ -70,6 +71,12 @@ export class DbSeedSource implements MoneySeedSource {
     );
   }
 
+  sealRebuild(roomId: string, epoch: number, lastHandNo: number): Promise<boolean> {
+    return whileReachable(roomId, () =>
+      asStaleEpoch('rebuild seal', () => sealRoomRebuild(this.prisma, roomId, epoch, lastHandNo)),
+    );
+  }
+
   /**
    * Fenced by `req.epoch` (rooms.owner_epoch): a stale one throws the ports' StaleEpochError. Staked
    * by the house bankroll within its limits: a refusal throws BotFundingRefusedError.
@@ -119,7 +126,7 @@ async function whileReachable<T>(tableId: string, run: () => Promise<T>): Promis
 }
 
 /** @felt/db's StaleOwnerEpochError as the ports' StaleEpochError, so the directory needs no @felt/db. */
-async function asStaleEpoch<T>(write: 'room claim' | 'bot seat', run: () => Promise<T>): Promise<T> {
+async function asStaleEpoch<T>(write: 'room claim' | 'bot seat' | 'rebuild seal', run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {

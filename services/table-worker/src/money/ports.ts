@@ -70,6 +70,14 @@ export interface MoneySeedSource extends TableSeedSource {
    * served the table before. Absent: nothing to fence (a table without Postgres).
    */
   claimEpoch?(roomId: string, epoch: number, fresh: boolean): Promise<number>;
+  /**
+   * A table built again from the room rows after it was served (its checkpoint lost) seals the
+   * room under its epoch at the hand it goes on from: the persister then refuses older epochs'
+   * hands numbered after it (@felt/db sealRoomRebuild). Resolves false, changing nothing, when the
+   * rows no longer end at `lastHandNo` (read them again). Throws StaleEpochError like claimEpoch.
+   * Absent: nothing to seal (a table without Postgres).
+   */
+  sealRebuild?(roomId: string, epoch: number, lastHandNo: number): Promise<boolean>;
 }
 
 /** Completed hands and cash-out requests, onto the hands queue (job ids make a re-send a no-op). */
