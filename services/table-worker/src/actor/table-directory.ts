@@ -530,6 +530,7 @@ export class TableDirectory {
     this.actors.delete(tableId);
     const done = (async () => {
       await entry.actor.stop();
+      this.keepOwedHands(entry.actor);
       if (entry.lease) await this.options.ownership?.release(entry.lease);
     })();
     const tracked = done.finally(() => {
@@ -537,6 +538,24 @@ export class TableDirectory {
     });
     this.stopping.set(tableId, tracked);
     await tracked;
+  }
+
+  /**
+   * A stopped table's completed hands still owed to the hands queue (it refused them, or was down,
+   * when the table stopped: its lease was lost, or it was evicted) are kept with the hands this worker
+   * sent and never heard settled. The checkpoint holds them too, for the next owner; but if Redis lost
+   * the checkpoint, they are only here, and a rebuild from the room rows by this worker sends them
+   * (resendUnconfirmed). A copy that reaches the persister twice is a no-op; one that reaches it after
+   * another worker rebuilt the table is superseded (sealRebuild).
+   */
+  private keepOwedHands(actor: TableActor): void {
+    const unconfirmed = this.options.unconfirmed;
+    if (unconfirmed === undefined) return;
+    for (const item of actor.snapshot().outbox) {
+      // Older checkpoints held bare completed-hand jobs.
+      if (!('kind' in item)) unconfirmed.sent(item);
+      else if (item.kind === 'hand') unconfirmed.sent(item.job);
+    }
   }
 
   /**

@@ -6,7 +6,8 @@ export const UNCONFIRMED_PER_TABLE = 256;
 
 /**
  * The completed hands this worker put in the hands queue and the persister has not yet confirmed
- * writing (`P persist-outcomes`: written or duplicate), per table, in memory.
+ * settled (`P persist-outcomes`: written, duplicate or superseded), and those a table still owed the
+ * queue when it stopped here (TableDirectory keepOwedHands), per table, in memory.
  *
  * The queue lives in Redis. When Redis loses its data (a restart without persistence, a failover to
  * a replica that lagged), these jobs are gone from it, and so is the table's checkpoint: the table is
@@ -21,7 +22,7 @@ export class UnconfirmedHands {
 
   constructor(private readonly maxPerTable = UNCONFIRMED_PER_TABLE) {}
 
-  /** A hand job is in the queue. */
+  /** A hand job is in the queue, or owed to it by a table that stopped here. */
   sent(job: CompletedHandJob): void {
     let jobs = this.byTable.get(job.room_id);
     if (jobs === undefined) {
@@ -32,7 +33,7 @@ export class UnconfirmedHands {
     while (jobs.size > this.maxPerTable) jobs.delete(jobs.keys().next().value!);
   }
 
-  /** The persister wrote the hand (or had it already). */
+  /** The persister wrote the hand (or had it already, or refused it as superseded). */
   confirmed(tableId: string, handId: string): void {
     const jobs = this.byTable.get(tableId);
     if (jobs === undefined) return;
