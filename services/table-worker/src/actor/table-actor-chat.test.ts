@@ -159,6 +159,23 @@ describe('table chat', () => {
     await open.stop();
   });
 
+  it('a spectator’s chat sent again under its command id is answered as the first time and said once', async () => {
+    const h = harness();
+    const actor = await withSpectator(h, { chat: { spectators: true } });
+    const first = await say(actor, C, 'hello all', 'chat-1');
+    expect(first.result?.ok).toBe(true);
+    // The answer was lost (a reconnect): the SDK sends the same command again.
+    const again = await say(actor, C, 'hello all', 'chat-1');
+    expect(again.result).toEqual(first.result);
+    expect(chats(h.publisher.toUser(A)).map((m) => m.text)).toEqual(['hello all']);
+    // Nor is the spectator's command id in the checkpoint: spectators cannot grow it.
+    expect(JSON.stringify(actor.snapshot().commands)).not.toContain('chat-1');
+    // A new command id is a new message.
+    expect((await say(actor, C, 'hello again', 'chat-2')).result?.ok).toBe(true);
+    expect(chats(h.publisher.toUser(A)).map((m) => m.text)).toEqual(['hello all', 'hello again']);
+    await actor.stop();
+  });
+
   it('takes the host’s new chat setting from the room rows at once, mid-hand, and keeps it in the checkpoint', async () => {
     const h = harness();
     const actor = await withSpectator(h);

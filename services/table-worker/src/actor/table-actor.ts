@@ -76,6 +76,9 @@ const HAND_COMMANDS: ReadonlySet<string> = new Set(['action', 'client_seed', 'sh
 /** After the hands queue refused a job, the next try waits this long. */
 const OUTBOX_RETRY_MS = 1_000;
 
+/** Accepted commands of non-members (spectators' chat) whose answers a retry gets, per table, in memory. */
+const OTHERS_ANSWERS_MAX = 512;
+
 /**
  * One live table. Every command goes through the mailbox and follows one order:
  * validate → apply → assign table_seq → build per-recipient messages → checkpoint → publish (sent, not awaited) → reply
@@ -103,6 +106,13 @@ export class TableActor {
   private saved: string;
   /** This table's last publish, still in flight or done (stop waits for it). */
   private publishing: Promise<void> = Promise.resolve();
+  /**
+   * Answers to accepted commands of users who are not members (a spectator's chat), by user and
+   * command id, the oldest dropped past OTHERS_ANSWERS_MAX. Kept out of the checkpoint (the command
+   * history keeps members only, so a spectator cannot grow every checkpoint): a retry on this
+   * worker gets its first answer and is not applied again; after a failover it would be.
+   */
+  private readonly othersAnswers = new Map<string, CommandResult>();
   private readonly limits: TableLimits;
 
   private constructor(
@@ -396,7 +406,7 @@ export class TableActor {
     // A command about a hand is remembered while that hand or the next is on (CommandHistory).
     const aboutHand = HAND_COMMANDS.has(frame.type);
     if (commandId !== undefined) {
-      const earlier = live.history.lookup(userId, commandId);
+      const earlier = live.history.lookup(userId, commandId) ?? this.othersAnswers.get(answerKey(userId, commandId));
       // The same command again: the same answer, and nothing applied a second time.
       if (earlier) return { tableSeq: live.tableSeq, replies: [], result: earlier };
     }
@@ -420,13 +430,24 @@ export class TableActor {
       }
       return { tableSeq: live.tableSeq, replies: [], result };
     }
+    const member = live.member(userId) !== undefined;
     const outcome = await this.commit(now, (seq) => {
       // Recorded before the checkpoint, so that a retry after a failover gets this answer too.
-      if (commandId !== undefined && live.member(userId) !== undefined)
+      if (commandId !== undefined && member)
         live.history.record(userId, commandId, { ok: true, atTableSeq: seq }, aboutHand ? live.handNo : undefined);
       return [];
     });
-    return { ...outcome, result: { ok: true, atTableSeq: outcome.tableSeq } };
+    const result: CommandResult = { ok: true, atTableSeq: outcome.tableSeq };
+    // Anyone else's, once the commit stands (it is in no checkpoint to roll back with).
+    if (commandId !== undefined && !member) this.rememberOthers(userId, commandId, result);
+    return { ...outcome, result };
+  }
+
+  private rememberOthers(userId: string, commandId: string, result: CommandResult): void {
+    this.othersAnswers.set(answerKey(userId, commandId), result);
+    if (this.othersAnswers.size > OTHERS_ANSWERS_MAX) {
+      this.othersAnswers.delete(this.othersAnswers.keys().next().value!);
+    }
   }
 
   /**
@@ -588,4 +609,9 @@ export class TableActor {
       });
     });
   }
+}
+
+/** A command's key among the answers kept in memory: user ids and command ids never hold a NUL. */
+function answerKey(userId: string, commandId: string): string {
+  return `${userId}\u0000${commandId}`;
 }
