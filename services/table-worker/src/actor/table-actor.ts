@@ -406,7 +406,10 @@ export class TableActor {
     // A command about a hand is remembered while that hand or the next is on (CommandHistory).
     const aboutHand = HAND_COMMANDS.has(frame.type);
     if (commandId !== undefined) {
-      const earlier = live.history.lookup(userId, commandId) ?? this.othersAnswers.get(answerKey(userId, commandId));
+      // Most commands are new: the in-memory answers are looked at only when some are kept.
+      const earlier =
+        live.history.lookup(userId, commandId) ??
+        (this.othersAnswers.size > 0 ? this.othersAnswers.get(answerKey(userId, commandId)) : undefined);
       // The same command again: the same answer, and nothing applied a second time.
       if (earlier) return { tableSeq: live.tableSeq, replies: [], result: earlier };
     }

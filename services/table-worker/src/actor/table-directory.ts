@@ -2,7 +2,7 @@ import { ErrorCode } from '@felt/protocol';
 import { CheckpointCorruptError, StaleEpochError, type CheckpointMark, type CheckpointStore } from '../ports.js';
 import type { LiveTableJSON } from '../table/live-table-json.js';
 import type { MoneyJobSink, MoneySeed, MoneySeedSource } from '../money/ports.js';
-import type { UnconfirmedHands } from '../money/unconfirmed-hands.js';
+import { withHandEnqueue, type UnconfirmedHands } from '../money/unconfirmed-hands.js';
 import { NotOwnerError, type HeldLease, type TableOwnership } from '../ownership/table-ownership.js';
 import { TableActor, type TableActorDeps } from './table-actor.js';
 import { TableError, tableNotFound } from './table-error.js';
@@ -325,12 +325,7 @@ export class TableDirectory {
    */
   private stampedHands(lease: HeldLease): MoneyJobSink {
     const hands = this.options.hands;
-    return {
-      enqueue: (job) => hands.enqueue({ ...job, epoch: lease.epoch }),
-      ...(hands.cashOut ? { cashOut: (job) => hands.cashOut!(job) } : {}),
-      ...(hands.voided ? { voided: (job) => hands.voided!(job) } : {}),
-      ...(hands.pendingHandsOf ? { pendingHandsOf: (roomId) => hands.pendingHandsOf!(roomId) } : {}),
-    };
+    return withHandEnqueue(hands, (job) => hands.enqueue({ ...job, epoch: lease.epoch }));
   }
 
   /**

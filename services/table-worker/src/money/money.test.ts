@@ -1,6 +1,5 @@
 import { cashOutJobSchema, handRecordSchema, normalizeHandJob } from '@felt/db';
 import { completedHandJobSchema, type Logger } from '@felt/platform';
-import type { TableMessage } from '@felt/protocol';
 import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,6 +14,7 @@ import {
   type Harness,
 } from '../../test/support/fakes.js';
 import { type TableActor } from '../actor/table-actor.js';
+import { playUntil } from '../../test/support/actor.js';
 import type { LiveTableMoney, MoneyMember, MoneySeed } from './ports.js';
 import { recordPersistOutcome } from './persist-outcomes.js';
 
@@ -58,39 +58,6 @@ function withMember(seed: MoneySeed, userId: string, change: Partial<MoneyMember
  * Plays on: each human checks when free and calls otherwise (so hands reach showdown and stacks
  * move), until `done` or the step budget runs out.
  */
-async function play(h: Harness, actor: TableActor, done: () => boolean, steps = 600): Promise<void> {
-  const answered = new Set<string>();
-  for (let i = 0; i < steps && !done(); i++) {
-    await pass(h, 250, 250);
-    for (const p of h.publisher.all) {
-      if (done()) return;
-      const m = p.message as TableMessage & {
-        turn_token?: string;
-        hand_id?: string;
-        valid_actions?: { check: boolean; call: number | null };
-      };
-      if (m.type !== 'your_turn' || p.audience.kind !== 'user' || answered.has(m.turn_token)) continue;
-      answered.add(m.turn_token);
-      const userId = p.audience.userId;
-      const conn = actor.snapshot().connections.find((c) => c.userId === userId);
-      if (!conn) continue;
-      await actor.submit({
-        kind: 'client',
-        connectionId: conn.connectionId,
-        userId,
-        frame: {
-          type: 'action',
-          table_id: TABLE,
-          hand_id: m.hand_id,
-          turn_token: m.turn_token,
-          command_id: `auto-${m.turn_token}`,
-          action: m.valid_actions.check ? 'check' : 'call',
-        },
-      });
-    }
-  }
-}
-
 const handInProgress = (actor: TableActor): boolean => {
   const s = actor.snapshot();
   return s.hand !== null && s.meta !== null && s.meta.endedAt === null;
@@ -103,7 +70,7 @@ describe('hand records (docs/dev/money-flows.md §1)', () => {
   it('numbers hands from the room cursor, with user ids, and each record passes the persister’s checks', async () => {
     const h = harness();
     const actor = await seated(h, [member(1, 500), member(2, 500)], CONFIG, { lastHandNo: 7 });
-    await play(h, actor, () => h.hands.jobs.length >= 2);
+    await playUntil(h, actor, () => h.hands.jobs.length >= 2);
     expect(h.hands.jobs.map((j) => j.hand_no)).toEqual([8, 9]);
     for (const job of h.hands.jobs) {
       expect(completedHandJobSchema.parse(job)).toBeTruthy();
@@ -122,7 +89,7 @@ describe('hand records (docs/dev/money-flows.md §1)', () => {
     const h = harness();
     const actor = await seated(h, [member(1, 500), member(2, 500)]);
     h.hands.fail = true;
-    await play(h, actor, () => actor.snapshot().handNo >= 2);
+    await playUntil(h, actor, () => actor.snapshot().handNo >= 2);
     const saved = h.checkpoints.saved.get(TABLE)!.state as { outbox: { kind: string; job: { hand_no: number } }[] };
     expect(saved.outbox.map((o) => o.job.hand_no)).toEqual([1, 2]);
     expect(actor.idleSinceMs()).toBeUndefined();
@@ -136,7 +103,7 @@ describe('top-ups (§2)', () => {
   it('adds a top-up only at the next hand boundary, capped at buyIn.max, once, and reports it in the next hand', async () => {
     const h = harness();
     const actor = await seated(h, [member(1, 500), member(2, 500)]);
-    await play(h, actor, () => handInProgress(actor));
+    await playUntil(h, actor, () => handInProgress(actor));
     const before = engineStack(actor, A)!;
     const handNo = actor.snapshot().meta!.handNo;
     // 2000 asked; the table can add at most what brings the stack to 1000.
@@ -145,7 +112,7 @@ describe('top-ups (§2)', () => {
     expect((h.checkpoints.money.get(TABLE) as LiveTableMoney).seats.find((s) => s.userId === A)!.appliedTopUps).toEqual(
       [],
     );
-    await play(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo));
+    await playUntil(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo));
     const settled = h.hands.jobs.find((j) => j.hand_no === handNo)!;
     expect(settled.payload.top_ups).toEqual([]);
     const after = settled.payload.settlement.players.find((p) => p.id === A)!.finalStack;
@@ -155,13 +122,13 @@ describe('top-ups (§2)', () => {
     // The lobby says it again (the persister has not recorded it yet): nothing is added twice.
     await actor.submit({ kind: 'refresh' });
     expect(engineStack(actor, A)).toBe(1000);
-    await play(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo + 1));
+    await playUntil(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo + 1));
     const next = h.hands.jobs.find((j) => j.hand_no === handNo + 1)!;
     expect(next.payload.top_ups).toEqual([{ id: topUpId(1), applied: 1000 - after }]);
     expect(next.payload.hand.setup.players.find((p) => p.id === A)!.stack).toBe(1000);
     expect(normalizeHandJob(next)).toBeTruthy();
     // Reported once: the hand after carries none.
-    await play(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo + 2));
+    await playUntil(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo + 2));
     expect(h.hands.jobs.find((j) => j.hand_no === handNo + 2)!.payload.top_ups).toEqual([]);
   });
 
@@ -241,13 +208,13 @@ describe('leaving (§3)', () => {
   it('in a hand: folded at their turn, let go when it ends, the cash-out after the hand’s record', async () => {
     const h = harness();
     const actor = await seated(h, [member(1, 500), member(2, 500), member(3, 500)]);
-    await play(h, actor, () => handInProgress(actor));
+    await playUntil(h, actor, () => handInProgress(actor));
     const handNo = actor.snapshot().meta!.handNo;
     await lobby(h, actor, (s) => withMember(s, C, { leaveRequested: true }));
     await actor.submit({ kind: 'member_leaving', userId: C });
     expect(h.hands.cashOuts).toHaveLength(0);
     expect(engineStack(actor, C)).toBeDefined();
-    await play(h, actor, () => h.hands.cashOuts.length > 0);
+    await playUntil(h, actor, () => h.hands.cashOuts.length > 0);
     const record = h.hands.jobs.find((j) => j.hand_no === handNo)!;
     const finalStack = record.payload.settlement.players.find((p) => p.id === C)!.finalStack;
     expect(h.hands.cashOuts[0]).toMatchObject({
@@ -264,7 +231,7 @@ describe('leaving (§3)', () => {
         .filter((o) => o.seat === 3 && ['fold', 'check', 'call', 'bet', 'raise'].includes(o.type))
         .every((o) => o.timeout),
     ).toBe(true);
-    await play(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo + 1));
+    await playUntil(h, actor, () => h.hands.jobs.some((j) => j.hand_no === handNo + 1));
     expect(
       h.hands.jobs.find((j) => j.hand_no === handNo + 1)!.payload.hand.setup.players.map((p) => p.id),
     ).not.toContain(C);
@@ -296,7 +263,7 @@ describe('room deletion (§4)', () => {
       ...CONFIG,
       seats: 6,
     });
-    await play(h, actor, () => handInProgress(actor) && actor.snapshot().hand!.operations.length > 4);
+    await playUntil(h, actor, () => handInProgress(actor) && actor.snapshot().hand!.operations.length > 4);
     const jobsBefore = h.hands.jobs.length;
     const handId = actor.snapshot().hand!.setup.handId;
     await lobby(h, actor, (s) => ({ ...s, status: 'closing' }));
@@ -306,7 +273,7 @@ describe('room deletion (§4)', () => {
     expect(h.hands.cashOuts).toHaveLength(0);
     expect(actor.isClosed).toBe(false);
     // The players play it out; the record of that very hand is queued, then the refunds after it.
-    await play(h, actor, () => actor.isClosed);
+    await playUntil(h, actor, () => actor.isClosed);
     expect(h.hands.jobs).toHaveLength(jobsBefore + 1);
     const record = h.hands.jobs.at(-1)!;
     expect(record.hand_id).toBe(handId);
@@ -341,7 +308,7 @@ describe('room deletion (§4)', () => {
   it('a close between hands deals no other hand and refunds at once', async () => {
     const h = harness();
     const actor = await seated(h, [member(1, 500), member(2, 500)], CONFIG);
-    await play(h, actor, () => h.hands.jobs.length >= 1 && !handInProgress(actor));
+    await playUntil(h, actor, () => h.hands.jobs.length >= 1 && !handInProgress(actor));
     await lobby(h, actor, (s) => ({ ...s, status: 'closing' }));
     expect(actor.isClosed).toBe(true);
     expect(h.hands.cashOuts).toHaveLength(2);
@@ -376,7 +343,7 @@ describe('bots are users (§1, §3)', () => {
         .sort(),
     ).toEqual([A, ...botIds].sort());
     expect(seeds.funded.every((f) => f.buyIn === 1000)).toBe(true);
-    await play(h, actor, () => h.hands.jobs.length >= 1);
+    await playUntil(h, actor, () => h.hands.jobs.length >= 1);
     expect(h.hands.jobs[0]!.payload.hand.setup.players.map((p) => p.id).sort()).toEqual([A, ...botIds].sort());
     expect(
       h.hands.jobs[0]!.payload.seats.filter((s) => s.bot)
@@ -384,9 +351,9 @@ describe('bots are users (§1, §3)', () => {
         .sort(),
     ).toEqual(botIds.sort());
     // The last human leaves: the bots go too, each with a cash-out of its stack.
-    await play(h, actor, () => !handInProgress(actor) && actor.snapshot().pending === null, 200);
+    await playUntil(h, actor, () => !handInProgress(actor) && actor.snapshot().pending === null, 200);
     await actor.submit({ kind: 'client', connectionId: 'c0', userId: A, frame: { type: 'leave', table_id: TABLE } });
-    await play(h, actor, () => h.hands.cashOuts.length >= 3, 200);
+    await playUntil(h, actor, () => h.hands.cashOuts.length >= 3, 200);
     const bots = h.hands.cashOuts.filter((c) => botIds.includes(c.user_id));
     expect(bots).toHaveLength(2);
     expect(bots.every((c) => c.reason === 'leave' && c.request_id.startsWith('leave-bbbbbbbb'))).toBe(true);

@@ -61,15 +61,20 @@ export class UnconfirmedHands {
   }
 }
 
-/** The sink as tables see it: each hand job, once in the queue, is kept in `unconfirmed` too. */
-export function rememberingSentHands(sink: MoneyJobSink, unconfirmed: UnconfirmedHands): MoneyJobSink {
+/** `sink` with its completed-hand enqueue replaced by `enqueue`; every other job goes through as it is. */
+export function withHandEnqueue(sink: MoneyJobSink, enqueue: MoneyJobSink['enqueue']): MoneyJobSink {
   return {
-    enqueue: async (job) => {
-      await sink.enqueue(job);
-      unconfirmed.sent(job);
-    },
+    enqueue,
     ...(sink.cashOut ? { cashOut: (job) => sink.cashOut!(job) } : {}),
     ...(sink.voided ? { voided: (job) => sink.voided!(job) } : {}),
     ...(sink.pendingHandsOf ? { pendingHandsOf: (roomId) => sink.pendingHandsOf!(roomId) } : {}),
   };
+}
+
+/** The sink as tables see it: each hand job, once in the queue, is kept in `unconfirmed` too. */
+export function rememberingSentHands(sink: MoneyJobSink, unconfirmed: UnconfirmedHands): MoneyJobSink {
+  return withHandEnqueue(sink, async (job) => {
+    await sink.enqueue(job);
+    unconfirmed.sent(job);
+  });
 }

@@ -1,7 +1,8 @@
 // What the table actor's tests share: three players, a two-player table with both attached, and
 // the first hand dealt on the harness clock.
 import type { TableMessage, TableState } from '@felt/protocol';
-import { createActor, flush, room, uid, type Harness } from './fakes.js';
+import type { TableActor } from '../../src/actor/table-actor.js';
+import { createActor, flush, pass, room, TABLE, uid, type Harness } from './fakes.js';
 
 export const A = uid(1);
 export const B = uid(2);
@@ -39,4 +40,37 @@ export async function dealFirstHand(h: Harness): Promise<void> {
 
 export function actorState(h: Harness, user: string): TableState {
   return lastState(h.publisher.toUser(user));
+}
+
+/**
+ * Lets the table's clock run in 250 ms steps and answers every turn (check, else call) until `done`
+ * or `steps` run out; the caller checks `done` after.
+ */
+export async function playUntil(h: Harness, actor: TableActor, done: () => boolean, steps = 600): Promise<void> {
+  const answered = new Set<string>();
+  for (let i = 0; i < steps && !done(); i++) {
+    await pass(h, 250, 250);
+    for (const p of h.publisher.all) {
+      if (done()) return;
+      const m = p.message;
+      if (m.type !== 'your_turn' || p.audience.kind !== 'user' || answered.has(m.turn_token)) continue;
+      answered.add(m.turn_token);
+      const userId = p.audience.userId;
+      const conn = actor.snapshot().connections.find((c) => c.userId === userId);
+      if (!conn) continue;
+      await actor.submit({
+        kind: 'client',
+        connectionId: conn.connectionId,
+        userId,
+        frame: {
+          type: 'action',
+          table_id: TABLE,
+          hand_id: m.hand_id,
+          turn_token: m.turn_token,
+          command_id: `auto-${m.turn_token}`,
+          action: m.valid_actions.check ? 'check' : 'call',
+        },
+      });
+    }
+  }
 }
