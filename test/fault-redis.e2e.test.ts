@@ -168,7 +168,10 @@ describe('Redis restarted without its data', () => {
       // The gateways heard it and attached their connections again: no client had to notice silence.
       const heard = cluster.gateways.flatMap((g) => g.proc.jsonLogs()).filter((l) => l.event === 'table_reset_heard');
       expect(heard.some((l) => l.tableId === crew2.tableId)).toBe(true);
-      expect(silences() - silencesBefore).toBe(0);
+      expect(
+        silences() - silencesBefore,
+        `${describeCrew(crew2)}\n${cluster.timeline(crew2.tableId, { since: restartedAt - 2_000, withGlobal: true })}`,
+      ).toBe(0);
     },
   );
 });

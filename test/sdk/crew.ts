@@ -156,7 +156,11 @@ export class TableCrew {
     member.bot?.stop();
     if (member.bot) member.bot.holdSeat = false;
     await member.session.leave().catch(() => undefined);
-    await member.lobby.leaveRoom(this.tableId);
+    // The table's leave frees the seat and its cash-out closes the membership, maybe before the
+    // lobby's leave arrives: then the lobby has no seat to free (not_seated), and the player is out.
+    await member.lobby.leaveRoom(this.tableId).catch((err: unknown) => {
+      if (!(err instanceof LobbyApiError && err.code === 'not_seated')) throw err;
+    });
     member.session.detach();
     member.client.close();
   }

@@ -295,15 +295,12 @@ async function adoptBotTables(): Promise<void> {
 }
 
 // Tables this worker no longer owns leave memory at once and give their leases up; gateways
-// re-attach their connections to the new owner, which continues from the checkpoint.
+// re-attach their connections to the new owner, which continues from the checkpoint (and a ring
+// seen for a moment gives them back: TableDirectory.ringChanged).
 ring.onChange(({ current }) => {
   metrics.ringChanges.inc();
   logger.info({ event: 'ring_changed', members: current.members }, 'ring changed');
-  for (const tableId of directory.tableIds()) {
-    if (ring.ownerOf(tableId)?.id !== env.WORKER_ID) {
-      directory.evict(tableId).catch((err: unknown) => logger.error({ err, tableId }, 'evict failed'));
-    }
-  }
+  directory.ringChanged();
   adoptBotTables().catch((err: unknown) => logger.warn({ err }, 'bot table adoption failed'));
 });
 

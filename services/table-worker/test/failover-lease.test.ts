@@ -639,6 +639,55 @@ describe('TableDirectory under leases (real Redis)', () => {
     await a.directory.close();
   });
 
+  it('a ring seen for a moment moves a live table away: the table is taken back with its connections once the ring names this worker again', async () => {
+    // Right after Redis lost its data the workers register again a heartbeat apart: this worker's
+    // ring may name another (or none) for a moment, while the gateways, which never saw that ring,
+    // keep its connections attached here. CI once saw clients silent until their 25 s watch.
+    const prefix = freshPrefix();
+    let ringOwner = 'wa';
+    const { a } = twoWorkers(prefix, () => ringOwner);
+    await dealHand(a.h, a.directory);
+    const seq = a.directory.peek(TABLE)!.tableSeq;
+
+    ringOwner = 'wb';
+    a.directory.ringChanged();
+    await vi.waitFor(() => expect(a.directory.peek(TABLE)).toBeUndefined());
+    // Evicted, its lease given back, and looked at again a lease TTL later (its only timer now).
+    await vi.waitFor(() => expect(a.h.time.nextAt()).toBeDefined(), { timeout: 5_000 });
+    ringOwner = 'wa';
+    a.directory.ringChanged();
+    a.h.time.advance(a.ownership.ttlMs);
+    const actor = await servedWithBoth(a.directory);
+    // From its checkpoint, under a new epoch: the hand goes on, table_seq still grows.
+    expect(a.directory.epochOf(TABLE)).toBe(2);
+    expect(actor.snapshot().meta).not.toBeNull();
+    expect(actor.tableSeq).toBeGreaterThan(seq);
+    expect(a.c.lost).toEqual([]);
+    await a.directory.close();
+  });
+
+  it('a table the ring really moved is left to its new owner: nothing is taken back, and no lease is held', async () => {
+    const prefix = freshPrefix();
+    let ringOwner = 'wa';
+    const { a, b } = twoWorkers(prefix, () => ringOwner);
+    await dealHand(a.h, a.directory);
+    ringOwner = 'wb';
+    a.directory.ringChanged();
+    await vi.waitFor(() => expect(a.directory.peek(TABLE)).toBeUndefined());
+    // The new owner continues the hand from the checkpoint; a's later looks find the ring elsewhere.
+    const moved = await b.directory.get(TABLE);
+    expect(moved.snapshot().meta).not.toBeNull();
+    for (let i = 0; i < 3; i++) {
+      await vi.waitFor(() => expect(a.h.time.nextAt()).toBeDefined(), { timeout: 5_000 });
+      a.h.time.advance(a.ownership.ttlMs);
+    }
+    expect(a.directory.peek(TABLE)).toBeUndefined();
+    expect(a.ownership.tableIds()).toEqual([]);
+    expect(b.directory.epochOf(TABLE)).toBe(2);
+    await a.directory.close();
+    await b.directory.close();
+  });
+
   it('Redis loses its data and another worker rebuilds the table: it seals the room at the rows’ last hand under its epoch, reading them again when a hand landed meanwhile', async () => {
     const prefix = freshPrefix();
     const { a, b } = twoWorkers(prefix);

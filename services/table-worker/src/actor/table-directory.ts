@@ -561,6 +561,7 @@ export class TableDirectory {
   private async readopt(
     tableId: string,
     connections: readonly LiveTableJSON['connections'][number][],
+    cause: 'lease' | 'ring' = 'lease',
     attempt = 0,
   ): Promise<void> {
     if (this.closed || this.draining || this.options.shouldServe === undefined || this.actors.has(tableId)) return;
@@ -581,13 +582,14 @@ export class TableDirectory {
       if (!final && attempt < READOPT_ATTEMPTS) {
         const wait = this.options.ownership?.ttlMs ?? 1_000;
         this.options.scheduler.schedule(this.options.clock.now() + wait, () => {
-          void this.readopt(tableId, connections, attempt + 1);
+          void this.readopt(tableId, connections, cause, attempt + 1);
         });
         return;
       }
       const moved = err instanceof NotOwnerError && err.reason === RING_ELSEWHERE;
-      this.options.logger[moved ? 'info' : 'warn'](
-        { event: 'readopt_skipped', tableId, err, attempts: attempt + 1 },
+      // A table the ring really moved (the usual case after a ring change) is no news.
+      this.options.logger[moved ? (cause === 'ring' ? 'debug' : 'info') : 'warn'](
+        { event: 'readopt_skipped', tableId, err, attempts: attempt + 1, cause },
         moved ? 'table not taken again: the ring names another worker' : 'table not taken again',
       );
       return;
@@ -618,14 +620,36 @@ export class TableDirectory {
       {
         event: 'table_readopted',
         tableId,
+        cause,
         epoch: this.epochOf(tableId),
         connections: attached,
         had: connections.length,
         closedStreams,
         refused,
       },
-      'table taken again after a lost lease',
+      cause === 'ring' ? 'table taken again: the ring named this worker again' : 'table taken again after a lost lease',
     );
+  }
+
+  /**
+   * The ring changed: each live table it gives to another worker leaves memory and gives its lease
+   * up; the gateways re-attach their connections to the new owner, which continues from the
+   * checkpoint. But a ring may be seen for a moment only: right after Redis lost its data the workers
+   * register again a heartbeat apart, so a ring of some of them (or of none) comes first. A gateway
+   * that never saw that ring still holds these connections as attached here and sends nothing
+   * elsewhere, so the table is looked at again as after a lost lease (readopt): taken back, with
+   * its connections, if the ring names this worker again. CI once saw clients silent for 25 s here.
+   */
+  ringChanged(): void {
+    const shouldServe = this.options.shouldServe;
+    if (shouldServe === undefined) return;
+    for (const [tableId, entry] of this.actors) {
+      if (shouldServe(tableId)) continue;
+      const connections = entry.actor.snapshot().connections;
+      this.evict(tableId)
+        .then(() => this.readopt(tableId, connections, 'ring'))
+        .catch((err: unknown) => this.options.logger.error({ err, tableId }, 'evict failed'));
+    }
   }
 
   /** Drops closed tables and tables idle past idleMs. Returns the evicted ids. */
