@@ -8,6 +8,7 @@ import type { Emission } from '../table/emissions.js';
 import { EVENT_BUFFER_SIZE, EventBuffer, type BufferedEvent } from '../table/event-buffer.js';
 import type { LiveTableJSON } from '../table/live-table-json.js';
 import { LiveTable } from '../table/live-table.js';
+import type { ConnectionState } from '../table/seating.js';
 import { TABLE_STREAM, userStream } from '../table/stream-book.js';
 import type { HandLifecycleEvent } from '../table/table-context.js';
 import type { TimingOverrides } from '../table/timing.js';
@@ -213,6 +214,11 @@ export class TableActor {
   }
 
   /** The live table's serializable state (tests and checkpoints). */
+  /** The connections attached now (a copy): what a table taken again re-attaches, without a snapshot's clone. */
+  connections(): ConnectionState[] {
+    return [...this.live.connections()];
+  }
+
   snapshot(): LiveTableJSON {
     return structuredClone(this.live.toJSON());
   }

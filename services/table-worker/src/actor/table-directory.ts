@@ -1,6 +1,7 @@
 import { ErrorCode } from '@felt/protocol';
 import { CheckpointCorruptError, StaleEpochError, type CheckpointMark, type CheckpointStore } from '../ports.js';
 import type { LiveTableJSON } from '../table/live-table-json.js';
+import type { ConnectionState } from '../table/seating.js';
 import type { MoneyJobSink, MoneySeed, MoneySeedSource } from '../money/ports.js';
 import { withHandEnqueue, type UnconfirmedHands } from '../money/unconfirmed-hands.js';
 import { NotOwnerError, type HeldLease, type TableOwnership } from '../ownership/table-ownership.js';
@@ -114,10 +115,8 @@ export class TableDirectory {
   constructor(private readonly options: TableDirectoryOptions) {
     options.ownership?.onLost((lease) => {
       const entry = this.actors.get(lease.tableId);
-      if (entry?.lease !== lease) return;
-      const connections = entry.actor.snapshot().connections;
       // Not awaited: the loss may be noticed inside one of this actor's own commands.
-      void this.evict(lease.tableId).then(() => this.readopt(lease.tableId, connections));
+      if (entry?.lease === lease) this.evictThenReadopt(lease.tableId, entry.actor, 'lease');
     });
   }
 
@@ -560,8 +559,8 @@ export class TableDirectory {
    */
   private async readopt(
     tableId: string,
-    connections: readonly LiveTableJSON['connections'][number][],
-    cause: 'lease' | 'ring' = 'lease',
+    connections: readonly ConnectionState[],
+    cause: 'lease' | 'ring',
     attempt = 0,
   ): Promise<void> {
     if (this.closed || this.draining || this.options.shouldServe === undefined || this.actors.has(tableId)) return;
@@ -643,13 +642,17 @@ export class TableDirectory {
   ringChanged(): void {
     const shouldServe = this.options.shouldServe;
     if (shouldServe === undefined) return;
-    for (const [tableId, entry] of this.actors) {
-      if (shouldServe(tableId)) continue;
-      const connections = entry.actor.snapshot().connections;
-      this.evict(tableId)
-        .then(() => this.readopt(tableId, connections, 'ring'))
-        .catch((err: unknown) => this.options.logger.error({ err, tableId }, 'evict failed'));
+    for (const [tableId, { actor }] of this.actors) {
+      if (!shouldServe(tableId)) this.evictThenReadopt(tableId, actor, 'ring');
     }
+  }
+
+  /** Evicts the table, then looks at it again (readopt) with the connections it had. */
+  private evictThenReadopt(tableId: string, actor: TableActor, cause: 'lease' | 'ring'): void {
+    const connections = actor.connections();
+    this.evict(tableId)
+      .then(() => this.readopt(tableId, connections, cause))
+      .catch((err: unknown) => this.options.logger.error({ err, tableId }, 'evict failed'));
   }
 
   /** Drops closed tables and tables idle past idleMs. Returns the evicted ids. */
