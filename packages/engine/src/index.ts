@@ -50,4 +50,5 @@ export * from './sim/simulate.js';
 export * from './sim/soak.js';
 export * from './export/phh.js';
 export * from './export/ohh.js';
+export * from './tournament/index.js';
 export { parseToml, type TomlValue } from './export/toml.js';

@@ -1,0 +1,28 @@
+import { CodedError } from '../coded-error.js';
+
+export const TournamentErrorCode = {
+  /** No payout bracket, or no seating, for this many players. */
+  FIELD_SIZE: 'field_size',
+  /** An amount that is not a non-negative safe integer. */
+  AMOUNT_INVALID: 'amount_invalid',
+  /** A place below 1. */
+  PLACE_INVALID: 'place_invalid',
+  /** A blind structure that cannot be played: no levels, a level with no length, blinds that fall. */
+  STRUCTURE_INVALID: 'structure_invalid',
+  /** Seating data that contradicts itself: a seat out of range or taken twice, a player seated twice. */
+  SEATING_INVALID: 'seating_invalid',
+} as const;
+export type TournamentErrorCode = (typeof TournamentErrorCode)[keyof typeof TournamentErrorCode];
+
+/** A tournament computation refused on its input; nothing was changed. */
+export class TournamentError extends CodedError<TournamentErrorCode> {
+  override readonly name = 'TournamentError';
+  constructor(
+    code: TournamentErrorCode,
+    message: string,
+    readonly details: Readonly<Record<string, number | string | null>> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
