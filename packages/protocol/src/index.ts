@@ -7,3 +7,4 @@ export * from './state-hash.js';
 export * from './lobby-api.js';
 export * from './lobby-feed.js';
 export * from './hand-actions.js';
+export * from './tournament-config.js';
