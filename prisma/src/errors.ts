@@ -21,6 +21,7 @@ export const DbErrorCode = {
   STALE_EPOCH: 'stale_epoch',
   BANKROLL_REFUSED: 'bankroll_refused',
   SEAT_HELD: 'seat_held',
+  TOURNAMENT_REFUSED: 'tournament_refused',
 } as const;
 export type DbErrorCode = (typeof DbErrorCode)[keyof typeof DbErrorCode];
 
@@ -159,6 +160,37 @@ export class BankrollRefusedError extends DbError {
       `the house bankroll will not stake ${requested} at room ${roomId}: ${reason} (${available} available)`,
     );
     this.name = 'BankrollRefusedError';
+  }
+}
+
+/** Why a tournament operation was refused. */
+export const TournamentRefusal = {
+  NOT_FOUND: 'not_found',
+  /** Registration or unregistration after the start, or a cancellation after it. */
+  NOT_REGISTERING: 'not_registering',
+  FULL: 'full',
+  /** The player holds no entry that could be unregistered (or awarded). */
+  NOT_REGISTERED: 'not_registered',
+  /** The start found fewer entries than the minimum: cancel it instead. */
+  TOO_FEW: 'too_few',
+  /** A place awarded, or a finish, outside a running tournament. */
+  NOT_RUNNING: 'not_running',
+  /** The entry already has another place or prize. */
+  PLACE_CONFLICT: 'place_conflict',
+  /** The finish found players still in, or chips left in the prize pool. */
+  NOT_OVER: 'not_over',
+} as const;
+export type TournamentRefusal = (typeof TournamentRefusal)[keyof typeof TournamentRefusal];
+
+/** A tournament operation the tournament's state does not allow; nothing was written. */
+export class TournamentRefusedError extends DbError {
+  constructor(
+    readonly reason: TournamentRefusal,
+    readonly tournamentId: string,
+    message: string,
+  ) {
+    super(DbErrorCode.TOURNAMENT_REFUSED, `tournament ${tournamentId}: ${reason}: ${message}`);
+    this.name = 'TournamentRefusedError';
   }
 }
 

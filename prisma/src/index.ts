@@ -16,3 +16,4 @@ export * from './money/audit.js';
 export * from './money/bots.js';
 export * from './money/bankroll.js';
 export * from './money/voided-hand.js';
+export * from './money/tournament.js';

@@ -23,12 +23,21 @@ export type AccountRef =
   | { readonly kind: 'escrow'; readonly roomId: string; readonly userId: string }
   | { readonly kind: 'house_rake' }
   | { readonly kind: 'grant_source' }
-  | { readonly kind: 'house_bankroll' };
+  | { readonly kind: 'house_bankroll' }
+  | { readonly kind: 'tournament_pool'; readonly tournamentId: string }
+  | { readonly kind: 'house_fee' };
 
 export const HOUSE_RAKE: AccountRef = { kind: AccountKind.house_rake };
 export const GRANT_SOURCE: AccountRef = { kind: AccountKind.grant_source };
 /** The house's chips for bots (bankroll.ts): funded by an operator, never below zero. */
 export const HOUSE_BANKROLL: AccountRef = { kind: AccountKind.house_bankroll };
+/** Tournament entry fees collected by the house (money/tournament.ts). */
+export const HOUSE_FEE: AccountRef = { kind: AccountKind.house_fee };
+/** One tournament's prize pool: buy-ins in, prizes and refunds out; never below zero. */
+export const tournamentPoolAccount = (tournamentId: string): AccountRef => ({
+  kind: AccountKind.tournament_pool,
+  tournamentId,
+});
 export const walletAccount = (userId: string): AccountRef => ({ kind: AccountKind.wallet, userId });
 export const escrowAccount = (roomId: string, userId: string): AccountRef => ({
   kind: AccountKind.escrow,
@@ -43,9 +52,12 @@ export function accountKey(ref: AccountRef): string {
       return `wallet:${ref.userId}`;
     case 'escrow':
       return `escrow:${ref.roomId}:${ref.userId}`;
+    case 'tournament_pool':
+      return `tournament_pool:${ref.tournamentId}`;
     case 'house_rake':
     case 'grant_source':
     case 'house_bankroll':
+    case 'house_fee':
       return ref.kind;
   }
 }
@@ -63,6 +75,7 @@ export interface LedgerTransactionRequest {
   readonly postings: readonly Posting[];
   readonly roomId?: string;
   readonly handId?: string;
+  readonly tournamentId?: string;
   readonly memo?: Prisma.InputJsonValue;
 }
 
@@ -141,6 +154,7 @@ async function findTransaction(db: Db, idempotencyKey: string): Promise<StoredTr
 function sameContent(stored: StoredTransaction, req: LedgerTransactionRequest, postings: NormalizedPosting[]): boolean {
   if (stored.kind !== req.kind) return false;
   if ((req.roomId ?? null) !== stored.roomId || (req.handId ?? null) !== stored.handId) return false;
+  if ((req.tournamentId ?? null) !== stored.tournamentId) return false;
   if (stored.entries.length !== postings.length) return false;
   const amounts = new Map(stored.entries.map((e) => [e.account.key, e.amount]));
   return postings.every((p) => amounts.get(p.key) === p.amount);
@@ -173,6 +187,7 @@ async function lockAccounts(tx: TxClient, refs: readonly AccountRef[]): Promise<
     kind: ref.kind,
     userId: ref.kind === 'wallet' || ref.kind === 'escrow' ? ref.userId : null,
     roomId: ref.kind === 'escrow' ? ref.roomId : null,
+    tournamentId: ref.kind === 'tournament_pool' ? ref.tournamentId : null,
   }));
   await tx.ledgerAccount.createMany({ data: rows, skipDuplicates: true });
   const keys = rows.map((r) => r.key).sort();
@@ -219,6 +234,7 @@ export async function postLedgerTransaction(
       kind: req.kind,
       roomId: req.roomId ?? null,
       handId: req.handId ?? null,
+      tournamentId: req.tournamentId ?? null,
       ...(req.memo !== undefined ? { memo: req.memo } : {}),
       entries: {
         create: postings.map((p) => ({
@@ -380,6 +396,9 @@ export interface LedgerTotals {
   readonly rake: bigint;
   /** The house bankroll's chips (staked bots hold the rest of what it was funded). */
   readonly bankroll: bigint;
+  /** Chips in tournament prize pools, and the entry fees the house collected. */
+  readonly tournamentPools: bigint;
+  readonly fees: bigint;
   readonly transactions: number;
   /** Transactions whose entries don't sum to zero: always 0 unless the triggers were bypassed. */
   readonly unbalancedTransactions: number;
@@ -391,7 +410,8 @@ export interface LedgerTotals {
 
 /**
  * System-wide sums for audits and tests: conservation holds when
- * wallets + escrow + rake + bankroll === granted, with no unbalanced, drifted or negative rows.
+ * wallets + escrow + rake + bankroll + tournament pools + fees === granted, with no unbalanced, drifted
+ * or negative rows.
  */
 export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
   const [sums] = await db.$queryRaw<
@@ -401,6 +421,8 @@ export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
       escrow: bigint | null;
       rake: bigint | null;
       bankroll: bigint | null;
+      pools: bigint | null;
+      fees: bigint | null;
       negative: bigint;
     }[]
   >`
@@ -410,6 +432,8 @@ export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
       sum("balance") FILTER (WHERE "kind" = 'escrow') AS "escrow",
       sum("balance") FILTER (WHERE "kind" = 'house_rake') AS "rake",
       sum("balance") FILTER (WHERE "kind" = 'house_bankroll') AS "bankroll",
+      sum("balance") FILTER (WHERE "kind" = 'tournament_pool') AS "pools",
+      sum("balance") FILTER (WHERE "kind" = 'house_fee') AS "fees",
       count(*) FILTER (WHERE "kind" <> 'grant_source' AND "balance" < 0) AS "negative"
     FROM "ledger_accounts"`;
   const [checks] = await db.$queryRaw<{ transactions: bigint; unbalanced: bigint; drifted: bigint }[]>`
@@ -428,6 +452,8 @@ export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
     escrow: n(sums?.escrow),
     rake: n(sums?.rake),
     bankroll: n(sums?.bankroll),
+    tournamentPools: n(sums?.pools),
+    fees: n(sums?.fees),
     transactions: Number(checks?.transactions ?? 0),
     unbalancedTransactions: Number(checks?.unbalanced ?? 0),
     driftedAccounts: Number(checks?.drifted ?? 0),

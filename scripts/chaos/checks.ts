@@ -2,7 +2,8 @@
 // be zero. Shared by scripts/chaos/run.ts and the fault tests (test/fault-*.e2e.test.ts).
 //   lost_actions  acks the bots received for actions missing from the final hand records (the
 //                 hands queue's jobs, or the hands the persister wrote)
-//   chips_delta   the system total (wallets + escrow + rake + bankroll − grants) after minus before
+//   chips_delta   the system total (wallets + escrow + rake + bankroll + tournament pools + fees − grants)
+//                 after minus before
 //   unconverged   clients whose final state_hash differs from the owner's (a resync's snapshot)
 //   audit         the operator's audit (`npm run audit`) after the persister caught up
 import { ledgerTotals } from '@felt/db';
@@ -20,7 +21,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Every chip the system holds, less what was granted into it: constant unless a chip is made or lost. */
 export async function systemTotal(cluster: Cluster): Promise<bigint> {
   const t = await ledgerTotals(cluster.db.prisma);
-  return t.wallets + t.escrow + t.rake + t.bankroll - t.granted;
+  return t.wallets + t.escrow + t.rake + t.bankroll + t.tournamentPools + t.fees - t.granted;
 }
 
 /** The hand ids the workers voided (logged `hand_voided`): their actions moved no chip. */

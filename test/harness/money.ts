@@ -76,7 +76,7 @@ export async function auditCluster(cluster: Cluster, prisma: PrismaClient): Prom
   return {
     report,
     sum: BigInt(row?.sum ?? '0'),
-    held: totals.wallets + totals.escrow + totals.rake + totals.bankroll,
+    held: totals.wallets + totals.escrow + totals.rake + totals.bankroll + totals.tournamentPools + totals.fees,
     granted: totals.granted,
     liveCompared: compared.size,
   };

@@ -471,7 +471,8 @@ export interface LobbyRouteContract {
 
 /**
  * Every kind of ledger transaction (prisma/schema.prisma, LedgerTxKind). A wallet sees grant,
- * buy_in, top_up, cash_out and refund (and a bot's wallet bot_stake and bot_return); the rest move
+ * buy_in, top_up, cash_out and refund, tournament_entry, tournament_refund and tournament_prize (and a
+ * bot's wallet bot_stake and bot_return); the rest move
  * chips between escrows, the rake and the house, and are listed so that a new posting to a wallet
  * never fails the response schema.
  */
@@ -486,6 +487,9 @@ export const WALLET_ENTRY_KINDS = [
   'bankroll_funding',
   'bot_stake',
   'bot_return',
+  'tournament_entry',
+  'tournament_refund',
+  'tournament_prize',
 ] as const;
 export type WalletEntryKind = (typeof WALLET_ENTRY_KINDS)[number];
 

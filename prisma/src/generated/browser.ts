@@ -108,3 +108,16 @@ export type CashOut = Prisma.CashOutModel
  * Something money-related that did not reconcile and was refused; the audit lists open ones.
  */
 export type MoneyIncident = Prisma.MoneyIncidentModel
+/**
+ * Model Tournament
+ * A tournament (docs/dev/money-flows.md, "Tournaments"). Its config is the TournamentConfig of
+ * @felt/protocol, validated on every write and read; the columns beside it are what the lobby lists
+ * and the money paths check without parsing JSON.
+ */
+export type Tournament = Prisma.TournamentModel
+/**
+ * Model TournamentEntry
+ * One paid entry. A player holds at most one registered or playing entry per tournament (a partial
+ * unique index); a re-entry is a new row with the next entry_no.
+ */
+export type TournamentEntry = Prisma.TournamentEntryModel

@@ -544,6 +544,40 @@ export type EnumCashOutStatusWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedEnumCashOutStatusFilter<$PrismaModel>
 }
 
+export type EnumTournamentStatusFilter<$PrismaModel = never> = {
+  equals?: $Enums.TournamentStatus | Prisma.EnumTournamentStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TournamentStatus[] | Prisma.ListEnumTournamentStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TournamentStatus[] | Prisma.ListEnumTournamentStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTournamentStatusFilter<$PrismaModel> | $Enums.TournamentStatus
+}
+
+export type EnumTournamentStatusWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.TournamentStatus | Prisma.EnumTournamentStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TournamentStatus[] | Prisma.ListEnumTournamentStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TournamentStatus[] | Prisma.ListEnumTournamentStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTournamentStatusWithAggregatesFilter<$PrismaModel> | $Enums.TournamentStatus
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumTournamentStatusFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumTournamentStatusFilter<$PrismaModel>
+}
+
+export type EnumTournamentEntryStatusFilter<$PrismaModel = never> = {
+  equals?: $Enums.TournamentEntryStatus | Prisma.EnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TournamentEntryStatus[] | Prisma.ListEnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TournamentEntryStatus[] | Prisma.ListEnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTournamentEntryStatusFilter<$PrismaModel> | $Enums.TournamentEntryStatus
+}
+
+export type EnumTournamentEntryStatusWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.TournamentEntryStatus | Prisma.EnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TournamentEntryStatus[] | Prisma.ListEnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TournamentEntryStatus[] | Prisma.ListEnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTournamentEntryStatusWithAggregatesFilter<$PrismaModel> | $Enums.TournamentEntryStatus
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumTournamentEntryStatusFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumTournamentEntryStatusFilter<$PrismaModel>
+}
+
 export type NestedUuidFilter<$PrismaModel = never> = {
   equals?: string | Prisma.StringFieldRefInput<$PrismaModel>
   in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
@@ -1027,6 +1061,40 @@ export type NestedEnumCashOutStatusWithAggregatesFilter<$PrismaModel = never> = 
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumCashOutStatusFilter<$PrismaModel>
   _max?: Prisma.NestedEnumCashOutStatusFilter<$PrismaModel>
+}
+
+export type NestedEnumTournamentStatusFilter<$PrismaModel = never> = {
+  equals?: $Enums.TournamentStatus | Prisma.EnumTournamentStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TournamentStatus[] | Prisma.ListEnumTournamentStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TournamentStatus[] | Prisma.ListEnumTournamentStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTournamentStatusFilter<$PrismaModel> | $Enums.TournamentStatus
+}
+
+export type NestedEnumTournamentStatusWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.TournamentStatus | Prisma.EnumTournamentStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TournamentStatus[] | Prisma.ListEnumTournamentStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TournamentStatus[] | Prisma.ListEnumTournamentStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTournamentStatusWithAggregatesFilter<$PrismaModel> | $Enums.TournamentStatus
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumTournamentStatusFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumTournamentStatusFilter<$PrismaModel>
+}
+
+export type NestedEnumTournamentEntryStatusFilter<$PrismaModel = never> = {
+  equals?: $Enums.TournamentEntryStatus | Prisma.EnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TournamentEntryStatus[] | Prisma.ListEnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TournamentEntryStatus[] | Prisma.ListEnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTournamentEntryStatusFilter<$PrismaModel> | $Enums.TournamentEntryStatus
+}
+
+export type NestedEnumTournamentEntryStatusWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.TournamentEntryStatus | Prisma.EnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  in?: $Enums.TournamentEntryStatus[] | Prisma.ListEnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TournamentEntryStatus[] | Prisma.ListEnumTournamentEntryStatusFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTournamentEntryStatusWithAggregatesFilter<$PrismaModel> | $Enums.TournamentEntryStatus
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumTournamentEntryStatusFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumTournamentEntryStatusFilter<$PrismaModel>
 }
 
 

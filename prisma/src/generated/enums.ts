@@ -31,7 +31,9 @@ export const AccountKind = {
   escrow: 'escrow',
   house_rake: 'house_rake',
   grant_source: 'grant_source',
-  house_bankroll: 'house_bankroll'
+  house_bankroll: 'house_bankroll',
+  tournament_pool: 'tournament_pool',
+  house_fee: 'house_fee'
 } as const
 
 export type AccountKind = (typeof AccountKind)[keyof typeof AccountKind]
@@ -47,7 +49,10 @@ export const LedgerTxKind = {
   rake: 'rake',
   bankroll_funding: 'bankroll_funding',
   bot_stake: 'bot_stake',
-  bot_return: 'bot_return'
+  bot_return: 'bot_return',
+  tournament_entry: 'tournament_entry',
+  tournament_refund: 'tournament_refund',
+  tournament_prize: 'tournament_prize'
 } as const
 
 export type LedgerTxKind = (typeof LedgerTxKind)[keyof typeof LedgerTxKind]
@@ -77,3 +82,23 @@ export const CashOutStatus = {
 } as const
 
 export type CashOutStatus = (typeof CashOutStatus)[keyof typeof CashOutStatus]
+
+
+export const TournamentStatus = {
+  registering: 'registering',
+  running: 'running',
+  finished: 'finished',
+  cancelled: 'cancelled'
+} as const
+
+export type TournamentStatus = (typeof TournamentStatus)[keyof typeof TournamentStatus]
+
+
+export const TournamentEntryStatus = {
+  registered: 'registered',
+  playing: 'playing',
+  finished: 'finished',
+  refunded: 'refunded'
+} as const
+
+export type TournamentEntryStatus = (typeof TournamentEntryStatus)[keyof typeof TournamentEntryStatus]

@@ -27,6 +27,12 @@ export const AuditIssueCode = {
   FAILED_JOBS: 'failed_jobs',
   /** The house bankroll moved by something other than funding, bot stakes and bot returns. */
   BANKROLL_FLOW: 'bankroll_flow',
+  /**
+   * A tournament's prize pool is not its entries' buy-ins less the prizes paid, the house's fees are
+   * not the entries' fees, an entry's postings are not what its state says, or a tournament that
+   * ended still holds chips or players.
+   */
+  TOURNAMENT_MONEY: 'tournament_money',
 } as const;
 export type AuditIssueCode = (typeof AuditIssueCode)[keyof typeof AuditIssueCode];
 
@@ -52,7 +58,7 @@ export interface AuditReport {
   readonly transactions: number;
   readonly hands: number;
   readonly wallets: number;
-  /** wallets + escrow + rake + bankroll - granted: zero when no chip was created or destroyed. */
+  /** wallets + escrow + rake + bankroll + tournament pools + fees - granted: zero when no chip was created or destroyed. */
   readonly imbalance: bigint;
   /** The house bankroll (bots' chips): its balance and every flow in and out of it. */
   readonly bankroll: BankrollReport;
@@ -103,11 +109,12 @@ async function auditSnapshot(db: Db, options: AuditOptions): Promise<AuditReport
   for (const a of drifted) {
     issue(AuditIssueCode.BALANCE_DRIFT, `${a.key} caches ${a.balance} but its entries sum to ${big(a.total)}`);
   }
-  const imbalance = totals.wallets + totals.escrow + totals.rake + totals.bankroll - totals.granted;
+  const held = totals.wallets + totals.escrow + totals.rake + totals.bankroll + totals.tournamentPools + totals.fees;
+  const imbalance = held - totals.granted;
   if (imbalance !== 0n) {
     issue(
       AuditIssueCode.SYSTEM_IMBALANCE,
-      `wallets ${totals.wallets} + escrow ${totals.escrow} + rake ${totals.rake} + bankroll ${totals.bankroll} - granted ${totals.granted} = ${imbalance}`,
+      `wallets ${totals.wallets} + escrow ${totals.escrow} + rake ${totals.rake} + bankroll ${totals.bankroll} + tournament pools ${totals.tournamentPools} + fees ${totals.fees} - granted ${totals.granted} = ${imbalance}`,
     );
   }
   // The bankroll moves only by its own kinds of transaction, and its balance is exactly their sum.
@@ -121,6 +128,8 @@ async function auditSnapshot(db: Db, options: AuditOptions): Promise<AuditReport
       `bankroll funded ${bankroll.funded} - staked ${bankroll.staked} + returned ${bankroll.returned} != balance ${bankroll.balance}`,
     );
   }
+
+  await checkTournaments(db, issue);
 
   // ---- hands --------------------------------------------------------------------------------------
   const handStats = await db.$queryRaw<
@@ -411,4 +420,100 @@ async function checkEscrows(
       `room ${e.roomId} user ${e.userId}: escrow ${e.balance} with no seat and no cash-out`,
     );
   }
+}
+
+/**
+ * Tournament money (money/tournament.ts): each prize pool holds its paid entries' buy-ins less the
+ * prizes paid (so it is empty once the tournament ended), the fee account holds every paid entry's
+ * fee, and each entry's wallet postings are exactly its entry, its refund and its prize.
+ */
+async function checkTournaments(
+  db: Db,
+  issue: (code: AuditIssueCode, message: string, details?: AuditIssue['details']) => void,
+): Promise<void> {
+  const pools = await db.$queryRaw<
+    {
+      id: string;
+      status: string;
+      buy_in: bigint;
+      fee: bigint;
+      paid: bigint;
+      live: bigint;
+      prizes: bigint;
+      pool: bigint | null;
+    }[]
+  >`
+    SELECT t."id"::text AS "id", t."status"::text AS "status", t."buy_in", t."fee",
+      (SELECT count(*) FROM "tournament_entries" e WHERE e."tournament_id" = t."id" AND e."status" <> 'refunded') AS "paid",
+      (SELECT count(*) FROM "tournament_entries" e
+        WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "live",
+      (SELECT coalesce(sum(e."prize"), 0) FROM "tournament_entries" e WHERE e."tournament_id" = t."id") AS "prizes",
+      (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"
+    FROM "tournaments" t`;
+  let fees = 0n;
+  for (const t of pools) {
+    const pool = big(t.pool);
+    const expected = big(t.paid) * t.buy_in - big(t.prizes);
+    fees += big(t.paid) * t.fee;
+    if (pool !== expected) {
+      issue(
+        AuditIssueCode.TOURNAMENT_MONEY,
+        `tournament ${t.id}: pool ${pool}, ${t.paid} paid entries of ${t.buy_in} less prizes ${big(t.prizes)} = ${expected}`,
+      );
+    }
+    if ((t.status === 'finished' || t.status === 'cancelled') && (pool !== 0n || big(t.live) > 0n)) {
+      issue(
+        AuditIssueCode.TOURNAMENT_MONEY,
+        `tournament ${t.id} is ${t.status} with ${pool} in its pool and ${t.live} entries in play`,
+      );
+    }
+  }
+  const [feeRow] = await db.$queryRaw<{ balance: bigint | null }[]>`
+    SELECT "balance" FROM "ledger_accounts" WHERE "key" = 'house_fee'`;
+  if (big(feeRow?.balance) !== fees) {
+    issue(AuditIssueCode.TOURNAMENT_MONEY, `house fees ${big(feeRow?.balance)}, the paid entries' fees ${fees}`);
+  }
+  const entries = await db.$queryRaw<
+    {
+      id: string;
+      status: string;
+      prize: bigint;
+      price: bigint;
+      paid: bigint | null;
+      refunded: bigint | null;
+      won: bigint | null;
+    }[]
+  >`
+    SELECT e."id"::text AS "id", e."status"::text AS "status", e."prize", t."buy_in" + t."fee" AS "price",
+      (SELECT sum(le."amount") FROM "ledger_transactions" lt JOIN "ledger_entries" le ON le."transaction_id" = lt."id"
+        JOIN "ledger_accounts" a ON a."id" = le."account_id"
+        WHERE lt."idempotency_key" = 'tournament-entry:' || e."id"::text AND a."key" = 'wallet:' || e."user_id"::text) AS "paid",
+      (SELECT sum(le."amount") FROM "ledger_transactions" lt JOIN "ledger_entries" le ON le."transaction_id" = lt."id"
+        JOIN "ledger_accounts" a ON a."id" = le."account_id"
+        WHERE lt."idempotency_key" = 'tournament-refund:' || e."id"::text AND a."key" = 'wallet:' || e."user_id"::text) AS "refunded",
+      (SELECT sum(le."amount") FROM "ledger_transactions" lt JOIN "ledger_entries" le ON le."transaction_id" = lt."id"
+        JOIN "ledger_accounts" a ON a."id" = le."account_id"
+        WHERE lt."idempotency_key" = 'tournament-prize:' || e."id"::text AND a."key" = 'wallet:' || e."user_id"::text) AS "won"
+    FROM "tournament_entries" e JOIN "tournaments" t ON t."id" = e."tournament_id"`;
+  for (const e of entries) {
+    const want = { paid: -e.price, refunded: e.status === 'refunded' ? e.price : 0n, won: e.prize };
+    const got = { paid: big(e.paid), refunded: big(e.refunded), won: big(e.won) };
+    if (got.paid !== want.paid || got.refunded !== want.refunded || got.won !== want.won) {
+      issue(
+        AuditIssueCode.TOURNAMENT_MONEY,
+        `tournament entry ${e.id} (${e.status}): wallet postings paid ${got.paid}, refunded ${got.refunded}, won ${got.won}; ` +
+          `expected ${want.paid}, ${want.refunded}, ${want.won}`,
+      );
+    }
+  }
+  // Every tournament transaction is keyed <kind>:<entry id> (tournamentLedgerKeys) by an entry that exists.
+  const orphans = await db.$queryRaw<{ key: string }[]>`
+    SELECT lt."idempotency_key" AS "key" FROM "ledger_transactions" lt
+    LEFT JOIN "tournament_entries" e ON e."id" = (CASE WHEN split_part(lt."idempotency_key", ':', 2) ~ '^[0-9a-f-]{36}$'
+      THEN split_part(lt."idempotency_key", ':', 2)::uuid END)
+    WHERE lt."kind" IN ('tournament_entry', 'tournament_refund', 'tournament_prize')
+      AND (e."id" IS NULL OR split_part(lt."idempotency_key", ':', 1) <>
+        CASE lt."kind" WHEN 'tournament_entry' THEN 'tournament-entry' WHEN 'tournament_refund' THEN 'tournament-refund'
+          ELSE 'tournament-prize' END)`;
+  for (const o of orphans) issue(AuditIssueCode.TOURNAMENT_MONEY, `${o.key} belongs to no tournament entry`);
 }

@@ -413,7 +413,9 @@ export const ModelName = {
   HandPot: 'HandPot',
   TopUp: 'TopUp',
   CashOut: 'CashOut',
-  MoneyIncident: 'MoneyIncident'
+  MoneyIncident: 'MoneyIncident',
+  Tournament: 'Tournament',
+  TournamentEntry: 'TournamentEntry'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -429,7 +431,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "user" | "session" | "room" | "membership" | "waitlistEntry" | "ledgerAccount" | "wallet" | "ledgerTransaction" | "ledgerEntry" | "hand" | "handPlayer" | "handAction" | "handCard" | "handPot" | "topUp" | "cashOut" | "moneyIncident"
+    modelProps: "user" | "session" | "room" | "membership" | "waitlistEntry" | "ledgerAccount" | "wallet" | "ledgerTransaction" | "ledgerEntry" | "hand" | "handPlayer" | "handAction" | "handCard" | "handPot" | "topUp" | "cashOut" | "moneyIncident" | "tournament" | "tournamentEntry"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1691,6 +1693,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    Tournament: {
+      payload: Prisma.$TournamentPayload<ExtArgs>
+      fields: Prisma.TournamentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TournamentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TournamentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload>
+        }
+        findFirst: {
+          args: Prisma.TournamentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TournamentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload>
+        }
+        findMany: {
+          args: Prisma.TournamentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload>[]
+        }
+        create: {
+          args: Prisma.TournamentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload>
+        }
+        createMany: {
+          args: Prisma.TournamentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TournamentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload>[]
+        }
+        delete: {
+          args: Prisma.TournamentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload>
+        }
+        update: {
+          args: Prisma.TournamentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload>
+        }
+        deleteMany: {
+          args: Prisma.TournamentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TournamentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TournamentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload>[]
+        }
+        upsert: {
+          args: Prisma.TournamentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentPayload>
+        }
+        aggregate: {
+          args: Prisma.TournamentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTournament>
+        }
+        groupBy: {
+          args: Prisma.TournamentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TournamentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TournamentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TournamentCountAggregateOutputType> | number
+        }
+      }
+    }
+    TournamentEntry: {
+      payload: Prisma.$TournamentEntryPayload<ExtArgs>
+      fields: Prisma.TournamentEntryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TournamentEntryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TournamentEntryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload>
+        }
+        findFirst: {
+          args: Prisma.TournamentEntryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TournamentEntryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload>
+        }
+        findMany: {
+          args: Prisma.TournamentEntryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload>[]
+        }
+        create: {
+          args: Prisma.TournamentEntryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload>
+        }
+        createMany: {
+          args: Prisma.TournamentEntryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TournamentEntryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload>[]
+        }
+        delete: {
+          args: Prisma.TournamentEntryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload>
+        }
+        update: {
+          args: Prisma.TournamentEntryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload>
+        }
+        deleteMany: {
+          args: Prisma.TournamentEntryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TournamentEntryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TournamentEntryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload>[]
+        }
+        upsert: {
+          args: Prisma.TournamentEntryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentEntryPayload>
+        }
+        aggregate: {
+          args: Prisma.TournamentEntryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTournamentEntry>
+        }
+        groupBy: {
+          args: Prisma.TournamentEntryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TournamentEntryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TournamentEntryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TournamentEntryCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1806,6 +1956,7 @@ export const LedgerAccountScalarFieldEnum = {
   kind: 'kind',
   userId: 'userId',
   roomId: 'roomId',
+  tournamentId: 'tournamentId',
   balance: 'balance',
   createdAt: 'createdAt'
 } as const
@@ -1828,6 +1979,7 @@ export const LedgerTransactionScalarFieldEnum = {
   kind: 'kind',
   roomId: 'roomId',
   handId: 'handId',
+  tournamentId: 'tournamentId',
   memo: 'memo',
   createdAt: 'createdAt'
 } as const
@@ -1988,6 +2140,43 @@ export const MoneyIncidentScalarFieldEnum = {
 } as const
 
 export type MoneyIncidentScalarFieldEnum = (typeof MoneyIncidentScalarFieldEnum)[keyof typeof MoneyIncidentScalarFieldEnum]
+
+
+export const TournamentScalarFieldEnum = {
+  id: 'id',
+  name: 'name',
+  format: 'format',
+  status: 'status',
+  config: 'config',
+  createdBy: 'createdBy',
+  buyIn: 'buyIn',
+  fee: 'fee',
+  minEntrants: 'minEntrants',
+  maxEntrants: 'maxEntrants',
+  startsAt: 'startsAt',
+  createdAt: 'createdAt',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt',
+  cancelledAt: 'cancelledAt'
+} as const
+
+export type TournamentScalarFieldEnum = (typeof TournamentScalarFieldEnum)[keyof typeof TournamentScalarFieldEnum]
+
+
+export const TournamentEntryScalarFieldEnum = {
+  id: 'id',
+  tournamentId: 'tournamentId',
+  userId: 'userId',
+  entryNo: 'entryNo',
+  status: 'status',
+  place: 'place',
+  prize: 'prize',
+  createdAt: 'createdAt',
+  finishedAt: 'finishedAt',
+  refundedAt: 'refundedAt'
+} as const
+
+export type TournamentEntryScalarFieldEnum = (typeof TournamentEntryScalarFieldEnum)[keyof typeof TournamentEntryScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -2220,6 +2409,34 @@ export type ListEnumCashOutStatusFieldRefInput<$PrismaModel> = FieldRefInputType
 
 
 /**
+ * Reference to a field of type 'TournamentStatus'
+ */
+export type EnumTournamentStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TournamentStatus'>
+    
+
+
+/**
+ * Reference to a field of type 'TournamentStatus[]'
+ */
+export type ListEnumTournamentStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TournamentStatus[]'>
+    
+
+
+/**
+ * Reference to a field of type 'TournamentEntryStatus'
+ */
+export type EnumTournamentEntryStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TournamentEntryStatus'>
+    
+
+
+/**
+ * Reference to a field of type 'TournamentEntryStatus[]'
+ */
+export type ListEnumTournamentEntryStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TournamentEntryStatus[]'>
+    
+
+
+/**
  * Reference to a field of type 'Float'
  */
 export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float'>
@@ -2400,6 +2617,8 @@ export type GlobalOmitConfig = {
   topUp?: Prisma.TopUpOmit
   cashOut?: Prisma.CashOutOmit
   moneyIncident?: Prisma.MoneyIncidentOmit
+  tournament?: Prisma.TournamentOmit
+  tournamentEntry?: Prisma.TournamentEntryOmit
 }
 
 /* Types for Logging */

@@ -67,7 +67,9 @@ export const ModelName = {
   HandPot: 'HandPot',
   TopUp: 'TopUp',
   CashOut: 'CashOut',
-  MoneyIncident: 'MoneyIncident'
+  MoneyIncident: 'MoneyIncident',
+  Tournament: 'Tournament',
+  TournamentEntry: 'TournamentEntry'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -162,6 +164,7 @@ export const LedgerAccountScalarFieldEnum = {
   kind: 'kind',
   userId: 'userId',
   roomId: 'roomId',
+  tournamentId: 'tournamentId',
   balance: 'balance',
   createdAt: 'createdAt'
 } as const
@@ -184,6 +187,7 @@ export const LedgerTransactionScalarFieldEnum = {
   kind: 'kind',
   roomId: 'roomId',
   handId: 'handId',
+  tournamentId: 'tournamentId',
   memo: 'memo',
   createdAt: 'createdAt'
 } as const
@@ -344,6 +348,43 @@ export const MoneyIncidentScalarFieldEnum = {
 } as const
 
 export type MoneyIncidentScalarFieldEnum = (typeof MoneyIncidentScalarFieldEnum)[keyof typeof MoneyIncidentScalarFieldEnum]
+
+
+export const TournamentScalarFieldEnum = {
+  id: 'id',
+  name: 'name',
+  format: 'format',
+  status: 'status',
+  config: 'config',
+  createdBy: 'createdBy',
+  buyIn: 'buyIn',
+  fee: 'fee',
+  minEntrants: 'minEntrants',
+  maxEntrants: 'maxEntrants',
+  startsAt: 'startsAt',
+  createdAt: 'createdAt',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt',
+  cancelledAt: 'cancelledAt'
+} as const
+
+export type TournamentScalarFieldEnum = (typeof TournamentScalarFieldEnum)[keyof typeof TournamentScalarFieldEnum]
+
+
+export const TournamentEntryScalarFieldEnum = {
+  id: 'id',
+  tournamentId: 'tournamentId',
+  userId: 'userId',
+  entryNo: 'entryNo',
+  status: 'status',
+  place: 'place',
+  prize: 'prize',
+  createdAt: 'createdAt',
+  finishedAt: 'finishedAt',
+  refundedAt: 'refundedAt'
+} as const
+
+export type TournamentEntryScalarFieldEnum = (typeof TournamentEntryScalarFieldEnum)[keyof typeof TournamentEntryScalarFieldEnum]
 
 
 export const SortOrder = {

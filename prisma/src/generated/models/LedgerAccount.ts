@@ -41,6 +41,7 @@ export type LedgerAccountMinAggregateOutputType = {
   kind: $Enums.AccountKind | null
   userId: string | null
   roomId: string | null
+  tournamentId: string | null
   balance: bigint | null
   createdAt: Date | null
 }
@@ -51,6 +52,7 @@ export type LedgerAccountMaxAggregateOutputType = {
   kind: $Enums.AccountKind | null
   userId: string | null
   roomId: string | null
+  tournamentId: string | null
   balance: bigint | null
   createdAt: Date | null
 }
@@ -61,6 +63,7 @@ export type LedgerAccountCountAggregateOutputType = {
   kind: number
   userId: number
   roomId: number
+  tournamentId: number
   balance: number
   createdAt: number
   _all: number
@@ -81,6 +84,7 @@ export type LedgerAccountMinAggregateInputType = {
   kind?: true
   userId?: true
   roomId?: true
+  tournamentId?: true
   balance?: true
   createdAt?: true
 }
@@ -91,6 +95,7 @@ export type LedgerAccountMaxAggregateInputType = {
   kind?: true
   userId?: true
   roomId?: true
+  tournamentId?: true
   balance?: true
   createdAt?: true
 }
@@ -101,6 +106,7 @@ export type LedgerAccountCountAggregateInputType = {
   kind?: true
   userId?: true
   roomId?: true
+  tournamentId?: true
   balance?: true
   createdAt?: true
   _all?: true
@@ -198,6 +204,7 @@ export type LedgerAccountGroupByOutputType = {
   kind: $Enums.AccountKind
   userId: string | null
   roomId: string | null
+  tournamentId: string | null
   balance: bigint
   createdAt: Date
   _count: LedgerAccountCountAggregateOutputType | null
@@ -231,10 +238,12 @@ export type LedgerAccountWhereInput = {
   kind?: Prisma.EnumAccountKindFilter<"LedgerAccount"> | $Enums.AccountKind
   userId?: Prisma.UuidNullableFilter<"LedgerAccount"> | string | null
   roomId?: Prisma.UuidNullableFilter<"LedgerAccount"> | string | null
+  tournamentId?: Prisma.UuidNullableFilter<"LedgerAccount"> | string | null
   balance?: Prisma.BigIntFilter<"LedgerAccount"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"LedgerAccount"> | Date | string
   user?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   room?: Prisma.XOR<Prisma.RoomNullableScalarRelationFilter, Prisma.RoomWhereInput> | null
+  tournament?: Prisma.XOR<Prisma.TournamentNullableScalarRelationFilter, Prisma.TournamentWhereInput> | null
   entries?: Prisma.LedgerEntryListRelationFilter
   wallet?: Prisma.XOR<Prisma.WalletNullableScalarRelationFilter, Prisma.WalletWhereInput> | null
 }
@@ -245,10 +254,12 @@ export type LedgerAccountOrderByWithRelationInput = {
   kind?: Prisma.SortOrder
   userId?: Prisma.SortOrderInput | Prisma.SortOrder
   roomId?: Prisma.SortOrderInput | Prisma.SortOrder
+  tournamentId?: Prisma.SortOrderInput | Prisma.SortOrder
   balance?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   user?: Prisma.UserOrderByWithRelationInput
   room?: Prisma.RoomOrderByWithRelationInput
+  tournament?: Prisma.TournamentOrderByWithRelationInput
   entries?: Prisma.LedgerEntryOrderByRelationAggregateInput
   wallet?: Prisma.WalletOrderByWithRelationInput
 }
@@ -262,10 +273,12 @@ export type LedgerAccountWhereUniqueInput = Prisma.AtLeast<{
   kind?: Prisma.EnumAccountKindFilter<"LedgerAccount"> | $Enums.AccountKind
   userId?: Prisma.UuidNullableFilter<"LedgerAccount"> | string | null
   roomId?: Prisma.UuidNullableFilter<"LedgerAccount"> | string | null
+  tournamentId?: Prisma.UuidNullableFilter<"LedgerAccount"> | string | null
   balance?: Prisma.BigIntFilter<"LedgerAccount"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"LedgerAccount"> | Date | string
   user?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   room?: Prisma.XOR<Prisma.RoomNullableScalarRelationFilter, Prisma.RoomWhereInput> | null
+  tournament?: Prisma.XOR<Prisma.TournamentNullableScalarRelationFilter, Prisma.TournamentWhereInput> | null
   entries?: Prisma.LedgerEntryListRelationFilter
   wallet?: Prisma.XOR<Prisma.WalletNullableScalarRelationFilter, Prisma.WalletWhereInput> | null
 }, "id" | "key">
@@ -276,6 +289,7 @@ export type LedgerAccountOrderByWithAggregationInput = {
   kind?: Prisma.SortOrder
   userId?: Prisma.SortOrderInput | Prisma.SortOrder
   roomId?: Prisma.SortOrderInput | Prisma.SortOrder
+  tournamentId?: Prisma.SortOrderInput | Prisma.SortOrder
   balance?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.LedgerAccountCountOrderByAggregateInput
@@ -294,6 +308,7 @@ export type LedgerAccountScalarWhereWithAggregatesInput = {
   kind?: Prisma.EnumAccountKindWithAggregatesFilter<"LedgerAccount"> | $Enums.AccountKind
   userId?: Prisma.UuidNullableWithAggregatesFilter<"LedgerAccount"> | string | null
   roomId?: Prisma.UuidNullableWithAggregatesFilter<"LedgerAccount"> | string | null
+  tournamentId?: Prisma.UuidNullableWithAggregatesFilter<"LedgerAccount"> | string | null
   balance?: Prisma.BigIntWithAggregatesFilter<"LedgerAccount"> | bigint | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"LedgerAccount"> | Date | string
 }
@@ -306,6 +321,7 @@ export type LedgerAccountCreateInput = {
   createdAt?: Date | string
   user?: Prisma.UserCreateNestedOneWithoutAccountsInput
   room?: Prisma.RoomCreateNestedOneWithoutAccountsInput
+  tournament?: Prisma.TournamentCreateNestedOneWithoutAccountsInput
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutAccountInput
   wallet?: Prisma.WalletCreateNestedOneWithoutAccountInput
 }
@@ -316,6 +332,7 @@ export type LedgerAccountUncheckedCreateInput = {
   kind: $Enums.AccountKind
   userId?: string | null
   roomId?: string | null
+  tournamentId?: string | null
   balance?: bigint | number
   createdAt?: Date | string
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
@@ -330,6 +347,7 @@ export type LedgerAccountUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   user?: Prisma.UserUpdateOneWithoutAccountsNestedInput
   room?: Prisma.RoomUpdateOneWithoutAccountsNestedInput
+  tournament?: Prisma.TournamentUpdateOneWithoutAccountsNestedInput
   entries?: Prisma.LedgerEntryUpdateManyWithoutAccountNestedInput
   wallet?: Prisma.WalletUpdateOneWithoutAccountNestedInput
 }
@@ -340,6 +358,7 @@ export type LedgerAccountUncheckedUpdateInput = {
   kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
   userId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
@@ -352,6 +371,7 @@ export type LedgerAccountCreateManyInput = {
   kind: $Enums.AccountKind
   userId?: string | null
   roomId?: string | null
+  tournamentId?: string | null
   balance?: bigint | number
   createdAt?: Date | string
 }
@@ -370,6 +390,7 @@ export type LedgerAccountUncheckedUpdateManyInput = {
   kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
   userId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -390,6 +411,7 @@ export type LedgerAccountCountOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   userId?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
+  tournamentId?: Prisma.SortOrder
   balance?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -404,6 +426,7 @@ export type LedgerAccountMaxOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   userId?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
+  tournamentId?: Prisma.SortOrder
   balance?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -414,6 +437,7 @@ export type LedgerAccountMinOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   userId?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
+  tournamentId?: Prisma.SortOrder
   balance?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -543,6 +567,48 @@ export type LedgerAccountUpdateOneRequiredWithoutEntriesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.LedgerAccountUpdateToOneWithWhereWithoutEntriesInput, Prisma.LedgerAccountUpdateWithoutEntriesInput>, Prisma.LedgerAccountUncheckedUpdateWithoutEntriesInput>
 }
 
+export type LedgerAccountCreateNestedManyWithoutTournamentInput = {
+  create?: Prisma.XOR<Prisma.LedgerAccountCreateWithoutTournamentInput, Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput> | Prisma.LedgerAccountCreateWithoutTournamentInput[] | Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput[]
+  connectOrCreate?: Prisma.LedgerAccountCreateOrConnectWithoutTournamentInput | Prisma.LedgerAccountCreateOrConnectWithoutTournamentInput[]
+  createMany?: Prisma.LedgerAccountCreateManyTournamentInputEnvelope
+  connect?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+}
+
+export type LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput = {
+  create?: Prisma.XOR<Prisma.LedgerAccountCreateWithoutTournamentInput, Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput> | Prisma.LedgerAccountCreateWithoutTournamentInput[] | Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput[]
+  connectOrCreate?: Prisma.LedgerAccountCreateOrConnectWithoutTournamentInput | Prisma.LedgerAccountCreateOrConnectWithoutTournamentInput[]
+  createMany?: Prisma.LedgerAccountCreateManyTournamentInputEnvelope
+  connect?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+}
+
+export type LedgerAccountUpdateManyWithoutTournamentNestedInput = {
+  create?: Prisma.XOR<Prisma.LedgerAccountCreateWithoutTournamentInput, Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput> | Prisma.LedgerAccountCreateWithoutTournamentInput[] | Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput[]
+  connectOrCreate?: Prisma.LedgerAccountCreateOrConnectWithoutTournamentInput | Prisma.LedgerAccountCreateOrConnectWithoutTournamentInput[]
+  upsert?: Prisma.LedgerAccountUpsertWithWhereUniqueWithoutTournamentInput | Prisma.LedgerAccountUpsertWithWhereUniqueWithoutTournamentInput[]
+  createMany?: Prisma.LedgerAccountCreateManyTournamentInputEnvelope
+  set?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+  disconnect?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+  delete?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+  connect?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+  update?: Prisma.LedgerAccountUpdateWithWhereUniqueWithoutTournamentInput | Prisma.LedgerAccountUpdateWithWhereUniqueWithoutTournamentInput[]
+  updateMany?: Prisma.LedgerAccountUpdateManyWithWhereWithoutTournamentInput | Prisma.LedgerAccountUpdateManyWithWhereWithoutTournamentInput[]
+  deleteMany?: Prisma.LedgerAccountScalarWhereInput | Prisma.LedgerAccountScalarWhereInput[]
+}
+
+export type LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput = {
+  create?: Prisma.XOR<Prisma.LedgerAccountCreateWithoutTournamentInput, Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput> | Prisma.LedgerAccountCreateWithoutTournamentInput[] | Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput[]
+  connectOrCreate?: Prisma.LedgerAccountCreateOrConnectWithoutTournamentInput | Prisma.LedgerAccountCreateOrConnectWithoutTournamentInput[]
+  upsert?: Prisma.LedgerAccountUpsertWithWhereUniqueWithoutTournamentInput | Prisma.LedgerAccountUpsertWithWhereUniqueWithoutTournamentInput[]
+  createMany?: Prisma.LedgerAccountCreateManyTournamentInputEnvelope
+  set?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+  disconnect?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+  delete?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+  connect?: Prisma.LedgerAccountWhereUniqueInput | Prisma.LedgerAccountWhereUniqueInput[]
+  update?: Prisma.LedgerAccountUpdateWithWhereUniqueWithoutTournamentInput | Prisma.LedgerAccountUpdateWithWhereUniqueWithoutTournamentInput[]
+  updateMany?: Prisma.LedgerAccountUpdateManyWithWhereWithoutTournamentInput | Prisma.LedgerAccountUpdateManyWithWhereWithoutTournamentInput[]
+  deleteMany?: Prisma.LedgerAccountScalarWhereInput | Prisma.LedgerAccountScalarWhereInput[]
+}
+
 export type LedgerAccountCreateWithoutUserInput = {
   id?: string
   key: string
@@ -550,6 +616,7 @@ export type LedgerAccountCreateWithoutUserInput = {
   balance?: bigint | number
   createdAt?: Date | string
   room?: Prisma.RoomCreateNestedOneWithoutAccountsInput
+  tournament?: Prisma.TournamentCreateNestedOneWithoutAccountsInput
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutAccountInput
   wallet?: Prisma.WalletCreateNestedOneWithoutAccountInput
 }
@@ -559,6 +626,7 @@ export type LedgerAccountUncheckedCreateWithoutUserInput = {
   key: string
   kind: $Enums.AccountKind
   roomId?: string | null
+  tournamentId?: string | null
   balance?: bigint | number
   createdAt?: Date | string
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
@@ -600,6 +668,7 @@ export type LedgerAccountScalarWhereInput = {
   kind?: Prisma.EnumAccountKindFilter<"LedgerAccount"> | $Enums.AccountKind
   userId?: Prisma.UuidNullableFilter<"LedgerAccount"> | string | null
   roomId?: Prisma.UuidNullableFilter<"LedgerAccount"> | string | null
+  tournamentId?: Prisma.UuidNullableFilter<"LedgerAccount"> | string | null
   balance?: Prisma.BigIntFilter<"LedgerAccount"> | bigint | number
   createdAt?: Prisma.DateTimeFilter<"LedgerAccount"> | Date | string
 }
@@ -611,6 +680,7 @@ export type LedgerAccountCreateWithoutRoomInput = {
   balance?: bigint | number
   createdAt?: Date | string
   user?: Prisma.UserCreateNestedOneWithoutAccountsInput
+  tournament?: Prisma.TournamentCreateNestedOneWithoutAccountsInput
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutAccountInput
   wallet?: Prisma.WalletCreateNestedOneWithoutAccountInput
 }
@@ -620,6 +690,7 @@ export type LedgerAccountUncheckedCreateWithoutRoomInput = {
   key: string
   kind: $Enums.AccountKind
   userId?: string | null
+  tournamentId?: string | null
   balance?: bigint | number
   createdAt?: Date | string
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
@@ -660,6 +731,7 @@ export type LedgerAccountCreateWithoutWalletInput = {
   createdAt?: Date | string
   user?: Prisma.UserCreateNestedOneWithoutAccountsInput
   room?: Prisma.RoomCreateNestedOneWithoutAccountsInput
+  tournament?: Prisma.TournamentCreateNestedOneWithoutAccountsInput
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutAccountInput
 }
 
@@ -669,6 +741,7 @@ export type LedgerAccountUncheckedCreateWithoutWalletInput = {
   kind: $Enums.AccountKind
   userId?: string | null
   roomId?: string | null
+  tournamentId?: string | null
   balance?: bigint | number
   createdAt?: Date | string
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
@@ -698,6 +771,7 @@ export type LedgerAccountUpdateWithoutWalletInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   user?: Prisma.UserUpdateOneWithoutAccountsNestedInput
   room?: Prisma.RoomUpdateOneWithoutAccountsNestedInput
+  tournament?: Prisma.TournamentUpdateOneWithoutAccountsNestedInput
   entries?: Prisma.LedgerEntryUpdateManyWithoutAccountNestedInput
 }
 
@@ -707,6 +781,7 @@ export type LedgerAccountUncheckedUpdateWithoutWalletInput = {
   kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
   userId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
@@ -720,6 +795,7 @@ export type LedgerAccountCreateWithoutEntriesInput = {
   createdAt?: Date | string
   user?: Prisma.UserCreateNestedOneWithoutAccountsInput
   room?: Prisma.RoomCreateNestedOneWithoutAccountsInput
+  tournament?: Prisma.TournamentCreateNestedOneWithoutAccountsInput
   wallet?: Prisma.WalletCreateNestedOneWithoutAccountInput
 }
 
@@ -729,6 +805,7 @@ export type LedgerAccountUncheckedCreateWithoutEntriesInput = {
   kind: $Enums.AccountKind
   userId?: string | null
   roomId?: string | null
+  tournamentId?: string | null
   balance?: bigint | number
   createdAt?: Date | string
   wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutAccountInput
@@ -758,6 +835,7 @@ export type LedgerAccountUpdateWithoutEntriesInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   user?: Prisma.UserUpdateOneWithoutAccountsNestedInput
   room?: Prisma.RoomUpdateOneWithoutAccountsNestedInput
+  tournament?: Prisma.TournamentUpdateOneWithoutAccountsNestedInput
   wallet?: Prisma.WalletUpdateOneWithoutAccountNestedInput
 }
 
@@ -767,9 +845,60 @@ export type LedgerAccountUncheckedUpdateWithoutEntriesInput = {
   kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
   userId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   wallet?: Prisma.WalletUncheckedUpdateOneWithoutAccountNestedInput
+}
+
+export type LedgerAccountCreateWithoutTournamentInput = {
+  id?: string
+  key: string
+  kind: $Enums.AccountKind
+  balance?: bigint | number
+  createdAt?: Date | string
+  user?: Prisma.UserCreateNestedOneWithoutAccountsInput
+  room?: Prisma.RoomCreateNestedOneWithoutAccountsInput
+  entries?: Prisma.LedgerEntryCreateNestedManyWithoutAccountInput
+  wallet?: Prisma.WalletCreateNestedOneWithoutAccountInput
+}
+
+export type LedgerAccountUncheckedCreateWithoutTournamentInput = {
+  id?: string
+  key: string
+  kind: $Enums.AccountKind
+  userId?: string | null
+  roomId?: string | null
+  balance?: bigint | number
+  createdAt?: Date | string
+  entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
+  wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutAccountInput
+}
+
+export type LedgerAccountCreateOrConnectWithoutTournamentInput = {
+  where: Prisma.LedgerAccountWhereUniqueInput
+  create: Prisma.XOR<Prisma.LedgerAccountCreateWithoutTournamentInput, Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput>
+}
+
+export type LedgerAccountCreateManyTournamentInputEnvelope = {
+  data: Prisma.LedgerAccountCreateManyTournamentInput | Prisma.LedgerAccountCreateManyTournamentInput[]
+  skipDuplicates?: boolean
+}
+
+export type LedgerAccountUpsertWithWhereUniqueWithoutTournamentInput = {
+  where: Prisma.LedgerAccountWhereUniqueInput
+  update: Prisma.XOR<Prisma.LedgerAccountUpdateWithoutTournamentInput, Prisma.LedgerAccountUncheckedUpdateWithoutTournamentInput>
+  create: Prisma.XOR<Prisma.LedgerAccountCreateWithoutTournamentInput, Prisma.LedgerAccountUncheckedCreateWithoutTournamentInput>
+}
+
+export type LedgerAccountUpdateWithWhereUniqueWithoutTournamentInput = {
+  where: Prisma.LedgerAccountWhereUniqueInput
+  data: Prisma.XOR<Prisma.LedgerAccountUpdateWithoutTournamentInput, Prisma.LedgerAccountUncheckedUpdateWithoutTournamentInput>
+}
+
+export type LedgerAccountUpdateManyWithWhereWithoutTournamentInput = {
+  where: Prisma.LedgerAccountScalarWhereInput
+  data: Prisma.XOR<Prisma.LedgerAccountUpdateManyMutationInput, Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentInput>
 }
 
 export type LedgerAccountCreateManyUserInput = {
@@ -777,6 +906,7 @@ export type LedgerAccountCreateManyUserInput = {
   key: string
   kind: $Enums.AccountKind
   roomId?: string | null
+  tournamentId?: string | null
   balance?: bigint | number
   createdAt?: Date | string
 }
@@ -788,6 +918,7 @@ export type LedgerAccountUpdateWithoutUserInput = {
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   room?: Prisma.RoomUpdateOneWithoutAccountsNestedInput
+  tournament?: Prisma.TournamentUpdateOneWithoutAccountsNestedInput
   entries?: Prisma.LedgerEntryUpdateManyWithoutAccountNestedInput
   wallet?: Prisma.WalletUpdateOneWithoutAccountNestedInput
 }
@@ -797,6 +928,7 @@ export type LedgerAccountUncheckedUpdateWithoutUserInput = {
   key?: Prisma.StringFieldUpdateOperationsInput | string
   kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
   roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
@@ -808,6 +940,7 @@ export type LedgerAccountUncheckedUpdateManyWithoutUserInput = {
   key?: Prisma.StringFieldUpdateOperationsInput | string
   kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
   roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -817,6 +950,7 @@ export type LedgerAccountCreateManyRoomInput = {
   key: string
   kind: $Enums.AccountKind
   userId?: string | null
+  tournamentId?: string | null
   balance?: bigint | number
   createdAt?: Date | string
 }
@@ -828,6 +962,7 @@ export type LedgerAccountUpdateWithoutRoomInput = {
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   user?: Prisma.UserUpdateOneWithoutAccountsNestedInput
+  tournament?: Prisma.TournamentUpdateOneWithoutAccountsNestedInput
   entries?: Prisma.LedgerEntryUpdateManyWithoutAccountNestedInput
   wallet?: Prisma.WalletUpdateOneWithoutAccountNestedInput
 }
@@ -837,6 +972,7 @@ export type LedgerAccountUncheckedUpdateWithoutRoomInput = {
   key?: Prisma.StringFieldUpdateOperationsInput | string
   kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
   userId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
@@ -848,6 +984,51 @@ export type LedgerAccountUncheckedUpdateManyWithoutRoomInput = {
   key?: Prisma.StringFieldUpdateOperationsInput | string
   kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
   userId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type LedgerAccountCreateManyTournamentInput = {
+  id?: string
+  key: string
+  kind: $Enums.AccountKind
+  userId?: string | null
+  roomId?: string | null
+  balance?: bigint | number
+  createdAt?: Date | string
+}
+
+export type LedgerAccountUpdateWithoutTournamentInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  key?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
+  balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  user?: Prisma.UserUpdateOneWithoutAccountsNestedInput
+  room?: Prisma.RoomUpdateOneWithoutAccountsNestedInput
+  entries?: Prisma.LedgerEntryUpdateManyWithoutAccountNestedInput
+  wallet?: Prisma.WalletUpdateOneWithoutAccountNestedInput
+}
+
+export type LedgerAccountUncheckedUpdateWithoutTournamentInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  key?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
+  userId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
+  wallet?: Prisma.WalletUncheckedUpdateOneWithoutAccountNestedInput
+}
+
+export type LedgerAccountUncheckedUpdateManyWithoutTournamentInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  key?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.EnumAccountKindFieldUpdateOperationsInput | $Enums.AccountKind
+  userId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   balance?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -889,10 +1070,12 @@ export type LedgerAccountSelect<ExtArgs extends runtime.Types.Extensions.Interna
   kind?: boolean
   userId?: boolean
   roomId?: boolean
+  tournamentId?: boolean
   balance?: boolean
   createdAt?: boolean
   user?: boolean | Prisma.LedgerAccount$userArgs<ExtArgs>
   room?: boolean | Prisma.LedgerAccount$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerAccount$tournamentArgs<ExtArgs>
   entries?: boolean | Prisma.LedgerAccount$entriesArgs<ExtArgs>
   wallet?: boolean | Prisma.LedgerAccount$walletArgs<ExtArgs>
   _count?: boolean | Prisma.LedgerAccountCountOutputTypeDefaultArgs<ExtArgs>
@@ -904,10 +1087,12 @@ export type LedgerAccountSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   kind?: boolean
   userId?: boolean
   roomId?: boolean
+  tournamentId?: boolean
   balance?: boolean
   createdAt?: boolean
   user?: boolean | Prisma.LedgerAccount$userArgs<ExtArgs>
   room?: boolean | Prisma.LedgerAccount$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerAccount$tournamentArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerAccount"]>
 
 export type LedgerAccountSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -916,10 +1101,12 @@ export type LedgerAccountSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   kind?: boolean
   userId?: boolean
   roomId?: boolean
+  tournamentId?: boolean
   balance?: boolean
   createdAt?: boolean
   user?: boolean | Prisma.LedgerAccount$userArgs<ExtArgs>
   room?: boolean | Prisma.LedgerAccount$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerAccount$tournamentArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerAccount"]>
 
 export type LedgerAccountSelectScalar = {
@@ -928,14 +1115,16 @@ export type LedgerAccountSelectScalar = {
   kind?: boolean
   userId?: boolean
   roomId?: boolean
+  tournamentId?: boolean
   balance?: boolean
   createdAt?: boolean
 }
 
-export type LedgerAccountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "key" | "kind" | "userId" | "roomId" | "balance" | "createdAt", ExtArgs["result"]["ledgerAccount"]>
+export type LedgerAccountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "key" | "kind" | "userId" | "roomId" | "tournamentId" | "balance" | "createdAt", ExtArgs["result"]["ledgerAccount"]>
 export type LedgerAccountInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   user?: boolean | Prisma.LedgerAccount$userArgs<ExtArgs>
   room?: boolean | Prisma.LedgerAccount$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerAccount$tournamentArgs<ExtArgs>
   entries?: boolean | Prisma.LedgerAccount$entriesArgs<ExtArgs>
   wallet?: boolean | Prisma.LedgerAccount$walletArgs<ExtArgs>
   _count?: boolean | Prisma.LedgerAccountCountOutputTypeDefaultArgs<ExtArgs>
@@ -943,10 +1132,12 @@ export type LedgerAccountInclude<ExtArgs extends runtime.Types.Extensions.Intern
 export type LedgerAccountIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   user?: boolean | Prisma.LedgerAccount$userArgs<ExtArgs>
   room?: boolean | Prisma.LedgerAccount$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerAccount$tournamentArgs<ExtArgs>
 }
 export type LedgerAccountIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   user?: boolean | Prisma.LedgerAccount$userArgs<ExtArgs>
   room?: boolean | Prisma.LedgerAccount$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerAccount$tournamentArgs<ExtArgs>
 }
 
 export type $LedgerAccountPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -954,18 +1145,21 @@ export type $LedgerAccountPayload<ExtArgs extends runtime.Types.Extensions.Inter
   objects: {
     user: Prisma.$UserPayload<ExtArgs> | null
     room: Prisma.$RoomPayload<ExtArgs> | null
+    tournament: Prisma.$TournamentPayload<ExtArgs> | null
     entries: Prisma.$LedgerEntryPayload<ExtArgs>[]
     wallet: Prisma.$WalletPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
     /**
-     * Stable natural key: wallet:<userId>, escrow:<roomId>:<userId>, house_rake, grant_source, house_bankroll.
+     * Stable natural key: wallet:<userId>, escrow:<roomId>:<userId>, house_rake, grant_source,
+     * house_bankroll, tournament_pool:<tournamentId>, house_fee.
      */
     key: string
     kind: $Enums.AccountKind
     userId: string | null
     roomId: string | null
+    tournamentId: string | null
     balance: bigint
     createdAt: Date
   }, ExtArgs["result"]["ledgerAccount"]>
@@ -1364,6 +1558,7 @@ export interface Prisma__LedgerAccountClient<T, Null = never, ExtArgs extends ru
   readonly [Symbol.toStringTag]: "PrismaPromise"
   user<T extends Prisma.LedgerAccount$userArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerAccount$userArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   room<T extends Prisma.LedgerAccount$roomArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerAccount$roomArgs<ExtArgs>>): Prisma.Prisma__RoomClient<runtime.Types.Result.GetResult<Prisma.$RoomPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  tournament<T extends Prisma.LedgerAccount$tournamentArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerAccount$tournamentArgs<ExtArgs>>): Prisma.Prisma__TournamentClient<runtime.Types.Result.GetResult<Prisma.$TournamentPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   entries<T extends Prisma.LedgerAccount$entriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerAccount$entriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   wallet<T extends Prisma.LedgerAccount$walletArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerAccount$walletArgs<ExtArgs>>): Prisma.Prisma__WalletClient<runtime.Types.Result.GetResult<Prisma.$WalletPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
@@ -1400,6 +1595,7 @@ export interface LedgerAccountFieldRefs {
   readonly kind: Prisma.FieldRef<"LedgerAccount", 'AccountKind'>
   readonly userId: Prisma.FieldRef<"LedgerAccount", 'String'>
   readonly roomId: Prisma.FieldRef<"LedgerAccount", 'String'>
+  readonly tournamentId: Prisma.FieldRef<"LedgerAccount", 'String'>
   readonly balance: Prisma.FieldRef<"LedgerAccount", 'BigInt'>
   readonly createdAt: Prisma.FieldRef<"LedgerAccount", 'DateTime'>
 }
@@ -1838,6 +2034,25 @@ export type LedgerAccount$roomArgs<ExtArgs extends runtime.Types.Extensions.Inte
    */
   include?: Prisma.RoomInclude<ExtArgs> | null
   where?: Prisma.RoomWhereInput
+}
+
+/**
+ * LedgerAccount.tournament
+ */
+export type LedgerAccount$tournamentArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Tournament
+   */
+  select?: Prisma.TournamentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Tournament
+   */
+  omit?: Prisma.TournamentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TournamentInclude<ExtArgs> | null
+  where?: Prisma.TournamentWhereInput
 }
 
 /**

@@ -30,6 +30,7 @@ export type LedgerTransactionMinAggregateOutputType = {
   kind: $Enums.LedgerTxKind | null
   roomId: string | null
   handId: string | null
+  tournamentId: string | null
   createdAt: Date | null
 }
 
@@ -39,6 +40,7 @@ export type LedgerTransactionMaxAggregateOutputType = {
   kind: $Enums.LedgerTxKind | null
   roomId: string | null
   handId: string | null
+  tournamentId: string | null
   createdAt: Date | null
 }
 
@@ -48,6 +50,7 @@ export type LedgerTransactionCountAggregateOutputType = {
   kind: number
   roomId: number
   handId: number
+  tournamentId: number
   memo: number
   createdAt: number
   _all: number
@@ -60,6 +63,7 @@ export type LedgerTransactionMinAggregateInputType = {
   kind?: true
   roomId?: true
   handId?: true
+  tournamentId?: true
   createdAt?: true
 }
 
@@ -69,6 +73,7 @@ export type LedgerTransactionMaxAggregateInputType = {
   kind?: true
   roomId?: true
   handId?: true
+  tournamentId?: true
   createdAt?: true
 }
 
@@ -78,6 +83,7 @@ export type LedgerTransactionCountAggregateInputType = {
   kind?: true
   roomId?: true
   handId?: true
+  tournamentId?: true
   memo?: true
   createdAt?: true
   _all?: true
@@ -161,6 +167,7 @@ export type LedgerTransactionGroupByOutputType = {
   kind: $Enums.LedgerTxKind
   roomId: string | null
   handId: string | null
+  tournamentId: string | null
   memo: runtime.JsonValue | null
   createdAt: Date
   _count: LedgerTransactionCountAggregateOutputType | null
@@ -192,9 +199,11 @@ export type LedgerTransactionWhereInput = {
   kind?: Prisma.EnumLedgerTxKindFilter<"LedgerTransaction"> | $Enums.LedgerTxKind
   roomId?: Prisma.UuidNullableFilter<"LedgerTransaction"> | string | null
   handId?: Prisma.StringNullableFilter<"LedgerTransaction"> | string | null
+  tournamentId?: Prisma.UuidNullableFilter<"LedgerTransaction"> | string | null
   memo?: Prisma.JsonNullableFilter<"LedgerTransaction">
   createdAt?: Prisma.DateTimeFilter<"LedgerTransaction"> | Date | string
   room?: Prisma.XOR<Prisma.RoomNullableScalarRelationFilter, Prisma.RoomWhereInput> | null
+  tournament?: Prisma.XOR<Prisma.TournamentNullableScalarRelationFilter, Prisma.TournamentWhereInput> | null
   entries?: Prisma.LedgerEntryListRelationFilter
 }
 
@@ -204,9 +213,11 @@ export type LedgerTransactionOrderByWithRelationInput = {
   kind?: Prisma.SortOrder
   roomId?: Prisma.SortOrderInput | Prisma.SortOrder
   handId?: Prisma.SortOrderInput | Prisma.SortOrder
+  tournamentId?: Prisma.SortOrderInput | Prisma.SortOrder
   memo?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   room?: Prisma.RoomOrderByWithRelationInput
+  tournament?: Prisma.TournamentOrderByWithRelationInput
   entries?: Prisma.LedgerEntryOrderByRelationAggregateInput
 }
 
@@ -219,9 +230,11 @@ export type LedgerTransactionWhereUniqueInput = Prisma.AtLeast<{
   kind?: Prisma.EnumLedgerTxKindFilter<"LedgerTransaction"> | $Enums.LedgerTxKind
   roomId?: Prisma.UuidNullableFilter<"LedgerTransaction"> | string | null
   handId?: Prisma.StringNullableFilter<"LedgerTransaction"> | string | null
+  tournamentId?: Prisma.UuidNullableFilter<"LedgerTransaction"> | string | null
   memo?: Prisma.JsonNullableFilter<"LedgerTransaction">
   createdAt?: Prisma.DateTimeFilter<"LedgerTransaction"> | Date | string
   room?: Prisma.XOR<Prisma.RoomNullableScalarRelationFilter, Prisma.RoomWhereInput> | null
+  tournament?: Prisma.XOR<Prisma.TournamentNullableScalarRelationFilter, Prisma.TournamentWhereInput> | null
   entries?: Prisma.LedgerEntryListRelationFilter
 }, "id" | "idempotencyKey">
 
@@ -231,6 +244,7 @@ export type LedgerTransactionOrderByWithAggregationInput = {
   kind?: Prisma.SortOrder
   roomId?: Prisma.SortOrderInput | Prisma.SortOrder
   handId?: Prisma.SortOrderInput | Prisma.SortOrder
+  tournamentId?: Prisma.SortOrderInput | Prisma.SortOrder
   memo?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.LedgerTransactionCountOrderByAggregateInput
@@ -247,6 +261,7 @@ export type LedgerTransactionScalarWhereWithAggregatesInput = {
   kind?: Prisma.EnumLedgerTxKindWithAggregatesFilter<"LedgerTransaction"> | $Enums.LedgerTxKind
   roomId?: Prisma.UuidNullableWithAggregatesFilter<"LedgerTransaction"> | string | null
   handId?: Prisma.StringNullableWithAggregatesFilter<"LedgerTransaction"> | string | null
+  tournamentId?: Prisma.UuidNullableWithAggregatesFilter<"LedgerTransaction"> | string | null
   memo?: Prisma.JsonNullableWithAggregatesFilter<"LedgerTransaction">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"LedgerTransaction"> | Date | string
 }
@@ -259,6 +274,7 @@ export type LedgerTransactionCreateInput = {
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   room?: Prisma.RoomCreateNestedOneWithoutTransactionsInput
+  tournament?: Prisma.TournamentCreateNestedOneWithoutTransactionsInput
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutTransactionInput
 }
 
@@ -268,6 +284,7 @@ export type LedgerTransactionUncheckedCreateInput = {
   kind: $Enums.LedgerTxKind
   roomId?: string | null
   handId?: string | null
+  tournamentId?: string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutTransactionInput
@@ -281,6 +298,7 @@ export type LedgerTransactionUpdateInput = {
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   room?: Prisma.RoomUpdateOneWithoutTransactionsNestedInput
+  tournament?: Prisma.TournamentUpdateOneWithoutTransactionsNestedInput
   entries?: Prisma.LedgerEntryUpdateManyWithoutTransactionNestedInput
 }
 
@@ -290,6 +308,7 @@ export type LedgerTransactionUncheckedUpdateInput = {
   kind?: Prisma.EnumLedgerTxKindFieldUpdateOperationsInput | $Enums.LedgerTxKind
   roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   handId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutTransactionNestedInput
@@ -301,6 +320,7 @@ export type LedgerTransactionCreateManyInput = {
   kind: $Enums.LedgerTxKind
   roomId?: string | null
   handId?: string | null
+  tournamentId?: string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
@@ -320,6 +340,7 @@ export type LedgerTransactionUncheckedUpdateManyInput = {
   kind?: Prisma.EnumLedgerTxKindFieldUpdateOperationsInput | $Enums.LedgerTxKind
   roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   handId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -340,6 +361,7 @@ export type LedgerTransactionCountOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
   handId?: Prisma.SortOrder
+  tournamentId?: Prisma.SortOrder
   memo?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -350,6 +372,7 @@ export type LedgerTransactionMaxOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
   handId?: Prisma.SortOrder
+  tournamentId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -359,6 +382,7 @@ export type LedgerTransactionMinOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
   handId?: Prisma.SortOrder
+  tournamentId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -427,6 +451,48 @@ export type LedgerTransactionUpdateOneRequiredWithoutEntriesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.LedgerTransactionUpdateToOneWithWhereWithoutEntriesInput, Prisma.LedgerTransactionUpdateWithoutEntriesInput>, Prisma.LedgerTransactionUncheckedUpdateWithoutEntriesInput>
 }
 
+export type LedgerTransactionCreateNestedManyWithoutTournamentInput = {
+  create?: Prisma.XOR<Prisma.LedgerTransactionCreateWithoutTournamentInput, Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput> | Prisma.LedgerTransactionCreateWithoutTournamentInput[] | Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput[]
+  connectOrCreate?: Prisma.LedgerTransactionCreateOrConnectWithoutTournamentInput | Prisma.LedgerTransactionCreateOrConnectWithoutTournamentInput[]
+  createMany?: Prisma.LedgerTransactionCreateManyTournamentInputEnvelope
+  connect?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+}
+
+export type LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput = {
+  create?: Prisma.XOR<Prisma.LedgerTransactionCreateWithoutTournamentInput, Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput> | Prisma.LedgerTransactionCreateWithoutTournamentInput[] | Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput[]
+  connectOrCreate?: Prisma.LedgerTransactionCreateOrConnectWithoutTournamentInput | Prisma.LedgerTransactionCreateOrConnectWithoutTournamentInput[]
+  createMany?: Prisma.LedgerTransactionCreateManyTournamentInputEnvelope
+  connect?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+}
+
+export type LedgerTransactionUpdateManyWithoutTournamentNestedInput = {
+  create?: Prisma.XOR<Prisma.LedgerTransactionCreateWithoutTournamentInput, Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput> | Prisma.LedgerTransactionCreateWithoutTournamentInput[] | Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput[]
+  connectOrCreate?: Prisma.LedgerTransactionCreateOrConnectWithoutTournamentInput | Prisma.LedgerTransactionCreateOrConnectWithoutTournamentInput[]
+  upsert?: Prisma.LedgerTransactionUpsertWithWhereUniqueWithoutTournamentInput | Prisma.LedgerTransactionUpsertWithWhereUniqueWithoutTournamentInput[]
+  createMany?: Prisma.LedgerTransactionCreateManyTournamentInputEnvelope
+  set?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+  disconnect?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+  delete?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+  connect?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+  update?: Prisma.LedgerTransactionUpdateWithWhereUniqueWithoutTournamentInput | Prisma.LedgerTransactionUpdateWithWhereUniqueWithoutTournamentInput[]
+  updateMany?: Prisma.LedgerTransactionUpdateManyWithWhereWithoutTournamentInput | Prisma.LedgerTransactionUpdateManyWithWhereWithoutTournamentInput[]
+  deleteMany?: Prisma.LedgerTransactionScalarWhereInput | Prisma.LedgerTransactionScalarWhereInput[]
+}
+
+export type LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput = {
+  create?: Prisma.XOR<Prisma.LedgerTransactionCreateWithoutTournamentInput, Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput> | Prisma.LedgerTransactionCreateWithoutTournamentInput[] | Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput[]
+  connectOrCreate?: Prisma.LedgerTransactionCreateOrConnectWithoutTournamentInput | Prisma.LedgerTransactionCreateOrConnectWithoutTournamentInput[]
+  upsert?: Prisma.LedgerTransactionUpsertWithWhereUniqueWithoutTournamentInput | Prisma.LedgerTransactionUpsertWithWhereUniqueWithoutTournamentInput[]
+  createMany?: Prisma.LedgerTransactionCreateManyTournamentInputEnvelope
+  set?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+  disconnect?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+  delete?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+  connect?: Prisma.LedgerTransactionWhereUniqueInput | Prisma.LedgerTransactionWhereUniqueInput[]
+  update?: Prisma.LedgerTransactionUpdateWithWhereUniqueWithoutTournamentInput | Prisma.LedgerTransactionUpdateWithWhereUniqueWithoutTournamentInput[]
+  updateMany?: Prisma.LedgerTransactionUpdateManyWithWhereWithoutTournamentInput | Prisma.LedgerTransactionUpdateManyWithWhereWithoutTournamentInput[]
+  deleteMany?: Prisma.LedgerTransactionScalarWhereInput | Prisma.LedgerTransactionScalarWhereInput[]
+}
+
 export type LedgerTransactionCreateWithoutRoomInput = {
   id?: string
   idempotencyKey: string
@@ -434,6 +500,7 @@ export type LedgerTransactionCreateWithoutRoomInput = {
   handId?: string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
+  tournament?: Prisma.TournamentCreateNestedOneWithoutTransactionsInput
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutTransactionInput
 }
 
@@ -442,6 +509,7 @@ export type LedgerTransactionUncheckedCreateWithoutRoomInput = {
   idempotencyKey: string
   kind: $Enums.LedgerTxKind
   handId?: string | null
+  tournamentId?: string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutTransactionInput
@@ -482,6 +550,7 @@ export type LedgerTransactionScalarWhereInput = {
   kind?: Prisma.EnumLedgerTxKindFilter<"LedgerTransaction"> | $Enums.LedgerTxKind
   roomId?: Prisma.UuidNullableFilter<"LedgerTransaction"> | string | null
   handId?: Prisma.StringNullableFilter<"LedgerTransaction"> | string | null
+  tournamentId?: Prisma.UuidNullableFilter<"LedgerTransaction"> | string | null
   memo?: Prisma.JsonNullableFilter<"LedgerTransaction">
   createdAt?: Prisma.DateTimeFilter<"LedgerTransaction"> | Date | string
 }
@@ -494,6 +563,7 @@ export type LedgerTransactionCreateWithoutEntriesInput = {
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   room?: Prisma.RoomCreateNestedOneWithoutTransactionsInput
+  tournament?: Prisma.TournamentCreateNestedOneWithoutTransactionsInput
 }
 
 export type LedgerTransactionUncheckedCreateWithoutEntriesInput = {
@@ -502,6 +572,7 @@ export type LedgerTransactionUncheckedCreateWithoutEntriesInput = {
   kind: $Enums.LedgerTxKind
   roomId?: string | null
   handId?: string | null
+  tournamentId?: string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
@@ -530,6 +601,7 @@ export type LedgerTransactionUpdateWithoutEntriesInput = {
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   room?: Prisma.RoomUpdateOneWithoutTransactionsNestedInput
+  tournament?: Prisma.TournamentUpdateOneWithoutTransactionsNestedInput
 }
 
 export type LedgerTransactionUncheckedUpdateWithoutEntriesInput = {
@@ -538,8 +610,57 @@ export type LedgerTransactionUncheckedUpdateWithoutEntriesInput = {
   kind?: Prisma.EnumLedgerTxKindFieldUpdateOperationsInput | $Enums.LedgerTxKind
   roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   handId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type LedgerTransactionCreateWithoutTournamentInput = {
+  id?: string
+  idempotencyKey: string
+  kind: $Enums.LedgerTxKind
+  handId?: string | null
+  memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  room?: Prisma.RoomCreateNestedOneWithoutTransactionsInput
+  entries?: Prisma.LedgerEntryCreateNestedManyWithoutTransactionInput
+}
+
+export type LedgerTransactionUncheckedCreateWithoutTournamentInput = {
+  id?: string
+  idempotencyKey: string
+  kind: $Enums.LedgerTxKind
+  roomId?: string | null
+  handId?: string | null
+  memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+  entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutTransactionInput
+}
+
+export type LedgerTransactionCreateOrConnectWithoutTournamentInput = {
+  where: Prisma.LedgerTransactionWhereUniqueInput
+  create: Prisma.XOR<Prisma.LedgerTransactionCreateWithoutTournamentInput, Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput>
+}
+
+export type LedgerTransactionCreateManyTournamentInputEnvelope = {
+  data: Prisma.LedgerTransactionCreateManyTournamentInput | Prisma.LedgerTransactionCreateManyTournamentInput[]
+  skipDuplicates?: boolean
+}
+
+export type LedgerTransactionUpsertWithWhereUniqueWithoutTournamentInput = {
+  where: Prisma.LedgerTransactionWhereUniqueInput
+  update: Prisma.XOR<Prisma.LedgerTransactionUpdateWithoutTournamentInput, Prisma.LedgerTransactionUncheckedUpdateWithoutTournamentInput>
+  create: Prisma.XOR<Prisma.LedgerTransactionCreateWithoutTournamentInput, Prisma.LedgerTransactionUncheckedCreateWithoutTournamentInput>
+}
+
+export type LedgerTransactionUpdateWithWhereUniqueWithoutTournamentInput = {
+  where: Prisma.LedgerTransactionWhereUniqueInput
+  data: Prisma.XOR<Prisma.LedgerTransactionUpdateWithoutTournamentInput, Prisma.LedgerTransactionUncheckedUpdateWithoutTournamentInput>
+}
+
+export type LedgerTransactionUpdateManyWithWhereWithoutTournamentInput = {
+  where: Prisma.LedgerTransactionScalarWhereInput
+  data: Prisma.XOR<Prisma.LedgerTransactionUpdateManyMutationInput, Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentInput>
 }
 
 export type LedgerTransactionCreateManyRoomInput = {
@@ -547,6 +668,7 @@ export type LedgerTransactionCreateManyRoomInput = {
   idempotencyKey: string
   kind: $Enums.LedgerTxKind
   handId?: string | null
+  tournamentId?: string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
@@ -558,6 +680,7 @@ export type LedgerTransactionUpdateWithoutRoomInput = {
   handId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tournament?: Prisma.TournamentUpdateOneWithoutTransactionsNestedInput
   entries?: Prisma.LedgerEntryUpdateManyWithoutTransactionNestedInput
 }
 
@@ -566,6 +689,7 @@ export type LedgerTransactionUncheckedUpdateWithoutRoomInput = {
   idempotencyKey?: Prisma.StringFieldUpdateOperationsInput | string
   kind?: Prisma.EnumLedgerTxKindFieldUpdateOperationsInput | $Enums.LedgerTxKind
   handId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutTransactionNestedInput
@@ -575,6 +699,49 @@ export type LedgerTransactionUncheckedUpdateManyWithoutRoomInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   idempotencyKey?: Prisma.StringFieldUpdateOperationsInput | string
   kind?: Prisma.EnumLedgerTxKindFieldUpdateOperationsInput | $Enums.LedgerTxKind
+  handId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tournamentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type LedgerTransactionCreateManyTournamentInput = {
+  id?: string
+  idempotencyKey: string
+  kind: $Enums.LedgerTxKind
+  roomId?: string | null
+  handId?: string | null
+  memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Date | string
+}
+
+export type LedgerTransactionUpdateWithoutTournamentInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  idempotencyKey?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.EnumLedgerTxKindFieldUpdateOperationsInput | $Enums.LedgerTxKind
+  handId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  room?: Prisma.RoomUpdateOneWithoutTransactionsNestedInput
+  entries?: Prisma.LedgerEntryUpdateManyWithoutTransactionNestedInput
+}
+
+export type LedgerTransactionUncheckedUpdateWithoutTournamentInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  idempotencyKey?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.EnumLedgerTxKindFieldUpdateOperationsInput | $Enums.LedgerTxKind
+  roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutTransactionNestedInput
+}
+
+export type LedgerTransactionUncheckedUpdateManyWithoutTournamentInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  idempotencyKey?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.EnumLedgerTxKindFieldUpdateOperationsInput | $Enums.LedgerTxKind
+  roomId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   handId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   memo?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -617,9 +784,11 @@ export type LedgerTransactionSelect<ExtArgs extends runtime.Types.Extensions.Int
   kind?: boolean
   roomId?: boolean
   handId?: boolean
+  tournamentId?: boolean
   memo?: boolean
   createdAt?: boolean
   room?: boolean | Prisma.LedgerTransaction$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerTransaction$tournamentArgs<ExtArgs>
   entries?: boolean | Prisma.LedgerTransaction$entriesArgs<ExtArgs>
   _count?: boolean | Prisma.LedgerTransactionCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerTransaction"]>
@@ -630,9 +799,11 @@ export type LedgerTransactionSelectCreateManyAndReturn<ExtArgs extends runtime.T
   kind?: boolean
   roomId?: boolean
   handId?: boolean
+  tournamentId?: boolean
   memo?: boolean
   createdAt?: boolean
   room?: boolean | Prisma.LedgerTransaction$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerTransaction$tournamentArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerTransaction"]>
 
 export type LedgerTransactionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -641,9 +812,11 @@ export type LedgerTransactionSelectUpdateManyAndReturn<ExtArgs extends runtime.T
   kind?: boolean
   roomId?: boolean
   handId?: boolean
+  tournamentId?: boolean
   memo?: boolean
   createdAt?: boolean
   room?: boolean | Prisma.LedgerTransaction$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerTransaction$tournamentArgs<ExtArgs>
 }, ExtArgs["result"]["ledgerTransaction"]>
 
 export type LedgerTransactionSelectScalar = {
@@ -652,27 +825,32 @@ export type LedgerTransactionSelectScalar = {
   kind?: boolean
   roomId?: boolean
   handId?: boolean
+  tournamentId?: boolean
   memo?: boolean
   createdAt?: boolean
 }
 
-export type LedgerTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "idempotencyKey" | "kind" | "roomId" | "handId" | "memo" | "createdAt", ExtArgs["result"]["ledgerTransaction"]>
+export type LedgerTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "idempotencyKey" | "kind" | "roomId" | "handId" | "tournamentId" | "memo" | "createdAt", ExtArgs["result"]["ledgerTransaction"]>
 export type LedgerTransactionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.LedgerTransaction$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerTransaction$tournamentArgs<ExtArgs>
   entries?: boolean | Prisma.LedgerTransaction$entriesArgs<ExtArgs>
   _count?: boolean | Prisma.LedgerTransactionCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type LedgerTransactionIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.LedgerTransaction$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerTransaction$tournamentArgs<ExtArgs>
 }
 export type LedgerTransactionIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.LedgerTransaction$roomArgs<ExtArgs>
+  tournament?: boolean | Prisma.LedgerTransaction$tournamentArgs<ExtArgs>
 }
 
 export type $LedgerTransactionPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "LedgerTransaction"
   objects: {
     room: Prisma.$RoomPayload<ExtArgs> | null
+    tournament: Prisma.$TournamentPayload<ExtArgs> | null
     entries: Prisma.$LedgerEntryPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
@@ -684,6 +862,7 @@ export type $LedgerTransactionPayload<ExtArgs extends runtime.Types.Extensions.I
     kind: $Enums.LedgerTxKind
     roomId: string | null
     handId: string | null
+    tournamentId: string | null
     memo: runtime.JsonValue | null
     createdAt: Date
   }, ExtArgs["result"]["ledgerTransaction"]>
@@ -1081,6 +1260,7 @@ readonly fields: LedgerTransactionFieldRefs;
 export interface Prisma__LedgerTransactionClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   room<T extends Prisma.LedgerTransaction$roomArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerTransaction$roomArgs<ExtArgs>>): Prisma.Prisma__RoomClient<runtime.Types.Result.GetResult<Prisma.$RoomPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  tournament<T extends Prisma.LedgerTransaction$tournamentArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerTransaction$tournamentArgs<ExtArgs>>): Prisma.Prisma__TournamentClient<runtime.Types.Result.GetResult<Prisma.$TournamentPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   entries<T extends Prisma.LedgerTransaction$entriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LedgerTransaction$entriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
@@ -1116,6 +1296,7 @@ export interface LedgerTransactionFieldRefs {
   readonly kind: Prisma.FieldRef<"LedgerTransaction", 'LedgerTxKind'>
   readonly roomId: Prisma.FieldRef<"LedgerTransaction", 'String'>
   readonly handId: Prisma.FieldRef<"LedgerTransaction", 'String'>
+  readonly tournamentId: Prisma.FieldRef<"LedgerTransaction", 'String'>
   readonly memo: Prisma.FieldRef<"LedgerTransaction", 'Json'>
   readonly createdAt: Prisma.FieldRef<"LedgerTransaction", 'DateTime'>
 }
@@ -1535,6 +1716,25 @@ export type LedgerTransaction$roomArgs<ExtArgs extends runtime.Types.Extensions.
    */
   include?: Prisma.RoomInclude<ExtArgs> | null
   where?: Prisma.RoomWhereInput
+}
+
+/**
+ * LedgerTransaction.tournament
+ */
+export type LedgerTransaction$tournamentArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Tournament
+   */
+  select?: Prisma.TournamentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Tournament
+   */
+  omit?: Prisma.TournamentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TournamentInclude<ExtArgs> | null
+  where?: Prisma.TournamentWhereInput
 }
 
 /**

@@ -197,6 +197,8 @@ export type UserWhereInput = {
   accounts?: Prisma.LedgerAccountListRelationFilter
   handPlayers?: Prisma.HandPlayerListRelationFilter
   waitlist?: Prisma.WaitlistEntryListRelationFilter
+  tournaments?: Prisma.TournamentListRelationFilter
+  tournamentEntries?: Prisma.TournamentEntryListRelationFilter
 }
 
 export type UserOrderByWithRelationInput = {
@@ -213,6 +215,8 @@ export type UserOrderByWithRelationInput = {
   accounts?: Prisma.LedgerAccountOrderByRelationAggregateInput
   handPlayers?: Prisma.HandPlayerOrderByRelationAggregateInput
   waitlist?: Prisma.WaitlistEntryOrderByRelationAggregateInput
+  tournaments?: Prisma.TournamentOrderByRelationAggregateInput
+  tournamentEntries?: Prisma.TournamentEntryOrderByRelationAggregateInput
 }
 
 export type UserWhereUniqueInput = Prisma.AtLeast<{
@@ -232,6 +236,8 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   accounts?: Prisma.LedgerAccountListRelationFilter
   handPlayers?: Prisma.HandPlayerListRelationFilter
   waitlist?: Prisma.WaitlistEntryListRelationFilter
+  tournaments?: Prisma.TournamentListRelationFilter
+  tournamentEntries?: Prisma.TournamentEntryListRelationFilter
 }, "id" | "nameKey">
 
 export type UserOrderByWithAggregationInput = {
@@ -272,6 +278,8 @@ export type UserCreateInput = {
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateInput = {
@@ -288,6 +296,8 @@ export type UserUncheckedCreateInput = {
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentUncheckedCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserUpdateInput = {
@@ -304,6 +314,8 @@ export type UserUpdateInput = {
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateInput = {
@@ -320,6 +332,8 @@ export type UserUncheckedUpdateInput = {
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUncheckedUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateManyInput = {
@@ -498,6 +512,36 @@ export type UserUpdateOneRequiredWithoutHandPlayersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutHandPlayersInput, Prisma.UserUpdateWithoutHandPlayersInput>, Prisma.UserUncheckedUpdateWithoutHandPlayersInput>
 }
 
+export type UserCreateNestedOneWithoutTournamentsInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutTournamentsInput, Prisma.UserUncheckedCreateWithoutTournamentsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutTournamentsInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneWithoutTournamentsNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutTournamentsInput, Prisma.UserUncheckedCreateWithoutTournamentsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutTournamentsInput
+  upsert?: Prisma.UserUpsertWithoutTournamentsInput
+  disconnect?: Prisma.UserWhereInput | boolean
+  delete?: Prisma.UserWhereInput | boolean
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutTournamentsInput, Prisma.UserUpdateWithoutTournamentsInput>, Prisma.UserUncheckedUpdateWithoutTournamentsInput>
+}
+
+export type UserCreateNestedOneWithoutTournamentEntriesInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutTournamentEntriesInput, Prisma.UserUncheckedCreateWithoutTournamentEntriesInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutTournamentEntriesInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutTournamentEntriesNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutTournamentEntriesInput, Prisma.UserUncheckedCreateWithoutTournamentEntriesInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutTournamentEntriesInput
+  upsert?: Prisma.UserUpsertWithoutTournamentEntriesInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutTournamentEntriesInput, Prisma.UserUpdateWithoutTournamentEntriesInput>, Prisma.UserUncheckedUpdateWithoutTournamentEntriesInput>
+}
+
 export type UserCreateWithoutSessionsInput = {
   id?: string
   name: string
@@ -511,6 +555,8 @@ export type UserCreateWithoutSessionsInput = {
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutSessionsInput = {
@@ -526,6 +572,8 @@ export type UserUncheckedCreateWithoutSessionsInput = {
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentUncheckedCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutSessionsInput = {
@@ -557,6 +605,8 @@ export type UserUpdateWithoutSessionsInput = {
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutSessionsInput = {
@@ -572,6 +622,8 @@ export type UserUncheckedUpdateWithoutSessionsInput = {
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUncheckedUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutHostedRoomsInput = {
@@ -587,6 +639,8 @@ export type UserCreateWithoutHostedRoomsInput = {
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutHostedRoomsInput = {
@@ -602,6 +656,8 @@ export type UserUncheckedCreateWithoutHostedRoomsInput = {
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentUncheckedCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutHostedRoomsInput = {
@@ -633,6 +689,8 @@ export type UserUpdateWithoutHostedRoomsInput = {
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutHostedRoomsInput = {
@@ -648,6 +706,8 @@ export type UserUncheckedUpdateWithoutHostedRoomsInput = {
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUncheckedUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutMembershipsInput = {
@@ -663,6 +723,8 @@ export type UserCreateWithoutMembershipsInput = {
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutMembershipsInput = {
@@ -678,6 +740,8 @@ export type UserUncheckedCreateWithoutMembershipsInput = {
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentUncheckedCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutMembershipsInput = {
@@ -709,6 +773,8 @@ export type UserUpdateWithoutMembershipsInput = {
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutMembershipsInput = {
@@ -724,6 +790,8 @@ export type UserUncheckedUpdateWithoutMembershipsInput = {
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUncheckedUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutWaitlistInput = {
@@ -739,6 +807,8 @@ export type UserCreateWithoutWaitlistInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutWaitlistInput = {
@@ -754,6 +824,8 @@ export type UserUncheckedCreateWithoutWaitlistInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentUncheckedCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutWaitlistInput = {
@@ -785,6 +857,8 @@ export type UserUpdateWithoutWaitlistInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutWaitlistInput = {
@@ -800,6 +874,8 @@ export type UserUncheckedUpdateWithoutWaitlistInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUncheckedUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutAccountsInput = {
@@ -815,6 +891,8 @@ export type UserCreateWithoutAccountsInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutAccountsInput = {
@@ -830,6 +908,8 @@ export type UserUncheckedCreateWithoutAccountsInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentUncheckedCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutAccountsInput = {
@@ -861,6 +941,8 @@ export type UserUpdateWithoutAccountsInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutAccountsInput = {
@@ -876,6 +958,8 @@ export type UserUncheckedUpdateWithoutAccountsInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUncheckedUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutWalletInput = {
@@ -891,6 +975,8 @@ export type UserCreateWithoutWalletInput = {
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutWalletInput = {
@@ -906,6 +992,8 @@ export type UserUncheckedCreateWithoutWalletInput = {
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentUncheckedCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutWalletInput = {
@@ -937,6 +1025,8 @@ export type UserUpdateWithoutWalletInput = {
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutWalletInput = {
@@ -952,6 +1042,8 @@ export type UserUncheckedUpdateWithoutWalletInput = {
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUncheckedUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutHandPlayersInput = {
@@ -967,6 +1059,8 @@ export type UserCreateWithoutHandPlayersInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutHandPlayersInput = {
@@ -982,6 +1076,8 @@ export type UserUncheckedCreateWithoutHandPlayersInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
   waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentUncheckedCreateNestedManyWithoutCreatorInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutHandPlayersInput = {
@@ -1013,6 +1109,8 @@ export type UserUpdateWithoutHandPlayersInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutHandPlayersInput = {
@@ -1028,6 +1126,176 @@ export type UserUncheckedUpdateWithoutHandPlayersInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
   waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUncheckedUpdateManyWithoutCreatorNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutUserNestedInput
+}
+
+export type UserCreateWithoutTournamentsInput = {
+  id?: string
+  name: string
+  nameKey: string
+  passwordHash: string
+  createdAt?: Date | string
+  locale?: string | null
+  sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
+  wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
+  hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
+  accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
+  tournamentEntries?: Prisma.TournamentEntryCreateNestedManyWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutTournamentsInput = {
+  id?: string
+  name: string
+  nameKey: string
+  passwordHash: string
+  createdAt?: Date | string
+  locale?: string | null
+  sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
+  wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
+  hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
+  accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutTournamentsInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutTournamentsInput, Prisma.UserUncheckedCreateWithoutTournamentsInput>
+}
+
+export type UserUpsertWithoutTournamentsInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutTournamentsInput, Prisma.UserUncheckedUpdateWithoutTournamentsInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutTournamentsInput, Prisma.UserUncheckedCreateWithoutTournamentsInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutTournamentsInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutTournamentsInput, Prisma.UserUncheckedUpdateWithoutTournamentsInput>
+}
+
+export type UserUpdateWithoutTournamentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  nameKey?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
+  wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
+  hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
+  accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUpdateManyWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutTournamentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  nameKey?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
+  wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
+  hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
+  accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+  tournamentEntries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutUserNestedInput
+}
+
+export type UserCreateWithoutTournamentEntriesInput = {
+  id?: string
+  name: string
+  nameKey: string
+  passwordHash: string
+  createdAt?: Date | string
+  locale?: string | null
+  sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
+  wallet?: Prisma.WalletCreateNestedOneWithoutUserInput
+  hostedRooms?: Prisma.RoomCreateNestedManyWithoutHostInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
+  accounts?: Prisma.LedgerAccountCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentCreateNestedManyWithoutCreatorInput
+}
+
+export type UserUncheckedCreateWithoutTournamentEntriesInput = {
+  id?: string
+  name: string
+  nameKey: string
+  passwordHash: string
+  createdAt?: Date | string
+  locale?: string | null
+  sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
+  wallet?: Prisma.WalletUncheckedCreateNestedOneWithoutUserInput
+  hostedRooms?: Prisma.RoomUncheckedCreateNestedManyWithoutHostInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
+  accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutUserInput
+  handPlayers?: Prisma.HandPlayerUncheckedCreateNestedManyWithoutUserInput
+  waitlist?: Prisma.WaitlistEntryUncheckedCreateNestedManyWithoutUserInput
+  tournaments?: Prisma.TournamentUncheckedCreateNestedManyWithoutCreatorInput
+}
+
+export type UserCreateOrConnectWithoutTournamentEntriesInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutTournamentEntriesInput, Prisma.UserUncheckedCreateWithoutTournamentEntriesInput>
+}
+
+export type UserUpsertWithoutTournamentEntriesInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutTournamentEntriesInput, Prisma.UserUncheckedUpdateWithoutTournamentEntriesInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutTournamentEntriesInput, Prisma.UserUncheckedCreateWithoutTournamentEntriesInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutTournamentEntriesInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutTournamentEntriesInput, Prisma.UserUncheckedUpdateWithoutTournamentEntriesInput>
+}
+
+export type UserUpdateWithoutTournamentEntriesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  nameKey?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
+  wallet?: Prisma.WalletUpdateOneWithoutUserNestedInput
+  hostedRooms?: Prisma.RoomUpdateManyWithoutHostNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
+  accounts?: Prisma.LedgerAccountUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUpdateManyWithoutCreatorNestedInput
+}
+
+export type UserUncheckedUpdateWithoutTournamentEntriesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  nameKey?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  locale?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
+  wallet?: Prisma.WalletUncheckedUpdateOneWithoutUserNestedInput
+  hostedRooms?: Prisma.RoomUncheckedUpdateManyWithoutHostNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
+  accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutUserNestedInput
+  handPlayers?: Prisma.HandPlayerUncheckedUpdateManyWithoutUserNestedInput
+  waitlist?: Prisma.WaitlistEntryUncheckedUpdateManyWithoutUserNestedInput
+  tournaments?: Prisma.TournamentUncheckedUpdateManyWithoutCreatorNestedInput
 }
 
 
@@ -1042,6 +1310,8 @@ export type UserCountOutputType = {
   accounts: number
   handPlayers: number
   waitlist: number
+  tournaments: number
+  tournamentEntries: number
 }
 
 export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1051,6 +1321,8 @@ export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.I
   accounts?: boolean | UserCountOutputTypeCountAccountsArgs
   handPlayers?: boolean | UserCountOutputTypeCountHandPlayersArgs
   waitlist?: boolean | UserCountOutputTypeCountWaitlistArgs
+  tournaments?: boolean | UserCountOutputTypeCountTournamentsArgs
+  tournamentEntries?: boolean | UserCountOutputTypeCountTournamentEntriesArgs
 }
 
 /**
@@ -1105,6 +1377,20 @@ export type UserCountOutputTypeCountWaitlistArgs<ExtArgs extends runtime.Types.E
   where?: Prisma.WaitlistEntryWhereInput
 }
 
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountTournamentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TournamentWhereInput
+}
+
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountTournamentEntriesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TournamentEntryWhereInput
+}
+
 
 export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1120,6 +1406,8 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   handPlayers?: boolean | Prisma.User$handPlayersArgs<ExtArgs>
   waitlist?: boolean | Prisma.User$waitlistArgs<ExtArgs>
+  tournaments?: boolean | Prisma.User$tournamentsArgs<ExtArgs>
+  tournamentEntries?: boolean | Prisma.User$tournamentEntriesArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["user"]>
 
@@ -1159,6 +1447,8 @@ export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   handPlayers?: boolean | Prisma.User$handPlayersArgs<ExtArgs>
   waitlist?: boolean | Prisma.User$waitlistArgs<ExtArgs>
+  tournaments?: boolean | Prisma.User$tournamentsArgs<ExtArgs>
+  tournamentEntries?: boolean | Prisma.User$tournamentEntriesArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type UserIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1174,6 +1464,8 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     accounts: Prisma.$LedgerAccountPayload<ExtArgs>[]
     handPlayers: Prisma.$HandPlayerPayload<ExtArgs>[]
     waitlist: Prisma.$WaitlistEntryPayload<ExtArgs>[]
+    tournaments: Prisma.$TournamentPayload<ExtArgs>[]
+    tournamentEntries: Prisma.$TournamentEntryPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1596,6 +1888,8 @@ export interface Prisma__UserClient<T, Null = never, ExtArgs extends runtime.Typ
   accounts<T extends Prisma.User$accountsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$accountsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerAccountPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   handPlayers<T extends Prisma.User$handPlayersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$handPlayersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HandPlayerPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   waitlist<T extends Prisma.User$waitlistArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$waitlistArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WaitlistEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tournaments<T extends Prisma.User$tournamentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$tournamentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TournamentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tournamentEntries<T extends Prisma.User$tournamentEntriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$tournamentEntriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TournamentEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2184,6 +2478,54 @@ export type User$waitlistArgs<ExtArgs extends runtime.Types.Extensions.InternalA
   take?: number
   skip?: number
   distinct?: Prisma.WaitlistEntryScalarFieldEnum | Prisma.WaitlistEntryScalarFieldEnum[]
+}
+
+/**
+ * User.tournaments
+ */
+export type User$tournamentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Tournament
+   */
+  select?: Prisma.TournamentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Tournament
+   */
+  omit?: Prisma.TournamentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TournamentInclude<ExtArgs> | null
+  where?: Prisma.TournamentWhereInput
+  orderBy?: Prisma.TournamentOrderByWithRelationInput | Prisma.TournamentOrderByWithRelationInput[]
+  cursor?: Prisma.TournamentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TournamentScalarFieldEnum | Prisma.TournamentScalarFieldEnum[]
+}
+
+/**
+ * User.tournamentEntries
+ */
+export type User$tournamentEntriesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TournamentEntry
+   */
+  select?: Prisma.TournamentEntrySelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TournamentEntry
+   */
+  omit?: Prisma.TournamentEntryOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TournamentEntryInclude<ExtArgs> | null
+  where?: Prisma.TournamentEntryWhereInput
+  orderBy?: Prisma.TournamentEntryOrderByWithRelationInput | Prisma.TournamentEntryOrderByWithRelationInput[]
+  cursor?: Prisma.TournamentEntryWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TournamentEntryScalarFieldEnum | Prisma.TournamentEntryScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,375 @@
+/**
+ * Tournament money (docs/dev/money-flows.md, "Tournaments"): entries paid into the tournament's prize
+ * pool and the house's fee account, refunds when a player unregisters or the tournament is cancelled,
+ * and prizes paid out of the pool as places are decided. Tournament chips are not money and never
+ * touch the ledger; only these movements do.
+ *
+ * Every operation runs in one database transaction that first locks the tournament's row, so
+ * registrations, the start, a cancellation and the prizes of one tournament are applied one at a
+ * time, and then the ledger accounts in key order (ledger.ts). Each ledger transaction is keyed by the
+ * entry (`tournament-entry:<entry>`, `tournament-refund:<entry>`, `tournament-prize:<entry>`), so a
+ * retried call moves no chip twice.
+ */
+import type { Prisma, PrismaClient, TxClient } from '../client.js';
+import { TournamentRefusal, TournamentRefusedError } from '../errors.js';
+import { LedgerTxKind, TournamentEntryStatus, TournamentStatus } from '../generated/enums.js';
+import {
+  HOUSE_FEE,
+  accountBalance,
+  isIdempotencyRace,
+  postLedgerTransaction,
+  tournamentPoolAccount,
+  walletAccount,
+  type Posting,
+} from '../ledger.js';
+import { withTransaction } from '../transaction.js';
+
+export interface NewTournament {
+  readonly name: string;
+  readonly format: 'sit_and_go' | 'scheduled';
+  /** The TournamentConfig of @felt/protocol, already validated. */
+  readonly config: Prisma.InputJsonValue;
+  /** The player who creates it; null for an operator's. */
+  readonly createdBy: string | null;
+  readonly buyIn: bigint;
+  readonly fee: bigint;
+  readonly minEntrants: number;
+  readonly maxEntrants: number;
+  /** Scheduled tournaments only. */
+  readonly startsAt: Date | null;
+}
+
+export interface TournamentEntryRow {
+  readonly id: string;
+  readonly tournamentId: string;
+  readonly userId: string;
+  readonly entryNo: number;
+  readonly status: TournamentEntryStatus;
+  readonly place: number | null;
+  readonly prize: bigint;
+}
+
+/** An entry that holds a place or chips: it counts against the field and cannot be registered again. */
+const LIVE: TournamentEntryStatus[] = [TournamentEntryStatus.registered, TournamentEntryStatus.playing];
+
+const LONG_TX = { timeoutMs: 120_000, retryOn: isIdempotencyRace } as const;
+
+export const tournamentLedgerKeys = (entryId: string) => ({
+  entry: `tournament-entry:${entryId}`,
+  refund: `tournament-refund:${entryId}`,
+  prize: `tournament-prize:${entryId}`,
+});
+
+export async function createTournament(prisma: PrismaClient, t: NewTournament): Promise<{ id: string }> {
+  return prisma.tournament.create({
+    data: {
+      name: t.name,
+      format: t.format,
+      config: t.config,
+      createdBy: t.createdBy,
+      buyIn: t.buyIn,
+      fee: t.fee,
+      minEntrants: t.minEntrants,
+      maxEntrants: t.maxEntrants,
+      startsAt: t.startsAt,
+    },
+    select: { id: true },
+  });
+}
+
+interface LockedTournament {
+  id: string;
+  status: TournamentStatus;
+  buyIn: bigint;
+  fee: bigint;
+  minEntrants: number;
+  maxEntrants: number;
+}
+
+async function lockTournament(tx: TxClient, tournamentId: string): Promise<LockedTournament> {
+  const [row] = await tx.$queryRaw<LockedTournament[]>`
+    SELECT "id"::text AS "id", "status"::text AS "status", "buy_in" AS "buyIn", "fee",
+      "min_entrants" AS "minEntrants", "max_entrants" AS "maxEntrants"
+    FROM "tournaments" WHERE "id" = ${tournamentId}::uuid FOR UPDATE`;
+  if (row === undefined)
+    throw new TournamentRefusedError(TournamentRefusal.NOT_FOUND, tournamentId, 'no such tournament');
+  return { ...row, buyIn: BigInt(row.buyIn), fee: BigInt(row.fee) };
+}
+
+const entrySelect = {
+  id: true,
+  tournamentId: true,
+  userId: true,
+  entryNo: true,
+  status: true,
+  place: true,
+  prize: true,
+} as const;
+
+/**
+ * Registers `userId`: the buy-in into the prize pool and the fee to the house, out of their wallet
+ * (InsufficientFundsError, nothing written, when it holds less). Registering again while registered is
+ * a no-op that returns the entry (`replayed`). Refused unless the tournament is taking registrations
+ * and has room.
+ */
+export async function registerTournamentEntry(
+  prisma: PrismaClient,
+  req: { readonly tournamentId: string; readonly userId: string },
+): Promise<{ entry: TournamentEntryRow; replayed: boolean }> {
+  return withTransaction(
+    prisma,
+    async (tx) => {
+      const t = await lockTournament(tx, req.tournamentId);
+      const live = await tx.tournamentEntry.findFirst({
+        where: { tournamentId: t.id, userId: req.userId, status: { in: LIVE } },
+        select: entrySelect,
+      });
+      if (live !== null) return { entry: live, replayed: true };
+      if (t.status !== TournamentStatus.registering) {
+        throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
+      }
+      const entrants = await tx.tournamentEntry.count({ where: { tournamentId: t.id, status: { in: LIVE } } });
+      if (entrants >= t.maxEntrants) {
+        throw new TournamentRefusedError(TournamentRefusal.FULL, t.id, `${entrants} of ${t.maxEntrants} entered`);
+      }
+      const entryNo = 1 + (await tx.tournamentEntry.count({ where: { tournamentId: t.id, userId: req.userId } }));
+      const entry = await tx.tournamentEntry.create({
+        data: { tournamentId: t.id, userId: req.userId, entryNo },
+        select: entrySelect,
+      });
+      const postings: Posting[] = [
+        { account: walletAccount(req.userId), amount: -(t.buyIn + t.fee) },
+        { account: tournamentPoolAccount(t.id), amount: t.buyIn },
+        { account: HOUSE_FEE, amount: t.fee },
+      ];
+      // A freeroll moves no chip and has no ledger transaction.
+      if (t.buyIn + t.fee > 0n) {
+        await postLedgerTransaction(tx, {
+          idempotencyKey: tournamentLedgerKeys(entry.id).entry,
+          kind: LedgerTxKind.tournament_entry,
+          tournamentId: t.id,
+          postings,
+        });
+      }
+      return { entry, replayed: false };
+    },
+    { retryOn: isIdempotencyRace },
+  );
+}
+
+async function refundEntry(tx: TxClient, t: LockedTournament, entry: { id: string; userId: string }): Promise<void> {
+  await tx.tournamentEntry.update({
+    where: { id: entry.id },
+    data: { status: TournamentEntryStatus.refunded, refundedAt: new Date() },
+  });
+  if (t.buyIn + t.fee === 0n) return;
+  await postLedgerTransaction(tx, {
+    idempotencyKey: tournamentLedgerKeys(entry.id).refund,
+    kind: LedgerTxKind.tournament_refund,
+    tournamentId: t.id,
+    postings: [
+      { account: tournamentPoolAccount(t.id), amount: -t.buyIn },
+      { account: HOUSE_FEE, amount: -t.fee },
+      { account: walletAccount(entry.userId), amount: t.buyIn + t.fee },
+    ],
+  });
+}
+
+/**
+ * Unregisters `userId` before the start: their buy-in and fee go back to their wallet. Refused when
+ * they are not registered (a second call: `not_registered`) or the tournament has started.
+ */
+export async function unregisterTournamentEntry(
+  prisma: PrismaClient,
+  req: { readonly tournamentId: string; readonly userId: string },
+): Promise<{ entryId: string }> {
+  return withTransaction(
+    prisma,
+    async (tx) => {
+      const t = await lockTournament(tx, req.tournamentId);
+      if (t.status !== TournamentStatus.registering) {
+        throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
+      }
+      const entry = await tx.tournamentEntry.findFirst({
+        where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.registered },
+        select: { id: true, userId: true },
+      });
+      if (entry === null)
+        throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERED, t.id, 'no entry to refund');
+      await refundEntry(tx, t, entry);
+      return { entryId: entry.id };
+    },
+    { retryOn: isIdempotencyRace },
+  );
+}
+
+/**
+ * Calls the tournament off before its start and refunds every entry. Cancelling a cancelled
+ * tournament again changes nothing (`replayed`); one that has started is refused.
+ */
+export async function cancelTournament(
+  prisma: PrismaClient,
+  tournamentId: string,
+): Promise<{ refunded: number; replayed: boolean }> {
+  return withTransaction(
+    prisma,
+    async (tx) => {
+      const t = await lockTournament(tx, tournamentId);
+      if (t.status === TournamentStatus.cancelled) return { refunded: 0, replayed: true };
+      if (t.status !== TournamentStatus.registering) {
+        throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
+      }
+      const entries = await tx.tournamentEntry.findMany({
+        where: { tournamentId: t.id, status: TournamentEntryStatus.registered },
+        select: { id: true, userId: true },
+        orderBy: { createdAt: 'asc' },
+      });
+      for (const entry of entries) await refundEntry(tx, t, entry);
+      await tx.tournament.update({
+        where: { id: t.id },
+        data: { status: TournamentStatus.cancelled, cancelledAt: new Date() },
+      });
+      return { refunded: entries.length, replayed: false };
+    },
+    LONG_TX,
+  );
+}
+
+/**
+ * Starts the tournament: every registered entry is now playing. Refused (`too_few`, nothing changed)
+ * with fewer entries than its minimum; starting a running tournament again returns its entries.
+ */
+export async function startTournament(
+  prisma: PrismaClient,
+  tournamentId: string,
+): Promise<{ entries: TournamentEntryRow[]; replayed: boolean }> {
+  return withTransaction(prisma, async (tx) => {
+    const t = await lockTournament(tx, tournamentId);
+    if (t.status === TournamentStatus.running) {
+      const entries = await tx.tournamentEntry.findMany({
+        where: { tournamentId: t.id, status: { not: TournamentEntryStatus.refunded } },
+        select: entrySelect,
+        orderBy: { createdAt: 'asc' },
+      });
+      return { entries, replayed: true };
+    }
+    if (t.status !== TournamentStatus.registering) {
+      throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
+    }
+    const registered = await tx.tournamentEntry.count({
+      where: { tournamentId: t.id, status: TournamentEntryStatus.registered },
+    });
+    if (registered < t.minEntrants) {
+      throw new TournamentRefusedError(TournamentRefusal.TOO_FEW, t.id, `${registered} of at least ${t.minEntrants}`);
+    }
+    await tx.tournamentEntry.updateMany({
+      where: { tournamentId: t.id, status: TournamentEntryStatus.registered },
+      data: { status: TournamentEntryStatus.playing },
+    });
+    await tx.tournament.update({
+      where: { id: t.id },
+      data: { status: TournamentStatus.running, startedAt: new Date() },
+    });
+    const entries = await tx.tournamentEntry.findMany({
+      where: { tournamentId: t.id, status: TournamentEntryStatus.playing },
+      select: entrySelect,
+      orderBy: { createdAt: 'asc' },
+    });
+    return { entries, replayed: false };
+  });
+}
+
+/**
+ * Gives a playing entry its place and pays its prize out of the prize pool (the amounts come from
+ * @felt/engine's placePrizes and shareTiedPlaces). The same award again changes nothing; a different
+ * one for a finished entry is refused (`place_conflict`), as is a prize the pool does not hold
+ * (InsufficientFundsError): nothing is written then.
+ */
+export async function awardTournamentPlace(
+  prisma: PrismaClient,
+  req: { readonly tournamentId: string; readonly entryId: string; readonly place: number; readonly prize: bigint },
+): Promise<{ replayed: boolean }> {
+  if (!Number.isSafeInteger(req.place) || req.place < 1 || req.prize < 0n) {
+    throw new TournamentRefusedError(
+      TournamentRefusal.PLACE_CONFLICT,
+      req.tournamentId,
+      'a place from 1, a prize from 0',
+    );
+  }
+  return withTransaction(
+    prisma,
+    async (tx) => {
+      const t = await lockTournament(tx, req.tournamentId);
+      const entry = await tx.tournamentEntry.findFirst({
+        where: { id: req.entryId, tournamentId: t.id },
+        select: entrySelect,
+      });
+      if (entry === null)
+        throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERED, t.id, `no entry ${req.entryId}`);
+      if (entry.status === TournamentEntryStatus.finished) {
+        if (entry.place === req.place && entry.prize === req.prize) return { replayed: true };
+        throw new TournamentRefusedError(
+          TournamentRefusal.PLACE_CONFLICT,
+          t.id,
+          `entry ${entry.id} finished ${entry.place} for ${entry.prize}, not ${req.place} for ${req.prize}`,
+        );
+      }
+      if (t.status !== TournamentStatus.running) {
+        throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+      }
+      if (entry.status !== TournamentEntryStatus.playing) {
+        throw new TournamentRefusedError(
+          TournamentRefusal.NOT_REGISTERED,
+          t.id,
+          `entry ${entry.id} is ${entry.status}`,
+        );
+      }
+      await tx.tournamentEntry.update({
+        where: { id: entry.id },
+        data: { status: TournamentEntryStatus.finished, place: req.place, prize: req.prize, finishedAt: new Date() },
+      });
+      if (req.prize > 0n) {
+        await postLedgerTransaction(tx, {
+          idempotencyKey: tournamentLedgerKeys(entry.id).prize,
+          kind: LedgerTxKind.tournament_prize,
+          tournamentId: t.id,
+          postings: [
+            { account: tournamentPoolAccount(t.id), amount: -req.prize },
+            { account: walletAccount(entry.userId), amount: req.prize },
+          ],
+          memo: { place: req.place },
+        });
+      }
+      return { replayed: false };
+    },
+    { retryOn: isIdempotencyRace },
+  );
+}
+
+/**
+ * Ends a running tournament once every entry has its place and the prize pool is empty (`not_over`
+ * otherwise, nothing changed). Finishing it again changes nothing.
+ */
+export async function finishTournament(prisma: PrismaClient, tournamentId: string): Promise<{ replayed: boolean }> {
+  return withTransaction(prisma, async (tx) => {
+    const t = await lockTournament(tx, tournamentId);
+    if (t.status === TournamentStatus.finished) return { replayed: true };
+    if (t.status !== TournamentStatus.running) {
+      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+    }
+    const stillIn = await tx.tournamentEntry.count({ where: { tournamentId: t.id, status: { in: LIVE } } });
+    const pool = await accountBalance(tx, tournamentPoolAccount(t.id));
+    if (stillIn > 0 || pool !== 0n) {
+      throw new TournamentRefusedError(
+        TournamentRefusal.NOT_OVER,
+        t.id,
+        `${stillIn} entries in play, ${pool} in the pool`,
+      );
+    }
+    await tx.tournament.update({
+      where: { id: t.id },
+      data: { status: TournamentStatus.finished, finishedAt: new Date() },
+    });
+    return { replayed: false };
+  });
+}
