@@ -169,6 +169,8 @@ export const TournamentRefusal = {
   /** Registration or unregistration after the start, or a cancellation after it. */
   NOT_REGISTERING: 'not_registering',
   FULL: 'full',
+  /** The player unregistered from this tournament too many times to register again. */
+  ENTRY_LIMIT: 'entry_limit',
   /** The player holds no entry that could be unregistered (or awarded). */
   NOT_REGISTERED: 'not_registered',
   /** The start found fewer entries than the minimum: cancel it instead. */

@@ -176,6 +176,32 @@ describe('tournament money', () => {
     await expectConserved();
   });
 
+  it('closes registration at the start time, and after five refunds to one player', async () => {
+    const startsAt = new Date(Date.now() + 3_600_000);
+    const { id } = await createTournament(
+      db.prisma,
+      sitAndGo({ format: 'scheduled', startsAt, minEntrants: 2, maxEntrants: 50 }),
+    );
+    const [a, b] = [await newPlayer(), await newPlayer()];
+    await registerTournamentEntry(db.prisma, { tournamentId: id, userId: a });
+    const late = new Date(startsAt.getTime());
+    expect(await refusal(registerTournamentEntry(db.prisma, { tournamentId: id, userId: b, now: late }))).toBe(
+      'not_registering',
+    );
+    expect(await refusal(unregisterTournamentEntry(db.prisma, { tournamentId: id, userId: a, now: late }))).toBe(
+      'not_registering',
+    );
+    // Register and unregister, again and again: each pair leaves rows, so it stops after five.
+    await unregisterTournamentEntry(db.prisma, { tournamentId: id, userId: a });
+    for (let i = 0; i < 4; i++) {
+      await registerTournamentEntry(db.prisma, { tournamentId: id, userId: a });
+      await unregisterTournamentEntry(db.prisma, { tournamentId: id, userId: a });
+    }
+    expect(await refusal(registerTournamentEntry(db.prisma, { tournamentId: id, userId: a }))).toBe('entry_limit');
+    expect(await balance(a)).toBe(1_000n);
+    await expectConserved();
+  });
+
   it('concurrent registrations fill the field exactly and charge each player once', async () => {
     const { id } = await createTournament(
       db.prisma,

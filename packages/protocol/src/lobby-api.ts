@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BETTING_LIMITS, GAME_TYPES, roomConfigInputSchema } from './room-config.js';
 import { handActionSchema } from './hand-actions.js';
+import { tournamentConfigInputSchema } from './tournament-config.js';
 
 /** The session cookie the lobby sets at sign-up and login and the gateways read at upgrade. */
 export const SESSION_COOKIE = 'felt_session';
@@ -57,6 +58,15 @@ export const LobbyErrorCode = {
   ROOM_LIMIT_REACHED: 'room_limit_reached',
   /** A state-changing request from a page on another origin (CSRF). */
   ORIGIN_NOT_ALLOWED: 'origin_not_allowed',
+  TOURNAMENT_NOT_FOUND: 'tournament_not_found',
+  /** The tournament takes no registration (or unregistration) now: it has started, ended or was cancelled. */
+  TOURNAMENT_CLOSED: 'tournament_closed',
+  /** Every place of the tournament's field is taken. */
+  TOURNAMENT_FULL: 'tournament_full',
+  /** You hold no entry in this tournament that could be unregistered. */
+  NOT_REGISTERED: 'not_registered',
+  /** You unregistered from this tournament too many times to register again. */
+  TOURNAMENT_ENTRY_LIMIT: 'tournament_entry_limit',
   /** Password hashing is saturated; nothing was done. Retry after Retry-After seconds. */
   BUSY: 'busy',
   UNAVAILABLE: 'unavailable',
@@ -522,6 +532,75 @@ export const walletHistoryPageSchema = z.object({
 });
 export type WalletHistoryPage = z.infer<typeof walletHistoryPageSchema>;
 
+// ---- tournaments (docs/dev/money-flows.md, "Tournaments") --------------------------------------
+
+export const tournamentSummarySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  format: z.enum(['sit_and_go', 'scheduled']),
+  status: z.enum(['registering', 'running', 'finished', 'cancelled']),
+  game: z.enum(GAME_TYPES),
+  limit: z.enum(BETTING_LIMITS),
+  seats: z.number().int().describe('Seats per table'),
+  buy_in: chips.describe('Chips each entry pays into the prize pool'),
+  fee: chips.describe('Chips each entry pays the house'),
+  starting_stack: chips.describe('Tournament chips each entry starts with (not wallet chips)'),
+  entrants: z.number().int().nonnegative().describe('Entries registered or still playing'),
+  min_entrants: z.number().int(),
+  max_entrants: z.number().int(),
+  starts_at: z.iso.datetime().nullable().describe('Scheduled tournaments; null for a sit-and-go (starts when full)'),
+  prize_pool: chips.describe('Buy-ins paid in less the prizes paid out so far'),
+  created_at: z.iso.datetime(),
+});
+export type LobbyTournamentSummary = z.infer<typeof tournamentSummarySchema>;
+
+export const tournamentListSchema = z.object({ tournaments: z.array(tournamentSummarySchema) });
+export type LobbyTournamentList = z.infer<typeof tournamentListSchema>;
+
+export const tournamentListQuerySchema = z.object({
+  status: z
+    .enum(['registering', 'running', 'finished'])
+    .optional()
+    .describe('Default: those registering and running. Cancelled tournaments are never listed'),
+  page_size: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type TournamentListQuery = z.input<typeof tournamentListQuerySchema>;
+
+export const tournamentIdParamSchema = z.object({ id: z.uuid().describe('The tournament') });
+
+export const tournamentDetailSchema = tournamentSummarySchema.extend({
+  config: tournamentConfigInputSchema.describe('The resolved TournamentConfig (it parses back to itself)'),
+  players: z.array(
+    z.object({
+      user_id: z.uuid(),
+      name: z.string(),
+      status: z.enum(['registered', 'playing', 'finished']),
+      place: z.number().int().nullable(),
+      prize: chips,
+    }),
+  ),
+  payouts: z
+    .array(z.object({ place: z.number().int(), amount: chips }))
+    .describe("What each paid place wins: the standard chart for the field as it stands, from the pool's buy-ins"),
+  registered: z.boolean().describe('Whether you hold an entry registered or playing'),
+});
+export type LobbyTournamentDetail = z.infer<typeof tournamentDetailSchema>;
+
+export const tournamentEntrySchema = z.object({
+  tournament_id: z.uuid(),
+  entry_no: z.number().int().describe('1 for a first entry'),
+  status: z.enum(['registered', 'playing']),
+  wallet: chips.describe('Your wallet after the buy-in and fee'),
+  replayed: z.boolean().describe('True when you were registered already: nothing was charged'),
+});
+export type LobbyTournamentEntry = z.infer<typeof tournamentEntrySchema>;
+
+export const tournamentUnregisteredSchema = z.object({
+  tournament_id: z.uuid(),
+  wallet: chips.describe('Your wallet after the refund of buy-in and fee'),
+});
+export type LobbyTournamentUnregistered = z.infer<typeof tournamentUnregisteredSchema>;
+
 /**
  * Every route of the lobby's HTTP API, keyed `METHOD /path` as OpenAPI writes the path. The lobby's
  * contract test checks that the served OpenAPI document has exactly these routes and that every
@@ -562,5 +641,12 @@ export const LOBBY_ROUTES = {
   'GET /api/hands/{id}/reveal': { params: handIdParamSchema, success: { 200: revealResponseSchema } },
   'GET /api/hands/{id}/ohh': { params: handIdParamSchema, success: { 200: ohhResponseSchema } },
   'GET /api/hands/{id}/phh': { params: handIdParamSchema, success: { 200: phhResponseSchema } },
+  'GET /api/tournaments': { query: tournamentListQuerySchema, success: { 200: tournamentListSchema } },
+  'GET /api/tournaments/{id}': { params: tournamentIdParamSchema, success: { 200: tournamentDetailSchema } },
+  'POST /api/tournaments/{id}/register': { params: tournamentIdParamSchema, success: { 200: tournamentEntrySchema } },
+  'DELETE /api/tournaments/{id}/register': {
+    params: tournamentIdParamSchema,
+    success: { 200: tournamentUnregisteredSchema },
+  },
 } as const satisfies Readonly<Record<string, LobbyRouteContract>>;
 export type LobbyRouteKey = keyof typeof LOBBY_ROUTES;

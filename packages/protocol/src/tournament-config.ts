@@ -248,14 +248,26 @@ export class TournamentConfigError extends CodedError<TournamentConfigErrorCode>
   }
 }
 
+export type TournamentConfigResult =
+  { success: true; config: TournamentConfig } | { success: false; error: TournamentConfigError };
+
+export function safeParseTournamentConfig(input: unknown): TournamentConfigResult {
+  const result = tournamentConfigSchema.safeParse(input);
+  if (result.success) return { success: true, config: result.data };
+  return {
+    success: false,
+    error: new TournamentConfigError(
+      result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+      { cause: result.error },
+    ),
+  };
+}
+
 /** Validates a tournament config and applies its defaults; throws TournamentConfigError listing every problem. */
 export function parseTournamentConfig(input: unknown): TournamentConfig {
-  const result = tournamentConfigSchema.safeParse(input);
-  if (result.success) return result.data;
-  throw new TournamentConfigError(
-    result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-    { cause: result.error },
-  );
+  const result = safeParseTournamentConfig(input);
+  if (!result.success) throw result.error;
+  return result.config;
 }
 
 /** How far ahead a scheduled tournament may be announced. */

@@ -77,9 +77,13 @@ export async function createTournament(prisma: PrismaClient, t: NewTournament): 
   });
 }
 
+/** Times one player may register again after unregistering from one tournament: each leaves rows behind. */
+export const TOURNAMENT_REFUNDS_PER_PLAYER_MAX = 5;
+
 interface LockedTournament {
   id: string;
   status: TournamentStatus;
+  startsAt: Date | null;
   buyIn: bigint;
   fee: bigint;
   minEntrants: number;
@@ -88,7 +92,7 @@ interface LockedTournament {
 
 async function lockTournament(tx: TxClient, tournamentId: string): Promise<LockedTournament> {
   const [row] = await tx.$queryRaw<LockedTournament[]>`
-    SELECT "id"::text AS "id", "status"::text AS "status", "buy_in" AS "buyIn", "fee",
+    SELECT "id"::text AS "id", "status"::text AS "status", "starts_at" AS "startsAt", "buy_in" AS "buyIn", "fee",
       "min_entrants" AS "minEntrants", "max_entrants" AS "maxEntrants"
     FROM "tournaments" WHERE "id" = ${tournamentId}::uuid FOR UPDATE`;
   if (row === undefined)
@@ -106,15 +110,30 @@ const entrySelect = {
   prize: true,
 } as const;
 
+/** Registration is open while the tournament is registering and, if scheduled, before its start time. */
+function checkRegistrationOpen(t: LockedTournament, now: Date): void {
+  if (t.status !== TournamentStatus.registering) {
+    throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
+  }
+  if (t.startsAt !== null && t.startsAt.getTime() <= now.getTime()) {
+    throw new TournamentRefusedError(
+      TournamentRefusal.NOT_REGISTERING,
+      t.id,
+      `it started at ${t.startsAt.toISOString()}`,
+    );
+  }
+}
+
 /**
  * Registers `userId`: the buy-in into the prize pool and the fee to the house, out of their wallet
  * (InsufficientFundsError, nothing written, when it holds less). Registering again while registered is
  * a no-op that returns the entry (`replayed`). Refused unless the tournament is taking registrations
- * and has room.
+ * (registering, and before its start time) and has room, and after
+ * {@link TOURNAMENT_REFUNDS_PER_PLAYER_MAX} unregistrations of this player (`entry_limit`).
  */
 export async function registerTournamentEntry(
   prisma: PrismaClient,
-  req: { readonly tournamentId: string; readonly userId: string },
+  req: { readonly tournamentId: string; readonly userId: string; readonly now?: Date },
 ): Promise<{ entry: TournamentEntryRow; replayed: boolean }> {
   return withTransaction(
     prisma,
@@ -125,8 +144,12 @@ export async function registerTournamentEntry(
         select: entrySelect,
       });
       if (live !== null) return { entry: live, replayed: true };
-      if (t.status !== TournamentStatus.registering) {
-        throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
+      checkRegistrationOpen(t, req.now ?? new Date());
+      const refunds = await tx.tournamentEntry.count({
+        where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.refunded },
+      });
+      if (refunds >= TOURNAMENT_REFUNDS_PER_PLAYER_MAX) {
+        throw new TournamentRefusedError(TournamentRefusal.ENTRY_LIMIT, t.id, `${refunds} entries refunded already`);
       }
       const entrants = await tx.tournamentEntry.count({ where: { tournamentId: t.id, status: { in: LIVE } } });
       if (entrants >= t.maxEntrants) {
@@ -177,19 +200,18 @@ async function refundEntry(tx: TxClient, t: LockedTournament, entry: { id: strin
 
 /**
  * Unregisters `userId` before the start: their buy-in and fee go back to their wallet. Refused when
- * they are not registered (a second call: `not_registered`) or the tournament has started.
+ * they are not registered (a second call: `not_registered`) or the tournament has started (or its
+ * start time has come).
  */
 export async function unregisterTournamentEntry(
   prisma: PrismaClient,
-  req: { readonly tournamentId: string; readonly userId: string },
+  req: { readonly tournamentId: string; readonly userId: string; readonly now?: Date },
 ): Promise<{ entryId: string }> {
   return withTransaction(
     prisma,
     async (tx) => {
       const t = await lockTournament(tx, req.tournamentId);
-      if (t.status !== TournamentStatus.registering) {
-        throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
-      }
+      checkRegistrationOpen(t, req.now ?? new Date());
       const entry = await tx.tournamentEntry.findFirst({
         where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.registered },
         select: { id: true, userId: true },

@@ -37,6 +37,8 @@ import { registerAccountRoutes } from './routes/account-routes.js';
 import { registerHandRoutes } from './routes/hand-routes.js';
 import { describeIssues, errorBody, json, type Env, type NodeBindings } from './routes/http.js';
 import { registerRoomRoutes } from './routes/room-routes.js';
+import { registerTournamentRoutes } from './routes/tournament-routes.js';
+import { Tournaments } from './tournaments.js';
 import { clientConfigSchema } from './schemas.js';
 import { originCheck, securityHeaders } from './security.js';
 import { Throttles } from './throttle.js';
@@ -97,6 +99,7 @@ export interface LobbyApp {
   readonly rooms: Rooms;
   readonly history: History;
   readonly accounts: Accounts;
+  readonly tournaments: Tournaments;
   readonly metrics: Registry;
   /** Keeps the gateways' revocation keys complete; main starts it. */
   readonly revocationSync: RevocationSync;
@@ -178,6 +181,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
 
   const history = new History(deps.prisma);
   const walletHistory = new WalletHistory(deps.prisma);
+  const tournaments = new Tournaments(deps.prisma, log, clock);
 
   const app = new OpenAPIHono<Env>({
     defaultHook: (result, c) => {
@@ -238,6 +242,8 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   app.use('/api/hands/*', requireAuth);
   app.use('/api/wallet/*', requireAuth);
   app.use('/api/waitlists', requireAuth);
+  // Also matches /api/tournaments itself.
+  app.use('/api/tournaments/*', requireAuth);
 
   app.onError((err, c) => {
     if (err instanceof LobbyError) {
@@ -299,11 +305,12 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
     (c) => c.json({ gateway_urls: [...deps.gatewayUrls] }, 200),
   );
 
-  // ---- the API: accounts, rooms, hand history (routes/) ------------------------------------------
+  // ---- the API: accounts, rooms, hand history, tournaments (routes/) ---------------------------------------
 
   registerAccountRoutes(app, { accounts, rooms, walletHistory, clock, cookieSecure: deps.cookieSecure, addressOf });
   registerRoomRoutes(app, { rooms, addressOf });
   registerHandRoutes(app, history);
+  registerTournamentRoutes(app, tournaments);
 
   app.doc('/openapi.json', {
     openapi: '3.0.3',
@@ -320,5 +327,5 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   if (serveWeb && deps.webDist !== undefined) mountWebClient(app, deps.webDist);
   const ops = createOpsApp({ prisma: deps.prisma, redis: deps.redis, metrics });
 
-  return { app, ops, rooms, history, accounts, metrics, revocationSync };
+  return { app, ops, rooms, history, accounts, tournaments, metrics, revocationSync };
 }

@@ -37,6 +37,11 @@ import {
   signedUpSchema,
   topUpRequestSchema,
   topUpSchema,
+  tournamentDetailSchema,
+  tournamentEntrySchema,
+  tournamentListSchema,
+  tournamentSummarySchema,
+  tournamentUnregisteredSchema,
   updateMeSchema,
 } from '@felt/protocol';
 import type { z } from 'zod';
@@ -72,6 +77,12 @@ export {
   signedUpSchema,
   topUpRequestSchema,
   topUpSchema,
+  tournamentDetailSchema,
+  tournamentEntrySchema,
+  tournamentIdParamSchema,
+  tournamentListQuerySchema,
+  tournamentListSchema,
+  tournamentUnregisteredSchema,
   updateMeSchema,
   waitlistEntrySchema,
   waitlistsSchema,
@@ -127,6 +138,11 @@ const COMPONENTS: readonly (readonly [z.ZodType, string, extendsFrom?: z.ZodObje
   [waitlistsSchema, 'Waitlists'],
   [walletEntrySchema, 'WalletEntry'],
   [walletHistoryPageSchema, 'WalletHistoryPage'],
+  [tournamentSummarySchema, 'TournamentSummary'],
+  [tournamentListSchema, 'TournamentList'],
+  [tournamentDetailSchema, 'TournamentDetail', tournamentSummarySchema],
+  [tournamentEntrySchema, 'TournamentEntry'],
+  [tournamentUnregisteredSchema, 'TournamentUnregistered'],
 ];
 
 const names = new Map(COMPONENTS.map(([schema, name]) => [schema, name]));

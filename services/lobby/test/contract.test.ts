@@ -2,10 +2,10 @@
 // OpenAPI document lists is called here until it succeeds, and every success answer must parse with
 // the contract's schema for that route and status, with nothing left over. A route added to the app
 // without a contract entry and a call here fails this suite.
-import { persistVoidedHand } from '@felt/db';
+import { createTournament, persistVoidedHand } from '@felt/db';
 import { SeededRng } from '@felt/engine';
 import { SESSION_COOKIE as PLATFORM_SESSION_COOKIE } from '@felt/platform';
-import { LOBBY_ROUTES, SESSION_COOKIE, type LobbyRouteKey } from '@felt/protocol';
+import { LOBBY_ROUTES, parseTournamentConfig, SESSION_COOKIE, type LobbyRouteKey } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { directSink } from '../../../test/money/fixtures.js';
@@ -65,6 +65,23 @@ async function fullRoomWithWaiter(): Promise<{ waiter: User; roomId: string }> {
   const waiter = await h.user();
   expect((await waiter.post(`/api/rooms/${res.body.session_id}/waitlist`)).status).toBe(200);
   return { waiter, roomId: res.body.session_id };
+}
+
+/** A sit-and-go of six an operator created (npm run tournaments -- create). */
+async function sitAndGo(): Promise<string> {
+  const config = parseTournamentConfig({ name: 'Contract SNG', format: 'sit_and_go', seats: 6, buyIn: 100, fee: 10 });
+  const { id } = await createTournament(h.db.prisma, {
+    name: config.name,
+    format: config.format,
+    config: JSON.parse(JSON.stringify(config)),
+    createdBy: null,
+    buyIn: 100n,
+    fee: 10n,
+    minEntrants: 6,
+    maxEntrants: 6,
+    startsAt: null,
+  });
+  return id;
 }
 
 /** How each route is made to succeed (a route may answer several times: every answer is checked). */
@@ -141,6 +158,28 @@ const CALLS: Record<RouteKey, () => Promise<Response<unknown>[]>> = {
   'GET /api/hands/{id}/reveal': async () => [await host.get(`/api/hands/${hands[0]!.hand_id}/reveal`)],
   'GET /api/hands/{id}/ohh': async () => [await host.get(`/api/hands/${hands[0]!.hand_id}/ohh`)],
   'GET /api/hands/{id}/phh': async () => [await host.get(`/api/hands/${hands[0]!.hand_id}/phh`)],
+  'GET /api/tournaments': async () => {
+    await sitAndGo();
+    return [await host.get('/api/tournaments'), await host.get('/api/tournaments?status=finished&page_size=3')];
+  },
+  'GET /api/tournaments/{id}': async () => {
+    const id = await sitAndGo();
+    const user = await h.user();
+    const empty = await user.get(`/api/tournaments/${id}`);
+    await user.post(`/api/tournaments/${id}/register`);
+    return [empty, await user.get(`/api/tournaments/${id}`)];
+  },
+  'POST /api/tournaments/{id}/register': async () => {
+    const id = await sitAndGo();
+    const user = await h.user();
+    return [await user.post(`/api/tournaments/${id}/register`), await user.post(`/api/tournaments/${id}/register`)];
+  },
+  'DELETE /api/tournaments/{id}/register': async () => {
+    const id = await sitAndGo();
+    const user = await h.user();
+    await user.post(`/api/tournaments/${id}/register`);
+    return [await user.req('DELETE', `/api/tournaments/${id}/register`)];
+  },
   'GET /api/wallet/history': async () => {
     const first = await host.get<{ next: string | null }>('/api/wallet/history?page_size=1');
     return [
@@ -246,6 +285,11 @@ describe('the lobby’s HTTP contract', () => {
         'SignedUp',
         'TopUp',
         'TopUpRequest',
+        'TournamentDetail',
+        'TournamentEntry',
+        'TournamentList',
+        'TournamentSummary',
+        'TournamentUnregistered',
         'UpdateMe',
         'User',
         'WaitlistEntry',

@@ -16,12 +16,18 @@ import {
   type LobbySession,
   type LobbySignedUp,
   type LobbyTopUp,
+  type LobbyTournamentDetail,
+  type LobbyTournamentEntry,
+  type LobbyTournamentList,
+  type LobbyTournamentSummary,
+  type LobbyTournamentUnregistered,
   type LobbyWaitlistEntry,
   type LobbyWaitlists,
   type QuickJoinRequest,
   type RoomChatRequest,
   type RoomListQuery,
   type SeatRequest,
+  type TournamentListQuery,
   type UpdateMeRequest,
 } from '@felt/protocol';
 
@@ -45,6 +51,10 @@ export type {
   LobbySession,
   LobbySignedUp,
   LobbyTopUp,
+  LobbyTournamentDetail,
+  LobbyTournamentEntry,
+  LobbyTournamentSummary,
+  LobbyTournamentUnregistered,
   LobbyUser,
   LobbyWaitlistEntry,
   LobbyWaitlists,
@@ -206,6 +216,30 @@ export class LobbyClient {
   /** One of the player's hands as they may see it: players, the operation log, pots, seeds. */
   hand(handId: string): Promise<HandDetail> {
     return this.request<HandDetail>('GET', `/api/hands/${encodeURIComponent(handId)}`);
+  }
+
+  /** Tournaments registering and running (or of one status), soonest start first. */
+  listTournaments(filter: Pick<TournamentListQuery, 'status'> = {}): Promise<LobbyTournamentSummary[]> {
+    const qs = filter.status ? `?status=${filter.status}` : '';
+    return this.request<LobbyTournamentList>('GET', `/api/tournaments${qs}`).then((b) => b.tournaments);
+  }
+
+  /** One tournament: its structure, players, places and what each paid place wins. */
+  getTournament(tournamentId: string): Promise<LobbyTournamentDetail> {
+    return this.request<LobbyTournamentDetail>('GET', `/api/tournaments/${encodeURIComponent(tournamentId)}`);
+  }
+
+  /** Registers (buy-in and fee from the wallet); registering again charges nothing (`replayed`). */
+  registerTournament(tournamentId: string): Promise<LobbyTournamentEntry> {
+    return this.request<LobbyTournamentEntry>('POST', `/api/tournaments/${encodeURIComponent(tournamentId)}/register`);
+  }
+
+  /** Unregisters before the start; buy-in and fee go back to the wallet. */
+  unregisterTournament(tournamentId: string): Promise<LobbyTournamentUnregistered> {
+    return this.request<LobbyTournamentUnregistered>(
+      'DELETE',
+      `/api/tournaments/${encodeURIComponent(tournamentId)}/register`,
+    );
   }
 
   /** Any other lobby route, with the same cookie and error handling. */

@@ -1,0 +1,72 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Tournaments } from '../tournaments.js';
+import {
+  tournamentDetailSchema,
+  tournamentEntrySchema,
+  tournamentIdParamSchema,
+  tournamentListQuerySchema,
+  tournamentListSchema,
+  tournamentUnregisteredSchema,
+} from '../schemas.js';
+import { cookieAuth, errors, json, type Env } from './http.js';
+
+/** Tournaments: the list, one with its players and payouts, register and unregister. */
+export function registerTournamentRoutes(app: OpenAPIHono<Env>, tournaments: Tournaments): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/tournaments',
+      summary: 'Tournaments registering and running (or of one status), soonest start first',
+      security: cookieAuth,
+      request: { query: tournamentListQuerySchema },
+      responses: { 200: json(tournamentListSchema, 'Tournaments'), ...errors(400, 401) },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json({ tournaments: await tournaments.list(q.status, q.page_size) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/tournaments/{id}',
+      summary: 'One tournament: its structure, players, places and what each paid place wins',
+      security: cookieAuth,
+      request: { params: tournamentIdParamSchema },
+      responses: { 200: json(tournamentDetailSchema, 'The tournament'), ...errors(400, 401, 404) },
+    }),
+    async (c) => c.json(await tournaments.get(c.req.valid('param').id, c.get('auth').userId), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/tournaments/{id}/register',
+      summary: 'Register: the buy-in goes to the prize pool and the fee to the house, from your wallet',
+      description:
+        'Registering while registered changes nothing (replayed, nothing charged). Refused once the tournament ' +
+        'has started or its start time has come (tournament_closed), when every place is taken (tournament_full), ' +
+        'when the wallet cannot pay (insufficient_funds), and after five unregistrations from it (tournament_entry_limit).',
+      security: cookieAuth,
+      request: { params: tournamentIdParamSchema },
+      responses: { 200: json(tournamentEntrySchema, 'Registered'), ...errors(400, 401, 404, 409) },
+    }),
+    async (c) => c.json(await tournaments.register(c.get('auth').userId, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/tournaments/{id}/register',
+      summary: 'Unregister before the start: buy-in and fee back to your wallet',
+      security: cookieAuth,
+      request: { params: tournamentIdParamSchema },
+      responses: {
+        200: json(tournamentUnregisteredSchema, 'Unregistered and refunded'),
+        ...errors(400, 401, 404, 409),
+      },
+    }),
+    async (c) => c.json(await tournaments.unregister(c.get('auth').userId, c.req.valid('param').id), 200),
+  );
+}

@@ -1,0 +1,199 @@
+import {
+  accountBalance,
+  InsufficientFundsError,
+  registerTournamentEntry,
+  TournamentRefusal,
+  TournamentRefusedError,
+  tournamentPoolAccount,
+  unregisterTournamentEntry,
+  walletAccount,
+  type PrismaClient,
+} from '@felt/db';
+import { placePrizes } from '@felt/engine';
+import {
+  safeParseTournamentConfig,
+  type LobbyTournamentDetail,
+  type LobbyTournamentEntry,
+  type LobbyTournamentSummary,
+  type LobbyTournamentUnregistered,
+  type TournamentConfig,
+} from '@felt/protocol';
+import type { Logger } from '@felt/platform';
+import { ApiErrorCode, LobbyError } from './errors.js';
+import { systemClock, type Clock } from './ports.js';
+
+export type TournamentListStatus = 'registering' | 'running' | 'finished';
+
+interface TournamentRow {
+  id: string;
+  name: string;
+  format: string;
+  status: string;
+  config: unknown;
+  buy_in: bigint;
+  fee: bigint;
+  min_entrants: number;
+  max_entrants: number;
+  starts_at: Date | null;
+  created_at: Date;
+  entrants: bigint;
+  pool: bigint | null;
+}
+
+/** At most this many unreadable tournament ids are remembered so each is logged once. */
+const UNREADABLE_LOGGED_MAX = 1_000;
+
+/**
+ * The lobby's view of tournaments: the list, one tournament with its players and payouts, and a
+ * player's registration and unregistration. The money moves in @felt/db (money/tournament.ts), one
+ * transaction per call under the tournament's row lock; tournaments are created by an operator
+ * (`npm run tournaments`), and played by their director.
+ */
+export class Tournaments {
+  private readonly unreadableLogged = new Set<string>();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly logger: Logger,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** Registering and running tournaments (or those of one status), soonest start first. */
+  async list(status: TournamentListStatus | undefined, pageSize: number): Promise<LobbyTournamentSummary[]> {
+    const statuses = status ? [status] : ['registering', 'running'];
+    const rows = await this.prisma.$queryRaw<TournamentRow[]>`
+      SELECT t."id"::text AS "id", t."name", t."format", t."status"::text AS "status", t."config", t."buy_in", t."fee",
+        t."min_entrants", t."max_entrants", t."starts_at", t."created_at",
+        (SELECT count(*) FROM "tournament_entries" e
+          WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
+        (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"
+      FROM "tournaments" t
+      WHERE t."status"::text = ANY(${statuses})
+      ORDER BY coalesce(t."starts_at", t."created_at") ASC, t."id"
+      LIMIT ${pageSize}`;
+    return rows.flatMap((r) => {
+      const config = this.readConfig(r);
+      return config ? [summaryOf(r, config)] : [];
+    });
+  }
+
+  /** One tournament, cancelled and finished ones included, as `viewerId` sees it. */
+  async get(id: string, viewerId: string): Promise<LobbyTournamentDetail> {
+    const [row] = await this.prisma.$queryRaw<TournamentRow[]>`
+      SELECT t."id"::text AS "id", t."name", t."format", t."status"::text AS "status", t."config", t."buy_in", t."fee",
+        t."min_entrants", t."max_entrants", t."starts_at", t."created_at",
+        (SELECT count(*) FROM "tournament_entries" e
+          WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
+        (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"
+      FROM "tournaments" t WHERE t."id" = ${id}::uuid`;
+    const config = row ? this.readConfig(row) : null;
+    if (!row || !config) throw new LobbyError(ApiErrorCode.TOURNAMENT_NOT_FOUND, 'no such tournament');
+    const entries = await this.prisma.tournamentEntry.findMany({
+      where: { tournamentId: id, status: { not: 'refunded' } },
+      select: { userId: true, status: true, place: true, prize: true, user: { select: { name: true } } },
+      orderBy: [{ place: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }],
+    });
+    // The chart for the field as it stands: every paid entry's buy-in, re-entries included.
+    const field = Math.max(2, entries.length);
+    const prizes = placePrizes(Number(row.buy_in) * entries.length, field);
+    return {
+      ...summaryOf(row, config),
+      // The resolved config is a valid input too (it parses back to itself); the API documents it so.
+      config: config as LobbyTournamentDetail['config'],
+      players: entries.map((e) => ({
+        user_id: e.userId,
+        name: e.user.name,
+        status: e.status as 'registered' | 'playing' | 'finished',
+        place: e.place,
+        prize: Number(e.prize),
+      })),
+      payouts: prizes.map((amount, i) => ({ place: i + 1, amount })),
+      registered: entries.some((e) => e.userId === viewerId && (e.status === 'registered' || e.status === 'playing')),
+    };
+  }
+
+  async register(userId: string, tournamentId: string): Promise<LobbyTournamentEntry> {
+    const { entry, replayed } = await this.refusals(() =>
+      registerTournamentEntry(this.prisma, { tournamentId, userId, now: this.clock.now() }),
+    );
+    return {
+      tournament_id: tournamentId,
+      entry_no: entry.entryNo,
+      status: entry.status as 'registered' | 'playing',
+      wallet: Number(await accountBalance(this.prisma, walletAccount(userId))),
+      replayed,
+    };
+  }
+
+  async unregister(userId: string, tournamentId: string): Promise<LobbyTournamentUnregistered> {
+    await this.refusals(() => unregisterTournamentEntry(this.prisma, { tournamentId, userId, now: this.clock.now() }));
+    return { tournament_id: tournamentId, wallet: Number(await accountBalance(this.prisma, walletAccount(userId))) };
+  }
+
+  /** The prize pool's balance (tests and the detail view agree on it). */
+  async prizePool(tournamentId: string): Promise<bigint> {
+    return accountBalance(this.prisma, tournamentPoolAccount(tournamentId));
+  }
+
+  private async refusals<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof InsufficientFundsError) {
+        throw new LobbyError(ApiErrorCode.INSUFFICIENT_FUNDS, 'your wallet does not hold the buy-in and fee');
+      }
+      if (!(err instanceof TournamentRefusedError)) throw err;
+      switch (err.reason) {
+        case TournamentRefusal.NOT_FOUND:
+          throw new LobbyError(ApiErrorCode.TOURNAMENT_NOT_FOUND, 'no such tournament');
+        case TournamentRefusal.FULL:
+          throw new LobbyError(ApiErrorCode.TOURNAMENT_FULL, 'every place is taken');
+        case TournamentRefusal.NOT_REGISTERED:
+          throw new LobbyError(ApiErrorCode.NOT_REGISTERED, 'you are not registered for this tournament');
+        case TournamentRefusal.ENTRY_LIMIT:
+          throw new LobbyError(
+            ApiErrorCode.TOURNAMENT_ENTRY_LIMIT,
+            'you unregistered from this tournament too many times to register again',
+          );
+        default:
+          throw new LobbyError(ApiErrorCode.TOURNAMENT_CLOSED, 'this tournament takes no registrations now');
+      }
+    }
+  }
+
+  /** The stored config, or null (logged once) for a row that does not parse: it is left out, not a 500. */
+  private readConfig(row: TournamentRow): TournamentConfig | null {
+    const parsed = safeParseTournamentConfig(row.config);
+    if (parsed.success) return parsed.config;
+    if (!this.unreadableLogged.has(row.id)) {
+      if (this.unreadableLogged.size >= UNREADABLE_LOGGED_MAX) this.unreadableLogged.clear();
+      this.unreadableLogged.add(row.id);
+      this.logger.warn(
+        { event: 'tournament_config_unreadable', tournamentId: row.id, issues: parsed.error.issues.slice(0, 5) },
+        `tournament ${row.id} has a stored config that does not parse; skipping it`,
+      );
+    }
+    return null;
+  }
+}
+
+function summaryOf(r: TournamentRow, config: TournamentConfig): LobbyTournamentSummary {
+  return {
+    id: r.id,
+    name: r.name,
+    format: config.format,
+    status: r.status as LobbyTournamentSummary['status'],
+    game: config.game,
+    limit: config.limit,
+    seats: config.seats,
+    buy_in: Number(r.buy_in),
+    fee: Number(r.fee),
+    starting_stack: config.startingStack,
+    entrants: Number(r.entrants),
+    min_entrants: r.min_entrants,
+    max_entrants: r.max_entrants,
+    starts_at: r.starts_at?.toISOString() ?? null,
+    prize_pool: Number(r.pool ?? 0n),
+    created_at: r.created_at.toISOString(),
+  };
+}

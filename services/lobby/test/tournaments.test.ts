@@ -1,0 +1,231 @@
+// The tournament routes on the real database: the list and one tournament with its payouts, register
+// and unregister with the money they move, and every refusal typed and changing nothing (a full field,
+// an empty wallet, a start time passed, a cancelled tournament, too many unregistrations, a stored
+// config that does not parse).
+import { LobbyApiError, LobbyClient } from '@felt/client';
+import { cancelTournament, createTournament, ledgerTotals, runAudit } from '@felt/db';
+import {
+  parseTournamentConfig,
+  tournamentDetailSchema,
+  tournamentListSchema,
+  type TournamentConfigInput,
+} from '@felt/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, startHarness, type Client, type Harness } from './harness.js';
+
+type User = Client & { id: string; name: string };
+
+let h: Harness;
+
+/** An operator's tournament, as `npm run tournaments -- create` makes it. */
+async function tournament(input: Partial<TournamentConfigInput> = {}): Promise<string> {
+  const config = parseTournamentConfig({
+    name: 'Turbo 6',
+    format: 'sit_and_go',
+    seats: 6,
+    buyIn: 100,
+    fee: 10,
+    ...input,
+  });
+  const { id } = await createTournament(h.db.prisma, {
+    name: config.name,
+    format: config.format,
+    config: JSON.parse(JSON.stringify(config)),
+    createdBy: null,
+    buyIn: BigInt(config.buyIn),
+    fee: BigInt(config.fee),
+    minEntrants: config.entrants.min,
+    maxEntrants: config.entrants.max,
+    startsAt: config.startsAt === null ? null : new Date(config.startsAt),
+  });
+  return id;
+}
+
+async function wallet(user: User): Promise<number> {
+  const me = await user.get<{ wallet: number }>('/api/me');
+  return me.body.wallet;
+}
+
+async function expectAuditClean(): Promise<void> {
+  expect((await runAudit(h.db.prisma)).issues).toEqual([]);
+  const t = await ledgerTotals(h.db.prisma);
+  expect(t.wallets + t.escrow + t.rake + t.bankroll + t.tournamentPools + t.fees).toBe(t.granted);
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+describe('tournaments over HTTP', () => {
+  it('lists a tournament, registers and unregisters with the money moving, and shows the payouts', async () => {
+    const id = await tournament();
+    const [alice, bob] = [await h.user(), await h.user()];
+    const before = await wallet(alice);
+
+    const listed = await alice.get<{ tournaments: { id: string }[] }>('/api/tournaments');
+    expect(listed.status).toBe(200);
+    expect(tournamentListSchema.parse(listed.body)).toEqual(listed.body);
+    expect(listed.body.tournaments.map((t) => t.id)).toContain(id);
+
+    const reg = await alice.post(`/api/tournaments/${id}/register`);
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    expect(reg.body).toEqual({
+      tournament_id: id,
+      entry_no: 1,
+      status: 'registered',
+      wallet: before - 110,
+      replayed: false,
+    });
+    const again = await alice.post(`/api/tournaments/${id}/register`);
+    expect(again.body).toMatchObject({ replayed: true, wallet: before - 110 });
+    expect((await bob.post(`/api/tournaments/${id}/register`)).status).toBe(200);
+
+    const detail = await alice.get<Record<string, unknown>>(`/api/tournaments/${id}`);
+    expect(detail.status).toBe(200);
+    expect(tournamentDetailSchema.parse(detail.body)).toEqual(detail.body);
+    expect(detail.body).toMatchObject({
+      id,
+      name: 'Turbo 6',
+      format: 'sit_and_go',
+      status: 'registering',
+      entrants: 2,
+      min_entrants: 6,
+      max_entrants: 6,
+      prize_pool: 200,
+      starting_stack: 5_000,
+      registered: true,
+      payouts: [{ place: 1, amount: 200 }],
+    });
+    expect((detail.body.players as { name: string }[]).map((p) => p.name).sort()).toEqual(
+      [alice.name, bob.name].sort(),
+    );
+
+    const out = await alice.req('DELETE', `/api/tournaments/${id}/register`);
+    expect(out.body).toEqual({ tournament_id: id, wallet: before });
+    expectError(await alice.req('DELETE', `/api/tournaments/${id}/register`), 409, 'not_registered');
+    expect((await alice.get(`/api/tournaments/${id}`)).body).toMatchObject({ registered: false, entrants: 1 });
+    await expectAuditClean();
+  });
+
+  it('refuses a full field, an empty wallet, a passed start time and a cancelled tournament, changing nothing', async () => {
+    const small = await tournament({ seats: 2 });
+    const [a, b, c] = [await h.user(), await h.user(), await h.user()];
+    await a.post(`/api/tournaments/${small}/register`);
+    await b.post(`/api/tournaments/${small}/register`);
+    const snapshot = await h.snapshot();
+    expectError(await c.post(`/api/tournaments/${small}/register`), 409, 'tournament_full');
+
+    const dear = await tournament({ buyIn: 20_000, fee: 0 });
+    expectError(await c.post(`/api/tournaments/${dear}/register`), 409, 'insufficient_funds');
+    expect(await h.snapshot()).toEqual(snapshot);
+
+    const scheduled = await tournament({
+      format: 'scheduled',
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect((await c.post(`/api/tournaments/${scheduled}/register`)).status).toBe(200);
+    // An hour later the start time has come: registration and unregistration are closed.
+    const later = await startHarness({ clock: { now: () => new Date(Date.now() + 3_600_001) } });
+    try {
+      const lateUser = await later.user();
+      const lateId = await (async () => {
+        const config = parseTournamentConfig({
+          name: 'Late',
+          format: 'scheduled',
+          startsAt: new Date(Date.now() + 60_000).toISOString(),
+          buyIn: 10,
+        });
+        return (
+          await createTournament(later.db.prisma, {
+            name: config.name,
+            format: config.format,
+            config: JSON.parse(JSON.stringify(config)),
+            createdBy: null,
+            buyIn: 10n,
+            fee: 0n,
+            minEntrants: 2,
+            maxEntrants: 100,
+            startsAt: new Date(config.startsAt!),
+          })
+        ).id;
+      })();
+      expectError(await lateUser.post(`/api/tournaments/${lateId}/register`), 409, 'tournament_closed');
+    } finally {
+      await later.close();
+    }
+
+    await cancelTournament(h.db.prisma, scheduled);
+    expectError(await c.post(`/api/tournaments/${scheduled}/register`), 409, 'tournament_closed');
+    expect((await c.get(`/api/tournaments/${scheduled}`)).body).toMatchObject({
+      status: 'cancelled',
+      entrants: 0,
+      prize_pool: 0,
+    });
+    const listed = await c.get<{ tournaments: { id: string }[] }>('/api/tournaments');
+    expect(listed.body.tournaments.map((t) => t.id)).not.toContain(scheduled);
+    await expectAuditClean();
+  });
+
+  it('stops a player who registers and unregisters over and over', async () => {
+    const id = await tournament();
+    const churner = await h.user();
+    for (let i = 0; i < 5; i++) {
+      expect((await churner.post(`/api/tournaments/${id}/register`)).status).toBe(200);
+      expect((await churner.req('DELETE', `/api/tournaments/${id}/register`)).status).toBe(200);
+    }
+    expectError(await churner.post(`/api/tournaments/${id}/register`), 409, 'tournament_entry_limit');
+    expect(await h.db.prisma.tournamentEntry.count({ where: { tournamentId: id } })).toBe(5);
+  });
+
+  it('the SDK lists, reads, registers and unregisters, and turns refusals into LobbyApiError codes', async () => {
+    const id = await tournament({ seats: 2 });
+    // The SDK's own HTTP path, answered by this lobby app in process (it always passes a URL string).
+    const sdk = (address: string) =>
+      new LobbyClient({
+        baseUrl: 'http://lobby',
+        fetch: (input, init) =>
+          Promise.resolve(
+            h.lobby.app.request((input as string).replace('http://lobby', ''), init, {
+              incoming: { socket: { remoteAddress: address } },
+            }),
+          ),
+      });
+    const [ann, ben, cat] = [sdk('127.0.0.1'), sdk('127.0.0.1'), sdk('127.0.0.1')];
+    for (const [i, c] of [ann, ben, cat].entries()) await c.signup(`sdk${i}_${Date.now().toString(36)}`, 'password-1');
+    expect((await ann.listTournaments()).map((t) => t.id)).toContain(id);
+    expect(await ann.registerTournament(id)).toMatchObject({ status: 'registered', replayed: false });
+    await ben.registerTournament(id);
+    const refused = await cat.registerTournament(id).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LobbyApiError);
+    expect((refused as LobbyApiError).code).toBe('tournament_full');
+    expect(await ann.getTournament(id)).toMatchObject({ entrants: 2, prize_pool: 200, registered: true });
+    expect((await ann.unregisterTournament(id)).tournament_id).toBe(id);
+    expect((await ann.getTournament(id)).registered).toBe(false);
+  });
+
+  it('answers 404 for an unknown tournament and 400 for a bad id, and needs a session', async () => {
+    const user = await h.user();
+    expectError(await user.get(`/api/tournaments/${crypto.randomUUID()}`), 404, 'tournament_not_found');
+    expectError(await user.post(`/api/tournaments/${crypto.randomUUID()}/register`), 404, 'tournament_not_found');
+    expectError(await user.get('/api/tournaments/not-a-uuid'), 400, 'invalid_request');
+    expectError(await user.get('/api/tournaments?status=cancelled'), 400, 'invalid_request');
+    expectError(await h.client().get('/api/tournaments'), 401, 'unauthenticated');
+  });
+
+  it('leaves a tournament whose stored config does not parse out of the list, for everyone else it still works', async () => {
+    const good = await tournament();
+    const bad = await tournament();
+    await h.db.prisma.tournament.update({ where: { id: bad }, data: { config: { name: 'x', format: 'nonsense' } } });
+    const user = await h.user();
+    const listed = await user.get<{ tournaments: { id: string }[] }>('/api/tournaments');
+    expect(listed.status).toBe(200);
+    const ids = listed.body.tournaments.map((t) => t.id);
+    expect(ids).toContain(good);
+    expect(ids).not.toContain(bad);
+    expectError(await user.get(`/api/tournaments/${bad}`), 404, 'tournament_not_found');
+  });
+});
