@@ -119,8 +119,15 @@ export function seatForIncoming<P>(table: TableSeating<P>, maxSeats: number): nu
  * players or more: the player who would post the next big blind at the largest table goes to the
  * smallest, in the seat {@link seatForIncoming} picks. Ties between tables go to the lowest number.
  * Applied one at a time until it returns null, the sizes end at most one apart.
+ *
+ * With `from`, only a move out of that table (one between hands, whose players can move now), and
+ * only when it is one of the largest: the others give their players at their own hand's end.
  */
-export function planBalanceMove<P>(tables: readonly TableSeating<P>[], maxSeats: number): SeatMove<P> | null {
+export function planBalanceMove<P>(
+  tables: readonly TableSeating<P>[],
+  maxSeats: number,
+  from?: number,
+): SeatMove<P> | null {
   if (tables.length < 2) return null;
   let largest = tables[0]!;
   let smallest = tables[0]!;
@@ -134,6 +141,11 @@ export function planBalanceMove<P>(tables: readonly TableSeating<P>[], maxSeats:
     ) {
       smallest = t;
     }
+  }
+  if (from !== undefined) {
+    const source = tables.find((t) => t.table === from);
+    if (source === undefined || source.seats.length < largest.seats.length) return null;
+    largest = source;
   }
   if (largest.seats.length - smallest.seats.length < 2) return null;
   const occupied = largest.seats.map((s) => s.seat);
