@@ -132,9 +132,16 @@ export class Table {
 
   /**
    * Seats a player. By default they wait for the big blind; with `post`, they post a live big blind and
-   * play the next hand they can be dealt into.
+   * play the next hand they can be dealt into; with `dealIn` (a tournament's draw or move: the player
+   * takes the seat's rights and obligations), they are dealt the next hand wherever they sit and post
+   * only the blinds that come to their seat.
    */
-  sit(seat: number, playerId: string, stack: number, opts: { post?: boolean; name?: string } = {}): void {
+  sit(
+    seat: number,
+    playerId: string,
+    stack: number,
+    opts: { post?: boolean; dealIn?: boolean; name?: string } = {},
+  ): void {
     if (!Number.isSafeInteger(seat) || seat < 1 || seat > this.config.maxSeats) {
       throw new TableError(TableErrorCode.INVALID_SEAT, `seat must be 1..${this.config.maxSeats}`, { seat });
     }
@@ -152,7 +159,7 @@ export class Table {
       playerId,
       ...(opts.name !== undefined ? { name: opts.name } : {}),
       stack,
-      status: opts.post ? SeatStatus.ACTIVE : SeatStatus.WAITING_FOR_BIG_BLIND,
+      status: opts.post || opts.dealIn ? SeatStatus.ACTIVE : SeatStatus.WAITING_FOR_BIG_BLIND,
       postToPlay: opts.post === true,
       missedSmallBlind: false,
       missedBigBlind: false,

@@ -116,6 +116,53 @@ describe('handsUntilBigBlind', () => {
   });
 });
 
+describe('an incoming player at a real table', () => {
+  it('is dealt the next hand from the seat seatForIncoming picks, and posts the big blind when predicted', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: 9 }), { minLength: 2, maxLength: 8 }),
+        fc.integer({ min: 0, max: 8 }),
+        (occupied, warmup) => {
+          const t = new Table(
+            { game: 'holdem', limit: 'nl', stakes: { smallBlind: 1, bigBlind: 2 }, maxSeats: 9 },
+            { rules: refHoldem },
+          );
+          for (const seat of occupied) t.sit(seat, `s${seat}`, 1_000);
+          const rng = new SeededRng(`in:${occupied.join(',')}`);
+          const playHand = () => {
+            const hand = t.startHand({
+              handId: crypto.randomUUID(),
+              deck: shuffleInPlace(rng, initialDeck('standard52')),
+            });
+            while (!hand.isComplete) {
+              const seat = hand.actor!;
+              if (hand.canFold(seat)) hand.fold(seat);
+              else hand.check(seat);
+            }
+            t.finishHand(hand);
+          };
+          for (let i = 0; i < warmup; i++) playHand();
+          const here = {
+            table: 1,
+            button: t.buttonSeat,
+            seats: occupied.map((seat) => ({ player: `s${seat}`, seat })),
+          };
+          const seat = seatForIncoming(here, 9)!;
+          const wait = handsUntilBigBlind([...occupied, seat], t.buttonSeat, seat);
+          t.sit(seat, 'newcomer', 1_000, { dealIn: true });
+          expect(t.planNextHand()!.dealtIn).toContain(seat);
+          for (let k = 1; k < wait; k++) {
+            expect(t.planNextHand()!.bigBlind).not.toBe(seat);
+            playHand();
+          }
+          expect(t.planNextHand()!.bigBlind).toBe(seat);
+        },
+      ),
+      { seed: 8, numRuns: 150 },
+    );
+  });
+});
+
 describe('seatForIncoming', () => {
   it('puts the newcomer where the big blind comes to them first: just after this hand’s big blind', () => {
     // This hand: button 1, blinds 3 and 5. The next: button 3, blinds 5 and 6, the newcomer.
