@@ -255,4 +255,28 @@ describe('Table', { timeout: 60_000 }, () => {
       expect(onTable + rake).toBe(bank);
     }
   });
+
+  it('takes new stakes from the next hand (a tournament level), not in the hand being played, and keeps them in its snapshot', () => {
+    const t = newTable();
+    t.sit(1, 'a', 1_000);
+    t.sit(2, 'b', 1_000);
+    t.sit(3, 'c', 1_000);
+    const h1 = t.startHand({ handId: id(), deck: deck() });
+    t.setStakes([{ smallBlind: 5, bigBlind: 10, bigBlindAnte: 10 }]);
+    // The hand in progress keeps the stakes it was dealt with.
+    expect(posts(h1)).toEqual(['2:small_blind:1', '3:big_blind:2']);
+    foldAround(h1);
+    t.finishHand(h1);
+    const restored = Table.fromJSON(JSON.parse(JSON.stringify(t.toJSON())), { rules: refHoldem });
+    expect(restored.currentVariant.stakes).toEqual({ smallBlind: 5, bigBlind: 10, bigBlindAnte: 10 });
+    const h2 = play(t);
+    expect(posts(h2)).toEqual(['3:small_blind:5', '1:big_blind:10', '1:bb_ante:10']);
+    expect(posts(play(restored))).toEqual(posts(h2));
+    // Stakes the game cannot play are refused and change nothing.
+    expect(() => t.setStakes([{ smallBlind: 5, bigBlind: -10 }])).toThrow();
+    expect(() => t.setStakes([])).toThrow(TableError);
+    expect(t.currentVariant.stakes.bigBlind).toBe(10);
+    // A table whose stakes never changed keeps its snapshot as before.
+    expect(newTable().toJSON()).not.toHaveProperty('stakes');
+  });
 });

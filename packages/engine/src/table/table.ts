@@ -1,4 +1,4 @@
-import { bettingStructure } from '../betting/structure.js';
+import { bettingStructure, type Stakes } from '../betting/structure.js';
 import { SetupError, SetupErrorCode, TableError, TableErrorCode } from '../errors.js';
 import { DEFAULT_HANDS_PER_VARIANT, MIXED_FORMATS, isMixedFormat, type RotationEntry } from '../games/mixed.js';
 import { getGameRules } from '../games/registry.js';
@@ -39,7 +39,9 @@ function passes(seat: number, from: number, to: number): boolean {
 export class Table {
   readonly config: TableConfig;
   /** The games in play order: one for a single game, the rotation for a mixed one. */
-  private readonly variants: readonly { readonly entry: VariantState; readonly rules: GameRules }[];
+  private variants: readonly { readonly entry: VariantState; readonly rules: GameRules }[];
+  /** Set by setStakes (a tournament's level): the stakes of each game since, kept in the snapshot. */
+  private stakesSet = false;
   private readonly rotation: { readonly handsPerVariant: number } | null;
   private variantIndex = 0;
   private handsInVariant = 0;
@@ -218,6 +220,23 @@ export class Table {
     }
     if (this.inHand(seat)) s.pendingChips += amount;
     else s.stack += amount;
+  }
+
+  /**
+   * New stakes for every game of the table (one per rotation entry; one for a single game), from the
+   * next hand on: a tournament's blind level. The hand in progress keeps the stakes it was dealt with.
+   * Each is checked as the constructor checks the config's; a refusal changes nothing.
+   */
+  setStakes(stakes: readonly Stakes[]): void {
+    if (stakes.length !== this.variants.length) {
+      throw new TableError(
+        TableErrorCode.INVALID_CONFIG,
+        `stakes for ${this.variants.length} games, not ${stakes.length}`,
+      );
+    }
+    this.variants.forEach((v, i) => bettingStructure(v.entry.limit, stakes[i]!, v.rules.forcedBets));
+    this.variants = this.variants.map((v, i) => ({ entry: { ...v.entry, stakes: stakes[i]! }, rules: v.rules }));
+    this.stakesSet = true;
   }
 
   // ---------------------------------------------------------------- hands
@@ -446,6 +465,7 @@ export class Table {
       handInProgress: this.handInProgress,
       dealtIn: [...this.dealtIn],
       mixed: this.mixed,
+      ...(this.stakesSet ? { stakes: this.variants.map((v) => v.entry.stakes) } : {}),
     };
   }
 
@@ -462,6 +482,7 @@ export class Table {
     table.handsStarted = data.handsStarted;
     table.handInProgress = data.handInProgress;
     table.dealtIn = [...data.dealtIn];
+    if (data.stakes !== undefined) table.setStakes(data.stakes);
     const mixed = data.mixed ?? null;
     if ((mixed === null) !== (table.rotation === null)) {
       throw new TableError(TableErrorCode.INVALID_SNAPSHOT, 'the snapshot and its config disagree on the rotation');

@@ -82,6 +82,8 @@ export interface TableJSON {
   readonly dealtIn: readonly number[];
   /** Mixed games only (null otherwise): the current and the next game, restored as they were. */
   readonly mixed: MixedState | null;
+  /** The stakes of each game, when setStakes changed them from the config's (a tournament's level). */
+  readonly stakes?: readonly Stakes[];
 }
 
 /** What the table needs from the dealer to start a hand (the deck is fixed before the deal). */
