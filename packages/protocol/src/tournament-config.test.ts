@@ -1,10 +1,11 @@
-import { STRUCTURE_PRESETS } from '@felt/engine';
+import { STRUCTURE_PRESETS, Table, levelAt } from '@felt/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ROOM_CHIPS_MAX } from './room-config.js';
+import { GAME_TYPES, ROOM_CHIPS_MAX, defaultLimitFor, maxSeatsFor, parseRoomConfig } from './room-config.js';
 import {
   newTournamentIssues,
   parseTournamentConfig,
+  tournamentLevelStakes,
   TournamentConfigError,
   type TournamentConfigInput,
 } from './tournament-config.js';
@@ -191,5 +192,44 @@ describe('newTournamentIssues', () => {
         NOW,
       ).map((i) => i.path),
     ).toEqual(['startingStack']);
+  });
+});
+
+describe('tournamentLevelStakes', () => {
+  it.each(GAME_TYPES)('%s: every level of every preset, and those past it, is stakes its tables can play', (game) => {
+    const limit = defaultLimitFor(game);
+    // A table of the game as a room would run it, then each level's stakes set on it.
+    const room = parseRoomConfig({ game, seats: Math.min(6, maxSeatsFor(game)) });
+    const rotation = room.rotation;
+    const table = new Table({
+      game,
+      limit,
+      stakes: room.stakes,
+      maxSeats: room.seats,
+      ...(rotation
+        ? {
+            rotation: {
+              order: rotation.order.map((e) => ({ game: e.game, limit: e.limit, stakes: e.stakes })),
+              handsPerVariant: rotation.handsPerVariant,
+            },
+          }
+        : {}),
+    });
+    for (const preset of Object.values(STRUCTURE_PRESETS)) {
+      for (let i = 0; i < 36; i++) {
+        const stakes = tournamentLevelStakes(game, limit, levelAt(preset.structure, i));
+        expect(stakes).toHaveLength(rotation ? rotation.order.length : 1);
+        expect(() => table.setStakes(stakes)).not.toThrow();
+      }
+    }
+  });
+
+  it('refuses a level one of the games cannot play', () => {
+    expect(
+      issuesOf({ ...sng, startingStack: 1_000, structure: { levels: [{ bigBlind: 1 }, { bigBlind: 2 }] } }),
+    ).toEqual(['structure.levels.0.smallBlind: holdem needs a small blind of at least 1 chip']);
+    expect(issuesOf({ ...sng, game: 'stud', startingStack: 1_000, structure: { levels: [{ bigBlind: 1 }] } })).toEqual(
+      [],
+    );
   });
 });

@@ -18,13 +18,17 @@ import { z } from 'zod';
 import {
   BETTING_LIMITS,
   GAME_TYPES,
+  MIXED_FORMATS,
+  SINGLE_GAMES,
   defaultLimitFor,
+  isMixedGame,
   maxSeatsFor,
   type BettingLimit,
   type GameType,
+  type SingleGameType,
 } from './room-config/games.js';
-import { CLOCK_DEFAULTS } from './room-config/resolve.js';
-import { ROOM_CHIPS_MAX } from './room-config/schema.js';
+import { CLOCK_DEFAULTS, checkStakes, resolveStakes } from './room-config/resolve.js';
+import { ROOM_CHIPS_MAX, type Stakes, type StakesInput } from './room-config/schema.js';
 
 export const TournamentFormat = { SIT_AND_GO: 'sit_and_go', SCHEDULED: 'scheduled' } as const;
 export type TournamentFormat = (typeof TournamentFormat)[keyof typeof TournamentFormat];
@@ -182,6 +186,16 @@ function resolveTournament(input: z.output<typeof tournamentConfigInputSchema>):
       message: issue.message,
     });
   }
+  // Every listed level must be playable by every game the tables deal.
+  const limit = input.limit ?? defaultLimitFor(game);
+  levels.forEach((level, i) => {
+    const games = tableGames(game, limit);
+    tournamentLevelStakes(game, limit, level).forEach((stakes, g) => {
+      for (const issue of checkStakes(games[g]!.game, games[g]!.limit, stakes, ['structure', 'levels', i])) {
+        issues.push(issue);
+      }
+    });
+  });
   const startingStack = input.startingStack ?? preset.startingStack;
   const firstBigBlind = levels[0]?.bigBlind ?? 1;
   if (startingStack < firstBigBlind * 10) {
@@ -196,7 +210,7 @@ function resolveTournament(input: z.output<typeof tournamentConfigInputSchema>):
       name: input.name,
       format: input.format,
       game,
-      limit: input.limit ?? defaultLimitFor(game),
+      limit,
       seats,
       entrants: { min, max },
       startsAt: sitAndGo ? null : (input.startsAt ?? null),
@@ -215,6 +229,31 @@ function resolveTournament(input: z.output<typeof tournamentConfigInputSchema>):
     },
     issues,
   };
+}
+
+/** The games a tournament's tables deal: its one game, or its mixed format's rotation. */
+function tableGames(game: GameType, limit: BettingLimit): { game: SingleGameType; limit: BettingLimit }[] {
+  return isMixedGame(game) ? MIXED_FORMATS[game].map((e) => ({ game: e.game, limit: e.limit })) : [{ game, limit }];
+}
+
+/**
+ * The stakes a level makes for each game the tournament's tables deal (one for a single game, one per
+ * rotation entry of a mixed format, in order): blind games take the level's blinds and antes; Short
+ * Deck its big blind as the button blind, with the level's ante or half the big blind; the Stud family
+ * its big blind as the small bet, with the level's ante or a tenth of it and a bring-in of a third.
+ * What a table passes to the engine's `Table.setStakes` at each new level.
+ */
+export function tournamentLevelStakes(game: GameType, limit: BettingLimit, level: BlindLevel): Stakes[] {
+  return tableGames(game, limit).map(({ game: g }) => {
+    const forced = SINGLE_GAMES[g].forcedBets;
+    const input: StakesInput =
+      forced === 'blinds'
+        ? { smallBlind: level.smallBlind, bigBlind: level.bigBlind, ante: level.ante, bigBlindAnte: level.bigBlindAnte }
+        : forced === 'button_blind'
+          ? { bigBlind: level.bigBlind, ...(level.ante > 0 ? { ante: level.ante } : {}) }
+          : { smallBet: level.bigBlind, ...(level.ante > 0 ? { ante: level.ante } : {}) };
+    return resolveStakes(g, input);
+  });
 }
 
 /** Input → defaults → cross-field rules. Its output is a TournamentConfig that parses back to itself. */

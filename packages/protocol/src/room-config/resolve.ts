@@ -52,7 +52,7 @@ function half(n: number): number {
  * Stakes for one game: the given values, then the game's defaults. `base` is the room's stakes
  * when resolving a rotation entry, so an entry inherits what it doesn't override.
  */
-function resolveStakes(game: SingleGameType | 'mixed', input: StakesInput, base?: Stakes): Stakes {
+export function resolveStakes(game: SingleGameType | 'mixed', input: StakesInput, base?: Stakes): Stakes {
   // A room-level 0 means "none there", so a game in the rotation falls back to its own default.
   const pick = (k: keyof Stakes): number | undefined => input[k] ?? (base?.[k] || undefined);
   // A forced bet the game doesn't use is 0 unless this very input sets it, in which case
@@ -114,7 +114,7 @@ function resolveStakes(game: SingleGameType | 'mixed', input: StakesInput, base?
 }
 
 /** Forced bets the game can't use must be zero, so a config never says more than it means. */
-function checkStakes(game: SingleGameType, limit: BettingLimit, s: Stakes, path: (string | number)[]): Issue[] {
+export function checkStakes(game: SingleGameType, limit: BettingLimit, s: Stakes, path: (string | number)[]): Issue[] {
   const issues: Issue[] = [];
   const at = (field: keyof Stakes, message: string): void => {
     issues.push({ path: [...path, field], message });
