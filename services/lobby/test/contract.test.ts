@@ -19,6 +19,7 @@ const ROUTES = LOBBY_ROUTES;
 type RouteKey = LobbyRouteKey;
 
 interface DocOperation {
+  readonly security?: readonly unknown[];
   readonly requestBody?: { readonly content?: Readonly<Record<string, { readonly schema?: { $ref?: string } }>> };
   readonly responses: Readonly<
     Record<string, { readonly content?: Readonly<Record<string, { readonly schema?: { $ref?: string } }>> }>
@@ -229,6 +230,23 @@ const routesOf = (d: Doc): string[] =>
 const schemaRef = (name: string | undefined): string | undefined => name && `#/components/schemas/${name}`;
 
 describe('the lobby’s HTTP contract', () => {
+  it('answers every route that needs a session with 401 unauthenticated when there is none, never 500', async () => {
+    // A route registered without its auth middleware would reach its handler with no caller (a 500).
+    const anonymous = h.client();
+    let checked = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if ((op.security ?? []).length === 0) continue;
+        const url = path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+        const res = await anonymous.req(method.toUpperCase(), url, ['post', 'patch'].includes(method) ? {} : undefined);
+        expect(res.status, `${method.toUpperCase()} ${path}: ${JSON.stringify(res.body)}`).toBe(401);
+        expect(res.body).toMatchObject({ error: { code: 'unauthenticated' } });
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(25);
+  });
+
   it('documents exactly the contract’s routes, each with the contract’s success statuses and schemas', () => {
     expect(routesOf(doc).sort()).toEqual(Object.keys(ROUTES).sort());
     for (const [key, contract] of Object.entries(ROUTES)) {
