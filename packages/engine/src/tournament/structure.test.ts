@@ -4,6 +4,11 @@ import { TournamentError } from './errors.js';
 import {
   checkStructure,
   clockAt,
+  clockPositionAt,
+  pauseClock,
+  playingTimeMs,
+  resumeClock,
+  startClock,
   levelAfterHands,
   levelAt,
   STRUCTURE_PRESETS,
@@ -131,5 +136,50 @@ describe('structureIssues', () => {
     expect(issues({ levels: [level(2.5)] })).toEqual(['amounts are whole chips']);
     expect(() => checkStructure({ ...ok, levels: [] })).toThrow(TournamentError);
     expect(checkStructure(ok)).toBe(ok);
+  });
+});
+
+describe('the tournament clock', () => {
+  const regular = STRUCTURE_PRESETS.regular.structure;
+  const T0 = Date.parse('2026-12-06T18:00:00Z');
+
+  it('reads the level from absolute times, and pauses do not count', () => {
+    let clock = startClock(T0);
+    expect(clockPositionAt(regular, clock, T0 + 25 * MIN)).toMatchObject({ level: 2, endsAtMs: T0 + 30 * MIN });
+    clock = pauseClock(clock, T0 + 25 * MIN);
+    expect(pauseClock(clock, T0 + 26 * MIN)).toBe(clock);
+    // Paused for ten minutes: still level 3, and no end while paused.
+    expect(clockPositionAt(regular, clock, T0 + 35 * MIN)).toMatchObject({ level: 2, endsAtMs: null });
+    clock = resumeClock(clock, T0 + 35 * MIN);
+    expect(resumeClock(clock, T0 + 36 * MIN)).toBe(clock);
+    expect(playingTimeMs(clock, T0 + 35 * MIN)).toBe(25 * MIN);
+    expect(clockPositionAt(regular, clock, T0 + 37 * MIN)).toMatchObject({ level: 2, endsAtMs: T0 + 40 * MIN });
+    // A checkpoint of it, read by another worker, gives the same answer.
+    const restored = JSON.parse(JSON.stringify(clock)) as typeof clock;
+    expect(clockPositionAt(regular, restored, T0 + 90 * MIN)).toEqual(clockPositionAt(regular, clock, T0 + 90 * MIN));
+  });
+
+  it('never runs backwards or counts a pause twice, whatever the order of pauses and reads', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 20 * MIN })), { maxLength: 30 }),
+        (steps) => {
+          let clock = startClock(T0);
+          let now = T0;
+          let played = 0;
+          let paused = false;
+          for (const [toggle, dt] of steps) {
+            now += dt;
+            if (!paused) played += dt;
+            expect(playingTimeMs(clock, now)).toBe(played);
+            if (toggle) {
+              clock = paused ? resumeClock(clock, now) : pauseClock(clock, now);
+              paused = !paused;
+            }
+          }
+        },
+      ),
+      { seed: 4, numRuns: 300 },
+    );
   });
 });

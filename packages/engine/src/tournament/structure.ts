@@ -99,6 +99,52 @@ export function clockAt(structure: BlindStructure, elapsedMs: number): ClockPosi
   };
 }
 
+/**
+ * A tournament's clock in absolute times (epoch milliseconds), so that a director resumed on another
+ * worker reads the same level from its checkpoint: the start, the time spent paused before, and when
+ * the current pause began (null while running).
+ */
+export interface TournamentClock {
+  readonly startedAtMs: number;
+  readonly pausedMs: number;
+  readonly pausedSinceMs: number | null;
+}
+
+export function startClock(nowMs: number): TournamentClock {
+  return { startedAtMs: nowMs, pausedMs: 0, pausedSinceMs: null };
+}
+
+/** Stops the clock (pausing a paused clock changes nothing). */
+export function pauseClock(clock: TournamentClock, nowMs: number): TournamentClock {
+  return clock.pausedSinceMs !== null ? clock : { ...clock, pausedSinceMs: Math.max(nowMs, clock.startedAtMs) };
+}
+
+/** Starts a paused clock again; the pause does not count as playing time. */
+export function resumeClock(clock: TournamentClock, nowMs: number): TournamentClock {
+  if (clock.pausedSinceMs === null) return clock;
+  return { ...clock, pausedMs: clock.pausedMs + Math.max(0, nowMs - clock.pausedSinceMs), pausedSinceMs: null };
+}
+
+/** Playing time at `nowMs`: time since the start less every pause (a clock never runs backwards). */
+export function playingTimeMs(clock: TournamentClock, nowMs: number): number {
+  const until = clock.pausedSinceMs ?? nowMs;
+  return Math.max(0, until - clock.startedAtMs - clock.pausedMs);
+}
+
+/**
+ * The level or break at `nowMs`, and the absolute time it ends (null while paused: it ends however
+ * long the pause lasts after).
+ */
+export function clockPositionAt(
+  structure: BlindStructure,
+  clock: TournamentClock,
+  nowMs: number,
+): ClockPosition & { readonly endsAtMs: number | null } {
+  const played = playingTimeMs(clock, nowMs);
+  const position = clockAt(structure, played);
+  return { ...position, endsAtMs: clock.pausedSinceMs === null ? nowMs + (position.phaseEndsMs - played) : null };
+}
+
 /** The level for a structure measured in hands, after `handsPlayed` hands of the level's count. */
 export function levelAfterHands(structure: BlindStructure, handsPlayed: number): number {
   if (structure.levelLength.unit !== 'hands') {
