@@ -137,6 +137,7 @@ describe('parseTournamentConfig', () => {
     expect(issuesOf({ ...sng, entrants: { max: 7 } })).toEqual(['entrants.max: a sit-and-go is one table of 6']);
     expect(issuesOf({ ...mtt, entrants: { min: 50, max: 20 } })).toEqual(['entrants.min: at most entrants.max']);
     expect(issuesOf({ ...mtt, startsAt: undefined })).toEqual(['startsAt: required for a scheduled tournament']);
+    expect(issuesOf({ ...mtt, startsAt: null })).toEqual(['startsAt: required for a scheduled tournament']);
     expect(issuesOf({ ...mtt, fee: 1_001 })).toEqual(['fee: at most the buy-in']);
     expect(issuesOf({ ...sng, game: 'omaha5', seats: 9, entrants: { max: 9 } })).toEqual([
       'seats: omaha5 seats at most 8',

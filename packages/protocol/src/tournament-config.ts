@@ -163,7 +163,7 @@ function resolveTournament(input: z.output<typeof tournamentConfigInputSchema>):
     }
   };
   (['startsAt', 'lateRegistrationLevels', 'reEntry', 'addOn'] as const).forEach(scheduledOnly);
-  if (!sitAndGo && input.startsAt === undefined)
+  if (!sitAndGo && (input.startsAt ?? null) === null)
     issues.push({ path: ['startsAt'], message: 'required for a scheduled tournament' });
 
   const fee = input.fee ?? 0;
@@ -320,6 +320,9 @@ export const TOURNAMENT_SCHEDULE_AHEAD_MS = 90 * 24 * 3600_000;
  */
 export function newTournamentIssues(config: TournamentConfig, nowMs: number): TournamentConfigIssue[] {
   const issues: TournamentConfigIssue[] = [];
+  if (config.format === TournamentFormat.SCHEDULED && config.startsAt === null) {
+    issues.push({ path: 'startsAt', message: 'required for a scheduled tournament' });
+  }
   if (config.startsAt !== null) {
     const at = Date.parse(config.startsAt);
     if (!(at > nowMs)) issues.push({ path: 'startsAt', message: 'in the future' });

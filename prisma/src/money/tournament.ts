@@ -17,6 +17,7 @@ import {
   HOUSE_FEE,
   accountBalance,
   isIdempotencyRace,
+  lockLedgerAccounts,
   postLedgerTransaction,
   tournamentPoolAccount,
   walletAccount,
@@ -246,6 +247,15 @@ export async function cancelTournament(
         select: { id: true, userId: true },
         orderBy: { createdAt: 'asc' },
       });
+      // Every account the refunds touch, locked once in key order (ledger.ts): refunds posted one by
+      // one would lock the wallets in entry order and could deadlock with a hand locking them in key order.
+      if (t.buyIn + t.fee > 0n && entries.length > 0) {
+        await lockLedgerAccounts(tx, [
+          HOUSE_FEE,
+          tournamentPoolAccount(t.id),
+          ...entries.map((e) => walletAccount(e.userId)),
+        ]);
+      }
       for (const entry of entries) await refundEntry(tx, t, entry);
       await tx.tournament.update({
         where: { id: t.id },

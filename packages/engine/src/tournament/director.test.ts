@@ -143,7 +143,8 @@ function randomHand(
     final[i]! -= lost;
     final[winner]! += lost;
   }
-  const button = state.players[dealt[randomInt(rng, dealt.length)]!]!.seat;
+  // The hand's button is the one the director moved on when it dealt (the table's engine does the same).
+  const button = state.tables.find((t) => t.table === table)!.button;
   return {
     table,
     handNo,
@@ -227,6 +228,18 @@ describe('the tournament director', () => {
       tableHandEnded(state, report(here.map((player) => ({ player, startingStack: 90, finalStack: 90 }))), rng),
     ).toThrow(TournamentError);
     expect(() => tableHandEnded(state, { ...report([]), table: 99 }, rng)).toThrow(TournamentError);
+    // One player reported twice: 100 → 0 twice and another 100 → 300 adds up, but would create chips.
+    expect(() =>
+      tableHandEnded(
+        state,
+        report([
+          { player: here[0]!, startingStack: 100, finalStack: 0 },
+          { player: here[0]!, startingStack: 100, finalStack: 0 },
+          { player: here[1]!, startingStack: 100, finalStack: 300 },
+        ]),
+        rng,
+      ),
+    ).toThrow(TournamentError);
     expect(() => startDirector(['a', 'a'], { maxSeats: 2, startingStack: 1, prizes: [2], rule: 'tie' }, rng)).toThrow(
       TournamentError,
     );

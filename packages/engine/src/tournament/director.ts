@@ -10,6 +10,7 @@
  * out of a table that is waiting (between its hands), so a move never takes a player out of a hand;
  * they may move into a table in the middle of a hand and are dealt in from its next one.
  */
+import { orderFromButton } from '../hand/seats.js';
 import type { Rng } from '../rng.js';
 import { TournamentError, TournamentErrorCode } from './errors.js';
 import { placeBusts, shareTiedPlaces, type Bust, type SimultaneousBustRule } from './payouts.js';
@@ -35,6 +36,7 @@ export interface DirectorPlayer {
 
 export interface DirectorTable {
   readonly table: number;
+  /** The button of the hand in progress, or of the last hand while the table waits; null before any. */
   button: number | null;
   /** Between hands, waiting for `deal`. */
   waiting: boolean;
@@ -139,8 +141,11 @@ export function startDirector(
   }
   // A table the draw left with one player (tables of two, an odd field) waits for a second.
   for (const t of seating) {
-    if (t.seats.length >= 2) commands.push({ kind: 'deal', table: t.table });
-    else state.tables.find((d) => d.table === t.table)!.waiting = true;
+    const table = state.tables.find((d) => d.table === t.table)!;
+    if (t.seats.length >= 2) {
+      table.button = nextButton(state, table);
+      commands.push({ kind: 'deal', table: t.table });
+    } else table.waiting = true;
   }
   updateHandForHand(state);
   return { state, commands };
@@ -328,16 +333,33 @@ function deals(state: DirectorState): DirectorCommand[] {
     }
     if (players < 2) continue;
     t.waiting = false;
+    // The hand about to be dealt moves the button on: players moved in during it take their seats by it.
+    t.button = nextButton(state, t);
     commands.push({ kind: 'deal', table: t.table });
   }
   if (hfh.active) hfh.reported = [];
   return commands;
 }
 
+/** The button of the table's next hand: the first occupied seat after the last one (the lowest at first). */
+function nextButton(state: DirectorState, t: DirectorTable): number {
+  const occupied = Object.values(state.players)
+    .filter((p) => p.table === t.table)
+    .map((p) => p.seat!);
+  return orderFromButton(occupied, t.button ?? 0)[0]!;
+}
+
 function checkReport(state: DirectorState, report: HandEndedReport): void {
   let before = 0;
   let after = 0;
+  const seen = new Set<string>();
   for (const r of report.results) {
+    if (seen.has(r.player)) {
+      throw new TournamentError(TournamentErrorCode.SEATING_INVALID, `${r.player} is reported twice`, {
+        table: report.table,
+      });
+    }
+    seen.add(r.player);
     const p = state.players[r.player];
     if (p === undefined || p.table !== report.table) {
       throw new TournamentError(TournamentErrorCode.SEATING_INVALID, `${r.player} is not at table ${report.table}`, {

@@ -9,6 +9,7 @@ import {
   playingTimeMs,
   resumeClock,
   startClock,
+  LEVEL_AMOUNT_MAX,
   levelAfterHands,
   levelAt,
   STRUCTURE_PRESETS,
@@ -106,7 +107,14 @@ describe('levelAfterHands and levelAt', () => {
     expect(levelAt(s, 0)).toEqual(level(100, { bigBlindAnte: 100 }));
     expect(levelAt(s, 1)).toEqual(level(200, { bigBlindAnte: 200 }));
     expect(levelAt(s, 3)).toEqual(level(800, { bigBlindAnte: 800 }));
-    expect(levelAt(s, 200).bigBlind).toBe(Number.MAX_SAFE_INTEGER);
+    expect(levelAt(s, 200).bigBlind).toBe(LEVEL_AMOUNT_MAX);
+    // Far past it (2^1100 overflows to Infinity): no NaN, zero stays zero.
+    expect(levelAt({ ...s, levels: [level(100)] }, 1_100)).toEqual({
+      smallBlind: LEVEL_AMOUNT_MAX,
+      bigBlind: LEVEL_AMOUNT_MAX,
+      ante: 0,
+      bigBlindAnte: 0,
+    });
   });
 });
 

@@ -31,17 +31,22 @@ export const STRUCTURE_BOUNDS = { levelsMax: 100, minutesMax: 240, handsMax: 100
 
 const MINUTE_MS = 60_000;
 
+/** The largest amount a level past the schedule reaches (the protocol's ROOM_CHIPS_MAX, 10^12). */
+export const LEVEL_AMOUNT_MAX = 1_000_000_000_000;
+
 /**
  * The structure's blinds at `index` (0 is the first level). Past the list each level doubles every
  * amount of the one before it, so a tournament that outlasts its schedule still ends; the amounts stop
- * at the safe-integer bound instead of growing past it.
+ * at {@link LEVEL_AMOUNT_MAX} instead of growing past it.
  */
 export function levelAt(structure: BlindStructure, index: number): BlindLevel {
   const listed = structure.levels;
   const last = listed[listed.length - 1]!;
   if (index < listed.length) return listed[Math.max(0, index)]!;
   const factor = 2 ** (index - listed.length + 1);
-  const scale = (n: number) => Math.min(Number.MAX_SAFE_INTEGER, n * factor);
+  // Zero stays zero (0 × Infinity would be NaN); the rest stop at LEVEL_AMOUNT_MAX, where a fixed-limit
+  // big bet (twice the big blind) and ten such stacks are still safe integers.
+  const scale = (n: number) => (n === 0 ? 0 : Math.min(LEVEL_AMOUNT_MAX, n * factor));
   return {
     smallBlind: scale(last.smallBlind),
     bigBlind: scale(last.bigBlind),
