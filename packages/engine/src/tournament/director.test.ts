@@ -11,7 +11,8 @@ import {
 } from './director.js';
 import { TournamentError } from './errors.js';
 import { placePrizes } from './payouts.js';
-import { seatingIssues, tablesNeeded, type TableSeating } from './seating.js';
+import { orderFromButton } from '../hand/seats.js';
+import { seatForIncoming, seatingIssues, tablesNeeded, type TableSeating } from './seating.js';
 
 const players = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
 
@@ -47,10 +48,31 @@ function play(
   let hands = 0;
   let maxOpenTables = state.tables.length;
   let handForHandRounds = 0;
+  // The test's own record of the seats and buttons, kept from the commands and reports alone.
+  const seats = new Map<string, { table: number; seat: number }>();
+  const lastButton = new Map<number, number | null>();
+  const handButton = new Map<number, number>();
+  const seatsAt = (table: number) =>
+    [...seats].filter(([, s]) => s.table === table).map(([player, s]) => ({ player, seat: s.seat }));
   const apply = (commands: readonly DirectorCommand[]) => {
     const dealtNow = new Set<number>();
+    const breaking = new Set(commands.flatMap((c) => (c.kind === 'close_table' ? [c.table] : [])));
     for (const c of commands) {
+      if (c.kind === 'move') {
+        // A balance move into a table in the middle of a hand seats the player by that hand's button.
+        if (c.from !== null && inHand.has(c.to.table) && !breaking.has(c.from.table)) {
+          const here = { table: c.to.table, button: handButton.get(c.to.table)!, seats: seatsAt(c.to.table) };
+          expect(c.to.seat).toBe(seatForIncoming(here, maxSeats));
+        }
+        seats.set(c.player, c.to);
+      }
       if (c.kind === 'deal') {
+        const button = orderFromButton(
+          seatsAt(c.table).map((s) => s.seat),
+          lastButton.get(c.table) ?? 0,
+        )[0]!;
+        handButton.set(c.table, button);
+        expect(state.tables.find((t) => t.table === c.table)!.button).toBe(button);
         expect(inHand.has(c.table), `table ${c.table} dealt twice`).toBe(false);
         const dealt = Object.entries(state.players)
           .filter(([, p]) => p.table === c.table)
@@ -79,6 +101,8 @@ function play(
     const no = (handNo.get(table) ?? 0) + 1;
     handNo.set(table, no);
     const report = randomHand(state, table, no, dealt, rng, oneBustAHand);
+    lastButton.set(table, report.button);
+    for (const r of report.results) if (r.finalStack === 0) seats.delete(r.player);
     const hfhBefore = state.handForHand.round;
     const step1 = tableHandEnded(state, report, rng);
     state = step1.state;
