@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { randomInt, SeededRng, type Rng } from '../rng.js';
 import {
   chipsHeld,
+  directorSeating,
   startDirector,
   tableHandEnded,
   type DirectorCommand,
@@ -12,7 +13,7 @@ import {
 import { TournamentError } from './errors.js';
 import { placePrizes } from './payouts.js';
 import { orderFromButton } from '../hand/seats.js';
-import { seatForIncoming, seatingIssues, tablesNeeded, type TableSeating } from './seating.js';
+import { seatForIncoming, seatingIssues, tablesNeeded } from './seating.js';
 
 const players = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
 
@@ -113,15 +114,7 @@ function play(
     all = all.concat(step1.commands);
     hands++;
     expect(chipsHeld(state)).toBe(state.chipsInPlay);
-    const seating: TableSeating<string>[] = state.tables
-      .filter((t) => !t.closed)
-      .map((t) => ({
-        table: t.table,
-        button: t.button,
-        seats: Object.entries(state.players)
-          .filter(([, p]) => p.table === t.table)
-          .map(([player, p]) => ({ player, seat: p.seat! })),
-      }));
+    const seating = directorSeating(state);
     expect(seatingIssues(seating, maxSeats)).toEqual([]);
     for (const t of state.tables)
       if (t.closed) expect(Object.values(state.players).some((p) => p.table === t.table)).toBe(false);

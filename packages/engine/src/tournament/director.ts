@@ -57,8 +57,11 @@ export interface DirectorState {
   tables: DirectorTable[];
   /** Players still in. */
   remaining: number;
-  /** Hand-for-hand on the bubble: the tables that ended this round's hand and the busts it made. */
-  handForHand: { active: boolean; round: number; reported: number[]; busts: Bust<string>[] };
+  /**
+   * Hand-for-hand on the bubble: the round's number and the busts it made so far. The round is over
+   * when every open table waits between hands.
+   */
+  handForHand: { active: boolean; round: number; busts: Bust<string>[] };
   nextMoveNo: number;
   finished: boolean;
 }
@@ -121,7 +124,7 @@ export function startDirector(
     players: {},
     tables: seating.map((t) => ({ table: t.table, button: null, waiting: false, closed: false, lastHandNo: 0 })),
     remaining: players.length,
-    handForHand: { active: false, round: 0, reported: [], busts: [] },
+    handForHand: { active: false, round: 0, busts: [] },
     nextMoveNo: 1,
     finished: false,
   };
@@ -163,7 +166,7 @@ export function tableHandEnded(previous: DirectorState, report: HandEndedReport,
   const table = state.tables.find((t) => t.table === report.table);
   // A hand already heard (a report sent again after a failover) changes nothing, even once it ended.
   if (table !== undefined && report.handNo <= table.lastHandNo) return { state: previous, commands: [] };
-  if (table === undefined || table.closed || state.finished || !isWaitingFor(table)) {
+  if (table === undefined || table.closed || state.finished || !isPlaying(table)) {
     throw new TournamentError(TournamentErrorCode.SEATING_INVALID, `table ${report.table} is not in play`, {
       table: report.table,
     });
@@ -187,14 +190,12 @@ export function tableHandEnded(previous: DirectorState, report: HandEndedReport,
   const hfh = state.handForHand;
   if (hfh.active) {
     hfh.busts.push(...busts);
-    if (!hfh.reported.includes(table.table)) hfh.reported.push(table.table);
   } else {
     commands.push(...place(state, busts));
   }
   if (hfh.active && roundComplete(state)) {
     commands.push(...place(state, hfh.busts));
     hfh.busts = [];
-    hfh.reported = [];
     hfh.round++;
   }
   if (state.remaining === 1) return finish(state, commands);
@@ -206,7 +207,7 @@ export function tableHandEnded(previous: DirectorState, report: HandEndedReport,
 }
 
 /** A table reports a hand only while it plays one: not while it waits for `deal`. */
-function isWaitingFor(table: DirectorTable): boolean {
+function isPlaying(table: DirectorTable): boolean {
   return !table.waiting;
 }
 
@@ -222,11 +223,9 @@ function updateHandForHand(state: DirectorState): void {
   const hfh = state.handForHand;
   if (onBubble && !hfh.active) {
     hfh.active = true;
-    hfh.reported = state.tables.filter((t) => !t.closed && t.waiting).map((t) => t.table);
     hfh.busts = [];
   } else if (!onBubble && hfh.active && hfh.busts.length === 0) {
     hfh.active = false;
-    hfh.reported = [];
   }
 }
 
@@ -266,7 +265,7 @@ function finish(state: DirectorState, commands: DirectorCommand[]): DirectorStep
 }
 
 /** The open tables as seating, from the players' seats. */
-function seating(state: DirectorState): TableSeating<string>[] {
+export function directorSeating(state: DirectorState): TableSeating<string>[] {
   return state.tables
     .filter((t) => !t.closed)
     .map((t) => ({
@@ -284,18 +283,18 @@ function rearrange(state: DirectorState, rng: Rng): DirectorCommand[] {
   const commands: DirectorCommand[] = [];
   const waiting = (n: number) => state.tables.some((t) => t.table === n && t.waiting && !t.closed);
   for (;;) {
-    const breaking = tableToBreak(seating(state), state.maxSeats);
+    const breaking = tableToBreak(directorSeating(state), state.maxSeats);
     if (breaking === null || !waiting(breaking)) break;
-    for (const move of dealBrokenTable(seating(state), breaking, state.maxSeats, rng))
+    for (const move of dealBrokenTable(directorSeating(state), breaking, state.maxSeats, rng))
       commands.push(apply(state, move));
     state.tables.find((t) => t.table === breaking)!.closed = true;
     commands.push({ kind: 'close_table', table: breaking });
   }
   for (const t of state.tables) {
     if (!t.waiting || t.closed) continue;
-    for (let move = planBalanceMove(seating(state), state.maxSeats, t.table); move !== null;) {
+    for (let move = planBalanceMove(directorSeating(state), state.maxSeats, t.table); move !== null;) {
       commands.push(apply(state, move));
-      move = planBalanceMove(seating(state), state.maxSeats, t.table);
+      move = planBalanceMove(directorSeating(state), state.maxSeats, t.table);
     }
   }
   return commands;
@@ -318,10 +317,8 @@ function apply(state: DirectorState, move: SeatMove<string>): DirectorCommand {
 /** `deal` to every waiting table with two players or more, unless hand-for-hand holds it for the round. */
 function deals(state: DirectorState): DirectorCommand[] {
   const hfh = state.handForHand;
-  if (hfh.active && !roundComplete(state) && hfh.reported.length > 0) {
-    // The round is still being played: the tables that finished it wait for the others.
-    return [];
-  }
+  // The round is still being played: the tables that finished it wait for the others.
+  if (hfh.active && !roundComplete(state)) return [];
   const commands: DirectorCommand[] = [];
   for (const t of state.tables) {
     if (t.closed || !t.waiting) continue;
@@ -337,7 +334,6 @@ function deals(state: DirectorState): DirectorCommand[] {
     t.button = nextButton(state, t);
     commands.push({ kind: 'deal', table: t.table });
   }
-  if (hfh.active) hfh.reported = [];
   return commands;
 }
 
