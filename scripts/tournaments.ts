@@ -12,8 +12,18 @@
 // config (each issue on stderr).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { cancelTournament, createPrisma, createTournament, TournamentRefusedError, type PrismaClient } from '@felt/db';
+import {
+  cancelTournament,
+  createPrisma,
+  createTournament,
+  newTournament,
+  TournamentRefusedError,
+  type PrismaClient,
+} from '@felt/db';
+import { createLogger } from '@felt/platform';
 import { newTournamentIssues, safeParseTournamentConfig, type TournamentConfigIssue } from '@felt/protocol';
+// The lobby's own reading of tournaments (a service, so no package entry): the list players see.
+import { Tournaments } from '../services/lobby/src/tournaments.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/felt';
 
@@ -21,7 +31,7 @@ const USAGE = `usage: npm run tournaments -- --create JSON | --create-file PATH 
 
   --create JSON        a TournamentConfig (docs/protocol.md and docs/operations.md, "Tournaments")
   --create-file PATH   the same, read from a file
-  --list               registering and running tournaments, soonest start first
+  --list               registering and running tournaments, soonest start first (the first 200)
   --cancel ID          call a tournament off before its start and refund every entry
 
 Writes to DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/felt).`;
@@ -92,17 +102,7 @@ async function create(prisma: PrismaClient, json: string): Promise<string> {
   const config = parsed.config;
   const issues = newTournamentIssues(config, Date.now());
   if (issues.length > 0) throw new InvalidConfigError(issues);
-  const { id } = await createTournament(prisma, {
-    name: config.name,
-    format: config.format,
-    config: JSON.parse(JSON.stringify(config)) as object,
-    createdBy: null,
-    buyIn: BigInt(config.buyIn),
-    fee: BigInt(config.fee),
-    minEntrants: config.entrants.min,
-    maxEntrants: config.entrants.max,
-    startsAt: config.startsAt === null ? null : new Date(config.startsAt),
-  });
+  const { id } = await createTournament(prisma, newTournament(config, null));
   return (
     `TOURNAMENT created id=${id} format=${config.format} game=${config.game} buy_in=${config.buyIn} fee=${config.fee} ` +
     `entrants=${config.entrants.min}..${config.entrants.max} starts_at=${config.startsAt ?? '-'} name=${JSON.stringify(config.name)}`
@@ -110,19 +110,13 @@ async function create(prisma: PrismaClient, json: string): Promise<string> {
 }
 
 async function list(prisma: PrismaClient): Promise<string[]> {
-  const rows = await prisma.$queryRaw<
-    { id: string; status: string; name: string; starts_at: Date | null; entrants: bigint; pool: bigint | null }[]
-  >`
-    SELECT t."id"::text AS "id", t."status"::text AS "status", t."name", t."starts_at",
-      (SELECT count(*) FROM "tournament_entries" e
-        WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
-      (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"
-    FROM "tournaments" t WHERE t."status" IN ('registering', 'running')
-    ORDER BY coalesce(t."starts_at", t."created_at"), t."id"`;
-  return rows.map(
-    (r) =>
-      `TOURNAMENT id=${r.id} status=${r.status} entrants=${r.entrants} prize_pool=${r.pool ?? 0n} ` +
-      `starts_at=${r.starts_at?.toISOString() ?? '-'} name=${JSON.stringify(r.name)}`,
+  // A stored config that does not parse is left out of the list, with a warning on stderr.
+  const log = createLogger('tournaments', { level: 'warn', destination: process.stderr });
+  const tournaments = new Tournaments(prisma, log);
+  return (await tournaments.list(undefined, 200)).map(
+    (t) =>
+      `TOURNAMENT id=${t.id} status=${t.status} entrants=${t.entrants} prize_pool=${t.prize_pool} ` +
+      `starts_at=${t.starts_at ?? '-'} name=${JSON.stringify(t.name)}`,
   );
 }
 

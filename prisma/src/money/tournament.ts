@@ -40,6 +40,31 @@ export interface NewTournament {
   readonly startsAt: Date | null;
 }
 
+/** The fields of @felt/protocol's TournamentConfig the tournament's row repeats (@felt/db does not import it). */
+export interface TournamentConfigFields {
+  readonly name: string;
+  readonly format: 'sit_and_go' | 'scheduled';
+  readonly buyIn: number;
+  readonly fee: number;
+  readonly entrants: { readonly min: number; readonly max: number };
+  readonly startsAt: string | null;
+}
+
+/** A validated TournamentConfig as the row {@link createTournament} stores: the config and its columns. */
+export function newTournament(config: TournamentConfigFields, createdBy: string | null): NewTournament {
+  return {
+    name: config.name,
+    format: config.format,
+    config: JSON.parse(JSON.stringify(config)) as Prisma.InputJsonValue,
+    createdBy,
+    buyIn: BigInt(config.buyIn),
+    fee: BigInt(config.fee),
+    minEntrants: config.entrants.min,
+    maxEntrants: config.entrants.max,
+    startsAt: config.startsAt === null ? null : new Date(config.startsAt),
+  };
+}
+
 export interface TournamentEntryRow {
   readonly id: string;
   readonly tournamentId: string;

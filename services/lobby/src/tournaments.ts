@@ -4,7 +4,6 @@ import {
   registerTournamentEntry,
   TournamentRefusal,
   TournamentRefusedError,
-  tournamentPoolAccount,
   unregisterTournamentEntry,
   walletAccount,
   type PrismaClient,
@@ -128,11 +127,6 @@ export class Tournaments {
   async unregister(userId: string, tournamentId: string): Promise<LobbyTournamentUnregistered> {
     await this.refusals(() => unregisterTournamentEntry(this.prisma, { tournamentId, userId, now: this.clock.now() }));
     return { tournament_id: tournamentId, wallet: Number(await accountBalance(this.prisma, walletAccount(userId))) };
-  }
-
-  /** The prize pool's balance (tests and the detail view agree on it). */
-  async prizePool(tournamentId: string): Promise<bigint> {
-    return accountBalance(this.prisma, tournamentPoolAccount(tournamentId));
   }
 
   private async refusals<T>(fn: () => Promise<T>): Promise<T> {

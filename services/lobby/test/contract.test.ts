@@ -2,7 +2,7 @@
 // OpenAPI document lists is called here until it succeeds, and every success answer must parse with
 // the contract's schema for that route and status, with nothing left over. A route added to the app
 // without a contract entry and a call here fails this suite.
-import { createTournament, persistVoidedHand } from '@felt/db';
+import { createTournament, newTournament, persistVoidedHand } from '@felt/db';
 import { SeededRng } from '@felt/engine';
 import { SESSION_COOKIE as PLATFORM_SESSION_COOKIE } from '@felt/platform';
 import { LOBBY_ROUTES, parseTournamentConfig, SESSION_COOKIE, type LobbyRouteKey } from '@felt/protocol';
@@ -71,17 +71,7 @@ async function fullRoomWithWaiter(): Promise<{ waiter: User; roomId: string }> {
 /** A sit-and-go of six an operator created (npm run tournaments -- create). */
 async function sitAndGo(): Promise<string> {
   const config = parseTournamentConfig({ name: 'Contract SNG', format: 'sit_and_go', seats: 6, buyIn: 100, fee: 10 });
-  const { id } = await createTournament(h.db.prisma, {
-    name: config.name,
-    format: config.format,
-    config: JSON.parse(JSON.stringify(config)),
-    createdBy: null,
-    buyIn: 100n,
-    fee: 10n,
-    minEntrants: 6,
-    maxEntrants: 6,
-    startsAt: null,
-  });
+  const { id } = await createTournament(h.db.prisma, newTournament(config, null));
   return id;
 }
 

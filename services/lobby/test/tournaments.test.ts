@@ -3,7 +3,7 @@
 // an empty wallet, a start time passed, a cancelled tournament, too many unregistrations, a stored
 // config that does not parse).
 import { LobbyApiError, LobbyClient } from '@felt/client';
-import { cancelTournament, createTournament, ledgerTotals, runAudit } from '@felt/db';
+import { cancelTournament, createTournament, ledgerTotals, newTournament, runAudit } from '@felt/db';
 import {
   parseTournamentConfig,
   tournamentDetailSchema,
@@ -27,17 +27,7 @@ async function tournament(input: Partial<TournamentConfigInput> = {}): Promise<s
     fee: 10,
     ...input,
   });
-  const { id } = await createTournament(h.db.prisma, {
-    name: config.name,
-    format: config.format,
-    config: JSON.parse(JSON.stringify(config)),
-    createdBy: null,
-    buyIn: BigInt(config.buyIn),
-    fee: BigInt(config.fee),
-    minEntrants: config.entrants.min,
-    maxEntrants: config.entrants.max,
-    startsAt: config.startsAt === null ? null : new Date(config.startsAt),
-  });
+  const { id } = await createTournament(h.db.prisma, newTournament(config, null));
   return id;
 }
 
@@ -139,19 +129,7 @@ describe('tournaments over HTTP', () => {
           startsAt: new Date(Date.now() + 60_000).toISOString(),
           buyIn: 10,
         });
-        return (
-          await createTournament(later.db.prisma, {
-            name: config.name,
-            format: config.format,
-            config: JSON.parse(JSON.stringify(config)),
-            createdBy: null,
-            buyIn: 10n,
-            fee: 0n,
-            minEntrants: 2,
-            maxEntrants: 100,
-            startsAt: new Date(config.startsAt!),
-          })
-        ).id;
+        return (await createTournament(later.db.prisma, newTournament(config, null))).id;
       })();
       expectError(await lateUser.post(`/api/tournaments/${lateId}/register`), 409, 'tournament_closed');
     } finally {
