@@ -1,6 +1,7 @@
 import {
   accountBalance,
   InsufficientFundsError,
+  Prisma,
   registerTournamentEntry,
   TournamentRefusal,
   TournamentRefusedError,
@@ -39,6 +40,14 @@ interface TournamentRow {
   pool: bigint | null;
 }
 
+/** What a summary shows of tournament `t`: its row, the entrants in play and the prize pool's balance. */
+const SUMMARY_COLUMNS = Prisma.sql`
+  SELECT t."id"::text AS "id", t."name", t."format", t."status"::text AS "status", t."config", t."buy_in", t."fee",
+    t."min_entrants", t."max_entrants", t."starts_at", t."created_at",
+    (SELECT count(*) FROM "tournament_entries" e
+      WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
+    (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"`;
+
 /** At most this many unreadable tournament ids are remembered so each is logged once. */
 const UNREADABLE_LOGGED_MAX = 1_000;
 
@@ -61,12 +70,7 @@ export class Tournaments {
   async list(status: TournamentListStatus | undefined, pageSize: number): Promise<LobbyTournamentSummary[]> {
     const statuses = status ? [status] : ['registering', 'running'];
     const rows = await this.prisma.$queryRaw<TournamentRow[]>`
-      SELECT t."id"::text AS "id", t."name", t."format", t."status"::text AS "status", t."config", t."buy_in", t."fee",
-        t."min_entrants", t."max_entrants", t."starts_at", t."created_at",
-        (SELECT count(*) FROM "tournament_entries" e
-          WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
-        (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"
-      FROM "tournaments" t
+      ${SUMMARY_COLUMNS} FROM "tournaments" t
       WHERE t."status"::text = ANY(${statuses})
       ORDER BY coalesce(t."starts_at", t."created_at") ASC, t."id"
       LIMIT ${pageSize}`;
@@ -79,12 +83,7 @@ export class Tournaments {
   /** One tournament, cancelled and finished ones included, as `viewerId` sees it. */
   async get(id: string, viewerId: string): Promise<LobbyTournamentDetail> {
     const [row] = await this.prisma.$queryRaw<TournamentRow[]>`
-      SELECT t."id"::text AS "id", t."name", t."format", t."status"::text AS "status", t."config", t."buy_in", t."fee",
-        t."min_entrants", t."max_entrants", t."starts_at", t."created_at",
-        (SELECT count(*) FROM "tournament_entries" e
-          WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
-        (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"
-      FROM "tournaments" t WHERE t."id" = ${id}::uuid`;
+      ${SUMMARY_COLUMNS} FROM "tournaments" t WHERE t."id" = ${id}::uuid`;
     const config = row ? this.readConfig(row) : null;
     if (!row || !config) throw new LobbyError(ApiErrorCode.TOURNAMENT_NOT_FOUND, 'no such tournament');
     const entries = await this.prisma.tournamentEntry.findMany({
