@@ -5,7 +5,8 @@
 // Redis SIGKILLed and restarted from its disk, a worker's link to Redis stalled past its lease. It
 // measures what must never happen (scripts/chaos/checks.ts):
 //   lost_actions  acks the bots received for actions missing from the final hand records
-//   chips_delta   the system total (wallets + escrow + rake − grants, Postgres) after minus before
+//   chips_delta   the system total (wallets + escrow + rake + bankroll + tournament pools + fees −
+//                 grants, Postgres) after minus before
 //   stale_writes  checkpoints written with an epoch older than one already seen (accepted stale writes)
 //   unconverged   clients whose final state_hash differs from the owner's (a resync's snapshot)
 //   audit         the operator's audit once the persister caught up: ok or the first violation

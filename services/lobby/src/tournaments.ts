@@ -21,6 +21,7 @@ import {
 import type { Logger } from '@felt/platform';
 import { ApiErrorCode, LobbyError } from './errors.js';
 import { systemClock, type Clock } from './ports.js';
+import { UnreadableRows } from './unreadable-rows.js';
 
 export type TournamentListStatus = 'registering' | 'running' | 'finished';
 
@@ -48,9 +49,6 @@ const SUMMARY_COLUMNS = Prisma.sql`
       WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
     (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"`;
 
-/** At most this many unreadable tournament ids are remembered so each is logged once. */
-const UNREADABLE_LOGGED_MAX = 1_000;
-
 /**
  * The lobby's view of tournaments: the list, one tournament with its players and payouts, and a
  * player's registration and unregistration. The money moves in @felt/db (money/tournament.ts), one
@@ -58,13 +56,15 @@ const UNREADABLE_LOGGED_MAX = 1_000;
  * (`npm run tournaments`), and played by their director.
  */
 export class Tournaments {
-  private readonly unreadableLogged = new Set<string>();
+  private readonly unreadable: UnreadableRows;
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.unreadable = new UnreadableRows(logger, 'tournament');
+  }
 
   /** Registering and running tournaments (or those of one status), soonest start first. */
   async list(status: TournamentListStatus | undefined, pageSize: number): Promise<LobbyTournamentSummary[]> {
@@ -158,14 +158,7 @@ export class Tournaments {
   private readConfig(row: TournamentRow): TournamentConfig | null {
     const parsed = safeParseTournamentConfig(row.config);
     if (parsed.success) return parsed.config;
-    if (!this.unreadableLogged.has(row.id)) {
-      if (this.unreadableLogged.size >= UNREADABLE_LOGGED_MAX) this.unreadableLogged.clear();
-      this.unreadableLogged.add(row.id);
-      this.logger.warn(
-        { event: 'tournament_config_unreadable', tournamentId: row.id, issues: parsed.error.issues.slice(0, 5) },
-        `tournament ${row.id} has a stored config that does not parse; skipping it`,
-      );
-    }
+    this.unreadable.report(row.id, parsed.error.issues);
     return null;
   }
 }

@@ -9,9 +9,9 @@ import { safeParseRoomConfig, type RoomConfig } from '@felt/protocol';
 import { ApiErrorCode, LobbyError } from '../errors.js';
 import type { RoomEvent } from '../ports.js';
 import type { RoomsOptions } from './types.js';
+import { UnreadableRows } from '../unreadable-rows.js';
 
 /** How many unreadable rooms a process remembers having logged, so a broken row logs once, not per list. */
-const UNREADABLE_LOGGED_MAX = 1000;
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,9 +31,11 @@ export interface LockedRoom {
  * does not parse, and publishing membership events after the commit.
  */
 export class RoomStore {
-  private readonly unreadableLogged = new Set<string>();
+  private readonly unreadable: UnreadableRows;
 
-  constructor(private readonly o: RoomsOptions) {}
+  constructor(private readonly o: RoomsOptions) {
+    this.unreadable = new UnreadableRows(o.logger, 'room');
+  }
 
   /**
    * rooms.config is validated on every read as well as every write. A row that does not parse (written
@@ -43,14 +45,7 @@ export class RoomStore {
   readConfig(raw: unknown, roomId: string): RoomConfig | null {
     const parsed = safeParseRoomConfig(raw);
     if (parsed.success) return parsed.config;
-    if (!this.unreadableLogged.has(roomId)) {
-      if (this.unreadableLogged.size >= UNREADABLE_LOGGED_MAX) this.unreadableLogged.clear();
-      this.unreadableLogged.add(roomId);
-      this.o.logger.warn(
-        { event: 'room_config_unreadable', roomId, issues: parsed.error.issues.slice(0, 5) },
-        `room ${roomId} has a stored config that does not parse; skipping it`,
-      );
-    }
+    this.unreadable.report(roomId, parsed.error.issues);
     return null;
   }
 
