@@ -27,6 +27,26 @@ const table = (no: number, seats: number[], button: number | null = null): Table
   button,
 });
 
+/** A 9-seat hold'em table with these seats taken, and a hand played by folding round to the blind. */
+function foldingTable(occupied: readonly number[], seed: string): { t: Table; playHand: () => void } {
+  const t = new Table(
+    { game: 'holdem', limit: 'nl', stakes: { smallBlind: 1, bigBlind: 2 }, maxSeats: 9 },
+    { rules: refHoldem },
+  );
+  for (const seat of occupied) t.sit(seat, `s${seat}`, 1_000);
+  const rng = new SeededRng(seed);
+  const playHand = () => {
+    const hand = t.startHand({ handId: crypto.randomUUID(), deck: shuffleInPlace(rng, initialDeck('standard52')) });
+    while (!hand.isComplete) {
+      const seat = hand.actor!;
+      if (hand.canFold(seat)) hand.fold(seat);
+      else hand.check(seat);
+    }
+    t.finishHand(hand);
+  };
+  return { t, playHand };
+}
+
 describe('drawSeats', () => {
   it('seats everyone once over the fewest tables, as even as they can be', () => {
     fc.assert(
@@ -75,24 +95,7 @@ describe('handsUntilBigBlind', () => {
         fc.uniqueArray(fc.integer({ min: 1, max: 9 }), { minLength: 2, maxLength: 9 }),
         fc.integer({ min: 0, max: 12 }),
         (occupied, warmup) => {
-          const t = new Table(
-            { game: 'holdem', limit: 'nl', stakes: { smallBlind: 1, bigBlind: 2 }, maxSeats: 9 },
-            { rules: refHoldem },
-          );
-          for (const seat of occupied) t.sit(seat, `s${seat}`, 1_000);
-          const rng = new SeededRng(occupied.join(','));
-          const playHand = () => {
-            const hand = t.startHand({
-              handId: crypto.randomUUID(),
-              deck: shuffleInPlace(rng, initialDeck('standard52')),
-            });
-            while (!hand.isComplete) {
-              const seat = hand.actor!;
-              if (hand.canFold(seat)) hand.fold(seat);
-              else hand.check(seat);
-            }
-            t.finishHand(hand);
-          };
+          const { t, playHand } = foldingTable(occupied, occupied.join(','));
           for (let i = 0; i < warmup; i++) playHand();
           const predicted = new Map(occupied.map((s) => [handsUntilBigBlind(occupied, t.buttonSeat, s), s]));
           expect(predicted.size).toBe(occupied.length);
@@ -123,24 +126,7 @@ describe('an incoming player at a real table', () => {
         fc.uniqueArray(fc.integer({ min: 1, max: 9 }), { minLength: 2, maxLength: 8 }),
         fc.integer({ min: 0, max: 8 }),
         (occupied, warmup) => {
-          const t = new Table(
-            { game: 'holdem', limit: 'nl', stakes: { smallBlind: 1, bigBlind: 2 }, maxSeats: 9 },
-            { rules: refHoldem },
-          );
-          for (const seat of occupied) t.sit(seat, `s${seat}`, 1_000);
-          const rng = new SeededRng(`in:${occupied.join(',')}`);
-          const playHand = () => {
-            const hand = t.startHand({
-              handId: crypto.randomUUID(),
-              deck: shuffleInPlace(rng, initialDeck('standard52')),
-            });
-            while (!hand.isComplete) {
-              const seat = hand.actor!;
-              if (hand.canFold(seat)) hand.fold(seat);
-              else hand.check(seat);
-            }
-            t.finishHand(hand);
-          };
+          const { t, playHand } = foldingTable(occupied, `in:${occupied.join(',')}`);
           for (let i = 0; i < warmup; i++) playHand();
           const here = {
             table: 1,
