@@ -17,3 +17,4 @@ export * from './money/bots.js';
 export * from './money/bankroll.js';
 export * from './money/voided-hand.js';
 export * from './money/tournament.js';
+export * from './tournament-tables.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './error-codes.js';
 import { chipsSchema, commandIdSchema, tableIdSchema, tableSeqSchema } from './wire.js';
-import { Role, tableScoped, tableStateSchema, type TableState } from './table-views.js';
+import { Role, tableScoped, tableStateSchema, tournamentViewSchema, type TableState } from './table-views.js';
 import { chatMessageSchema } from './chat.js';
 import { lobbyDeltaSchema, lobbyRoomsSchema, waitlistMessageSchema, walletMessageSchema } from './lobby-feed.js';
 import {
@@ -95,6 +95,31 @@ export const tableHeartbeatSchema = z
   );
 export type TableHeartbeat = z.infer<typeof tableHeartbeatSchema>;
 
+export const tournamentStateSchema = z
+  .strictObject({
+    type: z.literal('tournament_state'),
+    ...tableScoped,
+    tournament: tournamentViewSchema,
+  })
+  .describe(
+    'The tournament changed (a new level, a break, players out, the bubble): the same view as ' +
+      'table_state.tournament, sent to everyone at the table.',
+  );
+export type TournamentState = z.infer<typeof tournamentStateSchema>;
+
+export const tableMovedSchema = z
+  .strictObject({
+    type: z.literal('table_moved'),
+    ...tableScoped,
+    tournament_id: tableIdSchema,
+    to_table_id: tableIdSchema.describe('Join this table (join_table): you are seated there with your chips.'),
+  })
+  .describe(
+    'The tournament director moved you to another table (balancing, or this table was broken). Sent to ' +
+      'the moved player only; you are no longer a member here. The SDK follows it.',
+  );
+export type TableMoved = z.infer<typeof tableMovedSchema>;
+
 /** Events a resync replays: everything table-scoped the stream carries except snapshots. */
 export const tableEventSchema = z.discriminatedUnion('type', [
   seedCommitMessageSchema,
@@ -111,6 +136,8 @@ export const tableEventSchema = z.discriminatedUnion('type', [
   handVoidedSchema,
   tableClosedSchema,
   chatMessageSchema,
+  tournamentStateSchema,
+  tableMovedSchema,
 ]);
 export type TableEvent = z.infer<typeof tableEventSchema>;
 export type TableEventType = TableEvent['type'];
@@ -159,6 +186,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   ackSchema,
   tableClosedSchema,
   chatMessageSchema,
+  tournamentStateSchema,
+  tableMovedSchema,
   tableHeartbeatSchema,
   errorMessageSchema,
   pongSchema,

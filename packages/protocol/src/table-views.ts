@@ -194,6 +194,55 @@ export const rotationViewSchema = z
   })
   .describe('Mixed games only: where the rotation stands. It moves on only between hands.');
 
+export const tournamentLevelViewSchema = z
+  .strictObject({
+    number: z.number().int().min(1).describe('1 is the first level.'),
+    small_blind: chipsSchema,
+    big_blind: chipsSchema,
+    ante: chipsSchema.describe('Posted by every player dealt in (0: none).'),
+    big_blind_ante: chipsSchema.describe('One ante for the table, posted by the big blind (0: none).'),
+  })
+  .describe('One level of a tournament’s blind structure, in tournament chips.');
+
+export const tournamentViewSchema = z
+  .strictObject({
+    tournament_id: tableIdSchema.describe('The tournament (GET /api/tournaments/{id}).'),
+    name: z.string(),
+    level: tournamentLevelViewSchema.describe('The level being played.'),
+    next_level: tournamentLevelViewSchema.nullable(),
+    level_ends_at: epochMsSchema
+      .nullable()
+      .describe('When the level ends (absolute ms); null for levels measured in hands.'),
+    break_ends_at: epochMsSchema
+      .nullable()
+      .describe('During a break, when it ends (absolute ms): no hand is dealt until then. Null while playing.'),
+    players_left: z.number().int().nonnegative(),
+    entrants: z.number().int().nonnegative(),
+    average_stack: chipsSchema,
+    stacks: z
+      .array(chipsSchema)
+      .describe('Every remaining player’s chips, largest first: a player’s place is the rank of their stack.'),
+    prizes: z.array(chipsSchema).describe('What each paid place wins, first place first.'),
+    hand_for_hand: z
+      .boolean()
+      .describe('On the money bubble every table waits for the others to finish their hand before dealing.'),
+    placed: z
+      .array(
+        z.strictObject({
+          user_id: tableIdSchema,
+          name: z.string(),
+          place: z.number().int().min(1),
+          prize: chipsSchema,
+        }),
+      )
+      .describe('The latest players out (and the winner), most recent first, with their place and prize.'),
+  })
+  .describe(
+    'A tournament as its director last told this table: the level, the field and the payouts. Updated ' +
+      'between hands, so the stacks of other tables may be one hand old.',
+  );
+export type TournamentView = z.infer<typeof tournamentViewSchema>;
+
 export const tableStateSchema = z
   .strictObject({
     type: z.literal('table_state'),
@@ -244,6 +293,7 @@ export const tableStateSchema = z
         'Bot fill wants a bot the house bankroll will not stake: it is empty, or the room’s or the day’s ' +
           'limit on what it puts at risk is reached. Present until a bot is seated.',
       ),
+    tournament: tournamentViewSchema.optional().describe('Tables of a tournament only.'),
     hero: heroViewSchema.optional(),
     state_hash: stateHashSchema,
   })

@@ -6,6 +6,7 @@ import {
   newTournamentIssues,
   parseTournamentConfig,
   tournamentLevelStakes,
+  tournamentTableConfig,
   TournamentConfigError,
   type TournamentConfigInput,
 } from './tournament-config.js';
@@ -232,5 +233,23 @@ describe('tournamentLevelStakes', () => {
     expect(issuesOf({ ...sng, game: 'stud', startingStack: 1_000, structure: { levels: [{ bigBlind: 1 }] } })).toEqual(
       [],
     );
+  });
+});
+
+describe('tournamentTableConfig', () => {
+  it.each(GAME_TYPES)('%s: its tables play the first level, unlisted, without rake, bots or auto-start', (game) => {
+    const config = parseTournamentConfig({ ...sng, game, seats: Math.min(6, maxSeatsFor(game)) });
+    const room = tournamentTableConfig(config);
+    expect(parseRoomConfig(room)).toEqual(room);
+    expect(room.game).toBe(game);
+    expect(room.seats).toBe(config.seats);
+    expect(room.listed).toBe(false);
+    expect(room.rake.percent).toBe(0);
+    expect(room.botFill.mode).toBe('off');
+    expect(room.startHand).toEqual({ autoStart: false, hostMayForceStart: false });
+    expect(room.clock.actionSeconds).toBe(config.clock.actionSeconds);
+    const first = tournamentLevelStakes(game, config.limit, levelAt(config.structure, 0));
+    if (room.rotation) expect(room.rotation.order.map((e) => e.stakes)).toEqual(first);
+    else expect(room.stakes).toEqual(first[0]);
   });
 });

@@ -7,6 +7,7 @@
 import {
   CodedError,
   STRUCTURE_PRESETS,
+  levelAt,
   SimultaneousBustRule,
   StructurePreset,
   TOURNAMENT_ENTRANTS_MAX,
@@ -28,7 +29,8 @@ import {
   type SingleGameType,
 } from './room-config/games.js';
 import { CLOCK_DEFAULTS, checkStakes, resolveStakes } from './room-config/resolve.js';
-import { ROOM_CHIPS_MAX, type Stakes, type StakesInput } from './room-config/schema.js';
+import { ROOM_CHIPS_MAX, type RoomConfig, type Stakes, type StakesInput } from './room-config/schema.js';
+import { parseRoomConfig } from './room-config.js';
 
 export const TournamentFormat = { SIT_AND_GO: 'sit_and_go', SCHEDULED: 'scheduled' } as const;
 export type TournamentFormat = (typeof TournamentFormat)[keyof typeof TournamentFormat];
@@ -344,4 +346,41 @@ export function newTournamentIssues(config: TournamentConfig, nowMs: number): To
     }
   }
   return issues;
+}
+
+/** Only the stakes a game uses, as a room config takes them (a resolved Stakes lists 0 for the rest). */
+function stakesInput(stakes: Stakes): StakesInput {
+  return Object.fromEntries(Object.entries(stakes).filter(([, v]) => v > 0));
+}
+
+/**
+ * The room config a tournament's tables play under: its game (a mixed format's rotation), seats and
+ * clock, the first level's stakes (the director sets each level's with `Table.setStakes`), no rake,
+ * no bots, unlisted, and no dealing by themselves: the director deals.
+ */
+export function tournamentTableConfig(config: TournamentConfig): RoomConfig {
+  const first = levelAt(config.structure, 0);
+  const stakes = tournamentLevelStakes(config.game, config.limit, first);
+  const mixed = isMixedGame(config.game);
+  return parseRoomConfig({
+    game: config.game,
+    ...(mixed ? {} : { limit: config.limit, stakes: stakesInput(stakes[0]!) }),
+    seats: config.seats,
+    clock: { actionSeconds: config.clock.actionSeconds, timeBankSeconds: config.clock.timeBankSeconds },
+    rake: { percent: 0 },
+    startHand: { autoStart: false, hostMayForceStart: false },
+    botFill: { mode: 'off' },
+    listed: false,
+    ...(mixed
+      ? {
+          rotation: {
+            order: MIXED_FORMATS[config.game].map((e, i) => ({
+              game: e.game,
+              limit: e.limit,
+              stakes: stakesInput(stakes[i]!),
+            })),
+          },
+        }
+      : {}),
+  });
 }

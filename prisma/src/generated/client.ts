@@ -145,3 +145,10 @@ export type Tournament = Prisma.TournamentModel
  * unique index); a re-entry is a new row with the next entry_no.
  */
 export type TournamentEntry = Prisma.TournamentEntryModel
+/**
+ * Model TournamentTable
+ * One table of a running tournament (docs/architecture.md, "Tournaments"). Its id is the table id the
+ * ring places and clients join; its players, stacks and hands live with the table worker and the
+ * director, not here: the row only says which tournament the table belongs to and whether it closed.
+ */
+export type TournamentTable = Prisma.TournamentTableModel

@@ -61,6 +61,8 @@ function bulkyWorker(): TableServiceServer {
     },
     health: (_c, cb) => cb(null, { workerId: 'w-bulk', status: HealthResponse_Status.STATUS_SERVING, liveTables: 0 }),
     drain: (_c, cb) => cb(null, { workerId: 'w-bulk', draining: true }),
+    // Gateways never send tournament messages.
+    tournament: (_c, cb) => cb(null, { result: undefined }),
   };
 }
 

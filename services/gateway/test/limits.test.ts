@@ -61,6 +61,8 @@ function permissiveWorker(attaches: string[]): TableServiceServer {
     },
     health: (_c, cb) => cb(null, { workerId: 'w-any', status: HealthResponse_Status.STATUS_SERVING, liveTables: 0 }),
     drain: (_c, cb) => cb(null, { workerId: 'w-any', draining: true }),
+    // Gateways never send tournament messages.
+    tournament: (_c, cb) => cb(null, { result: undefined }),
   };
 }
 

@@ -63,6 +63,8 @@ async function fakeWorker(id: string, behaviour: Behaviour) {
     },
     health: (_c, cb) => cb(null, { workerId: id, status: HealthResponse_Status.STATUS_SERVING, liveTables: 0 }),
     drain: (_c, cb) => cb(null, { workerId: id, draining: true }),
+    // Gateways never send tournament messages.
+    tournament: (_c, cb) => cb(null, { result: undefined }),
   };
   const server = new Server();
   server.addService(TableServiceService, impl);

@@ -2,6 +2,7 @@ import { CodedError } from '@felt/engine';
 import type { CompletedHandJob } from '@felt/platform';
 import type { RoomConfig, TableHeartbeat, TableMessage } from '@felt/protocol';
 import type { BufferedEvent } from './table/event-buffer.js';
+import type { TournamentReport } from './tournament/contracts.js';
 
 /** A member of a room as the worker needs it: active memberships only. */
 export interface SeatedMember {
@@ -239,4 +240,12 @@ export interface RandomSource {
   bytes(n: number): Uint8Array;
   /** A fresh lowercase UUID v4. */
   uuid(): string;
+}
+
+/**
+ * Where a tournament table's hand reports go: its director, at the worker that owns the tournament
+ * by the ring (src/tournament/). Resolves once the director has the report (it ignores a repeat).
+ */
+export interface TournamentReportSink {
+  report(report: TournamentReport): Promise<void>;
 }

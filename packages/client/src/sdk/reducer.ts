@@ -268,7 +268,7 @@ function applyResync(view: TableView, message: ResyncResponse): ReduceResult {
   let hand = view.hand;
   for (const event of replay) {
     // Table-scoped, not about a hand: nothing of the hand's markers changes.
-    if (event.type === 'table_closed' || event.type === 'chat_message') continue;
+    if (!('hand_id' in event)) continue;
     hand = handFor(hand, event.hand_id);
     if (hand !== null) hand = recordEvent(hand, event, role);
   }
@@ -310,8 +310,10 @@ export function reduceTable(view: TableView, message: ReducibleMessage): ReduceR
     next = installSnapshot(view, message, message.hero !== undefined ? 'player' : 'spectator');
   } else if (message.type === 'table_closed') {
     next = { ...view, closed: true, hand: view.hand === null ? null : { ...view.hand, folds: [], turn: null } };
-  } else if (message.type === 'chat_message') {
+  } else if (message.type === 'chat_message' || message.type === 'tournament_state' || message.type === 'table_moved') {
     // Chat changes nothing of the table: only the watermark moves (TableSession emits it as `chat`).
+    // A tournament's news is in the snapshot that ends the batch; TableSession emits it (and follows
+    // a move) as `tournament` and `moved`.
     next = view;
   } else {
     if (view.role === 'spectator' && (message.type === 'hole_cards_dealt' || message.type === 'your_turn')) {

@@ -415,7 +415,8 @@ export const ModelName = {
   CashOut: 'CashOut',
   MoneyIncident: 'MoneyIncident',
   Tournament: 'Tournament',
-  TournamentEntry: 'TournamentEntry'
+  TournamentEntry: 'TournamentEntry',
+  TournamentTable: 'TournamentTable'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -431,7 +432,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "user" | "session" | "room" | "membership" | "waitlistEntry" | "ledgerAccount" | "wallet" | "ledgerTransaction" | "ledgerEntry" | "hand" | "handPlayer" | "handAction" | "handCard" | "handPot" | "topUp" | "cashOut" | "moneyIncident" | "tournament" | "tournamentEntry"
+    modelProps: "user" | "session" | "room" | "membership" | "waitlistEntry" | "ledgerAccount" | "wallet" | "ledgerTransaction" | "ledgerEntry" | "hand" | "handPlayer" | "handAction" | "handCard" | "handPot" | "topUp" | "cashOut" | "moneyIncident" | "tournament" | "tournamentEntry" | "tournamentTable"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1841,6 +1842,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    TournamentTable: {
+      payload: Prisma.$TournamentTablePayload<ExtArgs>
+      fields: Prisma.TournamentTableFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TournamentTableFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TournamentTableFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload>
+        }
+        findFirst: {
+          args: Prisma.TournamentTableFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TournamentTableFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload>
+        }
+        findMany: {
+          args: Prisma.TournamentTableFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload>[]
+        }
+        create: {
+          args: Prisma.TournamentTableCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload>
+        }
+        createMany: {
+          args: Prisma.TournamentTableCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TournamentTableCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload>[]
+        }
+        delete: {
+          args: Prisma.TournamentTableDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload>
+        }
+        update: {
+          args: Prisma.TournamentTableUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload>
+        }
+        deleteMany: {
+          args: Prisma.TournamentTableDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TournamentTableUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TournamentTableUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload>[]
+        }
+        upsert: {
+          args: Prisma.TournamentTableUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TournamentTablePayload>
+        }
+        aggregate: {
+          args: Prisma.TournamentTableAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTournamentTable>
+        }
+        groupBy: {
+          args: Prisma.TournamentTableGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TournamentTableGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TournamentTableCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TournamentTableCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2177,6 +2252,17 @@ export const TournamentEntryScalarFieldEnum = {
 } as const
 
 export type TournamentEntryScalarFieldEnum = (typeof TournamentEntryScalarFieldEnum)[keyof typeof TournamentEntryScalarFieldEnum]
+
+
+export const TournamentTableScalarFieldEnum = {
+  id: 'id',
+  tournamentId: 'tournamentId',
+  tableNo: 'tableNo',
+  createdAt: 'createdAt',
+  closedAt: 'closedAt'
+} as const
+
+export type TournamentTableScalarFieldEnum = (typeof TournamentTableScalarFieldEnum)[keyof typeof TournamentTableScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -2619,6 +2705,7 @@ export type GlobalOmitConfig = {
   moneyIncident?: Prisma.MoneyIncidentOmit
   tournament?: Prisma.TournamentOmit
   tournamentEntry?: Prisma.TournamentEntryOmit
+  tournamentTable?: Prisma.TournamentTableOmit
 }
 
 /* Types for Logging */

@@ -69,7 +69,8 @@ export const ModelName = {
   CashOut: 'CashOut',
   MoneyIncident: 'MoneyIncident',
   Tournament: 'Tournament',
-  TournamentEntry: 'TournamentEntry'
+  TournamentEntry: 'TournamentEntry',
+  TournamentTable: 'TournamentTable'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -385,6 +386,17 @@ export const TournamentEntryScalarFieldEnum = {
 } as const
 
 export type TournamentEntryScalarFieldEnum = (typeof TournamentEntryScalarFieldEnum)[keyof typeof TournamentEntryScalarFieldEnum]
+
+
+export const TournamentTableScalarFieldEnum = {
+  id: 'id',
+  tournamentId: 'tournamentId',
+  tableNo: 'tableNo',
+  createdAt: 'createdAt',
+  closedAt: 'closedAt'
+} as const
+
+export type TournamentTableScalarFieldEnum = (typeof TournamentTableScalarFieldEnum)[keyof typeof TournamentTableScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -308,6 +308,7 @@ export type TournamentWhereInput = {
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   creator?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   entries?: Prisma.TournamentEntryListRelationFilter
+  tables?: Prisma.TournamentTableListRelationFilter
   accounts?: Prisma.LedgerAccountListRelationFilter
   transactions?: Prisma.LedgerTransactionListRelationFilter
 }
@@ -330,6 +331,7 @@ export type TournamentOrderByWithRelationInput = {
   cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
   creator?: Prisma.UserOrderByWithRelationInput
   entries?: Prisma.TournamentEntryOrderByRelationAggregateInput
+  tables?: Prisma.TournamentTableOrderByRelationAggregateInput
   accounts?: Prisma.LedgerAccountOrderByRelationAggregateInput
   transactions?: Prisma.LedgerTransactionOrderByRelationAggregateInput
 }
@@ -355,6 +357,7 @@ export type TournamentWhereUniqueInput = Prisma.AtLeast<{
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   creator?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   entries?: Prisma.TournamentEntryListRelationFilter
+  tables?: Prisma.TournamentTableListRelationFilter
   accounts?: Prisma.LedgerAccountListRelationFilter
   transactions?: Prisma.LedgerTransactionListRelationFilter
 }, "id">
@@ -420,6 +423,7 @@ export type TournamentCreateInput = {
   cancelledAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
+  tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutTournamentInput
 }
@@ -441,6 +445,7 @@ export type TournamentUncheckedCreateInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
+  tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
 }
@@ -462,6 +467,7 @@ export type TournamentUpdateInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
+  tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutTournamentNestedInput
 }
@@ -483,6 +489,7 @@ export type TournamentUncheckedUpdateInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
+  tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
 }
@@ -718,6 +725,20 @@ export type TournamentUpdateOneRequiredWithoutEntriesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.TournamentUpdateToOneWithWhereWithoutEntriesInput, Prisma.TournamentUpdateWithoutEntriesInput>, Prisma.TournamentUncheckedUpdateWithoutEntriesInput>
 }
 
+export type TournamentCreateNestedOneWithoutTablesInput = {
+  create?: Prisma.XOR<Prisma.TournamentCreateWithoutTablesInput, Prisma.TournamentUncheckedCreateWithoutTablesInput>
+  connectOrCreate?: Prisma.TournamentCreateOrConnectWithoutTablesInput
+  connect?: Prisma.TournamentWhereUniqueInput
+}
+
+export type TournamentUpdateOneRequiredWithoutTablesNestedInput = {
+  create?: Prisma.XOR<Prisma.TournamentCreateWithoutTablesInput, Prisma.TournamentUncheckedCreateWithoutTablesInput>
+  connectOrCreate?: Prisma.TournamentCreateOrConnectWithoutTablesInput
+  upsert?: Prisma.TournamentUpsertWithoutTablesInput
+  connect?: Prisma.TournamentWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.TournamentUpdateToOneWithWhereWithoutTablesInput, Prisma.TournamentUpdateWithoutTablesInput>, Prisma.TournamentUncheckedUpdateWithoutTablesInput>
+}
+
 export type TournamentCreateWithoutCreatorInput = {
   id?: string
   name: string
@@ -734,6 +755,7 @@ export type TournamentCreateWithoutCreatorInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
+  tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutTournamentInput
 }
@@ -754,6 +776,7 @@ export type TournamentUncheckedCreateWithoutCreatorInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
+  tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
 }
@@ -822,6 +845,7 @@ export type TournamentCreateWithoutAccountsInput = {
   cancelledAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
+  tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutTournamentInput
 }
 
@@ -842,6 +866,7 @@ export type TournamentUncheckedCreateWithoutAccountsInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
+  tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
 }
 
@@ -878,6 +903,7 @@ export type TournamentUpdateWithoutAccountsInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
+  tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutTournamentNestedInput
 }
 
@@ -898,6 +924,7 @@ export type TournamentUncheckedUpdateWithoutAccountsInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
+  tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
 }
 
@@ -918,6 +945,7 @@ export type TournamentCreateWithoutTransactionsInput = {
   cancelledAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
+  tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
 }
 
@@ -938,6 +966,7 @@ export type TournamentUncheckedCreateWithoutTransactionsInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
+  tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
 }
 
@@ -974,6 +1003,7 @@ export type TournamentUpdateWithoutTransactionsInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
+  tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
 }
 
@@ -994,6 +1024,7 @@ export type TournamentUncheckedUpdateWithoutTransactionsInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
+  tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
 }
 
@@ -1013,6 +1044,7 @@ export type TournamentCreateWithoutEntriesInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
+  tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutTournamentInput
 }
@@ -1033,6 +1065,7 @@ export type TournamentUncheckedCreateWithoutEntriesInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
 }
@@ -1069,6 +1102,7 @@ export type TournamentUpdateWithoutEntriesInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
+  tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutTournamentNestedInput
 }
@@ -1089,6 +1123,107 @@ export type TournamentUncheckedUpdateWithoutEntriesInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
+  accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
+  transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
+}
+
+export type TournamentCreateWithoutTablesInput = {
+  id?: string
+  name: string
+  format: string
+  status?: $Enums.TournamentStatus
+  config: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  buyIn: bigint | number
+  fee: bigint | number
+  minEntrants: number
+  maxEntrants: number
+  startsAt?: Date | string | null
+  createdAt?: Date | string
+  startedAt?: Date | string | null
+  finishedAt?: Date | string | null
+  cancelledAt?: Date | string | null
+  creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
+  entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
+  accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
+  transactions?: Prisma.LedgerTransactionCreateNestedManyWithoutTournamentInput
+}
+
+export type TournamentUncheckedCreateWithoutTablesInput = {
+  id?: string
+  name: string
+  format: string
+  status?: $Enums.TournamentStatus
+  config: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdBy?: string | null
+  buyIn: bigint | number
+  fee: bigint | number
+  minEntrants: number
+  maxEntrants: number
+  startsAt?: Date | string | null
+  createdAt?: Date | string
+  startedAt?: Date | string | null
+  finishedAt?: Date | string | null
+  cancelledAt?: Date | string | null
+  entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
+  accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
+  transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
+}
+
+export type TournamentCreateOrConnectWithoutTablesInput = {
+  where: Prisma.TournamentWhereUniqueInput
+  create: Prisma.XOR<Prisma.TournamentCreateWithoutTablesInput, Prisma.TournamentUncheckedCreateWithoutTablesInput>
+}
+
+export type TournamentUpsertWithoutTablesInput = {
+  update: Prisma.XOR<Prisma.TournamentUpdateWithoutTablesInput, Prisma.TournamentUncheckedUpdateWithoutTablesInput>
+  create: Prisma.XOR<Prisma.TournamentCreateWithoutTablesInput, Prisma.TournamentUncheckedCreateWithoutTablesInput>
+  where?: Prisma.TournamentWhereInput
+}
+
+export type TournamentUpdateToOneWithWhereWithoutTablesInput = {
+  where?: Prisma.TournamentWhereInput
+  data: Prisma.XOR<Prisma.TournamentUpdateWithoutTablesInput, Prisma.TournamentUncheckedUpdateWithoutTablesInput>
+}
+
+export type TournamentUpdateWithoutTablesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  format?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumTournamentStatusFieldUpdateOperationsInput | $Enums.TournamentStatus
+  config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  fee?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  minEntrants?: Prisma.IntFieldUpdateOperationsInput | number
+  maxEntrants?: Prisma.IntFieldUpdateOperationsInput | number
+  startsAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
+  entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
+  accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
+  transactions?: Prisma.LedgerTransactionUpdateManyWithoutTournamentNestedInput
+}
+
+export type TournamentUncheckedUpdateWithoutTablesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  format?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumTournamentStatusFieldUpdateOperationsInput | $Enums.TournamentStatus
+  config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  createdBy?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  buyIn?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  fee?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  minEntrants?: Prisma.IntFieldUpdateOperationsInput | number
+  maxEntrants?: Prisma.IntFieldUpdateOperationsInput | number
+  startsAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
 }
@@ -1126,6 +1261,7 @@ export type TournamentUpdateWithoutCreatorInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
+  tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUpdateManyWithoutTournamentNestedInput
 }
@@ -1146,6 +1282,7 @@ export type TournamentUncheckedUpdateWithoutCreatorInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
+  tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
 }
@@ -1174,12 +1311,14 @@ export type TournamentUncheckedUpdateManyWithoutCreatorInput = {
 
 export type TournamentCountOutputType = {
   entries: number
+  tables: number
   accounts: number
   transactions: number
 }
 
 export type TournamentCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   entries?: boolean | TournamentCountOutputTypeCountEntriesArgs
+  tables?: boolean | TournamentCountOutputTypeCountTablesArgs
   accounts?: boolean | TournamentCountOutputTypeCountAccountsArgs
   transactions?: boolean | TournamentCountOutputTypeCountTransactionsArgs
 }
@@ -1199,6 +1338,13 @@ export type TournamentCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.E
  */
 export type TournamentCountOutputTypeCountEntriesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.TournamentEntryWhereInput
+}
+
+/**
+ * TournamentCountOutputType without action
+ */
+export type TournamentCountOutputTypeCountTablesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TournamentTableWhereInput
 }
 
 /**
@@ -1234,6 +1380,7 @@ export type TournamentSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   cancelledAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
   entries?: boolean | Prisma.Tournament$entriesArgs<ExtArgs>
+  tables?: boolean | Prisma.Tournament$tablesArgs<ExtArgs>
   accounts?: boolean | Prisma.Tournament$accountsArgs<ExtArgs>
   transactions?: boolean | Prisma.Tournament$transactionsArgs<ExtArgs>
   _count?: boolean | Prisma.TournamentCountOutputTypeDefaultArgs<ExtArgs>
@@ -1299,6 +1446,7 @@ export type TournamentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs
 export type TournamentInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
   entries?: boolean | Prisma.Tournament$entriesArgs<ExtArgs>
+  tables?: boolean | Prisma.Tournament$tablesArgs<ExtArgs>
   accounts?: boolean | Prisma.Tournament$accountsArgs<ExtArgs>
   transactions?: boolean | Prisma.Tournament$transactionsArgs<ExtArgs>
   _count?: boolean | Prisma.TournamentCountOutputTypeDefaultArgs<ExtArgs>
@@ -1315,6 +1463,7 @@ export type $TournamentPayload<ExtArgs extends runtime.Types.Extensions.Internal
   objects: {
     creator: Prisma.$UserPayload<ExtArgs> | null
     entries: Prisma.$TournamentEntryPayload<ExtArgs>[]
+    tables: Prisma.$TournamentTablePayload<ExtArgs>[]
     accounts: Prisma.$LedgerAccountPayload<ExtArgs>[]
     transactions: Prisma.$LedgerTransactionPayload<ExtArgs>[]
   }
@@ -1742,6 +1891,7 @@ export interface Prisma__TournamentClient<T, Null = never, ExtArgs extends runti
   readonly [Symbol.toStringTag]: "PrismaPromise"
   creator<T extends Prisma.Tournament$creatorArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tournament$creatorArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   entries<T extends Prisma.Tournament$entriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tournament$entriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TournamentEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tables<T extends Prisma.Tournament$tablesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tournament$tablesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TournamentTablePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   accounts<T extends Prisma.Tournament$accountsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tournament$accountsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerAccountPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   transactions<T extends Prisma.Tournament$transactionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tournament$transactionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LedgerTransactionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -2229,6 +2379,30 @@ export type Tournament$entriesArgs<ExtArgs extends runtime.Types.Extensions.Inte
   take?: number
   skip?: number
   distinct?: Prisma.TournamentEntryScalarFieldEnum | Prisma.TournamentEntryScalarFieldEnum[]
+}
+
+/**
+ * Tournament.tables
+ */
+export type Tournament$tablesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TournamentTable
+   */
+  select?: Prisma.TournamentTableSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TournamentTable
+   */
+  omit?: Prisma.TournamentTableOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TournamentTableInclude<ExtArgs> | null
+  where?: Prisma.TournamentTableWhereInput
+  orderBy?: Prisma.TournamentTableOrderByWithRelationInput | Prisma.TournamentTableOrderByWithRelationInput[]
+  cursor?: Prisma.TournamentTableWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TournamentTableScalarFieldEnum | Prisma.TournamentTableScalarFieldEnum[]
 }
 
 /**

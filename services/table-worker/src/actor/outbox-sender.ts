@@ -1,5 +1,6 @@
 import { voidedHandJobSchema, type Logger } from '@felt/platform';
 import type { MoneyJobSink, OutboxJob } from '../money/ports.js';
+import type { TournamentReportSink } from '../ports.js';
 import { outboxJobId, type Outbox } from '../table/outbox.js';
 
 /**
@@ -15,6 +16,8 @@ export class OutboxSender {
     private readonly hands: MoneyJobSink,
     private readonly logger: Logger,
     private readonly tableId: string,
+    /** A tournament table's director (reports go there, not to the hands queue). */
+    private readonly reports?: TournamentReportSink,
   ) {}
 
   /** The queue refused the last try: the next waits a little. */
@@ -31,7 +34,7 @@ export class OutboxSender {
         this.lastFailed = true;
         this.logger.warn(
           { err, tableId: this.tableId, job: item.kind, id: outboxJobId(item) },
-          'money job enqueue failed',
+          item.kind === 'tournament_report' ? 'tournament report not delivered' : 'money job enqueue failed',
         );
         return;
       }
@@ -43,6 +46,15 @@ export class OutboxSender {
   private async send(item: OutboxJob): Promise<void> {
     if (item.kind === 'hand') {
       await this.hands.enqueue(item.job);
+      return;
+    }
+    if (item.kind === 'tournament_report') {
+      if (this.reports === undefined) {
+        // A worker without tournaments (unit tests of cash tables) has no director to tell: loud.
+        this.logger.error({ tableId: this.tableId, handNo: item.job.hand_no }, 'no director link: report dropped');
+        return;
+      }
+      await this.reports.report(item.job);
       return;
     }
     if (item.kind === 'voided') {

@@ -1,6 +1,14 @@
 import type { Logger } from '@felt/platform';
 import { ErrorCode, Role, type ResyncResponse, type TableEvent } from '@felt/protocol';
-import type { CheckpointStore, Clock, EventPublisher, Publication, RandomSource, Scheduler } from '../ports.js';
+import type {
+  CheckpointStore,
+  Clock,
+  EventPublisher,
+  Publication,
+  RandomSource,
+  Scheduler,
+  TournamentReportSink,
+} from '../ports.js';
 import type { MoneyJobSink, MoneySeed, MoneySeedSource } from '../money/ports.js';
 import type { BotOptions } from '../bots/bot-brain.js';
 import type { CommandResult } from '../table/command-history.js';
@@ -21,6 +29,7 @@ import { OutboxSender } from './outbox-sender.js';
 import { snapshotPublications } from './snapshots.js';
 import { notJoined, TableError } from './table-error.js';
 import type { ConnectionReply, TableCommand, TableOutcome } from './table-command.js';
+import type { TournamentOrder, TournamentOrderResult } from '../tournament/contracts.js';
 
 export interface TableActorDeps {
   /** The room rows; with `seatBot`, bots are funded users (docs/dev/money-flows.md §1). */
@@ -46,6 +55,8 @@ export interface TableActorDeps {
   readonly heartbeatMs?: number;
   /** Limits that keep one player's traffic from degrading the table for the others. */
   readonly limits?: Partial<TableLimits>;
+  /** Tournament tables' hand reports, to their director. */
+  readonly tournamentReports?: TournamentReportSink;
 }
 
 /** Bounds on what a table queues and admits (docs/operations.md, "Security"). */
@@ -123,7 +134,7 @@ export class TableActor {
   ) {
     this.idleSince = deps.clock.now();
     this.heartbeats = new Heartbeats(deps.heartbeatMs ?? 0, this.idleSince);
-    this.outboxSender = new OutboxSender(deps.hands, deps.logger, live.tableId);
+    this.outboxSender = new OutboxSender(deps.hands, deps.logger, live.tableId, deps.tournamentReports);
     this.saved = JSON.stringify(live.toJSON());
     this.limits = { ...DEFAULT_TABLE_LIMITS, ...deps.limits };
   }
@@ -342,6 +353,8 @@ export class TableActor {
           this.armedAt = null;
           live.tick(now);
           return await this.commit(now);
+        case 'tournament':
+          return await this.tournamentOrder(command.order, now);
       }
     } finally {
       this.arm();
@@ -450,6 +463,25 @@ export class TableActor {
     // Anyone else's, once the commit stands (it is in no checkpoint to roll back with).
     if (commandId !== undefined && !member) this.rememberOthers(userId, commandId, result);
     return { ...outcome, result };
+  }
+
+  /**
+   * The director's order: a repeat gets its first answer and changes nothing; a refusal changes
+   * nothing; an applied order is committed (its answer is in the checkpoint) before it is answered.
+   */
+  private async tournamentOrder(order: TournamentOrder, now: number): Promise<TableOutcome> {
+    const live = this.live;
+    const earlier = live.tournamentAnswer(order.order_id);
+    if (earlier !== undefined) return { ...this.unchanged(), order: earlier };
+    let answer: TournamentOrderResult;
+    try {
+      answer = live.tournamentOrder(order, now);
+    } catch (err) {
+      live.drain();
+      throw err;
+    }
+    const outcome = await this.commit(now);
+    return { ...outcome, order: answer };
   }
 
   private rememberOthers(userId: string, commandId: string, result: CommandResult): void {

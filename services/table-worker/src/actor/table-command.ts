@@ -1,6 +1,7 @@
 import type { ServerMessage } from '@felt/protocol';
 import type { CommandResult } from '../table/command-history.js';
 import type { ClientCommandFrame } from '../table/commands.js';
+import type { TournamentOrder, TournamentOrderResult } from '../tournament/contracts.js';
 
 /** What a table actor is asked to do (each through its mailbox, one at a time). */
 export type TableCommand =
@@ -36,7 +37,9 @@ export type TableCommand =
   /** The lobby recorded a member's leave request (worker-mode cash-out). */
   | { readonly kind: 'member_leaving'; readonly userId: string }
   /** A timer is due (action clock, seed window, bots, next hand). */
-  | { readonly kind: 'tick' };
+  | { readonly kind: 'tick' }
+  /** The tournament director's order to this table (idempotent by its order id). */
+  | { readonly kind: 'tournament'; readonly order: TournamentOrder };
 
 export interface ConnectionReply {
   readonly connectionId: string;
@@ -56,4 +59,6 @@ export interface TableOutcome {
    * command_id the table had already answered, that first answer again. Absent for other commands.
    */
   readonly result?: CommandResult;
+  /** A tournament order's answer (the first one again for a repeated order id). */
+  readonly order?: TournamentOrderResult;
 }

@@ -5,12 +5,13 @@ import {
   sealRoomRebuild,
   isDatabaseUnavailable,
   loadTableSeed,
+  loadTournamentTable,
   seatBot,
   StaleOwnerEpochError,
   type BankrollLimits,
   type PrismaClient,
 } from '@felt/db';
-import { ErrorCode, safeParseRoomConfig } from '@felt/protocol';
+import { ErrorCode, safeParseRoomConfig, safeParseTournamentConfig, tournamentTableConfig } from '@felt/protocol';
 import { TableError } from '../actor/table-error.js';
 import { BotFundingRefusedError, type BotSeatRequest, type MoneySeed, type MoneySeedSource } from '../money/ports.js';
 import { StaleEpochError } from '../ports.js';
@@ -35,7 +36,7 @@ export class DbSeedSource implements MoneySeedSource {
 
   private async loadRows(tableId: string): Promise<MoneySeed | null> {
     const seed = await loadTableSeed(this.prisma, tableId);
-    if (!seed) return null;
+    if (!seed) return this.loadTournamentTable(tableId);
     const [host, botsOnly] = await Promise.all([
       this.prisma.room.findUnique({ where: { id: tableId }, select: { hostId: true } }),
       this.botsOnly(tableId),
@@ -62,6 +63,27 @@ export class DbSeedSource implements MoneySeedSource {
         // seatBot names a bot's user after its id; no sign-up can take such a name.
         bot: m.name === botName(m.userId),
       })),
+    };
+  }
+
+  /**
+   * A tournament's table (`tournament_tables`): the tournament's game, seats and clock, nobody seated
+   * (the director seats its players), closed once broken or once the tournament is over.
+   */
+  private async loadTournamentTable(tableId: string): Promise<MoneySeed | null> {
+    const row = await loadTournamentTable(this.prisma, tableId);
+    if (row === null) return null;
+    const parsed = safeParseTournamentConfig(row.config);
+    // A stored config that no longer parses cannot be played: the table is as good as closed.
+    if (!parsed.success) return { roomId: tableId, status: 'closed', seatCount: 2, members: [] };
+    const config = tournamentTableConfig(parsed.config);
+    return {
+      roomId: tableId,
+      status: row.closed ? 'closed' : 'open',
+      seatCount: config.seats,
+      config,
+      members: [],
+      tournament: { tournamentId: row.tournamentId },
     };
   }
 

@@ -14,6 +14,7 @@ import { notJoined, TableError } from '../actor/table-error.js';
 import type { WorkerMetrics } from '../metrics.js';
 import { NotOwnerError } from '../ownership/table-ownership.js';
 import { toTableRequest, type TableRequest } from './gateway-requests.js';
+import { createTournamentHandler, type DirectorInbox, type TournamentRpcDeps } from './tournament-rpc.js';
 import { ackFrame, errorFrame, notOwnerFrame, replyFrame, welcomeFrame } from './worker-frames.js';
 
 export interface TableServiceDeps {
@@ -27,6 +28,10 @@ export interface TableServiceDeps {
   readonly openStreams?: Set<string>;
   /** The Drain RPC's token (the one the ops port's /drain takes); the RPC is refused without it. */
   readonly drainToken: string;
+  /** The tournament directors this worker runs (reports for them arrive by the Tournament RPC). */
+  readonly directors?: DirectorInbox;
+  /** Whether a Tournament RPC caller is a table worker (default: anyone, as on a plaintext link). */
+  readonly peerAllowed?: TournamentRpcDeps['peerAllowed'];
 }
 
 const tracer = trace.getTracer('felt.table-worker');
@@ -241,6 +246,14 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
 
   return {
     connect,
+    tournament: createTournamentHandler({
+      workerId,
+      ring,
+      directory,
+      directors: deps.directors,
+      logger,
+      peerAllowed: deps.peerAllowed ?? (() => true),
+    }),
     health: (_call, callback) => {
       callback(null, {
         workerId,

@@ -1,6 +1,7 @@
 import { CodedError } from '@felt/engine';
 import type { CashOutJob, CompletedHandJob, LiveTableMoney, VoidedHandJob } from '@felt/platform';
 import type { HandSink, SeatedMember, TableSeed, TableSeedSource } from '../ports.js';
+import type { TournamentReport } from '../tournament/contracts.js';
 
 /**
  * The money side of a table (docs/dev/money-flows.md, "What the table worker does"). Every field
@@ -23,6 +24,11 @@ export interface MoneyMember extends SeatedMember {
 export interface MoneySeed extends TableSeed {
   /** `rooms.last_hand_no`: hands 1..lastHandNo are persisted. */
   readonly lastHandNo?: number;
+  /**
+   * A tournament's table (`tournament_tables`): no room rows, no money; the director seats its
+   * players and tells it when to deal (table/tournament-table.ts).
+   */
+  readonly tournament?: { readonly tournamentId: string };
   readonly members: readonly MoneyMember[];
 }
 
@@ -93,6 +99,8 @@ export interface MoneyJobSink extends HandSink {
 /** A job waiting in the table's outbox (kept in the checkpoint until it is in the queue). */
 export type OutboxJob =
   | { readonly kind: 'hand'; readonly job: CompletedHandJob }
+  /** A tournament table's hand report, for its director (not the hands queue). */
+  | { readonly kind: 'tournament_report'; readonly job: TournamentReport }
   | { readonly kind: 'voided'; readonly job: VoidedHandJob }
   | { readonly kind: 'cash_out'; readonly job: CashOutJob };
 

@@ -51,17 +51,20 @@ export class TableCommands {
         return this.sitIn(userId, frame.post === true, now);
       case 'sit_out': {
         const seat = this.requireSeat(userId);
+        this.notInTournament('sit out: the clock folds for you while you are away');
         this.ctx.engine.sitOut(seat);
         this.table.settle(now);
         return;
       }
       case 'leave':
         this.requireSeat(userId);
+        this.notInTournament('leave a tournament table: you play until you are out');
         if (this.seating.isLeaving(userId)) return;
         this.seating.markLeaving(userId, now);
         this.table.settle(now);
         return;
       case 'start_hand':
+        this.notInTournament('start a hand: the tournament director deals');
         return this.forceStart(userId, now);
       case 'show_cards':
         return this.showCards(userId, frame.hand_id);
@@ -76,6 +79,11 @@ export class TableCommands {
     details: { reason?: string; min?: number; max?: number } = {},
   ): never {
     throw new TableError(code, message, this.ctx.tableId, details);
+  }
+
+  /** Refuses what a tournament's players may not do (the director owns seats and deals). */
+  private notInTournament(what: string): void {
+    if (this.ctx.tournament) this.refuse(ErrorCode.NOT_ALLOWED, `at a tournament table you cannot ${what}`);
   }
 
   private requireSeat(userId: string): number {

@@ -126,6 +126,9 @@ export class HandRecords {
       reveal,
     });
     // The record first, then the cash-outs of the players it let go (their last hand is this one).
+    // A tournament's hands move tournament chips, which no ledger holds: the director gets the
+    // table's report instead (tournament-table.ts), and the record is not persisted yet.
+    if (this.ctx.tournament) return;
     const job = completedHandJob(tableId, hand, meta, reveal, this.ctx.money.takeAllUnreported(), now);
     this.ctx.outbox.push({ kind: 'hand', job });
   }

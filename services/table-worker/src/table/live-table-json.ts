@@ -7,6 +7,8 @@ import type { CommandRecord } from './command-history.js';
 import type { HandMeta, PendingHand } from './dealer.js';
 import type { ConnectionState, MemberState } from './seating.js';
 import type { StreamState } from './stream-book.js';
+import type { TournamentTableJSON } from './tournament-table.js';
+import { newTournamentTableJSON } from './tournament-table.js';
 import type { TurnState } from './turn-clock.js';
 
 /** The checkpointed state of a live table (`P checkpoint:<table>`'s `state`). */
@@ -43,6 +45,8 @@ export interface LiveTableJSON {
    * and counts, then the seats are refunded and the table closes (absent in older checkpoints).
    */
   readonly closing?: boolean;
+  /** A tournament's table: the director's orders and what it last said (absent at a cash table). */
+  readonly tournament?: TournamentTableJSON;
 }
 
 /** A table's state before anything happened at it: no member seated yet, no hand, nothing sent. */
@@ -80,5 +84,6 @@ export function newTableJSON(
     streams: {},
     commands: {},
     outbox: [],
+    ...(seed.tournament !== undefined ? { tournament: newTournamentTableJSON(seed.tournament.tournamentId) } : {}),
   };
 }

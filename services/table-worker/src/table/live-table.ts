@@ -1,7 +1,9 @@
 import { Hand, Table } from '@felt/engine';
-import { HandVoidReason, parseRoomConfig, type RoomConfig, type VariantView } from '@felt/protocol';
+import { ErrorCode, HandVoidReason, parseRoomConfig, type RoomConfig, type VariantView } from '@felt/protocol';
+import { TableError } from '../actor/table-error.js';
 import type { BotFundingRefusal, LiveTableMoney, MoneySeed } from '../money/ports.js';
 import { TableMoney } from '../money/table-money.js';
+import type { TournamentOrder, TournamentOrderResult } from '../tournament/contracts.js';
 import { BotSeats, type BotRequest } from './bot-seats.js';
 import { TableChat } from './chat.js';
 import { CommandHistory } from './command-history.js';
@@ -17,6 +19,7 @@ import { Seating, type ConnectionState, type MemberState } from './seating.js';
 import { StreamBook, type Recipients } from './stream-book.js';
 import { TableLifecycle, type LiveTableDeps, type TableContext } from './table-context.js';
 import { TimeBanks } from './time-banks.js';
+import { TournamentTable } from './tournament-table.js';
 import { resolveTiming } from './timing.js';
 import { TurnClock, type TurnState } from './turn-clock.js';
 
@@ -61,6 +64,8 @@ export class LiveTable {
   private readonly records: HandRecords;
   private readonly closer: RoomClose;
   private readonly commands: TableCommands;
+  /** A tournament's table: the director's side (null at a cash table). */
+  private readonly tournament: TournamentTable | null;
 
   private constructor(
     json: LiveTableJSON,
@@ -90,8 +95,11 @@ export class LiveTable {
       events: this.events,
       outbox: this.outbox,
       money: this.money,
+      tournament: json.tournament !== undefined,
     };
     this.seating = new Seating(ctx, this.banks, () => this.dealer.handNo, json);
+    this.tournament =
+      json.tournament !== undefined ? new TournamentTable(ctx, this.seating, this.banks, json.tournament) : null;
     this.dealer = new Dealer(ctx, this.seating, { hand, meta: json.meta, pending: json.pending, handNo: json.handNo });
     this.bots = new BotSeats(ctx, this.seating, this.banks);
     this.clock = new TurnClock(ctx, this.seating, this.bots, this.dealer, this.banks, json);
@@ -114,7 +122,12 @@ export class LiveTable {
   /** A new live table from the room's rows. */
   static create(tableId: string, seed: MoneySeed, tableSeq: number, now: number, deps: LiveTableDeps): LiveTable {
     const config = seed.config ?? parseRoomConfig({ seats: Math.min(10, Math.max(2, seed.seatCount)) });
-    const engine = new Table(engineTableConfig(config, tableId));
+    // A tournament player who times out is folded hand after hand, never sat out: they are blinded
+    // away until they come back or are out.
+    const engine = new Table({
+      ...engineTableConfig(config, tableId),
+      ...(seed.tournament !== undefined ? { sitOutAfterTimeouts: Number.MAX_SAFE_INTEGER } : {}),
+    });
     const live = new LiveTable(newTableJSON(tableId, seed, config, engine, tableSeq, now), engine, null, deps);
     live.refresh(seed, now);
     return live;
@@ -174,6 +187,7 @@ export class LiveTable {
       outbox: this.outbox.toJSON(),
       moneyBook: this.money.toJSON(),
       ...(this.lifecycle.closing ? { closing: true } : {}),
+      ...(this.tournament !== null ? { tournament: this.tournament.toJSON() } : {}),
     };
   }
 
@@ -333,6 +347,11 @@ export class LiveTable {
       this.closer.close(seed, now);
       return;
     }
+    // A tournament's players are the director's to seat: its rows list none.
+    if (this.tournament !== null) {
+      this.settle(now);
+      return;
+    }
     this.applyChat(seed.config?.chat);
     this.seating.applySeed(seed, now);
     this.syncSeats(now);
@@ -354,6 +373,36 @@ export class LiveTable {
     if (this.lifecycle.closed || this.seating.seatOf(userId) === undefined || this.seating.isLeaving(userId)) return;
     this.seating.markLeaving(userId, now);
     this.settle(now);
+  }
+
+  /** The tournament this table belongs to, if any, and what the director last said of it. */
+  get tournamentInfo(): TournamentTable['info'] {
+    return this.tournament?.info ?? null;
+  }
+
+  get tournamentId(): string | null {
+    return this.tournament?.tournamentId ?? null;
+  }
+
+  /** An order the director gave before: its first answer (undefined: a new order). */
+  tournamentAnswer(orderId: string): TournamentOrderResult | undefined {
+    return this.tournament?.answered(orderId);
+  }
+
+  /**
+   * One of the tournament director's orders (docs/architecture.md, "Tournaments"): throws TableError
+   * (nothing changed) or applies completely, then the table plays on (a `deal` starts the next hand
+   * after the pause; a `close` closes it).
+   */
+  tournamentOrder(order: TournamentOrder, now: number): TournamentOrderResult {
+    if (this.tournament === null) {
+      throw new TableError(ErrorCode.NOT_ALLOWED, 'this table is not a tournament table', this.tableId);
+    }
+    const handInProgress = this.engine.currentHandId !== null || this.dealer.pending !== null;
+    const result = this.tournament.apply(order, now, handInProgress);
+    if (order.kind === 'close') this.closer.close(null, now);
+    else this.settle(now);
+    return result;
   }
 
   /** A client command: throws TableError (nothing changed) or applies completely. */
@@ -436,8 +485,9 @@ export class LiveTable {
     if (this.engine.currentHandId !== null || this.dealer.pending !== null || this.clock.frozen) return;
     const nextHandAt = this.clock.nextHandAt;
     // No next hand is announced while none could start (too few players who can play): the pause
-    // begins once one can.
-    if (!this.config.startHand.autoStart || !this.dealer.startable()) {
+    // begins once one can. A tournament table deals only when its director says so.
+    const mayDeal = this.tournament !== null ? this.tournament.dealAllowed : this.config.startHand.autoStart;
+    if (!mayDeal || !this.dealer.startable()) {
       this.clock.cancelNextHand();
       return;
     }
@@ -457,6 +507,8 @@ export class LiveTable {
   private syncSeats(now: number): void {
     const { closed, closing } = this.lifecycle;
     if (closed || closing || this.engine.currentHandId !== null || this.dealer.pending !== null) return;
+    // The director seats a tournament's players itself.
+    if (this.tournament !== null) return;
     this.seating.seatMembers(now);
     this.bots.fill(now);
   }
@@ -465,6 +517,7 @@ export class LiveTable {
   private beginHand(now: number): void {
     const plan = this.engine.planNextHand();
     if (plan === null) return;
+    this.tournament?.dealing();
     this.clock.handStarting();
     this.dealer.announce(plan, now);
   }
@@ -474,6 +527,7 @@ export class LiveTable {
     const { hand, meta, left } = this.dealer.finish(now);
     this.clock.endTurn();
     this.records.completed(hand, meta, now);
+    this.tournament?.handEnded(hand, meta.handNo);
     // Every refillEveryHands hands of the table, the players dealt into this one get time back.
     if (this.bankRefill.ms > 0 && meta.handNo % this.bankRefill.everyHands === 0) {
       this.banks.refill(

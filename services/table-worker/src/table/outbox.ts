@@ -3,6 +3,7 @@ import type { OutboxJob } from '../money/ports.js';
 
 /** The id the hands queue knows a job by (a re-sent job with the same id is a no-op there). */
 export function outboxJobId(item: OutboxJob): string {
+  if (item.kind === 'tournament_report') return `report-${item.job.table_id}-${item.job.hand_no}`;
   return item.kind === 'cash_out' ? item.job.request_id : item.job.hand_id;
 }
 

@@ -16,6 +16,11 @@ export interface MemberState {
   readonly bot: boolean;
   /** The room membership behind the seat (cash-out request ids); absent without Postgres. */
   readonly membershipId?: string;
+  /**
+   * A tournament player no longer seated here (moved to another table, or out), kept while they are
+   * connected so that their own stream carries the last of the table (table_moved, the hand's end).
+   */
+  readonly departed?: true;
 }
 
 export interface ConnectionState {
@@ -292,7 +297,26 @@ export class Seating {
 
   /** A bot the actor funded joins the members (it sits at the next `seatMembers`). */
   addMember(member: MemberState): void {
-    this.members.push(member);
+    this.members = [...this.members.filter((m) => m.userId !== member.userId), member];
+  }
+
+  /**
+   * A tournament player left their seat (the engine's seat is already gone): a connected one stays a
+   * member, departed, until their last connection goes (`pruneDeparted`); nothing is cashed out.
+   */
+  dropMember(userId: string): void {
+    this.away.delete(userId);
+    this.leaving.delete(userId);
+    const connected = this.isConnected(userId);
+    this.members = this.members.flatMap((m) => {
+      if (m.userId !== userId) return [m];
+      return connected ? [{ ...m, departed: true as const }] : [];
+    });
+  }
+
+  /** Departed tournament players without a connection are forgotten. */
+  pruneDeparted(): void {
+    this.members = this.members.filter((m) => m.departed !== true || this.isConnected(m.userId));
   }
 
   /** The player is back at the table (they acted, or sat in). */

@@ -83,4 +83,6 @@ export interface TableContext {
   readonly outbox: Outbox;
   /** Top-ups added and not yet reported, memberships let go. */
   readonly money: TableMoney;
+  /** A tournament's table: the director seats players and deals; nobody sits out, leaves or freezes it. */
+  readonly tournament: boolean;
 }

@@ -93,6 +93,8 @@ export class TurnClock {
     if (
       this.frozenSince === null &&
       !this.seating.botsOnly &&
+      // A tournament never waits for its absent players: the clock folds for them.
+      !this.ctx.tournament &&
       !this.ctx.lifecycle.closing &&
       this.noHuman !== null &&
       now - this.noHuman >= this.ctx.timing.freezeAfterMs &&

@@ -142,7 +142,8 @@ function memberParts(
   seats: readonly SeatView[],
 ): { seats?: SeatView[]; hero: HeroView } | null {
   const member = live.member(viewer);
-  if (member === undefined || member.bot) return null;
+  // A tournament player moved away or out sees what the spectators see.
+  if (member === undefined || member.bot || member.departed === true) return null;
   const hand = live.hand;
   // The seat the viewer holds is the engine's word only: the room rows may already give the viewer a
   // seat that someone else still plays in this hand, whose cards must stay theirs.
@@ -249,5 +250,6 @@ function spectatorBody(live: LiveTable, ts: number): SnapshotBody {
     ...(live.nextHandAt !== null ? { next_hand_at: live.nextHandAt } : {}),
     ...(live.closing ? { closing: true as const } : {}),
     ...(live.botsBlocked !== null ? { bots_blocked: live.botsBlocked } : {}),
+    ...(live.tournamentInfo !== null ? { tournament: live.tournamentInfo } : {}),
   };
 }

@@ -376,6 +376,33 @@ export interface DrainResponse {
   draining: boolean;
 }
 
+export interface TournamentRequest {
+  /** The ring key the payload is for: a table id (an order) or `tournament:<id>` (a report). */
+  targetId: string;
+  /** One @felt/platform tournamentMessageSchema value, UTF-8 JSON: the receiver parses it. */
+  payloadJson: Buffer;
+  /** W3C trace context of the sender's span, as in ClientCommand. */
+  traceContext: { [key: string]: string };
+}
+
+export interface TournamentRequest_TraceContextEntry {
+  key: string;
+  value: string;
+}
+
+export interface TournamentResponse {
+  result: { $case: "done"; done: TournamentDone } | { $case: "notOwner"; notOwner: NotOwner } | {
+    $case: "error";
+    error: CommandError;
+  } | undefined;
+}
+
+/** The order or report was applied (or had been: a repeat gets the first answer). */
+export interface TournamentDone {
+  /** One @felt/platform tournamentOrderResultSchema value, UTF-8 JSON ("{}" for a report). */
+  resultJson: Buffer;
+}
+
 function createBaseGatewayFrame(): GatewayFrame {
   return { frame: undefined };
 }
@@ -3486,6 +3513,440 @@ export const DrainResponse: MessageFns<DrainResponse> = {
   },
 };
 
+function createBaseTournamentRequest(): TournamentRequest {
+  return { targetId: "", payloadJson: Buffer.alloc(0), traceContext: {} };
+}
+
+export const TournamentRequest: MessageFns<TournamentRequest> = {
+  encode(message: TournamentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.targetId !== "") {
+      writer.uint32(10).string(message.targetId);
+    }
+    if (message.payloadJson.length !== 0) {
+      writer.uint32(18).bytes(message.payloadJson);
+    }
+    globalThis.Object.entries(message.traceContext).forEach(([key, value]: [string, string]) => {
+      TournamentRequest_TraceContextEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TournamentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTournamentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.targetId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.payloadJson = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = TournamentRequest_TraceContextEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.traceContext[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TournamentRequest {
+    return {
+      targetId: isSet(object.targetId)
+        ? globalThis.String(object.targetId)
+        : isSet(object.target_id)
+        ? globalThis.String(object.target_id)
+        : "",
+      payloadJson: isSet(object.payloadJson)
+        ? Buffer.from(bytesFromBase64(object.payloadJson))
+        : isSet(object.payload_json)
+        ? Buffer.from(bytesFromBase64(object.payload_json))
+        : Buffer.alloc(0),
+      traceContext: isObject(object.traceContext)
+        ? (globalThis.Object.entries(object.traceContext) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.trace_context)
+        ? (globalThis.Object.entries(object.trace_context) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: TournamentRequest): unknown {
+    const obj: any = {};
+    if (message.targetId !== "") {
+      obj.targetId = message.targetId;
+    }
+    if (message.payloadJson.length !== 0) {
+      obj.payloadJson = base64FromBytes(message.payloadJson);
+    }
+    if (message.traceContext) {
+      const entries = globalThis.Object.entries(message.traceContext) as [string, string][];
+      if (entries.length > 0) {
+        obj.traceContext = {};
+        entries.forEach(([k, v]) => {
+          obj.traceContext[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TournamentRequest>): TournamentRequest {
+    return TournamentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TournamentRequest>): TournamentRequest {
+    const message = createBaseTournamentRequest();
+    message.targetId = object.targetId ?? "";
+    message.payloadJson = object.payloadJson ?? Buffer.alloc(0);
+    message.traceContext = (globalThis.Object.entries(object.traceContext ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseTournamentRequest_TraceContextEntry(): TournamentRequest_TraceContextEntry {
+  return { key: "", value: "" };
+}
+
+export const TournamentRequest_TraceContextEntry: MessageFns<TournamentRequest_TraceContextEntry> = {
+  encode(message: TournamentRequest_TraceContextEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TournamentRequest_TraceContextEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTournamentRequest_TraceContextEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TournamentRequest_TraceContextEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: TournamentRequest_TraceContextEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TournamentRequest_TraceContextEntry>): TournamentRequest_TraceContextEntry {
+    return TournamentRequest_TraceContextEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TournamentRequest_TraceContextEntry>): TournamentRequest_TraceContextEntry {
+    const message = createBaseTournamentRequest_TraceContextEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseTournamentResponse(): TournamentResponse {
+  return { result: undefined };
+}
+
+export const TournamentResponse: MessageFns<TournamentResponse> = {
+  encode(message: TournamentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.result?.$case) {
+      case "done":
+        TournamentDone.encode(message.result.done, writer.uint32(10).fork()).join();
+        break;
+      case "notOwner":
+        NotOwner.encode(message.result.notOwner, writer.uint32(18).fork()).join();
+        break;
+      case "error":
+        CommandError.encode(message.result.error, writer.uint32(26).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TournamentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTournamentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.result = { $case: "done", done: TournamentDone.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.result = { $case: "notOwner", notOwner: NotOwner.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.result = { $case: "error", error: CommandError.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TournamentResponse {
+    return {
+      result: isSet(object.done)
+        ? { $case: "done", done: TournamentDone.fromJSON(object.done) }
+        : isSet(object.notOwner)
+        ? { $case: "notOwner", notOwner: NotOwner.fromJSON(object.notOwner) }
+        : isSet(object.not_owner)
+        ? { $case: "notOwner", notOwner: NotOwner.fromJSON(object.not_owner) }
+        : isSet(object.error)
+        ? { $case: "error", error: CommandError.fromJSON(object.error) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: TournamentResponse): unknown {
+    const obj: any = {};
+    if (message.result?.$case === "done") {
+      obj.done = TournamentDone.toJSON(message.result.done);
+    } else if (message.result?.$case === "notOwner") {
+      obj.notOwner = NotOwner.toJSON(message.result.notOwner);
+    } else if (message.result?.$case === "error") {
+      obj.error = CommandError.toJSON(message.result.error);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TournamentResponse>): TournamentResponse {
+    return TournamentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TournamentResponse>): TournamentResponse {
+    const message = createBaseTournamentResponse();
+    switch (object.result?.$case) {
+      case "done": {
+        if (object.result?.done !== undefined && object.result?.done !== null) {
+          message.result = { $case: "done", done: TournamentDone.fromPartial(object.result.done) };
+        }
+        break;
+      }
+      case "notOwner": {
+        if (object.result?.notOwner !== undefined && object.result?.notOwner !== null) {
+          message.result = { $case: "notOwner", notOwner: NotOwner.fromPartial(object.result.notOwner) };
+        }
+        break;
+      }
+      case "error": {
+        if (object.result?.error !== undefined && object.result?.error !== null) {
+          message.result = { $case: "error", error: CommandError.fromPartial(object.result.error) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseTournamentDone(): TournamentDone {
+  return { resultJson: Buffer.alloc(0) };
+}
+
+export const TournamentDone: MessageFns<TournamentDone> = {
+  encode(message: TournamentDone, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resultJson.length !== 0) {
+      writer.uint32(10).bytes(message.resultJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TournamentDone {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTournamentDone();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resultJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TournamentDone {
+    return {
+      resultJson: isSet(object.resultJson)
+        ? Buffer.from(bytesFromBase64(object.resultJson))
+        : isSet(object.result_json)
+        ? Buffer.from(bytesFromBase64(object.result_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: TournamentDone): unknown {
+    const obj: any = {};
+    if (message.resultJson.length !== 0) {
+      obj.resultJson = base64FromBytes(message.resultJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TournamentDone>): TournamentDone {
+    return TournamentDone.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TournamentDone>): TournamentDone {
+    const message = createBaseTournamentDone();
+    message.resultJson = object.resultJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
 /**
  * The gateway <-> table-worker contract.
  *
@@ -3540,6 +4001,20 @@ export const TableServiceService = {
     responseSerialize: (value: DrainResponse): Buffer => Buffer.from(DrainResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DrainResponse => DrainResponse.decode(value),
   },
+  /**
+   * Between workers only (the caller must present a worker's certificate when the link is TLS): a
+   * tournament director's order to one of its tables, or a table's hand report to its director, each
+   * sent to the worker that owns target_id by the ring (docs/dev/contracts.md, "Tournament orders").
+   */
+  tournament: {
+    path: "/felt.table.v1.TableService/Tournament" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TournamentRequest): Buffer => Buffer.from(TournamentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TournamentRequest => TournamentRequest.decode(value),
+    responseSerialize: (value: TournamentResponse): Buffer => Buffer.from(TournamentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TournamentResponse => TournamentResponse.decode(value),
+  },
 } as const;
 
 export interface TableServiceServer extends UntypedServiceImplementation {
@@ -3551,6 +4026,12 @@ export interface TableServiceServer extends UntypedServiceImplementation {
    * certificate lets it play, not take a worker out of the ring.
    */
   drain: handleUnaryCall<DrainRequest, DrainResponse>;
+  /**
+   * Between workers only (the caller must present a worker's certificate when the link is TLS): a
+   * tournament director's order to one of its tables, or a table's hand report to its director, each
+   * sent to the worker that owns target_id by the ring (docs/dev/contracts.md, "Tournament orders").
+   */
+  tournament: handleUnaryCall<TournamentRequest, TournamentResponse>;
 }
 
 export interface TableServiceClient extends Client {
@@ -3591,6 +4072,26 @@ export interface TableServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DrainResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Between workers only (the caller must present a worker's certificate when the link is TLS): a
+   * tournament director's order to one of its tables, or a table's hand report to its director, each
+   * sent to the worker that owns target_id by the ring (docs/dev/contracts.md, "Tournament orders").
+   */
+  tournament(
+    request: TournamentRequest,
+    callback: (error: ServiceError | null, response: TournamentResponse) => void,
+  ): ClientUnaryCall;
+  tournament(
+    request: TournamentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TournamentResponse) => void,
+  ): ClientUnaryCall;
+  tournament(
+    request: TournamentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TournamentResponse) => void,
   ): ClientUnaryCall;
 }
 
