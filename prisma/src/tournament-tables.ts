@@ -60,6 +60,15 @@ export async function loadTournamentTable(prisma: PrismaClient, tableId: string)
   };
 }
 
+/** The tables still open of every running tournament: each worker takes back the ones the ring gives it. */
+export async function openTournamentTableIds(prisma: PrismaClient): Promise<string[]> {
+  const rows = await prisma.tournamentTable.findMany({
+    where: { closedAt: null, tournament: { status: TournamentStatus.running } },
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}
+
 /** Marks a tournament table closed (broken, or the tournament is over); again changes nothing. */
 export async function closeTournamentTable(prisma: PrismaClient, tableId: string): Promise<void> {
   await prisma.tournamentTable.updateMany({ where: { id: tableId, closedAt: null }, data: { closedAt: new Date() } });
@@ -91,6 +100,14 @@ export async function tournamentsToDirect(prisma: PrismaClient, now: Date): Prom
      WHERE status = 'running' OR due
      ORDER BY created_at`;
   return rows.map((r) => ({ id: r.id, status: r.status, due: r.due }));
+}
+
+/** The director seated the entry's player at a table: the lobby tells them where to sit. */
+export async function seatTournamentEntry(prisma: PrismaClient, entryId: string, tableId: string): Promise<void> {
+  await prisma.tournamentEntry.updateMany({
+    where: { id: entryId, status: TournamentEntryStatus.playing },
+    data: { tableId },
+  });
 }
 
 export interface TournamentPlayer {

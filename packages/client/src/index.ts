@@ -12,6 +12,7 @@ export * from './sdk/socket.js';
 export * from './sdk/stats.js';
 export * from './sdk/table-session.js';
 export * from './sdk/timers.js';
+export * from './sdk/tournament-seat.js';
 export * from './lobby/lobby-client.js';
 export * from './bot/simple-bot.js';
 export * from './bot/table-bot.js';

@@ -577,12 +577,20 @@ export const tournamentDetailSchema = tournamentSummarySchema.extend({
       status: z.enum(['registered', 'playing', 'finished']),
       place: z.number().int().nullable(),
       prize: chips,
+      table_id: z
+        .uuid()
+        .nullable()
+        .describe('The table the player sits at now (join it with join_table); null before the start and once out'),
     }),
   ),
   payouts: z
     .array(z.object({ place: z.number().int(), amount: chips }))
     .describe("What each paid place wins: the standard chart for the field as it stands, from the pool's buy-ins"),
   registered: z.boolean().describe('Whether you hold an entry registered or playing'),
+  your_table_id: z
+    .uuid()
+    .nullable()
+    .describe('Your table while you play (the SDK joins it, then follows table_moved); null otherwise'),
 });
 export type LobbyTournamentDetail = z.infer<typeof tournamentDetailSchema>;
 

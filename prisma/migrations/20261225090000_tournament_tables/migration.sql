@@ -17,3 +17,6 @@ ALTER TABLE "tournament_tables" ADD CONSTRAINT "tournament_tables_tournament_id_
 
 -- A table number is 1 or more.
 ALTER TABLE "tournament_tables" ADD CONSTRAINT "tournament_tables_table_no_check" CHECK ("table_no" >= 1);
+
+-- AlterTable
+ALTER TABLE "tournament_entries" ADD COLUMN     "table_id" UUID;

@@ -383,7 +383,13 @@ export async function awardTournamentPlace(
       }
       await tx.tournamentEntry.update({
         where: { id: entry.id },
-        data: { status: TournamentEntryStatus.finished, place: req.place, prize: req.prize, finishedAt: new Date() },
+        data: {
+          status: TournamentEntryStatus.finished,
+          place: req.place,
+          prize: req.prize,
+          finishedAt: new Date(),
+          tableId: null,
+        },
       });
       if (req.prize > 0n) {
         await postLedgerTransaction(tx, {

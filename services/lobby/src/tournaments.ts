@@ -88,7 +88,7 @@ export class Tournaments {
     if (!row || !config) throw new LobbyError(ApiErrorCode.TOURNAMENT_NOT_FOUND, 'no such tournament');
     const entries = await this.prisma.tournamentEntry.findMany({
       where: { tournamentId: id, status: { not: 'refunded' } },
-      select: { userId: true, status: true, place: true, prize: true, user: { select: { name: true } } },
+      select: { userId: true, status: true, place: true, prize: true, tableId: true, user: { select: { name: true } } },
       orderBy: [{ place: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }],
     });
     // The chart for the field as it stands: every paid entry's buy-in, re-entries included.
@@ -104,9 +104,11 @@ export class Tournaments {
         status: e.status as 'registered' | 'playing' | 'finished',
         place: e.place,
         prize: Number(e.prize),
+        table_id: e.status === 'playing' ? e.tableId : null,
       })),
       payouts: prizes.map((amount, i) => ({ place: i + 1, amount })),
       registered: entries.some((e) => e.userId === viewerId && (e.status === 'registered' || e.status === 'playing')),
+      your_table_id: entries.find((e) => e.userId === viewerId && e.status === 'playing')?.tableId ?? null,
     };
   }
 

@@ -7,6 +7,12 @@ import { DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from './table/timing.j
 
 const optionalMs = z.coerce.number().int().min(1).max(3_600_000).optional();
 
+/**
+ * The common name of the table workers' gRPC certificate (k8s/overlays/example/grpc-certificates.yaml,
+ * scripts/dev-certs.ts): a Tournament RPC is heard only from a peer that presents it.
+ */
+export const WORKER_CERT_NAME = 'felt-table-worker';
+
 export const workerEnv = {
   ...commonEnv,
   ...databaseEnv,
@@ -76,6 +82,13 @@ export const workerEnv = {
    * mid-hand (k8s terminationGracePeriodSeconds must exceed it).
    */
   FELT_DRAIN_DEADLINE_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  /**
+   * How often each worker asks Postgres for tournaments to start or resume and for tournament tables
+   * to take back after a failover (the ones the ring gives it).
+   */
+  FELT_TOURNAMENT_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
+  /** The deadline of one order from a director to a table, or one report back, between workers. */
+  FELT_TOURNAMENT_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
 };
 
 export type WorkerEnv = z.output<z.ZodObject<typeof workerEnv>>;

@@ -19,7 +19,13 @@ import {
   startOpsServer,
   WorkerRegistry,
 } from '@felt/platform';
-import { GrpcTlsConfigError, grpcServerCredentials, requireGrpcTlsOffLoopback, TableServiceService } from '@felt/proto';
+import {
+  GrpcTlsConfigError,
+  grpcChannelCredentials,
+  grpcServerCredentials,
+  requireGrpcTlsOffLoopback,
+  TableServiceService,
+} from '@felt/proto';
 import { z } from 'zod';
 import { MailboxClosedError } from './actor/mailbox.js';
 import { TableDirectory } from './actor/table-directory.js';
@@ -29,13 +35,23 @@ import { RedisCheckpointStore } from './adapters/redis-checkpoint-store.js';
 import { RedisLeases } from './adapters/redis-lease.js';
 import { RedisEventPublisher } from './adapters/redis-publisher.js';
 import { cryptoRandom, systemClock, timerScheduler } from './adapters/system.js';
-import { advertisedAddress, drainTokenPath, isDrainToken, timingFromEnv, workerEnv } from './config.js';
+import {
+  advertisedAddress,
+  drainTokenPath,
+  isDrainToken,
+  timingFromEnv,
+  WORKER_CERT_NAME,
+  workerEnv,
+} from './config.js';
+import { DbTournamentStore } from './adapters/db-tournament-store.js';
 import { createTableService } from './grpc/table-service.js';
+import { TournamentPeers } from './grpc/tournament-peers.js';
 import { createWorkerMetrics } from './metrics.js';
 import { watchPersistOutcomes } from './money/persist-outcomes.js';
 import { rememberingSentHands, UnconfirmedHands } from './money/unconfirmed-hands.js';
 import { createOwnershipMetrics } from './ownership/metrics.js';
 import { TableOwnership } from './ownership/table-ownership.js';
+import { Directors } from './tournament/directors.js';
 
 const env = loadEnv('table-worker', workerEnv);
 const logger = createLogger('table-worker', { level: env.LOG_LEVEL }).child({ workerId: env.WORKER_ID });
@@ -100,6 +116,15 @@ const ownership: TableOwnership = new TableOwnership({
   metrics: createOwnershipMetrics(metricsRegistry, () => ownership.size),
 });
 
+// Tournament directors and their tables talk over the workers' own gRPC link (the Tournament RPC),
+// dialled with this worker's certificate; only a peer presenting a worker's certificate is heard.
+const peers = new TournamentPeers({
+  ring: { ownerOf: (key) => ring.ownerOf(key), member: (id) => ring.member(id), refresh: () => ring.refresh() },
+  logger,
+  credentials: grpcChannelCredentials(grpcTls),
+  timeoutMs: env.FELT_TOURNAMENT_RPC_TIMEOUT_MS,
+});
+
 /** Gateway streams open on this worker: filled by the table service, read by the directory. */
 const openStreams = new Set<string>();
 const directory = new TableDirectory({
@@ -124,6 +149,7 @@ const directory = new TableDirectory({
     maxSpectators: env.WORKER_MAX_SPECTATORS,
   },
   logger,
+  tournamentReports: { report: async (r) => void (await peers.send(r)) },
   idleMs: TABLE_IDLE_MS,
   ownership,
   // While draining, the ring still names this worker; the next owner is the ring without it.
@@ -144,6 +170,25 @@ const directory = new TableDirectory({
   },
 });
 sizeOf.live = () => directory.size;
+
+const directors = new Directors({
+  store: new DbTournamentStore(prisma),
+  peers,
+  checkpoints: new RedisCheckpointStore(redis, prefix),
+  ownership,
+  owns: (key) => !stopping && ring.ownerOf(key)?.id === env.WORKER_ID,
+  clock: systemClock,
+  scheduler: timerScheduler(systemClock),
+  random: cryptoRandom,
+  logger,
+  pollMs: env.FELT_TOURNAMENT_POLL_MS,
+  adoptTable: (tableId) => {
+    if (stopping || directory.peek(tableId) !== undefined) return;
+    directory.get(tableId).catch((err: unknown) => {
+      if (!(err instanceof MailboxClosedError)) logger.debug({ err, tableId }, 'tournament table not taken back yet');
+    });
+  },
+});
 const ring = new RingView({
   redis,
   subscriber,
@@ -267,6 +312,11 @@ server.addService(
     logger,
     openStreams,
     drainToken,
+    directors,
+    // With TLS, a Tournament RPC must come from a table worker's certificate (a gateway's lets it play,
+    // not order tables about).
+    peerAllowed: (call) =>
+      grpcTls === null || call.getAuthContext()?.sslPeerCertificate?.subject?.CN === WORKER_CERT_NAME,
   }),
 );
 
@@ -365,6 +415,7 @@ ownership.start();
 await workerRegistry.start();
 await ring.refresh();
 adoptBotTables().catch((err: unknown) => logger.warn({ err }, 'bot table adoption failed'));
+directors.start();
 
 const sweeper = setInterval(() => {
   directory
@@ -390,6 +441,7 @@ logger.info(
 onShutdown(
   async () => {
     await startDrain();
+    await directors.close();
     await workerRegistry.stop().catch((err: unknown) => logger.warn({ err }, 'deregister failed'));
     await directory.releaseAll();
     ownership.stop();
@@ -404,6 +456,7 @@ onShutdown(
       });
     });
     await ring.stop();
+    peers.close();
     await ops.close();
     await hands.close();
     await prisma.$disconnect();

@@ -7,7 +7,9 @@ import {
   type ResyncResponse,
   type TableEvent,
   type TableHeartbeat,
+  type TableMoved,
   type TableState,
+  type TournamentView,
 } from '@felt/protocol';
 import { Emitter, type Unsubscribe } from './emitter.js';
 import { CommandRefusedError, FeltSdkError, SdkErrorCode } from './errors.js';
@@ -78,6 +80,10 @@ export interface TableSessionEvents {
   refused: ErrorMessage;
   status: SessionStatus;
   closed: { readonly reason: 'table_closed' | 'detached' | 'join_refused'; readonly error?: ErrorMessage };
+  /** A tournament's director moved you to another table (join `to_table_id`; TournamentSeat does). */
+  moved: TableMoved;
+  /** A tournament table's view of the tournament changed (also in `state.tournament`). */
+  tournament: TournamentView;
 }
 
 /** What a session needs from its client: sending, commands and settings. Internal seam. */
@@ -435,6 +441,8 @@ export class TableSession {
     if (message.type !== 'table_state' && message.type !== 'resync_response') {
       this.events.emit('event', message);
       if (message.type === 'seed_commit') this.onSeedCommit(message);
+      else if (message.type === 'table_moved') this.events.emit('moved', message);
+      else if (message.type === 'tournament_state') this.events.emit('tournament', message.tournament);
     }
     this.events.emit('view', this.currentView);
     this.checkTurn();

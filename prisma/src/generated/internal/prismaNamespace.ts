@@ -2248,7 +2248,8 @@ export const TournamentEntryScalarFieldEnum = {
   prize: 'prize',
   createdAt: 'createdAt',
   finishedAt: 'finishedAt',
-  refundedAt: 'refundedAt'
+  refundedAt: 'refundedAt',
+  tableId: 'tableId'
 } as const
 
 export type TournamentEntryScalarFieldEnum = (typeof TournamentEntryScalarFieldEnum)[keyof typeof TournamentEntryScalarFieldEnum]

@@ -50,6 +50,7 @@ export type TournamentEntryMinAggregateOutputType = {
   createdAt: Date | null
   finishedAt: Date | null
   refundedAt: Date | null
+  tableId: string | null
 }
 
 export type TournamentEntryMaxAggregateOutputType = {
@@ -63,6 +64,7 @@ export type TournamentEntryMaxAggregateOutputType = {
   createdAt: Date | null
   finishedAt: Date | null
   refundedAt: Date | null
+  tableId: string | null
 }
 
 export type TournamentEntryCountAggregateOutputType = {
@@ -76,6 +78,7 @@ export type TournamentEntryCountAggregateOutputType = {
   createdAt: number
   finishedAt: number
   refundedAt: number
+  tableId: number
   _all: number
 }
 
@@ -103,6 +106,7 @@ export type TournamentEntryMinAggregateInputType = {
   createdAt?: true
   finishedAt?: true
   refundedAt?: true
+  tableId?: true
 }
 
 export type TournamentEntryMaxAggregateInputType = {
@@ -116,6 +120,7 @@ export type TournamentEntryMaxAggregateInputType = {
   createdAt?: true
   finishedAt?: true
   refundedAt?: true
+  tableId?: true
 }
 
 export type TournamentEntryCountAggregateInputType = {
@@ -129,6 +134,7 @@ export type TournamentEntryCountAggregateInputType = {
   createdAt?: true
   finishedAt?: true
   refundedAt?: true
+  tableId?: true
   _all?: true
 }
 
@@ -229,6 +235,7 @@ export type TournamentEntryGroupByOutputType = {
   createdAt: Date
   finishedAt: Date | null
   refundedAt: Date | null
+  tableId: string | null
   _count: TournamentEntryCountAggregateOutputType | null
   _avg: TournamentEntryAvgAggregateOutputType | null
   _sum: TournamentEntrySumAggregateOutputType | null
@@ -265,6 +272,7 @@ export type TournamentEntryWhereInput = {
   createdAt?: Prisma.DateTimeFilter<"TournamentEntry"> | Date | string
   finishedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   refundedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
+  tableId?: Prisma.UuidNullableFilter<"TournamentEntry"> | string | null
   tournament?: Prisma.XOR<Prisma.TournamentScalarRelationFilter, Prisma.TournamentWhereInput>
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
 }
@@ -280,6 +288,7 @@ export type TournamentEntryOrderByWithRelationInput = {
   createdAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   refundedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  tableId?: Prisma.SortOrderInput | Prisma.SortOrder
   tournament?: Prisma.TournamentOrderByWithRelationInput
   user?: Prisma.UserOrderByWithRelationInput
 }
@@ -299,6 +308,7 @@ export type TournamentEntryWhereUniqueInput = Prisma.AtLeast<{
   createdAt?: Prisma.DateTimeFilter<"TournamentEntry"> | Date | string
   finishedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   refundedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
+  tableId?: Prisma.UuidNullableFilter<"TournamentEntry"> | string | null
   tournament?: Prisma.XOR<Prisma.TournamentScalarRelationFilter, Prisma.TournamentWhereInput>
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
 }, "id" | "tournamentId_userId_entryNo">
@@ -314,6 +324,7 @@ export type TournamentEntryOrderByWithAggregationInput = {
   createdAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   refundedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  tableId?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.TournamentEntryCountOrderByAggregateInput
   _avg?: Prisma.TournamentEntryAvgOrderByAggregateInput
   _max?: Prisma.TournamentEntryMaxOrderByAggregateInput
@@ -335,6 +346,7 @@ export type TournamentEntryScalarWhereWithAggregatesInput = {
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"TournamentEntry"> | Date | string
   finishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"TournamentEntry"> | Date | string | null
   refundedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"TournamentEntry"> | Date | string | null
+  tableId?: Prisma.UuidNullableWithAggregatesFilter<"TournamentEntry"> | string | null
 }
 
 export type TournamentEntryCreateInput = {
@@ -346,6 +358,7 @@ export type TournamentEntryCreateInput = {
   createdAt?: Date | string
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
+  tableId?: string | null
   tournament: Prisma.TournamentCreateNestedOneWithoutEntriesInput
   user: Prisma.UserCreateNestedOneWithoutTournamentEntriesInput
 }
@@ -361,6 +374,7 @@ export type TournamentEntryUncheckedCreateInput = {
   createdAt?: Date | string
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
+  tableId?: string | null
 }
 
 export type TournamentEntryUpdateInput = {
@@ -372,6 +386,7 @@ export type TournamentEntryUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   tournament?: Prisma.TournamentUpdateOneRequiredWithoutEntriesNestedInput
   user?: Prisma.UserUpdateOneRequiredWithoutTournamentEntriesNestedInput
 }
@@ -387,6 +402,7 @@ export type TournamentEntryUncheckedUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type TournamentEntryCreateManyInput = {
@@ -400,6 +416,7 @@ export type TournamentEntryCreateManyInput = {
   createdAt?: Date | string
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
+  tableId?: string | null
 }
 
 export type TournamentEntryUpdateManyMutationInput = {
@@ -411,6 +428,7 @@ export type TournamentEntryUpdateManyMutationInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type TournamentEntryUncheckedUpdateManyInput = {
@@ -424,6 +442,7 @@ export type TournamentEntryUncheckedUpdateManyInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type TournamentEntryListRelationFilter = {
@@ -453,6 +472,7 @@ export type TournamentEntryCountOrderByAggregateInput = {
   createdAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
   refundedAt?: Prisma.SortOrder
+  tableId?: Prisma.SortOrder
 }
 
 export type TournamentEntryAvgOrderByAggregateInput = {
@@ -472,6 +492,7 @@ export type TournamentEntryMaxOrderByAggregateInput = {
   createdAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
   refundedAt?: Prisma.SortOrder
+  tableId?: Prisma.SortOrder
 }
 
 export type TournamentEntryMinOrderByAggregateInput = {
@@ -485,6 +506,7 @@ export type TournamentEntryMinOrderByAggregateInput = {
   createdAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
   refundedAt?: Prisma.SortOrder
+  tableId?: Prisma.SortOrder
 }
 
 export type TournamentEntrySumOrderByAggregateInput = {
@@ -590,6 +612,7 @@ export type TournamentEntryCreateWithoutUserInput = {
   createdAt?: Date | string
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
+  tableId?: string | null
   tournament: Prisma.TournamentCreateNestedOneWithoutEntriesInput
 }
 
@@ -603,6 +626,7 @@ export type TournamentEntryUncheckedCreateWithoutUserInput = {
   createdAt?: Date | string
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
+  tableId?: string | null
 }
 
 export type TournamentEntryCreateOrConnectWithoutUserInput = {
@@ -645,6 +669,7 @@ export type TournamentEntryScalarWhereInput = {
   createdAt?: Prisma.DateTimeFilter<"TournamentEntry"> | Date | string
   finishedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   refundedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
+  tableId?: Prisma.UuidNullableFilter<"TournamentEntry"> | string | null
 }
 
 export type TournamentEntryCreateWithoutTournamentInput = {
@@ -656,6 +681,7 @@ export type TournamentEntryCreateWithoutTournamentInput = {
   createdAt?: Date | string
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
+  tableId?: string | null
   user: Prisma.UserCreateNestedOneWithoutTournamentEntriesInput
 }
 
@@ -669,6 +695,7 @@ export type TournamentEntryUncheckedCreateWithoutTournamentInput = {
   createdAt?: Date | string
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
+  tableId?: string | null
 }
 
 export type TournamentEntryCreateOrConnectWithoutTournamentInput = {
@@ -707,6 +734,7 @@ export type TournamentEntryCreateManyUserInput = {
   createdAt?: Date | string
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
+  tableId?: string | null
 }
 
 export type TournamentEntryUpdateWithoutUserInput = {
@@ -718,6 +746,7 @@ export type TournamentEntryUpdateWithoutUserInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   tournament?: Prisma.TournamentUpdateOneRequiredWithoutEntriesNestedInput
 }
 
@@ -731,6 +760,7 @@ export type TournamentEntryUncheckedUpdateWithoutUserInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type TournamentEntryUncheckedUpdateManyWithoutUserInput = {
@@ -743,6 +773,7 @@ export type TournamentEntryUncheckedUpdateManyWithoutUserInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type TournamentEntryCreateManyTournamentInput = {
@@ -755,6 +786,7 @@ export type TournamentEntryCreateManyTournamentInput = {
   createdAt?: Date | string
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
+  tableId?: string | null
 }
 
 export type TournamentEntryUpdateWithoutTournamentInput = {
@@ -766,6 +798,7 @@ export type TournamentEntryUpdateWithoutTournamentInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutTournamentEntriesNestedInput
 }
 
@@ -779,6 +812,7 @@ export type TournamentEntryUncheckedUpdateWithoutTournamentInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type TournamentEntryUncheckedUpdateManyWithoutTournamentInput = {
@@ -791,6 +825,7 @@ export type TournamentEntryUncheckedUpdateManyWithoutTournamentInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -806,6 +841,7 @@ export type TournamentEntrySelect<ExtArgs extends runtime.Types.Extensions.Inter
   createdAt?: boolean
   finishedAt?: boolean
   refundedAt?: boolean
+  tableId?: boolean
   tournament?: boolean | Prisma.TournamentDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["tournamentEntry"]>
@@ -821,6 +857,7 @@ export type TournamentEntrySelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   createdAt?: boolean
   finishedAt?: boolean
   refundedAt?: boolean
+  tableId?: boolean
   tournament?: boolean | Prisma.TournamentDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["tournamentEntry"]>
@@ -836,6 +873,7 @@ export type TournamentEntrySelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   createdAt?: boolean
   finishedAt?: boolean
   refundedAt?: boolean
+  tableId?: boolean
   tournament?: boolean | Prisma.TournamentDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["tournamentEntry"]>
@@ -851,9 +889,10 @@ export type TournamentEntrySelectScalar = {
   createdAt?: boolean
   finishedAt?: boolean
   refundedAt?: boolean
+  tableId?: boolean
 }
 
-export type TournamentEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "tournamentId" | "userId" | "entryNo" | "status" | "place" | "prize" | "createdAt" | "finishedAt" | "refundedAt", ExtArgs["result"]["tournamentEntry"]>
+export type TournamentEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "tournamentId" | "userId" | "entryNo" | "status" | "place" | "prize" | "createdAt" | "finishedAt" | "refundedAt" | "tableId", ExtArgs["result"]["tournamentEntry"]>
 export type TournamentEntryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   tournament?: boolean | Prisma.TournamentDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -890,6 +929,11 @@ export type $TournamentEntryPayload<ExtArgs extends runtime.Types.Extensions.Int
     createdAt: Date
     finishedAt: Date | null
     refundedAt: Date | null
+    /**
+     * The tournament table the player sits at now (tournament_tables.id), as the director last seated
+     * them; null before the start and once out.
+     */
+    tableId: string | null
   }, ExtArgs["result"]["tournamentEntry"]>
   composites: {}
 }
@@ -1325,6 +1369,7 @@ export interface TournamentEntryFieldRefs {
   readonly createdAt: Prisma.FieldRef<"TournamentEntry", 'DateTime'>
   readonly finishedAt: Prisma.FieldRef<"TournamentEntry", 'DateTime'>
   readonly refundedAt: Prisma.FieldRef<"TournamentEntry", 'DateTime'>
+  readonly tableId: Prisma.FieldRef<"TournamentEntry", 'String'>
 }
     
 

@@ -134,6 +134,9 @@ describe('a tournament table (the director deals, seats and removes)', () => {
 
     const out = await r.order({ kind: 'remove', order_id: 'move:1:out', user_id: A, to_table_id: OTHER_TABLE });
     expect(out.order).toEqual({ stack: stackOfA });
+    // Told where to go only once seated there (the director's next order).
+    expect(r.h.publisher.toUser(A).some((m) => m.type === 'table_moved')).toBe(false);
+    await r.order({ kind: 'told_moved', order_id: 'move:1:told', user_id: A, to_table_id: OTHER_TABLE });
     const moved = r.h.publisher.toUser(A).find((m): m is TableMoved => m.type === 'table_moved');
     expect(moved).toMatchObject({ table_id: TABLE, tournament_id: T, to_table_id: OTHER_TABLE });
     expect(r.h.publisher.toUser(B).some((m) => m.type === 'table_moved')).toBe(false);

@@ -215,7 +215,9 @@ export class TableActor {
    * still owes the hands queue a job (it stays loaded to retry).
    */
   idleSinceMs(): number | undefined {
-    if (this.live.connections().length > 0 || (this.live.botsOnly && !this.live.closed)) return undefined;
+    // A tournament table plays on with nobody connected: the clock folds for them.
+    const runsAlone = (this.live.botsOnly || this.live.tournamentId !== null) && !this.live.closed;
+    if (this.live.connections().length > 0 || runsAlone) return undefined;
     if (this.live.outbox.length > 0) return undefined;
     return this.idleSince;
   }

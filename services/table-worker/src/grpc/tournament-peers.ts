@@ -1,5 +1,4 @@
 import { credentials as grpcCredentials, Metadata, type ChannelCredentials } from '@grpc/grpc-js';
-import { CodedError } from '@felt/engine';
 import { injectTraceContext, type Logger, type RingMember, type RingView } from '@felt/platform';
 import { TableServiceClient, type TournamentResponse } from '@felt/proto';
 import {
@@ -8,33 +7,11 @@ import {
   type TournamentMessage,
   type TournamentOrderResult,
 } from '../tournament/contracts.js';
-
-/** No worker took the message (none owns the target, it did not answer in time, or it moved twice). */
-export class PeerUnavailableError extends CodedError<'peer_unavailable'> {
-  override readonly name = 'PeerUnavailableError';
-  constructor(
-    readonly targetId: string,
-    reason: string,
-    options?: { cause?: unknown },
-  ) {
-    super('peer_unavailable', `no worker took the message for ${targetId}: ${reason}`, options);
-  }
-}
-
-/** The owner refused the message: it changed nothing there (`code` is an @felt/protocol ErrorCode). */
-export class PeerRefusedError extends CodedError<'peer_refused'> {
-  override readonly name = 'PeerRefusedError';
-  constructor(
-    readonly targetId: string,
-    readonly refusal: string,
-    message: string,
-  ) {
-    super('peer_refused', `${targetId} refused: ${refusal}: ${message}`);
-  }
-}
+import { PeerRefusedError, PeerUnavailableError, type TournamentPeerLink } from '../tournament/ports.js';
 
 export interface TournamentPeersOptions {
-  readonly ring: RingView;
+  /** The ring (read lazily: the worker builds its ring view after its tables). */
+  readonly ring: Pick<RingView, 'ownerOf' | 'member' | 'refresh'>;
   readonly logger: Logger;
   /** How workers are dialled (mutual TLS with the worker's own certificate); absent: plaintext. */
   readonly credentials?: ChannelCredentials;
@@ -50,7 +27,7 @@ const utf8 = new TextDecoder();
  * A NotOwner answer refreshes the ring and tries once more at the owner it names. The caller retries
  * a PeerUnavailableError later; a PeerRefusedError changed nothing and will not change by itself.
  */
-export class TournamentPeers {
+export class TournamentPeers implements TournamentPeerLink {
   private readonly clients = new Map<string, { addr: string; client: TableServiceClient }>();
 
   constructor(private readonly options: TournamentPeersOptions) {}

@@ -119,7 +119,12 @@ export class TournamentTable {
         if (chips === null) throw refused(tableId, 'a player leaves only between hands');
         this.seating.dropMember(order.user_id);
         this.banks.forget(order.user_id);
-        if (order.to_table_id !== null) {
+        result = { stack: chips };
+        break;
+      }
+      case 'told_moved':
+        // Only a player who left this table (and is still here to hear it) is told.
+        if (this.seating.seatOf(order.user_id) === undefined && this.seating.member(order.user_id) !== undefined) {
           this.ctx.events.emit(
             { kind: 'user', userId: order.user_id },
             {
@@ -130,9 +135,7 @@ export class TournamentTable {
             },
           );
         }
-        result = { stack: chips };
         break;
-      }
       case 'deal':
         if (handInProgress) throw refused(tableId, 'a hand is in progress');
         engine.setStakes(

@@ -29,10 +29,10 @@ const orderBase = { order_id: orderId, tournament_id: uuid, table_id: uuid };
  * The director's orders to one of its tables, each idempotent by `order_id`:
  * - `seat`: the player sits at `seat` with `stack` chips, dealt in from the table's next hand (the draw,
  *   or the second half of a move). Fine during a hand.
- * - `remove`: the player leaves the table, which answers with their stack (the first half of a move,
- *   or nothing to carry when the table is broken and they go on elsewhere). Only between hands: the
- *   director removes players only from a table waiting for `deal`. `to_table_id` is where they go,
- *   told to them in `table_moved`.
+ * - `remove`: the player leaves the table, which answers with their stack (the first half of a move).
+ *   Only between hands: the director removes players only from a table waiting for `deal`.
+ * - `told_moved`: once the player is seated at `to_table_id`, the table they left tells them so
+ *   (`table_moved`), so that they join a table that has them.
  * - `deal`: the table deals its next hand at `level` (it never deals without this order) and shows
  *   `info` to its players.
  * - `info`: the players' view of the tournament changed (a level, a bust elsewhere): shown at once.
@@ -52,6 +52,12 @@ export const tournamentOrderSchema = z.discriminatedUnion('kind', [
     ...orderBase,
     user_id: uuid,
     to_table_id: uuid.nullable(),
+  }),
+  z.strictObject({
+    kind: z.literal('told_moved'),
+    ...orderBase,
+    user_id: uuid,
+    to_table_id: uuid,
   }),
   z.strictObject({ kind: z.literal('deal'), ...orderBase, info: tournamentInfoSchema }),
   z.strictObject({ kind: z.literal('info'), ...orderBase, info: tournamentInfoSchema }),

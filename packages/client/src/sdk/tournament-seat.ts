@@ -1,0 +1,149 @@
+import type { LobbyTournamentDetail } from '@felt/protocol';
+import { Emitter, type Unsubscribe } from './emitter.js';
+import type { FeltClient } from './felt-client.js';
+import type { TableSession } from './table-session.js';
+import { systemTimers, type TimerHandle, type Timers } from './timers.js';
+
+export interface TournamentSeatEvents {
+  /** You sit at a new table (the first one, or the one the director moved you to). */
+  seated: TableSession;
+  /** You are out (or won): your place and prize. The tournament may still be running. */
+  finished: { readonly place: number; readonly prize: number };
+  /** The tournament was cancelled before it started (every entry refunded). */
+  cancelled: undefined;
+}
+
+export interface TournamentSeatOptions {
+  /** Your user id (to find your place in the standings). */
+  readonly userId: string;
+  /** How often the lobby is asked where you sit while you have no table yet. Default 2 s. */
+  readonly pollMs?: number;
+  /**
+   * How often the lobby is asked again once seated, in case a `table_moved` was missed (the socket
+   * was down when it came). Default 15 s.
+   */
+  readonly checkMs?: number;
+  readonly timers?: Timers;
+}
+
+/** What a TournamentSeat needs of the lobby client. */
+export interface TournamentLobby {
+  getTournament(tournamentId: string): Promise<LobbyTournamentDetail>;
+}
+
+/**
+ * Follows one player through a tournament (docs/protocol.md, "Tournaments"): it asks the lobby where
+ * the player sits once the tournament starts, joins that table, and follows every `table_moved` to
+ * the next table (joined first, the old one left after), until the player is out or the tournament is
+ * over. Each table is an ordinary TableSession: play it with a TableBot or a UI.
+ */
+export class TournamentSeat {
+  private readonly events = new Emitter<TournamentSeatEvents>();
+  private readonly timers: Timers;
+  private current: TableSession | null = null;
+  private offMoved: Unsubscribe | undefined;
+  private offTournament: Unsubscribe | undefined;
+  private timer: TimerHandle = undefined;
+  private stopped = false;
+  private over = false;
+
+  constructor(
+    private readonly client: FeltClient,
+    private readonly lobby: TournamentLobby,
+    readonly tournamentId: string,
+    private readonly options: TournamentSeatOptions,
+  ) {
+    this.timers = options.timers ?? systemTimers;
+  }
+
+  /** The table you sit at now, if any. */
+  get session(): TableSession | null {
+    return this.current;
+  }
+
+  on<K extends keyof TournamentSeatEvents>(
+    event: K,
+    listener: (payload: TournamentSeatEvents[K]) => void,
+  ): Unsubscribe {
+    return this.events.on(event, listener);
+  }
+
+  start(): this {
+    void this.check();
+    return this;
+  }
+
+  /** Stops following (the table session stays open: detach it yourself). */
+  stop(): void {
+    this.stopped = true;
+    this.offMoved?.();
+    this.offTournament?.();
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+  }
+
+  /** Asks the lobby where you sit; joins that table if it is not the one you are at. */
+  async check(): Promise<void> {
+    if (this.stopped) return;
+    let detail: LobbyTournamentDetail | null = null;
+    try {
+      detail = await this.lobby.getTournament(this.tournamentId);
+    } catch {
+      // The lobby is away: ask again at the next tick.
+    }
+    if (this.stopped) return;
+    if (detail !== null) {
+      const me = detail.players.find((p) => p.user_id === this.options.userId);
+      if (detail.status === 'cancelled') {
+        this.end();
+        this.events.emit('cancelled', undefined);
+        return;
+      }
+      if (me?.place !== null && me?.place !== undefined) {
+        this.end();
+        this.events.emit('finished', { place: me.place, prize: me.prize });
+        return;
+      }
+      // A new table, or the same one whose join was refused (asked before the director seated you).
+      const current = this.current;
+      if (detail.your_table_id !== null && (detail.your_table_id !== current?.tableId || current.status === 'closed')) {
+        this.sit(detail.your_table_id);
+      }
+      if (detail.status === 'finished') {
+        this.end();
+        return;
+      }
+    }
+    const wait = this.current === null ? (this.options.pollMs ?? 2_000) : (this.options.checkMs ?? 15_000);
+    this.timer = this.timers.setTimeout(() => void this.check(), wait);
+  }
+
+  private sit(tableId: string): void {
+    if (this.stopped || (this.current?.tableId === tableId && this.current.status !== 'closed')) return;
+    const old = this.current;
+    this.offMoved?.();
+    this.offTournament?.();
+    const session = this.client.join(tableId);
+    this.current = session;
+    this.offMoved = session.on('moved', (m) => this.sit(m.to_table_id));
+    // Out at this table: the director's next word to it names your place.
+    this.offTournament = session.on('tournament', (t) => {
+      const mine = t.placed.find((p) => p.user_id === this.options.userId);
+      if (mine === undefined || this.over) return;
+      this.end();
+      this.events.emit('finished', { place: mine.place, prize: mine.prize });
+    });
+    this.events.emit('seated', session);
+    // Joined the new table first: the old one is left after, so nothing in between is missed.
+    old?.detach();
+  }
+
+  private end(): void {
+    this.over = true;
+    this.stop();
+  }
+
+  /** The player is out or the tournament is over. */
+  get done(): boolean {
+    return this.over;
+  }
+}

@@ -1,0 +1,93 @@
+import {
+  TournamentRefusedError,
+  accountBalance,
+  awardTournamentPlace,
+  cancelTournament,
+  closeTournamentTable,
+  finishTournament,
+  openTournamentTableIds,
+  openTournamentTables,
+  seatTournamentEntry,
+  startTournament,
+  tournamentPlayers,
+  tournamentPoolAccount,
+  tournamentsToDirect,
+  type PrismaClient,
+} from '@felt/db';
+import { safeParseTournamentConfig } from '@felt/protocol';
+import {
+  TournamentNotStartedError,
+  type StartedTournament,
+  type TournamentDue,
+  type TournamentStore,
+} from '../tournament/ports.js';
+
+/** The directors' Postgres side, through @felt/db (docs/dev/money-flows.md, "Tournaments"). */
+export class DbTournamentStore implements TournamentStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  toDirect(now: Date): Promise<TournamentDue[]> {
+    return tournamentsToDirect(this.prisma, now);
+  }
+
+  async start(tournamentId: string): Promise<StartedTournament> {
+    let started;
+    try {
+      started = await startTournament(this.prisma, tournamentId);
+    } catch (err) {
+      if (err instanceof TournamentRefusedError)
+        throw new TournamentNotStartedError(tournamentId, err.reason, err.message);
+      throw err;
+    }
+    // Started before without a checkpoint to show for it: the director's checkpoint is lost (Redis lost
+    // its data). Once a place is paid, drawing the field again would pay twice: it stops here, loudly.
+    if (started.replayed && started.entries.some((e) => e.place !== null)) {
+      throw new TournamentNotStartedError(
+        tournamentId,
+        'checkpoint_lost',
+        'the director’s checkpoint is lost after places were paid: an operator must finish it',
+      );
+    }
+    const row = await this.prisma.tournament.findUniqueOrThrow({
+      where: { id: tournamentId },
+      select: { name: true, config: true },
+    });
+    const parsed = safeParseTournamentConfig(row.config);
+    if (!parsed.success) {
+      throw new TournamentNotStartedError(tournamentId, 'invalid_config', 'its stored config no longer parses');
+    }
+    const [players, pool] = await Promise.all([
+      tournamentPlayers(this.prisma, tournamentId),
+      accountBalance(this.prisma, tournamentPoolAccount(tournamentId)),
+    ]);
+    return { name: row.name, config: parsed.config, prizePool: Number(pool), players };
+  }
+
+  async cancel(tournamentId: string): Promise<void> {
+    await cancelTournament(this.prisma, tournamentId);
+  }
+
+  openTables(tournamentId: string, count: number): Promise<string[]> {
+    return openTournamentTables(this.prisma, tournamentId, count);
+  }
+
+  closeTable(tableId: string): Promise<void> {
+    return closeTournamentTable(this.prisma, tableId);
+  }
+
+  seated(entryId: string, tableId: string): Promise<void> {
+    return seatTournamentEntry(this.prisma, entryId, tableId);
+  }
+
+  openTableIds(): Promise<string[]> {
+    return openTournamentTableIds(this.prisma);
+  }
+
+  async award(tournamentId: string, entryId: string, place: number, prize: number): Promise<void> {
+    await awardTournamentPlace(this.prisma, { tournamentId, entryId, place, prize: BigInt(prize) });
+  }
+
+  async finish(tournamentId: string): Promise<void> {
+    await finishTournament(this.prisma, tournamentId);
+  }
+}

@@ -1,0 +1,537 @@
+import {
+  SeededRng,
+  bytesToHex,
+  chipsHeld,
+  clockPositionAt,
+  levelAfterHands,
+  levelAt,
+  placePrizes,
+  startClock,
+  startDirector,
+  tableHandEnded,
+  type BlindLevel,
+  type DirectorCommand,
+  type DirectorState,
+  type TournamentClock,
+} from '@felt/engine';
+import type { Logger } from '@felt/platform';
+import type { TournamentConfig, TournamentView } from '@felt/protocol';
+import { Mailbox } from '../actor/mailbox.js';
+import type { CheckpointStore, Clock, RandomSource, Scheduler } from '../ports.js';
+import { directorKey, type TournamentOrder, type TournamentReport } from './contracts.js';
+import { PeerRefusedError, type StartedTournament, type TournamentPeerLink, type TournamentStore } from './ports.js';
+
+/** The latest players out that the tables show (`placed`), most recent first. */
+const PLACED_SHOWN = 30;
+/** How long the director waits before carrying out a command again after a failure, at most. */
+const RETRY_MAX_MS = 5_000;
+
+/** What the runner carries out: the engine director's commands, and a new level told to a table. */
+type Work = DirectorCommand | { readonly kind: 'info'; readonly table: number };
+
+/** A command the director decided, with the order id it is carried out under. */
+interface PendingCommand {
+  readonly id: string;
+  readonly command: Work;
+}
+
+/** The director's checkpoint (`P checkpoint:tournament:<id>`'s state). */
+export interface DirectorJSON {
+  readonly format: 'felt-director/1';
+  readonly tournamentId: string;
+  readonly name: string;
+  readonly config: TournamentConfig;
+  readonly entrants: number;
+  readonly state: DirectorState;
+  /** Each table number's table id (`tournament_tables`). */
+  readonly tables: Readonly<Record<string, string>>;
+  /** Each player's entry and name. */
+  readonly players: Readonly<Record<string, { readonly entryId: string; readonly name: string }>>;
+  readonly clock: TournamentClock;
+  /** Commands decided and not yet carried out, oldest first: a successor carries them out. */
+  readonly pending: readonly PendingCommand[];
+  /** Moves whose player has left the old table and is not seated at the new one yet: the chips carried. */
+  readonly inTransit: Readonly<Record<string, number>>;
+  readonly placed: TournamentView['placed'];
+  /** The last level every table was told of (levels in minutes: each new one is pushed to the tables). */
+  readonly announcedLevel: number;
+  /** Counts the director's checkpoints (its "table_seq" in the checkpoint store). */
+  readonly step: number;
+  /** Every command of the finished tournament is carried out: nothing is left to do. */
+  readonly done: boolean;
+}
+
+export function isDirectorJSON(state: unknown, tournamentId: string): state is DirectorJSON {
+  const s = state as Partial<DirectorJSON> | null;
+  return typeof s === 'object' && s !== null && s.format === 'felt-director/1' && s.tournamentId === tournamentId;
+}
+
+export interface DirectorDeps {
+  readonly store: TournamentStore;
+  readonly peers: TournamentPeerLink;
+  /** Fenced by the director's lease (Directors wraps it). */
+  readonly checkpoints: CheckpointStore;
+  readonly clock: Clock;
+  readonly scheduler: Scheduler;
+  readonly random: RandomSource;
+  readonly logger: Logger;
+}
+
+/** A report the director refuses: it does not add up, or names a table or player it does not know. */
+export class ReportRefusedError extends Error {
+  override readonly name = 'ReportRefusedError';
+}
+
+/**
+ * One tournament's director (docs/architecture.md, "Tournaments"): the engine's pure state machine
+ * (`@felt/engine` director.ts) behind a mailbox, checkpointed after every step, with a runner that
+ * carries out the commands it decided, in order, one at a time, as orders to the tables (the Tournament
+ * RPC) and as Postgres writes (places, prizes, the finish). A command is dropped from `pending` only
+ * once it is done, so a successor resumed from the checkpoint carries out what was left, and every
+ * order is idempotent at the table by its id.
+ *
+ * The runner works outside the mailbox: a table that is sending its report (waiting for this mailbox)
+ * must not wait for an order of ours that waits for the table.
+ */
+export class DirectorActor {
+  private readonly mailbox = new Mailbox();
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private cancelTimer: (() => void) | undefined;
+  private cancelRetry: (() => void) | undefined;
+  private failures = 0;
+
+  private constructor(
+    private json: DirectorJSON,
+    private readonly deps: DirectorDeps,
+  ) {}
+
+  get tournamentId(): string {
+    return this.json.tournamentId;
+  }
+
+  get done(): boolean {
+    return this.json.done;
+  }
+
+  /** The director's state (a copy): tests and the ops port. */
+  snapshot(): DirectorJSON {
+    return structuredClone(this.json);
+  }
+
+  /** A director resumed from its checkpoint: it carries out what was left and keeps the clock. */
+  static resume(json: DirectorJSON, deps: DirectorDeps): DirectorActor {
+    const actor = new DirectorActor(json, deps);
+    actor.armLevelTimer();
+    actor.kick();
+    return actor;
+  }
+
+  /**
+   * The tournament starts: the field is drawn to its tables (opened in Postgres), the first checkpoint
+   * is written, and the runner seats everyone and deals.
+   */
+  static async start(tournamentId: string, started: StartedTournament, deps: DirectorDeps): Promise<DirectorActor> {
+    const { config } = started;
+    const ids = started.players.map((p) => p.userId);
+    const step = startDirector(
+      ids,
+      {
+        maxSeats: config.seats,
+        startingStack: config.startingStack,
+        prizes: placePrizes(started.prizePool, ids.length),
+        rule: config.simultaneousBusts,
+      },
+      rngOf(deps.random),
+    );
+    const tableIds = await deps.store.openTables(tournamentId, step.state.tables.length);
+    const tables: Record<string, string> = {};
+    step.state.tables.forEach((t, i) => (tables[String(t.table)] = tableIds[i]!));
+    const json: DirectorJSON = {
+      format: 'felt-director/1',
+      tournamentId,
+      name: started.name,
+      config,
+      entrants: ids.length,
+      state: step.state,
+      tables,
+      players: Object.fromEntries(started.players.map((p) => [p.userId, { entryId: p.entryId, name: p.name }])),
+      clock: startClock(deps.clock.now()),
+      pending: [],
+      inTransit: {},
+      placed: [],
+      announcedLevel: 0,
+      step: 1,
+      done: false,
+    };
+    const actor = new DirectorActor(withCommands(json, step.commands), deps);
+    await actor.save();
+    deps.logger.info(
+      { event: 'tournament_started', tournamentId, players: ids.length, tables: tableIds.length },
+      'tournament started: the field is drawn',
+    );
+    actor.armLevelTimer();
+    actor.kick();
+    return actor;
+  }
+
+  /**
+   * A table's hand ended: the director takes the chips as reported, places and pays busts, breaks and
+   * balances tables, and deals on. Resolves once the step is checkpointed (a repeat changes nothing).
+   * Throws ReportRefusedError for a report that does not add up.
+   */
+  report(report: TournamentReport): Promise<void> {
+    return this.mailbox.post(async () => {
+      if (this.json.done || this.json.state.finished) return;
+      const tableNo = Object.entries(this.json.tables).find(([, id]) => id === report.table_id)?.[0];
+      if (tableNo === undefined) throw new ReportRefusedError(`table ${report.table_id} is not this tournament's`);
+      let step;
+      try {
+        step = tableHandEnded(
+          this.json.state,
+          {
+            table: Number(tableNo),
+            handNo: report.hand_no,
+            button: report.button,
+            results: report.results.map((r) => ({
+              player: r.user_id,
+              startingStack: r.starting_stack,
+              finalStack: r.final_stack,
+            })),
+          },
+          rngOf(this.deps.random),
+        );
+      } catch (err) {
+        this.deps.logger.error(
+          { err, tournamentId: this.tournamentId, tableId: report.table_id, handNo: report.hand_no },
+          'tournament report refused: it does not add up to what the director holds',
+        );
+        throw new ReportRefusedError(err instanceof Error ? err.message : String(err));
+      }
+      if (step.state === this.json.state) return;
+      if (chipsHeld(step.state) !== step.state.chipsInPlay) {
+        // The engine checks every report; this would be a bug in it. Nothing is taken.
+        throw new ReportRefusedError('the chips in play would change');
+      }
+      await this.commit(withCommands({ ...this.json, state: step.state }, step.commands));
+      this.kick();
+    });
+  }
+
+  /** Stops the runner and the timers; queued steps finish first. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelTimer?.();
+    this.cancelRetry?.();
+    await this.mailbox.close();
+    await this.running;
+  }
+
+  /** What the tables show of the tournament now. */
+  info(now: number): { view: TournamentView; onBreakUntil: number | null; level: number } {
+    const { config, state } = this.json;
+    const structure = config.structure;
+    let index: number;
+    let levelEndsAt: number | null = null;
+    let breakEndsAt: number | null = null;
+    if (structure.levelLength.unit === 'minutes') {
+      const at = clockPositionAt(structure, this.json.clock, now);
+      index = at.level;
+      if (at.onBreak) breakEndsAt = at.endsAtMs;
+      else levelEndsAt = at.endsAtMs;
+    } else {
+      index = levelAfterHands(structure, Math.max(0, ...state.tables.map((t) => t.lastHandNo)));
+    }
+    const remaining = Object.values(state.players).filter((p) => p.place === null);
+    const view: TournamentView = {
+      tournament_id: this.tournamentId,
+      name: this.json.name,
+      level: levelView(levelAt(structure, index), index + 1),
+      next_level: levelView(levelAt(structure, index + 1), index + 2),
+      level_ends_at: levelEndsAt,
+      break_ends_at: breakEndsAt,
+      players_left: state.remaining,
+      entrants: this.json.entrants,
+      average_stack: state.remaining > 0 ? Math.floor(state.chipsInPlay / state.remaining) : 0,
+      stacks: remaining.map((p) => p.chips).sort((a, b) => b - a),
+      prizes: [...state.prizes],
+      hand_for_hand: state.handForHand.active,
+      placed: [...this.json.placed],
+    };
+    return { view, onBreakUntil: breakEndsAt, level: index + 1 };
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Carrying out
+
+  private kick(): void {
+    if (this.running !== null || this.stopped || this.json.pending.length === 0) return;
+    this.running = this.run()
+      .catch((err: unknown) => {
+        // A checkpoint that could not be written (Redis away, the lease lost): nothing changed; a
+        // lost lease stops this actor, anything else is tried again.
+        if (this.stopped) return;
+        this.deps.logger.warn({ err, tournamentId: this.tournamentId }, 'director step not saved; retrying');
+        this.retryAt(this.deps.clock.now() + RETRY_MAX_MS);
+      })
+      .finally(() => {
+        this.running = null;
+      });
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      const next = this.json.pending[0];
+      if (next === undefined) return;
+      const waitUntil = this.waitBeforeDealing(next);
+      if (waitUntil !== null) {
+        this.retryAt(waitUntil);
+        return;
+      }
+      try {
+        await this.carryOut(next);
+      } catch (err) {
+        if (this.stopped) return;
+        // A table closed since a new level was queued for it: nothing to tell.
+        const moot = err instanceof PeerRefusedError && next.command.kind === 'info';
+        if (!moot) {
+          this.failures++;
+          const delay = Math.min(RETRY_MAX_MS, 100 * 2 ** Math.min(this.failures, 6));
+          this.deps.logger.warn(
+            { err, tournamentId: this.tournamentId, command: next.id, retryInMs: delay },
+            'tournament command not carried out yet; retrying',
+          );
+          this.retryAt(this.deps.clock.now() + delay);
+          return;
+        }
+      }
+      this.failures = 0;
+      await this.mailbox.post(async () => {
+        if (this.json.pending[0]?.id !== next.id) return;
+        const inTransit = { ...this.json.inTransit };
+        if (next.command.kind === 'move') delete inTransit[next.command.moveId];
+        const rest = this.json.pending.slice(1);
+        await this.commit({
+          ...this.json,
+          pending: rest,
+          inTransit,
+          done: this.json.state.finished && rest.length === 0,
+        });
+      });
+    }
+  }
+
+  /** Deals wait for the end of a break. */
+  private waitBeforeDealing(p: PendingCommand): number | null {
+    if (p.command.kind !== 'deal') return null;
+    return this.info(this.deps.clock.now()).onBreakUntil;
+  }
+
+  private retryAt(at: number): void {
+    this.cancelRetry?.();
+    this.cancelRetry = this.deps.scheduler.schedule(at, () => {
+      this.cancelRetry = undefined;
+      this.kick();
+    });
+  }
+
+  private async carryOut(p: PendingCommand): Promise<void> {
+    const c = p.command;
+    const { tournamentId } = this;
+    switch (c.kind) {
+      case 'move': {
+        const player = this.json.players[c.player]!;
+        const to = this.tableId(c.to.table);
+        if (c.from !== null && this.json.inTransit[c.moveId] === undefined) {
+          const out = await this.order({
+            kind: 'remove',
+            order_id: `${c.moveId}:out`,
+            tournament_id: tournamentId,
+            table_id: this.tableId(c.from.table),
+            user_id: c.player,
+            to_table_id: to,
+          });
+          if (out.stack !== c.stack) {
+            this.deps.logger.error(
+              { event: 'moved_stack_differs', tournamentId, player: c.player, table: out.stack, director: c.stack },
+              'a moved player’s stack at the table differs from the director’s: the director’s is carried',
+            );
+          }
+          await this.mailbox.post(() =>
+            this.commit({ ...this.json, inTransit: { ...this.json.inTransit, [c.moveId]: c.stack } }),
+          );
+        }
+        await this.order({
+          kind: 'seat',
+          order_id: `${c.moveId}:in`,
+          tournament_id: tournamentId,
+          table_id: to,
+          user_id: c.player,
+          name: player.name.slice(0, 64),
+          seat: c.to.seat,
+          stack: c.stack,
+        });
+        await this.deps.store.seated(player.entryId, to);
+        // Seated there: the table they left tells them where to go (they join a table that has them).
+        if (c.from !== null) {
+          await this.order({
+            kind: 'told_moved',
+            order_id: `${c.moveId}:told`,
+            tournament_id: tournamentId,
+            table_id: this.tableId(c.from.table),
+            user_id: c.player,
+            to_table_id: to,
+          });
+        }
+        return;
+      }
+      case 'deal':
+        await this.order({
+          kind: 'deal',
+          order_id: p.id,
+          tournament_id: tournamentId,
+          table_id: this.tableId(c.table),
+          info: this.info(this.deps.clock.now()).view,
+        });
+        return;
+      case 'info':
+        await this.order({
+          kind: 'info',
+          order_id: p.id,
+          tournament_id: tournamentId,
+          table_id: this.tableId(c.table),
+          info: this.info(this.deps.clock.now()).view,
+        });
+        return;
+      case 'close_table': {
+        const tableId = this.tableId(c.table);
+        await this.order({
+          kind: 'close',
+          order_id: p.id,
+          tournament_id: tournamentId,
+          table_id: tableId,
+          reason: this.json.state.finished ? 'finished' : 'broken',
+          info: this.info(this.deps.clock.now()).view,
+        });
+        await this.deps.store.closeTable(tableId);
+        return;
+      }
+      case 'award':
+        await this.deps.store.award(tournamentId, this.json.players[c.player]!.entryId, c.place, c.prize);
+        return;
+      case 'finished':
+        await this.deps.store.finish(tournamentId);
+        this.deps.logger.info({ event: 'tournament_finished', tournamentId, winner: c.winner }, 'tournament finished');
+        return;
+    }
+  }
+
+  private async order(order: TournamentOrder) {
+    return this.deps.peers.send(order);
+  }
+
+  private tableId(tableNo: number): string {
+    return this.json.tables[String(tableNo)]!;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The clock: a new level (in minutes) is told to every open table at once.
+
+  private armLevelTimer(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    if (this.stopped || this.json.state.finished || this.json.config.structure.levelLength.unit !== 'minutes') return;
+    const now = this.deps.clock.now();
+    const at = clockPositionAt(this.json.config.structure, this.json.clock, now);
+    if (at.endsAtMs === null) return;
+    this.cancelTimer = this.deps.scheduler.schedule(at.endsAtMs, () => {
+      this.cancelTimer = undefined;
+      void this.mailbox
+        .post(() => this.announceLevel())
+        .catch((err: unknown) => {
+          if (!this.stopped) this.deps.logger.warn({ err, tournamentId: this.tournamentId }, 'level not announced');
+        })
+        .finally(() => this.armLevelTimer());
+    });
+  }
+
+  private async announceLevel(): Promise<void> {
+    if (this.json.state.finished) return;
+    const { level } = this.info(this.deps.clock.now());
+    if (level <= this.json.announcedLevel) return;
+    // Shown at once at every open table (a table in a hand plays it at the old level; its next deal
+    // brings the new one).
+    const infos: PendingCommand[] = this.json.state.tables
+      .filter((t) => !t.closed)
+      .map((t) => ({ id: `info:${level}:${t.table}`, command: { kind: 'info', table: t.table } }));
+    await this.commit({ ...this.json, announcedLevel: level, pending: [...this.json.pending, ...infos] });
+    this.kick();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Checkpoints
+
+  /** Saves `next` (fenced by the lease) and makes it the state; on failure nothing changes. */
+  private async commit(next: DirectorJSON): Promise<void> {
+    const candidate = { ...next, step: this.json.step + 1 };
+    await this.write(candidate);
+    this.json = candidate;
+  }
+
+  private save(): Promise<void> {
+    return this.write(this.json);
+  }
+
+  private write(json: DirectorJSON): Promise<void> {
+    return this.deps.checkpoints.save(directorKey(json.tournamentId), json.step, JSON.stringify(json), []);
+  }
+}
+
+/** The commands of one step queued with their order ids; the awards' players join `placed`. */
+function withCommands(json: DirectorJSON, commands: readonly DirectorCommand[]): DirectorJSON {
+  const pending = [...json.pending];
+  let placed = [...json.placed];
+  for (const command of commands) {
+    pending.push({ id: commandId(json.state, command), command });
+    if (command.kind === 'award') {
+      const name = json.players[command.player]?.name ?? '';
+      placed = [
+        { user_id: command.player, name: name.slice(0, 64), place: command.place, prize: command.prize },
+        ...placed,
+      ].slice(0, PLACED_SHOWN);
+    }
+  }
+  return { ...json, pending, placed };
+}
+
+/** Each command's order id, fixed when it is decided (a successor sends the same one). */
+function commandId(state: DirectorState, command: DirectorCommand): string {
+  switch (command.kind) {
+    case 'move':
+      return command.moveId;
+    case 'deal':
+      // The hand the table last reported: one deal per report, whatever is sent again.
+      return `deal:${command.table}:${state.tables.find((t) => t.table === command.table)?.lastHandNo ?? 0}`;
+    case 'close_table':
+      return `close:${command.table}`;
+    case 'award':
+      return `award:${command.player}`;
+    case 'finished':
+      return 'finished';
+  }
+}
+
+function levelView(level: BlindLevel, number: number): TournamentView['level'] {
+  return {
+    number,
+    small_blind: level.smallBlind,
+    big_blind: level.bigBlind,
+    ante: level.ante,
+    big_blind_ante: level.bigBlindAnte,
+  };
+}
+
+/** A fresh generator for one step (a step is checkpointed before anything it decided is carried out). */
+function rngOf(random: RandomSource): SeededRng {
+  return new SeededRng(bytesToHex(random.bytes(16)));
+}
