@@ -89,7 +89,7 @@ export function App({ app }: { readonly app: AppState }) {
   } else if (route.name === 'wallet') {
     screen = <WalletScreen app={app} balance={auth.me.wallet} />;
   } else {
-    screen = <LobbyScreen app={app} me={auth.me} go={go} />;
+    screen = <LobbyScreen app={app} me={auth.me} go={go} route={route} />;
   }
 
   return (

@@ -19,6 +19,19 @@ describe('routes', () => {
     expect(parseRoute('#/wallet/abc')).toEqual({ name: 'lobby' });
   });
 
+  it('round-trips the tournaments tab and one tournament', () => {
+    const id = '3d2c1b0a-8b86-4011-b42d-00c04fc964ff';
+    expect(routeHash({ name: 'tournaments', tournamentId: null })).toBe('#/tournaments');
+    expect(routeHash({ name: 'tournaments', tournamentId: id })).toBe(`#/tournaments/${id}`);
+    expect(parseRoute('#/tournaments')).toEqual({ name: 'tournaments', tournamentId: null });
+    expect(parseRoute('#/tournaments/')).toEqual({ name: 'tournaments', tournamentId: null });
+    expect(parseRoute(`#/tournaments/${id}`)).toEqual({ name: 'tournaments', tournamentId: id });
+    // Anything else there is the lobby.
+    expect(parseRoute(`#/tournaments/${id}/extra`)).toEqual({ name: 'lobby' });
+    expect(parseRoute('#/tournaments/not an id')).toEqual({ name: 'lobby' });
+    expect(parseRoute('#/tournaments?x=1')).toEqual({ name: 'lobby' });
+  });
+
   it('round-trips several tiles with the one in focus', () => {
     const r = {
       name: 'tables',

@@ -5,6 +5,9 @@
 // being `<id>` to play or `watch:<id>` to watch, so a reload brings every tile back with the same one
 // in focus. One tile keeps the old `#/table/<id>` (or `#/watch/<id>`), which is also what the lobby
 // links to: opening that route adds the table to the tiles already open.
+//
+// The lobby's tournaments tab is `#/tournaments`, and one tournament's detail `#/tournaments/<id>`, so
+// a reload (or the browser's back button) keeps the tab and the tournament shown.
 
 /** The most tables one page holds. */
 export const MAX_TABLES = 8;
@@ -18,6 +21,8 @@ export interface TileRef {
 export type Route =
   | { readonly name: 'lobby' }
   | { readonly name: 'wallet' }
+  /** The lobby with its tournaments tab: the list, or one tournament's detail. */
+  | { readonly name: 'tournaments'; readonly tournamentId: string | null }
   /** Open this table (as one more tile when others are open). */
   | { readonly name: 'table'; readonly tableId: string; readonly spectate: boolean }
   /** Exactly these tiles, `focus` the index of the one in focus. */
@@ -64,6 +69,10 @@ export function parseRoute(hash: string): Route {
     }
   }
   if (head === 'wallet' && id === undefined && query === null) return { name: 'wallet' };
+  if (head === 'tournaments' && query === null && rest.length === 0) {
+    if (id === undefined || id === '') return { name: 'tournaments', tournamentId: null };
+    if (ID.test(id)) return { name: 'tournaments', tournamentId: id };
+  }
   return { name: 'lobby' };
 }
 
@@ -74,6 +83,9 @@ function singleHash(tile: TileRef): string {
 export function routeHash(route: Route): string {
   if (route.name === 'lobby') return '#/';
   if (route.name === 'wallet') return '#/wallet';
+  if (route.name === 'tournaments') {
+    return route.tournamentId === null ? '#/tournaments' : `#/tournaments/${route.tournamentId}`;
+  }
   if (route.name === 'table') return singleHash(route);
   const [first] = route.tiles;
   if (first === undefined) return '#/';

@@ -17,6 +17,7 @@ import { LiveLobby } from './live-lobby.js';
 import { SoundBoard } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, Toasts } from './toasts.js';
+import { Tournaments } from './tournaments.js';
 import { Waitlists } from './waitlists.js';
 
 export type AuthState =
@@ -66,6 +67,8 @@ export class AppState {
   readonly liveLobby = new LiveLobby((balance) => this.walletChanged(balance));
   /** The rooms the player waits for a seat at, kept current over the same socket. */
   readonly waitlists = new Waitlists(this.lobby, (message) => this.waitlistNotice(message));
+  /** The lobby's tournaments tab: the list, the tournament shown, and registrations (the wallet follows). */
+  readonly tournaments = new Tournaments(this.lobby, (balance) => this.walletChanged(balance));
   private liveLobbyStarting = false;
   private client: FeltClient | null = null;
   private clientStarting: Promise<FeltClient> | null = null;
@@ -230,7 +233,8 @@ export class AppState {
 
   /**
    * The live lobby's wallet: the header shows it at once. A balance that moved means chips went to or
-   * came from a table (a buy-in, a cash-out, a refund), so the seats are read again too.
+   * came from a table (a buy-in, a cash-out, a refund) or a tournament entry, so the seats are read
+   * again too.
    */
   private walletChanged(balance: number): void {
     const current = this.auth.get();
@@ -271,6 +275,7 @@ export class AppState {
     this.tables.set(EMPTY_DECK);
     this.liveLobby.stop();
     this.waitlists.stop();
+    this.tournaments.reset();
     this.client?.close();
     this.client = null;
   }

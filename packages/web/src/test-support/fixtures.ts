@@ -1,5 +1,15 @@
 // Wire messages for unit tests, typed by @felt/protocol so a schema change breaks them loudly.
-import type { HandSummary, SeatView, TableEvent, TableState, ValidActionsView } from '@felt/protocol';
+import {
+  parseTournamentConfig,
+  type HandSummary,
+  type LobbyTournamentDetail,
+  type LobbyTournamentSummary,
+  type SeatView,
+  type TableEvent,
+  type TableState,
+  type TournamentConfigInput,
+  type ValidActionsView,
+} from '@felt/protocol';
 
 export const TABLE = 'tbl-1';
 export const HAND = '0b7f1c1e-2a8e-4d55-9b9a-1c2d3e4f5a6b';
@@ -136,3 +146,64 @@ export const PLAYED_HAND: HandSummary = {
   pot_total: 80,
   rake: 0,
 };
+
+export const TOURNAMENT = '5a1e0c3b-2f4d-4e6a-8b7c-9d0e1f2a3b4c';
+export const ALICE = '00000000-0000-4000-8000-000000000001';
+
+/** A scheduled No-Limit Hold'em tournament taking registrations: 100 + 10, three of 2 to 100 in. */
+export function tournamentSummary(over: Partial<LobbyTournamentSummary> = {}): LobbyTournamentSummary {
+  return {
+    id: TOURNAMENT,
+    name: 'Sunday 100',
+    format: 'scheduled',
+    status: 'registering',
+    game: 'holdem',
+    limit: 'nl',
+    seats: 9,
+    buy_in: 100,
+    fee: 10,
+    starting_stack: 10_000,
+    entrants: 3,
+    min_entrants: 2,
+    max_entrants: 100,
+    starts_at: '2026-12-06T18:00:00.000Z',
+    prize_pool: 300,
+    created_at: '2026-12-01T10:00:00.000Z',
+    ...over,
+  };
+}
+
+/** Its config: four levels of 10 minutes (an ante from the second, a big-blind ante at the third), a 5-minute break every 2. */
+export const TOURNAMENT_CONFIG: TournamentConfigInput = {
+  name: 'Sunday 100',
+  format: 'scheduled',
+  startsAt: '2026-12-06T18:00:00.000Z',
+  buyIn: 100,
+  fee: 10,
+  startingStack: 10_000,
+  structure: {
+    levels: [{ bigBlind: 50 }, { bigBlind: 100, ante: 10 }, { bigBlind: 200, bigBlindAnte: 200 }, { bigBlind: 400 }],
+    levelLength: { unit: 'minutes', value: 10 },
+    breaks: { everyLevels: 2, minutes: 5 },
+  },
+};
+
+/** The tournament as GET /api/tournaments/{id} answers it: the resolved config, three players, one paid place. */
+export function tournamentDetail(
+  over: Partial<LobbyTournamentDetail> = {},
+  config: TournamentConfigInput = TOURNAMENT_CONFIG,
+): LobbyTournamentDetail {
+  return {
+    ...tournamentSummary(),
+    // The lobby sends the resolved config, which is a valid input too (it parses back to itself).
+    config: parseTournamentConfig(config) as LobbyTournamentDetail['config'],
+    players: [
+      { user_id: ALICE, name: 'alice', status: 'registered', place: null, prize: 0 },
+      { user_id: '00000000-0000-4000-8000-000000000002', name: 'bob', status: 'registered', place: null, prize: 0 },
+      { user_id: '00000000-0000-4000-8000-000000000003', name: 'carol', status: 'registered', place: null, prize: 0 },
+    ],
+    payouts: [{ place: 1, amount: 300 }],
+    registered: true,
+    ...over,
+  };
+}

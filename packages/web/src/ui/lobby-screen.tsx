@@ -1,6 +1,6 @@
 import { newCommandId, type LobbyMe, type LobbyRoomSummary } from '@felt/client';
 import { BETTING_LIMITS, GAME_TYPES, type BettingLimit, type GameType } from '@felt/protocol';
-import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Trans } from 'react-i18next';
 import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
@@ -13,12 +13,64 @@ import { ToastKind } from '../state/toasts.js';
 import { CreateRoomDialog } from './create-room-dialog.js';
 import { useStore } from './hooks.js';
 import { JoinRoomDialog } from './join-room-dialog.js';
+import { TournamentsPanel } from './tournaments-panel.js';
 import { WaitlistList } from './waitlist-panel.js';
 
 interface Props {
   readonly app: AppState;
   readonly me: LobbyMe;
   readonly go: (r: Route) => void;
+  /** The lobby's route: `tournaments` shows the tournaments tab (and one tournament); any other the tables. */
+  readonly route?: Route;
+}
+
+const LobbyTab = { TABLES: 'tables', TOURNAMENTS: 'tournaments' } as const;
+type LobbyTab = (typeof LobbyTab)[keyof typeof LobbyTab];
+
+const TAB_ROUTES: Readonly<Record<LobbyTab, Route>> = {
+  tables: { name: 'lobby' },
+  tournaments: { name: 'tournaments', tournamentId: null },
+};
+const TABS = [LobbyTab.TABLES, LobbyTab.TOURNAMENTS] as const;
+
+/**
+ * Tables or Tournaments, as tabs: each is an address (`#/`, `#/tournaments`), so a reload and the
+ * back button keep the tab. The arrow keys move between them, as in any tab list.
+ */
+function LobbyTabs({ tab, go }: { readonly tab: LobbyTab; readonly go: (r: Route) => void }) {
+  const t = useT();
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  const onKeyDown = (e: KeyboardEvent, i: number): void => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    e.preventDefault();
+    const next = (i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length;
+    refs.current[next]?.focus();
+    go(TAB_ROUTES[TABS[next]!]);
+  };
+  return (
+    <div className="tabs lobby__tabs" role="tablist" aria-label={t('lobby.views')}>
+      {TABS.map((x, i) => (
+        <button
+          key={x}
+          ref={(el) => {
+            refs.current[i] = el;
+          }}
+          type="button"
+          role="tab"
+          id={`lobby-tab-${x}`}
+          aria-selected={tab === x}
+          aria-controls={tab === x ? `lobby-panel-${x}` : undefined}
+          tabIndex={tab === x ? 0 : -1}
+          className={`tab${tab === x ? ' tab--active' : ''}`}
+          data-testid={`lobby-tab-${x}`}
+          onClick={() => go(TAB_ROUTES[x])}
+          onKeyDown={(e) => onKeyDown(e, i)}
+        >
+          {x === LobbyTab.TABLES ? t('lobby.tabTables') : t('lobby.tabTournaments')}
+        </button>
+      ))}
+    </div>
+  );
 }
 
 /**
@@ -62,8 +114,9 @@ function useRooms(app: AppState, game: RoomFilter['game'], limit: RoomFilter['li
   };
 }
 
-export function LobbyScreen({ app, me, go }: Props) {
+export function LobbyScreen({ app, me, go, route = { name: 'lobby' } }: Props) {
   const t = useT();
+  const tab = route.name === 'tournaments' ? LobbyTab.TOURNAMENTS : LobbyTab.TABLES;
   const [game, setGame] = useState<GameType | ''>('');
   const [limit, setLimit] = useState<BettingLimit | ''>('');
   const { rooms, mode, error, reload } = useRooms(app, game, limit);
@@ -124,57 +177,78 @@ export function LobbyScreen({ app, me, go }: Props) {
       <WaitlistList app={app} />
 
       <div className="lobby__grid">
-        <section className="panel lobby__tables" aria-labelledby="tables-title">
-          <div className="panel__head">
-            <h2 id="tables-title">{t('lobby.tables')}</h2>
-            <div className="filters">
-              <div className="field field--inline">
-                <label htmlFor={ids.game}>{t('lobby.game')}</label>
-                <select id={ids.game} value={game} onChange={(e) => setGame(e.target.value as GameType | '')}>
-                  <option value="">{t('lobby.allGames')}</option>
-                  {GAME_TYPES.map((g) => (
-                    <option key={g} value={g}>
-                      {gameName(g)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="field field--inline">
-                <label htmlFor={ids.limit}>{t('lobby.limit')}</label>
-                <select id={ids.limit} value={limit} onChange={(e) => setLimit(e.target.value as BettingLimit | '')}>
-                  <option value="">{t('lobby.anyLimit')}</option>
-                  {BETTING_LIMITS.map((l) => (
-                    <option key={l} value={l}>
-                      {limitName(l)}
-                    </option>
-                  ))}
-                </select>
-              </div>
+        <div className="lobby__main">
+          <LobbyTabs tab={tab} go={go} />
+          {tab === LobbyTab.TOURNAMENTS ? (
+            <div role="tabpanel" id="lobby-panel-tournaments" aria-labelledby="lobby-tab-tournaments">
+              <section className="panel lobby__tournaments" aria-labelledby="tournaments-title">
+                <TournamentsPanel
+                  app={app}
+                  tournamentId={route.name === 'tournaments' ? route.tournamentId : null}
+                  meId={me.user.id}
+                />
+              </section>
             </div>
-          </div>
-          {error !== null && (
-            <p className="form__error" role="alert">
-              {error}
-            </p>
-          )}
-          {rooms === null ? (
-            <p aria-busy="true">{t('lobby.loadingTables')}</p>
-          ) : rooms.length === 0 ? (
-            <p className="muted">{t('lobby.noTables')}</p>
           ) : (
-            <RoomsTable
-              rooms={rooms}
-              seated={seated}
-              waiting={waiting}
-              onJoin={setJoining}
-              onWait={(r) => void wait(r)}
-              onLeaveWait={leaveLine}
-            />
+            <div role="tabpanel" id="lobby-panel-tables" aria-labelledby="lobby-tab-tables">
+              <section className="panel lobby__tables" aria-labelledby="tables-title">
+                <div className="panel__head">
+                  <h2 id="tables-title">{t('lobby.tables')}</h2>
+                  <div className="filters">
+                    <div className="field field--inline">
+                      <label htmlFor={ids.game}>{t('lobby.game')}</label>
+                      <select id={ids.game} value={game} onChange={(e) => setGame(e.target.value as GameType | '')}>
+                        <option value="">{t('lobby.allGames')}</option>
+                        {GAME_TYPES.map((g) => (
+                          <option key={g} value={g}>
+                            {gameName(g)}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                    <div className="field field--inline">
+                      <label htmlFor={ids.limit}>{t('lobby.limit')}</label>
+                      <select
+                        id={ids.limit}
+                        value={limit}
+                        onChange={(e) => setLimit(e.target.value as BettingLimit | '')}
+                      >
+                        <option value="">{t('lobby.anyLimit')}</option>
+                        {BETTING_LIMITS.map((l) => (
+                          <option key={l} value={l}>
+                            {limitName(l)}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  </div>
+                </div>
+                {error !== null && (
+                  <p className="form__error" role="alert">
+                    {error}
+                  </p>
+                )}
+                {rooms === null ? (
+                  <p aria-busy="true">{t('lobby.loadingTables')}</p>
+                ) : rooms.length === 0 ? (
+                  <p className="muted">{t('lobby.noTables')}</p>
+                ) : (
+                  <RoomsTable
+                    rooms={rooms}
+                    seated={seated}
+                    waiting={waiting}
+                    onJoin={setJoining}
+                    onWait={(r) => void wait(r)}
+                    onLeaveWait={leaveLine}
+                  />
+                )}
+                <p id="tables-live-note" className="hint" data-testid="lobby-feed" data-mode={mode}>
+                  {mode === LobbyFeedMode.LIVE ? t('lobby.feedLive') : t('lobby.feedPolling')}
+                </p>
+              </section>
+            </div>
           )}
-          <p id="tables-live-note" className="hint" data-testid="lobby-feed" data-mode={mode}>
-            {mode === LobbyFeedMode.LIVE ? t('lobby.feedLive') : t('lobby.feedPolling')}
-          </p>
-        </section>
+        </div>
 
         <div className="lobby__side">
           <JoinByCode app={app} go={go} />

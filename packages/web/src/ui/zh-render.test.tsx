@@ -60,6 +60,9 @@ import {
   STUD_VARIANT,
   TABLE,
   tableState,
+  TOURNAMENT,
+  tournamentDetail,
+  tournamentSummary,
   validActions,
 } from '../test-support/fixtures.js';
 import { ActionBar } from './action-bar.js';
@@ -70,6 +73,7 @@ import { FairnessPanel } from './fairness.js';
 import { HistoryDrawer, HistoryRow, Replay, VoidedHand } from './history-drawer.js';
 import { JoinRoomDialog } from './join-room-dialog.js';
 import { LobbyScreen, RoomsTable } from './lobby-screen.js';
+import { TournamentDetail, TournamentsTable } from './tournaments-panel.js';
 import { TableRoom } from './table-screen.js';
 import { ToastsView } from './toasts-view.js';
 import { WalletEntries, WalletScreen } from './wallet-screen.js';
@@ -637,6 +641,74 @@ describe('every screen in Chinese', () => {
     const create = render(<CreateRoomDialog app={app} open onClose={() => undefined} onCreated={() => undefined} />);
     expect(create).toContain('房间规则');
     expectChinese(create);
+  });
+
+  it('the tournaments tab: the list, and one tournament in every state of registration', () => {
+    const app = appState({ status: 'signed_in', me: ME });
+    // Tournament names are the operator's data: Chinese ones here, so any English is the page's own.
+    const name = '周日锦标赛';
+    const players = tournamentDetail().players.map((p, i) => ({ ...p, name: ['alice', 'bob', '小明'][i]! }));
+    const route = { name: 'tournaments', tournamentId: null } as const;
+    const loading = render(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />);
+    expect(loading).toContain('锦标赛');
+    expectChinese(loading);
+    app.tournaments.list.set({ tournaments: [], error: null });
+    expectChinese(render(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />));
+    const list = render(
+      <TournamentsTable
+        tournaments={(['registering', 'running', 'finished', 'cancelled'] as const).flatMap((status, i) => [
+          tournamentSummary({ id: `${i}a`, name, status }),
+          tournamentSummary({ id: `${i}b`, name, status, format: 'sit_and_go', starts_at: null, buy_in: 0, fee: 0 }),
+        ])}
+      />,
+    );
+    expect(list).toContain('坐满即开');
+    expectChinese(list);
+    for (const over of [
+      { registered: true },
+      { registered: false },
+      { registered: false, entrants: 100, max_entrants: 100 },
+      { status: 'running' as const },
+      {
+        status: 'finished' as const,
+        players: players.map((p, i) => ({ ...p, status: 'finished' as const, place: i + 1, prize: i === 0 ? 300 : 0 })),
+      },
+      { players: [], payouts: [] },
+    ]) {
+      const html = render(
+        <TournamentDetail
+          tournament={tournamentDetail({ name, players, ...over })}
+          meId={ME.user.id}
+          error={new LobbyApiError(409, 'tournament_full', 'every place is taken')}
+          onRegister={() => undefined}
+          onUnregister={() => undefined}
+        />,
+      );
+      expect(html).toContain('盲注结构');
+      expectChinese(html);
+    }
+    const unreadable = tournamentDetail({ name, players, config: { ...tournamentDetail().config, buyIn: -1 } });
+    expectChinese(
+      render(
+        <TournamentDetail
+          tournament={unreadable}
+          meId=""
+          onRegister={() => undefined}
+          onUnregister={() => undefined}
+        />,
+      ),
+    );
+    app.tournaments.detail.set({ id: TOURNAMENT, tournament: null, error: null });
+    expectChinese(
+      render(
+        <LobbyScreen
+          app={app}
+          me={ME}
+          go={() => undefined}
+          route={{ name: 'tournaments', tournamentId: TOURNAMENT }}
+        />,
+      ),
+    );
   });
 
   it('the table in every phase, for a player and a spectator', () => {

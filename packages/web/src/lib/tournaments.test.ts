@@ -1,0 +1,130 @@
+import { STRUCTURE_PRESETS } from '@felt/engine';
+import { describe, expect, it } from 'vitest';
+import { tournamentDetail, tournamentSummary, TOURNAMENT_CONFIG } from '../test-support/fixtures.js';
+import { dateTimeText } from './format.js';
+import {
+  anteText,
+  blindsText,
+  entrantsText,
+  formatText,
+  levelLengthText,
+  playerStatusText,
+  priceText,
+  Registration,
+  registration,
+  startText,
+  statusText,
+  tournamentStructure,
+  type StructureRow,
+} from './tournaments.js';
+
+describe('the list’s words', () => {
+  it('names every format and status', () => {
+    expect(formatText('sit_and_go')).toBe('Sit-and-go');
+    expect(formatText('scheduled')).toBe('Scheduled');
+    expect(['registering', 'running', 'finished', 'cancelled'].map((s) => statusText(s as never))).toEqual([
+      'Registering',
+      'Running',
+      'Finished',
+      'Cancelled',
+    ]);
+  });
+
+  it('prices an entry as buy-in + fee, the buy-in alone without a fee, and a freeroll as such', () => {
+    expect(priceText(100, 10)).toBe('100 + 10');
+    expect(priceText(1_500, 0)).toBe('1,500');
+    expect(priceText(0, 0)).toBe('Freeroll');
+    // A fee with no buy-in is still a price (all of it to the house).
+    expect(priceText(0, 5)).toBe('0 + 5');
+  });
+
+  it('counts the field against its most, and starts at the scheduled time or when full', () => {
+    expect(entrantsText(tournamentSummary({ entrants: 3, max_entrants: 1_000 }))).toBe('3/1,000');
+    const at = '2026-12-06T18:00:00.000Z';
+    expect(startText(tournamentSummary({ starts_at: at }))).toBe(dateTimeText(at));
+    expect(startText(tournamentSummary({ format: 'sit_and_go', starts_at: null }))).toBe('When full');
+  });
+});
+
+describe('tournamentStructure', () => {
+  it('lists the levels with a break after every two, none after the last', () => {
+    const view = tournamentStructure(tournamentDetail().config)!;
+    expect(view.length).toEqual({ unit: 'minutes', value: 10 });
+    expect(view.startingStack).toBe(10_000);
+    const level = (n: number, sb: number, bb: number, ante = 0, bbAnte = 0): StructureRow => ({
+      kind: 'level',
+      level: n,
+      smallBlind: sb,
+      bigBlind: bb,
+      ante,
+      bigBlindAnte: bbAnte,
+    });
+    expect(view.rows).toEqual([
+      level(1, 25, 50),
+      level(2, 50, 100, 10),
+      { kind: 'break', minutes: 5 },
+      level(3, 100, 200, 0, 200),
+      level(4, 200, 400),
+    ]);
+  });
+
+  it('resolves a config that names only a preset as the lobby does: the preset’s levels, length and stack', () => {
+    const turbo = STRUCTURE_PRESETS.turbo;
+    const view = tournamentStructure({ name: 'Turbo', format: 'sit_and_go', buyIn: 50 })!;
+    expect(view.startingStack).toBe(turbo.startingStack);
+    expect(view.length).toEqual(turbo.structure.levelLength);
+    // The turbo preset has no breaks: every row is a level, in order.
+    expect(view.rows.map((r) => (r.kind === 'level' ? r.bigBlind : null))).toEqual(
+      turbo.structure.levels.map((l) => l.bigBlind),
+    );
+  });
+
+  it('levels measured in hands have no breaks', () => {
+    const view = tournamentStructure({
+      ...TOURNAMENT_CONFIG,
+      structure: { levels: [{ bigBlind: 20 }, { bigBlind: 40 }], levelLength: { unit: 'hands', value: 12 } },
+    })!;
+    expect(view.rows.every((r) => r.kind === 'level')).toBe(true);
+    expect(levelLengthText(view.length)).toBe('12 hands');
+  });
+
+  it('is null for a config that does not parse', () => {
+    expect(tournamentStructure({ ...TOURNAMENT_CONFIG, buyIn: -1 })).toBeNull();
+  });
+});
+
+describe('a level’s cells', () => {
+  it('blinds, ante (every player’s, the big blind’s for the table, or none) and length', () => {
+    expect(blindsText({ smallBlind: 500, bigBlind: 1_000 })).toBe('500/1,000');
+    expect(anteText({ ante: 25, bigBlindAnte: 0 })).toBe('25');
+    expect(anteText({ ante: 0, bigBlindAnte: 1_000 })).toBe('1,000 (big blind)');
+    expect(anteText({ ante: 0, bigBlindAnte: 0 })).toBe('\u2014');
+    expect(levelLengthText({ unit: 'minutes', value: 1 })).toBe('1 minute');
+    expect(levelLengthText({ unit: 'minutes', value: 15 })).toBe('15 minutes');
+    expect(levelLengthText({ unit: 'hands', value: 1 })).toBe('1 hand');
+  });
+});
+
+describe('registration', () => {
+  it('Register while a place is free, Unregister once registered, full or closed otherwise', () => {
+    const d = (over: Parameters<typeof tournamentDetail>[0]) => registration(tournamentDetail(over));
+    expect(d({ registered: false })).toBe(Registration.REGISTER);
+    expect(d({ registered: true })).toBe(Registration.UNREGISTER);
+    expect(d({ registered: false, entrants: 100, max_entrants: 100 })).toBe(Registration.FULL);
+    // Registered in a full field: still Unregister.
+    expect(d({ registered: true, entrants: 100, max_entrants: 100 })).toBe(Registration.UNREGISTER);
+    for (const status of ['running', 'finished', 'cancelled'] as const) {
+      expect(d({ status, registered: false })).toBe(Registration.CLOSED);
+      expect(d({ status, registered: true })).toBe(Registration.CLOSED);
+    }
+  });
+});
+
+describe('playerStatusText', () => {
+  it('registered, playing, and the place (with the prize when one was won)', () => {
+    expect(playerStatusText({ status: 'registered', place: null, prize: 0 })).toBe('Registered');
+    expect(playerStatusText({ status: 'playing', place: null, prize: 0 })).toBe('Playing');
+    expect(playerStatusText({ status: 'finished', place: 7, prize: 0 })).toBe('Place 7');
+    expect(playerStatusText({ status: 'finished', place: 1, prize: 1_350 })).toBe('Place 1, won 1,350');
+  });
+});

@@ -1,0 +1,142 @@
+// What the lobby's tournaments tab says (docs/dev/contracts.md, "Tournaments API"): the list's format,
+// status, price, field and start; one tournament's structure (its levels, their length and the
+// breaks between them, from the resolved config the lobby sends, read with @felt/protocol's own
+// parser), its entrants, and whether the player may register or unregister now. Pure functions; the
+// sentences come from the catalog.
+import type { LobbyTournamentDetail, LobbyTournamentSummary } from '@felt/client';
+import { safeParseTournamentConfig } from '@felt/protocol';
+import { t } from '../i18n/i18n.js';
+import { chips, dateTimeText } from './format.js';
+
+/** How often the tab reads the list (and the tournament shown) again while the page is visible. */
+export const TOURNAMENTS_POLL_MS = 5_000;
+
+export type TournamentFormat = LobbyTournamentSummary['format'];
+export type TournamentStatus = LobbyTournamentSummary['status'];
+export type TournamentPlayer = LobbyTournamentDetail['players'][number];
+
+/** "Sit-and-go" or "Scheduled". */
+export function formatText(format: TournamentFormat): string {
+  return t(`tournaments.format.${format}`);
+}
+
+/** "Registering", "Running", "Finished", "Cancelled". */
+export function statusText(status: TournamentStatus): string {
+  return t(`tournaments.status.${status}`);
+}
+
+/** What one entry costs: "100 + 10" (buy-in to the prize pool, fee to the house), "100", or "Freeroll". */
+export function priceText(buyIn: number, fee: number): string {
+  if (buyIn === 0 && fee === 0) return t('tournaments.freeroll');
+  if (fee === 0) return chips(buyIn);
+  return `${chips(buyIn)} + ${chips(fee)}`;
+}
+
+/** The field: "3/9" (entrants of the most the tournament takes). */
+export function entrantsText(s: Pick<LobbyTournamentSummary, 'entrants' | 'max_entrants'>): string {
+  return `${chips(s.entrants)}/${chips(s.max_entrants)}`;
+}
+
+/** When it starts: the scheduled time in the page's language, or "When full" for a sit-and-go. */
+export function startText(s: Pick<LobbyTournamentSummary, 'starts_at'>): string {
+  return s.starts_at === null ? t('tournaments.whenFull') : dateTimeText(s.starts_at);
+}
+
+/** One row of the structure table: a level, or a break between two levels. */
+export type StructureRow =
+  | {
+      readonly kind: 'level';
+      /** 1 for the first level. */
+      readonly level: number;
+      readonly smallBlind: number;
+      readonly bigBlind: number;
+      readonly ante: number;
+      readonly bigBlindAnte: number;
+    }
+  | { readonly kind: 'break'; readonly minutes: number };
+
+export interface StructureView {
+  readonly rows: readonly StructureRow[];
+  /** Every level's length. */
+  readonly length: { readonly unit: 'minutes' | 'hands'; readonly value: number };
+  readonly startingStack: number;
+}
+
+/**
+ * The tournament's levels with a break row after every `everyLevels` levels (none after the last
+ * listed level: past it the schedule goes on by doubling, which the tab says in words). Read from the
+ * resolved config the lobby sends; null when it does not parse (the tab then says so).
+ */
+export function tournamentStructure(config: LobbyTournamentDetail['config']): StructureView | null {
+  const parsed = safeParseTournamentConfig(config);
+  if (!parsed.success) return null;
+  const { structure, startingStack } = parsed.config;
+  const rows: StructureRow[] = [];
+  structure.levels.forEach((l, i) => {
+    rows.push({
+      kind: 'level',
+      level: i + 1,
+      smallBlind: l.smallBlind,
+      bigBlind: l.bigBlind,
+      ante: l.ante,
+      bigBlindAnte: l.bigBlindAnte,
+    });
+    const done = i + 1;
+    if (structure.breaks !== null && done % structure.breaks.everyLevels === 0 && done < structure.levels.length) {
+      rows.push({ kind: 'break', minutes: structure.breaks.minutes });
+    }
+  });
+  return { rows, length: structure.levelLength, startingStack };
+}
+
+/** "10 min" or "12 hands": a level's length. */
+export function levelLengthText(length: StructureView['length']): string {
+  return length.unit === 'minutes'
+    ? t('tournaments.minutes', { count: length.value })
+    : t('tournaments.hands', { count: length.value });
+}
+
+/** "25/50". */
+export function blindsText(row: { readonly smallBlind: number; readonly bigBlind: number }): string {
+  return `${chips(row.smallBlind)}/${chips(row.bigBlind)}`;
+}
+
+/** The level's ante: every player's ("10"), the big blind's for the table ("50 (big blind)"), or a dash. */
+export function anteText(row: { readonly ante: number; readonly bigBlindAnte: number }): string {
+  if (row.ante > 0) return chips(row.ante);
+  if (row.bigBlindAnte > 0) return t('tournaments.bbAnte', { amount: chips(row.bigBlindAnte) });
+  return '\u2014';
+}
+
+/** What the player may do about their entry now. */
+export const Registration = {
+  /** Registering, not registered, a place free: Register. */
+  REGISTER: 'register',
+  /** Registering and registered: Unregister (buy-in and fee back). */
+  UNREGISTER: 'unregister',
+  /** Registering, not registered, every place taken. */
+  FULL: 'full',
+  /** Started, finished or cancelled: nothing to do. */
+  CLOSED: 'closed',
+} as const;
+export type Registration = (typeof Registration)[keyof typeof Registration];
+
+/**
+ * Register, Unregister, full or closed, from the tournament as last read. The lobby still decides
+ * (a start time that has just passed, a place taken meanwhile): its refusal is shown as it comes.
+ */
+export function registration(
+  d: Pick<LobbyTournamentDetail, 'status' | 'registered' | 'entrants' | 'max_entrants'>,
+): Registration {
+  if (d.status !== 'registering') return Registration.CLOSED;
+  if (d.registered) return Registration.UNREGISTER;
+  return d.entrants >= d.max_entrants ? Registration.FULL : Registration.REGISTER;
+}
+
+/** A player's line in the entrants list: "Registered", "Playing", "Place 3", "Place 1, won 450". */
+export function playerStatusText(p: Pick<TournamentPlayer, 'status' | 'place' | 'prize'>): string {
+  if (p.place === null) return t(`tournaments.playerStatus.${p.status}`);
+  return p.prize > 0
+    ? t('tournaments.placeWon', { place: p.place, amount: chips(p.prize) })
+    : t('tournaments.place', { place: p.place });
+}

@@ -1,0 +1,194 @@
+import { LobbyApiError, type LobbyMe, type LobbyTournamentDetail, type LobbyTournamentSummary } from '@felt/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ALICE, TOURNAMENT, tournamentDetail, tournamentSummary } from '../test-support/fixtures.js';
+import { AppState } from './app-state.js';
+import { Tournaments, type TournamentLobby } from './tournaments.js';
+
+/** A promise the test settles by hand. */
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const OTHER = '6b2f1d4c-3a5e-4f7b-9c8d-0e1f2a3b4c5d';
+const FULL = new LobbyApiError(409, 'tournament_full', 'every place is taken');
+
+/** The lobby's tournament calls, each answered by the test (or by default at once). */
+function fakeLobby() {
+  return {
+    listTournaments: vi.fn<TournamentLobby['listTournaments']>(() => Promise.resolve([tournamentSummary()])),
+    getTournament: vi.fn<TournamentLobby['getTournament']>((id) => Promise.resolve(tournamentDetail({ id }))),
+    registerTournament: vi.fn<TournamentLobby['registerTournament']>((id) =>
+      Promise.resolve({ tournament_id: id, entry_no: 1, status: 'registered' as const, wallet: 890, replayed: false }),
+    ),
+    unregisterTournament: vi.fn<TournamentLobby['unregisterTournament']>((id) =>
+      Promise.resolve({ tournament_id: id, wallet: 1_000 }),
+    ),
+  };
+}
+
+describe('Tournaments', () => {
+  it('reads the list; a failure keeps the last list and says why', async () => {
+    const lobby = fakeLobby();
+    const state = new Tournaments(lobby);
+    expect(state.list.get()).toEqual({ tournaments: null, error: null });
+    await state.refreshList();
+    expect(state.list.get().tournaments).toEqual([tournamentSummary()]);
+    lobby.listTournaments.mockRejectedValueOnce(new TypeError('offline'));
+    await state.refreshList();
+    expect(state.list.get().tournaments).toEqual([tournamentSummary()]);
+    expect(state.list.get().error).toBeInstanceOf(TypeError);
+    await state.refreshList();
+    expect(state.list.get().error).toBeNull();
+  });
+
+  it('an answer that comes back after a later read was asked for is dropped', async () => {
+    const slow = deferred<LobbyTournamentSummary[]>();
+    const lobby = fakeLobby();
+    lobby.listTournaments.mockReturnValueOnce(slow.promise);
+    const state = new Tournaments(lobby);
+    const first = state.refreshList();
+    await state.refreshList();
+    slow.resolve([]);
+    await first;
+    expect(state.list.get().tournaments).toEqual([tournamentSummary()]);
+  });
+
+  it('shows one tournament, then another (the first one’s late answer is dropped), then none', async () => {
+    const slow = deferred<LobbyTournamentDetail>();
+    const lobby = fakeLobby();
+    lobby.getTournament.mockReturnValueOnce(slow.promise);
+    const state = new Tournaments(lobby);
+    const first = state.show(TOURNAMENT);
+    expect(state.detail.get()).toEqual({ id: TOURNAMENT, tournament: null, error: null });
+    await state.show(OTHER);
+    slow.resolve(tournamentDetail());
+    await first;
+    expect(state.detail.get()?.id).toBe(OTHER);
+    expect(state.detail.get()?.tournament?.id).toBe(OTHER);
+    // Read again: the same tournament stays on screen while its new answer is awaited.
+    const again = deferred<LobbyTournamentDetail>();
+    lobby.getTournament.mockReturnValueOnce(again.promise);
+    const reading = state.show(OTHER);
+    expect(state.detail.get()?.tournament?.id).toBe(OTHER);
+    again.resolve(tournamentDetail({ id: OTHER, entrants: 4 }));
+    await reading;
+    expect(state.detail.get()?.tournament?.entrants).toBe(4);
+    await state.show(null);
+    expect(state.detail.get()).toBeNull();
+  });
+
+  it('a tournament that cannot be read keeps the last answer and says why', async () => {
+    const lobby = fakeLobby();
+    const state = new Tournaments(lobby);
+    await state.show(TOURNAMENT);
+    const gone = new LobbyApiError(404, 'tournament_not_found', 'no such tournament');
+    lobby.getTournament.mockRejectedValueOnce(gone);
+    await state.refreshDetail();
+    expect(state.detail.get()).toMatchObject({ id: TOURNAMENT, tournament: { id: TOURNAMENT }, error: gone });
+  });
+
+  it('registering hands on the wallet and reads the tournament and the list again', async () => {
+    const lobby = fakeLobby();
+    const wallets: number[] = [];
+    const state = new Tournaments(lobby, (w) => wallets.push(w));
+    await state.show(TOURNAMENT);
+    lobby.getTournament.mockResolvedValueOnce(tournamentDetail({ registered: true, entrants: 4 }));
+    const entry = await state.register(TOURNAMENT);
+    expect(entry.wallet).toBe(890);
+    expect(lobby.registerTournament).toHaveBeenCalledWith(TOURNAMENT);
+    expect(wallets).toEqual([890]);
+    expect(state.detail.get()?.tournament).toMatchObject({ registered: true, entrants: 4 });
+    expect(lobby.listTournaments).toHaveBeenCalledTimes(1);
+
+    await state.unregister(TOURNAMENT);
+    expect(lobby.unregisterTournament).toHaveBeenCalledWith(TOURNAMENT);
+    expect(wallets).toEqual([890, 1_000]);
+  });
+
+  it('a refusal is thrown as the lobby’s typed error, and nothing changes', async () => {
+    const lobby = fakeLobby();
+    lobby.registerTournament.mockRejectedValue(FULL);
+    const wallets: number[] = [];
+    const state = new Tournaments(lobby, (w) => wallets.push(w));
+    await state.show(TOURNAMENT);
+    const before = state.detail.get();
+    await expect(state.register(TOURNAMENT)).rejects.toBe(FULL);
+    expect(wallets).toEqual([]);
+    expect(state.detail.get()).toBe(before);
+  });
+
+  it('reset forgets the list and the tournament shown, and drops reads in flight', async () => {
+    const slow = deferred<LobbyTournamentSummary[]>();
+    const lobby = fakeLobby();
+    const state = new Tournaments(lobby);
+    await state.show(TOURNAMENT);
+    lobby.listTournaments.mockReturnValueOnce(slow.promise);
+    const reading = state.refreshList();
+    state.reset();
+    slow.resolve([tournamentSummary()]);
+    await reading;
+    expect(state.list.get()).toEqual({ tournaments: null, error: null });
+    expect(state.detail.get()).toBeNull();
+  });
+});
+
+describe('AppState’s tournaments', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('register and unregister go to the lobby’s routes, and the header’s wallet follows', async () => {
+    let wallet = 1_000;
+    const calls: string[] = [];
+    const json = (status: number, body: unknown): Response =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const me = (): LobbyMe => ({ user: { id: ALICE, name: 'alice' }, wallet, seats: [], locale: 'en' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string, init?: RequestInit) => {
+        const method = init?.method ?? 'GET';
+        calls.push(`${method} ${url}`);
+        if (url === '/api/me') return Promise.resolve(json(200, me()));
+        if (url === '/api/tournaments') return Promise.resolve(json(200, { tournaments: [tournamentSummary()] }));
+        if (url === `/api/tournaments/${TOURNAMENT}`) return Promise.resolve(json(200, tournamentDetail()));
+        if (url === `/api/tournaments/${TOURNAMENT}/register` && method === 'POST') {
+          wallet -= 110;
+          return Promise.resolve(
+            json(200, { tournament_id: TOURNAMENT, entry_no: 1, status: 'registered', wallet, replayed: false }),
+          );
+        }
+        if (url === `/api/tournaments/${TOURNAMENT}/register` && method === 'DELETE') {
+          if (wallet === 1_000) {
+            return Promise.resolve(json(409, { error: { code: 'not_registered', message: 'no entry to refund' } }));
+          }
+          wallet += 110;
+          return Promise.resolve(json(200, { tournament_id: TOURNAMENT, wallet }));
+        }
+        return Promise.resolve(json(404, { error: { code: 'not_found', message: url } }));
+      }),
+    );
+    const app = new AppState({ languages: ['en'], storage: null });
+    await app.init();
+    const walletShown = () => {
+      const auth = app.auth.get();
+      return auth.status === 'signed_in' ? auth.me.wallet : null;
+    };
+    expect(walletShown()).toBe(1_000);
+
+    await app.tournaments.show(TOURNAMENT);
+    await app.tournaments.register(TOURNAMENT);
+    expect(walletShown()).toBe(890);
+    expect(calls).toContain(`POST /api/tournaments/${TOURNAMENT}/register`);
+    await app.tournaments.unregister(TOURNAMENT);
+    expect(walletShown()).toBe(1_000);
+
+    const refused = await app.tournaments.unregister(TOURNAMENT).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(LobbyApiError);
+    expect((refused as LobbyApiError).code).toBe('not_registered');
+    expect(walletShown()).toBe(1_000);
+  });
+});

@@ -1,0 +1,112 @@
+import type {
+  LobbyClient,
+  LobbyTournamentDetail,
+  LobbyTournamentEntry,
+  LobbyTournamentSummary,
+  LobbyTournamentUnregistered,
+} from '@felt/client';
+import { Store } from './store.js';
+
+/** What the tournaments tab uses of the lobby's HTTP client. */
+export type TournamentLobby = Pick<
+  LobbyClient,
+  'listTournaments' | 'getTournament' | 'registerTournament' | 'unregisterTournament'
+>;
+
+export interface TournamentListState {
+  /** Registering and running tournaments, soonest start first; null until the first answer. */
+  readonly tournaments: readonly LobbyTournamentSummary[] | null;
+  /** The last read's failure (the list shown is the one before it), or null. */
+  readonly error: unknown;
+}
+
+export interface TournamentDetailState {
+  readonly id: string;
+  /** null until the first answer for this id. */
+  readonly tournament: LobbyTournamentDetail | null;
+  readonly error: unknown;
+}
+
+/**
+ * The lobby's tournaments tab (docs/dev/contracts.md, "Tournaments API"): the list and the tournament
+ * shown, each read again by the tab every few seconds, and registering and unregistering. An answer
+ * that comes back after a later read was asked for is dropped, so a slow poll never undoes what a
+ * registration just showed. `onWallet` hears the wallet each registration or unregistration leaves.
+ */
+export class Tournaments {
+  readonly list = new Store<TournamentListState>({ tournaments: null, error: null });
+  readonly detail = new Store<TournamentDetailState | null>(null);
+  private listReads = 0;
+  private detailReads = 0;
+
+  constructor(
+    private readonly lobby: TournamentLobby,
+    private readonly onWallet: (balance: number) => void = () => undefined,
+  ) {}
+
+  async refreshList(): Promise<void> {
+    const read = ++this.listReads;
+    try {
+      const tournaments = await this.lobby.listTournaments();
+      if (read === this.listReads) this.list.set({ tournaments, error: null });
+    } catch (err) {
+      if (read === this.listReads) this.list.set({ ...this.list.get(), error: err });
+    }
+  }
+
+  /** Shows tournament `id` (null: none) and reads it. */
+  async show(id: string | null): Promise<void> {
+    if (id === null) {
+      this.detailReads++;
+      this.detail.set(null);
+      return;
+    }
+    if (this.detail.get()?.id !== id) this.detail.set({ id, tournament: null, error: null });
+    await this.refreshDetail();
+  }
+
+  /** Reads the tournament shown again. */
+  async refreshDetail(): Promise<void> {
+    const shown = this.detail.get();
+    if (shown === null) return;
+    const { id } = shown;
+    const read = ++this.detailReads;
+    try {
+      const tournament = await this.lobby.getTournament(id);
+      if (read === this.detailReads) this.detail.set({ id, tournament, error: null });
+    } catch (err) {
+      const now = this.detail.get();
+      if (read === this.detailReads && now !== null) this.detail.set({ ...now, error: err });
+    }
+  }
+
+  /**
+   * Registers for tournament `id` (buy-in and fee from the wallet); throws the lobby's refusal
+   * (tournament_full, tournament_closed, insufficient_funds, …) with nothing changed here.
+   */
+  async register(id: string): Promise<LobbyTournamentEntry> {
+    const entry = await this.lobby.registerTournament(id);
+    await this.changed(entry.wallet);
+    return entry;
+  }
+
+  /** Unregisters before the start (buy-in and fee back); throws the lobby's refusal (not_registered, …). */
+  async unregister(id: string): Promise<LobbyTournamentUnregistered> {
+    const done = await this.lobby.unregisterTournament(id);
+    await this.changed(done.wallet);
+    return done;
+  }
+
+  /** Signed out: nothing of the last player's is kept (the next one's list and entries are read afresh). */
+  reset(): void {
+    this.listReads++;
+    this.detailReads++;
+    this.list.set({ tournaments: null, error: null });
+    this.detail.set(null);
+  }
+
+  private async changed(wallet: number): Promise<void> {
+    this.onWallet(wallet);
+    await Promise.all([this.refreshDetail(), this.refreshList()]);
+  }
+}

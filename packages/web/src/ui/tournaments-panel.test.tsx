@@ -1,0 +1,257 @@
+// The tournaments tab rendered to HTML with react-dom/server (as render.test.tsx does for the table):
+// the list, one tournament in each registration state, a refusal in words, and the lobby's tabs.
+import { LobbyApiError, type LobbyMe } from '@felt/client';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../app.js';
+import { dateTimeText } from '../lib/format.js';
+import { AppState } from '../state/app-state.js';
+import { ALICE, TOURNAMENT, TOURNAMENT_CONFIG, tournamentDetail, tournamentSummary } from '../test-support/fixtures.js';
+import { LobbyScreen } from './lobby-screen.js';
+import { TournamentDetail, TournamentsTable } from './tournaments-panel.js';
+
+const ME: LobbyMe = { user: { id: ALICE, name: 'alice' }, wallet: 1_000, seats: [], locale: 'en' };
+const SNG = '7c3e2a1b-4d5f-4a6b-8c9d-0e1f2a3b4c5d';
+
+const detail = (over: Parameters<typeof tournamentDetail>[0] = {}, props: { busy?: boolean; error?: unknown } = {}) =>
+  renderToStaticMarkup(
+    <TournamentDetail
+      tournament={tournamentDetail(over)}
+      meId={ALICE}
+      onRegister={() => undefined}
+      onUnregister={() => undefined}
+      {...props}
+    />,
+  );
+
+/** The text of the rows of the table with `data-testid="<testId>"`, cell by cell (elements apart by a space). */
+function rows(html: string, testId: string): string[][] {
+  const table = new RegExp(`<table[^>]*data-testid="${testId}"[^>]*>([\\s\\S]*?)</table>`).exec(html)?.[1] ?? '';
+  const body = /<tbody>([\s\S]*)<\/tbody>/.exec(table)?.[1] ?? '';
+  return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((r) =>
+    [...r[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) =>
+      c[1]!
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/&#x27;/g, "'")
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ),
+  );
+}
+
+function signedIn(): AppState {
+  const app = new AppState({ languages: ['en'], storage: null });
+  app.auth.set({ status: 'signed_in', me: ME });
+  return app;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('TournamentsTable', () => {
+  it('lists name (linked to its detail) and game, format, status, buy-in + fee, entrants and start', () => {
+    const html = renderToStaticMarkup(
+      <TournamentsTable
+        tournaments={[
+          tournamentSummary(),
+          tournamentSummary({
+            id: SNG,
+            name: 'Turbo SNG',
+            format: 'sit_and_go',
+            status: 'running',
+            game: 'omaha',
+            limit: 'pl',
+            buy_in: 0,
+            fee: 0,
+            entrants: 6,
+            max_entrants: 6,
+            starts_at: null,
+          }),
+        ]}
+      />,
+    );
+    expect(html).toContain(`href="#/tournaments/${TOURNAMENT}"`);
+    expect(html).toContain('aria-label="Details of Sunday 100"');
+    expect(rows(html, 'tournaments')).toEqual([
+      [
+        "Sunday 100 NL Hold'em",
+        'Scheduled',
+        'Registering',
+        '100 + 10',
+        '3/100',
+        dateTimeText('2026-12-06T18:00:00.000Z'),
+      ],
+      ['Turbo SNG PL Omaha', 'Sit-and-go', 'Running', 'Freeroll', '6/6', 'When full'],
+    ]);
+    expect(html).toContain('<time dateTime="2026-12-06T18:00:00.000Z">');
+  });
+});
+
+describe('TournamentDetail', () => {
+  it('shows the facts, the structure with its break, the payouts and the entrants, you marked', () => {
+    const html = detail();
+    expect(html).toContain('<h2 id="tournaments-title">Sunday 100</h2>');
+    for (const fact of [
+      'No-Limit Hold&#x27;em',
+      'Scheduled',
+      'Registering',
+      '100 to the prize pool + 10 fee',
+      '10,000',
+      '3 of 2 to 100',
+      '300',
+    ]) {
+      expect(html, fact).toContain(fact);
+    }
+    expect(rows(html, 'tournament-structure')).toEqual([
+      ['1', '25/50', '—', '10 minutes'],
+      ['2', '50/100', '10', '10 minutes'],
+      ['Break: 5 minutes'],
+      ['3', '100/200', '200 (big blind)', '10 minutes'],
+      ['4', '200/400', '—', '10 minutes'],
+    ]);
+    expect(html).toContain('each new level doubles the blinds');
+    expect(rows(html, 'tournament-payouts')).toEqual([['1', '300']]);
+    expect(html).toContain('Entrants (3)');
+    expect(html).toContain('alice (you)');
+    expect(html).toContain('carol');
+  });
+
+  it('registered: You are registered, and Unregister', () => {
+    const html = detail({ registered: true });
+    expect(html).toContain('data-registration="unregister"');
+    expect(html).toContain('You are registered.');
+    expect(html).toContain('aria-label="Unregister from Sunday 100: buy-in and fee back to your wallet"');
+    expect(html).not.toContain('>Register<');
+  });
+
+  it('not registered: Register with its price, disabled while the request is on its way', () => {
+    const html = detail({ registered: false });
+    expect(html).toContain('aria-label="Register for Sunday 100: 100 + 10 from your wallet"');
+    expect(html).toMatch(/<button[^>]*>Register<\/button>/);
+    expect(html).not.toMatch(/<button[^>]*disabled[^>]*>Register</);
+    expect(detail({ registered: false }, { busy: true })).toMatch(/<button[^>]*disabled=""[^>]*>Register<\/button>/);
+  });
+
+  it('a refusal reads as the catalog’s sentence for its code', () => {
+    const html = detail(
+      { registered: false },
+      { error: new LobbyApiError(409, 'tournament_full', 'every place is taken') },
+    );
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('Every place in that tournament is taken.');
+    expect(html).not.toContain('every place is taken');
+    expect(detail({}, { error: new LobbyApiError(402, 'insufficient_funds', 'x') })).toContain(
+      'Your wallet does not have enough chips for that.',
+    );
+  });
+
+  it('a full field offers no Register; a started, finished or cancelled one nothing', () => {
+    const full = detail({ registered: false, entrants: 100, max_entrants: 100 });
+    expect(full).toContain('Every place is taken.');
+    expect(full).not.toContain('>Register<');
+    for (const status of ['running', 'finished', 'cancelled'] as const) {
+      const html = detail({ status, registered: true });
+      expect(html).toContain('Registration is closed.');
+      expect(html).not.toContain('<button');
+    }
+  });
+
+  it('finished players with their places and prizes; no payouts and no players said in words', () => {
+    const done = detail({
+      status: 'finished',
+      players: [
+        { user_id: ALICE, name: 'alice', status: 'finished', place: 1, prize: 300 },
+        { user_id: '00000000-0000-4000-8000-000000000002', name: 'bob', status: 'finished', place: 2, prize: 0 },
+      ],
+    });
+    expect(done).toContain('Place 1, won 300');
+    expect(done).toContain('Place 2');
+    const empty = detail({ players: [], payouts: [], entrants: 0 });
+    expect(empty).toContain('Nobody has registered yet.');
+    expect(empty).toContain('No place is paid yet.');
+  });
+
+  it('a sit-and-go reads its field as of its size, starting when full', () => {
+    const sng = renderToStaticMarkup(
+      <TournamentDetail
+        tournament={{
+          ...tournamentDetail({ format: 'sit_and_go', starts_at: null, min_entrants: 6, max_entrants: 6 }),
+          config: tournamentDetail({}, { name: 'SNG', format: 'sit_and_go', buyIn: 50 }).config,
+        }}
+        meId={ALICE}
+        onRegister={() => undefined}
+        onUnregister={() => undefined}
+      />,
+    );
+    expect(sng).toContain('3 of 6');
+    expect(sng).toContain('When full');
+    expect(sng).not.toContain('data-break');
+  });
+
+  it('a structure that cannot be read is said, and the rest still shows', () => {
+    const html = detail({ config: { ...TOURNAMENT_CONFIG, buyIn: -1 } });
+    expect(html).toContain('This tournament’s structure cannot be shown.');
+    expect(html).toContain('Payouts');
+  });
+});
+
+describe('the lobby’s tabs', () => {
+  it('the tables tab by default: Tables selected, the tables region shown', () => {
+    const html = renderToStaticMarkup(<LobbyScreen app={signedIn()} me={ME} go={() => undefined} />);
+    expect(html).toMatch(/<div class="tabs lobby__tabs" role="tablist" aria-label="Tables and tournaments">/);
+    expect(html).toMatch(/role="tab" id="lobby-tab-tables" aria-selected="true"[^>]*tabindex="0"/);
+    expect(html).toMatch(/role="tab" id="lobby-tab-tournaments" aria-selected="false"[^>]*tabindex="-1"/);
+    expect(html).toContain('role="tabpanel" id="lobby-panel-tables"');
+    expect(html).toContain('aria-labelledby="tables-title"');
+    expect(html).not.toContain('lobby__tournaments');
+    // Join by code and Quick join stay beside either tab.
+    expect(html).toContain('Join by code');
+  });
+
+  it('#/tournaments: the list, loading until its first answer', () => {
+    const app = signedIn();
+    const route = { name: 'tournaments', tournamentId: null } as const;
+    const loading = renderToStaticMarkup(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />);
+    expect(loading).toMatch(/id="lobby-tab-tournaments" aria-selected="true"/);
+    expect(loading).toContain('role="tabpanel" id="lobby-panel-tournaments"');
+    expect(loading).toContain('Loading tournaments…');
+    expect(loading).not.toContain('id="tables-title"');
+    expect(loading).toContain('Join by code');
+
+    app.tournaments.list.set({ tournaments: [tournamentSummary()], error: null });
+    const listed = renderToStaticMarkup(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />);
+    expect(listed).toContain('data-testid="tournaments"');
+    expect(listed).toContain('The list updates every few seconds.');
+
+    app.tournaments.list.set({ tournaments: [], error: new TypeError('offline') });
+    const failed = renderToStaticMarkup(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />);
+    expect(failed).toContain('Cannot reach Felt.');
+    expect(failed).toContain('No tournament is taking registrations or running now.');
+  });
+
+  it('#/tournaments/<id>: that tournament, once read (another one’s answer is not shown)', () => {
+    const app = signedIn();
+    const route = { name: 'tournaments', tournamentId: TOURNAMENT } as const;
+    app.tournaments.detail.set({ id: SNG, tournament: tournamentDetail({ id: SNG }), error: null });
+    const other = renderToStaticMarkup(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />);
+    expect(other).toContain('Loading the tournament…');
+    expect(other).toContain('href="#/tournaments"');
+
+    app.tournaments.detail.set({ id: TOURNAMENT, tournament: tournamentDetail(), error: null });
+    const shown = renderToStaticMarkup(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />);
+    expect(shown).toContain('data-testid="tournament"');
+    expect(shown).toContain('Unregister');
+
+    const gone = new LobbyApiError(404, 'tournament_not_found', 'no such tournament');
+    app.tournaments.detail.set({ id: TOURNAMENT, tournament: null, error: gone });
+    expect(renderToStaticMarkup(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />)).toContain(
+      'That tournament does not exist.',
+    );
+  });
+
+  it('the app shows the tournaments tab at #/tournaments', () => {
+    vi.stubGlobal('location', { hash: '#/tournaments' });
+    const html = renderToStaticMarkup(<App app={signedIn()} />);
+    expect(html).toMatch(/id="lobby-tab-tournaments" aria-selected="true"/);
+    expect(html).toContain('Loading tournaments…');
+  });
+});
