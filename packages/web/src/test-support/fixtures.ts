@@ -198,12 +198,13 @@ export function tournamentDetail(
     // The lobby sends the resolved config, which is a valid input too (it parses back to itself).
     config: parseTournamentConfig(config) as LobbyTournamentDetail['config'],
     players: [
-      { user_id: ALICE, name: 'alice', status: 'registered', place: null, prize: 0 },
-      { user_id: '00000000-0000-4000-8000-000000000002', name: 'bob', status: 'registered', place: null, prize: 0 },
-      { user_id: '00000000-0000-4000-8000-000000000003', name: 'carol', status: 'registered', place: null, prize: 0 },
+      { user_id: ALICE, name: 'alice', status: 'registered', place: null, prize: 0, table_id: null },
+      { user_id: '00000000-0000-4000-8000-000000000002', name: 'bob', status: 'registered', place: null, prize: 0, table_id: null },
+      { user_id: '00000000-0000-4000-8000-000000000003', name: 'carol', status: 'registered', place: null, prize: 0, table_id: null },
     ],
     payouts: [{ place: 1, amount: 300 }],
     registered: true,
+    your_table_id: null,
     ...over,
   };
 }
