@@ -1,0 +1,280 @@
+import { parseTournamentConfig } from '@felt/protocol';
+import { createLogger } from '@felt/platform';
+import { describe, expect, it } from 'vitest';
+import { CountingRandom, flush, ManualTime, MemoryCheckpoints, uid } from '../../test/support/fakes.js';
+import { directorKey, type TournamentMessage, type TournamentOrderResult, type TournamentReport } from './contracts.js';
+import { DirectorActor, isDirectorJSON, ReportRefusedError, type DirectorDeps } from './director-actor.js';
+import { PeerUnavailableError, type StartedTournament, type TournamentStore } from './ports.js';
+
+const T = '7a1d2c3b-4a5e-4f60-8a7b-9c8d7e6f5a4b';
+const TABLE_IDS = ['a0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000002'];
+
+/** Tables as the director sees them answer: every order is accepted; a remove answers the stack it set. */
+class FakeTables {
+  readonly orders: TournamentMessage[] = [];
+  /** Orders of these kinds fail (the table's worker is away) while set. */
+  failing = new Set<string>();
+  attempts = 0;
+  readonly stacks = new Map<string, number>();
+
+  send(message: TournamentMessage): Promise<TournamentOrderResult> {
+    this.attempts++;
+    if (message.kind !== 'hand_ended' && this.failing.has(message.kind)) {
+      return Promise.reject(new PeerUnavailableError(message.table_id, 'away'));
+    }
+    this.orders.push(message);
+    if (message.kind === 'seat') this.stacks.set(message.user_id, message.stack);
+    if (message.kind === 'remove') return Promise.resolve({ stack: this.stacks.get(message.user_id) ?? 0 });
+    return Promise.resolve({});
+  }
+
+  ofKind<K extends TournamentMessage['kind']>(kind: K): Extract<TournamentMessage, { kind: K }>[] {
+    return this.orders.filter((o): o is Extract<TournamentMessage, { kind: K }> => o.kind === kind);
+  }
+}
+
+class FakeStore implements TournamentStore {
+  readonly awards: { entryId: string; place: number; prize: number }[] = [];
+  readonly seats = new Map<string, string>();
+  readonly closed: string[] = [];
+  finished = 0;
+  constructor(private readonly started: StartedTournament) {}
+  toDirect() {
+    return Promise.resolve([]);
+  }
+  start() {
+    return Promise.resolve(this.started);
+  }
+  cancel() {
+    return Promise.resolve();
+  }
+  openTables(_id: string, count: number) {
+    return Promise.resolve(TABLE_IDS.slice(0, count));
+  }
+  closeTable(tableId: string) {
+    this.closed.push(tableId);
+    return Promise.resolve();
+  }
+  seated(entryId: string, tableId: string) {
+    this.seats.set(entryId, tableId);
+    return Promise.resolve();
+  }
+  openTableIds() {
+    return Promise.resolve([]);
+  }
+  award(_t: string, entryId: string, place: number, prize: number) {
+    this.awards.push({ entryId, place, prize });
+    return Promise.resolve();
+  }
+  finish() {
+    this.finished++;
+    return Promise.resolve();
+  }
+}
+
+const PLAYERS = [1, 2, 3, 4, 5].map((n) => uid(n));
+
+function rig() {
+  const time = new ManualTime();
+  const checkpoints = new MemoryCheckpoints();
+  const tables = new FakeTables();
+  const store = new FakeStore({
+    name: 'Five',
+    config: parseTournamentConfig({
+      name: 'Five',
+      format: 'scheduled',
+      startsAt: '2030-01-01T00:00:00Z',
+      seats: 3,
+      buyIn: 100,
+      startingStack: 500,
+      structure: { levels: [{ bigBlind: 20 }], levelLength: { unit: 'hands', value: 5 } },
+    }),
+    prizePool: 500,
+    players: PLAYERS.map((userId, i) => ({ entryId: `e${i + 1}`, userId, name: `P${i + 1}` })),
+  });
+  const deps: DirectorDeps = {
+    store,
+    peers: tables,
+    checkpoints,
+    clock: time,
+    scheduler: time,
+    random: new CountingRandom('director'),
+    logger: createLogger('table-worker', { level: 'silent' }),
+  };
+  return { time, checkpoints, tables, store, deps };
+}
+
+/** Where each player was seated, by the seat orders: table id → players. */
+function seating(tables: FakeTables): Map<string, string[]> {
+  const at = new Map<string, string>();
+  for (const o of tables.orders) {
+    if (o.kind === 'seat') at.set(o.user_id, o.table_id);
+    if (o.kind === 'remove') at.delete(o.user_id);
+  }
+  const out = new Map<string, string[]>();
+  for (const [player, table] of at) out.set(table, [...(out.get(table) ?? []), player]);
+  return out;
+}
+
+function report(tableId: string, handNo: number, results: [string, number, number][]): TournamentReport {
+  return {
+    kind: 'hand_ended',
+    tournament_id: T,
+    table_id: tableId,
+    hand_no: handNo,
+    button: 1,
+    results: results.map(([user_id, starting_stack, final_stack]) => ({ user_id, starting_stack, final_stack })),
+  };
+}
+
+async function settle(time: ManualTime): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    await flush();
+    time.advance(5_000);
+  }
+  await flush();
+}
+
+describe('the tournament director (actor)', () => {
+  it('draws the field to its tables, seats everyone, deals where two can play, and checkpoints first', async () => {
+    const r = rig();
+    const director = await DirectorActor.start(T, await r.store.start(), r.deps);
+    const saved = r.checkpoints.saved.get(directorKey(T));
+    expect(isDirectorJSON(saved?.state, T)).toBe(true);
+    await settle(r.time);
+    const seats = r.tables.ofKind('seat');
+    expect(seats.map((s) => s.user_id).sort()).toEqual([...PLAYERS].sort());
+    expect(new Set(seats.map((s) => s.order_id)).size).toBe(5);
+    expect(seats.every((s) => s.stack === 500)).toBe(true);
+    // Five on tables of three: two tables, both deal.
+    const byTable = seating(r.tables);
+    expect([...byTable.values()].map((p) => p.length).sort()).toEqual([2, 3]);
+    expect(
+      r.tables
+        .ofKind('deal')
+        .map((d) => d.table_id)
+        .sort(),
+    ).toEqual([...TABLE_IDS].sort());
+    expect(r.store.seats.size).toBe(5);
+    expect(director.snapshot().pending).toEqual([]);
+    await director.stop();
+  });
+
+  it('places and pays a bust, ignores the same report again, and refuses one that does not add up', async () => {
+    const r = rig();
+    const director = await DirectorActor.start(T, await r.store.start(), r.deps);
+    await settle(r.time);
+    const [small] = [...seating(r.tables)].find(([, p]) => p.length === 2)!;
+    const [a, b] = seating(r.tables).get(small)!;
+    await expect(
+      director.report(
+        report(small, 1, [
+          [a!, 500, 400],
+          [b!, 500, 500],
+        ]),
+      ),
+    ).rejects.toBeInstanceOf(ReportRefusedError);
+    await director.report(
+      report(small, 1, [
+        [a!, 500, 1_000],
+        [b!, 500, 0],
+      ]),
+    );
+    await director.report(
+      report(small, 1, [
+        [a!, 500, 1_000],
+        [b!, 500, 0],
+      ]),
+    );
+    await settle(r.time);
+    expect(r.store.awards).toEqual([{ entryId: `e${PLAYERS.indexOf(b!) + 1}`, place: 5, prize: 0 }]);
+    const snap = director.snapshot();
+    expect(snap.placed[0]).toMatchObject({ user_id: b, place: 5 });
+    expect(Object.values(snap.state.players).reduce((n, p) => n + p.chips, 0)).toBe(2_500);
+    await director.stop();
+  });
+
+  it('carries a move out once after a failover between its two halves: the stack leaves one table and reaches the other', async () => {
+    const r = rig();
+    const director = await DirectorActor.start(T, await r.store.start(), r.deps);
+    await settle(r.time);
+    const byTable = seating(r.tables);
+    const [small, pair] = [...byTable].find(([, p]) => p.length === 2)!;
+    const [big, trio] = [...byTable].find(([, p]) => p.length === 3)!;
+    // The table of two loses a player: one of three must move over once the big table is between hands.
+    await director.report(
+      report(small, 1, [
+        [pair[0]!, 500, 1_000],
+        [pair[1]!, 500, 0],
+      ]),
+    );
+    r.tables.failing.add('seat');
+    await director.report(
+      report(big, 1, [
+        [trio[0]!, 500, 500],
+        [trio[1]!, 500, 500],
+        [trio[2]!, 500, 500],
+      ]),
+    );
+    await settle(r.time);
+    const removed = r.tables.ofKind('remove');
+    expect(removed).toHaveLength(1);
+    expect(removed[0]!.table_id).toBe(big);
+    const moved = removed[0]!.user_id;
+    // The worker dies here: the player left the big table and is not seated at the small one yet.
+    const before = director.snapshot();
+    expect(Object.values(before.inTransit)).toEqual([500]);
+    await director.stop();
+
+    const saved = r.checkpoints.saved.get(directorKey(T))!.state;
+    expect(isDirectorJSON(saved, T)).toBe(true);
+    r.tables.failing.clear();
+    const successor = DirectorActor.resume(saved as never, r.deps);
+    await settle(r.time);
+    expect(r.tables.ofKind('remove')).toHaveLength(1);
+    const seatedAgain = r.tables.ofKind('seat').filter((s) => s.user_id === moved);
+    expect(seatedAgain.map((s) => s.table_id)).toEqual([big, small]);
+    expect(seatedAgain[1]!.stack).toBe(500);
+    expect(r.tables.ofKind('told_moved')).toEqual([
+      expect.objectContaining({ table_id: big, user_id: moved, to_table_id: small }),
+    ]);
+    const after = successor.snapshot();
+    expect(after.inTransit).toEqual({});
+    expect(after.pending).toEqual([]);
+    expect(after.state.players[moved]!.table).not.toBeNull();
+    await successor.stop();
+  });
+
+  it('plays to a winner: every place paid once, the tables closed, the tournament finished', async () => {
+    const r = rig();
+    const director = await DirectorActor.start(T, await r.store.start(), r.deps);
+    await settle(r.time);
+    // Each table's first player wins everything at it, hand after hand, until one is left.
+    for (let round = 0; round < 20 && !director.done; round++) {
+      const snap = director.snapshot();
+      const hands = new Map(snap.state.tables.map((t) => [t.table, t.lastHandNo]));
+      for (const [no, tableId] of Object.entries(snap.tables)) {
+        const t = snap.state.tables.find((x) => x.table === Number(no))!;
+        const here = Object.entries(snap.state.players).filter(([, p]) => p.table === Number(no));
+        if (t.closed || t.waiting || here.length < 2 || snap.pending.length > 0) continue;
+        const total = here.reduce((n, [, p]) => n + p.chips, 0);
+        await director.report(
+          report(
+            tableId,
+            hands.get(Number(no))! + 1,
+            here.map(([id, p], i) => [id, p.chips, i === 0 ? total : 0]),
+          ),
+        );
+      }
+      await settle(r.time);
+    }
+    expect(director.done).toBe(true);
+    expect(r.store.finished).toBe(1);
+    // Everyone placed once (players out in the same hand with the same starting stack tie).
+    expect(new Set(r.store.awards.map((a) => a.entryId)).size).toBe(5);
+    expect(r.store.awards.filter((a) => a.place === 1)).toHaveLength(1);
+    expect(r.store.awards.reduce((n, a) => n + a.prize, 0)).toBe(500);
+    expect(r.store.closed.sort()).toEqual([...TABLE_IDS].sort());
+    await director.stop();
+  });
+});
