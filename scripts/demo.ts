@@ -2,7 +2,8 @@
 // signs up bot users through the lobby, creates rooms and plays hands through @felt/client over real
 // WebSockets, watching every message every bot (spectators included) receives. Ends with one line:
 // DEMO tables=… hands=… actions=… errors=… hash_mismatches=… privacy_violations=… resyncs=… p50_action_ms=… p99_action_ms=…
-// and exits 1 when errors, mismatches or privacy violations are not all zero.
+// and exits 1 when errors, mismatches or privacy violations are not all zero. With --tournament it plays
+// one tournament to its winner instead and prints the TOURNAMENT line (scripts/demo-tournament.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +11,9 @@ import { parseArgs } from 'node:util';
 import { GAME_TYPES, type GameType } from '@felt/protocol';
 import { Cluster } from '../test/harness/cluster.js';
 import { TableCrew, seededRandom } from '../test/sdk/crew.js';
+import { TOURNAMENT_CLUSTER_ENV } from '../test/harness/tournament.js';
 import { TRAFFIC_FORMAT, writeFixture } from '../test/sdk/traffic.js';
+import { runTournamentDemo, tournamentLine, type TournamentKind } from './demo-tournament.js';
 
 const USAGE = `usage: npm run demo -- [options]
 
@@ -27,7 +30,9 @@ const USAGE = `usage: npm run demo -- [options]
   --seed N           seed of the bots' decisions (default: random)
   --timeout S        give up after S seconds (default 300)
   --dump DIR         write every message each bot received to DIR/<table>.json (for post-mortems)
-  --quiet            no progress lines`;
+  --quiet            no progress lines
+  --tournament KIND  play one tournament instead: sng (one table of --players, 2-10) or mtt (--players
+                     2-1000 on tables of 9, default 60, on --workers default 3); prints the TOURNAMENT line`;
 
 interface DemoArgs {
   tables: number;
@@ -44,6 +49,7 @@ interface DemoArgs {
   timeoutMs: number;
   dump: string | undefined;
   quiet: boolean;
+  tournament: TournamentKind | undefined;
 }
 
 class UsageError extends Error {}
@@ -73,6 +79,7 @@ function parse(argv: string[]): DemoArgs {
       timeout: { type: 'string' },
       dump: { type: 'string' },
       quiet: { type: 'boolean' },
+      tournament: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -85,8 +92,17 @@ function parse(argv: string[]): DemoArgs {
     if (!(GAME_TYPES as readonly string[]).includes(g))
       throw new UsageError(`unknown game ${g} (${GAME_TYPES.join(', ')})`);
   }
-  const players = positive('players', values.players, 3, 2);
-  if (players > 10) throw new UsageError('--players is at most 10');
+  const tournament = values.tournament;
+  if (tournament !== undefined && tournament !== 'sng' && tournament !== 'mtt') {
+    throw new UsageError('--tournament is sng or mtt');
+  }
+  if (tournament !== undefined && values.lobby !== undefined) {
+    throw new UsageError('--tournament runs on a local cluster (it creates the tournament in its database)');
+  }
+  const players = positive('players', values.players, tournament === 'mtt' ? 60 : tournament === 'sng' ? 6 : 3, 2);
+  if (players > (tournament === 'mtt' ? 1_000 : 10)) {
+    throw new UsageError(`--players is at most ${tournament === 'mtt' ? 1_000 : 10}`);
+  }
   return {
     tables: positive('tables', values.tables, 2),
     players,
@@ -96,12 +112,13 @@ function parse(argv: string[]): DemoArgs {
     churn: values.churn ?? false,
     lobby: values.lobby,
     gateways: positive('gateways', values.gateways, 2),
-    workers: positive('workers', values.workers, 2),
-    handPauseMs: positive('hand-pause-ms', values['hand-pause-ms'], 1000),
+    workers: positive('workers', values.workers, tournament === 'mtt' ? 3 : 2),
+    handPauseMs: positive('hand-pause-ms', values['hand-pause-ms'], tournament !== undefined ? 200 : 1000),
     seed: positive('seed', values.seed, randomBytes(4).readUInt32BE(0) >>> 1, 0),
     timeoutMs: positive('timeout', values.timeout, 300) * 1000,
     dump: values.dump,
     quiet: values.quiet ?? false,
+    tournament,
   };
 }
 
@@ -222,6 +239,7 @@ async function main(): Promise<number> {
   const say = (line: string): void => {
     if (!args.quiet) process.stderr.write(`[demo] ${line}\n`);
   };
+  if (args.tournament !== undefined) return tournamentMain(args, args.tournament, say);
   const started = Date.now();
   let cluster: Cluster | undefined;
   const crews: TableCrew[] = [];
@@ -351,6 +369,31 @@ async function main(): Promise<number> {
   }
   process.stdout.write(summaryLine(t) + '\n');
   return t.errors > 0 || t.hashMismatches > 0 || t.privacyViolations > 0 ? 1 : 0;
+}
+
+/** `--tournament`: one tournament on a local cluster, from registration to its winner. */
+async function tournamentMain(args: DemoArgs, kind: TournamentKind, say: (line: string) => void): Promise<number> {
+  say(`starting a local cluster: ${args.gateways} gateways, ${args.workers} workers, lobby, persister`);
+  const cluster = await Cluster.start({
+    gateways: args.gateways,
+    workers: args.workers,
+    lobby: true,
+    persister: true,
+    env: { ...TOURNAMENT_CLUSTER_ENV, FELT_HAND_PAUSE_MS: String(args.handPauseMs) },
+  });
+  try {
+    const tally = await runTournamentDemo(
+      cluster,
+      { kind, players: args.players, seed: args.seed, timeoutMs: args.timeoutMs * 2 },
+      say,
+    );
+    for (const d of tally.details.slice(0, 50)) process.stderr.write(`[demo] problem: ${d}\n`);
+    process.stdout.write(tournamentLine(tally) + '\n');
+    return tally.errors > 0 || !tally.finished ? 1 : 0;
+  } finally {
+    say('stopping the local cluster');
+    await cluster.stop().catch(() => undefined);
+  }
 }
 
 main().then(

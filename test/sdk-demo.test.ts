@@ -76,10 +76,61 @@ describe('npm run demo', () => {
     expect(stderr).toMatch(/\[demo\] \d+s hands \d+\/6/);
   }, 240_000);
 
+  it('--tournament mtt: 12 bots on tables of 9 to a winner, one TOURNAMENT line, nothing wrong, exit 0', async () => {
+    const { code, stdout, stderr } = await runDemo([
+      '--tournament',
+      'mtt',
+      '--players',
+      '12',
+      '--workers',
+      '2',
+      '--gateways',
+      '1',
+      '--seed',
+      '11',
+      '--quiet',
+    ]);
+    const lines = stdout.split('\n').filter((l) => l.startsWith('TOURNAMENT '));
+    expect(lines, stderr.split('\n').slice(-40).join('\n')).toHaveLength(1);
+    const fields = Object.fromEntries(
+      lines[0]!
+        .slice(11)
+        .split(' ')
+        .map((kv) => kv.split('=') as [string, string])
+        .map(([k, v]) => [k, Number(v)]),
+    );
+    expect(Object.keys(fields)).toEqual([
+      'players',
+      'tables_peak',
+      'moves',
+      'breaks',
+      'levels',
+      'finished',
+      'prize_pool',
+      'paid',
+      'chips_delta',
+      'errors',
+    ]);
+    expect({ ...fields, code }).toMatchObject({
+      code: 0,
+      players: 12,
+      tables_peak: 2,
+      finished: 1,
+      prize_pool: 1_200,
+      paid: 1_200,
+      chips_delta: 0,
+      errors: 0,
+    });
+    expect(fields.levels).toBeGreaterThanOrEqual(1);
+  }, 240_000);
+
   it('refuses bad arguments with usage and exit 2', async () => {
     const { code, stderr, stdout } = await runDemo(['--tables', 'zero']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/--tables must be an integer/);
     expect(stdout).not.toMatch(/^DEMO /m);
+    const t = await runDemo(['--tournament', 'wsop']);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toMatch(/--tournament is sng or mtt/);
   }, 30_000);
 });
