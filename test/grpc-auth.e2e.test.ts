@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HealthResponse_Status, TableServiceClient, type HealthResponse } from '@felt/proto';
+import { HealthResponse_Status, TableServiceClient, type HealthResponse, type TournamentResponse } from '@felt/proto';
 import { credentials, Metadata, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strangerCertificate } from '../scripts/dev-certs.js';
@@ -91,6 +91,23 @@ describe('worker gRPC: only an authenticated peer gets in', () => {
     );
     const err = await refused(health(creds));
     expect(err.code).toBe(status.UNAVAILABLE);
+  });
+
+  it('Tournament orders are heard from a worker’s certificate only, not a gateway’s', async () => {
+    const order = (creds: ChannelCredentials): Promise<TournamentResponse> => {
+      const client = new TableServiceClient(cluster.workers[0]!.grpcAddr, creds);
+      const request = { targetId: 'x', payloadJson: Buffer.from('{}'), traceContext: {} };
+      return new Promise<TournamentResponse>((resolve, reject) =>
+        client.tournament(request, new Metadata(), { deadline: Date.now() + 5_000 }, (err, res) =>
+          err ? reject(err) : resolve(res),
+        ),
+      ).finally(() => client.close());
+    };
+    const err = await refused(order(cluster.gatewayCredentials()));
+    expect(err.code).toBe(status.PERMISSION_DENIED);
+    // A worker's certificate is heard: the payload itself is then checked (and this one refused).
+    const answer = await order(cluster.workerCredentials());
+    expect(answer.result).toMatchObject({ $case: 'error', error: { code: 'invalid_frame' } });
   });
 
   it('Drain needs the drain token on top of the certificate; with it the worker leaves the ring', async () => {

@@ -171,6 +171,19 @@ export class Cluster {
     );
   }
 
+  /** What a worker of this cluster dials its peers with (the Tournament RPC). */
+  workerCredentials(): ChannelCredentials {
+    return grpcChannelCredentials(
+      this.certs
+        ? {
+            ca: this.certs.worker.FELT_GRPC_TLS_CA,
+            cert: this.certs.worker.FELT_GRPC_TLS_CERT,
+            key: this.certs.worker.FELT_GRPC_TLS_KEY,
+          }
+        : null,
+    );
+  }
+
   /** A worker id for the next addWorker, so a test can place tables on it before it starts. */
   nextWorkerId(): string {
     return `w${this.nextWorker + 1}-${randomBytes(2).toString('hex')}`;
