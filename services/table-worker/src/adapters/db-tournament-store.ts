@@ -39,13 +39,15 @@ export class DbTournamentStore implements TournamentStore {
         throw new TournamentNotStartedError(tournamentId, err.reason, err.message);
       throw err;
     }
-    // Started before without a checkpoint to show for it: the director's checkpoint is lost (Redis lost
-    // its data). Once a place is paid, drawing the field again would pay twice: it stops here, loudly.
-    if (started.replayed && started.entries.some((e) => e.place !== null)) {
+    // Started before, and its tables opened, without a checkpoint to show for it: the director's
+    // checkpoint is lost (Redis lost its data). Its tables hold players and chips a new draw would
+    // not know: it stops here, loudly. (Started but no table opened yet: the first director died
+    // before its first checkpoint, and nothing was dealt: the draw is made again.)
+    if (started.replayed && (await this.prisma.tournamentTable.count({ where: { tournamentId } })) > 0) {
       throw new TournamentNotStartedError(
         tournamentId,
         'checkpoint_lost',
-        'the director’s checkpoint is lost after places were paid: an operator must finish it',
+        'the director’s checkpoint is lost after the draw: an operator must finish it',
       );
     }
     const row = await this.prisma.tournament.findUniqueOrThrow({

@@ -97,6 +97,13 @@ export class Directors {
         if (!this.options.owns(directorKey(t.id)) || this.live.has(t.id)) continue;
         if (t.status === 'registering' && !t.due) continue;
         this.get(t.id, t.status === 'registering').catch((err: unknown) => {
+          if (err instanceof TournamentNotStartedError && err.reason === 'checkpoint_lost') {
+            this.options.logger.error(
+              { event: 'checkpoint_lost', tournamentId: t.id },
+              'a running tournament has no director checkpoint (Redis lost it): it cannot go on by itself',
+            );
+            return;
+          }
           if (err instanceof TournamentNotStartedError || err instanceof NotOwnerError) return;
           this.options.logger.warn({ err, tournamentId: t.id }, 'tournament director not started; trying again');
         });
