@@ -181,7 +181,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
 
   const history = new History(deps.prisma);
   const walletHistory = new WalletHistory(deps.prisma);
-  const tournaments = new Tournaments(deps.prisma, log, clock);
+  const tournaments = new Tournaments(deps.prisma, log, clock, throttles);
 
   const app = new OpenAPIHono<Env>({
     defaultHook: (result, c) => {

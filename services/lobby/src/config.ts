@@ -113,6 +113,7 @@ export const lobbyEnv = {
   FELT_SIGNUP_GRANTS_PER_ADDRESS_PER_DAY: count('grants').default(DEFAULT_LIMITS.signupGrantsPerAddressPerDay),
   FELT_MAX_OPEN_ROOMS_PER_USER: limit('rooms').default(DEFAULT_LIMITS.maxOpenRoomsPerUser),
   FELT_WAITLIST_CHANGES_PER_USER: limit('changes').default(DEFAULT_LIMITS.waitlistChangesPerUser),
+  FELT_TOURNAMENT_CHANGES_PER_USER: limit('changes').default(DEFAULT_LIMITS.tournamentChangesPerUser),
   /** How often each replica moves waitlists on: lapsed offers go, seats come free are offered. */
   FELT_WAITLIST_KEEP_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** How often each replica checks that the revocation keys in Redis are complete (and reloads them if not). */

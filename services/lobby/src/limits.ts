@@ -34,6 +34,8 @@ export interface LobbyLimits {
   readonly maxOpenRoomsPerUser: number;
   /** Waitlist joins and leaves per user per {@link WINDOWS}.waitlist (each tells everyone in the line). */
   readonly waitlistChangesPerUser: number;
+  /** Tournament registrations and unregistrations per user per {@link WINDOWS}.tournament. */
+  readonly tournamentChangesPerUser: number;
 }
 
 export const DEFAULT_LIMITS: LobbyLimits = {
@@ -53,6 +55,7 @@ export const DEFAULT_LIMITS: LobbyLimits = {
   // Generous for a person hosting several tables; a bound for a script.
   maxOpenRoomsPerUser: 20,
   waitlistChangesPerUser: 30,
+  tournamentChangesPerUser: 30,
 };
 
 /** The windows the limits count in, in seconds. */
@@ -61,6 +64,7 @@ export const WINDOWS = {
   signup: 60 * 60,
   join: 10 * 60,
   waitlist: 60,
+  tournament: 60,
   grants: 24 * 60 * 60,
   /** How long a key's past blocks count towards the next one's length. */
   strikes: 24 * 60 * 60,

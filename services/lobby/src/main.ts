@@ -47,6 +47,7 @@ const lobby = createLobbyApp({
     signupGrantsPerAddressPerDay: env.FELT_SIGNUP_GRANTS_PER_ADDRESS_PER_DAY,
     maxOpenRoomsPerUser: env.FELT_MAX_OPEN_ROOMS_PER_USER,
     waitlistChangesPerUser: env.FELT_WAITLIST_CHANGES_PER_USER,
+    tournamentChangesPerUser: env.FELT_TOURNAMENT_CHANGES_PER_USER,
   },
 });
 

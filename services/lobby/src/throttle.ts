@@ -133,6 +133,7 @@ export class Throttles {
   private readonly joinByUser: BackoffLimiter;
   private readonly joinByAddress: BackoffLimiter;
   private readonly waitlistByUser: BackoffLimiter;
+  private readonly tournamentByUser: BackoffLimiter;
   private readonly grants: RateLimiterRedis | null;
 
   constructor(
@@ -158,6 +159,12 @@ export class Throttles {
       RateLimitName.WAITLIST_USER,
       limits.waitlistChangesPerUser,
       WINDOWS.waitlist,
+      'count',
+    );
+    this.tournamentByUser = limiter(
+      RateLimitName.TOURNAMENT_USER,
+      limits.tournamentChangesPerUser,
+      WINDOWS.tournament,
       'count',
     );
     const grants = { points: limits.signupGrantsPerAddressPerDay, duration: WINDOWS.grants };
@@ -190,6 +197,11 @@ export class Throttles {
       () => this.perAddress(this.joinByAddress, address, 'attempts to join by code'),
       () => this.joinByUser.attempt(userId, 'attempts to join by code'),
     );
+  }
+
+  /** A tournament registration or unregistration: every one counts (each moves money). */
+  tournamentChange(userId: string): Promise<Attempt> {
+    return this.tournamentByUser.attempt(userId, 'tournament registrations');
   }
 
   /** A waitlist join or leave: every one counts (each tells every player in the line). */

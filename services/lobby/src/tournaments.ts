@@ -21,6 +21,7 @@ import {
 import type { Logger } from '@felt/platform';
 import { ApiErrorCode, LobbyError } from './errors.js';
 import { systemClock, type Clock } from './ports.js';
+import type { Attempt } from './throttle.js';
 import { UnreadableRows } from './unreadable-rows.js';
 
 export type TournamentListStatus = 'registering' | 'running' | 'finished';
@@ -55,6 +56,11 @@ const SUMMARY_COLUMNS = Prisma.sql`
  * transaction per call under the tournament's row lock; tournaments are created by an operator
  * (`npm run tournaments`), and played by their director.
  */
+/** The per-user throttle of registrations (throttle.ts); refuses with rate_limited. */
+export interface TournamentGuard {
+  tournamentChange(userId: string): Promise<Attempt>;
+}
+
 export class Tournaments {
   private readonly unreadable: UnreadableRows;
 
@@ -62,6 +68,8 @@ export class Tournaments {
     private readonly prisma: PrismaClient,
     logger: Logger,
     private readonly clock: Clock = systemClock,
+    /** Counts registrations and unregistrations per user (FELT_TOURNAMENT_CHANGES_PER_USER a minute). */
+    private readonly guard?: TournamentGuard,
   ) {
     this.unreadable = new UnreadableRows(logger, 'tournament');
   }
@@ -112,7 +120,16 @@ export class Tournaments {
     };
   }
 
+  /**
+   * Every registration and unregistration counts against the player's limit, refused or not: a loop
+   * of them would take the tournament's row lock and post ledger transactions for everyone else.
+   */
+  private async counted(userId: string): Promise<void> {
+    if (this.guard !== undefined) await (await this.guard.tournamentChange(userId)).succeeded();
+  }
+
   async register(userId: string, tournamentId: string): Promise<LobbyTournamentEntry> {
+    await this.counted(userId);
     const { entry, replayed } = await this.refusals(() =>
       registerTournamentEntry(this.prisma, { tournamentId, userId, now: this.clock.now() }),
     );
@@ -126,6 +143,7 @@ export class Tournaments {
   }
 
   async unregister(userId: string, tournamentId: string): Promise<LobbyTournamentUnregistered> {
+    await this.counted(userId);
     await this.refusals(() => unregisterTournamentEntry(this.prisma, { tournamentId, userId, now: this.clock.now() }));
     return { tournament_id: tournamentId, wallet: Number(await accountBalance(this.prisma, walletAccount(userId))) };
   }

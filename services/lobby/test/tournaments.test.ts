@@ -159,6 +159,40 @@ describe('tournaments over HTTP', () => {
     expect(await h.db.prisma.tournamentEntry.count({ where: { tournamentId: id } })).toBe(5);
   });
 
+  it('throttles registration changes per player across tournaments: past the limit rate_limited, nothing moves', async () => {
+    const limited = await startHarness({ limits: { tournamentChangesPerUser: 3 } });
+    try {
+      const ids = await Promise.all(
+        [1, 2].map(async (n) => {
+          const config = parseTournamentConfig({
+            name: `Loop ${n}`,
+            format: 'sit_and_go',
+            seats: 6,
+            buyIn: 100,
+            fee: 10,
+          });
+          return (await createTournament(limited.db.prisma, newTournament(config, null))).id;
+        }),
+      );
+      const u = await limited.user();
+      expect((await u.post(`/api/tournaments/${ids[0]}/register`)).status).toBe(200);
+      expect((await u.req('DELETE', `/api/tournaments/${ids[0]}/register`)).status).toBe(200);
+      expect((await u.post(`/api/tournaments/${ids[1]}/register`)).status).toBe(200);
+      const before = (await u.get<{ wallet: number }>('/api/me')).body.wallet;
+      const refused = await u.req('DELETE', `/api/tournaments/${ids[1]}/register`);
+      expectError(refused, 429, 'rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The refused unregistration left the entry and the wallet where they were.
+      expect((await u.get<{ wallet: number }>('/api/me')).body.wallet).toBe(before);
+      expect(await limited.db.prisma.tournamentEntry.count({ where: { userId: u.id, status: 'registered' } })).toBe(1);
+      // Another player is not held back by it.
+      const other = await limited.user();
+      expect((await other.post(`/api/tournaments/${ids[0]}/register`)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('the SDK lists, reads, registers and unregisters, and turns refusals into LobbyApiError codes', async () => {
     const id = await tournament({ seats: 2 });
     // The SDK's own HTTP path, answered by this lobby app in process (it always passes a URL string).

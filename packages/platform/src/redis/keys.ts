@@ -11,6 +11,7 @@ export const RateLimitName = {
   JOIN_ADDRESS: 'join-addr',
   GRANTS_ADDRESS: 'grants-addr',
   WAITLIST_USER: 'waitlist-user',
+  TOURNAMENT_USER: 'tournament-user',
 } as const;
 export type RateLimitName = (typeof RateLimitName)[keyof typeof RateLimitName];
 
