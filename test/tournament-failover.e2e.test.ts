@@ -1,6 +1,7 @@
 // A multi-table tournament of 60 SDK players on three workers, with workers killed along the way
 // (docs/architecture.md, "Tournaments", failover): first the director's worker, then a worker that
-// owns tables, each SIGKILLed and replaced. The tournament goes on to one winner; no player is lost or
+// owns tables, then the director's worker again during hand-for-hand on the bubble, each SIGKILLed and
+// replaced. The tournament goes on to one winner; no player is lost or
 // seated twice; the chips in play never change at any checkpoint the director writes; every place is
 // paid from the prize pool through the ledger, and the audit is clean.
 import { placePrizes } from '@felt/engine';
@@ -100,6 +101,18 @@ describe('a 60-player tournament on three workers, with workers killed', () => {
       }
       const target = [...owners].find((w) => w !== directorNow) ?? [...owners][0] ?? directorNow!;
       await kill(target);
+
+      // Kill 3: the director's worker again, during hand-for-hand on the bubble if the tournament
+      // gets there while we look (a bubble can burst within one round).
+      const bubble = await directorWhen(
+        id,
+        'the bubble, or the end',
+        (d) => d.state.handForHand.active || d.state.finished,
+      );
+      if (bubble.state.handForHand.active) {
+        const holder = await leaseHolder(cluster.redis, cluster.prefix, `tournament:${id}`);
+        if (holder && workerById(cluster, holder.workerId)) await kill(holder.workerId);
+      }
 
       const detail = await waitFor(
         'the tournament to finish',

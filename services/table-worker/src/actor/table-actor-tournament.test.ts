@@ -186,6 +186,33 @@ describe('a tournament table (the director deals, seats and removes)', () => {
     });
   });
 
+  it('deals again by itself when the hand it was told to deal is voided (the director still waits for a report)', async () => {
+    const r = await rig();
+    await r.order({ kind: 'deal', order_id: 'deal:1', info: info() });
+    // After the pause and the seed window: the hand is dealt.
+    r.h.time.advance(1_000);
+    await flush();
+    r.h.time.advance(2_000);
+    await flush();
+    const state = r.actor.snapshot();
+    expect(state.hand).not.toBeNull();
+    await r.actor.stop();
+    // The next owner finds the hand unreadable: it is voided, stacks stay, and the table deals anew,
+    // with nobody connected yet (a tournament never waits for its players).
+    const reports: TournamentReport[] = [];
+    const next = TableActor.restore({ ...state, hand: { broken: true } as never }, [], seed(), {
+      ...r.h.deps,
+      tournamentReports: { report: (x) => void reports.push(x) ?? Promise.resolve() },
+    });
+    for (let i = 0; i < 200 && reports.length === 0; i++) {
+      r.h.time.advance(5_000);
+      await flush();
+    }
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.results.reduce((n, x) => n + x.final_stack, 0)).toBe(3_000);
+    await next.stop();
+  });
+
   it('takes a busted player out of their seat after the hand, and keeps the chip total', async () => {
     // A stack short of the blinds is all-in on them every hand until it doubles past them: out soon.
     const r = await rig([

@@ -166,7 +166,9 @@ export class Dealer {
     const engine = this.ctx.engine;
     const plan = engine.planNextHand();
     if (plan === null) return false;
-    if (this.seating.botsOnly) return true;
+    // A bot-only table plays alone; a tournament deals whether or not its players are connected (the
+    // clock folds for the absent).
+    if (this.seating.botsOnly || this.ctx.tournament) return true;
     return plan.dealtIn.some((seat) => {
       const id = engine.seat(seat)?.playerId;
       return id !== undefined && this.seating.isHuman(id) && this.seating.isConnected(id);

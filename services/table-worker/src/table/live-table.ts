@@ -152,7 +152,12 @@ export class LiveTable {
     // A checkpoint written before a config field existed gets that field's default (parsing a stored
     // config returns it unchanged otherwise).
     const live = new LiveTable({ ...json, config: parseRoomConfig(json.config) }, engine, hand, deps);
-    if (voided !== null) live.records.voidHand(HandVoidReason.UNREADABLE, now, voided);
+    if (voided !== null) {
+      live.records.voidHand(HandVoidReason.UNREADABLE, now, voided);
+      // A voided hand does not count: the director's deal still stands, or it would wait forever for
+      // a report of a hand that never ended.
+      live.tournament?.handVoided();
+    }
     return live;
   }
 

@@ -72,6 +72,11 @@ export class TournamentTable {
     this.allowed = false;
   }
 
+  /** The hand dealt on the director's word was voided: the word stands for the next one. */
+  handVoided(): void {
+    this.allowed = true;
+  }
+
   /** The answer this order already got, if it was applied before. */
   answered(orderId: string): TournamentOrderResult | undefined {
     return this.orders.get(orderId);
