@@ -202,7 +202,12 @@ describe('a tournament table (the director deals, seats and removes)', () => {
     const reports: TournamentReport[] = [];
     const next = TableActor.restore({ ...state, hand: { broken: true } as never }, [], seed(), {
       ...r.h.deps,
-      tournamentReports: { report: (x) => void reports.push(x) ?? Promise.resolve() },
+      tournamentReports: {
+        report: (x) => {
+          reports.push(x);
+          return Promise.resolve();
+        },
+      },
     });
     for (let i = 0; i < 200 && reports.length === 0; i++) {
       r.h.time.advance(5_000);
