@@ -97,8 +97,12 @@ const unconfirmed = new UnconfirmedHands();
 const metricsRegistry = createMetricsRegistry('table-worker');
 registerDependencyGauge(metricsRegistry, { redis: () => redis.ping(), postgres: () => prisma.$queryRaw`SELECT 1` });
 // The directory is created below; the gauge reads it lazily.
-const sizeOf = { live: (): number => 0 };
-const metrics = createWorkerMetrics(metricsRegistry, () => sizeOf.live());
+const sizeOf = { live: (): number => 0, directors: (): number => 0 };
+const metrics = createWorkerMetrics(
+  metricsRegistry,
+  () => sizeOf.live(),
+  () => sizeOf.directors(),
+);
 
 // Table leases (docs/architecture.md, "Ownership and failover"): a table is served only under its
 // lease, and checkpoints are fenced by its epoch. `instance` tells this process apart from an
@@ -189,6 +193,7 @@ const directors = new Directors({
     });
   },
 });
+sizeOf.directors = () => directors.size;
 const ring = new RingView({
   redis,
   subscriber,

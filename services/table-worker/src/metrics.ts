@@ -9,9 +9,23 @@ export interface WorkerMetrics {
   readonly handSeconds: Histogram;
   /** What the persister did with this cluster's jobs (P persist-outcomes), by kind and outcome. */
   readonly persistOutcomes: Counter<'kind' | 'outcome'>;
+  /** Tournament RPCs this worker answered: orders for its tables, reports for its directors. */
+  readonly tournamentMessages: Counter<'kind' | 'result'>;
 }
 
-export function createWorkerMetrics(registry: Registry, liveTables: () => number): WorkerMetrics {
+export function createWorkerMetrics(
+  registry: Registry,
+  liveTables: () => number,
+  liveDirectors: () => number = () => 0,
+): WorkerMetrics {
+  new Gauge({
+    name: 'felt_worker_tournament_directors',
+    help: 'Tournament directors running on this worker',
+    registers: [registry],
+    collect() {
+      this.set(liveDirectors());
+    },
+  });
   new Gauge({
     name: 'felt_worker_live_tables',
     help: 'Table actors in memory on this worker',
@@ -60,6 +74,12 @@ export function createWorkerMetrics(registry: Registry, liveTables: () => number
       name: 'felt_worker_persist_outcomes_total',
       help: 'Persister outcomes heard on persist-outcomes: kind (hand, cash_out) and outcome (written, duplicate, waiting, retrying, failed, pending, paid, mismatch)',
       labelNames: ['kind', 'outcome'] as const,
+      registers: [registry],
+    }),
+    tournamentMessages: new Counter({
+      name: 'felt_worker_tournament_messages_total',
+      help: 'Tournament RPCs answered: kind (seat, remove, told_moved, deal, info, close, hand_ended, invalid) and result (done, not_owner, denied, or the error code)',
+      labelNames: ['kind', 'result'] as const,
       registers: [registry],
     }),
   };

@@ -253,6 +253,7 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
       directors: deps.directors,
       logger,
       peerAllowed: deps.peerAllowed ?? (() => true),
+      count: (kind, result) => metrics.tournamentMessages.inc({ kind, result }),
     }),
     health: (_call, callback) => {
       callback(null, {

@@ -26,6 +26,8 @@ export interface TournamentRpcDeps {
   readonly directory: TableDirectory;
   readonly directors: DirectorInbox | undefined;
   readonly logger: Logger;
+  /** Counts each message answered by kind and result. */
+  readonly count?: (kind: string, result: string) => void;
   /**
    * Whether the caller is a table worker (with mutual TLS: its certificate names one). A gateway's
    * certificate lets it play at tables, not give their director's orders.
@@ -38,6 +40,17 @@ const utf8 = new TextDecoder();
 
 function refusal(code: string, message: string): TournamentResponse {
   return { result: { $case: 'error', error: { requestId: '', tableId: '', code, message } } };
+}
+
+/** The payload's kind, for the metric (a bounded label: anything unreadable is `invalid`). */
+function kindOf(req: TournamentRequest): string {
+  const known = ['seat', 'remove', 'told_moved', 'deal', 'info', 'close', 'hand_ended'];
+  try {
+    const kind = (JSON.parse(utf8.decode(req.payloadJson)) as { kind?: unknown }).kind;
+    return typeof kind === 'string' && known.includes(kind) ? kind : 'invalid';
+  } catch {
+    return 'invalid';
+  }
 }
 
 function done(result: TournamentOrderResult): TournamentResponse {
@@ -117,6 +130,7 @@ export function createTournamentHandler(
   return (call, callback) => {
     if (!deps.peerAllowed(call)) {
       logger.warn({ event: 'tournament_rpc_refused' }, 'Tournament RPC refused: the caller is not a table worker');
+      deps.count?.('unknown', 'denied');
       callback(
         { code: status.PERMISSION_DENIED, details: 'table workers only', name: 'TournamentRpc', message: '' },
         null,
@@ -131,7 +145,11 @@ export function createTournamentHandler(
       async (span) => {
         try {
           const response = await handle(call.request);
-          span.setAttribute('felt.result', response.result?.$case ?? 'none');
+          const result = response.result;
+          const outcome =
+            result?.$case === 'error' ? result.error.code : result?.$case === 'notOwner' ? 'not_owner' : 'done';
+          span.setAttribute('felt.result', outcome);
+          deps.count?.(kindOf(call.request), outcome);
           callback(null, response);
         } catch (err) {
           span.recordException(err as Error);
