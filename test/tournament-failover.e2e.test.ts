@@ -14,6 +14,7 @@ import {
   createTestTournament,
   directorOf,
   leaveField,
+  tournamentFinished,
   tournamentField,
   watchChips,
   type DirectorCheckpoint,
@@ -114,15 +115,7 @@ describe('a 60-player tournament on three workers, with workers killed', () => {
         if (holder && workerById(cluster, holder.workerId)) await kill(holder.workerId);
       }
 
-      const detail = await waitFor(
-        'the tournament to finish',
-        async () => {
-          const t = await players[0]!.lobby.getTournament(id);
-          return t.status === 'finished' ? t : undefined;
-        },
-        420_000,
-        500,
-      );
+      const detail = await tournamentFinished(players, id, 420_000);
       const watched = await chips.stop();
       expect(watched.bad).toEqual([]);
       const end = (await directorOf(cluster, id))!;

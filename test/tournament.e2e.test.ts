@@ -11,6 +11,7 @@ import {
   createTestTournament,
   directorOf,
   leaveField,
+  tournamentFinished,
   tournamentField,
   watchChips,
 } from './harness/tournament.js';
@@ -49,15 +50,7 @@ describe('a tournament on the cluster', () => {
     await cluster.db.prisma.tournament.update({ where: { id }, data: { startsAt: new Date() } });
     const chips = watchChips(cluster, id);
     try {
-      const detail = await waitFor(
-        'the tournament to finish',
-        async () => {
-          const t = await players[0]!.lobby.getTournament(id);
-          return t.status === 'finished' ? t : undefined;
-        },
-        240_000,
-        500,
-      );
+      const detail = await tournamentFinished(players, id, 240_000);
       // The chips in play never changed, and the winner holds them all.
       const watched = await chips.stop();
       expect(watched.bad).toEqual([]);

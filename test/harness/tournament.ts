@@ -11,10 +11,11 @@ import {
   type TableSession,
 } from '@felt/client';
 import { createTournament, newTournament } from '@felt/db';
-import { parseTournamentConfig, type TournamentConfigInput } from '@felt/protocol';
+import { parseTournamentConfig, type LobbyTournamentDetail, type TournamentConfigInput } from '@felt/protocol';
 import WebSocket from 'ws';
 import { seededRandom } from '../sdk/crew.js';
 import type { Cluster } from './cluster.js';
+import { waitFor } from './wait.js';
 
 export interface TournamentPlayer {
   readonly name: string;
@@ -88,6 +89,23 @@ export async function tournamentField(
   }
   for (const p of players) p.seat.start();
   return players;
+}
+
+/** The tournament's detail once it is finished, as a player's lobby reads it (or a timeout error). */
+export function tournamentFinished(
+  players: readonly TournamentPlayer[],
+  tournamentId: string,
+  timeoutMs: number,
+): Promise<LobbyTournamentDetail> {
+  return waitFor(
+    'the tournament to finish',
+    async () => {
+      const t = await players[0]!.lobby.getTournament(tournamentId);
+      return t.status === 'finished' ? t : undefined;
+    },
+    timeoutMs,
+    500,
+  );
 }
 
 export function leaveField(players: readonly TournamentPlayer[]): void {
