@@ -88,4 +88,40 @@ describe('a tournament on the cluster', () => {
       leaveField(players);
     }
   });
+
+  it('plays a mixed game (HORSE, its rotation at each level) of 5 on tables of 3 to a winner', async () => {
+    const id = await createTestTournament(cluster, {
+      name: 'E2E HORSE',
+      format: 'scheduled',
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      game: 'horse',
+      seats: 3,
+      entrants: { min: 2, max: 5 },
+      buyIn: 50,
+      fee: 0,
+      startingStack: 200,
+      structure: {
+        levels: [{ bigBlind: 20 }, { bigBlind: 40 }, { bigBlind: 80 }],
+        levelLength: { unit: 'hands', value: 2 },
+      },
+    });
+    const players = await tournamentField(cluster, id, 5, 2);
+    await cluster.db.prisma.tournament.update({ where: { id }, data: { startsAt: new Date() } });
+    const chips = watchChips(cluster, id);
+    try {
+      const detail = await tournamentFinished(players, id, 240_000);
+      expect((await chips.stop()).bad).toEqual([]);
+      expect(detail.players.filter((p) => p.place === 1)).toHaveLength(1);
+      expect(detail.players.every((p) => p.place !== null)).toBe(true);
+      expect(detail.players.reduce((n, p) => n + p.prize, 0)).toBe(250);
+      // The hands dealt were the rotation's games (limit hold'em first).
+      const games = new Set(players.flatMap((p) => [...p.games]));
+      expect(games.has('holdem')).toBe(true);
+      for (const g of games) expect(['holdem', 'omaha8', 'razz', 'stud', 'stud8']).toContain(g);
+      expect((await runAudit(cluster.db.prisma)).issues).toEqual([]);
+    } finally {
+      await chips.stop();
+      leaveField(players);
+    }
+  });
 });

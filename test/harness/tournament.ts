@@ -25,6 +25,8 @@ export interface TournamentPlayer {
   readonly seat: TournamentSeat;
   /** Every table the player was seated at, in order. */
   readonly tables: string[];
+  /** The games of the hands the player's tables dealt (`table_state.variant.game`). */
+  readonly games: Set<string>;
   result: { place: number; prize: number } | null;
   bot: TableBot | null;
 }
@@ -76,11 +78,15 @@ export async function tournamentField(
       client,
       seat,
       tables: [],
+      games: new Set(),
       result: null,
       bot: null,
     };
     seat.on('seated', (session: TableSession) => {
       player.tables.push(session.tableId);
+      session.on('view', (v) => {
+        if (v.state?.hand_id !== undefined) player.games.add(v.state.variant.game);
+      });
       player.bot?.stop();
       player.bot = new TableBot(session, { random: seededRandom(seed * 31 + i), autoSitIn: false });
     });
