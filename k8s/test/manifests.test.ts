@@ -90,6 +90,7 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
         'NetworkPolicy/felt-egress-redis',
         'NetworkPolicy/felt-gateway-to-workers',
         'NetworkPolicy/felt-workers-from-gateways',
+        'NetworkPolicy/felt-workers-to-workers',
         'PodDisruptionBudget/felt-gateway',
         'PodDisruptionBudget/felt-lobby',
         'PodDisruptionBudget/felt-table-worker',

@@ -83,10 +83,13 @@ describe('NetworkPolicies of the example overlay', () => {
     }
   });
 
-  it('lets gateways, and only gateways, dial the workers’ gRPC port', () => {
+  it('lets gateways, and workers (tournament directors and their tables), and no one else dial the workers’ gRPC port', () => {
     expect(can(gateway(), worker(), 'grpc')).toBe(true);
+    expect(can(worker(), worker(), 'grpc')).toBe(true);
     expect(can(gateway(), worker(), 'http')).toBe(false);
-    for (const from of [lobby(), persister(), worker(), migrate(), ingressController, prometheus])
+    expect(can(worker(), worker(), 'http')).toBe(false);
+    expect(can(worker(), gateway(), 'ws')).toBe(false);
+    for (const from of [lobby(), persister(), migrate(), ingressController, prometheus])
       expect(can(from, worker(), 'grpc'), `${from.name} → worker grpc`).toBe(false);
   });
 
