@@ -67,6 +67,7 @@ describe('redisKeys', () => {
       'felt:rl:join-addr',
       'felt:rl:grants-addr',
       'felt:rl:waitlist-user',
+      'felt:rl:tournament-user',
     ]);
   });
 
