@@ -160,7 +160,14 @@ describe('TournamentDetail', () => {
       status: 'finished',
       players: [
         { user_id: ALICE, name: 'alice', status: 'finished', place: 1, prize: 300, table_id: null },
-        { user_id: '00000000-0000-4000-8000-000000000002', name: 'bob', status: 'finished', place: 2, prize: 0, table_id: null },
+        {
+          user_id: '00000000-0000-4000-8000-000000000002',
+          name: 'bob',
+          status: 'finished',
+          place: 2,
+          prize: 0,
+          table_id: null,
+        },
       ],
     });
     expect(done).toContain('Place 1, won 300');
