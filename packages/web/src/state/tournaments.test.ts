@@ -123,6 +123,16 @@ describe('Tournaments', () => {
     expect(state.detail.get()).toBe(before);
   });
 
+  it('finds the table the lobby seats you at, without touching the tournament shown', async () => {
+    const lobby = fakeLobby();
+    lobby.getTournament.mockResolvedValueOnce(tournamentDetail({ status: 'running', your_table_id: OTHER }));
+    const state = new Tournaments(lobby);
+    await expect(state.yourTable(TOURNAMENT)).resolves.toBe(OTHER);
+    expect(lobby.getTournament).toHaveBeenCalledWith(TOURNAMENT);
+    await expect(state.yourTable(TOURNAMENT)).resolves.toBeNull();
+    expect(state.detail.get()).toBeNull();
+  });
+
   it('reset forgets the list and the tournament shown, and drops reads in flight', async () => {
     const slow = deferred<LobbyTournamentSummary[]>();
     const lobby = fakeLobby();

@@ -97,6 +97,14 @@ export class Tournaments {
     return done;
   }
 
+  /**
+   * The table the player sits at in tournament `id` now (the lobby's your_table_id), or null: how a
+   * tournament table finds the player's new one when its `table_moved` was missed.
+   */
+  async yourTable(id: string): Promise<string | null> {
+    return (await this.lobby.getTournament(id)).your_table_id;
+  }
+
   /** Signed out: nothing of the last player's is kept (the next one's list and entries are read afresh). */
   reset(): void {
     this.listReads++;

@@ -536,6 +536,8 @@ function controllerFor(model: TableModel, over: Partial<TableScreenState> = {}):
     muted: new Map([['00000000-0000-4000-8000-000000000009', 'bob']]),
     chatError: null,
     chatSending: false,
+    tournament: null,
+    movedTo: null,
     ...over,
   };
   return {
