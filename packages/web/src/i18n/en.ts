@@ -845,7 +845,6 @@ export const en = {
     resultPrize: 'Your prize: {{amount}} chips, paid to your wallet.',
     resultNoPrize: 'No prize this time.',
     results: 'Final standings',
-    keepWatching: 'Keep watching',
   },
   errors: {
     table: {

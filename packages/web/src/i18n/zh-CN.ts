@@ -837,7 +837,6 @@ export const zhCN: Catalog = {
     resultPrize: '你的奖金：{{amount}} 筹码，已发放到钱包。',
     resultNoPrize: '这次没有奖金。',
     results: '最终名次',
-    keepWatching: '继续观看',
   },
   errors: {
     table: {
