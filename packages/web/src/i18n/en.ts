@@ -831,6 +831,7 @@ export const en = {
     nextLevelDue: 'Next level with the next hand',
     breakUntil: 'Break until {{time}} ({{left}} left)',
     levelsByHands: 'Levels by hands',
+    over: 'The tournament is over',
     average: 'Average stack {{amount}}',
     players: 'Players {{left}}/{{entrants}}',
     place: 'Your place {{place}} of {{left}}',

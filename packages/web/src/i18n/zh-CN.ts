@@ -823,6 +823,7 @@ export const zhCN: Catalog = {
     nextLevelDue: '下一手牌进入下一级别',
     breakUntil: '休息至 {{time}}（剩余 {{left}}）',
     levelsByHands: '按手数升级',
+    over: '锦标赛已结束',
     average: '平均筹码 {{amount}}',
     players: '剩余玩家 {{left}}/{{entrants}}',
     place: '你的名次 {{place}}/{{left}}',

@@ -39,7 +39,7 @@ describe('your place', () => {
 });
 
 describe('followTournament', () => {
-  const seated = { stack: 12_000, inHand: false };
+  const seated = { stack: 12_000, bet: 0, inHand: false };
 
   it('starts from the first view, with your place when you are seated and none when you watch', () => {
     expect(followTournament(null, undefined, seated, ALICE)).toBeNull();
@@ -51,20 +51,22 @@ describe('followTournament', () => {
   it('reads your place again between hands only', () => {
     const start = followTournament(null, tournamentView(), seated, ALICE)!;
     // In a hand: the stack behind your bets is not your place; the last one stays.
-    const inHand = followTournament(start, tournamentView(), { stack: 1_000, inHand: true }, ALICE)!;
+    const inHand = followTournament(start, tournamentView(), { stack: 1_000, bet: 500, inHand: true }, ALICE)!;
     expect(inHand.place).toBe(3);
     // The hand is over and you doubled up.
     const after = followTournament(
       inHand,
       tournamentView({ stacks: [40_000, 24_000, 25_000, 8_000, 5_000].sort((a, b) => b - a) }),
-      { stack: 24_000, inHand: false },
+      { stack: 24_000, bet: 0, inHand: false },
       ALICE,
     )!;
     expect(after.place).toBe(3);
-    const doubled = followTournament(after, after.view, { stack: 30_000, inHand: false }, ALICE)!;
+    const doubled = followTournament(after, after.view, { stack: 30_000, bet: 0, inHand: false }, ALICE)!;
     expect(doubled.place).toBe(2);
-    // Seated in a hand with no place known yet (joined mid-hand): read now.
-    expect(followTournament(null, tournamentView(), { stack: 5_000, inHand: true }, ALICE)!.place).toBe(5);
+    // Joined in the middle of a hand: read now, from the stack and this round's bet (before the flop,
+    // the big blind's 200 in front of a stack of 24,800 of 25,000 is still second place).
+    expect(followTournament(null, tournamentView(), { stack: 24_800, bet: 200, inHand: true }, ALICE)!.place).toBe(2);
+    expect(followTournament(null, tournamentView(), { stack: 5_000, bet: 0, inHand: true }, ALICE)!.place).toBe(5);
   });
 
   it('keeps the same state when nothing changed (nothing re-renders)', () => {
@@ -95,7 +97,7 @@ describe('followTournament', () => {
       ],
     });
     const prev: TournamentSeatState = { view: tournamentView(), place: 2, result: null };
-    const st = followTournament(prev, won, { stack: 90_000, inHand: false }, ALICE)!;
+    const st = followTournament(prev, won, { stack: 90_000, bet: 0, inHand: false }, ALICE)!;
     expect(st.result).toEqual({ place: 1, prize: 500 });
     expect(st.view.tournament_id).toBe(TOURNAMENT);
   });
@@ -127,6 +129,13 @@ describe('the level clock', () => {
     const view = tournamentView({ level_ends_at: null, break_ends_at: null });
     expect(levelClock(view, NOW)).toEqual({ kind: 'hands' });
     expect(levelClockText(levelClock(view, NOW))).toBe('Levels by hands');
+  });
+
+  it('stops once one player is left: the tournament is over', () => {
+    const view = tournamentView({ players_left: 1, stacks: [90_000] });
+    expect(levelClock(view, NOW)).toEqual({ kind: 'over' });
+    expect(levelClockText(levelClock(view, NOW))).toBe('The tournament is over');
+    expect(levelClock({ ...view, break_ends_at: NOW + 1_000 }, NOW)).toEqual({ kind: 'over' });
   });
 
   it('speaks Chinese', () => {

@@ -29,7 +29,10 @@ export interface TournamentSeatState {
 
 /** The hero's chips as the snapshot shows them, and whether a hand of theirs is on. */
 export interface HeroChips {
+  /** Chips behind. */
   readonly stack: number;
+  /** Chips in front of the hero in this betting round (0 between hands). */
+  readonly bet: number;
   readonly inHand: boolean;
 }
 
@@ -47,7 +50,8 @@ export function placeFromStacks(stacks: readonly number[], stack: number): numbe
  * The next state of a tournament table from a new view of it (`view` absent: the snapshot said
  * nothing new, the state stays). Your result is taken from `placed` the first time you appear there,
  * and kept. Your place is read again between hands only: during a hand your stack is what is left
- * behind your bets, while the field's stacks are from before the hand.
+ * behind your bets, while the field's stacks are from before the hand. Joined in the middle of a
+ * hand, the place is read from your stack and this round's bet (exact before the flop).
  */
 export function followTournament(
   prev: TournamentSeatState | null,
@@ -66,7 +70,7 @@ export function followTournament(
   let place: number | null;
   if (hero === null || result !== null) place = null;
   else if (hero.inHand && prev?.place != null) place = prev.place;
-  else place = placeFromStacks(view.stacks, hero.stack);
+  else place = placeFromStacks(view.stacks, hero.stack + hero.bet);
   if (prev !== null && prev.view === view && prev.place === place && prev.result === result) return prev;
   return { view, place, result };
 }
@@ -80,10 +84,16 @@ export type LevelClock =
   /** A break: no hand until `endsAt` (server ms). */
   | { readonly kind: 'break'; readonly endsAt: number; readonly remainingMs: number }
   /** Levels measured in hands: there is no clock. */
-  | { readonly kind: 'hands' };
+  | { readonly kind: 'hands' }
+  /** One player left: the tournament is over, no level follows. */
+  | { readonly kind: 'over' };
 
 /** The level clock at server time `now`. */
-export function levelClock(view: Pick<TournamentView, 'level_ends_at' | 'break_ends_at'>, now: number): LevelClock {
+export function levelClock(
+  view: Pick<TournamentView, 'level_ends_at' | 'break_ends_at' | 'players_left'>,
+  now: number,
+): LevelClock {
+  if (view.players_left <= 1) return { kind: 'over' };
   if (view.break_ends_at !== null) {
     return { kind: 'break', endsAt: view.break_ends_at, remainingMs: Math.max(0, view.break_ends_at - now) };
   }
@@ -93,8 +103,8 @@ export function levelClock(view: Pick<TournamentView, 'level_ends_at' | 'break_e
 }
 
 /**
- * "Next level in 4:32", "Next level with the next hand", "Break until 18:35 (4:12 left)" or "Levels by
- * hands". `serverOffsetMs` (server time minus this browser's) puts the break's end in local time.
+ * "Next level in 4:32", "Next level with the next hand", "Break until 18:35 (4:12 left)", "Levels by
+ * hands" or "The tournament is over". `serverOffsetMs` (server time minus this browser's) puts the break's end in local time.
  */
 export function levelClockText(clock: LevelClock, serverOffsetMs = 0): string {
   switch (clock.kind) {
@@ -109,6 +119,8 @@ export function levelClockText(clock: LevelClock, serverOffsetMs = 0): string {
       });
     case 'hands':
       return t('tournamentTable.levelsByHands');
+    case 'over':
+      return t('tournamentTable.over');
   }
 }
 

@@ -449,7 +449,7 @@ function heroChips(view: TableView): HeroChips | null {
   const hero = state?.hero;
   if (state === null || hero === undefined) return null;
   const seat = state.seats.find((s) => s.seat === hero.seat);
-  return seat === undefined ? null : { stack: seat.stack, inHand: seat.in_hand };
+  return seat === undefined ? null : { stack: seat.stack, bet: seat.bet, inHand: seat.in_hand };
 }
 
 /** The names at the table's seats, by seat. */

@@ -69,6 +69,10 @@ describe('TournamentHeader', () => {
     expect(header(seated({ view: tournamentView({ level_ends_at: NOW - 1 }) }))).toContain(
       'Next level with the next hand',
     );
+    // Over: no clock and no next level.
+    const over = header(seated({ view: tournamentView({ players_left: 1, stacks: [90_000] }) }));
+    expect(over).toContain('The tournament is over');
+    expect(over).not.toContain('Next');
   });
 
   it('marks hand-for-hand, and leaves out your place when you are not seated, and the last level’s next', () => {

@@ -68,7 +68,7 @@ export function TournamentHeader({
       >
         {levelClockText(clock, serverOffsetMs)}
       </span>
-      {!compact && v.next_level !== null && (
+      {!compact && v.next_level !== null && clock.kind !== 'over' && (
         <span className="tournament-bar__next">
           {t('tournamentTable.next', { stakes: levelStakesText(v.next_level) })}
         </span>

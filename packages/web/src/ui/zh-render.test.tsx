@@ -727,6 +727,7 @@ describe('every screen in Chinese', () => {
       view({ level_ends_at: null, break_ends_at: 1_764_400_300_000 }),
       view({ level_ends_at: null }),
       view({ level_ends_at: 1_764_399_000_000, next_level: null }),
+      view({ players_left: 1, stacks: [90_000] }),
     ]) {
       for (const compact of [false, true]) {
         const html = render(
