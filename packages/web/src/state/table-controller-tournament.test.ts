@@ -11,7 +11,10 @@ import { Toasts } from './toasts.js';
 
 const NEXT_TABLE = 'tbl-2';
 
-function harness(yourTable: TournamentLink['yourTable'] = () => Promise.resolve(null)) {
+function harness(
+  yourTable: TournamentLink['yourTable'] = () => Promise.resolve(null),
+  known = new Map<string, string>(),
+) {
   const host: SessionHost = {
     clientSeeds: false,
     isOpen: () => true,
@@ -35,9 +38,14 @@ function harness(yourTable: TournamentLink['yourTable'] = () => Promise.resolve(
     on: () => () => undefined,
   } as unknown as FeltClient;
   const lookup = vi.fn(yourTable);
-  const link: TournamentLink = { userId: ALICE, yourTable: lookup };
+  const link: TournamentLink = {
+    userId: ALICE,
+    yourTable: lookup,
+    noteTable: (tableId, tournamentId) => void known.set(tableId, tournamentId),
+    tournamentOf: (tableId) => known.get(tableId) ?? null,
+  };
   const controller = new TableController(client, TABLE, false, new Toasts(), null, null, link);
-  return { controller, session, lookup };
+  return { controller, session, lookup, known };
 }
 
 /** Alice (the hero) at seat 2 with 12,000, between hands, at a table of the fixture's tournament. */
@@ -136,6 +144,24 @@ describe('TableController at a tournament table', () => {
     expect(h.lookup).toHaveBeenCalledTimes(1);
     await settle();
     expect(h.controller.state.movedTo).toBe(NEXT_TABLE);
+  });
+
+  it('a table the page saw before: a refused join asks the lobby even before any view (back from the lobby)', async () => {
+    const first = harness();
+    first.session.handle(snapshot(10), null);
+    expect([...first.known]).toEqual([[TABLE, TOURNAMENT]]);
+    // The tile is closed for a visit to the lobby, opened again, and the table no longer has the player.
+    const again = harness(() => Promise.resolve(NEXT_TABLE), first.known);
+    again.session.joinRefused({ type: 'error', code: 'not_member', message: 'not a member', table_id: TABLE });
+    expect(again.lookup).toHaveBeenCalledWith(TOURNAMENT);
+    await settle();
+    expect(again.controller.state.movedTo).toBe(NEXT_TABLE);
+    // A table the page never saw in a tournament (a cash table): nothing to ask.
+    const cash = harness(() => Promise.resolve(NEXT_TABLE));
+    cash.session.joinRefused({ type: 'error', code: 'not_member', message: 'not a member', table_id: TABLE });
+    await settle();
+    expect(cash.lookup).not.toHaveBeenCalled();
+    expect(cash.controller.state.movedTo).toBeNull();
   });
 
   it('stays when the lobby seats you here, seats you nowhere, or does not answer', async () => {

@@ -102,6 +102,10 @@ export interface TournamentLink {
   readonly userId: string | null;
   /** The table the lobby says the player sits at in tournament `tournamentId` now (your_table_id), or null. */
   yourTable(tournamentId: string): Promise<string | null>;
+  /** Table `tableId` belongs to tournament `tournamentId` (the page remembers it across its tiles). */
+  noteTable(tableId: string, tournamentId: string): void;
+  /** The tournament the page last saw table `tableId` belong to, or null. */
+  tournamentOf(tableId: string): string | null;
 }
 
 /** Where a table's session summary lasts as long as the tab: sessionStorage, when the page may use it. */
@@ -349,6 +353,7 @@ export class TableController {
       tournament,
     });
     if (decision !== null) void this.act(decision);
+    if (tournament !== null && tournament !== before) this.link?.noteTable(this.tableId, tournament.view.tournament_id);
     // Seated at a tournament table a moment ago, not now, and not out: a move whose table_moved was lost.
     if (before?.place != null && hero === null && tournament?.result === null) void this.findTournamentSeat();
   }
@@ -369,10 +374,15 @@ export class TableController {
     this.patch({ movedTo: to });
   }
 
-  /** Asks the lobby where the player sits in this table's tournament, and follows a move it shows. */
+  /**
+   * Asks the lobby where the player sits in this table's tournament, and follows a move it shows. The
+   * tournament is the one this table's view names, or, before any view (a tile opened again after a
+   * visit to the lobby, and refused), the one the page saw this table belong to.
+   */
   private async findTournamentSeat(): Promise<void> {
-    const tournamentId = this.state.tournament?.view.tournament_id;
-    if (this.link === null || tournamentId === undefined || this.seatCheck || this.state.movedTo !== null) return;
+    if (this.link === null || this.seatCheck || this.state.movedTo !== null) return;
+    const tournamentId = this.state.tournament?.view.tournament_id ?? this.link.tournamentOf(this.tableId);
+    if (tournamentId === null) return;
     this.seatCheck = true;
     try {
       const to = await this.link.yourTable(tournamentId);

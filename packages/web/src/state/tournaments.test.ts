@@ -133,6 +133,15 @@ describe('Tournaments', () => {
     expect(state.detail.get()).toBeNull();
   });
 
+  it('remembers which tournament a table belongs to, until signed out', () => {
+    const state = new Tournaments(fakeLobby());
+    expect(state.tournamentOf('tbl-1')).toBeNull();
+    state.noteTable('tbl-1', TOURNAMENT);
+    expect(state.tournamentOf('tbl-1')).toBe(TOURNAMENT);
+    state.reset();
+    expect(state.tournamentOf('tbl-1')).toBeNull();
+  });
+
   it('reset forgets the list and the tournament shown, and drops reads in flight', async () => {
     const slow = deferred<LobbyTournamentSummary[]>();
     const lobby = fakeLobby();

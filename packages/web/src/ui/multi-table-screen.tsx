@@ -135,6 +135,8 @@ export function TablesScreen({ app, deck, onDeck }: Props) {
     const link: TournamentLink = {
       userId: meId(app),
       yourTable: (tournamentId) => app.tournaments.yourTable(tournamentId),
+      noteTable: (tableId, tournamentId) => app.tournaments.noteTable(tableId, tournamentId),
+      tournamentOf: (tableId) => app.tournaments.tournamentOf(tableId),
     };
     return new TableDeck(
       (ref) => new TableController(client, ref.tableId, ref.spectate, app.toasts, undefined, app.sound, link),
