@@ -8,6 +8,7 @@ import {
   EMPTY_DECK,
   focusTile,
   FRESH_FOCUS,
+  moveTile,
   openTile,
   parseLayout,
   sameDeck,
@@ -31,6 +32,31 @@ function opened(deck: Deck, tile: TileRef): Deck {
   if (!r.ok) throw new Error('refused');
   return r.deck;
 }
+
+describe('a tournament moving the player', () => {
+  it('puts the new table in the old one’s place, keeping the focus', () => {
+    expect(moveTile(deckOf(['a', 'b', 'c'], 2), 'b', 'n')).toEqual({
+      tiles: [play('a'), play('n'), play('c')],
+      focus: 2,
+    });
+    expect(moveTile(deckOf(['a'], 0), 'a', 'n')).toEqual({ tiles: [play('n')], focus: 0 });
+    // Watched there, played here: the move is the player's own.
+    expect(moveTile({ tiles: [watch('a')], focus: 0 }, 'a', 'n')).toEqual({ tiles: [play('n')], focus: 0 });
+  });
+
+  it('closes the old tile and focuses the new table when it is open already', () => {
+    expect(moveTile({ tiles: [play('a'), watch('n'), play('c')], focus: 2 }, 'a', 'n')).toEqual({
+      tiles: [play('n'), play('c')],
+      focus: 0,
+    });
+  });
+
+  it('changes nothing for a table that is not open, or a move to the same table', () => {
+    const d = deckOf(['a', 'b'], 1);
+    expect(moveTile(d, 'x', 'n')).toBe(d);
+    expect(moveTile(d, 'a', 'a')).toBe(d);
+  });
+});
 
 describe('opening and closing tiles', () => {
   it('adds a table last and focuses it', () => {

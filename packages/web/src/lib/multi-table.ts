@@ -57,6 +57,23 @@ export function closeTile(deck: Deck, index: number): Deck {
   return { tiles, focus: Math.max(0, focus) };
 }
 
+/**
+ * A tournament moved the player from table `from` to table `to`: the tile at `from` becomes `to`,
+ * to play, where it was and with the focus where it was. When `to` is open already, the `from` tile
+ * just closes and the focus goes to `to`; when `from` is not open, nothing changes.
+ */
+export function moveTile(deck: Deck, from: string, to: string): Deck {
+  const at = deck.tiles.findIndex((x) => x.tableId === from);
+  if (at === -1 || from === to) return deck;
+  const there = deck.tiles.findIndex((x) => x.tableId === to);
+  if (there !== -1) {
+    const closed = closeTile(deck, at);
+    const focus = closed.tiles.findIndex((x) => x.tableId === to);
+    return { tiles: closed.tiles.map((x, i) => (i === focus ? { tableId: to, spectate: false } : x)), focus };
+  }
+  return { ...deck, tiles: deck.tiles.map((x, i) => (i === at ? { tableId: to, spectate: false } : x)) };
+}
+
 export function focusTile(deck: Deck, index: number): Deck {
   if (index < 0 || index >= deck.tiles.length || index === deck.focus) return deck;
   return { ...deck, focus: index };

@@ -9,7 +9,15 @@ import type {
   TableView,
 } from '@felt/client';
 import { currentTurn } from '@felt/client';
-import type { BettingLimit, ChatMessage, ErrorMessage, HandResult, RevealRecordView, Showdown } from '@felt/protocol';
+import type {
+  BettingLimit,
+  ChatMessage,
+  ErrorMessage,
+  HandResult,
+  RevealRecordView,
+  Showdown,
+  TournamentView,
+} from '@felt/protocol';
 import { i18n, t } from '../i18n/i18n.js';
 import { addDealerLines, type DealerLine } from '../lib/chat-feed.js';
 import { ServerClock } from '../lib/clock.js';
@@ -32,6 +40,7 @@ import {
 } from '../lib/session-summary.js';
 import { cueForTurn, cueForWarning, FRESH_CUES, type CueMemory, type SoundCue } from '../lib/sound-cues.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
+import { followTournament, type HeroChips, type TournamentSeatState } from '../lib/tournament-table.js';
 import type { SoundPlayer } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, type Toasts } from './toasts.js';
@@ -78,6 +87,25 @@ export interface TableScreenState {
   readonly chatError: unknown;
   /** A chat message is on its way. */
   readonly chatSending: boolean;
+  /** A tournament's table: the tournament as its director last said, your place and result; else null. */
+  readonly tournament: TournamentSeatState | null;
+  /**
+   * The tournament moved the player to this table (`table_moved`, or the lobby's your_table_id when
+   * that was missed): the page opens it in place of this one. Null until then.
+   */
+  readonly movedTo: string | null;
+}
+
+/** What a tournament's table needs of the page: who the player is, and where the lobby seats them. */
+export interface TournamentLink {
+  /** The signed-in player (their result is found in the tournament's `placed` by it). */
+  readonly userId: string | null;
+  /** The table the lobby says the player sits at in tournament `tournamentId` now (your_table_id), or null. */
+  yourTable(tournamentId: string): Promise<string | null>;
+  /** Table `tableId` belongs to tournament `tournamentId` (the page remembers it across its tiles). */
+  noteTable(tableId: string, tournamentId: string): void;
+  /** The tournament the page last saw table `tableId` belong to, or null. */
+  tournamentOf(tableId: string): string | null;
 }
 
 /** Where a table's session summary lasts as long as the tab: sessionStorage, when the page may use it. */
@@ -107,6 +135,9 @@ export class TableController {
   private closed: { readonly reason: string; readonly error?: ErrorMessage | undefined } | null = null;
   /** The turn and the warning already sounded (lib/sound-cues.ts). */
   private cues: CueMemory = FRESH_CUES;
+  private disposed = false;
+  /** The lobby is being asked where the player sits in the tournament. */
+  private seatCheck = false;
 
   constructor(
     private readonly client: FeltClient,
@@ -115,6 +146,7 @@ export class TableController {
     private readonly toasts: Toasts,
     private readonly storage: SummaryStorage | null = tabStorage(),
     private readonly sound: SoundPlayer | null = null,
+    private readonly link: TournamentLink | null = null,
   ) {
     this.session = client.join(tableId, { spectate });
     const view = this.session.view;
@@ -134,6 +166,8 @@ export class TableController {
       muted: new Map(),
       chatError: null,
       chatSending: false,
+      tournament: followTournament(null, view.state?.tournament, heroChips(view), link?.userId ?? null),
+      movedTo: null,
     });
     const s = this.session;
     this.offs.push(
@@ -155,7 +189,11 @@ export class TableController {
       s.on('closed', ({ reason, error }) => {
         this.closed = { reason, error };
         this.patch({ closedReason: this.closedText(), session: 'closed' });
+        // Joined again after a drop and refused: at a tournament, the player was likely moved meanwhile.
+        if (reason === 'join_refused') void this.findTournamentSeat();
       }),
+      s.on('moved', (m) => this.moveTo(m.to_table_id)),
+      s.on('tournament', (v) => this.onTournament(v)),
       client.on('connection', (c) => this.patch({ connection: c })),
     );
     // The model holds sentences (statuses, the hand log, notices): a language switch writes them again.
@@ -176,6 +214,7 @@ export class TableController {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const off of this.offs.splice(0)) off();
     this.session.detach();
   }
@@ -297,8 +336,62 @@ export class TableController {
     // The turn's cue: once per turn, and not for a turn the pre-action above answers.
     const heroTurn = turn !== null && view.state?.actor === turn.seat ? turn.turnToken : null;
     this.cue(cueForTurn(this.cues, heroTurn, decision !== null));
-    this.store.set({ ...this.state, view, model: toTableModel(view), finished, preAction, summary, dealer });
+    const before = this.state.tournament;
+    const hero = heroChips(view);
+    // Only a new snapshot says anything of the tournament: a `tournament_state` between snapshots (see
+    // onTournament) is newer than the snapshot still installed.
+    const said = view.state !== this.state.view.state ? view.state?.tournament : undefined;
+    const tournament = followTournament(before, said, hero, this.link?.userId ?? null);
+    this.store.set({
+      ...this.state,
+      view,
+      model: toTableModel(view),
+      finished,
+      preAction,
+      summary,
+      dealer,
+      tournament,
+    });
     if (decision !== null) void this.act(decision);
+    if (tournament !== null && tournament !== before) this.link?.noteTable(this.tableId, tournament.view.tournament_id);
+    // Seated at a tournament table a moment ago, not now, and not out: a move whose table_moved was lost.
+    if (before?.place != null && hero === null && tournament?.result === null) void this.findTournamentSeat();
+  }
+
+  private onTournament(view: TournamentView): void {
+    const tournament = followTournament(
+      this.state.tournament,
+      view,
+      heroChips(this.state.view),
+      this.link?.userId ?? null,
+    );
+    if (tournament !== this.state.tournament) this.patch({ tournament });
+  }
+
+  /** The tournament seats the player at table `to` now: the page opens it in place of this one. */
+  private moveTo(to: string): void {
+    if (this.disposed || to === this.tableId || this.state.movedTo !== null) return;
+    this.patch({ movedTo: to });
+  }
+
+  /**
+   * Asks the lobby where the player sits in this table's tournament, and follows a move it shows. The
+   * tournament is the one this table's view names, or, before any view (a tile opened again after a
+   * visit to the lobby, and refused), the one the page saw this table belong to.
+   */
+  private async findTournamentSeat(): Promise<void> {
+    if (this.link === null || this.seatCheck || this.state.movedTo !== null) return;
+    const tournamentId = this.state.tournament?.view.tournament_id ?? this.link.tournamentOf(this.tableId);
+    if (tournamentId === null) return;
+    this.seatCheck = true;
+    try {
+      const to = await this.link.yourTable(tournamentId);
+      if (to !== null) this.moveTo(to);
+    } catch {
+      // The lobby is away: the table's next word (or a reload) tells.
+    } finally {
+      this.seatCheck = false;
+    }
   }
 
   private cue(step: { readonly memory: CueMemory; readonly cue: SoundCue | null }): void {
@@ -358,6 +451,15 @@ export class TableController {
   private patch(partial: Partial<TableScreenState>): void {
     this.store.set({ ...this.state, ...partial });
   }
+}
+
+/** The hero's chips and whether a hand of theirs is on; null for a spectator (or a player out). */
+function heroChips(view: TableView): HeroChips | null {
+  const state = view.state;
+  const hero = state?.hero;
+  if (state === null || hero === undefined) return null;
+  const seat = state.seats.find((s) => s.seat === hero.seat);
+  return seat === undefined ? null : { stack: seat.stack, bet: seat.bet, inHand: seat.in_hand };
 }
 
 /** The names at the table's seats, by seat. */

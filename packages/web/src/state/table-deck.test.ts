@@ -3,17 +3,27 @@ import type { TileRef } from '../lib/routes.js';
 import { Store } from './store.js';
 import { TableDeck, type TileController } from './table-deck.js';
 
+/** Each controller's life, in order: "open a", "close a". */
+const life: string[] = [];
+
 class FakeController implements TileController {
-  readonly store = new Store<{ readonly model: { readonly turn: { readonly turnToken: string } | null } | null }>({
-    model: null,
-  });
+  readonly store = new Store<{
+    readonly model: { readonly turn: { readonly turnToken: string } | null } | null;
+    readonly movedTo?: string | null;
+  }>({ model: null, movedTo: null });
   disposed = false;
-  constructor(readonly ref: TileRef) {}
+  constructor(readonly ref: TileRef) {
+    life.push(`open ${ref.tableId}`);
+  }
   dispose(): void {
     this.disposed = true;
+    life.push(`close ${this.ref.tableId}`);
   }
   turn(token: string | null): void {
-    this.store.set({ model: { turn: token === null ? null : { turnToken: token } } });
+    this.store.set({ ...this.store.get(), model: { turn: token === null ? null : { turnToken: token } } });
+  }
+  move(to: string): void {
+    this.store.set({ ...this.store.get(), movedTo: to });
   }
 }
 
@@ -65,5 +75,42 @@ describe('TableDeck', () => {
     deck.sync([play('a')]);
     made.get('b')!.turn('tok-2');
     expect(deck.turns.get()).toEqual([{ key: 'table:a', turn: null }]);
+  });
+
+  it('tells a tournament’s move once per tile; the next sync joins the new table, then closes the old one', () => {
+    const made = new Map<string, FakeController>();
+    const moves: [string, string][] = [];
+    const deck = new TableDeck(
+      (ref) => {
+        const c = new FakeController(ref);
+        made.set(ref.tableId, c);
+        return c;
+      },
+      (tile, to) => moves.push([tile.ref.tableId, to]),
+    );
+    deck.sync([play('a'), play('b')]);
+    made.get('b')!.move('n');
+    made.get('b')!.turn('tok-1');
+    expect(moves).toEqual([['b', 'n']]);
+    // The page puts the new table in the old one's place.
+    life.length = 0;
+    deck.sync([play('a'), play('n')]);
+    expect(life).toEqual(['open n', 'close b']);
+    expect(deck.tiles.get().map((x) => x.ref.tableId)).toEqual(['a', 'n']);
+    expect(moves).toEqual([['b', 'n']]);
+    // A tile opened on a controller that already knows its move is told at once.
+    const early = new TableDeck(
+      (ref) => {
+        const c = new FakeController(ref);
+        c.move('z');
+        return c;
+      },
+      (tile, to) => moves.push([tile.ref.tableId, to]),
+    );
+    early.sync([play('y')]);
+    expect(moves).toEqual([
+      ['b', 'n'],
+      ['y', 'z'],
+    ]);
   });
 });

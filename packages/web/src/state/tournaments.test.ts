@@ -123,6 +123,25 @@ describe('Tournaments', () => {
     expect(state.detail.get()).toBe(before);
   });
 
+  it('finds the table the lobby seats you at, without touching the tournament shown', async () => {
+    const lobby = fakeLobby();
+    lobby.getTournament.mockResolvedValueOnce(tournamentDetail({ status: 'running', your_table_id: OTHER }));
+    const state = new Tournaments(lobby);
+    await expect(state.yourTable(TOURNAMENT)).resolves.toBe(OTHER);
+    expect(lobby.getTournament).toHaveBeenCalledWith(TOURNAMENT);
+    await expect(state.yourTable(TOURNAMENT)).resolves.toBeNull();
+    expect(state.detail.get()).toBeNull();
+  });
+
+  it('remembers which tournament a table belongs to, until signed out', () => {
+    const state = new Tournaments(fakeLobby());
+    expect(state.tournamentOf('tbl-1')).toBeNull();
+    state.noteTable('tbl-1', TOURNAMENT);
+    expect(state.tournamentOf('tbl-1')).toBe(TOURNAMENT);
+    state.reset();
+    expect(state.tournamentOf('tbl-1')).toBeNull();
+  });
+
   it('reset forgets the list and the tournament shown, and drops reads in flight', async () => {
     const slow = deferred<LobbyTournamentSummary[]>();
     const lobby = fakeLobby();

@@ -38,6 +38,8 @@ export class Tournaments {
   readonly detail = new Store<TournamentDetailState | null>(null);
   private listReads = 0;
   private detailReads = 0;
+  /** The tournament each tournament table the page has shown belongs to, by table id. */
+  private readonly tables = new Map<string, string>();
 
   constructor(
     private readonly lobby: TournamentLobby,
@@ -97,12 +99,31 @@ export class Tournaments {
     return done;
   }
 
+  /**
+   * The table the player sits at in tournament `id` now (the lobby's your_table_id), or null: how a
+   * tournament table finds the player's new one when its `table_moved` was missed.
+   */
+  async yourTable(id: string): Promise<string | null> {
+    return (await this.lobby.getTournament(id)).your_table_id;
+  }
+
+  /** Table `tableId` belongs to tournament `tournamentId`: remembered while the page lives. */
+  noteTable(tableId: string, tournamentId: string): void {
+    this.tables.set(tableId, tournamentId);
+  }
+
+  /** The tournament the page saw table `tableId` belong to, or null. */
+  tournamentOf(tableId: string): string | null {
+    return this.tables.get(tableId) ?? null;
+  }
+
   /** Signed out: nothing of the last player's is kept (the next one's list and entries are read afresh). */
   reset(): void {
     this.listReads++;
     this.detailReads++;
     this.list.set({ tournaments: null, error: null });
     this.detail.set(null);
+    this.tables.clear();
   }
 
   private async changed(wallet: number): Promise<void> {

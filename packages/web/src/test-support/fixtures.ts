@@ -8,6 +8,7 @@ import {
   type TableEvent,
   type TableState,
   type TournamentConfigInput,
+  type TournamentView,
   type ValidActionsView,
 } from '@felt/protocol';
 
@@ -219,6 +220,32 @@ export function tournamentDetail(
     payouts: [{ place: 1, amount: 300 }],
     registered: true,
     your_table_id: null,
+    ...over,
+  };
+}
+
+/**
+ * A tournament table's view of its tournament (table_state.tournament): level 3 of "Sunday 100" (100/200,
+ * ante 25) with 9:30 to play at the fixtures' server time, 5 of 9 left, bob (the latest) and gus out.
+ */
+export function tournamentView(over: Partial<TournamentView> = {}): TournamentView {
+  return {
+    tournament_id: TOURNAMENT,
+    name: 'Sunday 100',
+    level: { number: 3, small_blind: 100, big_blind: 200, ante: 25, big_blind_ante: 0 },
+    next_level: { number: 4, small_blind: 200, big_blind: 400, ante: 50, big_blind_ante: 0 },
+    level_ends_at: 1_764_400_570_000,
+    break_ends_at: null,
+    players_left: 5,
+    entrants: 9,
+    average_stack: 18_000,
+    stacks: [40_000, 25_000, 12_000, 8_000, 5_000],
+    prizes: [500, 300, 100],
+    hand_for_hand: false,
+    placed: [
+      { user_id: '00000000-0000-4000-8000-000000000002', name: 'bob', place: 6, prize: 0 },
+      { user_id: '00000000-0000-4000-8000-000000000007', name: 'gus', place: 7, prize: 0 },
+    ],
     ...over,
   };
 }

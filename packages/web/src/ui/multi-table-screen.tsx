@@ -9,6 +9,7 @@ import {
   type CSSProperties,
   type TouchEvent,
 } from 'react';
+import { t as translate } from '../i18n/i18n.js';
 import { useT } from '../i18n/use-t.js';
 import { readClock, type ServerClock } from '../lib/clock.js';
 import { errorText } from '../lib/error-text.js';
@@ -23,6 +24,7 @@ import {
   focusTile,
   FRESH_FOCUS,
   LAYOUT_STORAGE_KEY,
+  moveTile,
   parseLayout,
   stepFocus,
   swipeStep,
@@ -35,8 +37,9 @@ import {
 import { MAX_TABLES } from '../lib/routes.js';
 import type { AppState } from '../state/app-state.js';
 import { Store } from '../state/store.js';
-import { TableController } from '../state/table-controller.js';
+import { TableController, type TournamentLink } from '../state/table-controller.js';
 import { TableDeck, type DeckTile } from '../state/table-deck.js';
+import { ToastKind } from '../state/toasts.js';
 import { useNow, useStore } from './hooks.js';
 import { TableRoom } from './table-screen.js';
 
@@ -121,15 +124,30 @@ export function TablesScreen({ app, deck, onDeck }: Props) {
     };
   }, [app]);
 
-  const tableDeck = useMemo(
-    () =>
-      client === null
-        ? null
-        : new TableDeck(
-            (ref) => new TableController(client, ref.tableId, ref.spectate, app.toasts, undefined, app.sound),
-          ),
-    [app, client],
-  );
+  // The latest deck for the listeners below.
+  const deckRef = useRef(deck);
+  deckRef.current = deck;
+  const onDeckRef = useRef(onDeck);
+  onDeckRef.current = onDeck;
+
+  const tableDeck = useMemo(() => {
+    if (client === null) return null;
+    const link: TournamentLink = {
+      userId: meId(app),
+      yourTable: (tournamentId) => app.tournaments.yourTable(tournamentId),
+      noteTable: (tableId, tournamentId) => app.tournaments.noteTable(tableId, tournamentId),
+      tournamentOf: (tableId) => app.tournaments.tournamentOf(tableId),
+    };
+    return new TableDeck(
+      (ref) => new TableController(client, ref.tableId, ref.spectate, app.toasts, undefined, app.sound, link),
+      // A tournament moved the player: the new table takes the old one's tile (joined, then the old
+      // one detached), and the address follows without a new history entry.
+      (tile, to) => {
+        app.toasts.show(translate('tournamentTable.moved'), ToastKind.INFO);
+        onDeckRef.current(moveTile(deckRef.current, tile.ref.tableId, to), false);
+      },
+    );
+  }, [app, client]);
   useLayoutEffect(() => tableDeck?.sync(deck.tiles), [tableDeck, deck.tiles]);
   useEffect(() => () => tableDeck?.dispose(), [tableDeck]);
   const tiles = useStore(tableDeck?.tiles ?? NO_TILES);
@@ -138,12 +156,6 @@ export function TablesScreen({ app, deck, onDeck }: Props) {
   const [layout, setLayout] = useLayoutChoice();
   const narrow = useNarrow();
   const mode = deckMode(deck.tiles.length, layout, narrow);
-
-  // The latest deck for the listeners below.
-  const deckRef = useRef(deck);
-  deckRef.current = deck;
-  const onDeckRef = useRef(onDeck);
-  onDeckRef.current = onDeck;
 
   // Shortcuts wait a moment after the focus moved by itself (AUTO_FOCUS_GUARD_MS).
   const [guarded, setGuarded] = useState(false);
@@ -336,6 +348,11 @@ export function TablesScreen({ app, deck, onDeck }: Props) {
       </div>
     </main>
   );
+}
+
+function meId(app: AppState): string | null {
+  const a = app.auth.get();
+  return a.status === 'signed_in' ? a.me.user.id : null;
 }
 
 /** A stacked table's tab (a dot on a phone): its room, and your turn with its countdown. */

@@ -1,5 +1,5 @@
 import type { LobbyRoomDetail } from '@felt/client';
-import { CHAT_DEFAULTS } from '@felt/protocol';
+import { CHAT_DEFAULTS, type TournamentView } from '@felt/protocol';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { t as translate } from '../i18n/i18n.js';
 import { useT } from '../i18n/use-t.js';
@@ -20,6 +20,7 @@ import { useReducedMotion, useStore } from './hooks.js';
 import { PreActionBar } from './pre-action-bar.js';
 import { SessionSummaryDialog } from './session-summary.js';
 import { ShowdownPanel } from './showdown-panel.js';
+import { TournamentHeader, TournamentResultPanel } from './tournament-table.js';
 
 function roomActionMs(room: LobbyRoomDetail | null): number {
   const seconds = room?.config.clock?.actionSeconds;
@@ -167,6 +168,9 @@ export function TableRoom({
   }
 
   const hero = model.hero;
+  // A tournament's table: the director seats and deals, so sit out, leave, top up and deal now are not
+  // offered (the table refuses them); the lobby is always one click away.
+  const tourney = st.tournament;
   const isHost = room !== null && app.auth.get().status === 'signed_in' && room.host_id === meId(app);
   const canDiscard = model.turn?.validActions.discard != null;
   const lastHand = st.finished[0];
@@ -234,7 +238,7 @@ export function TableRoom({
               </button>
             </>
           )}
-          {hero !== null && (
+          {hero !== null && tourney === null && (
             <>
               {hero.sittingOut ? (
                 <button
@@ -275,7 +279,7 @@ export function TableRoom({
               {muted ? t('table.soundOff') : t('table.soundOn')}
             </button>
           )}
-          {hero === null && tile === undefined && (
+          {(hero === null || tourney !== null) && tile === undefined && (
             <button type="button" className="btn btn--ghost btn--sm" onClick={onExit}>
               {t('table.lobby')}
             </button>
@@ -293,6 +297,14 @@ export function TableRoom({
             </button>
           )}
         </nav>
+        {tourney !== null && (
+          <TournamentHeader
+            tournament={tourney}
+            serverNow={serverNow}
+            serverOffsetMs={controller.clock.offsetMs}
+            compact={tile?.compact ?? false}
+          />
+        )}
       </header>
       {model.notice !== null && (
         <p className="table-notice" role="status" data-testid="table-notice">
@@ -346,12 +358,20 @@ export function TableRoom({
             onAct={(d) => controller.act(d)}
             shortcutsActive={tile?.shortcutsActive ?? true}
           />
+        ) : tourney?.result != null ? (
+          <TournamentResultPanel
+            result={tourney.result}
+            view={tourney.view}
+            onExit={onExit}
+            compact={tile?.compact ?? false}
+          />
         ) : (
           <>
             <HeroStatus
               model={model}
               st={st}
-              isHost={isHost && mayForceStart(room)}
+              tournament={tourney?.view ?? null}
+              isHost={isHost && mayForceStart(room) && tourney === null}
               onStart={() => void controller.startHand()}
               onSitIn={() => void controller.sitIn()}
               onTopUp={() => setPanel('topup')}
@@ -462,6 +482,7 @@ function ConnectionIndicator({ st, onResync }: { readonly st: TableScreenState; 
 function HeroStatus({
   model,
   st,
+  tournament,
   isHost,
   onStart,
   onSitIn,
@@ -469,6 +490,8 @@ function HeroStatus({
 }: {
   readonly model: TableModel;
   readonly st: TableScreenState;
+  /** At a tournament's table: no rebuy, and between hands the break or hand-for-hand is said. */
+  readonly tournament: TournamentView | null;
   readonly isHost: boolean;
   readonly onStart: () => void;
   readonly onSitIn: () => void;
@@ -486,6 +509,8 @@ function HeroStatus({
   const actor = model.seats.find((s) => s.isActor);
   let line: string;
   if (hero.sittingOut) line = hero.stack === 0 ? t('table.hero.noChips') : t('table.hero.sittingOut');
+  else if (model.phase === 'waiting' && tournament?.break_ends_at != null) line = t('tournamentTable.onBreak');
+  else if (model.phase === 'waiting' && tournament?.hand_for_hand === true) line = t('tournamentTable.handForHandWait');
   else if (model.phase === 'waiting')
     line = model.seats.filter((s) => !s.empty).length < 2 ? t('table.hero.waitingForPlayer') : t('table.hero.nextSoon');
   else if (model.phase === 'seeding') line = t('table.hero.shuffling');
@@ -505,7 +530,7 @@ function HeroStatus({
             {t('table.sitIn')}
           </button>
         )}
-        {hero.stack === 0 && (
+        {hero.stack === 0 && tournament === null && (
           <button type="button" className="btn btn--primary" onClick={onTopUp}>
             {t('table.rebuy')}
           </button>

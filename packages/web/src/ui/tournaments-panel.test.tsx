@@ -115,6 +115,21 @@ describe('TournamentDetail', () => {
     expect(html).toContain('carol');
   });
 
+  it('running and seating you: Take your seat opens your table as the lobby opens any', () => {
+    const table = '6f9619ff-8b86-4011-b42d-00c04fc964ff';
+    const html = detail({ status: 'running', your_table_id: table });
+    expect(html).toContain('data-testid="take-seat"');
+    expect(html).toMatch(
+      new RegExp(
+        `<a class="btn btn--primary" href="#/table/${table}" aria-label="Take your seat in Sunday 100"[^>]*>Take your seat</a>`,
+      ),
+    );
+    expect(html).toContain('The tournament is on and your table is waiting for you.');
+    // Not seated (before the start, out, or watching): no seat to take.
+    expect(detail({ status: 'running' })).not.toContain('take-seat');
+    expect(detail()).not.toContain('Take your seat');
+  });
+
   it('registered: You are registered, and Unregister', () => {
     const html = detail({ registered: true });
     expect(html).toContain('data-registration="unregister"');

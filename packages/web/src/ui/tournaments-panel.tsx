@@ -193,9 +193,10 @@ export function TournamentsTable({ tournaments }: { readonly tournaments: readon
 }
 
 /**
- * One tournament as the lobby answers it: the facts (game, format, status, price, starting stack,
- * field, start, prize pool), Register or Unregister, the structure, the payouts per place and the
- * entrants. Buttons call back; a refusal comes in `error` and reads as the catalog's sentence.
+ * One tournament as the lobby answers it: Take your seat while it seats you at a table (that table,
+ * opened as the lobby opens any), the facts (game, format, status, price, starting stack, field,
+ * start, prize pool), Register or Unregister, the structure, the payouts per place and the entrants.
+ * Buttons call back; a refusal comes in `error` and reads as the catalog's sentence.
  */
 export function TournamentDetail({
   tournament: d,
@@ -224,6 +225,20 @@ export function TournamentDetail({
           {t('tournaments.back')}
         </a>
       </div>
+
+      {d.your_table_id !== null && (
+        <div className="tournament__seat" data-testid="tournament-seat">
+          <p>{t('tournaments.takeSeatHint')}</p>
+          <a
+            className="btn btn--primary"
+            href={routeHash({ name: 'table', tableId: d.your_table_id, spectate: false })}
+            aria-label={t('tournaments.takeSeatLabel', { name: d.name })}
+            data-testid="take-seat"
+          >
+            {t('tournaments.takeSeat')}
+          </a>
+        </div>
+      )}
 
       <dl className="tournament__facts" aria-label={t('tournaments.facts')}>
         <div>

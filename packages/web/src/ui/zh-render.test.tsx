@@ -63,6 +63,7 @@ import {
   TOURNAMENT,
   tournamentDetail,
   tournamentSummary,
+  tournamentView,
   validActions,
 } from '../test-support/fixtures.js';
 import { ActionBar } from './action-bar.js';
@@ -74,6 +75,7 @@ import { HistoryDrawer, HistoryRow, Replay, VoidedHand } from './history-drawer.
 import { JoinRoomDialog } from './join-room-dialog.js';
 import { LobbyScreen, RoomsTable } from './lobby-screen.js';
 import { TournamentDetail, TournamentsTable } from './tournaments-panel.js';
+import { TournamentHeader, TournamentResultPanel } from './tournament-table.js';
 import { TableRoom } from './table-screen.js';
 import { ToastsView } from './toasts-view.js';
 import { WalletEntries, WalletScreen } from './wallet-screen.js';
@@ -536,6 +538,8 @@ function controllerFor(model: TableModel, over: Partial<TableScreenState> = {}):
     muted: new Map([['00000000-0000-4000-8000-000000000009', 'bob']]),
     chatError: null,
     chatSending: false,
+    tournament: null,
+    movedTo: null,
     ...over,
   };
   return {
@@ -669,6 +673,7 @@ describe('every screen in Chinese', () => {
       { registered: false },
       { registered: false, entrants: 100, max_entrants: 100 },
       { status: 'running' as const },
+      { status: 'running' as const, your_table_id: '6f9619ff-8b86-4011-b42d-00c04fc964ff' },
       {
         status: 'finished' as const,
         players: players.map((p, i) => ({ ...p, status: 'finished' as const, place: i + 1, prize: i === 0 ? 300 : 0 })),
@@ -709,6 +714,58 @@ describe('every screen in Chinese', () => {
         />,
       ),
     );
+  });
+
+  it('a tournament’s table: the tournament line in every clock state, the result, the table itself', () => {
+    const app = appState({ status: 'signed_in', me: ME });
+    const now = (): number => 1_764_400_000_000;
+    // The tournament's name is the operator's data: a Chinese one here.
+    const view = (over: Parameters<typeof tournamentView>[0] = {}) => tournamentView({ name: '周日锦标赛', ...over });
+    for (const v of [
+      view(),
+      view({ level: { ...view().level, ante: 0, big_blind_ante: 200 }, hand_for_hand: true }),
+      view({ level_ends_at: null, break_ends_at: 1_764_400_300_000 }),
+      view({ level_ends_at: null }),
+      view({ level_ends_at: 1_764_399_000_000, next_level: null }),
+      view({ players_left: 1, stacks: [90_000] }),
+    ]) {
+      for (const compact of [false, true]) {
+        const html = render(
+          <TournamentHeader tournament={{ view: v, place: 3, result: null }} serverNow={now} compact={compact} />,
+        );
+        expect(html).toContain('第 3 级');
+        expectChinese(html);
+      }
+    }
+    for (const [place, prize] of [
+      [1, 500],
+      [3, 100],
+      [6, 0],
+    ] as const) {
+      const html = render(
+        <TournamentResultPanel
+          result={{ place, prize }}
+          view={{ tournament_id: TOURNAMENT, entrants: 9 }}
+          onExit={() => undefined}
+        />,
+      );
+      expect(html).toContain('锦标赛详情');
+      expectChinese(html);
+    }
+    const model = tableModels().waiting!;
+    for (const tournament of [
+      { view: view(), place: 2, result: null },
+      { view: view({ break_ends_at: 1_764_400_300_000 }), place: 2, result: null },
+      { view: view({ hand_for_hand: true }), place: 2, result: null },
+      { view: view(), place: null, result: { place: 4, prize: 0 } },
+    ]) {
+      const html = render(
+        <TableRoom app={app} controller={controllerFor(model, { tournament })} onExit={() => undefined} />,
+      );
+      expect(html).toContain('data-testid="tournament-bar"');
+      expectChinese(html);
+    }
+    expectChineseText(t('tournamentTable.moved'));
   });
 
   it('the table in every phase, for a player and a spectator', () => {

@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyLocale, formatTime } from '../i18n/i18n.js';
+import { ALICE, TOURNAMENT, tournamentView } from '../test-support/fixtures.js';
+import {
+  fieldText,
+  followTournament,
+  levelClock,
+  levelClockText,
+  levelStakesText,
+  levelText,
+  placeFromStacks,
+  placeText,
+  resultPlaceText,
+  resultPrizeText,
+  resultTitle,
+  type TournamentSeatState,
+} from './tournament-table.js';
+
+const NOW = 1_764_400_000_000;
+const BOB = '00000000-0000-4000-8000-000000000002';
+
+afterEach(() => applyLocale('en'));
+
+describe('your place', () => {
+  it('is the rank of your stack among the stacks, largest first', () => {
+    const stacks = [40_000, 25_000, 12_000, 8_000, 5_000];
+    expect(placeFromStacks(stacks, 40_000)).toBe(1);
+    expect(placeFromStacks(stacks, 12_000)).toBe(3);
+    expect(placeFromStacks(stacks, 5_000)).toBe(5);
+    // A stack between two: the place after the larger ones.
+    expect(placeFromStacks(stacks, 10_000)).toBe(4);
+    // Equal stacks share the better place.
+    expect(placeFromStacks([300, 300, 100], 300)).toBe(1);
+    expect(placeFromStacks([300, 100, 100], 100)).toBe(2);
+    // Never beyond the field (a stack the director has not counted yet), and none for no field.
+    expect(placeFromStacks([300, 200], 10)).toBe(2);
+    expect(placeFromStacks([], 100)).toBeNull();
+  });
+});
+
+describe('followTournament', () => {
+  const seated = { stack: 12_000, bet: 0, inHand: false };
+
+  it('starts from the first view, with your place when you are seated and none when you watch', () => {
+    expect(followTournament(null, undefined, seated, ALICE)).toBeNull();
+    const view = tournamentView();
+    expect(followTournament(null, view, seated, ALICE)).toEqual({ view, place: 3, result: null });
+    expect(followTournament(null, view, null, ALICE)).toEqual({ view, place: null, result: null });
+  });
+
+  it('reads your place again between hands only', () => {
+    const start = followTournament(null, tournamentView(), seated, ALICE)!;
+    // In a hand: the stack behind your bets is not your place; the last one stays.
+    const inHand = followTournament(start, tournamentView(), { stack: 1_000, bet: 500, inHand: true }, ALICE)!;
+    expect(inHand.place).toBe(3);
+    // The hand is over and you doubled up.
+    const after = followTournament(
+      inHand,
+      tournamentView({ stacks: [40_000, 24_000, 25_000, 8_000, 5_000].sort((a, b) => b - a) }),
+      { stack: 24_000, bet: 0, inHand: false },
+      ALICE,
+    )!;
+    expect(after.place).toBe(3);
+    const doubled = followTournament(after, after.view, { stack: 30_000, bet: 0, inHand: false }, ALICE)!;
+    expect(doubled.place).toBe(2);
+    // Joined in the middle of a hand: read now, from the stack and this round's bet (before the flop,
+    // the big blind's 200 in front of a stack of 24,800 of 25,000 is still second place).
+    expect(followTournament(null, tournamentView(), { stack: 24_800, bet: 200, inHand: true }, ALICE)!.place).toBe(2);
+    expect(followTournament(null, tournamentView(), { stack: 5_000, bet: 0, inHand: true }, ALICE)!.place).toBe(5);
+  });
+
+  it('keeps the same state when nothing changed (nothing re-renders)', () => {
+    const view = tournamentView();
+    const start = followTournament(null, view, seated, ALICE)!;
+    expect(followTournament(start, view, seated, ALICE)).toBe(start);
+    expect(followTournament(start, undefined, seated, ALICE)).toBe(start);
+  });
+
+  it('takes your result from `placed` and keeps it after the list forgets you', () => {
+    const start = followTournament(null, tournamentView(), seated, BOB);
+    expect(start!.result).toEqual({ place: 6, prize: 0 });
+    expect(start!.place).toBeNull();
+    const later = followTournament(start, tournamentView({ placed: [] }), null, BOB)!;
+    expect(later.result).toEqual({ place: 6, prize: 0 });
+    // Someone else's page at the same table: no result of theirs.
+    expect(followTournament(null, tournamentView(), seated, ALICE)!.result).toBeNull();
+    expect(followTournament(null, tournamentView(), seated, null)!.result).toBeNull();
+  });
+
+  it('names the winner with first place and the first prize', () => {
+    const won = tournamentView({
+      players_left: 1,
+      stacks: [90_000],
+      placed: [
+        { user_id: ALICE, name: 'alice', place: 1, prize: 500 },
+        { user_id: BOB, name: 'bob', place: 2, prize: 300 },
+      ],
+    });
+    const prev: TournamentSeatState = { view: tournamentView(), place: 2, result: null };
+    const st = followTournament(prev, won, { stack: 90_000, bet: 0, inHand: false }, ALICE)!;
+    expect(st.result).toEqual({ place: 1, prize: 500 });
+    expect(st.view.tournament_id).toBe(TOURNAMENT);
+  });
+});
+
+describe('the level clock', () => {
+  it('counts down to the next level, then waits for the next hand', () => {
+    const view = tournamentView();
+    expect(levelClock(view, NOW)).toEqual({ kind: 'level', remainingMs: 570_000 });
+    expect(levelClockText(levelClock(view, NOW))).toBe('Next level in 9:30');
+    expect(levelClockText(levelClock(view, NOW + 569_100))).toBe('Next level in 0:01');
+    expect(levelClock(view, NOW + 570_000)).toEqual({ kind: 'level_due' });
+    expect(levelClockText(levelClock(view, NOW + 600_000))).toBe('Next level with the next hand');
+  });
+
+  it('says until when a break lasts, in local time, and how long is left', () => {
+    const end = NOW + 300_000;
+    const view = tournamentView({ level_ends_at: null, break_ends_at: end });
+    expect(levelClock(view, NOW)).toEqual({ kind: 'break', endsAt: end, remainingMs: 300_000 });
+    expect(levelClockText(levelClock(view, NOW))).toBe(`Break until ${formatTime(new Date(end))} (5:00 left)`);
+    // The server is a minute ahead of this browser: the break ends a minute earlier by its clock.
+    expect(levelClockText(levelClock(view, NOW + 299_500), 60_000)).toBe(
+      `Break until ${formatTime(new Date(end - 60_000))} (0:01 left)`,
+    );
+    expect(levelClock(view, end + 5_000)).toEqual({ kind: 'break', endsAt: end, remainingMs: 0 });
+  });
+
+  it('has no clock when levels last a number of hands', () => {
+    const view = tournamentView({ level_ends_at: null, break_ends_at: null });
+    expect(levelClock(view, NOW)).toEqual({ kind: 'hands' });
+    expect(levelClockText(levelClock(view, NOW))).toBe('Levels by hands');
+  });
+
+  it('stops once one player is left: the tournament is over', () => {
+    const view = tournamentView({ players_left: 1, stacks: [90_000] });
+    expect(levelClock(view, NOW)).toEqual({ kind: 'over' });
+    expect(levelClockText(levelClock(view, NOW))).toBe('The tournament is over');
+    expect(levelClock({ ...view, break_ends_at: NOW + 1_000 }, NOW)).toEqual({ kind: 'over' });
+  });
+
+  it('speaks Chinese', () => {
+    applyLocale('zh-CN');
+    expect(levelClockText(levelClock(tournamentView(), NOW))).toBe('距下一级别 9:30');
+    expect(levelClockText({ kind: 'hands' })).toBe('按手数升级');
+  });
+});
+
+describe('the header’s words', () => {
+  it('names the level with its blinds and ante', () => {
+    const level = tournamentView().level;
+    expect(levelText(level)).toBe('Level 3');
+    expect(levelStakesText(level)).toBe('100/200, ante 25');
+    expect(levelStakesText({ ...level, ante: 0, big_blind_ante: 200 })).toBe('100/200, big blind ante 200');
+    expect(levelStakesText({ ...level, number: 12, small_blind: 5_000, big_blind: 10_000, ante: 0 })).toBe(
+      '5,000/10,000',
+    );
+  });
+
+  it('gives the field and your place among the players left', () => {
+    expect(fieldText(tournamentView())).toBe('Players 5/9');
+    expect(placeText(3, tournamentView())).toBe('Your place 3 of 5');
+    // A place the stacks gave before the field shrank in the same update: never "6 of 5".
+    expect(placeText(6, tournamentView())).toBe('Your place 6 of 6');
+  });
+
+  it('tells the result: the winner, a paid place, a place out of the money', () => {
+    expect(resultTitle({ place: 1, prize: 500 })).toBe('You won the tournament!');
+    expect(resultTitle({ place: 4, prize: 0 })).toBe('You are out of the tournament');
+    expect(resultPlaceText({ place: 3, prize: 100 }, 9)).toBe('You finished in place 3 of 9.');
+    expect(resultPrizeText({ place: 3, prize: 1_100 })).toBe('Your prize: 1,100 chips, paid to your wallet.');
+    expect(resultPrizeText({ place: 4, prize: 0 })).toBe('No prize this time.');
+  });
+});

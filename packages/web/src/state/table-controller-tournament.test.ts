@@ -1,0 +1,191 @@
+// The table controller at a tournament's table, on the SDK's real TableSession (only the connection
+// is fake): the tournament view with your place, `tournament_state` between snapshots, your result
+// kept once you are out, and a move followed from `table_moved` or, when that was lost, from the
+// lobby's your_table_id.
+import { TableSession, type FeltClient, type SessionHost } from '@felt/client';
+import type { TableMoved, TableState, TournamentView } from '@felt/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import { ALICE, seat, TABLE, tableState, TOURNAMENT, tournamentView } from '../test-support/fixtures.js';
+import { TableController, type TournamentLink } from './table-controller.js';
+import { Toasts } from './toasts.js';
+
+const NEXT_TABLE = 'tbl-2';
+
+function harness(
+  yourTable: TournamentLink['yourTable'] = () => Promise.resolve(null),
+  known = new Map<string, string>(),
+) {
+  const host: SessionHost = {
+    clientSeeds: false,
+    isOpen: () => true,
+    sendFrame: () => true,
+    sendCommand: () => Promise.reject(new Error('no commands here')),
+    newCommandId: () => 'cmd-1',
+    randomBytes: (n) => new Uint8Array(n),
+    noteResync: () => undefined,
+    noteAnomaly: () => undefined,
+    noteLoss: () => undefined,
+    noteFairness: () => undefined,
+    noteClientSeed: () => undefined,
+    later: () => () => undefined,
+    now: () => 0,
+    silenceMs: 0,
+  };
+  const session = new TableSession(TABLE, host, false);
+  const client = {
+    join: () => session,
+    connection: { state: 'open' },
+    on: () => () => undefined,
+  } as unknown as FeltClient;
+  const lookup = vi.fn(yourTable);
+  const link: TournamentLink = {
+    userId: ALICE,
+    yourTable: lookup,
+    noteTable: (tableId, tournamentId) => void known.set(tableId, tournamentId),
+    tournamentOf: (tableId) => known.get(tableId) ?? null,
+  };
+  const controller = new TableController(client, TABLE, false, new Toasts(), null, null, link);
+  return { controller, session, lookup, known };
+}
+
+/** Alice (the hero) at seat 2 with 12,000, between hands, at a table of the fixture's tournament. */
+function snapshot(tableSeq: number, tournament: TournamentView = tournamentView(), over: Partial<TableState> = {}) {
+  return tableState({
+    table_seq: tableSeq,
+    seats: [seat(1, { stack: 25_000 }), seat(2, { user_id: ALICE, name: 'alice', stack: 12_000 })],
+    hero: { seat: 2, cards: [] },
+    tournament,
+    ...over,
+  });
+}
+
+const moved = (tableSeq: number): TableMoved => ({
+  type: 'table_moved',
+  table_id: TABLE,
+  table_seq: tableSeq,
+  tournament_id: TOURNAMENT,
+  to_table_id: NEXT_TABLE,
+});
+
+/** Lets the controller's lobby question, answered at once by the fake, come back (a few microtasks). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
+describe('TableController at a tournament table', () => {
+  it('has no tournament at a cash table', () => {
+    const h = harness();
+    h.session.handle(snapshot(10, undefined, { tournament: undefined }), null);
+    expect(h.controller.state.tournament).toBeNull();
+  });
+
+  it('keeps the tournament view with your place, and follows tournament_state', () => {
+    const h = harness();
+    h.session.handle(snapshot(10), null);
+    expect(h.controller.state.tournament).toEqual({ view: tournamentView(), place: 3, result: null });
+    // A new level, between hands, before any new snapshot.
+    const level4 = tournamentView({
+      level: { number: 4, small_blind: 200, big_blind: 400, ante: 50, big_blind_ante: 0 },
+      next_level: null,
+      hand_for_hand: true,
+      stacks: [40_000, 25_000, 20_000, 12_000, 5_000],
+    });
+    h.session.handle({ type: 'tournament_state', table_id: TABLE, table_seq: 11, tournament: level4 }, null);
+    expect(h.controller.state.tournament?.view.level.number).toBe(4);
+    expect(h.controller.state.tournament?.view.hand_for_hand).toBe(true);
+    expect(h.controller.state.tournament?.place).toBe(4);
+    expect(h.controller.state.movedTo).toBeNull();
+  });
+
+  it('follows table_moved once, without asking the lobby', () => {
+    const h = harness();
+    h.session.handle(snapshot(10), null);
+    h.session.handle(moved(11), null);
+    expect(h.controller.state.movedTo).toBe(NEXT_TABLE);
+    // Told again (a replay): the first move stands.
+    h.session.handle({ ...moved(12), to_table_id: 'tbl-3' }, null);
+    expect(h.controller.state.movedTo).toBe(NEXT_TABLE);
+    expect(h.lookup).not.toHaveBeenCalled();
+  });
+
+  it('keeps your place and prize once you are out, and stays where it is', async () => {
+    const h = harness();
+    h.session.handle(snapshot(10), null);
+    // Busted: the table no longer seats you (you watch), and the director names your place.
+    const out = tournamentView({
+      players_left: 4,
+      stacks: [40_000, 25_000, 20_000, 5_000],
+      placed: [{ user_id: ALICE, name: 'alice', place: 5, prize: 0 }],
+    });
+    h.session.handle(snapshot(11, out, { seats: [seat(1, { stack: 37_000 })], hero: undefined }), null);
+    expect(h.controller.state.tournament?.result).toEqual({ place: 5, prize: 0 });
+    expect(h.controller.state.tournament?.place).toBeNull();
+    // Later players out push you off the list: your result stays.
+    h.session.handle(snapshot(12, tournamentView({ placed: [] }), { hero: undefined }), null);
+    expect(h.controller.state.tournament?.result).toEqual({ place: 5, prize: 0 });
+    await settle();
+    expect(h.lookup).not.toHaveBeenCalled();
+    expect(h.controller.state.movedTo).toBeNull();
+  });
+
+  it('asks the lobby where you sit when your seat here went without a move or a place (a lost table_moved)', async () => {
+    const h = harness(() => Promise.resolve(NEXT_TABLE));
+    h.session.handle(snapshot(10), null);
+    h.session.handle(snapshot(11, tournamentView(), { seats: [seat(1)], hero: undefined }), null);
+    expect(h.lookup).toHaveBeenCalledWith(TOURNAMENT);
+    await settle();
+    expect(h.controller.state.movedTo).toBe(NEXT_TABLE);
+  });
+
+  it('asks the lobby when joining again is refused (moved while the socket was down)', async () => {
+    const h = harness(() => Promise.resolve(NEXT_TABLE));
+    h.session.handle(snapshot(10), null);
+    h.session.joinRefused({ type: 'error', code: 'not_member', message: 'not a member', table_id: TABLE });
+    expect(h.lookup).toHaveBeenCalledTimes(1);
+    await settle();
+    expect(h.controller.state.movedTo).toBe(NEXT_TABLE);
+  });
+
+  it('a table the page saw before: a refused join asks the lobby even before any view (back from the lobby)', async () => {
+    const first = harness();
+    first.session.handle(snapshot(10), null);
+    expect([...first.known]).toEqual([[TABLE, TOURNAMENT]]);
+    // The tile is closed for a visit to the lobby, opened again, and the table no longer has the player.
+    const again = harness(() => Promise.resolve(NEXT_TABLE), first.known);
+    again.session.joinRefused({ type: 'error', code: 'not_member', message: 'not a member', table_id: TABLE });
+    expect(again.lookup).toHaveBeenCalledWith(TOURNAMENT);
+    await settle();
+    expect(again.controller.state.movedTo).toBe(NEXT_TABLE);
+    // A table the page never saw in a tournament (a cash table): nothing to ask.
+    const cash = harness(() => Promise.resolve(NEXT_TABLE));
+    cash.session.joinRefused({ type: 'error', code: 'not_member', message: 'not a member', table_id: TABLE });
+    await settle();
+    expect(cash.lookup).not.toHaveBeenCalled();
+    expect(cash.controller.state.movedTo).toBeNull();
+  });
+
+  it('stays when the lobby seats you here, seats you nowhere, or does not answer', async () => {
+    for (const answer of [
+      () => Promise.resolve(TABLE),
+      () => Promise.resolve(null),
+      () => Promise.reject(new Error('lobby away')),
+    ]) {
+      const h = harness(answer);
+      h.session.handle(snapshot(10), null);
+      h.session.joinRefused({ type: 'error', code: 'not_member', message: 'not a member', table_id: TABLE });
+      await settle();
+      expect(h.controller.state.movedTo).toBeNull();
+    }
+  });
+
+  it('follows nothing once closed by the page', async () => {
+    let answer: (to: string | null) => void = () => undefined;
+    const h = harness(() => new Promise((r) => (answer = r)));
+    h.session.handle(snapshot(10), null);
+    h.session.handle(snapshot(11, tournamentView(), { seats: [seat(1)], hero: undefined }), null);
+    h.controller.dispose();
+    answer(NEXT_TABLE);
+    await settle();
+    expect(h.controller.state.movedTo).toBeNull();
+  });
+});
