@@ -193,7 +193,25 @@ describe('newTournamentIssues', () => {
         parseTournamentConfig({ ...mtt, startingStack: big, reEntry: { max: 1, untilLevel: 3 } }),
         NOW,
       ).map((i) => i.path),
-    ).toEqual(['startingStack']);
+    ).toEqual(['startingStack', 'reEntry']);
+  });
+
+  it('refuses what the director does not offer yet: late registration, re-entry, an add-on', () => {
+    const config = parseTournamentConfig({
+      ...mtt,
+      lateRegistrationLevels: 3,
+      reEntry: { max: 1, untilLevel: 3 },
+      addOn: { chips: 1_000, cost: 100 },
+      structure: { preset: 'regular' },
+    });
+    expect(newTournamentIssues(config, NOW)).toEqual([
+      {
+        path: 'lateRegistrationLevels',
+        message: 'late registration is not offered yet: registration closes at the start',
+      },
+      { path: 'reEntry', message: 're-entry is not offered yet: registration closes at the start' },
+      { path: 'addOn', message: 'an add-on is not offered yet: registration closes at the start' },
+    ]);
   });
 });
 

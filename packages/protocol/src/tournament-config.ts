@@ -316,9 +316,10 @@ export const TOURNAMENT_SCHEDULE_AHEAD_MS = 90 * 24 * 3600_000;
 
 /**
  * Rules a *new* tournament must follow beyond what a stored config satisfies, at `nowMs`: a start in
- * the future and at most {@link TOURNAMENT_SCHEDULE_AHEAD_MS} away, and every total (the entry price,
+ * the future and at most {@link TOURNAMENT_SCHEDULE_AHEAD_MS} away, every total (the entry price,
  * the largest prize pool, every chip that can be in play) within {@link ROOM_CHIPS_MAX}, so stacks,
- * pots and prizes stay safe integers all the way through.
+ * pots and prizes stay safe integers all the way through, and none of the options the director does
+ * not offer yet (late registration, re-entry, add-on).
  */
 export function newTournamentIssues(config: TournamentConfig, nowMs: number): TournamentConfigIssue[] {
   const issues: TournamentConfigIssue[] = [];
@@ -344,6 +345,16 @@ export function newTournamentIssues(config: TournamentConfig, nowMs: number): To
       seen.add(path);
       issues.push({ path, message: `the totals it makes may come to at most ${ROOM_CHIPS_MAX} chips` });
     }
+  }
+  // The director does not offer these yet (registration closes at the start): a new tournament may not
+  // promise them. A stored config that has them still parses.
+  const notYet: Array<[string, boolean, string]> = [
+    ['lateRegistrationLevels', config.lateRegistrationLevels > 0, 'late registration'],
+    ['reEntry', config.reEntry !== null, 're-entry'],
+    ['addOn', config.addOn !== null, 'an add-on'],
+  ];
+  for (const [path, set, what] of notYet) {
+    if (set) issues.push({ path, message: `${what} is not offered yet: registration closes at the start` });
   }
   return issues;
 }
