@@ -404,7 +404,7 @@ export class LiveTable {
       throw new TableError(ErrorCode.NOT_ALLOWED, 'this table is not a tournament table', this.tableId);
     }
     const handInProgress = this.engine.currentHandId !== null || this.dealer.pending !== null;
-    const result = this.tournament.apply(order, now, handInProgress);
+    const result = this.tournament.apply(order, handInProgress);
     if (order.kind === 'close') this.closer.close(null, now);
     else this.settle(now);
     return result;

@@ -87,7 +87,7 @@ export class TournamentTable {
    * for an order this table cannot carry out (it names another tournament, a seat is taken, a player
    * is to leave in the middle of a hand).
    */
-  apply(order: TournamentOrder, now: number, handInProgress: boolean): TournamentOrderResult {
+  apply(order: TournamentOrder, handInProgress: boolean): TournamentOrderResult {
     const { engine, tableId } = this.ctx;
     if (order.tournament_id !== this.tournamentId || order.table_id !== tableId) {
       throw refused(tableId, 'the order is for another tournament or table');
@@ -164,7 +164,6 @@ export class TournamentTable {
         break;
     }
     this.remember(order.order_id, result);
-    void now;
     return result;
   }
 

@@ -196,7 +196,8 @@ export class Directors {
     if (!entry) return;
     this.live.delete(tournamentId);
     await entry.actor.stop();
-    if (entry.lease && this.options.ownership && !entry.lease.lost) await this.options.ownership.release(entry.lease);
+    // A lost lease is not released (TableOwnership.release leaves it as it is).
+    if (entry.lease && this.options.ownership) await this.options.ownership.release(entry.lease);
     this.options.logger.info({ event: 'director_stopped', tournamentId, reason }, 'tournament director stopped here');
   }
 
