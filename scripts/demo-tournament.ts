@@ -8,6 +8,7 @@ import {
   createTestTournament,
   directorOf,
   leaveField,
+  tournamentFinished,
   tournamentField,
   watchChips,
   type TournamentPlayer,
@@ -115,16 +116,9 @@ export async function runTournamentDemo(
     });
   }, 5_000);
   try {
-    const deadline = Date.now() + args.timeoutMs;
-    for (;;) {
-      const t = await players[0]!.lobby.getTournament(id);
-      if (t.status === 'finished') break;
-      if (Date.now() > deadline) {
-        problem(`the tournament did not finish within ${args.timeoutMs / 1000} s`);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await tournamentFinished(players, id, args.timeoutMs).catch(() =>
+      problem(`the tournament did not finish within ${args.timeoutMs / 1000} s`),
+    );
   } finally {
     clearInterval(progress);
   }
