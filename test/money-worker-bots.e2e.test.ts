@@ -172,6 +172,44 @@ describe('bots are funded users', () => {
     await expectCleanAudit([room.sessionId]);
   });
 
+  it('a seat held by an unrecorded cash-out goes to a bot as soon as the persister records it', async () => {
+    const ann = await signUp();
+    const room = await lobby.createRoom(ann, { seats: 3, botFill: { mode: 'fill', targetPlayers: 2 } });
+    const a = await TableClient.join(cluster.gateways[0]!.wsUrl, ann.cookie, room.sessionId, ann.userId, {
+      decide: passivePlay,
+      sendSeeds: true,
+    });
+    open.push(a);
+    const bots = () => a.state?.seats.filter((s) => s.bot).length ?? 0;
+    await a.until(() => bots() === 1, 30_000, 'a bot beside Ann');
+    // The persister stops for a while: every cash-out from here on stays unrecorded, and the seat
+    // it leaves stays booked in the room rows.
+    const persister = cluster.persister!.proc;
+    persister.pause(true);
+    try {
+      // Bob sits: the bot makes way (seat 3, booked until its cash-out is recorded). Bob goes again
+      // (seat 2, likewise). No seat is free for a bot, and no room event will come to say one is.
+      const bob = await signUp();
+      await lobby.joinByCode(bob, room.code);
+      await a.until(
+        () => bots() === 0 && a.state!.seats.some((s) => s.user_id === bob.userId),
+        30_000,
+        'Bob in the bot’s stead',
+      );
+      await lobby.leaveRoom(bob, room.sessionId);
+      await a.until(() => !a.state!.seats.some((s) => s.user_id === bob.userId), 30_000, 'Bob gone');
+      expect(bots()).toBe(0);
+    } finally {
+      persister.pause(false);
+    }
+    // The persister records both cash-outs; the table hears of it and funds a bot at a freed seat.
+    await a.until(() => bots() === 1, 30_000, 'a bot again once the cash-outs are recorded');
+    a.close();
+    await lobby.leaveRoom(ann, room.sessionId);
+    await allGone(room.sessionId);
+    await expectCleanAudit([room.sessionId]);
+  });
+
   it('an operator’s bot-only table (npm run bot-table): funded bots deal on their own, and go home when it is switched off', async () => {
     const host = await signUp();
     const room = await lobby.createRoom(host, { seats: 4 }, { seatHost: false });

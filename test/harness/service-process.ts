@@ -110,6 +110,11 @@ export class ServiceProcess {
     });
   }
 
+  /** Stops the process where it stands (SIGSTOP), or lets it go on (SIGCONT): it neither exits nor notices. */
+  pause(paused: boolean): void {
+    if (this.alive) this.child.kill(paused ? 'SIGSTOP' : 'SIGCONT');
+  }
+
   kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<number | null> {
     if (this.alive) this.child.kill(signal);
     return this.exited;

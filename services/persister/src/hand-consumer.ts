@@ -233,7 +233,13 @@ export class HandConsumer {
           );
         }
         this.publish(job, w.result);
-        for (const c of w.cashOuts) this.cashOutSettled(c);
+        for (const c of w.cashOuts) {
+          this.cashOutSettled(c);
+          // Cash-outs that waited for this hand: their tables learn the seats are free in the rows.
+          if (c.status !== 'pending') {
+            this.send({ kind: 'cash_out', id: c.requestId, room_id: c.roomId, outcome: c.status, attempts: 0 });
+          }
+        }
         return { kind: 'hand', result: w.result };
       } catch (err) {
         if (err instanceof HandNotReadyError) {
@@ -349,6 +355,10 @@ export class HandConsumer {
       attempts: job.attemptsMade,
       ...(error !== undefined ? { error } : {}),
     };
+    this.send(message);
+  }
+
+  private send(message: PersistOutcome): void {
     this.o.publisher
       ?.publish(this.keys.persistOutcomes, JSON.stringify(message))
       .catch((err: unknown) => this.o.logger.warn({ err }, 'outcome not published'));

@@ -270,6 +270,16 @@ describe('hand consumer (real Redis, BullMQ and Postgres)', () => {
     expect(await accountBalance(db.prisma, escrowAccount(room.roomId, leaver.id))).toBe(0n);
     expect((await db.prisma.cashOut.findUniqueOrThrow({ where: { requestId: cash.request_id } })).status).toBe('paid');
     expect((await runAudit(db.prisma)).issues).toEqual([]);
+    // The worker hears both: pending, then paid when the hand it waited for was written (its table
+    // then reads its rows again: the seat is free).
+    await until(
+      () => Promise.resolve(outcomes.some((o) => o.id === cash.request_id && o.outcome === 'paid')),
+      'the paid outcome',
+    );
+    expect(outcomes.filter((o) => o.id === cash.request_id).map((o) => [o.kind, o.outcome])).toEqual([
+      ['cash_out', 'pending'],
+      ['cash_out', 'paid'],
+    ]);
   });
 
   it('reports queue depth, lag and job results as metrics', async () => {

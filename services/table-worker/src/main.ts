@@ -392,6 +392,17 @@ await watchPersistOutcomes(subscriber, prefix, {
     // Settled for good: written (or already), or superseded (its table was rebuilt without it).
     if (outcome.kind === 'hand' && ['written', 'duplicate', 'superseded'].includes(outcome.outcome))
       unconfirmed.confirmed(outcome.room_id, outcome.id);
+    // A recorded cash-out frees its seat in the room rows, and no room event says so: the table
+    // reads its rows again (a bot may take the seat; its bookkeeping of the cash-out ends).
+    if (outcome.kind === 'cash_out' && outcome.outcome !== 'pending') {
+      directory
+        .peek(outcome.room_id)
+        ?.submit({ kind: 'refresh' })
+        .catch((err: unknown) => {
+          if (!(err instanceof MailboxClosedError))
+            logger.warn({ err, tableId: outcome.room_id }, 'room refresh failed');
+        });
+    }
   },
 });
 

@@ -3,6 +3,7 @@ import { completedHandJobSchema, type Logger } from '@felt/platform';
 import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import {
+  CountingRandom,
   createActor,
   FundingSeeds,
   harness,
@@ -62,6 +63,41 @@ const handInProgress = (actor: TableActor): boolean => {
   const s = actor.snapshot();
   return s.hand !== null && s.meta !== null && s.meta.endedAt === null;
 };
+
+/** Plays on with every human going all in whenever they may (stacks move fast), until `done`. */
+async function shoveUntil(h: Harness, actor: TableActor, done: () => boolean, steps: number): Promise<void> {
+  const answered = new Set<string>();
+  for (let i = 0; i < steps && !done(); i++) {
+    await pass(h, 250, 250);
+    for (const p of h.publisher.all) {
+      const m = p.message;
+      if (m.type !== 'your_turn' || p.audience.kind !== 'user' || answered.has(m.turn_token)) continue;
+      answered.add(m.turn_token);
+      const userId = p.audience.userId;
+      const conn = actor.snapshot().connections.find((c) => c.userId === userId);
+      if (!conn) continue;
+      const v = m.valid_actions;
+      const choice = v.raise
+        ? { action: 'raise' as const, amount: v.raise.max }
+        : v.bet
+          ? { action: 'bet' as const, amount: v.bet.max }
+          : { action: v.call !== null ? ('call' as const) : ('check' as const) };
+      await actor.submit({
+        kind: 'client',
+        connectionId: conn.connectionId,
+        userId,
+        frame: {
+          type: 'action',
+          table_id: TABLE,
+          hand_id: m.hand_id,
+          turn_token: m.turn_token,
+          command_id: `shove-${m.turn_token}`,
+          ...choice,
+        },
+      });
+    }
+  }
+}
 
 const engineStack = (actor: TableActor, userId: string): number | undefined =>
   actor.snapshot().engine.seats.find((s) => s.playerId === userId)?.stack;
@@ -387,6 +423,40 @@ describe('bots are users (§1, §3)', () => {
     await lobby(h, actor, (s) => withMember(s, B, { leaveRequested: true }));
     expect(seeds.funded.map((f) => f.seat)).toEqual([6, 5]);
     expect(actor.snapshot().engine.seats.map((s) => s.seat)).toEqual([1, 5]);
+  });
+
+  it('a funded bot that goes broke is replaced at once, at a seat its unrecorded cash-out does not hold', async () => {
+    // Two short-stacked humans who shove every hand against two funded bots, over many deals: in
+    // some, a bot loses everything. Its membership stays in the room rows until the persister
+    // records its cash-out (never, here), so a replacement asked for at its seat would be refused
+    // for as long as that takes (the live-hands e2e once waited 45 s for it).
+    let busts = 0;
+    for (let run = 0; run < 24; run++) {
+      const seeds = new FundingSeeds();
+      const h = harness(undefined, seeds);
+      Object.assign(h.deps, { random: new CountingRandom(`broke-${run}`), botSeed: `broke-${run}` });
+      const actor = await seated(h, [member(1, 20 + (run % 7) * 3), member(2, 20 + (run % 7) * 3)], {
+        buyIn: { min: 20, max: 40 },
+        seats: 6,
+        botFill: { mode: 'fill', targetPlayers: 4 },
+      });
+      const botIds = () => new Set(seeds.funded.map((f) => f.botId));
+      const brokeBots = () => h.hands.cashOuts.filter((c) => botIds().has(c.user_id) && c.final_stack === 0);
+      await shoveUntil(h, actor, () => h.hands.cashOuts.length > 0, 3_000);
+      const broke = brokeBots();
+      if (broke.length === 0) continue;
+      busts++;
+      const brokeSeats = new Set(broke.map((b) => seeds.funded.find((f) => f.botId === b.user_id)!.seat));
+      await pass(h, 1_000);
+      // One replacement for each, funded and seated at once, none where a broke bot's membership is.
+      const replacements = seeds.funded.slice(2);
+      expect(replacements).toHaveLength(broke.length);
+      for (const r of replacements) {
+        expect(brokeSeats.has(r.seat)).toBe(false);
+        expect(actor.snapshot().engine.seats.some((s) => s.playerId === r.botId)).toBe(true);
+      }
+    }
+    expect(busts).toBeGreaterThan(3);
   });
 
   it('a bot that cannot be funded does not sit; the table asks again later', async () => {

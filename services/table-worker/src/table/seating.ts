@@ -440,8 +440,10 @@ export class Seating {
     const m = this.member(botId);
     const seat = this.seatOf(botId);
     const chips = seat !== undefined ? (this.ctx.engine.leave(seat) ?? 0) : (m?.stack ?? 0);
+    // Released while still a member, so that its seat stays booked until the cash-out is recorded
+    // (a new bot asked for there would collide with the membership in the room rows).
+    if (m?.membershipId !== undefined) this.release(botId, m.membershipId, chips, 'leave', now);
     this.members = this.members.filter((x) => x.userId !== botId);
     this.banks.forget(botId);
-    if (m?.membershipId !== undefined) this.release(botId, m.membershipId, chips, 'leave', now);
   }
 }
