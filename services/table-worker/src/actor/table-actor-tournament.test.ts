@@ -149,6 +149,50 @@ describe('a tournament table (the director deals, seats and removes)', () => {
     expect(r.actor.snapshot().engine.seats.some((s) => s.playerId === A)).toBe(false);
   });
 
+  it('applies an order only with its checkpoint: a failed save answers an error, changes nothing and publishes nothing', async () => {
+    const r = await rig();
+    await r.order({ kind: 'deal', order_id: 'deal:1', info: info() });
+    await playOut(r, 1);
+    const stackOfA = r.reports[0]!.results.find((x) => x.user_id === A)!.final_stack;
+    const seats = () => r.actor.snapshot().engine.seats.map((s) => [s.seat, s.playerId, s.stack]);
+    const before = seats();
+    const published = r.h.publisher.all.length;
+    const saves = r.h.checkpoints.saves;
+
+    // Redis is down: the remove is not acknowledged (the director retries it), and nobody hears of it.
+    r.h.checkpoints.fail = true;
+    await expect(
+      r.order({ kind: 'remove', order_id: 'move:1:out', user_id: A, to_table_id: OTHER_TABLE }),
+    ).rejects.toThrow();
+    await expect(r.order({ kind: 'deal', order_id: 'deal:2', info: info() })).rejects.toThrow();
+    expect(seats()).toEqual(before);
+    expect(r.h.publisher.all.length).toBe(published);
+    expect(r.h.checkpoints.saves).toBe(saves);
+
+    // Back: the director's retry of the same order applies it once, with the stack it had.
+    r.h.checkpoints.fail = false;
+    expect(
+      (await r.order({ kind: 'remove', order_id: 'move:1:out', user_id: A, to_table_id: OTHER_TABLE })).order,
+    ).toEqual({
+      stack: stackOfA,
+    });
+    expect(seats()).toEqual(before.filter(([, id]) => id !== A));
+    expect(
+      (await r.order({ kind: 'remove', order_id: 'move:1:out', user_id: A, to_table_id: OTHER_TABLE })).order,
+    ).toEqual({
+      stack: stackOfA,
+    });
+    // The table the checkpoint holds is the one the director knows: restored, A is not there either.
+    const saved = (await r.h.checkpoints.load(TABLE))!;
+    const restored = TableActor.restore(
+      saved.checkpoint.state as Parameters<typeof TableActor.restore>[0],
+      saved.events,
+      r.h.seeds.rooms.get(TABLE)!,
+      r.h.deps,
+    );
+    expect(restored.snapshot().engine.seats.map((s) => [s.seat, s.playerId, s.stack])).toEqual(seats());
+  });
+
   it('refuses what the director may not ask and what a tournament player may not do, changing nothing', async () => {
     const r = await rig();
     const before = r.actor.snapshot();
