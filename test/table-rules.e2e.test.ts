@@ -103,7 +103,12 @@ describe('refusals change nothing', () => {
 
     // Only the host may start a hand.
     const notHost = b.command({ type: 'start_hand' });
-    expect(await b.answer(notHost)).toMatchObject({ type: 'error', code: 'not_allowed', command_id: notHost });
+    expect(await b.answer(notHost)).toMatchObject({
+      type: 'error',
+      code: 'not_allowed',
+      reason: 'host_only',
+      command_id: notHost,
+    });
     const start = a.command({ type: 'start_hand' });
     expect(await a.answer(start)).toMatchObject({ type: 'ack' });
     const [actor, other] = await turnOf(a, b);

@@ -37,7 +37,11 @@ export const ErrorCode = {
   INVALID_AMOUNT: 'invalid_amount',
   /** A client seed outside the window, a second seed for the seat, or from a seat not dealt in. */
   SEED_REFUSED: 'seed_refused',
-  /** start_hand from someone other than the host, or with force-start switched off in the room. */
+  /**
+   * Not yours to do at this table; `reason` says why (NotAllowedReason): start_hand from someone
+   * other than the host or with force-start switched off (host_only); sit_out, leave or start_hand
+   * at a tournament table, whose director seats and deals (tournament).
+   */
   NOT_ALLOWED: 'not_allowed',
   /** start_hand while a hand is on, or with fewer than two players ready. */
   CANNOT_START: 'cannot_start',
@@ -67,6 +71,15 @@ export const ErrorCode = {
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 export const ERROR_CODES = Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]];
+
+/** Why a frame was refused with `not_allowed` (the error's `reason`). */
+export const NotAllowedReason = {
+  /** Only the host may start a hand, and only where the room lets them. */
+  HOST_ONLY: 'host_only',
+  /** A tournament table: its director seats, moves and deals; players cannot sit out or leave. */
+  TOURNAMENT: 'tournament',
+} as const;
+export type NotAllowedReason = (typeof NotAllowedReason)[keyof typeof NotAllowedReason];
 
 export function isErrorCode(value: string): value is ErrorCode {
   return (ERROR_CODES as readonly string[]).includes(value);

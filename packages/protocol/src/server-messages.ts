@@ -63,6 +63,7 @@ export const errorMessageSchema = z
       .describe(
         'illegal_action: the rule, e.g. cannot_check, raise_not_reopened, no_opponent_can_answer, bring_in_due. ' +
           'chat_disabled: chat_off (the room has chat off) or spectators_muted (only players may chat). ' +
+          'not_allowed: host_only (only the host may start a hand) or tournament (the director seats and deals). ' +
           'live_lobby: the refusal of a lobby_subscribe (unavailable, rate_limited).',
       ),
     min: chipsSchema.optional().describe('invalid_amount: the smallest legal amount.'),

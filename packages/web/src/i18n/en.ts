@@ -866,7 +866,7 @@ export const en = {
       illegal_action: 'That move is not allowed right now.',
       invalid_amount: 'That amount is not allowed.',
       seed_refused: 'Your random seed arrived too late for this hand; it was dealt with the server seed only.',
-      not_allowed: 'Only the host can start a hand now.',
+      not_allowed: 'That is not yours to do at this table.',
       cannot_start: 'A hand cannot start yet: it needs at least two players who are sitting in with chips.',
       cannot_show: 'There is no hand of yours to show.',
       no_chips: 'You have no chips at this table. Top up first, then sit in.',
@@ -886,6 +886,10 @@ export const en = {
       no_opponent_can_answer: 'Nobody left in the hand can call more: you can only call or fold.',
       bring_in_due: 'You must post the bring-in or complete.',
       raise_cap_reached: 'The betting is capped on this street.',
+    },
+    notAllowed: {
+      host_only: 'Only the host can start a hand now.',
+      tournament: 'In a tournament the director seats and deals: you cannot sit out, leave or start a hand.',
     },
     chatDisabled: {
       chat_off: 'The host has turned chat off at this table.',

@@ -858,7 +858,7 @@ export const zhCN: Catalog = {
       illegal_action: '现在不能这样操作。',
       invalid_amount: '这个金额不被允许。',
       seed_refused: '你的随机种子到得太晚；这一手只用服务器种子发牌。',
-      not_allowed: '现在只有房主可以开始一手牌。',
+      not_allowed: '在这张桌上你不能这样做。',
       cannot_start: '还不能开始一手牌：至少需要两位有筹码且在牌局中的玩家。',
       cannot_show: '你没有可以亮出的手牌。',
       no_chips: '你在这张牌桌上没有筹码。请先补充筹码，然后回到牌局。',
@@ -877,6 +877,10 @@ export const zhCN: Catalog = {
       no_opponent_can_answer: '这手牌中没有人能再跟更多：你只能跟注或弃牌。',
       bring_in_due: '你必须下开门注或补足。',
       raise_cap_reached: '这一轮的下注已达上限。',
+    },
+    notAllowed: {
+      host_only: '现在只有房主可以开始一手牌。',
+      tournament: '锦标赛由主持方安排座位和发牌：你不能暂离、离桌或开始一手牌。',
     },
     chatDisabled: {
       chat_off: '房主已关闭本桌的聊天。',

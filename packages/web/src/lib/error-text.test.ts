@@ -31,6 +31,9 @@ describe('error text', () => {
     expect(tableErrorText({ code: 'chat_disabled', reason: 'spectators_muted' })).toBe(
       'Only players may chat at this table; spectators can read along.',
     );
+    expect(tableErrorText({ code: 'not_allowed', reason: 'host_only' })).toBe('Only the host can start a hand now.');
+    expect(tableErrorText({ code: 'not_allowed', reason: 'tournament' })).toContain('director');
+    expect(tableErrorText({ code: 'not_allowed' })).toBe('That is not yours to do at this table.');
     expect(tableErrorText({ code: 'chat_disabled' })).toBe(
       'Chat is off here: the room has it turned off, or only players may chat.',
     );

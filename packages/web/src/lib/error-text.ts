@@ -6,6 +6,7 @@
 import { CommandRefusedError, FeltSdkError, LobbyApiError, SdkErrorCode } from '@felt/client';
 import {
   ChatDisabledReason,
+  NotAllowedReason,
   ErrorCode,
   isErrorCode,
   LOBBY_ERROR_CODES,
@@ -33,6 +34,10 @@ function isChatDisabledReason(reason: string): reason is ChatDisabledReason {
   return (Object.values(ChatDisabledReason) as string[]).includes(reason);
 }
 
+function isNotAllowedReason(reason: string): reason is NotAllowedReason {
+  return (Object.values(NotAllowedReason) as string[]).includes(reason);
+}
+
 function isLobbyErrorCode(code: string): code is LobbyErrorCode {
   return (LOBBY_ERROR_CODES as readonly string[]).includes(code);
 }
@@ -48,6 +53,9 @@ export function tableErrorText(error: Pick<ErrorMessage, 'code' | 'reason' | 'mi
   }
   if (code === ErrorCode.CHAT_DISABLED && error.reason !== undefined && isChatDisabledReason(error.reason)) {
     return t(`errors.chatDisabled.${error.reason}`);
+  }
+  if (code === ErrorCode.NOT_ALLOWED && error.reason !== undefined && isNotAllowedReason(error.reason)) {
+    return t(`errors.notAllowed.${error.reason}`);
   }
   return isErrorCode(code) ? t(`errors.table.${code}`) : t('errors.tableUnknown', { code });
 }

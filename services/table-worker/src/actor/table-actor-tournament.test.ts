@@ -217,7 +217,7 @@ describe('a tournament table (the director deals, seats and removes)', () => {
         userId: B,
         frame: { ...frame, table_id: TABLE, command_id: `cmd-${frame.type}` },
       });
-      expect(out.result).toMatchObject({ ok: false, code: 'not_allowed' });
+      expect(out.result).toMatchObject({ ok: false, code: 'not_allowed', reason: 'tournament' });
     }
     expect(r.actor.snapshot().engine).toEqual(before.engine);
 

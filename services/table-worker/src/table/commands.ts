@@ -1,5 +1,5 @@
 import { ActionError, type Card, type Hand, type PlayerAction } from '@felt/engine';
-import { ErrorCode, type ActionFrame, type ChatFrame, type TableCommandFrame } from '@felt/protocol';
+import { ErrorCode, NotAllowedReason, type ActionFrame, type ChatFrame, type TableCommandFrame } from '@felt/protocol';
 import { tableClosed, TableError } from '../actor/table-error.js';
 import type { TableChat } from './chat.js';
 import type { Dealer } from './dealer.js';
@@ -83,7 +83,11 @@ export class TableCommands {
 
   /** Refuses what a tournament's players may not do (the director owns seats and deals). */
   private notInTournament(what: string): void {
-    if (this.ctx.tournament) this.refuse(ErrorCode.NOT_ALLOWED, `at a tournament table you cannot ${what}`);
+    if (this.ctx.tournament) {
+      this.refuse(ErrorCode.NOT_ALLOWED, `at a tournament table you cannot ${what}`, {
+        reason: NotAllowedReason.TOURNAMENT,
+      });
+    }
   }
 
   private requireSeat(userId: string): number {
@@ -188,7 +192,7 @@ export class TableCommands {
   private forceStart(userId: string, now: number): void {
     const { engine, config } = this.ctx;
     if (userId !== this.seating.hostId || !config.startHand.hostMayForceStart) {
-      this.refuse(ErrorCode.NOT_ALLOWED, 'only the host may start a hand here');
+      this.refuse(ErrorCode.NOT_ALLOWED, 'only the host may start a hand here', { reason: NotAllowedReason.HOST_ONLY });
     }
     if (engine.currentHandId !== null || this.dealer.pending !== null) {
       this.refuse(ErrorCode.CANNOT_START, 'a hand is on');
