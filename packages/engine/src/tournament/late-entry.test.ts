@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SeededRng } from '../rng.js';
+import { randomInt, SeededRng, type Rng } from '../rng.js';
 import {
   addOn,
   chipsHeld,
@@ -16,7 +17,7 @@ import {
   type StoredDirectorState,
 } from './director.js';
 import { TournamentErrorCode } from './errors.js';
-import type { SimultaneousBustRule } from './payouts.js';
+import { placePrizes, type SimultaneousBustRule } from './payouts.js';
 import { seatingIssues } from './seating.js';
 
 const players = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
@@ -283,5 +284,210 @@ describe('late registration, re-entry and add-ons', () => {
       TournamentErrorCode.REGISTRATION_CLOSED,
     );
     expect(codeOf(() => addOn(oldState, 'p1', 1))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+  });
+});
+
+/** A hand at `table`: each dealt-in player busts now and then, the chips go to one of the others. */
+function randomHand(state: DirectorState, table: number, dealt: readonly string[], rng: Rng): HandEndedReport {
+  const start = dealt.map((player) => ({ player, startingStack: state.players[player]!.chips }));
+  const winner = randomInt(rng, dealt.length);
+  const final = start.map((s) => s.startingStack);
+  for (let i = 0; i < dealt.length; i++) {
+    if (i === winner) continue;
+    const lost = randomInt(rng, 4) === 0 ? final[i]! : Math.floor((final[i]! * randomInt(rng, 40)) / 100);
+    final[i]! -= lost;
+    final[winner]! += lost;
+  }
+  const t = state.tables.find((x) => x.table === table)!;
+  return {
+    table,
+    handNo: t.lastHandNo + 1,
+    button: t.button,
+    results: start.map((s, i) => ({ ...s, finalStack: final[i]! })),
+  };
+}
+
+/**
+ * Plays a tournament with registration open from the start: random hands, late entries and re-entries
+ * (up to `maxEntries` in all), add-ons where they are allowed and refusals where they are not, then the
+ * close at a random moment, and on to the winner. Checks the invariants after every step.
+ */
+function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousBustRule, maxEntries: number) {
+  const rng = new SeededRng(seed);
+  const first = open(n, maxSeats, seed, rule);
+  let state = first.state;
+  const all: DirectorCommand[] = [];
+  const inHand = new Map<number, string[]>();
+  let entries = n;
+  let addOnChips = 0;
+  let newcomers = 0;
+  const closeAfter = randomInt(rng, 120);
+  let closeAwards = 0;
+  let loneWaits = 0;
+  /** Each entry's starting stack in the hand it busted in, by `player:entryNo`. */
+  const bustStacks = new Map<string, number>();
+  let checkpoint = '';
+  const take = (step: DirectorStep) => {
+    // The op left its input alone (a refused op too, since every refusal was tried on this state).
+    if (checkpoint !== '') expect(JSON.stringify(state)).toBe(checkpoint);
+    for (const c of step.commands) {
+      if (c.kind === 'move' && c.from !== null)
+        expect(inHand.has(c.from.table), 'a player moved out of a hand').toBe(false);
+      if (c.kind === 'close_table') expect(inHand.has(c.table), 'a table closed in a hand').toBe(false);
+      if (c.kind === 'open_table') expect(state.tables.some((t) => t.table === c.table)).toBe(false);
+      if (c.kind === 'award')
+        expect(state.registrationOpen && !step.state.finished && step.state.registrationOpen).toBe(false);
+    }
+    state = step.state;
+    for (const c of step.commands) {
+      if (c.kind !== 'deal') continue;
+      expect(inHand.has(c.table), `table ${c.table} dealt twice`).toBe(false);
+      const dealt = seatedAt(state, c.table);
+      expect(dealt.length).toBeGreaterThanOrEqual(2);
+      inHand.set(c.table, dealt);
+    }
+    all.push(...step.commands);
+    if (state.registrationOpen && state.remaining === 1) loneWaits++;
+    check();
+    checkpoint = JSON.stringify(state);
+    expect(JSON.parse(checkpoint)).toStrictEqual(state);
+  };
+  const check = () => {
+    expect(chipsHeld(state)).toBe(state.chipsInPlay);
+    expect(state.chipsInPlay).toBe(entries * 1_000 + addOnChips);
+    expect(seatingIssues(directorSeating(state), maxSeats)).toEqual([]);
+    const seated = Object.values(state.players).filter((p) => p.table !== null);
+    // (The winner leaves their seat at the finish; a hand-for-hand round's busts count until it ends.)
+    expect(seated).toHaveLength(state.finished ? 0 : state.remaining - state.handForHand.busts.length);
+    for (const p of seated) {
+      expect(state.tables.find((t) => t.table === p.table)?.closed).toBe(false);
+      expect(p.chips).toBeGreaterThan(0);
+    }
+    expect(Object.keys(state.players).length + state.pastEntries.length).toBe(entries);
+    if (state.registrationOpen) {
+      expect(state.handForHand.active).toBe(false);
+      expect(state.finished).toBe(false);
+    }
+  };
+  take(first);
+
+  for (let step = 0; !state.finished; step++) {
+    expect(step, 'the tournament never ends').toBeLessThan(20_000);
+    const roll = randomInt(rng, 10);
+    if (state.registrationOpen && (step >= closeAfter || (inHand.size === 0 && entries >= maxEntries))) {
+      const close = closeRegistration(state, placePrizes(entries * 100, entries));
+      closeAwards += close.commands.filter(isAward).length;
+      take(close);
+      continue;
+    }
+    if (state.registrationOpen && entries < maxEntries && (roll < 2 || inHand.size === 0)) {
+      const out = Object.entries(state.players).filter(([, p]) => p.table === null);
+      const seated = Object.entries(state.players).filter(([, p]) => p.table !== null);
+      if (seated.length > 0 && randomInt(rng, 4) === 0) {
+        const [id, p] = seated[randomInt(rng, seated.length)]!;
+        expect(codeOf(() => lateEntry(state, id, { stack: 1_000, entryNo: p.entryNo + 1 }, rng))).toBe(
+          TournamentErrorCode.ALREADY_IN,
+        );
+      }
+      let player: string;
+      if (out.length > 0 && randomInt(rng, 2) === 0) player = out[randomInt(rng, out.length)]![0];
+      else player = `late${++newcomers}`;
+      const entryNo = (state.players[player]?.entryNo ?? 0) + 1;
+      entries++;
+      take(lateEntry(state, player, { stack: 1_000, entryNo }, rng));
+      continue;
+    }
+    if (roll === 2) {
+      const seated = Object.entries(state.players).filter(([, p]) => p.table !== null);
+      const [id, p] = seated[randomInt(rng, seated.length)]!;
+      const waits = state.tables.find((t) => t.table === p.table)!.waiting;
+      if (waits && p.addOns === 0) {
+        addOnChips += 500;
+        take(addOn(state, id, 500));
+      } else {
+        expect(codeOf(() => addOn(state, id, 500))).toBe(
+          waits ? TournamentErrorCode.ADD_ON_TAKEN : TournamentErrorCode.ADD_ON_NOT_NOW,
+        );
+      }
+      continue;
+    }
+    const tables = [...inHand.keys()];
+    expect(tables.length, 'no table is playing and none will: a deadlock').toBeGreaterThan(0);
+    const table = tables[randomInt(rng, tables.length)]!;
+    const report = randomHand(state, table, inHand.get(table)!, rng);
+    inHand.delete(table);
+    for (const r of report.results) {
+      if (r.finalStack === 0) bustStacks.set(`${r.player}:${state.players[r.player]!.entryNo}`, r.startingStack);
+    }
+    take(tableHandEnded(state, report, rng));
+  }
+  return { state, commands: all, entries, bustStacks, closeAwards, loneWaits };
+}
+
+describe('a tournament with late registration, re-entries and add-ons', () => {
+  it('conserves chips, seats everyone once, and places and pays every entry exactly once', () => {
+    // How often the runs reach each case, so that the property is known to cover them.
+    const seen = { reEntries: 0, openTables: 0, addOns: 0, closeAwards: 0, loneWaits: 0, handForHand: 0 };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 24 }),
+        fc.integer({ min: 2, max: 9 }),
+        fc.string({ minLength: 1, maxLength: 8 }),
+        fc.constantFrom('starting_stack' as const, 'tie' as const),
+        fc.integer({ min: 0, max: 30 }),
+        (n, maxSeats, seed, rule, extra) => {
+          const run = playLate(n, maxSeats, seed, rule, n + extra);
+          const { state, commands, entries, bustStacks } = run;
+          seen.reEntries += commands.filter((c) => c.kind === 'move' && /^entry:.*:[2-9]\d*$/.test(c.moveId)).length;
+          seen.openTables += commands.filter((c) => c.kind === 'open_table').length;
+          seen.addOns += commands.filter((c) => c.kind === 'add_chips').length;
+          seen.closeAwards += run.closeAwards;
+          seen.loneWaits += run.loneWaits;
+          seen.handForHand += state.handForHand.round > 0 ? 1 : 0;
+          const prizes = placePrizes(entries * 100, entries);
+          expect(state.prizes).toEqual(prizes);
+          const records = [
+            ...Object.entries(state.players).map(([player, p]) => ({ ...p, player })),
+            ...state.pastEntries,
+          ];
+          expect(records).toHaveLength(entries);
+          // One award per entry, as recorded.
+          const awards = commands.filter(isAward);
+          expect(awards).toHaveLength(entries);
+          expect(new Set(awards.map((a) => `${a.player}:${a.entryNo}`)).size).toBe(entries);
+          for (const a of awards) {
+            expect(records.find((r) => r.player === a.player && r.entryNo === a.entryNo)).toMatchObject({
+              place: a.place,
+              prize: a.prize,
+            });
+          }
+          // Places 1..N: a tie at place q of k entries covers q..q+k-1 and shares their prizes.
+          const byPlace = new Map<number, typeof records>();
+          for (const r of records) {
+            expect(r.place).not.toBeNull();
+            byPlace.set(r.place!, [...(byPlace.get(r.place!) ?? []), r]);
+          }
+          let next = 1;
+          for (const place of [...byPlace.keys()].sort((a, b) => a - b)) {
+            const tied = byPlace.get(place)!;
+            expect(place).toBe(next);
+            const pool = prizes.slice(place - 1, place - 1 + tied.length).reduce((s, x) => s + x, 0);
+            expect(tied.reduce((s, r) => s + r.prize, 0)).toBe(pool);
+            for (const r of tied) expect(Math.abs(r.prize - Math.floor(pool / tied.length))).toBeLessThanOrEqual(1);
+            if (rule === 'starting_stack' && tied.length > 1) {
+              // Only entries that busted together with equal stacks tie under this rule.
+              expect(new Set(tied.map((r) => bustStacks.get(`${r.player}:${r.entryNo}`))).size).toBe(1);
+            }
+            next += tied.length;
+          }
+          expect(next).toBe(entries + 1);
+          expect(records.reduce((s, r) => s + r.prize, 0)).toBe(entries * 100);
+          expect(awards.reduce((s, a) => s + a.prize, 0)).toBe(entries * 100);
+          expect(commands.filter((c) => c.kind === 'finished')).toHaveLength(1);
+        },
+      ),
+      { seed: 2026, numRuns: 120 },
+    );
+    for (const [what, count] of Object.entries(seen)) expect(count, what).toBeGreaterThan(0);
   });
 });
