@@ -96,7 +96,7 @@ export interface DirectorState {
   /** Entries replaced by a re-entry, in the order they were replaced. */
   pastEntries: PastEntry[];
   tables: DirectorTable[];
-  /** Players still in (seated). */
+  /** Players still in: seated, or busted in a hand-for-hand round that has not ended yet. */
   remaining: number;
   /**
    * Hand-for-hand on the bubble: the round's number and the busts it made so far. The round is over
