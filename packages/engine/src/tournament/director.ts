@@ -2,16 +2,27 @@
  * The tournament director's rules as a pure state machine (shared/design/TOURNAMENTS.md): it seats the
  * field by random draw, hears each table's hand end, places busted players and pays their prizes,
  * breaks and balances tables, holds every table hand-for-hand on the money bubble, and names the
- * winner. It never touches a table: it returns commands (`move`, `deal`, `close_table`, `award`,
- * `finished`) for the service that owns the tournament to carry out, and its state is plain JSON, so
- * that service can checkpoint it after each step and a successor resumes from the checkpoint.
+ * winner. It never touches a table: it returns commands (`open_table`, `move`, `add_chips`, `deal`,
+ * `close_table`, `award`, `finished`) for the service that owns the tournament to carry out, and its
+ * state is plain JSON, so that service can checkpoint it after each step and a successor resumes from
+ * the checkpoint. Each op takes the previous state and returns a new one; it never changes its input.
  *
  * Tables deal only when told: after each hand a table reports and waits for `deal`. Players move only
  * out of a table that is waiting (between its hands), so a move never takes a player out of a hand;
  * they may move into a table in the middle of a hand and are dealt in from its next one.
+ *
+ * Registration may stay open after the start (`startDirector` with `registrationOpen`). While it is,
+ * {@link lateEntry} seats new entries and re-entries of busted players (at the smallest table, or at a
+ * new one when every table is full), busts are held unplaced (the field, so the places and the prizes,
+ * is not known yet), hand-for-hand never starts, and a lone player left waits for company instead of
+ * winning. {@link closeRegistration} takes the final prizes, places and pays the held busts as if the
+ * field had been known (the earliest bust the worst place), and plays on. {@link addOn} adds chips once
+ * per entry to a player whose table waits between hands. The ledger pays entries, not users: every
+ * `award` names the entry. A checkpoint written before these ops existed is read through
+ * {@link upgradeDirectorState}, which every op applies to its input.
  */
 import { orderFromButton } from '../hand/seats.js';
-import type { Rng } from '../rng.js';
+import { randomInt, type Rng } from '../rng.js';
 import { TournamentError, TournamentErrorCode } from './errors.js';
 import { placeBusts, shareTiedPlaces, type Bust, type SimultaneousBustRule } from './payouts.js';
 import {
@@ -32,6 +43,26 @@ export interface DirectorPlayer {
   /** Set when the player is out (or has won): their place and what it paid. */
   place: number | null;
   prize: number;
+  /** Which of the player's entries this record is: 1, then 2, 3, … for re-entries. */
+  entryNo: number;
+  /** Add-ons this entry took (one at most). */
+  addOns: number;
+}
+
+/** A busted entry not placed yet: busts wait for the field to be known while registration is open. */
+export interface UnplacedEntry {
+  readonly player: string;
+  readonly entryNo: number;
+  /** The entry's chips when the hand in which it busted began (the simultaneous bust rule's order). */
+  readonly startingStack: number;
+}
+
+/** An earlier entry of a player who re-entered: where it finished and what it paid, once known. */
+export interface PastEntry {
+  readonly player: string;
+  readonly entryNo: number;
+  place: number | null;
+  prize: number;
 }
 
 export interface DirectorTable {
@@ -48,14 +79,24 @@ export interface DirectorTable {
 /** The whole director as JSON: what a checkpoint holds. */
 export interface DirectorState {
   readonly maxSeats: number;
-  /** What each paid place wins, best first (placePrizes of the pool and the field). */
-  readonly prizes: readonly number[];
+  /**
+   * What each paid place wins, best first (placePrizes of the pool and the field). Provisional (maybe
+   * empty) while registration is open: {@link closeRegistration} sets the final ones.
+   */
+  prizes: readonly number[];
   readonly rule: SimultaneousBustRule;
-  /** Tournament chips in play: constant from the start to the end. */
-  readonly chipsInPlay: number;
+  /** Tournament chips in play: they change only with a late entry or an add-on. */
+  chipsInPlay: number;
+  /** The current entry of every player who ever entered, by player. */
   players: Record<string, DirectorPlayer>;
+  /** Late entries and re-entries are taken: busts are held in `unplaced`, nobody wins yet. */
+  registrationOpen: boolean;
+  /** The busts of each hand while registration was open, earliest first, placed when it closes. */
+  unplaced: UnplacedEntry[][];
+  /** Entries replaced by a re-entry, in the order they were replaced. */
+  pastEntries: PastEntry[];
   tables: DirectorTable[];
-  /** Players still in. */
+  /** Players still in: seated, or busted in a hand-for-hand round that has not ended yet. */
   remaining: number;
   /**
    * Hand-for-hand on the bubble: the round's number and the busts it made so far. The round is over
@@ -67,6 +108,8 @@ export interface DirectorState {
 }
 
 export type DirectorCommand =
+  /** A new table joins the tournament (a late entry found every table full); it waits for `deal`. */
+  | { readonly kind: 'open_table'; readonly table: number }
   /** Take the player from one seat to another, carrying `stack` exactly (out of a waiting table). */
   | {
       readonly kind: 'move';
@@ -76,12 +119,26 @@ export type DirectorCommand =
       readonly to: SeatRef;
       readonly stack: number;
     }
+  /** Add `chips` to the player's stack at `table`, which waits between hands (an add-on). */
+  | {
+      readonly kind: 'add_chips';
+      readonly addId: string;
+      readonly player: string;
+      readonly table: number;
+      readonly chips: number;
+    }
   /** The table may deal its next hand (at the current level). */
   | { readonly kind: 'deal'; readonly table: number }
   /** The table is broken or the tournament is over: it deals no more. */
   | { readonly kind: 'close_table'; readonly table: number }
-  /** The player is out in `place` and is paid `prize` from the prize pool. */
-  | { readonly kind: 'award'; readonly player: string; readonly place: number; readonly prize: number }
+  /** The player's entry `entryNo` is out in `place` and is paid `prize` from the prize pool. */
+  | {
+      readonly kind: 'award';
+      readonly player: string;
+      readonly entryNo: number;
+      readonly place: number;
+      readonly prize: number;
+    }
   | { readonly kind: 'finished'; readonly winner: string };
 
 export interface HandEndedReport {
@@ -100,7 +157,8 @@ export interface DirectorStep {
 
 /**
  * The start: every player drawn to a table and seat with `startingStack` chips (a `move` from nowhere,
- * `from: null`), then every table told to deal.
+ * `from: null`), then every table told to deal. With `registrationOpen`, {@link lateEntry} takes more
+ * entries until {@link closeRegistration}, and `prizes` may be provisional (even empty) until then.
  */
 export function startDirector(
   players: readonly string[],
@@ -109,6 +167,7 @@ export function startDirector(
     readonly startingStack: number;
     readonly prizes: readonly number[];
     readonly rule: SimultaneousBustRule;
+    readonly registrationOpen?: boolean;
   },
   rng: Rng,
 ): DirectorStep {
@@ -122,6 +181,9 @@ export function startDirector(
     rule: options.rule,
     chipsInPlay: players.length * options.startingStack,
     players: {},
+    registrationOpen: options.registrationOpen ?? false,
+    unplaced: [],
+    pastEntries: [],
     tables: seating.map((t) => ({ table: t.table, button: null, waiting: false, closed: false, lastHandNo: 0 })),
     remaining: players.length,
     handForHand: { active: false, round: 0, busts: [] },
@@ -131,7 +193,15 @@ export function startDirector(
   const commands: DirectorCommand[] = [];
   for (const t of seating) {
     for (const { player, seat } of t.seats) {
-      state.players[player] = { chips: options.startingStack, table: t.table, seat, place: null, prize: 0 };
+      state.players[player] = {
+        chips: options.startingStack,
+        table: t.table,
+        seat,
+        place: null,
+        prize: 0,
+        entryNo: 1,
+        addOns: 0,
+      };
       commands.push({
         kind: 'move',
         moveId: `draw:${player}`,
@@ -161,7 +231,7 @@ export function startDirector(
  * can deal is told to.
  */
 export function tableHandEnded(previous: DirectorState, report: HandEndedReport, rng: Rng): DirectorStep {
-  const state = JSON.parse(JSON.stringify(previous)) as DirectorState;
+  const state = upgradeDirectorState(previous);
   const commands: DirectorCommand[] = [];
   const table = state.tables.find((t) => t.table === report.table);
   // A hand already heard (a report sent again after a failover) changes nothing, even once it ended.
@@ -188,7 +258,9 @@ export function tableHandEnded(previous: DirectorState, report: HandEndedReport,
   }
 
   const hfh = state.handForHand;
-  if (hfh.active) {
+  if (state.registrationOpen) {
+    holdUnplaced(state, busts);
+  } else if (hfh.active) {
     hfh.busts.push(...busts);
   } else {
     commands.push(...place(state, busts));
@@ -198,12 +270,175 @@ export function tableHandEnded(previous: DirectorState, report: HandEndedReport,
     hfh.busts = [];
     hfh.round++;
   }
-  if (state.remaining === 1) return finish(state, commands);
+  // While registration is open a lone player waits at their table for late entries.
+  if (state.remaining === 1 && !state.registrationOpen) return finish(state, commands);
 
   commands.push(...rearrange(state, rng));
   updateHandForHand(state);
   commands.push(...deals(state));
   return { state, commands };
+}
+
+/**
+ * A late entry, or a re-entry of a busted player, while registration is open: `entryNo` is 1 for a
+ * player who never entered, else one more than their last entry, which must be out (its record moves
+ * to `pastEntries`). The entry takes a random free seat at the open table with the fewest players
+ * (ties: the lowest number), or at a new table (`open_table`) when every table is full, with `stack`
+ * chips (a `move` from nowhere); then tables are balanced and dealt as after a hand.
+ */
+export function lateEntry(
+  previous: DirectorState,
+  player: string,
+  entry: { readonly stack: number; readonly entryNo: number },
+  rng: Rng,
+): DirectorStep {
+  const state = upgradeDirectorState(previous);
+  const { stack, entryNo } = entry;
+  if (!state.registrationOpen || state.finished) {
+    throw new TournamentError(TournamentErrorCode.REGISTRATION_CLOSED, 'registration is closed', { player });
+  }
+  if (!Number.isSafeInteger(stack) || stack <= 0) {
+    throw new TournamentError(TournamentErrorCode.AMOUNT_INVALID, `an entry of ${stack} chips`, { player });
+  }
+  const current = state.players[player];
+  if (current !== undefined && current.table !== null) {
+    throw new TournamentError(TournamentErrorCode.ALREADY_IN, `${player} is still in`, { player });
+  }
+  if (entryNo !== (current?.entryNo ?? 0) + 1) {
+    throw new TournamentError(
+      TournamentErrorCode.ENTRY_INVALID,
+      `${player} cannot make entry ${entryNo} after ${current?.entryNo ?? 0}`,
+      { player, entryNo },
+    );
+  }
+  if (current !== undefined) {
+    state.pastEntries.push({ player, entryNo: current.entryNo, place: current.place, prize: current.prize });
+  }
+  const commands: DirectorCommand[] = [];
+  const to = seatForEntry(state, commands, rng);
+  state.players[player] = { chips: stack, table: to.table, seat: to.seat, place: null, prize: 0, entryNo, addOns: 0 };
+  state.chipsInPlay += stack;
+  state.remaining += 1;
+  commands.push({ kind: 'move', moveId: `entry:${player}:${entryNo}`, player, from: null, to, stack });
+  commands.push(...rearrange(state, rng));
+  updateHandForHand(state);
+  commands.push(...deals(state));
+  return { state, commands };
+}
+
+/** A random free seat at the smallest open table with room, or at a new table when all are full. */
+function seatForEntry(state: DirectorState, commands: DirectorCommand[], rng: Rng): SeatRef {
+  let pick: TableSeating<string> | null = null;
+  for (const t of directorSeating(state)) {
+    if (t.seats.length >= state.maxSeats) continue;
+    if (
+      pick === null ||
+      t.seats.length < pick.seats.length ||
+      (t.seats.length === pick.seats.length && t.table < pick.table)
+    )
+      pick = t;
+  }
+  if (pick === null) {
+    const table = Math.max(0, ...state.tables.map((t) => t.table)) + 1;
+    state.tables.push({ table, button: null, waiting: true, closed: false, lastHandNo: 0 });
+    commands.push({ kind: 'open_table', table });
+    return { table, seat: 1 + randomInt(rng, state.maxSeats) };
+  }
+  const taken = new Set(pick.seats.map((s) => s.seat));
+  const free = Array.from({ length: state.maxSeats }, (_, i) => i + 1).filter((s) => !taken.has(s));
+  return { table: pick.table, seat: free[randomInt(rng, free.length)]! };
+}
+
+/**
+ * Registration closes with the final `prizes` (from the final pool and field). The busts held while it
+ * was open are placed as if the field had been known from the start: the latest just below the players
+ * still in, each earlier one below it, so the earliest bust takes the worst place. They are paid, and
+ * play goes on (or ends, if one player is left).
+ */
+export function closeRegistration(previous: DirectorState, prizes: readonly number[]): DirectorStep {
+  const state = upgradeDirectorState(previous);
+  if (!state.registrationOpen || state.finished) {
+    throw new TournamentError(TournamentErrorCode.REGISTRATION_CLOSED, 'registration is already closed');
+  }
+  for (const prize of prizes) {
+    if (!Number.isSafeInteger(prize) || prize < 0) {
+      throw new TournamentError(TournamentErrorCode.AMOUNT_INVALID, `a prize of ${prize}`, { prize });
+    }
+  }
+  state.registrationOpen = false;
+  state.prizes = [...prizes];
+  const commands: DirectorCommand[] = [];
+  let above = state.remaining;
+  for (let i = state.unplaced.length - 1; i >= 0; i--) {
+    const group = state.unplaced[i]!;
+    const busts = group.map((e) => ({
+      player: { player: e.player, entryNo: e.entryNo },
+      startingStack: e.startingStack,
+    }));
+    commands.push(...pay(state, placeBusts(busts, above, state.rule)));
+    above += group.length;
+  }
+  state.unplaced = [];
+  updateHandForHand(state);
+  if (state.remaining === 1) return finish(state, commands);
+  commands.push(...deals(state));
+  return { state, commands };
+}
+
+/**
+ * An add-on: `chips` more for a seated player whose table waits between hands (the service offers it
+ * at a break, when every table waits), once per entry.
+ */
+export function addOn(previous: DirectorState, player: string, chips: number): DirectorStep {
+  const state = upgradeDirectorState(previous);
+  const p = state.players[player];
+  const table = state.tables.find((t) => p !== undefined && t.table === p.table);
+  if (state.finished || p === undefined || table === undefined || table.closed || !table.waiting) {
+    throw new TournamentError(TournamentErrorCode.ADD_ON_NOT_NOW, `${player} is not waiting at a table`, { player });
+  }
+  if (p.addOns > 0) {
+    throw new TournamentError(TournamentErrorCode.ADD_ON_TAKEN, `${player} took entry ${p.entryNo}'s add-on`, {
+      player,
+      entryNo: p.entryNo,
+    });
+  }
+  if (!Number.isSafeInteger(chips) || chips <= 0) {
+    throw new TournamentError(TournamentErrorCode.AMOUNT_INVALID, `an add-on of ${chips} chips`, { player });
+  }
+  p.chips += chips;
+  p.addOns += 1;
+  state.chipsInPlay += chips;
+  return {
+    state,
+    commands: [{ kind: 'add_chips', addId: `addon:${player}:${p.entryNo}`, player, table: table.table, chips }],
+  };
+}
+
+/** A checkpoint as written before late registration, re-entry and add-ons: their fields may be absent. */
+export type StoredDirectorState = Omit<DirectorState, 'players' | 'registrationOpen' | 'unplaced' | 'pastEntries'> &
+  Partial<Pick<DirectorState, 'registrationOpen' | 'unplaced' | 'pastEntries'>> & {
+    players: Record<
+      string,
+      Omit<DirectorPlayer, 'entryNo' | 'addOns'> & Partial<Pick<DirectorPlayer, 'entryNo' | 'addOns'>>
+    >;
+  };
+
+/**
+ * A copy of a checkpoint with every field this version holds: an older one had registration closed,
+ * nothing unplaced, no past entries, first entries and no add-ons. A current state comes back equal.
+ */
+export function upgradeDirectorState(stored: StoredDirectorState): DirectorState {
+  const copy = JSON.parse(JSON.stringify(stored)) as StoredDirectorState;
+  const players: Record<string, DirectorPlayer> = {};
+  for (const [id, p] of Object.entries(copy.players))
+    players[id] = { ...p, entryNo: p.entryNo ?? 1, addOns: p.addOns ?? 0 };
+  return {
+    ...copy,
+    players,
+    registrationOpen: copy.registrationOpen ?? false,
+    unplaced: copy.unplaced ?? [],
+    pastEntries: copy.pastEntries ?? [],
+  };
 }
 
 /** A table reports a hand only while it plays one: not while it waits for `deal`. */
@@ -216,10 +451,13 @@ function roundComplete(state: DirectorState): boolean {
   return state.tables.every((t) => t.closed || t.waiting);
 }
 
-/** Hand-for-hand while one more bust reaches the money and more than one table plays. */
+/**
+ * Hand-for-hand while one more bust reaches the money and more than one table plays; never while
+ * registration is open, when the prizes and so the bubble are not known.
+ */
 function updateHandForHand(state: DirectorState): void {
   const open = state.tables.filter((t) => !t.closed).length;
-  const onBubble = state.remaining === state.prizes.length + 1 && open > 1;
+  const onBubble = !state.registrationOpen && state.remaining === state.prizes.length + 1 && open > 1;
   const hfh = state.handForHand;
   if (onBubble && !hfh.active) {
     hfh.active = true;
@@ -233,27 +471,65 @@ function updateHandForHand(state: DirectorState): void {
 function place(state: DirectorState, busts: readonly Bust<string>[]): DirectorCommand[] {
   if (busts.length === 0) return [];
   state.remaining -= busts.length;
+  const entries = busts.map((b) => ({
+    player: { player: b.player, entryNo: state.players[b.player]!.entryNo },
+    startingStack: b.startingStack,
+  }));
+  return pay(state, placeBusts(entries, state.remaining, state.rule));
+}
+
+/** One elimination event while registration is open: out of their seats, placed at the close. */
+function holdUnplaced(state: DirectorState, busts: readonly Bust<string>[]): void {
+  if (busts.length === 0) return;
+  state.remaining -= busts.length;
+  state.unplaced.push(
+    busts.map((b) => ({ player: b.player, entryNo: state.players[b.player]!.entryNo, startingStack: b.startingStack })),
+  );
+}
+
+interface EntryRef {
+  readonly player: string;
+  readonly entryNo: number;
+}
+
+/** Pays placed groups (ties share their places' prizes) and records each entry's place and prize. */
+function pay(state: DirectorState, groups: readonly { place: number; players: EntryRef[] }[]): DirectorCommand[] {
   const commands: DirectorCommand[] = [];
-  for (const group of placeBusts(busts, state.remaining, state.rule)) {
+  for (const group of groups) {
     for (const share of shareTiedPlaces(state.prizes, group.place, group.players)) {
-      const p = state.players[share.player]!;
-      p.place = share.place;
-      p.prize = share.amount;
-      commands.push({ kind: 'award', player: share.player, place: share.place, prize: share.amount });
+      const record = entryRecord(state, share.player);
+      record.place = share.place;
+      record.prize = share.amount;
+      const { player, entryNo } = share.player;
+      commands.push({ kind: 'award', player, entryNo, place: share.place, prize: share.amount });
     }
   }
   return commands;
 }
 
+/** The record of one entry: the player's current one, or an earlier one they re-entered after. */
+function entryRecord(state: DirectorState, entry: EntryRef): { place: number | null; prize: number } {
+  const current = state.players[entry.player];
+  if (current?.entryNo === entry.entryNo) return current;
+  const past = state.pastEntries.find((e) => e.player === entry.player && e.entryNo === entry.entryNo);
+  if (past === undefined) {
+    throw new TournamentError(TournamentErrorCode.ENTRY_INVALID, `${entry.player} has no entry ${entry.entryNo}`, {
+      player: entry.player,
+      entryNo: entry.entryNo,
+    });
+  }
+  return past;
+}
+
 function finish(state: DirectorState, commands: DirectorCommand[]): DirectorStep {
-  const [winner] = Object.entries(state.players).find(([, p]) => p.place === null) ?? [];
+  const [winner] = Object.entries(state.players).find(([, p]) => p.place === null && p.table !== null) ?? [];
   if (winner === undefined) throw new TournamentError(TournamentErrorCode.FIELD_SIZE, 'nobody is left to win');
   const p = state.players[winner]!;
   p.place = 1;
   p.prize = state.prizes[0] ?? 0;
   p.table = null;
   p.seat = null;
-  commands.push({ kind: 'award', player: winner, place: 1, prize: p.prize });
+  commands.push({ kind: 'award', player: winner, entryNo: p.entryNo, place: 1, prize: p.prize });
   for (const t of state.tables) {
     if (!t.closed) commands.push({ kind: 'close_table', table: t.table });
     t.closed = true;

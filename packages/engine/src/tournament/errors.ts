@@ -11,6 +11,16 @@ export const TournamentErrorCode = {
   STRUCTURE_INVALID: 'structure_invalid',
   /** Seating data that contradicts itself: a seat out of range or taken twice, a player seated twice. */
   SEATING_INVALID: 'seating_invalid',
+  /** A late entry or a close of registration once registration is closed (or the tournament is over). */
+  REGISTRATION_CLOSED: 'registration_closed',
+  /** An entry for a player who is still seated in the tournament. */
+  ALREADY_IN: 'already_in',
+  /** An entry number that does not follow the player's last entry (1 for a newcomer, then 2, 3, …). */
+  ENTRY_INVALID: 'entry_invalid',
+  /** An add-on for a player who is not seated at a table that waits between hands. */
+  ADD_ON_NOT_NOW: 'add_on_not_now',
+  /** A second add-on for the same entry. */
+  ADD_ON_TAKEN: 'add_on_taken',
 } as const;
 export type TournamentErrorCode = (typeof TournamentErrorCode)[keyof typeof TournamentErrorCode];
 

@@ -1,0 +1,493 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { randomInt, SeededRng, type Rng } from '../rng.js';
+import {
+  addOn,
+  chipsHeld,
+  closeRegistration,
+  directorSeating,
+  lateEntry,
+  startDirector,
+  tableHandEnded,
+  upgradeDirectorState,
+  type DirectorCommand,
+  type DirectorState,
+  type DirectorStep,
+  type HandEndedReport,
+  type StoredDirectorState,
+} from './director.js';
+import { TournamentErrorCode } from './errors.js';
+import { placePrizes, type SimultaneousBustRule } from './payouts.js';
+import { seatingIssues } from './seating.js';
+
+const players = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
+
+function open(n: number, maxSeats: number, seed = 'late', rule: SimultaneousBustRule = 'starting_stack'): DirectorStep {
+  return startDirector(
+    players(n),
+    { maxSeats, startingStack: 1_000, prizes: [], rule, registrationOpen: true },
+    new SeededRng(seed),
+  );
+}
+
+const seatedAt = (state: DirectorState, table: number) =>
+  Object.entries(state.players)
+    .filter(([, p]) => p.table === table)
+    .map(([id]) => id);
+
+/** The next hand at `table`, everyone seated there dealt in, stacks as in `finals` (else unchanged). */
+function hand(state: DirectorState, table: number, finals: Record<string, number> = {}): HandEndedReport {
+  const t = state.tables.find((x) => x.table === table)!;
+  return {
+    table,
+    handNo: t.lastHandNo + 1,
+    button: t.button,
+    results: seatedAt(state, table).map((player) => {
+      const startingStack = state.players[player]!.chips;
+      return { player, startingStack, finalStack: finals[player] ?? startingStack };
+    }),
+  };
+}
+
+/** A hand at the table of `losers` in which they lose everything to `winner`. */
+function bust(state: DirectorState, winner: string, ...losers: string[]): DirectorStep {
+  const table = state.players[winner]!.table!;
+  const won = losers.reduce((n, l) => n + state.players[l]!.chips, state.players[winner]!.chips);
+  const finals: Record<string, number> = { [winner]: won };
+  for (const l of losers) finals[l] = 0;
+  return tableHandEnded(state, hand(state, table, finals), new SeededRng(`bust:${winner}`));
+}
+
+type Award = Extract<DirectorCommand, { kind: 'award' }>;
+const isAward = (c: DirectorCommand): c is Award => c.kind === 'award';
+
+const codeOf = (f: () => unknown): string | undefined => {
+  try {
+    f();
+  } catch (e) {
+    return (e as { code?: string }).code;
+  }
+  return undefined;
+};
+
+describe('late registration, re-entry and add-ons', () => {
+  it('seats a late entry at the open table with the fewest players, from nowhere with its stack', () => {
+    // 5 players at tables of 3: one table of 3 and one of 2.
+    const { state } = open(5, 3);
+    const smaller = state.tables.find((t) => seatedAt(state, t.table).length === 2)!.table;
+    const step = lateEntry(state, 'late', { stack: 1_500, entryNo: 1 }, new SeededRng('e'));
+    const move = step.commands.find((c) => c.kind === 'move')!;
+    expect(move).toMatchObject({ moveId: 'entry:late:1', player: 'late', from: null, stack: 1_500 });
+    expect(move.kind === 'move' && move.to.table).toBe(smaller);
+    expect(step.state.players.late).toMatchObject({ table: smaller, chips: 1_500, entryNo: 1, place: null });
+    expect(step.state.chipsInPlay).toBe(5 * 1_000 + 1_500);
+    expect(step.state.remaining).toBe(6);
+    expect(chipsHeld(step.state)).toBe(step.state.chipsInPlay);
+    expect(seatingIssues(directorSeating(step.state), 3)).toEqual([]);
+    // Both tables are in a hand: nothing is dealt, nobody moves.
+    expect(step.commands).toHaveLength(1);
+    expect(state.players.late).toBeUndefined();
+  });
+
+  it('opens a new table when every table is full, and deals it once a second entry joins', () => {
+    const { state } = open(4, 2);
+    const first = lateEntry(state, 'x', { stack: 1_000, entryNo: 1 }, new SeededRng('x'));
+    expect(first.commands[0]).toEqual({ kind: 'open_table', table: 3 });
+    expect(first.commands[1]).toMatchObject({ kind: 'move', player: 'x', to: { table: 3 } });
+    expect(first.commands).toHaveLength(2);
+    expect(first.state.tables.find((t) => t.table === 3)).toEqual({
+      table: 3,
+      button: null,
+      waiting: true,
+      closed: false,
+      lastHandNo: 0,
+    });
+    const second = lateEntry(first.state, 'y', { stack: 1_000, entryNo: 1 }, new SeededRng('y'));
+    expect(second.commands.map((c) => c.kind)).toEqual(['move', 'deal']);
+    expect(second.commands[0]).toMatchObject({ to: { table: 3 } });
+    expect(second.commands[1]).toEqual({ kind: 'deal', table: 3 });
+    expect(second.state.tables.find((t) => t.table === 3)!.waiting).toBe(false);
+  });
+
+  it('holds busts unplaced while registration is open, and takes a re-entry only of a busted entry, in order', () => {
+    let { state } = open(4, 9);
+    ({ state } = bust(state, 'p2', 'p1'));
+    expect(state.players.p1).toMatchObject({ table: null, seat: null, place: null, chips: 0, entryNo: 1 });
+    expect(state.unplaced).toEqual([[{ player: 'p1', entryNo: 1, startingStack: 1_000 }]]);
+    expect(state.remaining).toBe(3);
+    const rng = new SeededRng('re');
+    expect(codeOf(() => lateEntry(state, 'p2', { stack: 1_000, entryNo: 2 }, rng))).toBe(
+      TournamentErrorCode.ALREADY_IN,
+    );
+    expect(codeOf(() => lateEntry(state, 'p1', { stack: 1_000, entryNo: 1 }, rng))).toBe(
+      TournamentErrorCode.ENTRY_INVALID,
+    );
+    expect(codeOf(() => lateEntry(state, 'p1', { stack: 1_000, entryNo: 3 }, rng))).toBe(
+      TournamentErrorCode.ENTRY_INVALID,
+    );
+    expect(codeOf(() => lateEntry(state, 'new', { stack: 1_000, entryNo: 2 }, rng))).toBe(
+      TournamentErrorCode.ENTRY_INVALID,
+    );
+    expect(codeOf(() => lateEntry(state, 'new', { stack: 0, entryNo: 1 }, rng))).toBe(
+      TournamentErrorCode.AMOUNT_INVALID,
+    );
+    const step = lateEntry(state, 'p1', { stack: 1_000, entryNo: 2 }, rng);
+    expect(step.commands[0]).toMatchObject({ kind: 'move', moveId: 'entry:p1:2', player: 'p1', from: null });
+    expect(step.state.pastEntries).toEqual([{ player: 'p1', entryNo: 1, place: null, prize: 0 }]);
+    expect(step.state.players.p1).toMatchObject({ entryNo: 2, chips: 1_000, place: null, addOns: 0 });
+    expect(step.state.players.p1!.table).not.toBeNull();
+    expect(codeOf(() => lateEntry(step.state, 'p1', { stack: 1_000, entryNo: 3 }, rng))).toBe(
+      TournamentErrorCode.ALREADY_IN,
+    );
+  });
+
+  it('refuses entries once registration is closed, and a second close', () => {
+    const { state } = open(4, 9);
+    const closed = closeRegistration(state, [400]).state;
+    expect(closed.registrationOpen).toBe(false);
+    expect(closed.prizes).toEqual([400]);
+    const rng = new SeededRng('closed');
+    expect(codeOf(() => lateEntry(closed, 'late', { stack: 1_000, entryNo: 1 }, rng))).toBe(
+      TournamentErrorCode.REGISTRATION_CLOSED,
+    );
+    expect(codeOf(() => closeRegistration(closed, [400]))).toBe(TournamentErrorCode.REGISTRATION_CLOSED);
+    expect(codeOf(() => closeRegistration(state, [400, -1]))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    // A field started without late registration behaves as before: no entries.
+    const fixed = startDirector(players(4), { maxSeats: 9, startingStack: 1_000, prizes: [400], rule: 'tie' }, rng);
+    expect(fixed.state.registrationOpen).toBe(false);
+    expect(codeOf(() => lateEntry(fixed.state, 'late', { stack: 1_000, entryNo: 1 }, rng))).toBe(
+      TournamentErrorCode.REGISTRATION_CLOSED,
+    );
+  });
+
+  it('adds on once per entry, only for a player whose table waits between hands', () => {
+    const { state } = open(4, 2);
+    // Tables 1 and 2 are in a hand; x waits alone at a new table 3.
+    const { state: waiting } = lateEntry(state, 'x', { stack: 1_000, entryNo: 1 }, new SeededRng('x'));
+    const playing = seatedAt(waiting, 1)[0]!;
+    expect(codeOf(() => addOn(waiting, playing, 500))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+    expect(codeOf(() => addOn(waiting, 'nobody', 500))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+    expect(codeOf(() => addOn(waiting, 'x', 0))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    expect(codeOf(() => addOn(waiting, 'x', 1.5))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    const step = addOn(waiting, 'x', 500);
+    expect(step.commands).toEqual([{ kind: 'add_chips', addId: 'addon:x:1', player: 'x', table: 3, chips: 500 }]);
+    expect(step.state.players.x).toMatchObject({ chips: 1_500, addOns: 1 });
+    expect(step.state.chipsInPlay).toBe(5_500);
+    expect(chipsHeld(step.state)).toBe(step.state.chipsInPlay);
+    expect(waiting.players.x!.chips).toBe(1_000);
+    expect(codeOf(() => addOn(step.state, 'x', 500))).toBe(TournamentErrorCode.ADD_ON_TAKEN);
+  });
+
+  it('does not finish with one player left while registration is open; the close then names the winner', () => {
+    let { state } = open(2, 9);
+    const step = bust(state, 'p2', 'p1');
+    state = step.state;
+    expect(step.commands).toEqual([]);
+    expect(state.finished).toBe(false);
+    expect(state.remaining).toBe(1);
+    expect(state.tables).toMatchObject([{ table: 1, waiting: true, closed: false }]);
+    // A re-entry brings company: the table deals again.
+    const again = lateEntry(state, 'p1', { stack: 1_000, entryNo: 2 }, new SeededRng('again'));
+    expect(again.commands.map((c) => c.kind)).toEqual(['move', 'deal']);
+
+    const close = closeRegistration(state, [150, 50]);
+    expect(close.commands).toEqual([
+      { kind: 'award', player: 'p1', entryNo: 1, place: 2, prize: 50 },
+      { kind: 'award', player: 'p2', entryNo: 1, place: 1, prize: 150 },
+      { kind: 'close_table', table: 1 },
+      { kind: 'finished', winner: 'p2' },
+    ]);
+    expect(close.state.finished).toBe(true);
+    expect(close.state.unplaced).toEqual([]);
+  });
+
+  it('places the busts held during registration below everyone who entered, the earliest the worst', () => {
+    let { state } = open(6, 9);
+    ({ state } = bust(state, 'p2', 'p1'));
+    ({ state } = bust(state, 'p4', 'p3'));
+    ({ state } = lateEntry(state, 'late', { stack: 1_000, entryNo: 1 }, new SeededRng('l')));
+    ({ state } = lateEntry(state, 'p1', { stack: 1_000, entryNo: 2 }, new SeededRng('r')));
+    expect(state.remaining).toBe(6);
+    const prizes = [100, 70, 50, 40, 30, 20, 10, 5];
+    const close = closeRegistration(state, prizes);
+    expect(close.commands.filter((c) => c.kind === 'award')).toEqual([
+      { kind: 'award', player: 'p3', entryNo: 1, place: 7, prize: 10 },
+      { kind: 'award', player: 'p1', entryNo: 1, place: 8, prize: 5 },
+    ]);
+    expect(close.state.players.p3).toMatchObject({ place: 7, prize: 10 });
+    expect(close.state.pastEntries).toEqual([{ player: 'p1', entryNo: 1, place: 8, prize: 5 }]);
+    expect(close.state.players.p1).toMatchObject({ entryNo: 2, place: null, prize: 0 });
+    // The next bust, after the close, takes the place just above them.
+    const after = bust(close.state, 'p2', 'p6');
+    expect(after.commands.find((c) => c.kind === 'award')).toEqual({
+      kind: 'award',
+      player: 'p6',
+      entryNo: 1,
+      place: 6,
+      prize: 20,
+    });
+  });
+
+  it('places the busts of one hand held during registration by the room rule', () => {
+    for (const rule of ['tie', 'starting_stack'] as const) {
+      let { state } = open(5, 9, 'rule', rule);
+      // p1 is short: 400 of its chips go to p2 first.
+      ({ state } = tableHandEnded(state, hand(state, 1, { p1: 600, p2: 1_400 }), new SeededRng('h')));
+      ({ state } = bust(state, 'p5', 'p1', 'p3'));
+      const awards = closeRegistration(state, [300, 100, 50, 30, 20]).commands.filter(isAward);
+      if (rule === 'tie') {
+        // Tied: the award order follows the seats, so compare by player.
+        expect(awards.sort((a, b) => a.player.localeCompare(b.player))).toEqual([
+          { kind: 'award', player: 'p1', entryNo: 1, place: 4, prize: 25 },
+          { kind: 'award', player: 'p3', entryNo: 1, place: 4, prize: 25 },
+        ]);
+      } else {
+        expect(awards).toEqual([
+          { kind: 'award', player: 'p3', entryNo: 1, place: 4, prize: 30 },
+          { kind: 'award', player: 'p1', entryNo: 1, place: 5, prize: 20 },
+        ]);
+      }
+    }
+  });
+
+  it('reads a checkpoint written before late registration existed, and plays on from it', () => {
+    const rng = new SeededRng('old');
+    const { state } = startDirector(
+      players(4),
+      { maxSeats: 9, startingStack: 1_000, prizes: [300, 100], rule: 'tie' },
+      rng,
+    );
+    const old = JSON.parse(JSON.stringify(state)) as Record<string, unknown> & {
+      players: Record<string, Record<string, unknown>>;
+    };
+    delete old.registrationOpen;
+    delete old.unplaced;
+    delete old.pastEntries;
+    for (const p of Object.values(old.players)) {
+      delete p.entryNo;
+      delete p.addOns;
+    }
+    const upgraded = upgradeDirectorState(old as unknown as StoredDirectorState);
+    expect(upgraded).toEqual(state);
+    expect(upgradeDirectorState(upgraded)).toEqual(upgraded);
+    // Every op reads the old shape too.
+    const oldState = old as unknown as DirectorState;
+    const step = bust(oldState, 'p2', 'p1');
+    expect(step.commands.find((c) => c.kind === 'award')).toEqual({
+      kind: 'award',
+      player: 'p1',
+      entryNo: 1,
+      place: 4,
+      prize: 0,
+    });
+    expect(codeOf(() => lateEntry(oldState, 'late', { stack: 1, entryNo: 1 }, rng))).toBe(
+      TournamentErrorCode.REGISTRATION_CLOSED,
+    );
+    expect(codeOf(() => addOn(oldState, 'p1', 1))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+  });
+});
+
+/** A hand at `table`: each dealt-in player busts now and then, the chips go to one of the others. */
+function randomHand(state: DirectorState, table: number, dealt: readonly string[], rng: Rng): HandEndedReport {
+  const start = dealt.map((player) => ({ player, startingStack: state.players[player]!.chips }));
+  const winner = randomInt(rng, dealt.length);
+  const final = start.map((s) => s.startingStack);
+  for (let i = 0; i < dealt.length; i++) {
+    if (i === winner) continue;
+    const lost = randomInt(rng, 4) === 0 ? final[i]! : Math.floor((final[i]! * randomInt(rng, 40)) / 100);
+    final[i]! -= lost;
+    final[winner]! += lost;
+  }
+  const t = state.tables.find((x) => x.table === table)!;
+  return {
+    table,
+    handNo: t.lastHandNo + 1,
+    button: t.button,
+    results: start.map((s, i) => ({ ...s, finalStack: final[i]! })),
+  };
+}
+
+/**
+ * Plays a tournament with registration open from the start: random hands, late entries and re-entries
+ * (up to `maxEntries` in all), add-ons where they are allowed and refusals where they are not, then the
+ * close at a random moment, and on to the winner. Checks the invariants after every step.
+ */
+function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousBustRule, maxEntries: number) {
+  const rng = new SeededRng(seed);
+  const first = open(n, maxSeats, seed, rule);
+  let state = first.state;
+  const all: DirectorCommand[] = [];
+  const inHand = new Map<number, string[]>();
+  let entries = n;
+  let addOnChips = 0;
+  let newcomers = 0;
+  const closeAfter = randomInt(rng, 120);
+  let closeAwards = 0;
+  let loneWaits = 0;
+  /** Each entry's starting stack in the hand it busted in, by `player:entryNo`. */
+  const bustStacks = new Map<string, number>();
+  let checkpoint = '';
+  const take = (step: DirectorStep) => {
+    // The op left its input alone (a refused op too, since every refusal was tried on this state).
+    if (checkpoint !== '') expect(JSON.stringify(state)).toBe(checkpoint);
+    for (const c of step.commands) {
+      if (c.kind === 'move' && c.from !== null)
+        expect(inHand.has(c.from.table), 'a player moved out of a hand').toBe(false);
+      if (c.kind === 'close_table') expect(inHand.has(c.table), 'a table closed in a hand').toBe(false);
+      if (c.kind === 'open_table') expect(state.tables.some((t) => t.table === c.table)).toBe(false);
+      if (c.kind === 'award')
+        expect(state.registrationOpen && !step.state.finished && step.state.registrationOpen).toBe(false);
+    }
+    state = step.state;
+    for (const c of step.commands) {
+      if (c.kind !== 'deal') continue;
+      expect(inHand.has(c.table), `table ${c.table} dealt twice`).toBe(false);
+      const dealt = seatedAt(state, c.table);
+      expect(dealt.length).toBeGreaterThanOrEqual(2);
+      inHand.set(c.table, dealt);
+    }
+    all.push(...step.commands);
+    if (state.registrationOpen && state.remaining === 1) loneWaits++;
+    check();
+    checkpoint = JSON.stringify(state);
+    expect(JSON.parse(checkpoint)).toStrictEqual(state);
+  };
+  const check = () => {
+    expect(chipsHeld(state)).toBe(state.chipsInPlay);
+    expect(state.chipsInPlay).toBe(entries * 1_000 + addOnChips);
+    expect(seatingIssues(directorSeating(state), maxSeats)).toEqual([]);
+    const seated = Object.values(state.players).filter((p) => p.table !== null);
+    // (The winner leaves their seat at the finish; a hand-for-hand round's busts count until it ends.)
+    expect(seated).toHaveLength(state.finished ? 0 : state.remaining - state.handForHand.busts.length);
+    for (const p of seated) {
+      expect(state.tables.find((t) => t.table === p.table)?.closed).toBe(false);
+      expect(p.chips).toBeGreaterThan(0);
+    }
+    expect(Object.keys(state.players).length + state.pastEntries.length).toBe(entries);
+    if (state.registrationOpen) {
+      expect(state.handForHand.active).toBe(false);
+      expect(state.finished).toBe(false);
+    }
+  };
+  take(first);
+
+  for (let step = 0; !state.finished; step++) {
+    expect(step, 'the tournament never ends').toBeLessThan(20_000);
+    const roll = randomInt(rng, 10);
+    if (state.registrationOpen && (step >= closeAfter || (inHand.size === 0 && entries >= maxEntries))) {
+      const close = closeRegistration(state, placePrizes(entries * 100, entries));
+      closeAwards += close.commands.filter(isAward).length;
+      take(close);
+      continue;
+    }
+    if (state.registrationOpen && entries < maxEntries && (roll < 2 || inHand.size === 0)) {
+      const out = Object.entries(state.players).filter(([, p]) => p.table === null);
+      const seated = Object.entries(state.players).filter(([, p]) => p.table !== null);
+      if (seated.length > 0 && randomInt(rng, 4) === 0) {
+        const [id, p] = seated[randomInt(rng, seated.length)]!;
+        expect(codeOf(() => lateEntry(state, id, { stack: 1_000, entryNo: p.entryNo + 1 }, rng))).toBe(
+          TournamentErrorCode.ALREADY_IN,
+        );
+      }
+      let player: string;
+      if (out.length > 0 && randomInt(rng, 2) === 0) player = out[randomInt(rng, out.length)]![0];
+      else player = `late${++newcomers}`;
+      const entryNo = (state.players[player]?.entryNo ?? 0) + 1;
+      entries++;
+      take(lateEntry(state, player, { stack: 1_000, entryNo }, rng));
+      continue;
+    }
+    if (roll === 2) {
+      const seated = Object.entries(state.players).filter(([, p]) => p.table !== null);
+      const [id, p] = seated[randomInt(rng, seated.length)]!;
+      const waits = state.tables.find((t) => t.table === p.table)!.waiting;
+      if (waits && p.addOns === 0) {
+        addOnChips += 500;
+        take(addOn(state, id, 500));
+      } else {
+        expect(codeOf(() => addOn(state, id, 500))).toBe(
+          waits ? TournamentErrorCode.ADD_ON_TAKEN : TournamentErrorCode.ADD_ON_NOT_NOW,
+        );
+      }
+      continue;
+    }
+    const tables = [...inHand.keys()];
+    expect(tables.length, 'no table is playing and none will: a deadlock').toBeGreaterThan(0);
+    const table = tables[randomInt(rng, tables.length)]!;
+    const report = randomHand(state, table, inHand.get(table)!, rng);
+    inHand.delete(table);
+    for (const r of report.results) {
+      if (r.finalStack === 0) bustStacks.set(`${r.player}:${state.players[r.player]!.entryNo}`, r.startingStack);
+    }
+    take(tableHandEnded(state, report, rng));
+  }
+  return { state, commands: all, entries, bustStacks, closeAwards, loneWaits };
+}
+
+describe('a tournament with late registration, re-entries and add-ons', () => {
+  it('conserves chips, seats everyone once, and places and pays every entry exactly once', () => {
+    // How often the runs reach each case, so that the property is known to cover them.
+    const seen = { reEntries: 0, openTables: 0, addOns: 0, closeAwards: 0, loneWaits: 0, handForHand: 0 };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 24 }),
+        fc.integer({ min: 2, max: 9 }),
+        fc.string({ minLength: 1, maxLength: 8 }),
+        fc.constantFrom('starting_stack' as const, 'tie' as const),
+        fc.integer({ min: 0, max: 30 }),
+        (n, maxSeats, seed, rule, extra) => {
+          const run = playLate(n, maxSeats, seed, rule, n + extra);
+          const { state, commands, entries, bustStacks } = run;
+          seen.reEntries += commands.filter((c) => c.kind === 'move' && /^entry:.*:[2-9]\d*$/.test(c.moveId)).length;
+          seen.openTables += commands.filter((c) => c.kind === 'open_table').length;
+          seen.addOns += commands.filter((c) => c.kind === 'add_chips').length;
+          seen.closeAwards += run.closeAwards;
+          seen.loneWaits += run.loneWaits;
+          seen.handForHand += state.handForHand.round > 0 ? 1 : 0;
+          const prizes = placePrizes(entries * 100, entries);
+          expect(state.prizes).toEqual(prizes);
+          const records = [
+            ...Object.entries(state.players).map(([player, p]) => ({ ...p, player })),
+            ...state.pastEntries,
+          ];
+          expect(records).toHaveLength(entries);
+          // One award per entry, as recorded.
+          const awards = commands.filter(isAward);
+          expect(awards).toHaveLength(entries);
+          expect(new Set(awards.map((a) => `${a.player}:${a.entryNo}`)).size).toBe(entries);
+          for (const a of awards) {
+            expect(records.find((r) => r.player === a.player && r.entryNo === a.entryNo)).toMatchObject({
+              place: a.place,
+              prize: a.prize,
+            });
+          }
+          // Places 1..N: a tie at place q of k entries covers q..q+k-1 and shares their prizes.
+          const byPlace = new Map<number, typeof records>();
+          for (const r of records) {
+            expect(r.place).not.toBeNull();
+            byPlace.set(r.place!, [...(byPlace.get(r.place!) ?? []), r]);
+          }
+          let next = 1;
+          for (const place of [...byPlace.keys()].sort((a, b) => a - b)) {
+            const tied = byPlace.get(place)!;
+            expect(place).toBe(next);
+            const pool = prizes.slice(place - 1, place - 1 + tied.length).reduce((s, x) => s + x, 0);
+            expect(tied.reduce((s, r) => s + r.prize, 0)).toBe(pool);
+            for (const r of tied) expect(Math.abs(r.prize - Math.floor(pool / tied.length))).toBeLessThanOrEqual(1);
+            if (rule === 'starting_stack' && tied.length > 1) {
+              // Only entries that busted together with equal stacks tie under this rule.
+              expect(new Set(tied.map((r) => bustStacks.get(`${r.player}:${r.entryNo}`))).size).toBe(1);
+            }
+            next += tied.length;
+          }
+          expect(next).toBe(entries + 1);
+          expect(records.reduce((s, r) => s + r.prize, 0)).toBe(entries * 100);
+          expect(awards.reduce((s, a) => s + a.prize, 0)).toBe(entries * 100);
+          expect(commands.filter((c) => c.kind === 'finished')).toHaveLength(1);
+        },
+      ),
+      { seed: 2026, numRuns: 120 },
+    );
+    for (const [what, count] of Object.entries(seen)) expect(count, what).toBeGreaterThan(0);
+  });
+});
