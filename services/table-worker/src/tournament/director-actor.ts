@@ -419,6 +419,11 @@ export class DirectorActor {
       case 'award':
         await this.deps.store.award(tournamentId, this.json.players[c.player]!.entryId, c.place, c.prize);
         return;
+      case 'open_table':
+      case 'add_chips':
+        // Late entries and add-ons are refused when a tournament is created (newTournamentIssues), so
+        // the engine never decides these for one that runs here.
+        throw new Error(`${c.kind} is not offered yet`);
       case 'finished':
         await this.deps.store.finish(tournamentId);
         this.deps.logger.info({ event: 'tournament_finished', tournamentId, winner: c.winner }, 'tournament finished');
@@ -518,6 +523,10 @@ function commandId(state: DirectorState, command: DirectorCommand): string {
       return `award:${command.player}`;
     case 'finished':
       return 'finished';
+    case 'open_table':
+      return `open:${command.table}`;
+    case 'add_chips':
+      return command.addId;
   }
 }
 
