@@ -2232,7 +2232,8 @@ export const TournamentScalarFieldEnum = {
   createdAt: 'createdAt',
   startedAt: 'startedAt',
   finishedAt: 'finishedAt',
-  cancelledAt: 'cancelledAt'
+  cancelledAt: 'cancelledAt',
+  registrationClosedAt: 'registrationClosedAt'
 } as const
 
 export type TournamentScalarFieldEnum = (typeof TournamentScalarFieldEnum)[keyof typeof TournamentScalarFieldEnum]

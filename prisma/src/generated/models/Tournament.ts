@@ -57,6 +57,7 @@ export type TournamentMinAggregateOutputType = {
   startedAt: Date | null
   finishedAt: Date | null
   cancelledAt: Date | null
+  registrationClosedAt: Date | null
 }
 
 export type TournamentMaxAggregateOutputType = {
@@ -74,6 +75,7 @@ export type TournamentMaxAggregateOutputType = {
   startedAt: Date | null
   finishedAt: Date | null
   cancelledAt: Date | null
+  registrationClosedAt: Date | null
 }
 
 export type TournamentCountAggregateOutputType = {
@@ -92,6 +94,7 @@ export type TournamentCountAggregateOutputType = {
   startedAt: number
   finishedAt: number
   cancelledAt: number
+  registrationClosedAt: number
   _all: number
 }
 
@@ -125,6 +128,7 @@ export type TournamentMinAggregateInputType = {
   startedAt?: true
   finishedAt?: true
   cancelledAt?: true
+  registrationClosedAt?: true
 }
 
 export type TournamentMaxAggregateInputType = {
@@ -142,6 +146,7 @@ export type TournamentMaxAggregateInputType = {
   startedAt?: true
   finishedAt?: true
   cancelledAt?: true
+  registrationClosedAt?: true
 }
 
 export type TournamentCountAggregateInputType = {
@@ -160,6 +165,7 @@ export type TournamentCountAggregateInputType = {
   startedAt?: true
   finishedAt?: true
   cancelledAt?: true
+  registrationClosedAt?: true
   _all?: true
 }
 
@@ -265,6 +271,7 @@ export type TournamentGroupByOutputType = {
   startedAt: Date | null
   finishedAt: Date | null
   cancelledAt: Date | null
+  registrationClosedAt: Date | null
   _count: TournamentCountAggregateOutputType | null
   _avg: TournamentAvgAggregateOutputType | null
   _sum: TournamentSumAggregateOutputType | null
@@ -306,6 +313,7 @@ export type TournamentWhereInput = {
   startedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  registrationClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   creator?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   entries?: Prisma.TournamentEntryListRelationFilter
   tables?: Prisma.TournamentTableListRelationFilter
@@ -329,6 +337,7 @@ export type TournamentOrderByWithRelationInput = {
   startedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  registrationClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   creator?: Prisma.UserOrderByWithRelationInput
   entries?: Prisma.TournamentEntryOrderByRelationAggregateInput
   tables?: Prisma.TournamentTableOrderByRelationAggregateInput
@@ -355,6 +364,7 @@ export type TournamentWhereUniqueInput = Prisma.AtLeast<{
   startedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  registrationClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   creator?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   entries?: Prisma.TournamentEntryListRelationFilter
   tables?: Prisma.TournamentTableListRelationFilter
@@ -378,6 +388,7 @@ export type TournamentOrderByWithAggregationInput = {
   startedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  registrationClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.TournamentCountOrderByAggregateInput
   _avg?: Prisma.TournamentAvgOrderByAggregateInput
   _max?: Prisma.TournamentMaxOrderByAggregateInput
@@ -404,6 +415,7 @@ export type TournamentScalarWhereWithAggregatesInput = {
   startedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
   cancelledAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
+  registrationClosedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
 }
 
 export type TournamentCreateInput = {
@@ -421,6 +433,7 @@ export type TournamentCreateInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
@@ -444,6 +457,7 @@ export type TournamentUncheckedCreateInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
@@ -465,6 +479,7 @@ export type TournamentUpdateInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
@@ -488,6 +503,7 @@ export type TournamentUncheckedUpdateInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
@@ -510,6 +526,7 @@ export type TournamentCreateManyInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
 }
 
 export type TournamentUpdateManyMutationInput = {
@@ -527,6 +544,7 @@ export type TournamentUpdateManyMutationInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentUncheckedUpdateManyInput = {
@@ -545,6 +563,7 @@ export type TournamentUncheckedUpdateManyInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentListRelationFilter = {
@@ -578,6 +597,7 @@ export type TournamentCountOrderByAggregateInput = {
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
   cancelledAt?: Prisma.SortOrder
+  registrationClosedAt?: Prisma.SortOrder
 }
 
 export type TournamentAvgOrderByAggregateInput = {
@@ -602,6 +622,7 @@ export type TournamentMaxOrderByAggregateInput = {
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
   cancelledAt?: Prisma.SortOrder
+  registrationClosedAt?: Prisma.SortOrder
 }
 
 export type TournamentMinOrderByAggregateInput = {
@@ -619,6 +640,7 @@ export type TournamentMinOrderByAggregateInput = {
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
   cancelledAt?: Prisma.SortOrder
+  registrationClosedAt?: Prisma.SortOrder
 }
 
 export type TournamentSumOrderByAggregateInput = {
@@ -754,6 +776,7 @@ export type TournamentCreateWithoutCreatorInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
@@ -775,6 +798,7 @@ export type TournamentUncheckedCreateWithoutCreatorInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
@@ -826,6 +850,7 @@ export type TournamentScalarWhereInput = {
   startedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   finishedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  registrationClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
 }
 
 export type TournamentCreateWithoutAccountsInput = {
@@ -843,6 +868,7 @@ export type TournamentCreateWithoutAccountsInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
@@ -865,6 +891,7 @@ export type TournamentUncheckedCreateWithoutAccountsInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
@@ -901,6 +928,7 @@ export type TournamentUpdateWithoutAccountsInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
@@ -923,6 +951,7 @@ export type TournamentUncheckedUpdateWithoutAccountsInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
@@ -943,6 +972,7 @@ export type TournamentCreateWithoutTransactionsInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
@@ -965,6 +995,7 @@ export type TournamentUncheckedCreateWithoutTransactionsInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
@@ -1001,6 +1032,7 @@ export type TournamentUpdateWithoutTransactionsInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
@@ -1023,6 +1055,7 @@ export type TournamentUncheckedUpdateWithoutTransactionsInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1043,6 +1076,7 @@ export type TournamentCreateWithoutEntriesInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
@@ -1065,6 +1099,7 @@ export type TournamentUncheckedCreateWithoutEntriesInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
@@ -1101,6 +1136,7 @@ export type TournamentUpdateWithoutEntriesInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
@@ -1123,6 +1159,7 @@ export type TournamentUncheckedUpdateWithoutEntriesInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1143,6 +1180,7 @@ export type TournamentCreateWithoutTablesInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
@@ -1165,6 +1203,7 @@ export type TournamentUncheckedCreateWithoutTablesInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
@@ -1201,6 +1240,7 @@ export type TournamentUpdateWithoutTablesInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
@@ -1223,6 +1263,7 @@ export type TournamentUncheckedUpdateWithoutTablesInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1243,6 +1284,7 @@ export type TournamentCreateManyCreatorInput = {
   startedAt?: Date | string | null
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
+  registrationClosedAt?: Date | string | null
 }
 
 export type TournamentUpdateWithoutCreatorInput = {
@@ -1260,6 +1302,7 @@ export type TournamentUpdateWithoutCreatorInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
@@ -1281,6 +1324,7 @@ export type TournamentUncheckedUpdateWithoutCreatorInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1302,6 +1346,7 @@ export type TournamentUncheckedUpdateManyWithoutCreatorInput = {
   startedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 
@@ -1378,6 +1423,7 @@ export type TournamentSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   startedAt?: boolean
   finishedAt?: boolean
   cancelledAt?: boolean
+  registrationClosedAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
   entries?: boolean | Prisma.Tournament$entriesArgs<ExtArgs>
   tables?: boolean | Prisma.Tournament$tablesArgs<ExtArgs>
@@ -1402,6 +1448,7 @@ export type TournamentSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   startedAt?: boolean
   finishedAt?: boolean
   cancelledAt?: boolean
+  registrationClosedAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
 }, ExtArgs["result"]["tournament"]>
 
@@ -1421,6 +1468,7 @@ export type TournamentSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   startedAt?: boolean
   finishedAt?: boolean
   cancelledAt?: boolean
+  registrationClosedAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
 }, ExtArgs["result"]["tournament"]>
 
@@ -1440,9 +1488,10 @@ export type TournamentSelectScalar = {
   startedAt?: boolean
   finishedAt?: boolean
   cancelledAt?: boolean
+  registrationClosedAt?: boolean
 }
 
-export type TournamentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "format" | "status" | "config" | "createdBy" | "buyIn" | "fee" | "minEntrants" | "maxEntrants" | "startsAt" | "createdAt" | "startedAt" | "finishedAt" | "cancelledAt", ExtArgs["result"]["tournament"]>
+export type TournamentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "format" | "status" | "config" | "createdBy" | "buyIn" | "fee" | "minEntrants" | "maxEntrants" | "startsAt" | "createdAt" | "startedAt" | "finishedAt" | "cancelledAt" | "registrationClosedAt", ExtArgs["result"]["tournament"]>
 export type TournamentInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
   entries?: boolean | Prisma.Tournament$entriesArgs<ExtArgs>
@@ -1495,6 +1544,12 @@ export type $TournamentPayload<ExtArgs extends runtime.Types.Extensions.Internal
     startedAt: Date | null
     finishedAt: Date | null
     cancelledAt: Date | null
+    /**
+     * When late registration closed: set once by the director at the end of the config's
+     * lateRegistrationLevels-th level. Null while a running tournament with late registration still
+     * takes entries (and for every tournament without it, whose registration closes at the start).
+     */
+    registrationClosedAt: Date | null
   }, ExtArgs["result"]["tournament"]>
   composites: {}
 }
@@ -1938,6 +1993,7 @@ export interface TournamentFieldRefs {
   readonly startedAt: Prisma.FieldRef<"Tournament", 'DateTime'>
   readonly finishedAt: Prisma.FieldRef<"Tournament", 'DateTime'>
   readonly cancelledAt: Prisma.FieldRef<"Tournament", 'DateTime'>
+  readonly registrationClosedAt: Prisma.FieldRef<"Tournament", 'DateTime'>
 }
     
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "tournaments" ADD COLUMN     "registration_closed_at" TIMESTAMPTZ(3);
