@@ -175,7 +175,7 @@ export const TournamentRefusal = {
   NOT_REGISTERED: 'not_registered',
   /** The start found fewer entries than the minimum: cancel it instead. */
   TOO_FEW: 'too_few',
-  /** A place awarded, or a finish, outside a running tournament. */
+  /** A place awarded, a finish, or registration closed, outside a running tournament. */
   NOT_RUNNING: 'not_running',
   /** The entry already has another place or prize. */
   PLACE_CONFLICT: 'place_conflict',

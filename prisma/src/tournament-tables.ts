@@ -102,12 +102,51 @@ export async function tournamentsToDirect(prisma: PrismaClient, now: Date): Prom
   return rows.map((r) => ({ id: r.id, status: r.status, due: r.due }));
 }
 
-/** The director seated the entry's player at a table: the lobby tells them where to sit. */
+/**
+ * The director seated the entry's player at a table: the lobby tells them where to sit. A late
+ * registrant's `registered` entry becomes `playing` here (only in a running tournament: before the
+ * start, startTournament does that). Seating again, or at another table, changes only the table.
+ */
 export async function seatTournamentEntry(prisma: PrismaClient, entryId: string, tableId: string): Promise<void> {
   await prisma.tournamentEntry.updateMany({
-    where: { id: entryId, status: TournamentEntryStatus.playing },
-    data: { tableId },
+    where: {
+      id: entryId,
+      OR: [
+        { status: TournamentEntryStatus.playing },
+        { status: TournamentEntryStatus.registered, tournament: { status: TournamentStatus.running } },
+      ],
+    },
+    data: { tableId, status: TournamentEntryStatus.playing },
   });
+}
+
+export interface LateTournamentEntry {
+  readonly entryId: string;
+  readonly userId: string;
+  readonly entryNo: number;
+  /** The player's name. */
+  readonly name: string;
+}
+
+/**
+ * The late registrations of a running tournament the director has still to seat (its `registered`
+ * entries), oldest first; none for a tournament that is not running (before the start, every
+ * registered entry is seated by the draw).
+ */
+export async function lateTournamentEntries(
+  prisma: PrismaClient,
+  tournamentId: string,
+): Promise<LateTournamentEntry[]> {
+  const rows = await prisma.tournamentEntry.findMany({
+    where: {
+      tournamentId,
+      status: TournamentEntryStatus.registered,
+      tournament: { status: TournamentStatus.running },
+    },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, userId: true, entryNo: true, user: { select: { name: true } } },
+  });
+  return rows.map((r) => ({ entryId: r.id, userId: r.userId, entryNo: r.entryNo, name: r.user.name }));
 }
 
 export interface TournamentPlayer {

@@ -114,12 +114,19 @@ interface LockedTournament {
   fee: bigint;
   minEntrants: number;
   maxEntrants: number;
+  /** The config's lateRegistrationLevels (0 when absent or not a number: registration closes at the start). */
+  lateRegistrationLevels: number;
+  /** Set by the director when late registration closed ({@link closeTournamentRegistration}). */
+  registrationClosedAt: Date | null;
 }
 
 async function lockTournament(tx: TxClient, tournamentId: string): Promise<LockedTournament> {
   const [row] = await tx.$queryRaw<LockedTournament[]>`
     SELECT "id"::text AS "id", "status"::text AS "status", "starts_at" AS "startsAt", "buy_in" AS "buyIn", "fee",
-      "min_entrants" AS "minEntrants", "max_entrants" AS "maxEntrants"
+      "min_entrants" AS "minEntrants", "max_entrants" AS "maxEntrants",
+      CASE WHEN jsonb_typeof("config" -> 'lateRegistrationLevels') = 'number'
+        THEN floor(("config" ->> 'lateRegistrationLevels')::numeric)::int ELSE 0 END AS "lateRegistrationLevels",
+      "registration_closed_at" AS "registrationClosedAt"
     FROM "tournaments" WHERE "id" = ${tournamentId}::uuid FOR UPDATE`;
   if (row === undefined)
     throw new TournamentRefusedError(TournamentRefusal.NOT_FOUND, tournamentId, 'no such tournament');
@@ -136,8 +143,29 @@ const entrySelect = {
   prize: true,
 } as const;
 
-/** Registration is open while the tournament is registering and, if scheduled, before its start time. */
+/** Whether the tournament offers late registration and its director has not closed it yet. */
+export function lateRegistrationOpen(t: {
+  readonly lateRegistrationLevels: number;
+  readonly registrationClosedAt: Date | null;
+}): boolean {
+  return t.lateRegistrationLevels > 0 && t.registrationClosedAt === null;
+}
+
+/**
+ * Registration is open while the tournament is registering and, if scheduled, before its start time;
+ * with late registration, also past its start time and while it runs, until the director closes it.
+ */
 function checkRegistrationOpen(t: LockedTournament, now: Date): void {
+  if (t.status === TournamentStatus.running || t.status === TournamentStatus.registering) {
+    if (lateRegistrationOpen(t)) return;
+    if (t.registrationClosedAt !== null) {
+      throw new TournamentRefusedError(
+        TournamentRefusal.NOT_REGISTERING,
+        t.id,
+        `late registration is closed (since ${t.registrationClosedAt.toISOString()})`,
+      );
+    }
+  }
   if (t.status !== TournamentStatus.registering) {
     throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
   }
@@ -154,8 +182,13 @@ function checkRegistrationOpen(t: LockedTournament, now: Date): void {
  * Registers `userId`: the buy-in into the prize pool and the fee to the house, out of their wallet
  * (InsufficientFundsError, nothing written, when it holds less). Registering again while registered is
  * a no-op that returns the entry (`replayed`). Refused unless the tournament is taking registrations
- * (registering, and before its start time) and has room, and after
- * {@link TOURNAMENT_REFUNDS_PER_PLAYER_MAX} unregistrations of this player (`entry_limit`).
+ * and has room, and after {@link TOURNAMENT_REFUNDS_PER_PLAYER_MAX} unregistrations of this player
+ * (`entry_limit`). It takes them while registering and before its start time, and, with late
+ * registration (the config's lateRegistrationLevels > 0), after its start time and while running until
+ * the director closes registration ({@link closeTournamentRegistration}); a late entry is `registered`
+ * until the director seats it ({@link seatTournamentEntry}). Every entry paid for counts against the
+ * field, busted ones included. A player who already played in a running tournament is refused: that
+ * would be a re-entry, which is not offered (`not_registering`).
  */
 export async function registerTournamentEntry(
   prisma: PrismaClient,
@@ -171,13 +204,28 @@ export async function registerTournamentEntry(
       });
       if (live !== null) return { entry: live, replayed: true };
       checkRegistrationOpen(t, req.now ?? new Date());
+      if (t.status === TournamentStatus.running) {
+        const played = await tx.tournamentEntry.count({
+          where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.finished },
+        });
+        if (played > 0) {
+          throw new TournamentRefusedError(
+            TournamentRefusal.NOT_REGISTERING,
+            t.id,
+            'you played in it already: late registration is not a re-entry',
+          );
+        }
+      }
       const refunds = await tx.tournamentEntry.count({
         where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.refunded },
       });
       if (refunds >= TOURNAMENT_REFUNDS_PER_PLAYER_MAX) {
         throw new TournamentRefusedError(TournamentRefusal.ENTRY_LIMIT, t.id, `${refunds} entries refunded already`);
       }
-      const entrants = await tx.tournamentEntry.count({ where: { tournamentId: t.id, status: { in: LIVE } } });
+      // Busted (finished) entries keep their place in the field: a late entry may not take it.
+      const entrants = await tx.tournamentEntry.count({
+        where: { tournamentId: t.id, status: { not: TournamentEntryStatus.refunded } },
+      });
       if (entrants >= t.maxEntrants) {
         throw new TournamentRefusedError(TournamentRefusal.FULL, t.id, `${entrants} of ${t.maxEntrants} entered`);
       }
@@ -206,6 +254,20 @@ export async function registerTournamentEntry(
   );
 }
 
+/** Unregistration is open only while registering and before the start time, late registration or not. */
+function checkUnregistrationOpen(t: LockedTournament, now: Date): void {
+  if (t.status !== TournamentStatus.registering) {
+    throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
+  }
+  if (t.startsAt !== null && t.startsAt.getTime() <= now.getTime()) {
+    throw new TournamentRefusedError(
+      TournamentRefusal.NOT_REGISTERING,
+      t.id,
+      `it started at ${t.startsAt.toISOString()}`,
+    );
+  }
+}
+
 async function refundEntry(tx: TxClient, t: LockedTournament, entry: { id: string; userId: string }): Promise<void> {
   await tx.tournamentEntry.update({
     where: { id: entry.id },
@@ -227,7 +289,7 @@ async function refundEntry(tx: TxClient, t: LockedTournament, entry: { id: strin
 /**
  * Unregisters `userId` before the start: their buy-in and fee go back to their wallet. Refused when
  * they are not registered (a second call: `not_registered`) or the tournament has started (or its
- * start time has come).
+ * start time has come): a late registration cannot be taken back.
  */
 export async function unregisterTournamentEntry(
   prisma: PrismaClient,
@@ -237,7 +299,7 @@ export async function unregisterTournamentEntry(
     prisma,
     async (tx) => {
       const t = await lockTournament(tx, req.tournamentId);
-      checkRegistrationOpen(t, req.now ?? new Date());
+      checkUnregistrationOpen(t, req.now ?? new Date());
       const entry = await tx.tournamentEntry.findFirst({
         where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.registered },
         select: { id: true, userId: true },
@@ -434,5 +496,33 @@ export async function finishTournament(prisma: PrismaClient, tournamentId: strin
       data: { status: TournamentStatus.finished, finishedAt: new Date() },
     });
     return { replayed: false };
+  });
+}
+
+/**
+ * Closes late registration, as the director does at the end of the config's lateRegistrationLevels-th
+ * level: `registration_closed_at` is set once, and from then on {@link registerTournamentEntry} refuses.
+ * Returns the field as it closed: the entries paid for (not refunded, busted ones included) and the
+ * prize pool's balance. Closing again changes nothing and returns the same field (`replayed`, with the
+ * first close's time), whatever the tournament's status by then; a first close is refused unless the
+ * tournament is running (`not_running`).
+ */
+export async function closeTournamentRegistration(
+  prisma: PrismaClient,
+  tournamentId: string,
+): Promise<{ closedAt: Date; entries: number; prizePool: bigint; replayed: boolean }> {
+  return withTransaction(prisma, async (tx) => {
+    const t = await lockTournament(tx, tournamentId);
+    const replayed = t.registrationClosedAt !== null;
+    if (!replayed && t.status !== TournamentStatus.running) {
+      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+    }
+    const closedAt = t.registrationClosedAt ?? new Date();
+    if (!replayed) await tx.tournament.update({ where: { id: t.id }, data: { registrationClosedAt: closedAt } });
+    const entries = await tx.tournamentEntry.count({
+      where: { tournamentId: t.id, status: { not: TournamentEntryStatus.refunded } },
+    });
+    const prizePool = await accountBalance(tx, tournamentPoolAccount(t.id));
+    return { closedAt, entries, prizePool, replayed };
   });
 }
