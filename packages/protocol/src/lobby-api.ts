@@ -59,7 +59,10 @@ export const LobbyErrorCode = {
   /** A state-changing request from a page on another origin (CSRF). */
   ORIGIN_NOT_ALLOWED: 'origin_not_allowed',
   TOURNAMENT_NOT_FOUND: 'tournament_not_found',
-  /** The tournament takes no registration (or unregistration) now: it has started, ended or was cancelled. */
+  /**
+   * The tournament takes no registration (or unregistration) now: it has started (and its late
+   * registration, if any, has closed), ended or was cancelled.
+   */
   TOURNAMENT_CLOSED: 'tournament_closed',
   /** Every place of the tournament's field is taken. */
   TOURNAMENT_FULL: 'tournament_full',
@@ -551,6 +554,15 @@ export const tournamentSummarySchema = z.object({
   starts_at: z.iso.datetime().nullable().describe('Scheduled tournaments; null for a sit-and-go (starts when full)'),
   prize_pool: chips.describe('Buy-ins paid in less the prizes paid out so far'),
   created_at: z.iso.datetime(),
+  late_registration_open: z
+    .boolean()
+    .optional()
+    .describe(
+      'True while the tournament runs and still takes late registrations (its config has ' +
+        'lateRegistrationLevels above 0 and its director has not closed registration yet): register joins it ' +
+        'as it plays. False otherwise, registering tournaments included. Always sent by this lobby; ' +
+        'absent, from an older one, it means false',
+    ),
 });
 export type LobbyTournamentSummary = z.infer<typeof tournamentSummarySchema>;
 

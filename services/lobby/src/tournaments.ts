@@ -38,6 +38,7 @@ interface TournamentRow {
   max_entrants: number;
   starts_at: Date | null;
   created_at: Date;
+  registration_closed_at: Date | null;
   entrants: bigint;
   pool: bigint | null;
 }
@@ -45,7 +46,7 @@ interface TournamentRow {
 /** What a summary shows of tournament `t`: its row, the entrants in play and the prize pool's balance. */
 const SUMMARY_COLUMNS = Prisma.sql`
   SELECT t."id"::text AS "id", t."name", t."format", t."status"::text AS "status", t."config", t."buy_in", t."fee",
-    t."min_entrants", t."max_entrants", t."starts_at", t."created_at",
+    t."min_entrants", t."max_entrants", t."starts_at", t."created_at", t."registration_closed_at",
     (SELECT count(*) FROM "tournament_entries" e
       WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
     (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"`;
@@ -74,7 +75,10 @@ export class Tournaments {
     this.unreadable = new UnreadableRows(logger, 'tournament');
   }
 
-  /** Registering and running tournaments (or those of one status), soonest start first. */
+  /**
+   * Registering and running tournaments (or those of one status), soonest start first: a running one
+   * with late registration open (`late_registration_open`) still takes entries.
+   */
   async list(status: TournamentListStatus | undefined, pageSize: number): Promise<LobbyTournamentSummary[]> {
     const statuses = status ? [status] : ['registering', 'running'];
     const rows = await this.prisma.$queryRaw<TournamentRow[]>`
@@ -201,5 +205,8 @@ function summaryOf(r: TournamentRow, config: TournamentConfig): LobbyTournamentS
     starts_at: r.starts_at?.toISOString() ?? null,
     prize_pool: Number(r.pool ?? 0n),
     created_at: r.created_at.toISOString(),
+    // What @felt/db's registerTournamentEntry checks under the row lock; this is what the list shows.
+    late_registration_open:
+      r.status === 'running' && config.lateRegistrationLevels > 0 && r.registration_closed_at === null,
   };
 }

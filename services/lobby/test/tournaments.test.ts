@@ -1,9 +1,18 @@
 // The tournament routes on the real database: the list and one tournament with its payouts, register
 // and unregister with the money they move, and every refusal typed and changing nothing (a full field,
 // an empty wallet, a start time passed, a cancelled tournament, too many unregistrations, a stored
-// config that does not parse).
+// config that does not parse), and late registration into a running tournament until its director
+// closes it.
 import { LobbyApiError, LobbyClient } from '@felt/client';
-import { cancelTournament, createTournament, ledgerTotals, newTournament, runAudit } from '@felt/db';
+import {
+  cancelTournament,
+  closeTournamentRegistration,
+  createTournament,
+  ledgerTotals,
+  newTournament,
+  runAudit,
+  startTournament,
+} from '@felt/db';
 import {
   parseTournamentConfig,
   tournamentDetailSchema,
@@ -145,6 +154,83 @@ describe('tournaments over HTTP', () => {
     });
     const listed = await c.get<{ tournaments: { id: string }[] }>('/api/tournaments');
     expect(listed.body.tournaments.map((t) => t.id)).not.toContain(scheduled);
+    await expectAuditClean();
+  });
+
+  it('lists a running tournament with late registration open, registers into it until the director closes it', async () => {
+    const late = await tournament({
+      format: 'scheduled',
+      seats: 9,
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      lateRegistrationLevels: 2,
+    });
+    const plain = await tournament({
+      format: 'scheduled',
+      seats: 9,
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const [a, b, c, d] = [await h.user(), await h.user(), await h.user(), await h.user()];
+    for (const id of [late, plain]) {
+      for (const u of [a, b]) expect((await u.post(`/api/tournaments/${id}/register`)).status).toBe(200);
+    }
+    type Listed = { tournaments: { id: string; status: string; late_registration_open: boolean }[] };
+    const flags = async () => {
+      const listed = await c.get<Listed>('/api/tournaments');
+      expect(tournamentListSchema.parse(listed.body)).toEqual(listed.body);
+      return Object.fromEntries(
+        listed.body.tournaments
+          .filter((t) => t.id === late || t.id === plain)
+          .map((t) => [t.id, [t.status, t.late_registration_open]]),
+      );
+    };
+    // Registering, neither is a late registration.
+    expect(await flags()).toEqual({ [late]: ['registering', false], [plain]: ['registering', false] });
+    await startTournament(h.db.prisma, late);
+    await startTournament(h.db.prisma, plain);
+    // The default list (registering and running) shows both; only one still takes entries.
+    expect(await flags()).toEqual({ [late]: ['running', true], [plain]: ['running', false] });
+
+    const before = await wallet(c);
+    const reg = await c.post(`/api/tournaments/${late}/register`);
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    expect(reg.body).toEqual({
+      tournament_id: late,
+      entry_no: 1,
+      status: 'registered',
+      wallet: before - 110,
+      replayed: false,
+    });
+    expectError(await c.req('DELETE', `/api/tournaments/${late}/register`), 409, 'tournament_closed');
+    expectError(await d.post(`/api/tournaments/${plain}/register`), 409, 'tournament_closed');
+
+    const detail = await c.get<Record<string, unknown>>(`/api/tournaments/${late}`);
+    expect(tournamentDetailSchema.parse(detail.body)).toEqual(detail.body);
+    expect(detail.body).toMatchObject({
+      status: 'running',
+      late_registration_open: true,
+      entrants: 3,
+      prize_pool: 300,
+      registered: true,
+      your_table_id: null,
+    });
+    expect(detail.body.players).toContainEqual({
+      user_id: c.id,
+      name: c.name,
+      status: 'registered',
+      place: null,
+      prize: 0,
+      table_id: null,
+    });
+
+    expect(await closeTournamentRegistration(h.db.prisma, late)).toMatchObject({ entries: 3, prizePool: 300n });
+    expect(await flags()).toEqual({ [late]: ['running', false], [plain]: ['running', false] });
+    const snapshot = await h.snapshot();
+    expectError(await d.post(`/api/tournaments/${late}/register`), 409, 'tournament_closed');
+    expect(await h.snapshot()).toEqual(snapshot);
+    expect((await d.get(`/api/tournaments/${late}`)).body).toMatchObject({
+      late_registration_open: false,
+      entrants: 3,
+    });
     await expectAuditClean();
   });
 

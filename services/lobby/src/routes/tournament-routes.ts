@@ -46,7 +46,10 @@ export function registerTournamentRoutes(app: OpenAPIHono<Env>, tournaments: Tou
       summary: 'Register: the buy-in goes to the prize pool and the fee to the house, from your wallet',
       description:
         'Registering while registered changes nothing (replayed, nothing charged). Refused once the tournament ' +
-        'has started or its start time has come (tournament_closed), when every place is taken (tournament_full), ' +
+        'has started or its start time has come (tournament_closed), unless it offers late registration: then ' +
+        'until its director closes registration (late_registration_open), and the entry stays registered until ' +
+        'the director seats it (then playing, with your table in the detail). Refused when every place is taken, busted entries ' +
+        'included (tournament_full), to a player already busted from it (tournament_closed), ' +
         'when the wallet cannot pay (insufficient_funds), and after five unregistrations from it (tournament_entry_limit).',
       security: cookieAuth,
       request: { params: tournamentIdParamSchema },
