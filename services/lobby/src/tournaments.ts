@@ -1,6 +1,7 @@
 import {
   accountBalance,
   InsufficientFundsError,
+  lateRegistrationOpen,
   Prisma,
   registerTournamentEntry,
   TournamentRefusal,
@@ -205,8 +206,12 @@ function summaryOf(r: TournamentRow, config: TournamentConfig): LobbyTournamentS
     starts_at: r.starts_at?.toISOString() ?? null,
     prize_pool: Number(r.pool ?? 0n),
     created_at: r.created_at.toISOString(),
-    // What @felt/db's registerTournamentEntry checks under the row lock; this is what the list shows.
+    // The rule registerTournamentEntry checks under the row lock, as the list shows it.
     late_registration_open:
-      r.status === 'running' && config.lateRegistrationLevels > 0 && r.registration_closed_at === null,
+      r.status === 'running' &&
+      lateRegistrationOpen({
+        lateRegistrationLevels: config.lateRegistrationLevels,
+        registrationClosedAt: r.registration_closed_at,
+      }),
   };
 }
