@@ -89,6 +89,60 @@ describe('a tournament on the cluster', () => {
     }
   });
 
+  it('late registration: two players register after the start, are seated (a new table when all are full), and are placed and paid like the rest', async () => {
+    const id = await createTestTournament(cluster, {
+      name: 'E2E late',
+      format: 'scheduled',
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      seats: 3,
+      entrants: { min: 2, max: 8 },
+      buyIn: 100,
+      fee: 10,
+      startingStack: 300,
+      lateRegistrationLevels: 2,
+      structure: {
+        levels: [{ bigBlind: 20 }, { bigBlind: 40 }, { bigBlind: 80 }, { bigBlind: 160 }, { bigBlind: 320 }],
+        levelLength: { unit: 'hands', value: 3 },
+      },
+    });
+    const players = await tournamentField(cluster, id, 6, 3);
+    await cluster.db.prisma.tournament.update({ where: { id }, data: { startsAt: new Date() } });
+    const chips = watchChips(cluster, id);
+    const late: Awaited<ReturnType<typeof tournamentField>> = [];
+    try {
+      await waitFor('the tournament to start', async () => (await directorOf(cluster, id)) !== null, 30_000, 100);
+      expect((await players[0]!.lobby.getTournament(id)).late_registration_open).toBe(true);
+      // Six on tables of three fill both: the first late entry opens a third table.
+      late.push(...(await tournamentField(cluster, id, 2, 4)));
+      await waitFor('the late players seated', () => late.every((p) => p.tables.length > 0), 30_000);
+      const detail = await tournamentFinished([...players, ...late], id, 240_000);
+      const watched = await chips.stop();
+      expect(watched.bad).toEqual([]);
+      const director = (await directorOf(cluster, id))!;
+      expect(director.state.chipsInPlay).toBe(8 * 300);
+      expect(Object.keys(director.tables)).toHaveLength(3);
+      // Eight entries, eight places, the whole pool paid (eight buy-ins: prizes were set at the close).
+      expect(detail.players).toHaveLength(8);
+      expect(detail.late_registration_open).toBe(false);
+      const places = detail.players.map((p) => p.place).sort((a, b) => a! - b!);
+      expect(places).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(detail.players.reduce((n, p) => n + p.prize, 0)).toBe(800);
+      await waitFor(
+        'every seat to know its place',
+        () => [...players, ...late].every((p) => p.result !== null),
+        20_000,
+      );
+      // Registration is closed for good: a ninth player is refused and pays nothing.
+      await expect(tournamentField(cluster, id, 1, 5)).rejects.toMatchObject({ code: 'tournament_closed' });
+      const report = await runAudit(cluster.db.prisma);
+      expect(report.issues).toEqual([]);
+      expect(report.imbalance).toBe(0n);
+    } finally {
+      await chips.stop();
+      leaveField([...players, ...late]);
+    }
+  });
+
   it('plays a mixed game (HORSE, its rotation at each level) of 5 on tables of 3 to a winner', async () => {
     const id = await createTestTournament(cluster, {
       name: 'E2E HORSE',

@@ -3,8 +3,10 @@ import {
   accountBalance,
   awardTournamentPlace,
   cancelTournament,
+  closeTournamentRegistration,
   closeTournamentTable,
   finishTournament,
+  lateTournamentEntries,
   openTournamentTableIds,
   openTournamentTables,
   seatTournamentEntry,
@@ -17,6 +19,7 @@ import {
 import { safeParseTournamentConfig } from '@felt/protocol';
 import {
   TournamentNotStartedError,
+  type LateEntry,
   type StartedTournament,
   type TournamentDue,
   type TournamentStore,
@@ -91,5 +94,14 @@ export class DbTournamentStore implements TournamentStore {
 
   async finish(tournamentId: string): Promise<void> {
     await finishTournament(this.prisma, tournamentId);
+  }
+
+  lateEntries(tournamentId: string): Promise<readonly LateEntry[]> {
+    return lateTournamentEntries(this.prisma, tournamentId);
+  }
+
+  async closeRegistration(tournamentId: string): Promise<{ entries: number; prizePool: number }> {
+    const closed = await closeTournamentRegistration(this.prisma, tournamentId);
+    return { entries: closed.entries, prizePool: Number(closed.prizePool) };
   }
 }

@@ -4,10 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { CountingRandom, flush, ManualTime, MemoryCheckpoints, uid } from '../../test/support/fakes.js';
 import { directorKey, type TournamentMessage, type TournamentOrderResult, type TournamentReport } from './contracts.js';
 import { DirectorActor, isDirectorJSON, ReportRefusedError, type DirectorDeps } from './director-actor.js';
-import { PeerUnavailableError, type StartedTournament, type TournamentStore } from './ports.js';
+import { PeerUnavailableError, type LateEntry, type StartedTournament, type TournamentStore } from './ports.js';
 
 const T = '7a1d2c3b-4a5e-4f60-8a7b-9c8d7e6f5a4b';
-const TABLE_IDS = ['a0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000002'];
+const TABLE_IDS = [
+  'a0000000-0000-4000-8000-000000000001',
+  'a0000000-0000-4000-8000-000000000002',
+  'a0000000-0000-4000-8000-000000000003',
+];
 
 /** Tables as the director sees them answer: every order is accepted; a remove answers the stack it set. */
 class FakeTables {
@@ -70,11 +74,22 @@ class FakeStore implements TournamentStore {
     this.finished++;
     return Promise.resolve();
   }
+  /** Entries registered after the start (late registration); `closes` counts the closes asked for. */
+  readonly late: LateEntry[] = [];
+  closes = 0;
+  lateEntries() {
+    return Promise.resolve(this.late.filter((e) => !this.seats.has(e.entryId)));
+  }
+  closeRegistration() {
+    this.closes++;
+    const entries = this.started.players.length + this.late.length;
+    return Promise.resolve({ entries, prizePool: entries * 100 });
+  }
 }
 
 const PLAYERS = [1, 2, 3, 4, 5].map((n) => uid(n));
 
-function rig() {
+function rig(config: Record<string, unknown> = {}) {
   const time = new ManualTime();
   const checkpoints = new MemoryCheckpoints();
   const tables = new FakeTables();
@@ -88,6 +103,7 @@ function rig() {
       buyIn: 100,
       startingStack: 500,
       structure: { levels: [{ bigBlind: 20 }], levelLength: { unit: 'hands', value: 5 } },
+      ...config,
     }),
     prizePool: 500,
     players: PLAYERS.map((userId, i) => ({ entryId: `e${i + 1}`, userId, name: `P${i + 1}` })),
@@ -154,9 +170,84 @@ describe('the tournament director (actor)', () => {
         .ofKind('deal')
         .map((d) => d.table_id)
         .sort(),
-    ).toEqual([...TABLE_IDS].sort());
+    ).toEqual(TABLE_IDS.slice(0, 2).sort());
     expect(r.store.seats.size).toBe(5);
     expect(director.snapshot().pending).toEqual([]);
+    await director.stop();
+  });
+
+  it('late registration: seats late entries (a new table when all are full), holds busts, and closes after its levels with the final prizes', async () => {
+    const r = rig({
+      lateRegistrationLevels: 1,
+      structure: { levels: [{ bigBlind: 20 }, { bigBlind: 40 }], levelLength: { unit: 'hands', value: 2 } },
+    });
+    const director = await DirectorActor.start(T, await r.store.start(), r.deps);
+    await settle(r.time);
+    expect(director.snapshot().state.registrationOpen).toBe(true);
+    // Nothing registered late: a poll changes nothing.
+    const step = director.snapshot().step;
+    await director.admitLateEntries();
+    expect(director.snapshot().step).toBe(step);
+
+    const late = (n: number): LateEntry => ({ entryId: `e${n}`, userId: uid(n), entryNo: 1, name: `P${n}` });
+    r.store.late.push(late(6));
+    await director.admitLateEntries();
+    await settle(r.time);
+    // The smallest table takes the late entry, with the starting stack.
+    expect(r.tables.ofKind('seat').filter((s) => s.user_id === uid(6))).toMatchObject([{ stack: 500 }]);
+    expect([...seating(r.tables).values()].map((p) => p.length)).toEqual([3, 3]);
+    // Every table is full: a third one is opened for the next two, and it deals once it has two.
+    r.store.late.push(late(7), late(8));
+    await director.admitLateEntries();
+    await director.admitLateEntries();
+    await settle(r.time);
+    expect(seating(r.tables).get(TABLE_IDS[2]!)?.sort()).toEqual([uid(7), uid(8)].sort());
+    expect(r.tables.ofKind('deal').some((d) => d.table_id === TABLE_IDS[2])).toBe(true);
+    expect(r.store.seats.get('e8')).toBe(TABLE_IDS[2]);
+    const snap = director.snapshot();
+    expect(snap.tables['3']).toBe(TABLE_IDS[2]);
+    expect(snap.entrants).toBe(8);
+    expect(snap.state.chipsInPlay).toBe(8 * 500);
+
+    // A bust while registration is open is held: no place, no prize yet.
+    const [a, b] = seating(r.tables).get(TABLE_IDS[2]!)!;
+    await director.report(
+      report(TABLE_IDS[2]!, 1, [
+        [a!, 500, 1_000],
+        [b!, 500, 0],
+      ]),
+    );
+    await settle(r.time);
+    expect(r.store.awards).toEqual([]);
+    expect(director.info(r.time.now()).view.players_left).toBe(7);
+    expect(r.store.closes).toBe(0);
+
+    // Level 2 begins (levels of two hands): the next poll closes registration, sets the prizes for
+    // eight entries, and places the held bust last of the eight.
+    for (const handNo of [1, 2]) {
+      const players = seating(r.tables).get(TABLE_IDS[0]!)!;
+      await director.report(
+        report(
+          TABLE_IDS[0]!,
+          handNo,
+          players.map((p) => [p, 500, 500]),
+        ),
+      );
+      await settle(r.time);
+    }
+    expect(r.store.closes).toBe(0);
+    await director.admitLateEntries();
+    await settle(r.time);
+    expect(r.store.closes).toBe(1);
+    const closed = director.snapshot();
+    expect(closed.state.registrationOpen).toBe(false);
+    expect(closed.state.prizes).toEqual([400, 240, 160]);
+    expect(r.store.awards).toEqual([
+      { entryId: `e${[...PLAYERS, uid(6), uid(7), uid(8)].indexOf(b!) + 1}`, place: 8, prize: 0 },
+    ]);
+    // Closed: a poll asks Postgres nothing more.
+    await director.admitLateEntries();
+    expect(r.store.closes).toBe(1);
     await director.stop();
   });
 
@@ -274,7 +365,7 @@ describe('the tournament director (actor)', () => {
     expect(new Set(r.store.awards.map((a) => a.entryId)).size).toBe(5);
     expect(r.store.awards.filter((a) => a.place === 1)).toHaveLength(1);
     expect(r.store.awards.reduce((n, a) => n + a.prize, 0)).toBe(500);
-    expect(r.store.closed.sort()).toEqual([...TABLE_IDS].sort());
+    expect(r.store.closed.sort()).toEqual(TABLE_IDS.slice(0, 2).sort());
     await director.stop();
   });
 });

@@ -3,6 +3,8 @@ import {
   bytesToHex,
   chipsHeld,
   clockPositionAt,
+  closeRegistration,
+  lateEntry,
   levelAfterHands,
   levelAt,
   placePrizes,
@@ -141,6 +143,7 @@ export class DirectorActor {
         startingStack: config.startingStack,
         prizes: placePrizes(started.prizePool, ids.length),
         rule: config.simultaneousBusts,
+        registrationOpen: config.lateRegistrationLevels > 0,
       },
       rngOf(deps.random),
     );
@@ -218,6 +221,53 @@ export class DirectorActor {
     });
   }
 
+  /**
+   * Late registration (config.lateRegistrationLevels): the entries registered since the start are seated
+   * (at the smallest table, or a new one when all are full). Once the last late level is over,
+   * registration closes in Postgres first, the entries it let in are seated, and the final prizes are
+   * set from the final pool and field; the busts held meanwhile are placed and paid. The directors'
+   * poll calls it; after a failover a repeat seats nobody twice (a seated entry is in `players`).
+   */
+  admitLateEntries(): Promise<void> {
+    return this.mailbox.post(async () => {
+      const { state, config, tournamentId } = this.json;
+      if (this.json.done || state.finished || !state.registrationOpen) return;
+      const closing = this.info(this.deps.clock.now()).level > config.lateRegistrationLevels;
+      const closed = closing ? await this.deps.store.closeRegistration(tournamentId) : null;
+      let next = this.json;
+      for (const e of await this.deps.store.lateEntries(tournamentId)) {
+        if (next.players[e.userId]?.entryId === e.entryId) continue;
+        const step = lateEntry(
+          next.state,
+          e.userId,
+          { stack: config.startingStack, entryNo: e.entryNo },
+          rngOf(this.deps.random),
+        );
+        next = withCommands(
+          {
+            ...next,
+            state: step.state,
+            entrants: next.entrants + 1,
+            players: { ...next.players, [e.userId]: { entryId: e.entryId, name: e.name } },
+          },
+          step.commands,
+        );
+      }
+      if (closed !== null) {
+        const step = closeRegistration(next.state, placePrizes(closed.prizePool, closed.entries));
+        next = withCommands({ ...next, state: step.state }, step.commands);
+        this.deps.logger.info(
+          { event: 'registration_closed', tournamentId, entries: closed.entries, prizePool: closed.prizePool },
+          'late registration closed: the prizes are final',
+        );
+      }
+      if (next === this.json) return;
+      if (chipsHeld(next.state) !== next.state.chipsInPlay) throw new Error('the chips in play would not add up');
+      await this.commit(next);
+      this.kick();
+    });
+  }
+
   /** Stops the runner and the timers; queued steps finish first. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -242,7 +292,8 @@ export class DirectorActor {
     } else {
       index = levelAfterHands(structure, Math.max(0, ...state.tables.map((t) => t.lastHandNo)));
     }
-    const remaining = Object.values(state.players).filter((p) => p.place === null);
+    // Seated players (busts wait for their place while late registration is open).
+    const remaining = Object.values(state.players).filter((p) => p.place === null && p.table !== null);
     const view: TournamentView = {
       tournament_id: this.tournamentId,
       name: this.json.name,
@@ -419,11 +470,19 @@ export class DirectorActor {
       case 'award':
         await this.deps.store.award(tournamentId, this.json.players[c.player]!.entryId, c.place, c.prize);
         return;
-      case 'open_table':
+      case 'open_table': {
+        // Tables 1..n are created once each: the new one's id is the last.
+        const ids = await this.deps.store.openTables(tournamentId, c.table);
+        const tableId = ids[c.table - 1]!;
+        await this.mailbox.post(() =>
+          this.commit({ ...this.json, tables: { ...this.json.tables, [String(c.table)]: tableId } }),
+        );
+        return;
+      }
       case 'add_chips':
-        // Late entries and add-ons are refused when a tournament is created (newTournamentIssues), so
-        // the engine never decides these for one that runs here.
-        throw new Error(`${c.kind} is not offered yet`);
+        // Add-ons are refused when a tournament is created (newTournamentIssues): the engine never
+        // decides one for a tournament that runs here.
+        throw new Error('add-ons are not offered yet');
       case 'finished':
         await this.deps.store.finish(tournamentId);
         this.deps.logger.info({ event: 'tournament_finished', tournamentId, winner: c.winner }, 'tournament finished');
@@ -520,7 +579,8 @@ function commandId(state: DirectorState, command: DirectorCommand): string {
     case 'close_table':
       return `close:${command.table}`;
     case 'award':
-      return `award:${command.player}`;
+      // A re-entered player's earlier entries are awarded apart.
+      return command.entryNo > 1 ? `award:${command.player}:${command.entryNo}` : `award:${command.player}`;
     case 'finished':
       return 'finished';
     case 'open_table':

@@ -1,4 +1,5 @@
 import type { Logger } from '@felt/platform';
+import { MailboxClosedError } from '../actor/mailbox.js';
 import { NotOwnerError, type HeldLease, type TableOwnership } from '../ownership/table-ownership.js';
 import { StaleEpochError, type CheckpointStore, type Clock, type RandomSource, type Scheduler } from '../ports.js';
 import { directorKey, type TournamentReport } from './contracts.js';
@@ -116,6 +117,13 @@ export class Directors {
       for (const [id, entry] of [...this.live]) {
         if (entry.actor.done) await this.evict(id, 'finished');
         else if (!this.options.owns(directorKey(id))) await this.evict(id, 'the ring moved it');
+        else {
+          // Late registration: new entries are seated, and it closes after its last level.
+          entry.actor.admitLateEntries().catch((err: unknown) => {
+            if (!(err instanceof MailboxClosedError))
+              this.options.logger.warn({ err, tournamentId: id }, 'late entries not admitted yet; trying again');
+          });
+        }
       }
     } finally {
       this.polling = false;

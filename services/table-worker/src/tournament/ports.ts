@@ -55,6 +55,22 @@ export interface TournamentStore {
   award(tournamentId: string, entryId: string, place: number, prize: number): Promise<void>;
   /** Every place is paid: the tournament is finished. */
   finish(tournamentId: string): Promise<void>;
+  /** Entries registered since the start (late registration) and not seated yet, oldest first. */
+  lateEntries(tournamentId: string): Promise<readonly LateEntry[]>;
+  /**
+   * Late registration ends (again: the same answer): no entry is taken after this. The final field
+   * (every entry not refunded) and prize pool.
+   */
+  closeRegistration(tournamentId: string): Promise<{ readonly entries: number; readonly prizePool: number }>;
+}
+
+/** An entry registered after the start, waiting for the director to seat it. */
+export interface LateEntry {
+  readonly entryId: string;
+  readonly userId: string;
+  /** 1 for a player's first entry (re-entries are not offered yet). */
+  readonly entryNo: number;
+  readonly name: string;
 }
 
 /** No worker took the message (none owns the target, it did not answer in time, or it moved twice). */
