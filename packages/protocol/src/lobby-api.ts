@@ -556,12 +556,10 @@ export const tournamentSummarySchema = z.object({
   created_at: z.iso.datetime(),
   late_registration_open: z
     .boolean()
-    .optional()
     .describe(
       'True while the tournament runs and still takes late registrations (its config has ' +
         'lateRegistrationLevels above 0 and its director has not closed registration yet): register joins it ' +
-        'as it plays. False otherwise, registering tournaments included. Always sent by this lobby; ' +
-        'absent, from an older one, it means false',
+        'as it plays. False otherwise, registering tournaments included.',
     ),
 });
 export type LobbyTournamentSummary = z.infer<typeof tournamentSummarySchema>;

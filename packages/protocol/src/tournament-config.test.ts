@@ -196,7 +196,7 @@ describe('newTournamentIssues', () => {
     ).toEqual(['startingStack', 'reEntry']);
   });
 
-  it('refuses what the director does not offer yet: late registration, re-entry, an add-on', () => {
+  it('refuses what the director does not offer yet: re-entry, an add-on (late registration is offered)', () => {
     const config = parseTournamentConfig({
       ...mtt,
       lateRegistrationLevels: 3,
@@ -205,13 +205,10 @@ describe('newTournamentIssues', () => {
       structure: { preset: 'regular' },
     });
     expect(newTournamentIssues(config, NOW)).toEqual([
-      {
-        path: 'lateRegistrationLevels',
-        message: 'late registration is not offered yet: registration closes at the start',
-      },
-      { path: 'reEntry', message: 're-entry is not offered yet: registration closes at the start' },
-      { path: 'addOn', message: 'an add-on is not offered yet: registration closes at the start' },
+      { path: 'reEntry', message: 're-entry is not offered yet' },
+      { path: 'addOn', message: 'an add-on is not offered yet' },
     ]);
+    expect(newTournamentIssues(parseTournamentConfig({ ...mtt, lateRegistrationLevels: 3 }), NOW)).toEqual([]);
   });
 });
 

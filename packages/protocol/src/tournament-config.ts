@@ -346,15 +346,14 @@ export function newTournamentIssues(config: TournamentConfig, nowMs: number): To
       issues.push({ path, message: `the totals it makes may come to at most ${ROOM_CHIPS_MAX} chips` });
     }
   }
-  // The director does not offer these yet (registration closes at the start): a new tournament may not
-  // promise them. A stored config that has them still parses.
+  // The director does not offer these yet: a new tournament may not promise them. A stored config that
+  // has them still parses. (Late registration is offered: the director seats late entries.)
   const notYet: Array<[string, boolean, string]> = [
-    ['lateRegistrationLevels', config.lateRegistrationLevels > 0, 'late registration'],
     ['reEntry', config.reEntry !== null, 're-entry'],
     ['addOn', config.addOn !== null, 'an add-on'],
   ];
   for (const [path, set, what] of notYet) {
-    if (set) issues.push({ path, message: `${what} is not offered yet: registration closes at the start` });
+    if (set) issues.push({ path, message: `${what} is not offered yet` });
   }
   return issues;
 }

@@ -762,6 +762,7 @@ export const en = {
       finished: 'Finished',
       cancelled: 'Cancelled',
     },
+    lateRegistration: 'Running, late registration open',
     freeroll: 'Freeroll',
     whenFull: 'When full',
     back: 'All tournaments',

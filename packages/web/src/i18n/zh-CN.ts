@@ -754,6 +754,7 @@ export const zhCN: Catalog = {
       finished: '已结束',
       cancelled: '已取消',
     },
+    lateRegistration: '进行中，仍可迟到报名',
     freeroll: '免费赛',
     whenFull: '坐满即开',
     back: '全部锦标赛',

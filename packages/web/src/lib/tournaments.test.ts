@@ -105,6 +105,14 @@ describe('a level’s cells', () => {
   });
 });
 
+describe('statusText', () => {
+  it('says when a running tournament still takes late registrations', () => {
+    expect(statusText('running')).toBe('Running');
+    expect(statusText('running', true)).toBe('Running, late registration open');
+    expect(statusText('registering', true)).toBe('Registering');
+  });
+});
+
 describe('registration', () => {
   it('Register while a place is free, Unregister once registered, full or closed otherwise', () => {
     const d = (over: Parameters<typeof tournamentDetail>[0]) => registration(tournamentDetail(over));
@@ -117,6 +125,12 @@ describe('registration', () => {
       expect(d({ status, registered: false })).toBe(Registration.CLOSED);
       expect(d({ status, registered: true })).toBe(Registration.CLOSED);
     }
+    // Late registration: a running tournament still takes entries, and an entry cannot be taken back.
+    expect(d({ status: 'running', late_registration_open: true, registered: false })).toBe(Registration.REGISTER);
+    expect(d({ status: 'running', late_registration_open: true, registered: true })).toBe(Registration.CLOSED);
+    expect(
+      d({ status: 'running', late_registration_open: true, registered: false, entrants: 100, max_entrants: 100 }),
+    ).toBe(Registration.FULL);
   });
 });
 

@@ -21,7 +21,8 @@ export function formatText(format: TournamentFormat): string {
 }
 
 /** "Registering", "Running", "Finished", "Cancelled". */
-export function statusText(status: TournamentStatus): string {
+export function statusText(status: TournamentStatus, lateRegistrationOpen = false): string {
+  if (status === 'running' && lateRegistrationOpen) return t('tournaments.lateRegistration');
   return t(`tournaments.status.${status}`);
 }
 
@@ -116,7 +117,7 @@ export const Registration = {
   UNREGISTER: 'unregister',
   /** Registering, not registered, every place taken. */
   FULL: 'full',
-  /** Started, finished or cancelled: nothing to do. */
+  /** Started (late registration over, or already in), finished or cancelled: nothing to do. */
   CLOSED: 'closed',
 } as const;
 export type Registration = (typeof Registration)[keyof typeof Registration];
@@ -126,10 +127,12 @@ export type Registration = (typeof Registration)[keyof typeof Registration];
  * (a start time that has just passed, a place taken meanwhile): its refusal is shown as it comes.
  */
 export function registration(
-  d: Pick<LobbyTournamentDetail, 'status' | 'registered' | 'entrants' | 'max_entrants'>,
+  d: Pick<LobbyTournamentDetail, 'status' | 'registered' | 'entrants' | 'max_entrants' | 'late_registration_open'>,
 ): Registration {
-  if (d.status !== 'registering') return Registration.CLOSED;
-  if (d.registered) return Registration.UNREGISTER;
+  // Late registration: a running tournament still takes entries, which cannot be taken back.
+  const late = d.status === 'running' && d.late_registration_open;
+  if (d.status !== 'registering' && !late) return Registration.CLOSED;
+  if (d.registered) return late ? Registration.CLOSED : Registration.UNREGISTER;
   return d.entrants >= d.max_entrants ? Registration.FULL : Registration.REGISTER;
 }
 

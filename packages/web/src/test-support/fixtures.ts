@@ -170,6 +170,7 @@ export function tournamentSummary(over: Partial<LobbyTournamentSummary> = {}): L
     starts_at: '2026-12-06T18:00:00.000Z',
     prize_pool: 300,
     created_at: '2026-12-01T10:00:00.000Z',
+    late_registration_open: false,
     ...over,
   };
 }

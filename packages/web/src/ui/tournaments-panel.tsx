@@ -181,7 +181,7 @@ export function TournamentsTable({ tournaments }: { readonly tournaments: readon
               <span className="tournaments__game">{gameShortTitle(x.game, x.limit)}</span>
             </td>
             <td className="hide-sm">{formatText(x.format)}</td>
-            <td>{statusText(x.status)}</td>
+            <td>{statusText(x.status, x.late_registration_open)}</td>
             <td className="num">{priceText(x.buy_in, x.fee)}</td>
             <td className="num">{entrantsText(x)}</td>
             <td>{x.starts_at === null ? startText(x) : <time dateTime={x.starts_at}>{startText(x)}</time>}</td>
@@ -251,7 +251,7 @@ export function TournamentDetail({
         </div>
         <div>
           <dt>{t('tournaments.statusLabel')}</dt>
-          <dd data-testid="tournament-status">{statusText(d.status)}</dd>
+          <dd data-testid="tournament-status">{statusText(d.status, d.late_registration_open)}</dd>
         </div>
         <div>
           <dt>{t('tournaments.buyIn')}</dt>
