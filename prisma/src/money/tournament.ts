@@ -166,16 +166,7 @@ function checkRegistrationOpen(t: LockedTournament, now: Date): void {
       );
     }
   }
-  if (t.status !== TournamentStatus.registering) {
-    throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
-  }
-  if (t.startsAt !== null && t.startsAt.getTime() <= now.getTime()) {
-    throw new TournamentRefusedError(
-      TournamentRefusal.NOT_REGISTERING,
-      t.id,
-      `it started at ${t.startsAt.toISOString()}`,
-    );
-  }
+  checkBeforeStart(t, now);
 }
 
 /**
@@ -254,8 +245,11 @@ export async function registerTournamentEntry(
   );
 }
 
-/** Unregistration is open only while registering and before the start time, late registration or not. */
-function checkUnregistrationOpen(t: LockedTournament, now: Date): void {
+/**
+ * Registering and before its start time: when unregistration is open (late registration or not), and
+ * registration without late registration.
+ */
+function checkBeforeStart(t: LockedTournament, now: Date): void {
   if (t.status !== TournamentStatus.registering) {
     throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, `it is ${t.status}`);
   }
@@ -299,7 +293,7 @@ export async function unregisterTournamentEntry(
     prisma,
     async (tx) => {
       const t = await lockTournament(tx, req.tournamentId);
-      checkUnregistrationOpen(t, req.now ?? new Date());
+      checkBeforeStart(t, req.now ?? new Date());
       const entry = await tx.tournamentEntry.findFirst({
         where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.registered },
         select: { id: true, userId: true },

@@ -15,7 +15,7 @@ import {
   type Harness,
 } from '../../test/support/fakes.js';
 import { type TableActor } from '../actor/table-actor.js';
-import { playUntil } from '../../test/support/actor.js';
+import { playUntil, shove } from '../../test/support/actor.js';
 import type { LiveTableMoney, MoneyMember, MoneySeed } from './ports.js';
 import { recordPersistOutcome } from './persist-outcomes.js';
 
@@ -63,41 +63,6 @@ const handInProgress = (actor: TableActor): boolean => {
   const s = actor.snapshot();
   return s.hand !== null && s.meta !== null && s.meta.endedAt === null;
 };
-
-/** Plays on with every human going all in whenever they may (stacks move fast), until `done`. */
-async function shoveUntil(h: Harness, actor: TableActor, done: () => boolean, steps: number): Promise<void> {
-  const answered = new Set<string>();
-  for (let i = 0; i < steps && !done(); i++) {
-    await pass(h, 250, 250);
-    for (const p of h.publisher.all) {
-      const m = p.message;
-      if (m.type !== 'your_turn' || p.audience.kind !== 'user' || answered.has(m.turn_token)) continue;
-      answered.add(m.turn_token);
-      const userId = p.audience.userId;
-      const conn = actor.snapshot().connections.find((c) => c.userId === userId);
-      if (!conn) continue;
-      const v = m.valid_actions;
-      const choice = v.raise
-        ? { action: 'raise' as const, amount: v.raise.max }
-        : v.bet
-          ? { action: 'bet' as const, amount: v.bet.max }
-          : { action: v.call !== null ? ('call' as const) : ('check' as const) };
-      await actor.submit({
-        kind: 'client',
-        connectionId: conn.connectionId,
-        userId,
-        frame: {
-          type: 'action',
-          table_id: TABLE,
-          hand_id: m.hand_id,
-          turn_token: m.turn_token,
-          command_id: `shove-${m.turn_token}`,
-          ...choice,
-        },
-      });
-    }
-  }
-}
 
 const engineStack = (actor: TableActor, userId: string): number | undefined =>
   actor.snapshot().engine.seats.find((s) => s.playerId === userId)?.stack;
@@ -442,7 +407,7 @@ describe('bots are users (§1, §3)', () => {
       });
       const botIds = () => new Set(seeds.funded.map((f) => f.botId));
       const brokeBots = () => h.hands.cashOuts.filter((c) => botIds().has(c.user_id) && c.final_stack === 0);
-      await shoveUntil(h, actor, () => h.hands.cashOuts.length > 0, 3_000);
+      await playUntil(h, actor, () => h.hands.cashOuts.length > 0, 3_000, shove);
       const broke = brokeBots();
       if (broke.length === 0) continue;
       busts++;

@@ -1,6 +1,6 @@
 // What the table actor's tests share: three players, a two-player table with both attached, and
 // the first hand dealt on the harness clock.
-import type { TableMessage, TableState } from '@felt/protocol';
+import type { TableMessage, TableState, YourTurn } from '@felt/protocol';
 import type { TableActor } from '../../src/actor/table-actor.js';
 import { createActor, flush, pass, room, TABLE, uid, type Harness } from './fakes.js';
 
@@ -42,11 +42,34 @@ export function actorState(h: Harness, user: string): TableState {
   return lastState(h.publisher.toUser(user));
 }
 
+/** How a test's players answer a turn: the action (and amount) from what is valid. */
+export type TurnChoice = (valid: YourTurn['valid_actions']) => {
+  action: 'check' | 'call' | 'bet' | 'raise';
+  amount?: number;
+};
+
+/** Check when free, else call: hands reach showdown and stacks move. */
+export const checkOrCall: TurnChoice = (v) => ({ action: v.check ? 'check' : 'call' });
+
+/** All in whenever they may (the largest bet or raise), else call or check: stacks move fast. */
+export const shove: TurnChoice = (v) =>
+  v.raise
+    ? { action: 'raise', amount: v.raise.max }
+    : v.bet
+      ? { action: 'bet', amount: v.bet.max }
+      : { action: v.call !== null ? 'call' : 'check' };
+
 /**
- * Lets the table's clock run in 250 ms steps and answers every turn (check, else call) until `done`
- * or `steps` run out; the caller checks `done` after.
+ * Lets the table's clock run in 250 ms steps and answers every turn (`choose`: check, else call) until
+ * `done` or `steps` run out; the caller checks `done` after.
  */
-export async function playUntil(h: Harness, actor: TableActor, done: () => boolean, steps = 600): Promise<void> {
+export async function playUntil(
+  h: Harness,
+  actor: TableActor,
+  done: () => boolean,
+  steps = 600,
+  choose: TurnChoice = checkOrCall,
+): Promise<void> {
   const answered = new Set<string>();
   for (let i = 0; i < steps && !done(); i++) {
     await pass(h, 250, 250);
@@ -68,7 +91,7 @@ export async function playUntil(h: Harness, actor: TableActor, done: () => boole
           hand_id: m.hand_id,
           turn_token: m.turn_token,
           command_id: `auto-${m.turn_token}`,
-          action: m.valid_actions.check ? 'check' : 'call',
+          ...choose(m.valid_actions),
         },
       });
     }
