@@ -196,6 +196,10 @@ describe('the tournament director (actor)', () => {
     // The smallest table takes the late entry, with the starting stack.
     expect(r.tables.ofKind('seat').filter((s) => s.user_id === uid(6))).toMatchObject([{ stack: 500 }]);
     expect([...seating(r.tables).values()].map((p) => p.length)).toEqual([3, 3]);
+    // Every table is told of the larger field at once.
+    const infos = r.tables.ofKind('info');
+    expect(infos.map((i) => i.table_id).sort()).toEqual(TABLE_IDS.slice(0, 2).sort());
+    expect(infos.every((i) => i.info.entrants === 6 && i.info.players_left === 6)).toBe(true);
     // Every table is full: a third one is opened for the next two, and it deals once it has two.
     r.store.late.push(late(7), late(8));
     await director.admitLateEntries();

@@ -263,6 +263,14 @@ export class DirectorActor {
       }
       if (next === this.json) return;
       if (chipsHeld(next.state) !== next.state.chipsInPlay) throw new Error('the chips in play would not add up');
+      // Every table shows the new field (and, once closed, the final prizes) at once.
+      const infos: PendingCommand[] = next.state.tables
+        .filter((t) => !t.closed)
+        .map((t) => ({
+          id: `info:field:${next.entrants}:${closed !== null ? 'closed' : 'open'}:${t.table}`,
+          command: { kind: 'info', table: t.table },
+        }));
+      next = { ...next, pending: [...next.pending, ...infos] };
       await this.commit(next);
       this.kick();
     });
