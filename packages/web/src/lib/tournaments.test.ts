@@ -131,6 +131,13 @@ describe('registration', () => {
     expect(
       d({ status: 'running', late_registration_open: true, registered: false, entrants: 100, max_entrants: 100 }),
     ).toBe(Registration.FULL);
+    // Out already: no second entry.
+    const out = tournamentDetail({ status: 'running', late_registration_open: true, registered: false });
+    const me = out.players[0]!.user_id;
+    expect(registration({ ...out, players: [{ ...out.players[0]!, status: 'finished', place: 9 }] }, me)).toBe(
+      Registration.CLOSED,
+    );
+    expect(registration(out, 'someone-else')).toBe(Registration.REGISTER);
   });
 });
 

@@ -127,12 +127,18 @@ export type Registration = (typeof Registration)[keyof typeof Registration];
  * (a start time that has just passed, a place taken meanwhile): its refusal is shown as it comes.
  */
 export function registration(
-  d: Pick<LobbyTournamentDetail, 'status' | 'registered' | 'entrants' | 'max_entrants' | 'late_registration_open'>,
+  d: Pick<
+    LobbyTournamentDetail,
+    'status' | 'registered' | 'entrants' | 'max_entrants' | 'late_registration_open' | 'players'
+  >,
+  meId?: string,
 ): Registration {
-  // Late registration: a running tournament still takes entries, which cannot be taken back.
+  // Late registration: a running tournament still takes entries, which cannot be taken back; a player
+  // already out of it may not enter again (re-entry is not offered).
   const late = d.status === 'running' && d.late_registration_open;
   if (d.status !== 'registering' && !late) return Registration.CLOSED;
   if (d.registered) return late ? Registration.CLOSED : Registration.UNREGISTER;
+  if (late && d.players.some((p) => p.user_id === meId)) return Registration.CLOSED;
   return d.entrants >= d.max_entrants ? Registration.FULL : Registration.REGISTER;
 }
 

@@ -216,7 +216,7 @@ export function TournamentDetail({
   const t = useT();
   const ids = { structure: useId(), payouts: useId(), players: useId() };
   const structure = tournamentStructure(d.config);
-  const reg = registration(d);
+  const reg = registration(d, meId);
   return (
     <article className="tournament" data-testid="tournament" data-status={d.status} data-registration={reg}>
       <div className="panel__head">
