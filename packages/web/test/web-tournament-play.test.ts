@@ -283,4 +283,36 @@ describe('playing a tournament', () => {
     expect(leaveOld).toBeGreaterThan(joinNew);
     await screenshot(page, 'tournament-moved-desktop');
   });
+  it('late registration: a running tournament is listed as open, Register joins it as it plays, and Take your seat leads to the table', async () => {
+    const id = await tournament({ entrants: { min: 2, max: 6 }, lateRegistrationLevels: 2 });
+    const [first] = [await bot(id, () => 'passive'), await bot(id, () => 'passive')];
+    await startNow(id);
+    await waitUntil('the start', async () => (await first.lobby.getTournament(id)).status === 'running', 30_000);
+
+    const page = await newPage(DESKTOP);
+    await signUp(page, uniqueName('tl'));
+    const wallet = async () => Number(((await page.getByTestId('wallet').textContent()) ?? '').replace(/[^\d]/g, ''));
+    const before = await wallet();
+    await page.getByRole('tab', { name: 'Tournaments' }).click();
+    const row = page.locator(`[data-testid="tournaments"] tr[data-tournament="${id}"]`);
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('running');
+    expect((await row.locator('td').allTextContents())[2]).toBe('Running, late registration open');
+
+    await page.goto(`${suite.env.origin}/#/tournaments/${id}`);
+    const detail = page.getByTestId('tournament');
+    await detail.waitFor();
+    expect(await detail.getAttribute('data-registration')).toBe('register');
+    await page.getByRole('button', { name: /^Register for / }).click();
+    // In: nothing to take back while it runs, and the buy-in left the wallet.
+    await waitUntil('the late registration', async () => (await detail.getAttribute('data-registration')) === 'closed');
+    await waitUntil('the wallet to pay the buy-in', async () => (await wallet()) === before - 100);
+    const take = page.getByTestId('take-seat');
+    await take.waitFor({ timeout: 30_000 });
+    await take.click();
+    await page.waitForURL(/#\/table\/[0-9a-f-]+$/);
+    await page.getByTestId('tournament-bar').waitFor();
+    expect(await page.getByTestId('tournament-field').textContent()).toBe('Players 3/3');
+    await screenshot(page, 'tournament-late-registration-desktop');
+  });
 });
