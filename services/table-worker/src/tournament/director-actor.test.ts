@@ -77,8 +77,13 @@ class FakeStore implements TournamentStore {
   /** Entries registered after the start (late registration); `closes` counts the closes asked for. */
   readonly late: LateEntry[] = [];
   closes = 0;
-  lateEntries() {
-    return Promise.resolve(this.late.filter((e) => !this.seats.has(e.entryId)));
+  lateCalls = 0;
+  /** While set, lateEntries answers only when it resolves (a slow Postgres). */
+  hold: Promise<void> | null = null;
+  async lateEntries() {
+    this.lateCalls++;
+    await this.hold;
+    return this.late.filter((e) => !this.seats.has(e.entryId));
   }
   closeRegistration() {
     this.closes++;
@@ -252,6 +257,22 @@ describe('the tournament director (actor)', () => {
     // Closed: a poll asks Postgres nothing more.
     await director.admitLateEntries();
     expect(r.store.closes).toBe(1);
+    await director.stop();
+  });
+
+  it('late registration: a slow Postgres gets one pass at a time, however often the poll asks', async () => {
+    const r = rig({ lateRegistrationLevels: 1 });
+    const director = await DirectorActor.start(T, await r.store.start(), r.deps);
+    await settle(r.time);
+    let release = (): void => undefined;
+    r.store.hold = new Promise<void>((resolve) => (release = resolve));
+    const passes = [director.admitLateEntries(), director.admitLateEntries(), director.admitLateEntries()];
+    await flush();
+    expect(r.store.lateCalls).toBe(1);
+    release();
+    await Promise.all(passes);
+    await director.admitLateEntries();
+    expect(r.store.lateCalls).toBe(2);
     await director.stop();
   });
 

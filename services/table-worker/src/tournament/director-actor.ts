@@ -102,6 +102,8 @@ export class DirectorActor {
   private cancelTimer: (() => void) | undefined;
   private cancelRetry: (() => void) | undefined;
   private failures = 0;
+  /** The late-entry pass queued or running, if any (admitLateEntries). */
+  private admitting: Promise<void> | null = null;
 
   private constructor(
     private json: DirectorJSON,
@@ -229,51 +231,61 @@ export class DirectorActor {
    * poll calls it; after a failover a repeat seats nobody twice (a seated entry is in `players`).
    */
   admitLateEntries(): Promise<void> {
-    return this.mailbox.post(async () => {
-      const { state, config, tournamentId } = this.json;
-      if (this.json.done || state.finished || !state.registrationOpen) return;
-      const closing = this.info(this.deps.clock.now()).level > config.lateRegistrationLevels;
-      const closed = closing ? await this.deps.store.closeRegistration(tournamentId) : null;
-      let next = this.json;
-      for (const e of await this.deps.store.lateEntries(tournamentId)) {
-        if (next.players[e.userId]?.entryId === e.entryId) continue;
-        const step = lateEntry(
-          next.state,
-          e.userId,
-          { stack: config.startingStack, entryNo: e.entryNo },
-          rngOf(this.deps.random),
-        );
-        next = withCommands(
-          {
-            ...next,
-            state: step.state,
-            entrants: next.entrants + 1,
-            players: { ...next.players, [e.userId]: { entryId: e.entryId, name: e.name } },
-          },
-          step.commands,
-        );
-      }
-      if (closed !== null) {
-        const step = closeRegistration(next.state, placePrizes(closed.prizePool, closed.entries));
-        next = withCommands({ ...next, state: step.state }, step.commands);
-        this.deps.logger.info(
-          { event: 'registration_closed', tournamentId, entries: closed.entries, prizePool: closed.prizePool },
-          'late registration closed: the prizes are final',
-        );
-      }
-      if (next === this.json) return;
-      if (chipsHeld(next.state) !== next.state.chipsInPlay) throw new Error('the chips in play would not add up');
-      // Every table shows the new field (and, once closed, the final prizes) at once.
-      const infos: PendingCommand[] = next.state.tables
-        .filter((t) => !t.closed)
-        .map((t) => ({
-          id: `info:field:${next.entrants}:${closed !== null ? 'closed' : 'open'}:${t.table}`,
-          command: { kind: 'info', table: t.table },
-        }));
-      next = { ...next, pending: [...next.pending, ...infos] };
-      await this.commit(next);
-      this.kick();
-    });
+    // Registration closed (the usual case): nothing to post. One call at a time: a slow Postgres does
+    // not pile a call per poll into the mailbox.
+    if (!this.json.state.registrationOpen || this.admitting !== null) return this.admitting ?? Promise.resolve();
+    this.admitting = this.mailbox
+      .post(() => this.admitLate())
+      .finally(() => {
+        this.admitting = null;
+      });
+    return this.admitting;
+  }
+
+  private async admitLate(): Promise<void> {
+    const { state, config, tournamentId } = this.json;
+    if (this.json.done || state.finished || !state.registrationOpen) return;
+    const closing = this.info(this.deps.clock.now()).level > config.lateRegistrationLevels;
+    const closed = closing ? await this.deps.store.closeRegistration(tournamentId) : null;
+    let next = this.json;
+    for (const e of await this.deps.store.lateEntries(tournamentId)) {
+      if (next.players[e.userId]?.entryId === e.entryId) continue;
+      const step = lateEntry(
+        next.state,
+        e.userId,
+        { stack: config.startingStack, entryNo: e.entryNo },
+        rngOf(this.deps.random),
+      );
+      next = withCommands(
+        {
+          ...next,
+          state: step.state,
+          entrants: next.entrants + 1,
+          players: { ...next.players, [e.userId]: { entryId: e.entryId, name: e.name } },
+        },
+        step.commands,
+      );
+    }
+    if (closed !== null) {
+      const step = closeRegistration(next.state, placePrizes(closed.prizePool, closed.entries));
+      next = withCommands({ ...next, state: step.state }, step.commands);
+      this.deps.logger.info(
+        { event: 'registration_closed', tournamentId, entries: closed.entries, prizePool: closed.prizePool },
+        'late registration closed: the prizes are final',
+      );
+    }
+    if (next === this.json) return;
+    if (chipsHeld(next.state) !== next.state.chipsInPlay) throw new Error('the chips in play would not add up');
+    // Every table shows the new field (and, once closed, the final prizes) at once.
+    const infos: PendingCommand[] = next.state.tables
+      .filter((t) => !t.closed)
+      .map((t) => ({
+        id: `info:field:${next.entrants}:${closed !== null ? 'closed' : 'open'}:${t.table}`,
+        command: { kind: 'info', table: t.table },
+      }));
+    next = { ...next, pending: [...next.pending, ...infos] };
+    await this.commit(next);
+    this.kick();
   }
 
   /** Stops the runner and the timers; queued steps finish first. */
