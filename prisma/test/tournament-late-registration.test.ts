@@ -8,30 +8,27 @@ import {
   HOUSE_FEE,
   lateTournamentEntries,
   Ledger,
-  ledgerTotals,
   openTournamentTables,
   registerTournamentEntry,
-  runAudit,
   seatTournamentEntry,
   startTournament,
   tournamentPoolAccount,
-  TournamentRefusedError,
+  type TournamentRefusedError,
   unregisterTournamentEntry,
   walletAccount,
   type NewTournament,
   type TestDatabase,
 } from '@felt/db';
+import {
+  expectConserved as expectConservedIn,
+  playerWithChips,
+  tournamentRefusal,
+} from './support/tournament-ledger.js';
 
 let db: TestDatabase;
 let ledger: Ledger;
-let seq = 0;
 
-async function newPlayer(chips = 1_000n): Promise<{ id: string; name: string }> {
-  const name = `l${++seq}_${Math.random().toString(36).slice(2, 8)}`;
-  const u = await db.prisma.user.create({ data: { name, nameKey: name, passwordHash: 'x' } });
-  if (chips > 0n) await ledger.grant({ userId: u.id, amount: chips, idempotencyKey: `grant:${u.id}` });
-  return { id: u.id, name };
-}
+const newPlayer = (chips = 1_000n) => playerWithChips(db.prisma, ledger, 'l', chips);
 
 const HOUR = 3600_000;
 
@@ -53,20 +50,8 @@ const pool = (tournamentId: string) => accountBalance(db.prisma, tournamentPoolA
 const register = (tournamentId: string, userId: string, now?: Date) =>
   registerTournamentEntry(db.prisma, { tournamentId, userId, ...(now ? { now } : {}) });
 
-async function refusal(p: Promise<unknown>): Promise<{ reason: string; message: string }> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TournamentRefusedError);
-  return { reason: (err as TournamentRefusedError).reason, message: (err as TournamentRefusedError).message };
-}
-
-async function expectConserved(): Promise<void> {
-  const t = await ledgerTotals(db.prisma);
-  expect(t.wallets + t.escrow + t.rake + t.bankroll + t.tournamentPools + t.fees).toBe(t.granted);
-  expect((await runAudit(db.prisma)).issues).toEqual([]);
-}
+const refusal = tournamentRefusal;
+const expectConserved = (): Promise<void> => expectConservedIn(db.prisma);
 
 /** A running scheduled tournament with two players seated at its first table. */
 async function running(lateRegistrationLevels: number, over: Partial<NewTournament> = {}) {

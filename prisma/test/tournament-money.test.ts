@@ -11,7 +11,6 @@ import {
   HOUSE_FEE,
   InsufficientFundsError,
   Ledger,
-  ledgerTotals,
   postLedgerTransaction,
   registerTournamentEntry,
   runAudit,
@@ -23,17 +22,16 @@ import {
   type NewTournament,
   type TestDatabase,
 } from '@felt/db';
+import {
+  expectConserved as expectConservedIn,
+  playerWithChips,
+  tournamentRefusal,
+} from './support/tournament-ledger.js';
 
 let db: TestDatabase;
 let ledger: Ledger;
-let seq = 0;
 
-async function newPlayer(chips = 1_000n): Promise<string> {
-  const name = `t${++seq}_${Math.random().toString(36).slice(2, 8)}`;
-  const u = await db.prisma.user.create({ data: { name, nameKey: name, passwordHash: 'x' } });
-  if (chips > 0n) await ledger.grant({ userId: u.id, amount: chips, idempotencyKey: `grant:${u.id}` });
-  return u.id;
-}
+const newPlayer = async (chips = 1_000n): Promise<string> => (await playerWithChips(db.prisma, ledger, 't', chips)).id;
 
 const sitAndGo = (over: Partial<NewTournament> = {}): NewTournament => ({
   name: 'SNG',
@@ -51,21 +49,8 @@ const sitAndGo = (over: Partial<NewTournament> = {}): NewTournament => ({
 const balance = (userId: string) => accountBalance(db.prisma, walletAccount(userId));
 const pool = (tournamentId: string) => accountBalance(db.prisma, tournamentPoolAccount(tournamentId));
 
-async function refusal(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TournamentRefusedError);
-  return (err as TournamentRefusedError).reason;
-}
-
-async function expectConserved(): Promise<void> {
-  const t = await ledgerTotals(db.prisma);
-  expect(t.wallets + t.escrow + t.rake + t.bankroll + t.tournamentPools + t.fees).toBe(t.granted);
-  const report = await runAudit(db.prisma);
-  expect(report.issues).toEqual([]);
-}
+const refusal = async (p: Promise<unknown>): Promise<string> => (await tournamentRefusal(p)).reason;
+const expectConserved = (): Promise<void> => expectConservedIn(db.prisma);
 
 beforeAll(async () => {
   db = await createTestDatabase();
