@@ -394,7 +394,7 @@ await watchPersistOutcomes(subscriber, prefix, {
       unconfirmed.confirmed(outcome.room_id, outcome.id);
     // A recorded cash-out frees its seat in the room rows, and no room event says so: the table
     // reads its rows again (a bot may take the seat; its bookkeeping of the cash-out ends).
-    if (outcome.kind === 'cash_out' && outcome.outcome !== 'pending') {
+    if (outcome.kind === 'cash_out' && (outcome.outcome === 'paid' || outcome.outcome === 'mismatch')) {
       directory
         .peek(outcome.room_id)
         ?.submit({ kind: 'refresh' })
