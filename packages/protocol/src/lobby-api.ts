@@ -561,6 +561,13 @@ export const tournamentSummarySchema = z.object({
         'lateRegistrationLevels above 0 and its director has not closed registration yet): register joins it ' +
         'as it plays. False otherwise, registering tournaments included.',
     ),
+  re_entry_open: z
+    .boolean()
+    .describe(
+      'True while the tournament runs and a player whose entry is out may still buy in again (its config ' +
+        'has reEntry, late registration is open and its director has not closed re-entry at the end of ' +
+        'reEntry.untilLevel). False otherwise.',
+    ),
 });
 export type LobbyTournamentSummary = z.infer<typeof tournamentSummarySchema>;
 
@@ -584,7 +591,12 @@ export const tournamentDetailSchema = tournamentSummarySchema.extend({
     z.object({
       user_id: z.uuid(),
       name: z.string(),
-      status: z.enum(['registered', 'playing', 'finished']),
+      status: z
+        .enum(['registered', 'playing', 'busted', 'finished'])
+        .describe(
+          'One row per entry (a re-entry is another row). busted: out while late registration is open; ' +
+            'its place and prize are given when registration closes',
+        ),
       place: z.number().int().nullable(),
       prize: chips,
       table_id: z
@@ -597,6 +609,12 @@ export const tournamentDetailSchema = tournamentSummarySchema.extend({
     .array(z.object({ place: z.number().int(), amount: chips }))
     .describe("What each paid place wins: the standard chart for the field as it stands, from the pool's buy-ins"),
   registered: z.boolean().describe('Whether you hold an entry registered or playing'),
+  can_re_enter: z
+    .boolean()
+    .describe(
+      'Whether you may buy in again now (POST register makes the re-entry): your last entry is out, ' +
+        're_entry_open, and you have re-entries left (the config reEntry.max)',
+    ),
   your_table_id: z
     .uuid()
     .nullable()
@@ -606,7 +624,7 @@ export type LobbyTournamentDetail = z.infer<typeof tournamentDetailSchema>;
 
 export const tournamentEntrySchema = z.object({
   tournament_id: z.uuid(),
-  entry_no: z.number().int().describe('1 for a first entry'),
+  entry_no: z.number().int().describe('1 for a first entry, 2 and on for re-entries'),
   status: z.enum(['registered', 'playing']),
   wallet: chips.describe('Your wallet after the buy-in and fee'),
   replayed: z.boolean().describe('True when you were registered already: nothing was charged'),

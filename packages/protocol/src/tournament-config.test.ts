@@ -196,19 +196,28 @@ describe('newTournamentIssues', () => {
     ).toEqual(['startingStack', 'reEntry']);
   });
 
-  it('refuses what the director does not offer yet: re-entry, an add-on (late registration is offered)', () => {
+  it('refuses an add-on (not offered yet) and a re-entry that outlasts late registration', () => {
     const config = parseTournamentConfig({
       ...mtt,
       lateRegistrationLevels: 3,
-      reEntry: { max: 1, untilLevel: 3 },
+      reEntry: { max: 1, untilLevel: 4 },
       addOn: { chips: 1_000, cost: 100 },
       structure: { preset: 'regular' },
     });
     expect(newTournamentIssues(config, NOW)).toEqual([
-      { path: 'reEntry', message: 're-entry is not offered yet' },
+      { path: 'reEntry', message: 'untilLevel at most lateRegistrationLevels (3): a re-entry is a late registration' },
       { path: 'addOn', message: 'an add-on is not offered yet' },
     ]);
+    expect(newTournamentIssues(parseTournamentConfig({ ...mtt, reEntry: { max: 1, untilLevel: 1 } }), NOW)).toEqual([
+      { path: 'reEntry', message: 'needs late registration (lateRegistrationLevels): a re-entry is a late registration' },
+    ]);
     expect(newTournamentIssues(parseTournamentConfig({ ...mtt, lateRegistrationLevels: 3 }), NOW)).toEqual([]);
+    expect(
+      newTournamentIssues(
+        parseTournamentConfig({ ...mtt, lateRegistrationLevels: 3, reEntry: { max: 2, untilLevel: 3 } }),
+        NOW,
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -318,8 +318,8 @@ export const TOURNAMENT_SCHEDULE_AHEAD_MS = 90 * 24 * 3600_000;
  * Rules a *new* tournament must follow beyond what a stored config satisfies, at `nowMs`: a start in
  * the future and at most {@link TOURNAMENT_SCHEDULE_AHEAD_MS} away, every total (the entry price,
  * the largest prize pool, every chip that can be in play) within {@link ROOM_CHIPS_MAX}, so stacks,
- * pots and prizes stay safe integers all the way through, and none of the options the director does
- * not offer yet (late registration, re-entry, add-on).
+ * pots and prizes stay safe integers all the way through, a re-entry only within late registration,
+ * and no add-on (the director does not offer one yet).
  */
 export function newTournamentIssues(config: TournamentConfig, nowMs: number): TournamentConfigIssue[] {
   const issues: TournamentConfigIssue[] = [];
@@ -346,15 +346,20 @@ export function newTournamentIssues(config: TournamentConfig, nowMs: number): To
       issues.push({ path, message: `the totals it makes may come to at most ${ROOM_CHIPS_MAX} chips` });
     }
   }
-  // The director does not offer these yet: a new tournament may not promise them. A stored config that
-  // has them still parses. (Late registration is offered: the director seats late entries.)
-  const notYet: Array<[string, boolean, string]> = [
-    ['reEntry', config.reEntry !== null, 're-entry'],
-    ['addOn', config.addOn !== null, 'an add-on'],
-  ];
-  for (const [path, set, what] of notYet) {
-    if (set) issues.push({ path, message: `${what} is not offered yet` });
+  // A re-entry is a late registration of a busted player: it is taken only while registration is
+  // open, so its last level may not outlast late registration's.
+  if (config.reEntry !== null && config.reEntry.untilLevel > config.lateRegistrationLevels) {
+    issues.push({
+      path: 'reEntry',
+      message:
+        config.lateRegistrationLevels === 0
+          ? 'needs late registration (lateRegistrationLevels): a re-entry is a late registration'
+          : `untilLevel at most lateRegistrationLevels (${config.lateRegistrationLevels}): a re-entry is a late registration`,
+    });
   }
+  // The director does not offer add-ons yet: a new tournament may not promise one. A stored config
+  // that has one still parses. (Late registration and re-entry are offered.)
+  if (config.addOn !== null) issues.push({ path: 'addOn', message: 'an add-on is not offered yet' });
   return issues;
 }
 
