@@ -3,10 +3,12 @@ import {
   accountBalance,
   awardTournamentPlace,
   cancelTournament,
+  closeTournamentReEntry,
   closeTournamentRegistration,
   closeTournamentTable,
   finishTournament,
   lateTournamentEntries,
+  markTournamentEntryOut,
   openTournamentTableIds,
   openTournamentTables,
   seatTournamentEntry,
@@ -103,5 +105,13 @@ export class DbTournamentStore implements TournamentStore {
   async closeRegistration(tournamentId: string): Promise<{ entries: number; prizePool: number }> {
     const closed = await closeTournamentRegistration(this.prisma, tournamentId);
     return { entries: closed.entries, prizePool: Number(closed.prizePool) };
+  }
+
+  async markOut(tournamentId: string, entryId: string): Promise<void> {
+    await markTournamentEntryOut(this.prisma, { tournamentId, entryId });
+  }
+
+  async closeReEntry(tournamentId: string): Promise<void> {
+    await closeTournamentReEntry(this.prisma, tournamentId);
   }
 }

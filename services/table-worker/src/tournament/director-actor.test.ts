@@ -90,6 +90,17 @@ class FakeStore implements TournamentStore {
     const entries = this.started.players.length + this.late.length;
     return Promise.resolve({ entries, prizePool: entries * 100 });
   }
+  /** Entries marked out (busted while registration is open), in order; the closes of re-entry. */
+  readonly outs: string[] = [];
+  reEntryCloses = 0;
+  markOut(_t: string, entryId: string) {
+    this.outs.push(entryId);
+    return Promise.resolve();
+  }
+  closeReEntry() {
+    this.reEntryCloses++;
+    return Promise.resolve();
+  }
 }
 
 const PLAYERS = [1, 2, 3, 4, 5].map((n) => uid(n));
@@ -257,6 +268,90 @@ describe('the tournament director (actor)', () => {
     // Closed: a poll asks Postgres nothing more.
     await director.admitLateEntries();
     expect(r.store.closes).toBe(1);
+    await director.stop();
+  });
+
+  it('re-entry: a bust held while registration is open is marked out at once; the re-entry is seated as entry 2 and each entry is paid by its own id', async () => {
+    const r = rig({
+      lateRegistrationLevels: 2,
+      reEntry: { max: 1, untilLevel: 1 },
+      structure: {
+        levels: [{ bigBlind: 20 }, { bigBlind: 40 }, { bigBlind: 80 }],
+        levelLength: { unit: 'hands', value: 2 },
+      },
+    });
+    const director = await DirectorActor.start(T, await r.store.start(), r.deps);
+    await settle(r.time);
+    // A late entry whose player unregistered once before the start: Postgres numbers it 2, the
+    // director seats it as the player's first entry.
+    r.store.late.push({ entryId: 'e6', userId: uid(6), entryNo: 2, name: 'P6' });
+    await director.admitLateEntries();
+    await settle(r.time);
+    expect(director.snapshot().state.players[uid(6)]).toMatchObject({ entryNo: 1, chips: 500 });
+
+    const [tableId, here] = [...seating(r.tables)][0]!;
+    const [winner, loser, ...rest] = here;
+    await director.report(
+      report(tableId, 1, [
+        [winner!, 500, 1_000],
+        [loser!, 500, 0],
+        ...rest.map((p): [string, number, number] => [p, 500, 500]),
+      ]),
+    );
+    await settle(r.time);
+    const firstEntry = director.snapshot().players[loser!]!.entryId;
+    // Out in Postgres at once, placed later.
+    expect(r.store.outs).toEqual([firstEntry]);
+    expect(r.store.awards).toEqual([]);
+
+    // The player buys in again: entry 2, a new id, the starting stack.
+    r.store.late.push({ entryId: 'e9', userId: loser!, entryNo: 2, name: 'again' });
+    await director.admitLateEntries();
+    await director.admitLateEntries();
+    await settle(r.time);
+    const snap = director.snapshot();
+    expect(snap.state.players[loser!]).toMatchObject({ entryNo: 2, chips: 500 });
+    expect(snap.players[loser!]).toEqual({ entryId: 'e9', name: 'again', entryIds: { '1': firstEntry, '2': 'e9' } });
+    expect(r.tables.ofKind('seat').filter((s) => s.user_id === loser)).toHaveLength(2);
+    expect(snap.entrants).toBe(7);
+    expect(snap.state.chipsInPlay).toBe(7 * 500 - 0);
+    expect(r.store.reEntryCloses).toBe(0);
+
+    // Level 2 (two hands reported): re-entry closes, registration stays open.
+    for (const handNo of [2, 3]) {
+      const now = director.snapshot();
+      const players = Object.entries(now.state.players).filter(([, p]) => p.table === 1);
+      await director.report(
+        report(
+          TABLE_IDS[0]!,
+          handNo,
+          players.map(([id, p]) => [id, p.chips, p.chips]),
+        ),
+      );
+      await settle(r.time);
+    }
+    await director.admitLateEntries();
+    await director.admitLateEntries();
+    expect(r.store.reEntryCloses).toBe(1);
+    expect(director.snapshot().state.registrationOpen).toBe(true);
+
+    // Level 3: registration closes; the first entry is placed last of the seven entries, by its own id.
+    for (const handNo of [4, 5]) {
+      const now = director.snapshot();
+      const players = Object.entries(now.state.players).filter(([, p]) => p.table === 1);
+      await director.report(
+        report(
+          TABLE_IDS[0]!,
+          handNo,
+          players.map(([id, p]) => [id, p.chips, p.chips]),
+        ),
+      );
+      await settle(r.time);
+    }
+    await director.admitLateEntries();
+    await settle(r.time);
+    expect(r.store.closes).toBe(1);
+    expect(r.store.awards).toEqual([{ entryId: firstEntry, place: 7, prize: 0 }]);
     await director.stop();
   });
 

@@ -28,8 +28,14 @@ const PLACED_SHOWN = 30;
 /** How long the director waits before carrying out a command again after a failure, at most. */
 const RETRY_MAX_MS = 5_000;
 
-/** What the runner carries out: the engine director's commands, and a new level told to a table. */
-type Work = DirectorCommand | { readonly kind: 'info'; readonly table: number };
+/**
+ * What the runner carries out: the engine director's commands, a new level told to a table, and an
+ * entry busted while late registration is open marked out in Postgres (so its player may re-enter).
+ */
+type Work =
+  | DirectorCommand
+  | { readonly kind: 'info'; readonly table: number }
+  | { readonly kind: 'out'; readonly player: string; readonly entryNo: number };
 
 /** A command the director decided, with the order id it is carried out under. */
 interface PendingCommand {
@@ -47,8 +53,8 @@ export interface DirectorJSON {
   readonly state: DirectorState;
   /** Each table number's table id (`tournament_tables`). */
   readonly tables: Readonly<Record<string, string>>;
-  /** Each player's entry and name. */
-  readonly players: Readonly<Record<string, { readonly entryId: string; readonly name: string }>>;
+  /** Each player's current entry and name. */
+  readonly players: Readonly<Record<string, DirectorPlayerRef>>;
   readonly clock: TournamentClock;
   /** Commands decided and not yet carried out, oldest first: a successor carries them out. */
   readonly pending: readonly PendingCommand[];
@@ -61,6 +67,26 @@ export interface DirectorJSON {
   readonly step: number;
   /** Every command of the finished tournament is carried out: nothing is left to do. */
   readonly done: boolean;
+  /** Re-entry was closed in Postgres (the config's reEntry.untilLevel is over); absent: not yet. */
+  readonly reEntryClosed?: boolean;
+}
+
+/** A player as the director's runner knows them: their entries' ids in Postgres and their name. */
+export interface DirectorPlayerRef {
+  /** The current entry's id. */
+  readonly entryId: string;
+  readonly name: string;
+  /**
+   * Every entry's id by the director's entry number (1, 2, …), once the player has re-entered: an
+   * earlier entry is placed and paid by its own id. Absent for a player with one entry.
+   */
+  readonly entryIds?: Readonly<Record<string, string>>;
+}
+
+/** The Postgres id of a player's entry `entryNo` (the director's numbering). */
+export function entryIdOf(json: Pick<DirectorJSON, 'players'>, player: string, entryNo: number): string {
+  const ref = json.players[player]!;
+  return ref.entryIds?.[String(entryNo)] ?? ref.entryId;
 }
 
 export function isDirectorJSON(state: unknown, tournamentId: string): state is DirectorJSON {
@@ -218,7 +244,16 @@ export class DirectorActor {
         // The engine checks every report; this would be a bug in it. Nothing is taken.
         throw new ReportRefusedError('the chips in play would change');
       }
-      await this.commit(withCommands({ ...this.json, state: step.state }, step.commands));
+      // Busts held while registration is open are out in Postgres at once: their players may re-enter.
+      const outs: PendingCommand[] = step.state.unplaced
+        .slice(this.json.state.unplaced.length)
+        .flat()
+        .map((e) => ({
+          id: `out:${e.player}:${e.entryNo}`,
+          command: { kind: 'out', player: e.player, entryNo: e.entryNo },
+        }));
+      const next = withCommands({ ...this.json, state: step.state }, step.commands);
+      await this.commit({ ...next, pending: [...next.pending, ...outs] });
       this.kick();
     });
   }
@@ -245,23 +280,49 @@ export class DirectorActor {
   private async admitLate(): Promise<void> {
     const { state, config, tournamentId } = this.json;
     if (this.json.done || state.finished || !state.registrationOpen) return;
-    const closing = this.info(this.deps.clock.now()).level > config.lateRegistrationLevels;
-    const closed = closing ? await this.deps.store.closeRegistration(tournamentId) : null;
+    const level = this.info(this.deps.clock.now()).level;
     let next = this.json;
+    // Re-entry ends with its last level (at the latest with late registration, which closes below).
+    if (config.reEntry !== null && !next.reEntryClosed && level > config.reEntry.untilLevel) {
+      await this.deps.store.closeReEntry(tournamentId);
+      next = { ...next, reEntryClosed: true };
+      this.deps.logger.info({ event: 're_entry_closed', tournamentId, level }, 're-entry closed');
+    }
+    const closing = level > config.lateRegistrationLevels;
+    const closed = closing ? await this.deps.store.closeRegistration(tournamentId) : null;
     for (const e of await this.deps.store.lateEntries(tournamentId)) {
-      if (next.players[e.userId]?.entryId === e.entryId) continue;
-      const step = lateEntry(
-        next.state,
-        e.userId,
-        { stack: config.startingStack, entryNo: e.entryNo },
-        rngOf(this.deps.random),
-      );
+      const known = next.players[e.userId];
+      if (
+        known !== undefined &&
+        (known.entryId === e.entryId || Object.values(known.entryIds ?? {}).includes(e.entryId))
+      )
+        continue;
+      // The director numbers the entries it seats: a registration refunded before the start is none.
+      const entryNo = (next.state.players[e.userId]?.entryNo ?? 0) + 1;
+      let step;
+      try {
+        step = lateEntry(next.state, e.userId, { stack: config.startingStack, entryNo }, rngOf(this.deps.random));
+      } catch (err) {
+        // Postgres took an entry the rules cannot seat (its player still sits): the others go on.
+        this.deps.logger.error(
+          { err, event: 'late_entry_refused', tournamentId, userId: e.userId, entryId: e.entryId },
+          'a late entry cannot be seated',
+        );
+        continue;
+      }
+      const entryIds =
+        known === undefined
+          ? undefined
+          : { ...(known.entryIds ?? { [String(entryNo - 1)]: known.entryId }), [String(entryNo)]: e.entryId };
       next = withCommands(
         {
           ...next,
           state: step.state,
           entrants: next.entrants + 1,
-          players: { ...next.players, [e.userId]: { entryId: e.entryId, name: e.name } },
+          players: {
+            ...next.players,
+            [e.userId]: { entryId: e.entryId, name: e.name, ...(entryIds !== undefined ? { entryIds } : {}) },
+          },
         },
         step.commands,
       );
@@ -277,13 +338,15 @@ export class DirectorActor {
     if (next === this.json) return;
     if (chipsHeld(next.state) !== next.state.chipsInPlay) throw new Error('the chips in play would not add up');
     // Every table shows the new field (and, once closed, the final prizes) at once.
-    const infos: PendingCommand[] = next.state.tables
-      .filter((t) => !t.closed)
-      .map((t) => ({
-        id: `info:field:${next.entrants}:${closed !== null ? 'closed' : 'open'}:${t.table}`,
-        command: { kind: 'info', table: t.table },
-      }));
-    next = { ...next, pending: [...next.pending, ...infos] };
+    if (next.entrants !== this.json.entrants || closed !== null) {
+      const infos: PendingCommand[] = next.state.tables
+        .filter((t) => !t.closed)
+        .map((t) => ({
+          id: `info:field:${next.entrants}:${closed !== null ? 'closed' : 'open'}:${t.table}`,
+          command: { kind: 'info', table: t.table },
+        }));
+      next = { ...next, pending: [...next.pending, ...infos] };
+    }
     await this.commit(next);
     this.kick();
   }
@@ -488,7 +551,10 @@ export class DirectorActor {
         return;
       }
       case 'award':
-        await this.deps.store.award(tournamentId, this.json.players[c.player]!.entryId, c.place, c.prize);
+        await this.deps.store.award(tournamentId, entryIdOf(this.json, c.player, c.entryNo), c.place, c.prize);
+        return;
+      case 'out':
+        await this.deps.store.markOut(tournamentId, entryIdOf(this.json, c.player, c.entryNo));
         return;
       case 'open_table': {
         // Tables 1..n are created once each: the new one's id is the last.

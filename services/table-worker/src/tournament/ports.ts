@@ -62,13 +62,24 @@ export interface TournamentStore {
    * (every entry not refunded) and prize pool.
    */
   closeRegistration(tournamentId: string): Promise<{ readonly entries: number; readonly prizePool: number }>;
+  /**
+   * An entry busted while late registration is open is out: its place waits for the close, but its
+   * player may re-enter now (the lobby takes a re-entry only from a player whose entries are all out).
+   * Again: nothing changes.
+   */
+  markOut(tournamentId: string, entryId: string): Promise<void>;
+  /** Re-entry ends (the config's reEntry.untilLevel is over): no re-entry is taken after this. Again: the same. */
+  closeReEntry(tournamentId: string): Promise<void>;
 }
 
 /** An entry registered after the start, waiting for the director to seat it. */
 export interface LateEntry {
   readonly entryId: string;
   readonly userId: string;
-  /** 1 for a player's first entry (re-entries are not offered yet). */
+  /**
+   * Postgres's number for it: 1 + the player's earlier rows, refunded ones included. The director counts
+   * the entries it seats itself (a refunded registration is no entry to it).
+   */
   readonly entryNo: number;
   readonly name: string;
 }
