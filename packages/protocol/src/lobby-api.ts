@@ -591,6 +591,7 @@ export const tournamentDetailSchema = tournamentSummarySchema.extend({
     z.object({
       user_id: z.uuid(),
       name: z.string(),
+      entry_no: z.number().int().describe('1 for a first entry, 2 and on for re-entries'),
       status: z
         .enum(['registered', 'playing', 'busted', 'finished'])
         .describe(

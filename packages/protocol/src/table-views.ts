@@ -233,9 +233,17 @@ export const tournamentViewSchema = z
           name: z.string(),
           place: z.number().int().min(1),
           prize: chipsSchema,
+          entry_no: z
+            .number()
+            .int()
+            .min(1)
+            .describe('Which of the player’s entries this was: 1, then 2 and on for re-entries'),
         }),
       )
-      .describe('The latest players out (and the winner), most recent first, with their place and prize.'),
+      .describe(
+        'The latest entries out (and the winner), most recent first, with their place and prize. A player ' +
+          'who re-entered may appear once per entry: their result is the row of their last entry.',
+      ),
   })
   .describe(
     'A tournament as its director last told this table: the level, the field and the payouts. Updated ' +

@@ -9,6 +9,12 @@ export interface TournamentSeatEvents {
   seated: TableSession;
   /** You are out (or won): your place and prize. The tournament may still be running. */
   finished: { readonly place: number; readonly prize: number };
+  /**
+   * Your entry is out while late registration is open: its place and prize come when registration
+   * closes (then `finished`, unless you re-entered). `canReEnter`: the lobby takes a re-entry from you
+   * now (register again; the seat follows you to your new table). Once per entry.
+   */
+  out: { readonly entryNo: number; readonly canReEnter: boolean };
   /** The tournament was cancelled before it started (every entry refunded). */
   cancelled: undefined;
 }
@@ -35,7 +41,7 @@ export interface TournamentLobby {
  * Follows one player through a tournament (docs/protocol.md, "Tournaments"): it asks the lobby where
  * the player sits once the tournament starts, joins that table, and follows every `table_moved` to
  * the next table (joined first, the old one left after), until the player is out or the tournament is
- * over. Each table is an ordinary TableSession: play it with a TableBot or a UI.
+ * over. A player who re-enters (after `out`) is followed to the table of their new entry. Each table is an ordinary TableSession: play it with a TableBot or a UI.
  */
 export class TournamentSeat {
   private readonly events = new Emitter<TournamentSeatEvents>();
@@ -46,6 +52,10 @@ export class TournamentSeat {
   private timer: TimerHandle = undefined;
   private stopped = false;
   private over = false;
+  /** Your latest entry's number (a re-entry is 2, 3, …): only its place is yours. */
+  private entryNo = 1;
+  /** The last entry `out` was told for. */
+  private outTold = 0;
 
   constructor(
     private readonly client: FeltClient,
@@ -92,7 +102,12 @@ export class TournamentSeat {
     }
     if (this.stopped) return;
     if (detail !== null) {
-      const me = detail.players.find((p) => p.user_id === this.options.userId);
+      // One row per entry: yours is the latest.
+      let me: LobbyTournamentDetail['players'][number] | undefined;
+      for (const p of detail.players) {
+        if (p.user_id === this.options.userId && (me === undefined || p.entry_no > me.entry_no)) me = p;
+      }
+      if (me !== undefined) this.entryNo = me.entry_no;
       if (detail.status === 'cancelled') {
         this.end();
         this.events.emit('cancelled', undefined);
@@ -102,6 +117,10 @@ export class TournamentSeat {
         this.end();
         this.events.emit('finished', { place: me.place, prize: me.prize });
         return;
+      }
+      if (me?.status === 'busted' && this.outTold < me.entry_no) {
+        this.outTold = me.entry_no;
+        this.events.emit('out', { entryNo: me.entry_no, canReEnter: detail.can_re_enter });
       }
       // A new table, or the same one whose join was refused (asked before the director seated you).
       const current = this.current;
@@ -127,7 +146,7 @@ export class TournamentSeat {
     this.offMoved = session.on('moved', (m) => this.sit(m.to_table_id));
     // Out at this table: the director's next word to it names your place.
     this.offTournament = session.on('tournament', (t) => {
-      const mine = t.placed.find((p) => p.user_id === this.options.userId);
+      const mine = t.placed.find((p) => p.user_id === this.options.userId && p.entry_no === this.entryNo);
       if (mine === undefined || this.over) return;
       this.end();
       this.events.emit('finished', { place: mine.place, prize: mine.prize });

@@ -355,6 +355,47 @@ describe('the tournament director (actor)', () => {
     await director.stop();
   });
 
+  it('late registration with levels in hands: a lone player left waits the action time for late entries, then registration closes and they win', async () => {
+    const r = rig({ lateRegistrationLevels: 5, clock: { actionSeconds: 10 } });
+    const director = await DirectorActor.start(T, await r.store.start(), r.deps);
+    await settle(r.time);
+    // Each table's first player takes everything until one is left (the lone one waits: no hand, no level).
+    for (let round = 0; round < 10 && director.snapshot().state.remaining > 1; round++) {
+      const snap = director.snapshot();
+      for (const [no, tableId] of Object.entries(snap.tables)) {
+        const t = snap.state.tables.find((x) => x.table === Number(no))!;
+        const here = Object.entries(snap.state.players).filter(([, p]) => p.table === Number(no));
+        if (t.closed || t.waiting || here.length < 2) continue;
+        const total = here.reduce((n, [, p]) => n + p.chips, 0);
+        await director.report(
+          report(
+            tableId,
+            t.lastHandNo + 1,
+            here.map(([id, p], i) => [id, p.chips, i === 0 ? total : 0]),
+          ),
+        );
+      }
+      await settle(r.time);
+    }
+    expect(director.snapshot().state.remaining).toBe(1);
+    expect(director.snapshot().state.registrationOpen).toBe(true);
+    await director.admitLateEntries();
+    const since = director.snapshot().loneSince;
+    expect(since).toBe(r.time.now());
+    r.time.advance(9_000);
+    await director.admitLateEntries();
+    expect(r.store.closes).toBe(0);
+    r.time.advance(1_000);
+    await director.admitLateEntries();
+    await settle(r.time);
+    expect(r.store.closes).toBe(1);
+    expect(director.done).toBe(true);
+    expect(r.store.awards.filter((a) => a.place === 1)).toHaveLength(1);
+    // Every entry placed once (two out in one hand with the same stack tie).
+    expect(new Set(r.store.awards.map((a) => a.entryId)).size).toBe(5);
+    await director.stop();
+  });
+
   it('late registration: a slow Postgres gets one pass at a time, however often the poll asks', async () => {
     const r = rig({ lateRegistrationLevels: 1 });
     const director = await DirectorActor.start(T, await r.store.start(), r.deps);

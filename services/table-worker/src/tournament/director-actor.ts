@@ -60,7 +60,8 @@ export interface DirectorJSON {
   readonly pending: readonly PendingCommand[];
   /** Moves whose player has left the old table and is not seated at the new one yet: the chips carried. */
   readonly inTransit: Readonly<Record<string, number>>;
-  readonly placed: TournamentView['placed'];
+  /** The latest entries out (a checkpoint written before re-entry has no entry_no: read as 1). */
+  readonly placed: readonly (Omit<TournamentView['placed'][number], 'entry_no'> & { readonly entry_no?: number })[];
   /** The last level every table was told of (levels in minutes: each new one is pushed to the tables). */
   readonly announcedLevel: number;
   /** Counts the director's checkpoints (its "table_seq" in the checkpoint store). */
@@ -69,6 +70,11 @@ export interface DirectorJSON {
   readonly done: boolean;
   /** Re-entry was closed in Postgres (the config's reEntry.untilLevel is over); absent: not yet. */
   readonly reEntryClosed?: boolean;
+  /**
+   * Since when (ms) one player alone has waited for late entries, with levels counted in hands (no hand
+   * is dealt, so no level ends): registration closes once nobody came for the clock's action time.
+   */
+  readonly loneSince?: number | null;
 }
 
 /** A player as the director's runner knows them: their entries' ids in Postgres and their name. */
@@ -280,15 +286,23 @@ export class DirectorActor {
   private async admitLate(): Promise<void> {
     const { state, config, tournamentId } = this.json;
     if (this.json.done || state.finished || !state.registrationOpen) return;
-    const level = this.info(this.deps.clock.now()).level;
+    const now = this.deps.clock.now();
+    const level = this.info(now).level;
     let next = this.json;
+    // Levels counted in hands end only with hands: a lone player waiting for late entries deals none,
+    // so the clock would never close registration. It closes once nobody came for the action time.
+    const lone = config.structure.levelLength.unit === 'hands' && state.remaining < 2;
+    const loneSince = lone ? (next.loneSince ?? now) : null;
+    if (loneSince !== (next.loneSince ?? null)) next = { ...next, loneSince };
     // Re-entry ends with its last level (at the latest with late registration, which closes below).
     if (config.reEntry !== null && !next.reEntryClosed && level > config.reEntry.untilLevel) {
       await this.deps.store.closeReEntry(tournamentId);
       next = { ...next, reEntryClosed: true };
       this.deps.logger.info({ event: 're_entry_closed', tournamentId, level }, 're-entry closed');
     }
-    const closing = level > config.lateRegistrationLevels;
+    const closing =
+      level > config.lateRegistrationLevels ||
+      (loneSince !== null && now - loneSince >= config.clock.actionSeconds * 1_000);
     const closed = closing ? await this.deps.store.closeRegistration(tournamentId) : null;
     for (const e of await this.deps.store.lateEntries(tournamentId)) {
       const known = next.players[e.userId];
@@ -390,7 +404,7 @@ export class DirectorActor {
       stacks: remaining.map((p) => p.chips).sort((a, b) => b - a),
       prizes: [...state.prizes],
       hand_for_hand: state.handForHand.active,
-      placed: [...this.json.placed],
+      placed: this.json.placed.map((p) => ({ ...p, entry_no: p.entry_no ?? 1 })),
     };
     return { view, onBreakUntil: breakEndsAt, level: index + 1 };
   }
@@ -646,7 +660,13 @@ function withCommands(json: DirectorJSON, commands: readonly DirectorCommand[]):
     if (command.kind === 'award') {
       const name = json.players[command.player]?.name ?? '';
       placed = [
-        { user_id: command.player, name: name.slice(0, 64), place: command.place, prize: command.prize },
+        {
+          user_id: command.player,
+          name: name.slice(0, 64),
+          place: command.place,
+          prize: command.prize,
+          entry_no: command.entryNo,
+        },
         ...placed,
       ].slice(0, PLACED_SHOWN);
     }
