@@ -143,6 +143,72 @@ describe('a tournament on the cluster', () => {
     }
   });
 
+  it('re-entry: players out during late registration buy in again, are seated as their second entry, and every entry is placed and paid', async () => {
+    const id = await createTestTournament(cluster, {
+      name: 'E2E re-entry',
+      format: 'scheduled',
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      seats: 3,
+      entrants: { min: 2, max: 4 },
+      buyIn: 100,
+      fee: 10,
+      startingStack: 200,
+      lateRegistrationLevels: 3,
+      reEntry: { max: 1, untilLevel: 3 },
+      clock: { actionSeconds: 5 },
+      structure: {
+        levels: [{ bigBlind: 20 }, { bigBlind: 40 }, { bigBlind: 80 }, { bigBlind: 160 }, { bigBlind: 320 }],
+        levelLength: { unit: 'hands', value: 4 },
+      },
+    });
+    // Bots that raise whenever they may and never fold: nearly every hand is an all-in, so players
+    // are out from the first hands, while re-entry is open.
+    const players = await tournamentField(cluster, id, 4, 6, {
+      style: { aggression: 1, foldRate: 0 },
+      reEnter: true,
+    });
+    await cluster.db.prisma.tournament.update({ where: { id }, data: { startsAt: new Date() } });
+    const chips = watchChips(cluster, id);
+    try {
+      const detail = await tournamentFinished(players, id, 240_000);
+      const watched = await chips.stop();
+      expect(watched.bad).toEqual([]);
+      const reEntered = players.filter((p) => p.reEntries > 0);
+      expect(reEntered.length).toBeGreaterThan(0);
+      const entries = 4 + reEntered.length;
+      // One re-entry each at most (reEntry.max 1). A re-entry the lobby refused came too late: re-entry
+      // had closed between the lobby's answer and the register.
+      expect(players.every((p) => p.reEntries <= 1)).toBe(true);
+      for (const err of players.flatMap((p) => p.reEntryErrors))
+        expect(err).toMatchObject({ code: 'tournament_closed' });
+      const director = (await directorOf(cluster, id))!;
+      expect(director.state.chipsInPlay).toBe(entries * 200);
+      // Every entry has a place, the places are 1..entries (ties share one), the pool is paid exactly.
+      expect(detail.players).toHaveLength(entries);
+      expect(detail.players.every((p) => p.status === 'finished' && p.place !== null && p.place <= entries)).toBe(true);
+      expect(detail.players.filter((p) => p.place === 1)).toHaveLength(1);
+      expect(detail.players.reduce((n, p) => n + p.prize, 0)).toBe(entries * 100);
+      for (const p of reEntered) {
+        const rows = detail.players.filter((r) => r.user_id === p.userId);
+        expect(rows.map((r) => r.entry_no).sort()).toEqual([1, 2]);
+      }
+      // Each SDK reports its player's last entry's place.
+      await waitFor('every seat to know its place', () => players.every((p) => p.result !== null), 20_000);
+      for (const p of players) {
+        const last = detail.players
+          .filter((r) => r.user_id === p.userId)
+          .reduce((a, b) => (b.entry_no > a.entry_no ? b : a));
+        expect(p.result).toEqual({ place: last.place, prize: last.prize });
+      }
+      const report = await runAudit(cluster.db.prisma);
+      expect(report.issues).toEqual([]);
+      expect(report.imbalance).toBe(0n);
+    } finally {
+      await chips.stop();
+      leaveField(players);
+    }
+  });
+
   it('plays a mixed game (HORSE, its rotation at each level) of 5 on tables of 3 to a winner', async () => {
     const id = await createTestTournament(cluster, {
       name: 'E2E HORSE',

@@ -8,6 +8,7 @@ import {
   LobbyClient,
   TableBot,
   TournamentSeat,
+  type BotStyle,
   type TableSession,
 } from '@felt/client';
 import { createTournament, newTournament } from '@felt/db';
@@ -29,6 +30,16 @@ export interface TournamentPlayer {
   readonly games: Set<string>;
   result: { place: number; prize: number } | null;
   bot: TableBot | null;
+  /** Re-entries bought (with `reEnter`), and those the lobby refused. */
+  reEntries: number;
+  reEntryErrors: unknown[];
+}
+
+export interface FieldOptions {
+  /** The bots' play (default: the SDK's DEFAULT_BOT_STYLE). */
+  readonly style?: BotStyle;
+  /** Buy in again each time an entry is out and the lobby takes a re-entry. */
+  readonly reEnter?: boolean;
 }
 
 /** Environment a cluster needs for a field of signed-up players from one address, and quick hands. */
@@ -55,6 +66,7 @@ export async function tournamentField(
   tournamentId: string,
   n: number,
   seed: number,
+  options: FieldOptions = {},
 ): Promise<TournamentPlayer[]> {
   const base = cluster.lobby!.url;
   const gateways = cluster.gateways.map((g) => g.wsUrl);
@@ -81,6 +93,8 @@ export async function tournamentField(
       games: new Set(),
       result: null,
       bot: null,
+      reEntries: 0,
+      reEntryErrors: [],
     };
     seat.on('seated', (session: TableSession) => {
       player.tables.push(session.tableId);
@@ -88,8 +102,21 @@ export async function tournamentField(
         if (v.state?.hand_id !== undefined) player.games.add(v.state.variant.game);
       });
       player.bot?.stop();
-      player.bot = new TableBot(session, { random: seededRandom(seed * 31 + i), autoSitIn: false });
+      player.bot = new TableBot(session, {
+        random: seededRandom(seed * 31 + i),
+        autoSitIn: false,
+        ...(options.style !== undefined ? { style: options.style } : {}),
+      });
     });
+    if (options.reEnter === true) {
+      seat.on('out', ({ canReEnter }) => {
+        if (!canReEnter) return;
+        lobby.registerTournament(tournamentId).then(
+          () => player.reEntries++,
+          (err: unknown) => player.reEntryErrors.push(err),
+        );
+      });
+    }
     seat.on('finished', (r) => (player.result = r));
     players.push(player);
   }

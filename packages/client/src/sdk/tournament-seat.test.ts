@@ -1,0 +1,133 @@
+import type { LobbyTournamentDetail, TournamentView } from '@felt/protocol';
+import { describe, expect, it } from 'vitest';
+import { Emitter } from './emitter.js';
+import type { FeltClient } from './felt-client.js';
+import type { TableSession } from './table-session.js';
+import type { Timers } from './timers.js';
+import { TournamentSeat } from './tournament-seat.js';
+
+const ME = '11111111-1111-4111-8111-111111111111';
+const T1 = 'a0000000-0000-4000-8000-000000000001';
+const T2 = 'a0000000-0000-4000-8000-000000000002';
+
+/** Timers run by hand: `tick()` fires every timer due. */
+class HandTimers implements Timers {
+  private queue: { at: number; fn: () => void }[] = [];
+  private t = 0;
+  setTimeout(fn: () => void, ms: number) {
+    const entry = { at: this.t + ms, fn };
+    this.queue.push(entry);
+    return entry;
+  }
+  clearTimeout(handle: unknown) {
+    this.queue = this.queue.filter((e) => e !== handle);
+  }
+  now() {
+    return this.t;
+  }
+  async tick(ms: number): Promise<void> {
+    this.t += ms;
+    const due = this.queue.filter((e) => e.at <= this.t);
+    this.queue = this.queue.filter((e) => e.at > this.t);
+    for (const e of due) e.fn();
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** A table session as the seat uses it: its events are raised by the test. */
+class FakeSession {
+  readonly events = new Emitter<{ moved: { to_table_id: string }; tournament: TournamentView }>();
+  status = 'open';
+  detached = false;
+  constructor(readonly tableId: string) {}
+  on(event: 'moved' | 'tournament', fn: (payload: never) => void) {
+    return this.events.on(event, fn as never);
+  }
+  detach() {
+    this.detached = true;
+  }
+}
+
+type Row = LobbyTournamentDetail['players'][number];
+
+function row(entryNo: number, status: Row['status'], tableId: string | null, place: number | null = null): Row {
+  return { user_id: ME, name: 'me', entry_no: entryNo, status, place, prize: 0, table_id: tableId };
+}
+
+function rig() {
+  const timers = new HandTimers();
+  const sessions: FakeSession[] = [];
+  const client = {
+    join: (tableId: string) => {
+      const s = new FakeSession(tableId);
+      sessions.push(s);
+      return s as unknown as TableSession;
+    },
+  } as unknown as FeltClient;
+  const lobby = {
+    detail: { status: 'running', players: [row(1, 'playing', T1)], your_table_id: T1, can_re_enter: false } as Pick<
+      LobbyTournamentDetail,
+      'status' | 'players' | 'your_table_id' | 'can_re_enter'
+    >,
+    getTournament() {
+      return Promise.resolve(this.detail as LobbyTournamentDetail);
+    },
+  };
+  const seat = new TournamentSeat(client, lobby, 'tid', { userId: ME, pollMs: 100, checkMs: 1_000, timers });
+  const events: { kind: string; payload: unknown }[] = [];
+  seat.on('seated', (s) => events.push({ kind: 'seated', payload: s.tableId }));
+  seat.on('out', (o) => events.push({ kind: 'out', payload: o }));
+  seat.on('finished', (f) => events.push({ kind: 'finished', payload: f }));
+  return { timers, sessions, lobby, seat, events };
+}
+
+function view(placed: TournamentView['placed']): TournamentView {
+  return { placed } as TournamentView;
+}
+
+describe('TournamentSeat with re-entry', () => {
+  it('tells an entry out once, follows the re-entry to its table, and takes only the last entry’s place', async () => {
+    const r = rig();
+    r.seat.start();
+    await r.timers.tick(0);
+    expect(r.events).toEqual([{ kind: 'seated', payload: T1 }]);
+
+    // Out while registration is open: no place yet, a re-entry is taken.
+    r.lobby.detail = { ...r.lobby.detail, players: [row(1, 'busted', null)], your_table_id: null, can_re_enter: true };
+    await r.timers.tick(1_000);
+    await r.timers.tick(1_000);
+    expect(r.events.slice(1)).toEqual([{ kind: 'out', payload: { entryNo: 1, canReEnter: true } }]);
+
+    // Re-entered, seated at another table.
+    r.lobby.detail = {
+      ...r.lobby.detail,
+      players: [row(1, 'busted', null), row(2, 'playing', T2)],
+      your_table_id: T2,
+      can_re_enter: false,
+    };
+    await r.timers.tick(1_000);
+    expect(r.events.at(-1)).toEqual({ kind: 'seated', payload: T2 });
+    expect(r.sessions[0]!.detached).toBe(true);
+
+    // Registration closes: the first entry's place is shown at the table; it is not this player's result.
+    r.sessions[1]!.events.emit('tournament', view([{ user_id: ME, name: 'me', place: 7, prize: 0, entry_no: 1 }]));
+    expect(r.seat.done).toBe(false);
+    r.lobby.detail = {
+      ...r.lobby.detail,
+      players: [row(1, 'finished', null, 7), row(2, 'playing', T2)],
+    };
+    await r.timers.tick(1_000);
+    expect(r.seat.done).toBe(false);
+    // The second entry is out: that is the result.
+    r.sessions[1]!.events.emit(
+      'tournament',
+      view([
+        { user_id: ME, name: 'me', place: 3, prize: 50, entry_no: 2 },
+        { user_id: ME, name: 'me', place: 7, prize: 0, entry_no: 1 },
+      ]),
+    );
+    expect(r.seat.done).toBe(true);
+    expect(r.events.at(-1)).toEqual({ kind: 'finished', payload: { place: 3, prize: 50 } });
+    expect(r.events.filter((e) => e.kind === 'out')).toHaveLength(1);
+  });
+});
