@@ -149,6 +149,36 @@ describe('a tournament table (the director deals, seats and removes)', () => {
     expect(r.actor.snapshot().engine.seats.some((s) => s.playerId === A)).toBe(false);
   });
 
+  it('adds an add-on’s chips between hands only, to a seated player, once per order id', async () => {
+    const r = await rig();
+    const stackOf = (user: string) => r.actor.snapshot().engine.seats.find((s) => s.playerId === user)?.stack;
+    await r.order({ kind: 'deal', order_id: 'deal:1', info: info() });
+    for (let i = 0; i < 100 && lastState(r.h, A).hand_id === undefined; i++) {
+      r.h.time.advance(100);
+      await flush();
+    }
+    expect(lastState(r.h, A).hand_id).toBeDefined();
+    // In the middle of the hand: refused, nothing changes (the director tries again after the report).
+    await expect(
+      r.order({ kind: 'add_chips', order_id: `addon:${A}:1`, user_id: A, name: 'P1', seat: 1, chips: 500 }),
+    ).rejects.toBeInstanceOf(TableError);
+    await playOut(r, 1);
+    const after = r.reports[0]!.results.find((x) => x.user_id === A)!.final_stack;
+    expect(stackOf(A)).toBe(after);
+    await r.order({ kind: 'add_chips', order_id: `addon:${A}:1`, user_id: A, name: 'P1', seat: 1, chips: 500 });
+    await r.order({ kind: 'add_chips', order_id: `addon:${A}:1`, user_id: A, name: 'P1', seat: 1, chips: 500 });
+    expect(stackOf(A)).toBe(after + 500);
+    expect(lastState(r.h, B).seats.find((s) => s.user_id === A)?.stack).toBe(after + 500);
+    // Another player's seat: refused.
+    await expect(
+      r.order({ kind: 'add_chips', order_id: `addon:${uid(9)}:1`, user_id: uid(9), name: 'P9', seat: 3, chips: 500 }),
+    ).rejects.toBeInstanceOf(TableError);
+    // The next hand starts from the larger stack.
+    await r.order({ kind: 'deal', order_id: 'deal:2', info: info() });
+    await playOut(r, 2);
+    expect(r.reports[1]!.results.find((x) => x.user_id === A)!.starting_stack).toBe(after + 500);
+  });
+
   it('applies an order only with its checkpoint: a failed save answers an error, changes nothing and publishes nothing', async () => {
     const r = await rig();
     await r.order({ kind: 'deal', order_id: 'deal:1', info: info() });
@@ -280,5 +310,12 @@ describe('a tournament table (the director deals, seats and removes)', () => {
     const out = r.reports.at(-1)!.results.find((x) => x.final_stack === 0)!;
     expect(seats[0]!.playerId).not.toBe(out.user_id);
     expect(seats[0]!.stack).toBe(3_000);
+    // The player had bought the add-on before that hand ended: it seats them again, with its chips.
+    const seat = out.user_id === A ? 1 : 2;
+    await r.order({ kind: 'add_chips', order_id: 'addon:x:1', user_id: out.user_id, name: 'Back', seat, chips: 700 });
+    expect(r.actor.snapshot().engine.seats.find((s) => s.playerId === out.user_id)).toMatchObject({ seat, stack: 700 });
+    await r.order({ kind: 'deal', order_id: `deal:${++hands}`, info: info(1, 100) });
+    await playOut(r, hands);
+    expect(r.reports.at(-1)!.results.find((x) => x.user_id === out.user_id)!.starting_stack).toBe(700);
   });
 });

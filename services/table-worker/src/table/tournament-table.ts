@@ -100,15 +100,7 @@ export class TournamentTable {
         if (seated !== undefined) throw refused(tableId, `the player already sits here, in seat ${seated}`);
         if (order.seat > engine.config.maxSeats) throw refused(tableId, `seat ${order.seat} is not at this table`);
         if (engine.seat(order.seat) !== undefined) throw refused(tableId, `seat ${order.seat} is taken`);
-        engine.sit(order.seat, order.user_id, order.stack, { name: order.name, dealIn: true });
-        this.seating.addMember({
-          userId: order.user_id,
-          name: order.name,
-          seat: order.seat,
-          stack: order.stack,
-          bot: false,
-        });
-        this.banks.fillIfNew(order.user_id);
+        this.sitDown(order.user_id, order.name, order.seat, order.stack);
         break;
       }
       case 'remove': {
@@ -125,6 +117,20 @@ export class TournamentTable {
         this.seating.dropMember(order.user_id);
         this.banks.forget(order.user_id);
         result = { stack: chips };
+        break;
+      }
+      case 'add_chips': {
+        if (handInProgress) throw refused(tableId, 'chips are added only between hands');
+        const seat = this.seating.seatOf(order.user_id);
+        if (seat !== undefined) {
+          if (seat !== order.seat) throw refused(tableId, `the player sits in seat ${seat}, not ${order.seat}`);
+          engine.addChips(seat, order.chips);
+          break;
+        }
+        // Out of chips in the hand that just ended, after buying the add-on: back in their seat with it.
+        if (order.seat > engine.config.maxSeats) throw refused(tableId, `seat ${order.seat} is not at this table`);
+        if (engine.seat(order.seat) !== undefined) throw refused(tableId, `seat ${order.seat} is taken`);
+        this.sitDown(order.user_id, order.name, order.seat, order.chips);
         break;
       }
       case 'told_moved':
@@ -198,6 +204,13 @@ export class TournamentTable {
       this.banks.forget(r.user_id);
     }
     this.seating.pruneDeparted();
+  }
+
+  /** Seats a player the director placed here, dealt in from the next hand. */
+  private sitDown(userId: string, name: string, seat: number, stack: number): void {
+    this.ctx.engine.sit(seat, userId, stack, { name, dealIn: true });
+    this.seating.addMember({ userId, name, seat, stack, bot: false });
+    this.banks.fillIfNew(userId);
   }
 
   private show(info: TournamentInfo): void {

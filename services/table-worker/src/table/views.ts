@@ -189,7 +189,9 @@ function spectatorBody(live: LiveTable, ts: number): SnapshotBody {
       seat,
       user_id: s.playerId,
       name: m?.name ?? s.name ?? '',
-      stack: p ? p.stack : s.stack,
+      // The last hand's stacks while it is still shown; once the engine has finished it, the engine's
+      // (a top-up or an add-on since then is on the seat at once).
+      stack: p && live.engine.currentHandId !== null ? p.stack : s.stack,
       status: statusOf(live, s.playerId, s.status),
       ...(m?.bot ? { bot: true } : {}),
       in_hand: p !== undefined,

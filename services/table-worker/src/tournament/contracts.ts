@@ -36,6 +36,9 @@ const orderBase = { order_id: orderId, tournament_id: uuid, table_id: uuid };
  * - `deal`: the table deals its next hand at `level` (it never deals without this order) and shows
  *   `info` to its players.
  * - `info`: the players' view of the tournament changed (a level, a bust elsewhere): shown at once.
+ * - `add_chips`: the player's add-on: `chips` more on their stack, at `seat`. Only between hands (the
+ *   director adds chips only at a table waiting for `deal`). A player the hand just ended left without
+ *   chips (and so out of their seat) had bought the add-on before it: they sit at `seat` again with it.
  * - `close`: the table is broken or the tournament is over; it deals no more.
  */
 export const tournamentOrderSchema = z.discriminatedUnion('kind', [
@@ -58,6 +61,14 @@ export const tournamentOrderSchema = z.discriminatedUnion('kind', [
     ...orderBase,
     user_id: uuid,
     to_table_id: uuid,
+  }),
+  z.strictObject({
+    kind: z.literal('add_chips'),
+    ...orderBase,
+    user_id: uuid,
+    name: z.string().min(1).max(64),
+    seat: z.number().int().min(1).max(10),
+    chips: chips.min(1),
   }),
   z.strictObject({ kind: z.literal('deal'), ...orderBase, info: tournamentInfoSchema }),
   z.strictObject({ kind: z.literal('info'), ...orderBase, info: tournamentInfoSchema }),
