@@ -1,15 +1,19 @@
+import { LobbyApiError } from '@felt/client';
 import { STRUCTURE_PRESETS } from '@felt/engine';
 import { describe, expect, it } from 'vitest';
-import { tournamentDetail, tournamentSummary, TOURNAMENT_CONFIG } from '../test-support/fixtures.js';
+import { ALICE, tournamentDetail, tournamentSummary, TOURNAMENT_CONFIG } from '../test-support/fixtures.js';
 import { dateTimeText } from './format.js';
 import {
   anteText,
   blindsText,
   entrantsText,
   formatText,
+  isReEntry,
   levelLengthText,
   playerStatusText,
   priceText,
+  reEntryErrorText,
+  reEntryText,
   Registration,
   registration,
   startText,
@@ -88,6 +92,19 @@ describe('tournamentStructure', () => {
     expect(levelLengthText(view.length)).toBe('12 hands');
   });
 
+  it('carries the re-entry rule when the config has one, and says it', () => {
+    expect(tournamentStructure(tournamentDetail().config)!.reEntry).toBeNull();
+    expect(reEntryText(null)).toBeNull();
+    const view = tournamentStructure({
+      ...TOURNAMENT_CONFIG,
+      lateRegistrationLevels: 3,
+      reEntry: { max: 2, untilLevel: 3 },
+    })!;
+    expect(view.reEntry).toEqual({ max: 2, untilLevel: 3 });
+    expect(reEntryText(view.reEntry)).toBe('Up to 2 re-entries, until the end of level 3');
+    expect(reEntryText({ max: 1, untilLevel: 2 })).toBe('Up to 1 re-entry, until the end of level 2');
+  });
+
   it('is null for a config that does not parse', () => {
     expect(tournamentStructure({ ...TOURNAMENT_CONFIG, buyIn: -1 })).toBeNull();
   });
@@ -110,6 +127,12 @@ describe('statusText', () => {
     expect(statusText('running')).toBe('Running');
     expect(statusText('running', true)).toBe('Running, late registration open');
     expect(statusText('registering', true)).toBe('Registering');
+  });
+
+  it('says when it takes re-entries too, and only while it runs', () => {
+    expect(statusText('running', true, true)).toBe('Running, late registration and re-entry open');
+    expect(statusText('running', true, false)).toBe('Running, late registration open');
+    expect(statusText('finished', false, true)).toBe('Finished');
   });
 });
 
@@ -139,6 +162,57 @@ describe('registration', () => {
     );
     expect(registration(out, 'someone-else')).toBe(Registration.REGISTER);
   });
+
+  it('Re-enter whenever the lobby says the player may buy in again, and only then', () => {
+    const me = ALICE;
+    const busted = tournamentDetail({
+      status: 'running',
+      late_registration_open: true,
+      re_entry_open: true,
+      registered: false,
+      players: [
+        { ...tournamentDetail().players[0]!, status: 'busted' },
+        ...tournamentDetail()
+          .players.slice(1)
+          .map((p) => ({ ...p, status: 'playing' as const })),
+      ],
+    });
+    expect(registration({ ...busted, can_re_enter: true }, me)).toBe(Registration.RE_ENTER);
+    // Out, and the lobby takes no more of this player's entries (re-entries used up, or closed): closed.
+    expect(registration({ ...busted, can_re_enter: false }, me)).toBe(Registration.CLOSED);
+    // Placed already (registration closed since, re-entry with it): closed.
+    const placed = {
+      ...busted,
+      late_registration_open: false,
+      players: [{ ...busted.players[0]!, status: 'finished' as const, place: 9 }],
+    };
+    expect(registration({ ...placed, can_re_enter: false }, me)).toBe(Registration.CLOSED);
+    // The lobby decides: its word is taken as it is, the field and the entries not counted again here.
+    expect(registration({ ...busted, can_re_enter: true, entrants: 100, max_entrants: 100 }, me)).toBe(
+      Registration.RE_ENTER,
+    );
+    // Re-entered: the new entry is in, nothing to do until it is out.
+    const back = {
+      ...busted,
+      registered: true,
+      players: [...busted.players, { ...busted.players[0]!, status: 'playing' as const }],
+    };
+    expect(registration(back, me)).toBe(Registration.CLOSED);
+  });
+});
+
+describe('reEntryErrorText', () => {
+  it('a closed tournament refusing a re-entry says re-entry is over; any other refusal as it comes', () => {
+    expect(reEntryErrorText(new LobbyApiError(409, 'tournament_closed', 'x'))).toBe(
+      'You cannot re-enter that tournament now: re-entry has closed, or you have none left.',
+    );
+    expect(reEntryErrorText(new LobbyApiError(402, 'insufficient_funds', 'x'))).toBe(
+      'Your wallet does not have enough chips for that.',
+    );
+    expect(reEntryErrorText(new LobbyApiError(409, 'tournament_full', 'x'))).toBe(
+      'Every place in that tournament is taken.',
+    );
+  });
 });
 
 describe('playerStatusText', () => {
@@ -147,5 +221,28 @@ describe('playerStatusText', () => {
     expect(playerStatusText({ status: 'playing', place: null, prize: 0 })).toBe('Playing');
     expect(playerStatusText({ status: 'finished', place: 7, prize: 0 })).toBe('Place 7');
     expect(playerStatusText({ status: 'finished', place: 1, prize: 1_350 })).toBe('Place 1, won 1,350');
+  });
+
+  it('busted: out while late registration is open, its place given when registration closes', () => {
+    expect(playerStatusText({ status: 'busted', place: null, prize: 0 })).toBe('Out, placed when registration closes');
+  });
+});
+
+describe('isReEntry', () => {
+  const row = (user_id: string, status: 'registered' | 'playing' | 'busted' | 'finished') => ({ user_id, status });
+  it('marks a player’s entry still in beside an earlier one of theirs that is out, whatever the order', () => {
+    const players = [
+      row('a', 'playing'),
+      row('b', 'playing'),
+      row('a', 'busted'),
+      row('c', 'finished'),
+      row('c', 'playing'),
+      row('d', 'busted'),
+    ];
+    expect(players.map((_, i) => isReEntry(players, i))).toEqual([true, false, false, false, true, false]);
+    // Every entry out (the tournament over): nothing marked, each entry has its own place.
+    const over = [row('a', 'finished'), row('a', 'finished'), row('b', 'finished')];
+    expect(over.map((_, i) => isReEntry(over, i))).toEqual([false, false, false]);
+    expect(isReEntry(players, 9)).toBe(false);
   });
 });

@@ -1,11 +1,12 @@
 // What the lobby's tournaments tab says (docs/dev/contracts.md, "Tournaments API"): the list's format,
 // status, price, field and start; one tournament's structure (its levels, their length and the
 // breaks between them, from the resolved config the lobby sends, read with @felt/protocol's own
-// parser), its entrants, and whether the player may register or unregister now. Pure functions; the
-// sentences come from the catalog.
-import type { LobbyTournamentDetail, LobbyTournamentSummary } from '@felt/client';
-import { safeParseTournamentConfig } from '@felt/protocol';
+// parser) and its re-entry rule, its entrants, and whether the player may register, unregister or
+// re-enter now. Pure functions; the sentences come from the catalog.
+import { LobbyApiError, type LobbyTournamentDetail, type LobbyTournamentSummary } from '@felt/client';
+import { LobbyErrorCode, safeParseTournamentConfig } from '@felt/protocol';
 import { t } from '../i18n/i18n.js';
+import { errorText } from './error-text.js';
 import { chips, dateTimeText } from './format.js';
 
 /** How often the tab reads the list (and the tournament shown) again while the page is visible. */
@@ -20,8 +21,13 @@ export function formatText(format: TournamentFormat): string {
   return t(`tournaments.format.${format}`);
 }
 
-/** "Registering", "Running", "Finished", "Cancelled". */
-export function statusText(status: TournamentStatus, lateRegistrationOpen = false): string {
+/**
+ * "Registering", "Running", "Finished", "Cancelled"; a running tournament that still takes entries
+ * says so: "Running, late registration open", or "Running, late registration and re-entry open" when
+ * a busted player may also buy in again (re-entry is only ever open within late registration).
+ */
+export function statusText(status: TournamentStatus, lateRegistrationOpen = false, reEntryOpen = false): string {
+  if (status === 'running' && reEntryOpen) return t('tournaments.lateRegistrationReEntry');
   if (status === 'running' && lateRegistrationOpen) return t('tournaments.lateRegistration');
   return t(`tournaments.status.${status}`);
 }
@@ -61,6 +67,8 @@ export interface StructureView {
   /** Every level's length. */
   readonly length: { readonly unit: 'minutes' | 'hands'; readonly value: number };
   readonly startingStack: number;
+  /** How often a busted player may buy in again, and until the end of which level; null: no re-entry. */
+  readonly reEntry: { readonly max: number; readonly untilLevel: number } | null;
 }
 
 /**
@@ -71,7 +79,7 @@ export interface StructureView {
 export function tournamentStructure(config: LobbyTournamentDetail['config']): StructureView | null {
   const parsed = safeParseTournamentConfig(config);
   if (!parsed.success) return null;
-  const { structure, startingStack } = parsed.config;
+  const { structure, startingStack, reEntry } = parsed.config;
   const rows: StructureRow[] = [];
   structure.levels.forEach((l, i) => {
     rows.push({
@@ -87,7 +95,18 @@ export function tournamentStructure(config: LobbyTournamentDetail['config']): St
       rows.push({ kind: 'break', minutes: structure.breaks.minutes });
     }
   });
-  return { rows, length: structure.levelLength, startingStack };
+  return {
+    rows,
+    length: structure.levelLength,
+    startingStack,
+    reEntry: reEntry === null ? null : { max: reEntry.max, untilLevel: reEntry.untilLevel },
+  };
+}
+
+/** "Up to 2 re-entries, until the end of level 3": the config's re-entry rule, or null when it has none. */
+export function reEntryText(reEntry: StructureView['reEntry']): string | null {
+  if (reEntry === null) return null;
+  return t('tournaments.reEntryRule', { count: reEntry.max, level: reEntry.untilLevel });
 }
 
 /** "10 min" or "12 hands": a level's length. */
@@ -115,26 +134,32 @@ export const Registration = {
   REGISTER: 'register',
   /** Registering and registered: Unregister (buy-in and fee back). */
   UNREGISTER: 'unregister',
+  /** Running, your last entry out, and the lobby takes another (`can_re_enter`): Re-enter (buy-in and fee again). */
+  RE_ENTER: 're_enter',
   /** Registering, not registered, every place taken. */
   FULL: 'full',
-  /** Started (late registration over, or already in), finished or cancelled: nothing to do. */
+  /** Started (late registration over, already in, or out with no re-entry), finished or cancelled: nothing to do. */
   CLOSED: 'closed',
 } as const;
 export type Registration = (typeof Registration)[keyof typeof Registration];
 
 /**
- * Register, Unregister, full or closed, from the tournament as last read. The lobby still decides
- * (a start time that has just passed, a place taken meanwhile): its refusal is shown as it comes.
+ * Register, Unregister, Re-enter, full or closed, from the tournament as last read. The lobby still
+ * decides (a start time that has just passed, a place taken meanwhile, re-entry closing at the end of
+ * its level): its refusal is shown as it comes.
  */
 export function registration(
   d: Pick<
     LobbyTournamentDetail,
-    'status' | 'registered' | 'entrants' | 'max_entrants' | 'late_registration_open' | 'players'
+    'status' | 'registered' | 'entrants' | 'max_entrants' | 'late_registration_open' | 'can_re_enter' | 'players'
   >,
   meId?: string,
 ): Registration {
+  // Re-entry: the lobby says whether this player may buy in again now (their last entry out, re-entry
+  // open, re-entries left); the rule is not worked out again here.
+  if (d.can_re_enter) return Registration.RE_ENTER;
   // Late registration: a running tournament still takes entries, which cannot be taken back; a player
-  // already out of it may not enter again (re-entry is not offered).
+  // already out of it enters again only by re-entry, which the lobby offers above.
   const late = d.status === 'running' && d.late_registration_open;
   if (d.status !== 'registering' && !late) return Registration.CLOSED;
   if (d.registered) return late ? Registration.CLOSED : Registration.UNREGISTER;
@@ -142,10 +167,40 @@ export function registration(
   return d.entrants >= d.max_entrants ? Registration.FULL : Registration.REGISTER;
 }
 
-/** A player's line in the entrants list: "Registered", "Playing", "Place 3", "Place 1, won 450". */
+/**
+ * A re-entry's refusal in words. The lobby refuses one as it refuses any registration; its
+ * `tournament_closed` then means re-entry is over for this player (closed at the end of its level,
+ * late registration closed, or no re-entry left), which the general sentence (started, ended or
+ * cancelled) would not say. Every other refusal reads as the catalog's sentence for its code.
+ */
+export function reEntryErrorText(err: unknown): string {
+  if (err instanceof LobbyApiError && err.code === LobbyErrorCode.TOURNAMENT_CLOSED) {
+    return t('tournaments.reEntryClosed');
+  }
+  return errorText(err);
+}
+
+/**
+ * A player's line in the entrants list: "Registered", "Playing", "Out, placed when registration
+ * closes" (busted while late registration is open), "Place 3", "Place 1, won 450".
+ */
 export function playerStatusText(p: Pick<TournamentPlayer, 'status' | 'place' | 'prize'>): string {
   if (p.place === null) return t(`tournaments.playerStatus.${p.status}`);
   return p.prize > 0
     ? t('tournaments.placeWon', { place: p.place, amount: chips(p.prize) })
     : t('tournaments.place', { place: p.place });
+}
+
+/**
+ * Whether row `i` of the entrants list is a re-entry still in: the list has one row per entry (a
+ * re-entered player has several), and a player has at most one entry registered or playing at a time,
+ * always their latest, so it is a re-entry when another row of theirs is out (busted or finished).
+ * The rows carry no entry number, so the out ones are not numbered.
+ */
+export function isReEntry(players: readonly Pick<TournamentPlayer, 'user_id' | 'status'>[], i: number): boolean {
+  const p = players[i];
+  if (p === undefined || (p.status !== 'registered' && p.status !== 'playing')) return false;
+  return players.some(
+    (q, j) => j !== i && q.user_id === p.user_id && (q.status === 'busted' || q.status === 'finished'),
+  );
 }

@@ -171,6 +171,7 @@ export function tournamentSummary(over: Partial<LobbyTournamentSummary> = {}): L
     prize_pool: 300,
     created_at: '2026-12-01T10:00:00.000Z',
     late_registration_open: false,
+    re_entry_open: false,
     ...over,
   };
 }
@@ -220,6 +221,7 @@ export function tournamentDetail(
     ],
     payouts: [{ place: 1, amount: 300 }],
     registered: true,
+    can_re_enter: false,
     your_table_id: null,
     ...over,
   };

@@ -13,12 +13,17 @@ import { TournamentDetail, TournamentsTable } from './tournaments-panel.js';
 const ME: LobbyMe = { user: { id: ALICE, name: 'alice' }, wallet: 1_000, seats: [], locale: 'en' };
 const SNG = '7c3e2a1b-4d5f-4a6b-8c9d-0e1f2a3b4c5d';
 
-const detail = (over: Parameters<typeof tournamentDetail>[0] = {}, props: { busy?: boolean; error?: unknown } = {}) =>
+const detail = (
+  over: Parameters<typeof tournamentDetail>[0] = {},
+  props: { busy?: boolean; error?: unknown; reEntryError?: boolean } = {},
+  config?: Parameters<typeof tournamentDetail>[1],
+) =>
   renderToStaticMarkup(
     <TournamentDetail
-      tournament={tournamentDetail(over)}
+      tournament={tournamentDetail(over, config)}
       meId={ALICE}
       onRegister={() => undefined}
+      onReEnter={() => undefined}
       onUnregister={() => undefined}
       {...props}
     />,
@@ -84,6 +89,16 @@ describe('TournamentsTable', () => {
     ]);
     expect(html).toContain('<time dateTime="2026-12-06T18:00:00.000Z">');
   });
+
+  it('a running tournament says whether it still takes late registrations and re-entries', () => {
+    const status = (over: Parameters<typeof tournamentSummary>[0]) =>
+      rows(renderToStaticMarkup(<TournamentsTable tournaments={[tournamentSummary(over)]} />), 'tournaments')[0]![2];
+    expect(status({ status: 'running', late_registration_open: true })).toBe('Running, late registration open');
+    expect(status({ status: 'running', late_registration_open: true, re_entry_open: true })).toBe(
+      'Running, late registration and re-entry open',
+    );
+    expect(status({ status: 'running' })).toBe('Running');
+  });
 });
 
 describe('TournamentDetail', () => {
@@ -146,6 +161,75 @@ describe('TournamentDetail', () => {
     expect(detail({ registered: false }, { busy: true })).toMatch(/<button[^>]*disabled=""[^>]*>Register<\/button>/);
   });
 
+  it('out with a re-entry open to you: Re-enter with its price, then as any late entry', () => {
+    const running = {
+      status: 'running' as const,
+      late_registration_open: true,
+      re_entry_open: true,
+      registered: false,
+      players: tournamentDetail().players.map((p, i) => ({
+        ...p,
+        status: i === 0 ? ('busted' as const) : ('playing' as const),
+      })),
+    };
+    const html = detail({ ...running, can_re_enter: true });
+    expect(html).toContain('data-registration="re_enter"');
+    expect(html).toContain('You are out, and may buy in again.');
+    expect(html).toContain('aria-label="Re-enter Sunday 100: 100 + 10 from your wallet"');
+    expect(html).toMatch(/<button[^>]*>Re-enter<\/button>/);
+    expect(html).not.toMatch(/>Register</);
+    expect(html).toContain('Running, late registration and re-entry open');
+    expect(html).toContain('Out, placed when registration closes');
+    expect(detail({ ...running, can_re_enter: true }, { busy: true })).toMatch(
+      /<button[^>]*disabled=""[^>]*>Re-enter<\/button>/,
+    );
+    // The lobby takes no more of your entries: closed, no button.
+    const none = detail({ ...running, can_re_enter: false });
+    expect(none).toContain('Registration is closed.');
+    expect(none).not.toContain('<button');
+    // Back in and seated: Take your seat, as after a late registration; the new entry is marked.
+    const table = '6f9619ff-8b86-4011-b42d-00c04fc964ff';
+    const back = detail({
+      ...running,
+      registered: true,
+      your_table_id: table,
+      players: [...running.players, { ...running.players[0]!, status: 'playing', table_id: table }],
+    });
+    expect(back).toContain('data-registration="closed"');
+    expect(back).toContain('data-testid="take-seat"');
+    expect(back).toContain('Entrants (4)');
+    expect(back.match(/data-testid="re-entry-mark"/g)).toHaveLength(1);
+    expect(back).toMatch(
+      /<li[^>]*data-status="playing"><span>alice \(you\) <span class="tag" data-testid="re-entry-mark">Re-entry<\/span>/,
+    );
+    expect(detail(running)).not.toContain('re-entry-mark');
+  });
+
+  it('says the re-entry rule among the facts when the config has one', () => {
+    const html = detail(
+      {},
+      {},
+      { ...TOURNAMENT_CONFIG, lateRegistrationLevels: 3, reEntry: { max: 2, untilLevel: 3 } },
+    );
+    expect(html).toMatch(
+      /<dt>Re-entry<\/dt><dd data-testid="tournament-re-entry">Up to 2 re-entries, until the end of level 3<\/dd>/,
+    );
+    expect(detail()).not.toContain('tournament-re-entry');
+  });
+
+  it('a refused re-entry says re-entry is over when the lobby answers tournament_closed', () => {
+    const closed = new LobbyApiError(409, 'tournament_closed', 'this tournament takes no registrations now');
+    expect(detail({ status: 'running' }, { error: closed, reEntryError: true })).toContain(
+      'You cannot re-enter that tournament now: re-entry has closed, or you have none left.',
+    );
+    expect(detail({ status: 'running' }, { error: closed })).toContain(
+      'That tournament takes no registrations now: it has started, ended or was cancelled.',
+    );
+    expect(
+      detail({ status: 'running' }, { error: new LobbyApiError(402, 'insufficient_funds', 'x'), reEntryError: true }),
+    ).toContain('Your wallet does not have enough chips for that.');
+  });
+
   it('a refusal reads as the catalog’s sentence for its code', () => {
     const html = detail(
       { registered: false },
@@ -201,6 +285,7 @@ describe('TournamentDetail', () => {
         }}
         meId={ALICE}
         onRegister={() => undefined}
+        onReEnter={() => undefined}
         onUnregister={() => undefined}
       />,
     );

@@ -9,9 +9,12 @@ import {
   blindsText,
   entrantsText,
   formatText,
+  isReEntry,
   levelLengthText,
   playerStatusText,
   priceText,
+  reEntryErrorText,
+  reEntryText,
   Registration,
   registration,
   startText,
@@ -89,7 +92,11 @@ export function TournamentsPanel({
   );
 }
 
-/** One tournament with Register or Unregister; a refusal is said under the button, a success in a toast. */
+/**
+ * One tournament with Register, Unregister or Re-enter; a refusal is said under the button, a success
+ * in a toast. A re-entry is a registration (the same call, buy-in and fee again): after it the
+ * tournament is read again and seats the player as it seats a late registration (Take your seat).
+ */
 function TournamentScreen({
   app,
   tournament,
@@ -104,6 +111,8 @@ function TournamentScreen({
   const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // Whether the refusal shown answered a re-entry (its tournament_closed means re-entry is over).
+  const [reEntryFailed, setReEntryFailed] = useState(false);
   if (tournament === null) {
     return (
       <>
@@ -123,13 +132,17 @@ function TournamentScreen({
       </>
     );
   }
-  const act = async (kind: 'register' | 'unregister'): Promise<void> => {
+  const act = async (kind: 'register' | 're_enter' | 'unregister'): Promise<void> => {
     setBusy(true);
     setError(null);
+    setReEntryFailed(kind === 're_enter');
     try {
       if (kind === 'register') {
         await app.tournaments.register(tournament.id);
         app.toasts.show(t('tournaments.registered', { name: tournament.name }), ToastKind.SUCCESS);
+      } else if (kind === 're_enter') {
+        await app.tournaments.register(tournament.id);
+        app.toasts.show(t('tournaments.reEntered', { name: tournament.name }), ToastKind.SUCCESS);
       } else {
         await app.tournaments.unregister(tournament.id);
         app.toasts.show(t('tournaments.unregistered', { name: tournament.name }), ToastKind.SUCCESS);
@@ -148,7 +161,9 @@ function TournamentScreen({
       meId={meId}
       busy={busy}
       error={error ?? loadError}
+      reEntryError={error !== null && reEntryFailed}
       onRegister={() => void act('register')}
+      onReEnter={() => void act('re_enter')}
       onUnregister={() => void act('unregister')}
     />
   );
@@ -181,7 +196,7 @@ export function TournamentsTable({ tournaments }: { readonly tournaments: readon
               <span className="tournaments__game">{gameShortTitle(x.game, x.limit)}</span>
             </td>
             <td className="hide-sm">{formatText(x.format)}</td>
-            <td>{statusText(x.status, x.late_registration_open)}</td>
+            <td>{statusText(x.status, x.late_registration_open, x.re_entry_open)}</td>
             <td className="num">{priceText(x.buy_in, x.fee)}</td>
             <td className="num">{entrantsText(x)}</td>
             <td>{x.starts_at === null ? startText(x) : <time dateTime={x.starts_at}>{startText(x)}</time>}</td>
@@ -195,27 +210,34 @@ export function TournamentsTable({ tournaments }: { readonly tournaments: readon
 /**
  * One tournament as the lobby answers it: Take your seat while it seats you at a table (that table,
  * opened as the lobby opens any), the facts (game, format, status, price, starting stack, field,
- * start, prize pool), Register or Unregister, the structure, the payouts per place and the entrants.
- * Buttons call back; a refusal comes in `error` and reads as the catalog's sentence.
+ * start, prize pool, the re-entry rule when it has one), Register, Unregister or Re-enter, the
+ * structure, the payouts per place and the entrants (one line per entry, a re-entry marked).
+ * Buttons call back; a refusal comes in `error` and reads as the catalog's sentence (`reEntryError`:
+ * it answered a re-entry).
  */
 export function TournamentDetail({
   tournament: d,
   meId,
   busy = false,
   error = null,
+  reEntryError = false,
   onRegister,
+  onReEnter,
   onUnregister,
 }: {
   readonly tournament: LobbyTournamentDetail;
   readonly meId: string;
   readonly busy?: boolean;
   readonly error?: unknown;
+  readonly reEntryError?: boolean;
   readonly onRegister: () => void;
+  readonly onReEnter: () => void;
   readonly onUnregister: () => void;
 }) {
   const t = useT();
   const ids = { structure: useId(), payouts: useId(), players: useId() };
   const structure = tournamentStructure(d.config);
+  const reEntry = structure === null ? null : reEntryText(structure.reEntry);
   const reg = registration(d, meId);
   return (
     <article className="tournament" data-testid="tournament" data-status={d.status} data-registration={reg}>
@@ -251,7 +273,7 @@ export function TournamentDetail({
         </div>
         <div>
           <dt>{t('tournaments.statusLabel')}</dt>
-          <dd data-testid="tournament-status">{statusText(d.status, d.late_registration_open)}</dd>
+          <dd data-testid="tournament-status">{statusText(d.status, d.late_registration_open, d.re_entry_open)}</dd>
         </div>
         <div>
           <dt>{t('tournaments.buyIn')}</dt>
@@ -285,6 +307,12 @@ export function TournamentDetail({
           <dt>{t('tournaments.prizePool')}</dt>
           <dd data-testid="tournament-pool">{chips(d.prize_pool)}</dd>
         </div>
+        {reEntry !== null && (
+          <div>
+            <dt>{t('tournaments.reEntry')}</dt>
+            <dd data-testid="tournament-re-entry">{reEntry}</dd>
+          </div>
+        )}
       </dl>
 
       <div className="tournament__register">
@@ -299,6 +327,21 @@ export function TournamentDetail({
           >
             {t('tournaments.register')}
           </button>
+        )}
+        {reg === Registration.RE_ENTER && (
+          <>
+            <span className="muted">{t('tournaments.reEnterHint')}</span>
+            <button
+              type="button"
+              className="btn btn--primary"
+              disabled={busy}
+              aria-busy={busy}
+              onClick={onReEnter}
+              aria-label={t('tournaments.reEnterLabel', { name: d.name, price: priceText(d.buy_in, d.fee) })}
+            >
+              {t('tournaments.reEnter')}
+            </button>
+          </>
         )}
         {reg === Registration.UNREGISTER && (
           <>
@@ -319,7 +362,7 @@ export function TournamentDetail({
         {reg === Registration.CLOSED && <span className="muted">{t('tournaments.closed')}</span>}
         {error !== null && (
           <p className="form__error" role="alert" data-testid="tournament-error">
-            {errorText(error)}
+            {reEntryError ? reEntryErrorText(error) : errorText(error)}
           </p>
         )}
       </div>
@@ -404,7 +447,17 @@ export function TournamentDetail({
               <ul className="seat-list tournament__players" data-testid="tournament-players">
                 {d.players.map((p, i) => (
                   <li key={`${p.user_id}:${i}`} className="seat-list__item" data-status={p.status}>
-                    <span>{p.user_id === meId ? t('common.youSuffix', { name: p.name }) : p.name}</span>
+                    <span>
+                      {p.user_id === meId ? t('common.youSuffix', { name: p.name }) : p.name}
+                      {isReEntry(d.players, i) && (
+                        <>
+                          {' '}
+                          <span className="tag" data-testid="re-entry-mark">
+                            {t('tournaments.reEntryMark')}
+                          </span>
+                        </>
+                      )}
+                    </span>
                     <span className="muted">{playerStatusText(p)}</span>
                   </li>
                 ))}

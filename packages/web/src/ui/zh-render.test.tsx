@@ -61,6 +61,7 @@ import {
   TABLE,
   tableState,
   TOURNAMENT,
+  TOURNAMENT_CONFIG,
   tournamentDetail,
   tournamentSummary,
   tournamentView,
@@ -660,14 +661,31 @@ describe('every screen in Chinese', () => {
     expectChinese(render(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />));
     const list = render(
       <TournamentsTable
-        tournaments={(['registering', 'running', 'finished', 'cancelled'] as const).flatMap((status, i) => [
-          tournamentSummary({ id: `${i}a`, name, status }),
-          tournamentSummary({ id: `${i}b`, name, status, format: 'sit_and_go', starts_at: null, buy_in: 0, fee: 0 }),
-        ])}
+        tournaments={[
+          ...(['registering', 'running', 'finished', 'cancelled'] as const).flatMap((status, i) => [
+            tournamentSummary({ id: `${i}a`, name, status }),
+            tournamentSummary({ id: `${i}b`, name, status, format: 'sit_and_go', starts_at: null, buy_in: 0, fee: 0 }),
+          ]),
+          tournamentSummary({ id: 'late', name, status: 'running', late_registration_open: true }),
+          tournamentSummary({
+            id: 'reentry',
+            name,
+            status: 'running',
+            late_registration_open: true,
+            re_entry_open: true,
+          }),
+        ]}
       />,
     );
     expect(list).toContain('坐满即开');
+    expect(list).toContain('进行中，仍可迟到报名和重新买入');
     expectChinese(list);
+    const running = {
+      status: 'running' as const,
+      late_registration_open: true,
+      re_entry_open: true,
+      players: players.map((p, i) => ({ ...p, status: i === 0 ? ('busted' as const) : ('playing' as const) })),
+    };
     for (const over of [
       { registered: true },
       { registered: false },
@@ -679,6 +697,9 @@ describe('every screen in Chinese', () => {
         players: players.map((p, i) => ({ ...p, status: 'finished' as const, place: i + 1, prize: i === 0 ? 300 : 0 })),
       },
       { players: [], payouts: [] },
+      { ...running, registered: false, can_re_enter: true },
+      { ...running, registered: false, can_re_enter: false },
+      { ...running, registered: true, players: [...running.players, { ...players[0]!, status: 'playing' as const }] },
     ]) {
       const html = render(
         <TournamentDetail
@@ -686,12 +707,32 @@ describe('every screen in Chinese', () => {
           meId={ME.user.id}
           error={new LobbyApiError(409, 'tournament_full', 'every place is taken')}
           onRegister={() => undefined}
+          onReEnter={() => undefined}
           onUnregister={() => undefined}
         />,
       );
       expect(html).toContain('盲注结构');
       expectChinese(html);
     }
+    // The re-entry rule among the facts, and a refused re-entry in words.
+    const reEntry = render(
+      <TournamentDetail
+        tournament={tournamentDetail(
+          { name, ...running, can_re_enter: true },
+          { ...TOURNAMENT_CONFIG, lateRegistrationLevels: 3, reEntry: { max: 2, untilLevel: 3 } },
+        )}
+        meId={ME.user.id}
+        error={new LobbyApiError(409, 'tournament_closed', 'this tournament takes no registrations now')}
+        reEntryError
+        onRegister={() => undefined}
+        onReEnter={() => undefined}
+        onUnregister={() => undefined}
+      />,
+    );
+    expect(reEntry).toContain('最多 2 次，截至第 3 级结束');
+    expect(reEntry).toContain('你现在不能重新买入该锦标赛');
+    expect(reEntry).toContain('>重新买入</button>');
+    expectChinese(reEntry);
     const unreadable = tournamentDetail({ name, players, config: { ...tournamentDetail().config, buyIn: -1 } });
     expectChinese(
       render(
@@ -699,6 +740,7 @@ describe('every screen in Chinese', () => {
           tournament={unreadable}
           meId=""
           onRegister={() => undefined}
+          onReEnter={() => undefined}
           onUnregister={() => undefined}
         />,
       ),
