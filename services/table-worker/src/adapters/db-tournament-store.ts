@@ -3,16 +3,20 @@ import {
   accountBalance,
   awardTournamentPlace,
   cancelTournament,
+  closeTournamentAddOns,
   closeTournamentReEntry,
   closeTournamentRegistration,
   closeTournamentTable,
   finishTournament,
   lateTournamentEntries,
   markTournamentEntryOut,
+  openTournamentAddOn,
   openTournamentTableIds,
   openTournamentTables,
+  refundTournamentAddOn,
   seatTournamentEntry,
   startTournament,
+  tournamentAddOnsBought,
   tournamentPlayers,
   tournamentPoolAccount,
   tournamentsToDirect,
@@ -113,5 +117,22 @@ export class DbTournamentStore implements TournamentStore {
 
   async closeReEntry(tournamentId: string): Promise<void> {
     await closeTournamentReEntry(this.prisma, tournamentId);
+  }
+
+  async openAddOn(tournamentId: string, until: Date): Promise<void> {
+    await openTournamentAddOn(this.prisma, tournamentId, until);
+  }
+
+  addOnsBought(tournamentId: string): Promise<readonly { entryId: string; userId: string }[]> {
+    return tournamentAddOnsBought(this.prisma, tournamentId);
+  }
+
+  async refundAddOn(tournamentId: string, entryId: string): Promise<void> {
+    await refundTournamentAddOn(this.prisma, { tournamentId, entryId });
+  }
+
+  async closeAddOns(tournamentId: string): Promise<{ prizePool: number; entries: number }> {
+    const closed = await closeTournamentAddOns(this.prisma, tournamentId);
+    return { prizePool: Number(closed.prizePool), entries: closed.entries };
   }
 }

@@ -202,12 +202,12 @@ describe('the tournament director (actor)', () => {
     expect(director.snapshot().state.registrationOpen).toBe(true);
     // Nothing registered late: a poll changes nothing.
     const step = director.snapshot().step;
-    await director.admitLateEntries();
+    await director.poll();
     expect(director.snapshot().step).toBe(step);
 
     const late = (n: number): LateEntry => ({ entryId: `e${n}`, userId: uid(n), entryNo: 1, name: `P${n}` });
     r.store.late.push(late(6));
-    await director.admitLateEntries();
+    await director.poll();
     await settle(r.time);
     // The smallest table takes the late entry, with the starting stack.
     expect(r.tables.ofKind('seat').filter((s) => s.user_id === uid(6))).toMatchObject([{ stack: 500 }]);
@@ -218,8 +218,8 @@ describe('the tournament director (actor)', () => {
     expect(infos.every((i) => i.info.entrants === 6 && i.info.players_left === 6)).toBe(true);
     // Every table is full: a third one is opened for the next two, and it deals once it has two.
     r.store.late.push(late(7), late(8));
-    await director.admitLateEntries();
-    await director.admitLateEntries();
+    await director.poll();
+    await director.poll();
     await settle(r.time);
     expect(seating(r.tables).get(TABLE_IDS[2]!)?.sort()).toEqual([uid(7), uid(8)].sort());
     expect(r.tables.ofKind('deal').some((d) => d.table_id === TABLE_IDS[2])).toBe(true);
@@ -256,7 +256,7 @@ describe('the tournament director (actor)', () => {
       await settle(r.time);
     }
     expect(r.store.closes).toBe(0);
-    await director.admitLateEntries();
+    await director.poll();
     await settle(r.time);
     expect(r.store.closes).toBe(1);
     const closed = director.snapshot();
@@ -266,7 +266,7 @@ describe('the tournament director (actor)', () => {
       { entryId: `e${[...PLAYERS, uid(6), uid(7), uid(8)].indexOf(b!) + 1}`, place: 8, prize: 0 },
     ]);
     // Closed: a poll asks Postgres nothing more.
-    await director.admitLateEntries();
+    await director.poll();
     expect(r.store.closes).toBe(1);
     await director.stop();
   });
@@ -285,7 +285,7 @@ describe('the tournament director (actor)', () => {
     // A late entry whose player unregistered once before the start: Postgres numbers it 2, the
     // director seats it as the player's first entry.
     r.store.late.push({ entryId: 'e6', userId: uid(6), entryNo: 2, name: 'P6' });
-    await director.admitLateEntries();
+    await director.poll();
     await settle(r.time);
     expect(director.snapshot().state.players[uid(6)]).toMatchObject({ entryNo: 1, chips: 500 });
 
@@ -306,8 +306,8 @@ describe('the tournament director (actor)', () => {
 
     // The player buys in again: entry 2, a new id, the starting stack.
     r.store.late.push({ entryId: 'e9', userId: loser!, entryNo: 2, name: 'again' });
-    await director.admitLateEntries();
-    await director.admitLateEntries();
+    await director.poll();
+    await director.poll();
     await settle(r.time);
     const snap = director.snapshot();
     expect(snap.state.players[loser!]).toMatchObject({ entryNo: 2, chips: 500 });
@@ -330,8 +330,8 @@ describe('the tournament director (actor)', () => {
       );
       await settle(r.time);
     }
-    await director.admitLateEntries();
-    await director.admitLateEntries();
+    await director.poll();
+    await director.poll();
     expect(r.store.reEntryCloses).toBe(1);
     expect(director.snapshot().state.registrationOpen).toBe(true);
 
@@ -348,7 +348,7 @@ describe('the tournament director (actor)', () => {
       );
       await settle(r.time);
     }
-    await director.admitLateEntries();
+    await director.poll();
     await settle(r.time);
     expect(r.store.closes).toBe(1);
     expect(r.store.awards).toEqual([{ entryId: firstEntry, place: 7, prize: 0 }]);
@@ -379,14 +379,14 @@ describe('the tournament director (actor)', () => {
     }
     expect(director.snapshot().state.remaining).toBe(1);
     expect(director.snapshot().state.registrationOpen).toBe(true);
-    await director.admitLateEntries();
+    await director.poll();
     const since = director.snapshot().loneSince;
     expect(since).toBe(r.time.now());
     r.time.advance(9_000);
-    await director.admitLateEntries();
+    await director.poll();
     expect(r.store.closes).toBe(0);
     r.time.advance(1_000);
-    await director.admitLateEntries();
+    await director.poll();
     await settle(r.time);
     expect(r.store.closes).toBe(1);
     expect(director.done).toBe(true);
@@ -402,12 +402,12 @@ describe('the tournament director (actor)', () => {
     await settle(r.time);
     let release = (): void => undefined;
     r.store.hold = new Promise<void>((resolve) => (release = resolve));
-    const passes = [director.admitLateEntries(), director.admitLateEntries(), director.admitLateEntries()];
+    const passes = [director.poll(), director.poll(), director.poll()];
     await flush();
     expect(r.store.lateCalls).toBe(1);
     release();
     await Promise.all(passes);
-    await director.admitLateEntries();
+    await director.poll();
     expect(r.store.lateCalls).toBe(2);
     await director.stop();
   });

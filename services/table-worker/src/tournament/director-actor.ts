@@ -3,11 +3,14 @@ import {
   bytesToHex,
   chipsHeld,
   clockPositionAt,
+  addOn,
   closeRegistration,
   lateEntry,
   levelAfterHands,
   levelAt,
   placePrizes,
+  raisePrizes,
+  setBreak,
   startClock,
   startDirector,
   tableHandEnded,
@@ -75,6 +78,12 @@ export interface DirectorJSON {
    * is dealt, so no level ends): registration closes once nobody came for the clock's action time.
    */
   readonly loneSince?: number | null;
+  /**
+   * The add-on's sale (config.addOn), from the first break's start to its end (`until`, ms); absent
+   * before it. `handled`: the entries whose add-on was given or paid back. `closed`: the sale is over
+   * and the prizes include what it brought.
+   */
+  readonly addOnSale?: { readonly until: number; readonly handled: readonly string[]; readonly closed: boolean };
 }
 
 /** A player as the director's runner knows them: their entries' ids in Postgres and their name. */
@@ -265,27 +274,42 @@ export class DirectorActor {
   }
 
   /**
-   * Late registration (config.lateRegistrationLevels): the entries registered since the start are seated
-   * (at the smallest table, or a new one when all are full). Once the last late level is over,
-   * registration closes in Postgres first, the entries it let in are seated, and the final prizes are
-   * set from the final pool and field; the busts held meanwhile are placed and paid. The directors'
-   * poll calls it; after a failover a repeat seats nobody twice (a seated entry is in `players`).
+   * The directors' poll, one pass at a time (a slow Postgres does not pile one per poll into the
+   * mailbox): the break follows the clock (also after a failover), and while they run, late
+   * registration ({@link admitLate}) and the add-on's sale ({@link sellAddOns}) are carried on.
    */
-  admitLateEntries(): Promise<void> {
-    // Registration closed (the usual case): nothing to post. One call at a time: a slow Postgres does
-    // not pile a call per poll into the mailbox.
-    if (!this.json.state.registrationOpen || this.admitting !== null) return this.admitting ?? Promise.resolve();
+  poll(): Promise<void> {
+    const { state, config } = this.json;
+    const idle =
+      state.finished ||
+      (!state.registrationOpen &&
+        (config.addOn === null || this.json.addOnSale?.closed === true) &&
+        state.onBreak === (this.info(this.deps.clock.now()).onBreakUntil !== null));
+    // Nothing to do (the usual case once registration and the add-on are over): nothing is posted.
+    if (idle || this.admitting !== null) return this.admitting ?? Promise.resolve();
     this.admitting = this.mailbox
-      .post(() => this.admitLate())
+      .post(async () => {
+        await this.followClock();
+        await this.admitLate();
+        await this.sellAddOns();
+      })
       .finally(() => {
         this.admitting = null;
       });
     return this.admitting;
   }
 
+  /**
+   * Late registration (config.lateRegistrationLevels): the entries registered since the start are seated
+   * (at the smallest table, or a new one when all are full). Once the last late level is over,
+   * registration closes in Postgres first, the entries it let in are seated, and the final prizes are
+   * set from the final pool and field; the busts held meanwhile are placed and paid. After a failover a
+   * repeat seats nobody twice (a seated entry is in `players`).
+   */
   private async admitLate(): Promise<void> {
     const { state, config, tournamentId } = this.json;
     if (this.json.done || state.finished || !state.registrationOpen) return;
+    // (poll's first step may have committed: read this.json again below.)
     const now = this.deps.clock.now();
     const level = this.info(now).level;
     let next = this.json;
@@ -361,6 +385,98 @@ export class DirectorActor {
         }));
       next = { ...next, pending: [...next.pending, ...infos] };
     }
+    await this.commit(next);
+    this.kick();
+  }
+
+  /**
+   * A break starts or ends with the clock: while it lasts the tables deal nothing (the engine's
+   * `setBreak`: they report and wait, so players may move and add-ons reach them between hands), and
+   * when it ends every waiting table deals. Run at each level's end (the timer) and at each poll.
+   */
+  private async followClock(): Promise<void> {
+    const { state } = this.json;
+    if (this.json.done || state.finished) return;
+    const onBreak = this.info(this.deps.clock.now()).onBreakUntil !== null;
+    if (onBreak === state.onBreak) return;
+    const step = setBreak(state, onBreak);
+    await this.commit(withCommands({ ...this.json, state: step.state }, step.commands));
+    this.kick();
+  }
+
+  /**
+   * The add-on (config.addOn), on sale through the first break. It goes on sale in Postgres when that
+   * break starts; each add-on bought is given to its player (`addOn`: at once where their table waits,
+   * else when it reports its hand, before a bust is decided), or paid back when the player is out by
+   * then. When the break is over the sale closes in Postgres and the prizes grow with what it brought
+   * (`raisePrizes`, places already paid keeping what they were paid).
+   */
+  private async sellAddOns(): Promise<void> {
+    const { config, tournamentId } = this.json;
+    const sale = this.json.addOnSale;
+    if (config.addOn === null || this.json.done || this.json.state.finished || sale?.closed === true) return;
+    const now = this.deps.clock.now();
+    let next = this.json;
+    if (sale === undefined) {
+      const until = this.info(now).onBreakUntil;
+      if (until === null) return;
+      await this.deps.store.openAddOn(tournamentId, new Date(until));
+      next = { ...next, addOnSale: { until, handled: [], closed: false } };
+      this.deps.logger.info({ event: 'add_on_open', tournamentId, until }, 'the add-on is on sale');
+    }
+    const closing = now >= next.addOnSale!.until;
+    const handled = new Set(next.addOnSale!.handled);
+    for (const bought of await this.deps.store.addOnsBought(tournamentId)) {
+      if (handled.has(bought.entryId)) continue;
+      handled.add(bought.entryId);
+      const current = next.players[bought.userId];
+      let step = null;
+      if (current?.entryId === bought.entryId) {
+        try {
+          step = addOn(next.state, bought.userId, config.addOn.chips);
+        } catch {
+          // Out (or finished) before the add-on reached them: paid back below.
+        }
+      }
+      if (step === null) {
+        await this.deps.store.refundAddOn(tournamentId, bought.entryId);
+        this.deps.logger.info(
+          { event: 'add_on_refunded', tournamentId, entryId: bought.entryId },
+          'an add-on was paid back: its player was out before it reached them',
+        );
+        continue;
+      }
+      next = withCommands({ ...next, state: step.state }, step.commands);
+    }
+    next = { ...next, addOnSale: { ...next.addOnSale!, handled: [...handled] } };
+    if (closing) {
+      const closed = await this.deps.store.closeAddOns(tournamentId);
+      const step = raisePrizes(next.state, placePrizes(closed.prizePool, closed.entries));
+      next = withCommands(
+        { ...next, state: step.state, addOnSale: { ...next.addOnSale!, closed: true } },
+        step.commands,
+      );
+      this.deps.logger.info(
+        { event: 'add_on_closed', tournamentId, prizePool: closed.prizePool, entries: closed.entries },
+        'the add-on sale is over: the prizes include it',
+      );
+      // Every table shows the new prizes.
+      next = {
+        ...next,
+        pending: [
+          ...next.pending,
+          ...next.state.tables
+            .filter((t) => !t.closed)
+            .map((t): PendingCommand => ({
+              id: `info:prizes:add_on:${t.table}`,
+              command: { kind: 'info', table: t.table },
+            })),
+        ],
+      };
+    }
+    if (chipsHeld(next.state) !== next.state.chipsInPlay) throw new Error('the chips in play would not add up');
+    if (JSON.stringify(next.addOnSale) === JSON.stringify(this.json.addOnSale) && next.state === this.json.state)
+      return;
     await this.commit(next);
     this.kick();
   }
@@ -579,10 +695,20 @@ export class DirectorActor {
         );
         return;
       }
-      case 'add_chips':
-        // Add-ons are refused when a tournament is created (newTournamentIssues): the engine never
-        // decides one for a tournament that runs here.
-        throw new Error('add-ons are not offered yet');
+      case 'add_chips': {
+        const player = this.json.players[c.player]!;
+        await this.order({
+          kind: 'add_chips',
+          order_id: p.id,
+          tournament_id: tournamentId,
+          table_id: this.tableId(c.table),
+          user_id: c.player,
+          name: player.name.slice(0, 64),
+          seat: c.seat,
+          chips: c.chips,
+        });
+        return;
+      }
       case 'finished':
         await this.deps.store.finish(tournamentId);
         this.deps.logger.info({ event: 'tournament_finished', tournamentId, winner: c.winner }, 'tournament finished');
@@ -621,6 +747,7 @@ export class DirectorActor {
 
   private async announceLevel(): Promise<void> {
     if (this.json.state.finished) return;
+    await this.followClock();
     const { level } = this.info(this.deps.clock.now());
     if (level <= this.json.announcedLevel) return;
     // Shown at once at every open table (a table in a hand plays it at the old level; its next deal

@@ -119,7 +119,7 @@ export class Directors {
         else if (!this.options.owns(directorKey(id))) await this.evict(id, 'the ring moved it');
         else {
           // Late registration: new entries are seated, and it closes after its last level.
-          entry.actor.admitLateEntries().catch((err: unknown) => {
+          entry.actor.poll().catch((err: unknown) => {
             if (!(err instanceof MailboxClosedError))
               this.options.logger.warn({ err, tournamentId: id }, 'late entries not admitted yet; trying again');
           });

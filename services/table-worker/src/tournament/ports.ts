@@ -70,6 +70,17 @@ export interface TournamentStore {
   markOut(tournamentId: string, entryId: string): Promise<void>;
   /** Re-entry ends (the config's reEntry.untilLevel is over): no re-entry is taken after this. Again: the same. */
   closeReEntry(tournamentId: string): Promise<void>;
+  /** The add-on goes on sale until `until` (the first break's end). Again: nothing changes. */
+  openAddOn(tournamentId: string, until: Date): Promise<void>;
+  /** Every add-on bought and not paid back, oldest first. */
+  addOnsBought(tournamentId: string): Promise<readonly { readonly entryId: string; readonly userId: string }[]>;
+  /** An add-on that could not be given (its player was out by then) is paid back in full. Again: nothing changes. */
+  refundAddOn(tournamentId: string, entryId: string): Promise<void>;
+  /**
+   * The sale is over: no add-on is sold after this. The prize pool's total paid in (every buy-in and
+   * add-on not paid back; prizes paid not deducted) and the field. Again: the same answer.
+   */
+  closeAddOns(tournamentId: string): Promise<{ readonly prizePool: number; readonly entries: number }>;
 }
 
 /** An entry registered after the start, waiting for the director to seat it. */
