@@ -209,7 +209,10 @@ describe('newTournamentIssues', () => {
       { path: 'addOn', message: 'an add-on is not offered yet' },
     ]);
     expect(newTournamentIssues(parseTournamentConfig({ ...mtt, reEntry: { max: 1, untilLevel: 1 } }), NOW)).toEqual([
-      { path: 'reEntry', message: 'needs late registration (lateRegistrationLevels): a re-entry is a late registration' },
+      {
+        path: 'reEntry',
+        message: 'needs late registration (lateRegistrationLevels): a re-entry is a late registration',
+      },
     ]);
     expect(newTournamentIssues(parseTournamentConfig({ ...mtt, lateRegistrationLevels: 3 }), NOW)).toEqual([]);
     expect(
