@@ -166,16 +166,19 @@ export class BankrollRefusedError extends DbError {
 /** Why a tournament operation was refused. */
 export const TournamentRefusal = {
   NOT_FOUND: 'not_found',
-  /** Registration or unregistration after the start, or a cancellation after it. */
+  /**
+   * Registration or unregistration after the start, or a cancellation after it; a re-entry the
+   * tournament does not offer or no longer takes.
+   */
   NOT_REGISTERING: 'not_registering',
   FULL: 'full',
-  /** The player unregistered from this tournament too many times to register again. */
+  /** The player unregistered from this tournament too many times to register again, or used up their re-entries. */
   ENTRY_LIMIT: 'entry_limit',
-  /** The player holds no entry that could be unregistered (or awarded). */
+  /** The player holds no entry that could be unregistered (or awarded, or marked out). */
   NOT_REGISTERED: 'not_registered',
   /** The start found fewer entries than the minimum: cancel it instead. */
   TOO_FEW: 'too_few',
-  /** A place awarded, a finish, or registration closed, outside a running tournament. */
+  /** A place awarded, an entry marked out, a finish, or registration or re-entry closed, outside a running one. */
   NOT_RUNNING: 'not_running',
   /** The entry already has another place or prize. */
   PLACE_CONFLICT: 'place_conflict',

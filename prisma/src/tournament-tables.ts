@@ -131,7 +131,8 @@ export interface LateTournamentEntry {
 /**
  * The late registrations of a running tournament the director has still to seat (its `registered`
  * entries), oldest first; none for a tournament that is not running (before the start, every
- * registered entry is seated by the draw).
+ * registered entry is seated by the draw). Re-entries are among them: a re-entry is a new
+ * `registered` row (entry_no 2 and on) beside the player's busted one, seated like any late entry.
  */
 export async function lateTournamentEntries(
   prisma: PrismaClient,
@@ -155,12 +156,15 @@ export interface TournamentPlayer {
   readonly name: string;
 }
 
-/** The players of a started tournament (its playing and finished entries), in registration order. */
+/**
+ * The players of a started tournament (its playing, busted and finished entries), in registration
+ * order: one row per entry, so a player who re-entered is listed once per entry.
+ */
 export async function tournamentPlayers(prisma: PrismaClient, tournamentId: string): Promise<TournamentPlayer[]> {
   const rows = await prisma.tournamentEntry.findMany({
     where: {
       tournamentId,
-      status: { in: [TournamentEntryStatus.playing, TournamentEntryStatus.finished] },
+      status: { in: [TournamentEntryStatus.playing, TournamentEntryStatus.busted, TournamentEntryStatus.finished] },
     },
     orderBy: { createdAt: 'asc' },
     select: { id: true, userId: true, user: { select: { name: true } } },

@@ -118,7 +118,7 @@ export type Tournament = Prisma.TournamentModel
 /**
  * Model TournamentEntry
  * One paid entry. A player holds at most one registered or playing entry per tournament (a partial
- * unique index); a re-entry is a new row with the next entry_no.
+ * unique index); a re-entry is a new row with the next entry_no, beside the busted (or finished) one.
  */
 export type TournamentEntry = Prisma.TournamentEntryModel
 /**

@@ -97,6 +97,7 @@ export type TournamentStatus = (typeof TournamentStatus)[keyof typeof Tournament
 export const TournamentEntryStatus = {
   registered: 'registered',
   playing: 'playing',
+  busted: 'busted',
   finished: 'finished',
   refunded: 'refunded'
 } as const

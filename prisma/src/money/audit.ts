@@ -30,7 +30,7 @@ export const AuditIssueCode = {
   /**
    * A tournament's prize pool is not its entries' buy-ins less the prizes paid, the house's fees are
    * not the entries' fees, an entry's postings are not what its state says, or a tournament that
-   * ended still holds chips or players.
+   * ended still holds chips or players (entries registered, playing, or busted and never placed).
    */
   TOURNAMENT_MONEY: 'tournament_money',
 } as const;
@@ -425,7 +425,8 @@ async function checkEscrows(
 /**
  * Tournament money (money/tournament.ts): each prize pool holds its paid entries' buy-ins less the
  * prizes paid (so it is empty once the tournament ended), the fee account holds every paid entry's
- * fee, and each entry's wallet postings are exactly its entry, its refund and its prize.
+ * fee, and each entry's wallet postings are exactly its entry, its refund and its prize. A tournament
+ * that ended holds no entry still to be placed (registered, playing or busted).
  */
 async function checkTournaments(
   db: Db,
@@ -445,8 +446,9 @@ async function checkTournaments(
   >`
     SELECT t."id"::text AS "id", t."status"::text AS "status", t."buy_in", t."fee",
       (SELECT count(*) FROM "tournament_entries" e WHERE e."tournament_id" = t."id" AND e."status" <> 'refunded') AS "paid",
+      -- A busted entry is still to be placed and paid: a tournament that ended with one lost a player.
       (SELECT count(*) FROM "tournament_entries" e
-        WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "live",
+        WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing', 'busted')) AS "live",
       (SELECT coalesce(sum(e."prize"), 0) FROM "tournament_entries" e WHERE e."tournament_id" = t."id") AS "prizes",
       (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"
     FROM "tournaments" t`;
@@ -464,7 +466,7 @@ async function checkTournaments(
     if ((t.status === 'finished' || t.status === 'cancelled') && (pool !== 0n || big(t.live) > 0n)) {
       issue(
         AuditIssueCode.TOURNAMENT_MONEY,
-        `tournament ${t.id} is ${t.status} with ${pool} in its pool and ${t.live} entries in play`,
+        `tournament ${t.id} is ${t.status} with ${pool} in its pool and ${t.live} entries in play or not placed`,
       );
     }
   }

@@ -5,10 +5,10 @@
  * touch the ledger; only these movements do.
  *
  * Every operation runs in one database transaction that first locks the tournament's row, so
- * registrations, the start, a cancellation and the prizes of one tournament are applied one at a
- * time, and then the ledger accounts in key order (ledger.ts). Each ledger transaction is keyed by the
- * entry (`tournament-entry:<entry>`, `tournament-refund:<entry>`, `tournament-prize:<entry>`), so a
- * retried call moves no chip twice.
+ * registrations (re-entries included), the start, a cancellation, the busts and the prizes of one
+ * tournament are applied one at a time, and then the ledger accounts in key order (ledger.ts). Each
+ * ledger transaction is keyed by the entry (`tournament-entry:<entry>`, `tournament-refund:<entry>`,
+ * `tournament-prize:<entry>`), so a retried call moves no chip twice.
  */
 import type { Prisma, PrismaClient, TxClient } from '../client.js';
 import { TournamentRefusal, TournamentRefusedError } from '../errors.js';
@@ -78,6 +78,15 @@ export interface TournamentEntryRow {
 /** An entry that holds a place or chips: it counts against the field and cannot be registered again. */
 const LIVE: TournamentEntryStatus[] = [TournamentEntryStatus.registered, TournamentEntryStatus.playing];
 
+/**
+ * An entry the tournament is not done with: live, or busted (out while late registration is open, its
+ * place and prize still to come). The tournament cannot finish while one is left.
+ */
+const UNPLACED: TournamentEntryStatus[] = [...LIVE, TournamentEntryStatus.busted];
+
+/** An entry the player has played and is out of: a re-entry may follow it. */
+const OUT: TournamentEntryStatus[] = [TournamentEntryStatus.busted, TournamentEntryStatus.finished];
+
 const LONG_TX = { timeoutMs: 120_000, retryOn: isIdempotencyRace } as const;
 
 export const tournamentLedgerKeys = (entryId: string) => ({
@@ -118,6 +127,10 @@ interface LockedTournament {
   lateRegistrationLevels: number;
   /** Set by the director when late registration closed ({@link closeTournamentRegistration}). */
   registrationClosedAt: Date | null;
+  /** The config's reEntry.max (0 when reEntry is absent or null: no re-entry). */
+  reEntryMax: number;
+  /** Set by the director when re-entry closed ({@link closeTournamentReEntry}). */
+  reEntryClosedAt: Date | null;
 }
 
 async function lockTournament(tx: TxClient, tournamentId: string): Promise<LockedTournament> {
@@ -126,7 +139,10 @@ async function lockTournament(tx: TxClient, tournamentId: string): Promise<Locke
       "min_entrants" AS "minEntrants", "max_entrants" AS "maxEntrants",
       CASE WHEN jsonb_typeof("config" -> 'lateRegistrationLevels') = 'number'
         THEN floor(("config" ->> 'lateRegistrationLevels')::numeric)::int ELSE 0 END AS "lateRegistrationLevels",
-      "registration_closed_at" AS "registrationClosedAt"
+      "registration_closed_at" AS "registrationClosedAt",
+      CASE WHEN jsonb_typeof("config" -> 'reEntry' -> 'max') = 'number'
+        THEN floor(("config" -> 'reEntry' ->> 'max')::numeric)::int ELSE 0 END AS "reEntryMax",
+      "re_entry_closed_at" AS "reEntryClosedAt"
     FROM "tournaments" WHERE "id" = ${tournamentId}::uuid FOR UPDATE`;
   if (row === undefined)
     throw new TournamentRefusedError(TournamentRefusal.NOT_FOUND, tournamentId, 'no such tournament');
@@ -152,6 +168,20 @@ export function lateRegistrationOpen(t: {
 }
 
 /**
+ * Whether the tournament offers re-entry (the config's reEntry, `reEntryMax` its max, 0 without one)
+ * and a busted player may buy in again now: late registration is open (a re-entry is a late
+ * registration) and the director has not closed re-entry at the end of level reEntry.untilLevel.
+ */
+export function reEntryOpen(t: {
+  readonly reEntryMax: number;
+  readonly lateRegistrationLevels: number;
+  readonly registrationClosedAt: Date | null;
+  readonly reEntryClosedAt: Date | null;
+}): boolean {
+  return t.reEntryMax > 0 && lateRegistrationOpen(t) && t.reEntryClosedAt === null;
+}
+
+/**
  * Registration is open while the tournament is registering and, if scheduled, before its start time;
  * with late registration, also past its start time and while it runs, until the director closes it.
  */
@@ -170,16 +200,41 @@ function checkRegistrationOpen(t: LockedTournament, now: Date): void {
 }
 
 /**
+ * A running tournament's player who is out (`earlier` entries paid for, all busted or finished) may
+ * buy in again while {@link reEntryOpen}, up to the config's reEntry.max times.
+ */
+function checkReEntry(t: LockedTournament, earlier: number): void {
+  if (t.status === TournamentStatus.running && reEntryOpen(t)) {
+    if (earlier < 1 + t.reEntryMax) return;
+    throw new TournamentRefusedError(
+      TournamentRefusal.ENTRY_LIMIT,
+      t.id,
+      `${earlier - 1} of ${t.reEntryMax} re-entries used`,
+    );
+  }
+  let why = 're-entry is closed with late registration';
+  if (t.reEntryMax === 0) why = 'you played in it already, and it offers no re-entry';
+  else if (t.reEntryClosedAt !== null) why = `re-entry is closed (since ${t.reEntryClosedAt.toISOString()})`;
+  throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERING, t.id, why);
+}
+
+/**
  * Registers `userId`: the buy-in into the prize pool and the fee to the house, out of their wallet
- * (InsufficientFundsError, nothing written, when it holds less). Registering again while registered is
- * a no-op that returns the entry (`replayed`). Refused unless the tournament is taking registrations
- * and has room, and after {@link TOURNAMENT_REFUNDS_PER_PLAYER_MAX} unregistrations of this player
- * (`entry_limit`). It takes them while registering and before its start time, and, with late
- * registration (the config's lateRegistrationLevels > 0), after its start time and while running until
- * the director closes registration ({@link closeTournamentRegistration}); a late entry is `registered`
- * until the director seats it ({@link seatTournamentEntry}). Every entry paid for counts against the
- * field, busted ones included. A player who already played in a running tournament is refused: that
- * would be a re-entry, which is not offered (`not_registering`).
+ * (InsufficientFundsError, nothing written, when it holds less). Registering again while registered
+ * or playing is a no-op that returns the live entry (`replayed`). Refused unless the tournament is
+ * taking registrations and has room, and after {@link TOURNAMENT_REFUNDS_PER_PLAYER_MAX}
+ * unregistrations of this player (`entry_limit`). It takes them while registering and before its start
+ * time, and, with late registration (the config's lateRegistrationLevels > 0), after its start time
+ * and while running until the director closes registration ({@link closeTournamentRegistration}); a
+ * late entry is `registered` until the director seats it ({@link seatTournamentEntry}).
+ *
+ * A player whose entries in a running tournament are all out (busted or finished) makes a re-entry: a
+ * new row with the next entry_no, paid like any entry (the same ledger transaction, keyed by the new
+ * entry). It is taken while {@link reEntryOpen} and while the player has made fewer than the config's
+ * reEntry.max re-entries; refused when the tournament offers none or the director closed re-entry
+ * (`not_registering`), and once they are used up (`entry_limit`). The field (max_entrants) counts
+ * players holding an entry paid for, busted and finished ones included: a first entry, late or not,
+ * needs a free place (`full`), a re-entry does not take another.
  */
 export async function registerTournamentEntry(
   prisma: PrismaClient,
@@ -195,30 +250,27 @@ export async function registerTournamentEntry(
       });
       if (live !== null) return { entry: live, replayed: true };
       checkRegistrationOpen(t, req.now ?? new Date());
-      if (t.status === TournamentStatus.running) {
-        const played = await tx.tournamentEntry.count({
-          where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.finished },
-        });
-        if (played > 0) {
-          throw new TournamentRefusedError(
-            TournamentRefusal.NOT_REGISTERING,
-            t.id,
-            'you played in it already: late registration is not a re-entry',
-          );
-        }
-      }
+      // Without a live entry, the player's entries paid for are all out: any makes this a re-entry
+      // (only a running tournament has entries out; before the start they are registered or refunded).
+      const earlier = await tx.tournamentEntry.count({
+        where: { tournamentId: t.id, userId: req.userId, status: { in: OUT } },
+      });
+      if (earlier > 0) checkReEntry(t, earlier);
       const refunds = await tx.tournamentEntry.count({
         where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.refunded },
       });
       if (refunds >= TOURNAMENT_REFUNDS_PER_PLAYER_MAX) {
         throw new TournamentRefusedError(TournamentRefusal.ENTRY_LIMIT, t.id, `${refunds} entries refunded already`);
       }
-      // Busted (finished) entries keep their place in the field: a late entry may not take it.
-      const entrants = await tx.tournamentEntry.count({
-        where: { tournamentId: t.id, status: { not: TournamentEntryStatus.refunded } },
-      });
-      if (entrants >= t.maxEntrants) {
-        throw new TournamentRefusedError(TournamentRefusal.FULL, t.id, `${entrants} of ${t.maxEntrants} entered`);
+      // A place in the field is a player's: busted and finished players keep theirs (a late entry may
+      // not take it), and a re-entry stays in its player's.
+      if (earlier === 0) {
+        const [{ entrants }] = await tx.$queryRaw<[{ entrants: number }]>`
+          SELECT count(DISTINCT "user_id")::int AS "entrants" FROM "tournament_entries"
+          WHERE "tournament_id" = ${t.id}::uuid AND "status" <> 'refunded'`;
+        if (entrants >= t.maxEntrants) {
+          throw new TournamentRefusedError(TournamentRefusal.FULL, t.id, `${entrants} of ${t.maxEntrants} entered`);
+        }
       }
       const entryNo = 1 + (await tx.tournamentEntry.count({ where: { tournamentId: t.id, userId: req.userId } }));
       const entry = await tx.tournamentEntry.create({
@@ -393,10 +445,45 @@ export async function startTournament(
 }
 
 /**
- * Gives a playing entry its place and pays its prize out of the prize pool (the amounts come from
- * @felt/engine's placePrizes and shareTiedPlaces). The same award again changes nothing; a different
- * one for a finished entry is refused (`place_conflict`), as is a prize the pool does not hold
- * (InsufficientFundsError): nothing is written then.
+ * The director saw the entry's player bust while late registration is open, and holds the bust
+ * unplaced until the field is final (places and prizes depend on it): the `playing` entry becomes
+ * `busted`, off its table, so the lobby can offer a re-entry ({@link registerTournamentEntry}). It is
+ * placed and paid later, like a playing one ({@link awardTournamentPlace}). Marking an entry that is
+ * out already (busted or finished) changes nothing (`replayed`). Refused for an entry not in play:
+ * registered, refunded or unknown (`not_registered`), and outside a running tournament (`not_running`).
+ */
+export async function markTournamentEntryOut(
+  prisma: PrismaClient,
+  req: { readonly tournamentId: string; readonly entryId: string },
+): Promise<{ replayed: boolean }> {
+  return withTransaction(prisma, async (tx) => {
+    const t = await lockTournament(tx, req.tournamentId);
+    const entry = await tx.tournamentEntry.findFirst({
+      where: { id: req.entryId, tournamentId: t.id },
+      select: { id: true, status: true },
+    });
+    if (entry === null)
+      throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERED, t.id, `no entry ${req.entryId}`);
+    if (OUT.includes(entry.status)) return { replayed: true };
+    if (t.status !== TournamentStatus.running) {
+      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+    }
+    if (entry.status !== TournamentEntryStatus.playing) {
+      throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERED, t.id, `entry ${entry.id} is ${entry.status}`);
+    }
+    await tx.tournamentEntry.update({
+      where: { id: entry.id },
+      data: { status: TournamentEntryStatus.busted, tableId: null },
+    });
+    return { replayed: false };
+  });
+}
+
+/**
+ * Gives a playing or busted entry its place and pays its prize out of the prize pool (the amounts
+ * come from @felt/engine's placePrizes and shareTiedPlaces). The same award again changes nothing; a
+ * different one for a finished entry is refused (`place_conflict`), as is a prize the pool does not
+ * hold (InsufficientFundsError): nothing is written then.
  */
 export async function awardTournamentPlace(
   prisma: PrismaClient,
@@ -430,7 +517,7 @@ export async function awardTournamentPlace(
       if (t.status !== TournamentStatus.running) {
         throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
       }
-      if (entry.status !== TournamentEntryStatus.playing) {
+      if (entry.status !== TournamentEntryStatus.playing && entry.status !== TournamentEntryStatus.busted) {
         throw new TournamentRefusedError(
           TournamentRefusal.NOT_REGISTERED,
           t.id,
@@ -466,8 +553,8 @@ export async function awardTournamentPlace(
 }
 
 /**
- * Ends a running tournament once every entry has its place and the prize pool is empty (`not_over`
- * otherwise, nothing changed). Finishing it again changes nothing.
+ * Ends a running tournament once every entry has its place (none registered, playing or busted) and
+ * the prize pool is empty (`not_over` otherwise, nothing changed). Finishing it again changes nothing.
  */
 export async function finishTournament(prisma: PrismaClient, tournamentId: string): Promise<{ replayed: boolean }> {
   return withTransaction(prisma, async (tx) => {
@@ -476,13 +563,13 @@ export async function finishTournament(prisma: PrismaClient, tournamentId: strin
     if (t.status !== TournamentStatus.running) {
       throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
     }
-    const stillIn = await tx.tournamentEntry.count({ where: { tournamentId: t.id, status: { in: LIVE } } });
+    const stillIn = await tx.tournamentEntry.count({ where: { tournamentId: t.id, status: { in: UNPLACED } } });
     const pool = await accountBalance(tx, tournamentPoolAccount(t.id));
     if (stillIn > 0 || pool !== 0n) {
       throw new TournamentRefusedError(
         TournamentRefusal.NOT_OVER,
         t.id,
-        `${stillIn} entries in play, ${pool} in the pool`,
+        `${stillIn} entries in play or not placed yet, ${pool} in the pool`,
       );
     }
     await tx.tournament.update({
@@ -495,9 +582,10 @@ export async function finishTournament(prisma: PrismaClient, tournamentId: strin
 
 /**
  * Closes late registration, as the director does at the end of the config's lateRegistrationLevels-th
- * level: `registration_closed_at` is set once, and from then on {@link registerTournamentEntry} refuses.
- * Returns the field as it closed: the entries paid for (not refunded, busted ones included) and the
- * prize pool's balance. Closing again changes nothing and returns the same field (`replayed`, with the
+ * level: `registration_closed_at` is set once, and from then on {@link registerTournamentEntry} refuses
+ * (re-entries too). Returns the field as it closed: the entries paid for (not refunded: busted,
+ * finished and re-entries included, each one buy-in in the pool the payouts share) and the prize
+ * pool's balance. Closing again changes nothing and returns the same field (`replayed`, with the
  * first close's time), whatever the tournament's status by then; a first close is refused unless the
  * tournament is running (`not_running`).
  */
@@ -518,5 +606,28 @@ export async function closeTournamentRegistration(
     });
     const prizePool = await accountBalance(tx, tournamentPoolAccount(t.id));
     return { closedAt, entries, prizePool, replayed };
+  });
+}
+
+/**
+ * Closes re-entry, as the director does at the end of the config's reEntry.untilLevel-th level:
+ * `re_entry_closed_at` is set once, and from then on {@link registerTournamentEntry} refuses a busted
+ * player (`not_registering`) while late registration may stay open to new players. Closing again
+ * changes nothing (`replayed`, with the first close's time), whatever the tournament's status by then;
+ * a first close is refused unless the tournament is running (`not_running`).
+ */
+export async function closeTournamentReEntry(
+  prisma: PrismaClient,
+  tournamentId: string,
+): Promise<{ closedAt: Date; replayed: boolean }> {
+  return withTransaction(prisma, async (tx) => {
+    const t = await lockTournament(tx, tournamentId);
+    if (t.reEntryClosedAt !== null) return { closedAt: t.reEntryClosedAt, replayed: true };
+    if (t.status !== TournamentStatus.running) {
+      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+    }
+    const closedAt = new Date();
+    await tx.tournament.update({ where: { id: t.id }, data: { reEntryClosedAt: closedAt } });
+    return { closedAt, replayed: false };
   });
 }

@@ -3,6 +3,7 @@ import {
   InsufficientFundsError,
   lateRegistrationOpen,
   Prisma,
+  reEntryOpen,
   registerTournamentEntry,
   TournamentRefusal,
   TournamentRefusedError,
@@ -40,6 +41,7 @@ interface TournamentRow {
   starts_at: Date | null;
   created_at: Date;
   registration_closed_at: Date | null;
+  re_entry_closed_at: Date | null;
   entrants: bigint;
   pool: bigint | null;
 }
@@ -48,6 +50,7 @@ interface TournamentRow {
 const SUMMARY_COLUMNS = Prisma.sql`
   SELECT t."id"::text AS "id", t."name", t."format", t."status"::text AS "status", t."config", t."buy_in", t."fee",
     t."min_entrants", t."max_entrants", t."starts_at", t."created_at", t."registration_closed_at",
+    t."re_entry_closed_at",
     (SELECT count(*) FROM "tournament_entries" e
       WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
     (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"`;
@@ -78,7 +81,8 @@ export class Tournaments {
 
   /**
    * Registering and running tournaments (or those of one status), soonest start first: a running one
-   * with late registration open (`late_registration_open`) still takes entries.
+   * with late registration open (`late_registration_open`) still takes entries, and with re-entry open
+   * (`re_entry_open`) takes busted players back.
    */
   async list(status: TournamentListStatus | undefined, pageSize: number): Promise<LobbyTournamentSummary[]> {
     const statuses = status ? [status] : ['registering', 'running'];
@@ -93,7 +97,11 @@ export class Tournaments {
     });
   }
 
-  /** One tournament, cancelled and finished ones included, as `viewerId` sees it. */
+  /**
+   * One tournament, cancelled and finished ones included, as `viewerId` sees it: its players one row
+   * per entry paid for (a re-entry is another row beside the busted one), and whether the viewer may
+   * re-enter now (`can_re_enter`).
+   */
   async get(id: string, viewerId: string): Promise<LobbyTournamentDetail> {
     const [row] = await this.prisma.$queryRaw<TournamentRow[]>`
       ${SUMMARY_COLUMNS} FROM "tournaments" t WHERE t."id" = ${id}::uuid`;
@@ -107,20 +115,31 @@ export class Tournaments {
     // The chart for the field as it stands: every paid entry's buy-in, re-entries included.
     const field = Math.max(2, entries.length);
     const prizes = placePrizes(Number(row.buy_in) * entries.length, field);
+    const summary = summaryOf(row, config);
+    const mine = entries.filter((e) => e.userId === viewerId);
+    const live = mine.some((e) => e.status === 'registered' || e.status === 'playing');
+    // The rule registerTournamentEntry checks for a re-entry: every entry of theirs out, re-entry open,
+    // and fewer entries paid for than the first one and reEntry.max re-entries.
+    const canReEnter =
+      !live &&
+      mine.some((e) => e.status === 'busted' || e.status === 'finished') &&
+      summary.re_entry_open &&
+      mine.length < 1 + (config.reEntry?.max ?? 0);
     return {
-      ...summaryOf(row, config),
+      ...summary,
       // The resolved config is a valid input too (it parses back to itself); the API documents it so.
       config: config as LobbyTournamentDetail['config'],
       players: entries.map((e) => ({
         user_id: e.userId,
         name: e.user.name,
-        status: e.status as 'registered' | 'playing' | 'finished',
+        status: e.status as 'registered' | 'playing' | 'busted' | 'finished',
         place: e.place,
         prize: Number(e.prize),
         table_id: e.status === 'playing' ? e.tableId : null,
       })),
       payouts: prizes.map((amount, i) => ({ place: i + 1, amount })),
-      registered: entries.some((e) => e.userId === viewerId && (e.status === 'registered' || e.status === 'playing')),
+      registered: live,
+      can_re_enter: canReEnter,
       your_table_id: entries.find((e) => e.userId === viewerId && e.status === 'playing')?.tableId ?? null,
     };
   }
@@ -169,11 +188,13 @@ export class Tournaments {
         case TournamentRefusal.NOT_REGISTERED:
           throw new LobbyError(ApiErrorCode.NOT_REGISTERED, 'you are not registered for this tournament');
         case TournamentRefusal.ENTRY_LIMIT:
+          // Either limit: unregistrations before the start, or re-entries (the config's reEntry.max).
           throw new LobbyError(
             ApiErrorCode.TOURNAMENT_ENTRY_LIMIT,
-            'you unregistered from this tournament too many times to register again',
+            'you may not enter this tournament again: your re-entries are used up, or you unregistered too many times',
           );
         default:
+          // Started or past its start time, registration closed, or a re-entry not offered or closed.
           throw new LobbyError(ApiErrorCode.TOURNAMENT_CLOSED, 'this tournament takes no registrations now');
       }
     }
@@ -206,12 +227,20 @@ function summaryOf(r: TournamentRow, config: TournamentConfig): LobbyTournamentS
     starts_at: r.starts_at?.toISOString() ?? null,
     prize_pool: Number(r.pool ?? 0n),
     created_at: r.created_at.toISOString(),
-    // The rule registerTournamentEntry checks under the row lock, as the list shows it.
+    // The rules registerTournamentEntry checks under the row lock, as the list shows them.
     late_registration_open:
       r.status === 'running' &&
       lateRegistrationOpen({
         lateRegistrationLevels: config.lateRegistrationLevels,
         registrationClosedAt: r.registration_closed_at,
+      }),
+    re_entry_open:
+      r.status === 'running' &&
+      reEntryOpen({
+        reEntryMax: config.reEntry?.max ?? 0,
+        lateRegistrationLevels: config.lateRegistrationLevels,
+        registrationClosedAt: r.registration_closed_at,
+        reEntryClosedAt: r.re_entry_closed_at,
       }),
   };
 }

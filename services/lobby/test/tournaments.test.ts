@@ -1,16 +1,20 @@
 // The tournament routes on the real database: the list and one tournament with its payouts, register
 // and unregister with the money they move, and every refusal typed and changing nothing (a full field,
 // an empty wallet, a start time passed, a cancelled tournament, too many unregistrations, a stored
-// config that does not parse), and late registration into a running tournament until its director
-// closes it.
+// config that does not parse), late registration into a running tournament until its director
+// closes it, and re-entry: a busted player buys in again through register while re-entry is open.
 import { LobbyApiError, LobbyClient } from '@felt/client';
 import {
   cancelTournament,
+  closeTournamentReEntry,
   closeTournamentRegistration,
   createTournament,
   ledgerTotals,
+  markTournamentEntryOut,
   newTournament,
+  openTournamentTables,
   runAudit,
+  seatTournamentEntry,
   startTournament,
 } from '@felt/db';
 import {
@@ -231,6 +235,116 @@ describe('tournaments over HTTP', () => {
       late_registration_open: false,
       entrants: 3,
     });
+    await expectAuditClean();
+  });
+
+  it('re-entry: a busted player is shown busted, may re-enter through register while re_entry_open, up to reEntry.max', async () => {
+    const scheduled = {
+      format: 'scheduled' as const,
+      seats: 9,
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      lateRegistrationLevels: 3,
+    };
+    const re = await tournament({ ...scheduled, reEntry: { max: 1, untilLevel: 2 } });
+    const late = await tournament(scheduled);
+    const [a, b, c] = [await h.user(), await h.user(), await h.user()];
+    for (const id of [re, late]) {
+      for (const u of [a, b]) expect((await u.post(`/api/tournaments/${id}/register`)).status).toBe(200);
+    }
+    type Listed = { tournaments: { id: string; late_registration_open: boolean; re_entry_open: boolean }[] };
+    const flags = async () => {
+      const listed = await c.get<Listed>('/api/tournaments');
+      expect(tournamentListSchema.parse(listed.body)).toEqual(listed.body);
+      return Object.fromEntries(
+        listed.body.tournaments
+          .filter((t) => t.id === re || t.id === late)
+          .map((t) => [t.id, [t.late_registration_open, t.re_entry_open]]),
+      );
+    };
+    type Detail = {
+      registered: boolean;
+      can_re_enter: boolean;
+      re_entry_open: boolean;
+      entrants: number;
+      prize_pool: number;
+      players: { user_id: string; status: string; place: number | null; prize: number; table_id: string | null }[];
+    };
+    const detail = async (u: User, id: string) => {
+      const res = await u.get<Detail>(`/api/tournaments/${id}`);
+      expect(tournamentDetailSchema.parse(res.body)).toEqual(res.body);
+      return res.body;
+    };
+    // Registering, re-entry is not open yet.
+    expect(await flags()).toEqual({ [re]: [false, false], [late]: [false, false] });
+    const entries = new Map<string, string>();
+    for (const id of [re, late]) {
+      for (const e of (await startTournament(h.db.prisma, id)).entries) entries.set(`${id}:${e.userId}`, e.id);
+    }
+    expect(await flags()).toEqual({ [re]: [true, true], [late]: [true, false] });
+    expect(await detail(a, re)).toMatchObject({ registered: true, can_re_enter: false, re_entry_open: true });
+
+    // a busts: the director holds them unplaced, the lobby offers the re-entry to them only.
+    await markTournamentEntryOut(h.db.prisma, { tournamentId: re, entryId: entries.get(`${re}:${a.id}`)! });
+    const busted = await detail(a, re);
+    expect(busted).toMatchObject({ registered: false, can_re_enter: true, entrants: 1, prize_pool: 200 });
+    expect(busted.players).toContainEqual({
+      user_id: a.id,
+      name: a.name,
+      status: 'busted',
+      place: null,
+      prize: 0,
+      table_id: null,
+    });
+    expect((await detail(b, re)).can_re_enter).toBe(false);
+    expect((await detail(c, re)).can_re_enter).toBe(false);
+
+    const before = await wallet(a);
+    const reg = await a.post(`/api/tournaments/${re}/register`);
+    expect(reg.status, JSON.stringify(reg.body)).toBe(200);
+    expect(reg.body).toEqual({
+      tournament_id: re,
+      entry_no: 2,
+      status: 'registered',
+      wallet: before - 110,
+      replayed: false,
+    });
+    expect((await a.post(`/api/tournaments/${re}/register`)).body).toMatchObject({ entry_no: 2, replayed: true });
+    const reEntered = await detail(a, re);
+    expect(reEntered).toMatchObject({ registered: true, can_re_enter: false, entrants: 2, prize_pool: 300 });
+    expect(reEntered.players.filter((p) => p.user_id === a.id).map((p) => p.status)).toEqual(['busted', 'registered']);
+
+    // Seated and out again: the one re-entry is used.
+    const [tableId] = await openTournamentTables(h.db.prisma, re, 1);
+    const second = await h.db.prisma.tournamentEntry.findFirstOrThrow({
+      where: { tournamentId: re, userId: a.id, entryNo: 2 },
+    });
+    await seatTournamentEntry(h.db.prisma, second.id, tableId!);
+    await markTournamentEntryOut(h.db.prisma, { tournamentId: re, entryId: second.id });
+    expect(await detail(a, re)).toMatchObject({ registered: false, can_re_enter: false, re_entry_open: true });
+    let snapshot = await h.snapshot();
+    expectError(await a.post(`/api/tournaments/${re}/register`), 409, 'tournament_entry_limit');
+    expect(await h.snapshot()).toEqual(snapshot);
+
+    // Without reEntry in its config, a busted player may not come back.
+    await markTournamentEntryOut(h.db.prisma, { tournamentId: late, entryId: entries.get(`${late}:${a.id}`)! });
+    expect(await detail(a, late)).toMatchObject({ registered: false, can_re_enter: false, re_entry_open: false });
+    snapshot = await h.snapshot();
+    expectError(await a.post(`/api/tournaments/${late}/register`), 409, 'tournament_closed');
+    expect(await h.snapshot()).toEqual(snapshot);
+
+    // The director closes re-entry: late registration stays open to new players, not to busted ones.
+    await markTournamentEntryOut(h.db.prisma, { tournamentId: re, entryId: entries.get(`${re}:${b.id}`)! });
+    expect((await detail(b, re)).can_re_enter).toBe(true);
+    await closeTournamentReEntry(h.db.prisma, re);
+    expect(await flags()).toEqual({ [re]: [true, false], [late]: [true, false] });
+    expect((await detail(b, re)).can_re_enter).toBe(false);
+    snapshot = await h.snapshot();
+    expectError(await b.post(`/api/tournaments/${re}/register`), 409, 'tournament_closed');
+    expect(await h.snapshot()).toEqual(snapshot);
+    expect((await c.post(`/api/tournaments/${re}/register`)).body).toMatchObject({ entry_no: 1, replayed: false });
+
+    await closeTournamentRegistration(h.db.prisma, re);
+    expect(await flags()).toEqual({ [re]: [false, false], [late]: [true, false] });
     await expectAuditClean();
   });
 

@@ -367,7 +367,8 @@ export const TournamentScalarFieldEnum = {
   startedAt: 'startedAt',
   finishedAt: 'finishedAt',
   cancelledAt: 'cancelledAt',
-  registrationClosedAt: 'registrationClosedAt'
+  registrationClosedAt: 'registrationClosedAt',
+  reEntryClosedAt: 'reEntryClosedAt'
 } as const
 
 export type TournamentScalarFieldEnum = (typeof TournamentScalarFieldEnum)[keyof typeof TournamentScalarFieldEnum]

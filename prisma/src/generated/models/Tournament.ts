@@ -58,6 +58,7 @@ export type TournamentMinAggregateOutputType = {
   finishedAt: Date | null
   cancelledAt: Date | null
   registrationClosedAt: Date | null
+  reEntryClosedAt: Date | null
 }
 
 export type TournamentMaxAggregateOutputType = {
@@ -76,6 +77,7 @@ export type TournamentMaxAggregateOutputType = {
   finishedAt: Date | null
   cancelledAt: Date | null
   registrationClosedAt: Date | null
+  reEntryClosedAt: Date | null
 }
 
 export type TournamentCountAggregateOutputType = {
@@ -95,6 +97,7 @@ export type TournamentCountAggregateOutputType = {
   finishedAt: number
   cancelledAt: number
   registrationClosedAt: number
+  reEntryClosedAt: number
   _all: number
 }
 
@@ -129,6 +132,7 @@ export type TournamentMinAggregateInputType = {
   finishedAt?: true
   cancelledAt?: true
   registrationClosedAt?: true
+  reEntryClosedAt?: true
 }
 
 export type TournamentMaxAggregateInputType = {
@@ -147,6 +151,7 @@ export type TournamentMaxAggregateInputType = {
   finishedAt?: true
   cancelledAt?: true
   registrationClosedAt?: true
+  reEntryClosedAt?: true
 }
 
 export type TournamentCountAggregateInputType = {
@@ -166,6 +171,7 @@ export type TournamentCountAggregateInputType = {
   finishedAt?: true
   cancelledAt?: true
   registrationClosedAt?: true
+  reEntryClosedAt?: true
   _all?: true
 }
 
@@ -272,6 +278,7 @@ export type TournamentGroupByOutputType = {
   finishedAt: Date | null
   cancelledAt: Date | null
   registrationClosedAt: Date | null
+  reEntryClosedAt: Date | null
   _count: TournamentCountAggregateOutputType | null
   _avg: TournamentAvgAggregateOutputType | null
   _sum: TournamentSumAggregateOutputType | null
@@ -314,6 +321,7 @@ export type TournamentWhereInput = {
   finishedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   registrationClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  reEntryClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   creator?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   entries?: Prisma.TournamentEntryListRelationFilter
   tables?: Prisma.TournamentTableListRelationFilter
@@ -338,6 +346,7 @@ export type TournamentOrderByWithRelationInput = {
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  reEntryClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   creator?: Prisma.UserOrderByWithRelationInput
   entries?: Prisma.TournamentEntryOrderByRelationAggregateInput
   tables?: Prisma.TournamentTableOrderByRelationAggregateInput
@@ -365,6 +374,7 @@ export type TournamentWhereUniqueInput = Prisma.AtLeast<{
   finishedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   registrationClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  reEntryClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   creator?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   entries?: Prisma.TournamentEntryListRelationFilter
   tables?: Prisma.TournamentTableListRelationFilter
@@ -389,6 +399,7 @@ export type TournamentOrderByWithAggregationInput = {
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  reEntryClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.TournamentCountOrderByAggregateInput
   _avg?: Prisma.TournamentAvgOrderByAggregateInput
   _max?: Prisma.TournamentMaxOrderByAggregateInput
@@ -416,6 +427,7 @@ export type TournamentScalarWhereWithAggregatesInput = {
   finishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
   cancelledAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
   registrationClosedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
+  reEntryClosedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
 }
 
 export type TournamentCreateInput = {
@@ -434,6 +446,7 @@ export type TournamentCreateInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
@@ -458,6 +471,7 @@ export type TournamentUncheckedCreateInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
@@ -480,6 +494,7 @@ export type TournamentUpdateInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
@@ -504,6 +519,7 @@ export type TournamentUncheckedUpdateInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
@@ -527,6 +543,7 @@ export type TournamentCreateManyInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
 }
 
 export type TournamentUpdateManyMutationInput = {
@@ -545,6 +562,7 @@ export type TournamentUpdateManyMutationInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentUncheckedUpdateManyInput = {
@@ -564,6 +582,7 @@ export type TournamentUncheckedUpdateManyInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentListRelationFilter = {
@@ -598,6 +617,7 @@ export type TournamentCountOrderByAggregateInput = {
   finishedAt?: Prisma.SortOrder
   cancelledAt?: Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrder
+  reEntryClosedAt?: Prisma.SortOrder
 }
 
 export type TournamentAvgOrderByAggregateInput = {
@@ -623,6 +643,7 @@ export type TournamentMaxOrderByAggregateInput = {
   finishedAt?: Prisma.SortOrder
   cancelledAt?: Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrder
+  reEntryClosedAt?: Prisma.SortOrder
 }
 
 export type TournamentMinOrderByAggregateInput = {
@@ -641,6 +662,7 @@ export type TournamentMinOrderByAggregateInput = {
   finishedAt?: Prisma.SortOrder
   cancelledAt?: Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrder
+  reEntryClosedAt?: Prisma.SortOrder
 }
 
 export type TournamentSumOrderByAggregateInput = {
@@ -777,6 +799,7 @@ export type TournamentCreateWithoutCreatorInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
@@ -799,6 +822,7 @@ export type TournamentUncheckedCreateWithoutCreatorInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
@@ -851,6 +875,7 @@ export type TournamentScalarWhereInput = {
   finishedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   registrationClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  reEntryClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
 }
 
 export type TournamentCreateWithoutAccountsInput = {
@@ -869,6 +894,7 @@ export type TournamentCreateWithoutAccountsInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
@@ -892,6 +918,7 @@ export type TournamentUncheckedCreateWithoutAccountsInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
@@ -929,6 +956,7 @@ export type TournamentUpdateWithoutAccountsInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
@@ -952,6 +980,7 @@ export type TournamentUncheckedUpdateWithoutAccountsInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
@@ -973,6 +1002,7 @@ export type TournamentCreateWithoutTransactionsInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
@@ -996,6 +1026,7 @@ export type TournamentUncheckedCreateWithoutTransactionsInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
@@ -1033,6 +1064,7 @@ export type TournamentUpdateWithoutTransactionsInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
@@ -1056,6 +1088,7 @@ export type TournamentUncheckedUpdateWithoutTransactionsInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1077,6 +1110,7 @@ export type TournamentCreateWithoutEntriesInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
@@ -1100,6 +1134,7 @@ export type TournamentUncheckedCreateWithoutEntriesInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
@@ -1137,6 +1172,7 @@ export type TournamentUpdateWithoutEntriesInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
@@ -1160,6 +1196,7 @@ export type TournamentUncheckedUpdateWithoutEntriesInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1181,6 +1218,7 @@ export type TournamentCreateWithoutTablesInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
@@ -1204,6 +1242,7 @@ export type TournamentUncheckedCreateWithoutTablesInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
@@ -1241,6 +1280,7 @@ export type TournamentUpdateWithoutTablesInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
@@ -1264,6 +1304,7 @@ export type TournamentUncheckedUpdateWithoutTablesInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1285,6 +1326,7 @@ export type TournamentCreateManyCreatorInput = {
   finishedAt?: Date | string | null
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
+  reEntryClosedAt?: Date | string | null
 }
 
 export type TournamentUpdateWithoutCreatorInput = {
@@ -1303,6 +1345,7 @@ export type TournamentUpdateWithoutCreatorInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
@@ -1325,6 +1368,7 @@ export type TournamentUncheckedUpdateWithoutCreatorInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1347,6 +1391,7 @@ export type TournamentUncheckedUpdateManyWithoutCreatorInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 
@@ -1424,6 +1469,7 @@ export type TournamentSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   finishedAt?: boolean
   cancelledAt?: boolean
   registrationClosedAt?: boolean
+  reEntryClosedAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
   entries?: boolean | Prisma.Tournament$entriesArgs<ExtArgs>
   tables?: boolean | Prisma.Tournament$tablesArgs<ExtArgs>
@@ -1449,6 +1495,7 @@ export type TournamentSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   finishedAt?: boolean
   cancelledAt?: boolean
   registrationClosedAt?: boolean
+  reEntryClosedAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
 }, ExtArgs["result"]["tournament"]>
 
@@ -1469,6 +1516,7 @@ export type TournamentSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   finishedAt?: boolean
   cancelledAt?: boolean
   registrationClosedAt?: boolean
+  reEntryClosedAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
 }, ExtArgs["result"]["tournament"]>
 
@@ -1489,9 +1537,10 @@ export type TournamentSelectScalar = {
   finishedAt?: boolean
   cancelledAt?: boolean
   registrationClosedAt?: boolean
+  reEntryClosedAt?: boolean
 }
 
-export type TournamentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "format" | "status" | "config" | "createdBy" | "buyIn" | "fee" | "minEntrants" | "maxEntrants" | "startsAt" | "createdAt" | "startedAt" | "finishedAt" | "cancelledAt" | "registrationClosedAt", ExtArgs["result"]["tournament"]>
+export type TournamentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "format" | "status" | "config" | "createdBy" | "buyIn" | "fee" | "minEntrants" | "maxEntrants" | "startsAt" | "createdAt" | "startedAt" | "finishedAt" | "cancelledAt" | "registrationClosedAt" | "reEntryClosedAt", ExtArgs["result"]["tournament"]>
 export type TournamentInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
   entries?: boolean | Prisma.Tournament$entriesArgs<ExtArgs>
@@ -1550,6 +1599,12 @@ export type $TournamentPayload<ExtArgs extends runtime.Types.Extensions.Internal
      * takes entries (and for every tournament without it, whose registration closes at the start).
      */
     registrationClosedAt: Date | null
+    /**
+     * When re-entry closed: set once by the director at the end of the config's reEntry.untilLevel-th
+     * level (at most lateRegistrationLevels, so it closes with or before registration). Null while
+     * re-entry may still be open, and for every tournament whose config has no reEntry.
+     */
+    reEntryClosedAt: Date | null
   }, ExtArgs["result"]["tournament"]>
   composites: {}
 }
@@ -1994,6 +2049,7 @@ export interface TournamentFieldRefs {
   readonly finishedAt: Prisma.FieldRef<"Tournament", 'DateTime'>
   readonly cancelledAt: Prisma.FieldRef<"Tournament", 'DateTime'>
   readonly registrationClosedAt: Prisma.FieldRef<"Tournament", 'DateTime'>
+  readonly reEntryClosedAt: Prisma.FieldRef<"Tournament", 'DateTime'>
 }
     
 

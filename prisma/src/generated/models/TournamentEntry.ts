@@ -15,7 +15,7 @@ import type * as Prisma from "../internal/prismaNamespace.js"
 /**
  * Model TournamentEntry
  * One paid entry. A player holds at most one registered or playing entry per tournament (a partial
- * unique index); a re-entry is a new row with the next entry_no.
+ * unique index); a re-entry is a new row with the next entry_no, beside the busted (or finished) one.
  */
 export type TournamentEntryModel = runtime.Types.Result.DefaultSelection<Prisma.$TournamentEntryPayload>
 

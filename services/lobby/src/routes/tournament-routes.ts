@@ -43,14 +43,18 @@ export function registerTournamentRoutes(app: OpenAPIHono<Env>, tournaments: Tou
     createRoute({
       method: 'post',
       path: '/api/tournaments/{id}/register',
-      summary: 'Register: the buy-in goes to the prize pool and the fee to the house, from your wallet',
+      summary: 'Register (a re-entry when your last entry is out): buy-in to the prize pool, fee to the house',
       description:
-        'Registering while registered changes nothing (replayed, nothing charged). Refused once the tournament ' +
-        'has started or its start time has come (tournament_closed), unless it offers late registration: then ' +
-        'until its director closes registration (late_registration_open), and the entry stays registered until ' +
-        'the director seats it (then playing, with your table in the detail). Refused when every place is taken, busted entries ' +
-        'included (tournament_full), to a player already busted from it (tournament_closed), ' +
-        'when the wallet cannot pay (insufficient_funds), and after five unregistrations from it (tournament_entry_limit).',
+        'Registering while registered or playing changes nothing (replayed, nothing charged: the entry you hold). ' +
+        'Refused once the tournament has started or its start time has come (tournament_closed), unless it offers ' +
+        'late registration: then until its director closes registration (late_registration_open), and the entry ' +
+        'stays registered until the director seats it (then playing, with your table in the detail). When your ' +
+        'last entry is out (busted or finished), this is a re-entry: a new entry (entry_no 2 and on) paid like the ' +
+        'first, taken while re_entry_open and you have re-entries left (can_re_enter in the detail); refused when ' +
+        'the tournament offers no re-entry or its director closed it (tournament_closed) and once your re-entries ' +
+        '(the config reEntry.max) are used up (tournament_entry_limit). Refused when every place is taken ' +
+        '(tournament_full: a place is a player, busted ones included; a re-entry takes none), when the wallet ' +
+        'cannot pay (insufficient_funds), and after five unregistrations from it (tournament_entry_limit).',
       security: cookieAuth,
       request: { params: tournamentIdParamSchema },
       responses: { 200: json(tournamentEntrySchema, 'Registered'), ...errors(400, 401, 404, 409) },
