@@ -109,13 +109,31 @@ export class Tournaments {
     if (!row || !config) throw new LobbyError(ApiErrorCode.TOURNAMENT_NOT_FOUND, 'no such tournament');
     const entries = await this.prisma.tournamentEntry.findMany({
       where: { tournamentId: id, status: { not: 'refunded' } },
-      select: { userId: true, status: true, place: true, prize: true, tableId: true, user: { select: { name: true } } },
+      select: {
+        id: true,
+        userId: true,
+        status: true,
+        place: true,
+        prize: true,
+        tableId: true,
+        createdAt: true,
+        user: { select: { name: true } },
+      },
       orderBy: [{ place: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }],
     });
     // The chart for the field as it stands: every paid entry's buy-in, re-entries included.
     const field = Math.max(2, entries.length);
     const prizes = placePrizes(Number(row.buy_in) * entries.length, field);
     const summary = summaryOf(row, config);
+    // Each player's entries numbered 1, 2, … in the order they were paid for, as the director numbers
+    // them (Postgres's entry_no also counts registrations refunded before the start).
+    const numbers = new Map<string, number>();
+    const perUser = new Map<string, number>();
+    for (const e of [...entries].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+      const n = (perUser.get(e.userId) ?? 0) + 1;
+      perUser.set(e.userId, n);
+      numbers.set(e.id, n);
+    }
     const mine = entries.filter((e) => e.userId === viewerId);
     const live = mine.some((e) => e.status === 'registered' || e.status === 'playing');
     // The rule registerTournamentEntry checks for a re-entry: every entry of theirs out, re-entry open,
@@ -132,6 +150,7 @@ export class Tournaments {
       players: entries.map((e) => ({
         user_id: e.userId,
         name: e.user.name,
+        entry_no: numbers.get(e.id)!,
         status: e.status as 'registered' | 'playing' | 'busted' | 'finished',
         place: e.place,
         prize: Number(e.prize),
@@ -157,9 +176,13 @@ export class Tournaments {
     const { entry, replayed } = await this.refusals(() =>
       registerTournamentEntry(this.prisma, { tournamentId, userId, now: this.clock.now() }),
     );
+    // Numbered as the detail numbers entries: among the player's entries not refunded.
+    const entryNo = await this.prisma.tournamentEntry.count({
+      where: { tournamentId, userId, status: { not: 'refunded' }, entryNo: { lte: entry.entryNo } },
+    });
     return {
       tournament_id: tournamentId,
-      entry_no: entry.entryNo,
+      entry_no: entryNo,
       status: entry.status as 'registered' | 'playing',
       wallet: Number(await accountBalance(this.prisma, walletAccount(userId))),
       replayed,

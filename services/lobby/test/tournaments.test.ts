@@ -111,6 +111,11 @@ describe('tournaments over HTTP', () => {
     expect(out.body).toEqual({ tournament_id: id, wallet: before });
     expectError(await alice.req('DELETE', `/api/tournaments/${id}/register`), 409, 'not_registered');
     expect((await alice.get(`/api/tournaments/${id}`)).body).toMatchObject({ registered: false, entrants: 1 });
+    // Registering again after an unregistration is still a first entry (as the director numbers it).
+    expect((await alice.post(`/api/tournaments/${id}/register`)).body).toMatchObject({ entry_no: 1, replayed: false });
+    const rows = (await alice.get<{ players: { user_id: string; entry_no: number }[] }>(`/api/tournaments/${id}`)).body
+      .players;
+    expect(rows.filter((p) => p.user_id === alice.id).map((p) => p.entry_no)).toEqual([1]);
     await expectAuditClean();
   });
 
@@ -220,6 +225,7 @@ describe('tournaments over HTTP', () => {
     expect(detail.body.players).toContainEqual({
       user_id: c.id,
       name: c.name,
+      entry_no: 1,
       status: 'registered',
       place: null,
       prize: 0,
@@ -267,7 +273,14 @@ describe('tournaments over HTTP', () => {
       re_entry_open: boolean;
       entrants: number;
       prize_pool: number;
-      players: { user_id: string; status: string; place: number | null; prize: number; table_id: string | null }[];
+      players: {
+        user_id: string;
+        entry_no: number;
+        status: string;
+        place: number | null;
+        prize: number;
+        table_id: string | null;
+      }[];
     };
     const detail = async (u: User, id: string) => {
       const res = await u.get<Detail>(`/api/tournaments/${id}`);
@@ -290,6 +303,7 @@ describe('tournaments over HTTP', () => {
     expect(busted.players).toContainEqual({
       user_id: a.id,
       name: a.name,
+      entry_no: 1,
       status: 'busted',
       place: null,
       prize: 0,
@@ -311,7 +325,10 @@ describe('tournaments over HTTP', () => {
     expect((await a.post(`/api/tournaments/${re}/register`)).body).toMatchObject({ entry_no: 2, replayed: true });
     const reEntered = await detail(a, re);
     expect(reEntered).toMatchObject({ registered: true, can_re_enter: false, entrants: 2, prize_pool: 300 });
-    expect(reEntered.players.filter((p) => p.user_id === a.id).map((p) => p.status)).toEqual(['busted', 'registered']);
+    expect(reEntered.players.filter((p) => p.user_id === a.id).map((p) => [p.entry_no, p.status])).toEqual([
+      [1, 'busted'],
+      [2, 'registered'],
+    ]);
 
     // Seated and out again: the one re-entry is used.
     const [tableId] = await openTournamentTables(h.db.prisma, re, 1);
