@@ -92,8 +92,8 @@ describe('followTournament', () => {
       players_left: 1,
       stacks: [90_000],
       placed: [
-        { user_id: ALICE, name: 'alice', place: 1, prize: 500 },
-        { user_id: BOB, name: 'bob', place: 2, prize: 300 },
+        { user_id: ALICE, name: 'alice', place: 1, prize: 500, entry_no: 1 },
+        { user_id: BOB, name: 'bob', place: 2, prize: 300, entry_no: 1 },
       ],
     });
     const prev: TournamentSeatState = { view: tournamentView(), place: 2, result: null };

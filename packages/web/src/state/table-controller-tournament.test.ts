@@ -115,7 +115,7 @@ describe('TableController at a tournament table', () => {
     const out = tournamentView({
       players_left: 4,
       stacks: [40_000, 25_000, 20_000, 5_000],
-      placed: [{ user_id: ALICE, name: 'alice', place: 5, prize: 0 }],
+      placed: [{ user_id: ALICE, name: 'alice', place: 5, prize: 0, entry_no: 1 }],
     });
     h.session.handle(snapshot(11, out, { seats: [seat(1, { stack: 37_000 })], hero: undefined }), null);
     expect(h.controller.state.tournament?.result).toEqual({ place: 5, prize: 0 });

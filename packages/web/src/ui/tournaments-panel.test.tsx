@@ -258,10 +258,11 @@ describe('TournamentDetail', () => {
     const done = detail({
       status: 'finished',
       players: [
-        { user_id: ALICE, name: 'alice', status: 'finished', place: 1, prize: 300, table_id: null },
+        { user_id: ALICE, name: 'alice', entry_no: 1, status: 'finished', place: 1, prize: 300, table_id: null },
         {
           user_id: '00000000-0000-4000-8000-000000000002',
           name: 'bob',
+          entry_no: 1,
           status: 'finished',
           place: 2,
           prize: 0,
