@@ -790,7 +790,11 @@ describe('every screen in Chinese', () => {
     ]) {
       for (const compact of [false, true]) {
         const html = render(
-          <TournamentHeader tournament={{ view: v, place: 3, result: null }} serverNow={now} compact={compact} />,
+          <TournamentHeader
+            tournament={{ view: v, place: 3, result: null, pending: null }}
+            serverNow={now}
+            compact={compact}
+          />,
         );
         expect(html).toContain('第 3 级');
         expectChinese(html);
@@ -813,10 +817,10 @@ describe('every screen in Chinese', () => {
     }
     const model = tableModels().waiting!;
     for (const tournament of [
-      { view: view(), place: 2, result: null },
-      { view: view({ break_ends_at: 1_764_400_300_000 }), place: 2, result: null },
-      { view: view({ hand_for_hand: true }), place: 2, result: null },
-      { view: view(), place: null, result: { place: 4, prize: 0 } },
+      { view: view(), place: 2, result: null, pending: null },
+      { view: view({ break_ends_at: 1_764_400_300_000 }), place: 2, result: null, pending: null },
+      { view: view({ hand_for_hand: true }), place: 2, result: null, pending: null },
+      { view: view(), place: null, result: { place: 4, prize: 0 }, pending: null },
     ]) {
       const html = render(
         <TableRoom app={app} controller={controllerFor(model, { tournament })} onExit={() => undefined} />,
