@@ -810,7 +810,7 @@ export const en = {
       busted: 'Out, placed when registration closes',
       finished: 'Out',
     },
-    reEntryMark: 'Re-entry',
+    entryMark: 'Entry {{number}}',
     place: 'Place {{place}}',
     placeWon: 'Place {{place}}, won {{amount}}',
     register: 'Register',

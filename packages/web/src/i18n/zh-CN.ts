@@ -802,7 +802,7 @@ export const zhCN: Catalog = {
       busted: '已出局，报名截止后排定名次',
       finished: '已出局',
     },
-    reEntryMark: '重新买入',
+    entryMark: '第 {{number}} 次买入',
     place: '第 {{place}} 名',
     placeWon: '第 {{place}} 名，赢得 {{amount}}',
     register: '报名',

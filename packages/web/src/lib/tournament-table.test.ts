@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyLocale, formatTime } from '../i18n/i18n.js';
-import { ALICE, TOURNAMENT, tournamentView } from '../test-support/fixtures.js';
+import { ALICE, TOURNAMENT, tournamentDetail, tournamentView } from '../test-support/fixtures.js';
 import {
   fieldText,
   followTournament,
@@ -12,8 +12,11 @@ import {
   placeText,
   resultPlaceText,
   resultPrizeText,
+  judgeAgain,
   resultTitle,
+  yourEntries,
   type TournamentSeatState,
+  type YourEntries,
 } from './tournament-table.js';
 
 const NOW = 1_764_400_000_000;
@@ -40,18 +43,20 @@ describe('your place', () => {
 
 describe('followTournament', () => {
   const seated = { stack: 12_000, bet: 0, inHand: false };
+  /** The lobby says your entry 1 is your last (no re-entry). */
+  const LAST: YourEntries = { latest: 1, final: true };
 
   it('starts from the first view, with your place when you are seated and none when you watch', () => {
-    expect(followTournament(null, undefined, seated, ALICE)).toBeNull();
+    expect(followTournament(null, undefined, seated, ALICE, LAST)).toBeNull();
     const view = tournamentView();
-    expect(followTournament(null, view, seated, ALICE)).toEqual({ view, place: 3, result: null });
-    expect(followTournament(null, view, null, ALICE)).toEqual({ view, place: null, result: null });
+    expect(followTournament(null, view, seated, ALICE, LAST)).toEqual({ view, place: 3, result: null, pending: null });
+    expect(followTournament(null, view, null, ALICE, LAST)).toEqual({ view, place: null, result: null, pending: null });
   });
 
   it('reads your place again between hands only', () => {
-    const start = followTournament(null, tournamentView(), seated, ALICE)!;
+    const start = followTournament(null, tournamentView(), seated, ALICE, LAST)!;
     // In a hand: the stack behind your bets is not your place; the last one stays.
-    const inHand = followTournament(start, tournamentView(), { stack: 1_000, bet: 500, inHand: true }, ALICE)!;
+    const inHand = followTournament(start, tournamentView(), { stack: 1_000, bet: 500, inHand: true }, ALICE, LAST)!;
     expect(inHand.place).toBe(3);
     // The hand is over and you doubled up.
     const after = followTournament(
@@ -59,32 +64,37 @@ describe('followTournament', () => {
       tournamentView({ stacks: [40_000, 24_000, 25_000, 8_000, 5_000].sort((a, b) => b - a) }),
       { stack: 24_000, bet: 0, inHand: false },
       ALICE,
+      LAST,
     )!;
     expect(after.place).toBe(3);
-    const doubled = followTournament(after, after.view, { stack: 30_000, bet: 0, inHand: false }, ALICE)!;
+    const doubled = followTournament(after, after.view, { stack: 30_000, bet: 0, inHand: false }, ALICE, LAST)!;
     expect(doubled.place).toBe(2);
     // Joined in the middle of a hand: read now, from the stack and this round's bet (before the flop,
     // the big blind's 200 in front of a stack of 24,800 of 25,000 is still second place).
-    expect(followTournament(null, tournamentView(), { stack: 24_800, bet: 200, inHand: true }, ALICE)!.place).toBe(2);
-    expect(followTournament(null, tournamentView(), { stack: 5_000, bet: 0, inHand: true }, ALICE)!.place).toBe(5);
+    expect(
+      followTournament(null, tournamentView(), { stack: 24_800, bet: 200, inHand: true }, ALICE, LAST)!.place,
+    ).toBe(2);
+    expect(followTournament(null, tournamentView(), { stack: 5_000, bet: 0, inHand: true }, ALICE, LAST)!.place).toBe(
+      5,
+    );
   });
 
   it('keeps the same state when nothing changed (nothing re-renders)', () => {
     const view = tournamentView();
-    const start = followTournament(null, view, seated, ALICE)!;
-    expect(followTournament(start, view, seated, ALICE)).toBe(start);
-    expect(followTournament(start, undefined, seated, ALICE)).toBe(start);
+    const start = followTournament(null, view, seated, ALICE, LAST)!;
+    expect(followTournament(start, view, seated, ALICE, LAST)).toBe(start);
+    expect(followTournament(start, undefined, seated, ALICE, LAST)).toBe(start);
   });
 
   it('takes your result from `placed` and keeps it after the list forgets you', () => {
-    const start = followTournament(null, tournamentView(), seated, BOB);
+    const start = followTournament(null, tournamentView(), seated, BOB, LAST);
     expect(start!.result).toEqual({ place: 6, prize: 0 });
     expect(start!.place).toBeNull();
-    const later = followTournament(start, tournamentView({ placed: [] }), null, BOB)!;
+    const later = followTournament(start, tournamentView({ placed: [] }), null, BOB, LAST)!;
     expect(later.result).toEqual({ place: 6, prize: 0 });
     // Someone else's page at the same table: no result of theirs.
-    expect(followTournament(null, tournamentView(), seated, ALICE)!.result).toBeNull();
-    expect(followTournament(null, tournamentView(), seated, null)!.result).toBeNull();
+    expect(followTournament(null, tournamentView(), seated, ALICE, LAST)!.result).toBeNull();
+    expect(followTournament(null, tournamentView(), seated, null, LAST)!.result).toBeNull();
   });
 
   it('names the winner with first place and the first prize', () => {
@@ -92,14 +102,114 @@ describe('followTournament', () => {
       players_left: 1,
       stacks: [90_000],
       placed: [
-        { user_id: ALICE, name: 'alice', place: 1, prize: 500 },
-        { user_id: BOB, name: 'bob', place: 2, prize: 300 },
+        { user_id: ALICE, name: 'alice', place: 1, prize: 500, entry_no: 1 },
+        { user_id: BOB, name: 'bob', place: 2, prize: 300, entry_no: 1 },
       ],
     });
-    const prev: TournamentSeatState = { view: tournamentView(), place: 2, result: null };
-    const st = followTournament(prev, won, { stack: 90_000, bet: 0, inHand: false }, ALICE)!;
+    const prev: TournamentSeatState = { view: tournamentView(), place: 2, result: null, pending: null };
+    const st = followTournament(prev, won, { stack: 90_000, bet: 0, inHand: false }, ALICE, LAST)!;
     expect(st.result).toEqual({ place: 1, prize: 500 });
     expect(st.view.tournament_id).toBe(TOURNAMENT);
+  });
+});
+
+describe('your result after a re-entry: your last entry’s', () => {
+  const seated = { stack: 12_000, bet: 0, inHand: false };
+  const row = (entry_no: number, place: number, prize = 0) => ({
+    user_id: ALICE,
+    name: 'alice',
+    place,
+    prize,
+    entry_no,
+  });
+  /** Late registration closes: your first entry's place (9th) is published while you play your second. */
+  const firstPlaced = tournamentView({ players_left: 5, entrants: 10, placed: [row(1, 9)] });
+
+  it('an earlier entry’s row is no result: you play on, with your place', () => {
+    // The page knows you re-entered (the lobby lists your entry 2), even before registration closed.
+    for (const known of [
+      { latest: 2, final: false },
+      { latest: 2, final: true },
+    ]) {
+      const st = followTournament(null, firstPlaced, seated, ALICE, known)!;
+      expect(st.result).toBeNull();
+      expect(st.pending).toBeNull();
+      expect(st.place).toBe(3);
+    }
+  });
+
+  it('a row of yours the page cannot place among your entries waits for the lobby, and shows no result', () => {
+    // Nothing read from the lobby, or read while another entry could still come.
+    for (const known of [null, { latest: 1, final: false }]) {
+      const st = followTournament(null, firstPlaced, seated, ALICE, known)!;
+      expect(st.result).toBeNull();
+      expect(st.pending).toEqual(row(1, 9));
+      expect(st.place).toBe(3);
+      // Still waiting: the row is held after the list forgets it.
+      const later = followTournament(st, tournamentView({ placed: [] }), seated, ALICE, known)!;
+      expect(later.pending).toEqual(row(1, 9));
+      expect(later.result).toBeNull();
+      // The lobby answers: you re-entered, the row was your first entry's, dropped.
+      const reEntered = judgeAgain(later, { latest: 2, final: true });
+      expect(reEntered).toMatchObject({ result: null, pending: null, place: 3 });
+      // Or it was your only entry: your result.
+      expect(judgeAgain(later, { latest: 1, final: true })).toMatchObject({
+        result: { place: 9, prize: 0 },
+        pending: null,
+        place: null,
+      });
+      // An answer that says no more: the same state.
+      expect(judgeAgain(later, { latest: 1, final: false })).toBe(later);
+    }
+  });
+
+  it('your last entry’s row is your result, also when the earlier one is still listed', () => {
+    const known = { latest: 2, final: true };
+    const playing = followTournament(null, firstPlaced, seated, ALICE, known)!;
+    const out = followTournament(
+      playing,
+      tournamentView({ players_left: 4, entrants: 10, placed: [row(2, 5, 20), row(1, 9)] }),
+      null,
+      ALICE,
+      known,
+    )!;
+    expect(out.result).toEqual({ place: 5, prize: 20 });
+    expect(out.place).toBeNull();
+    // Kept once taken.
+    expect(followTournament(out, firstPlaced, null, ALICE, known)!.result).toEqual({ place: 5, prize: 20 });
+    // Pending your first entry's row, the lobby not answered yet: your second's comes, and is pending in its place.
+    const waiting = followTournament(null, firstPlaced, seated, ALICE, null)!;
+    const both = followTournament(waiting, tournamentView({ placed: [row(2, 5, 20)] }), null, ALICE, null)!;
+    expect(both.pending).toEqual(row(2, 5, 20));
+    expect(judgeAgain(both, known).result).toEqual({ place: 5, prize: 20 });
+  });
+});
+
+describe('yourEntries', () => {
+  const players = tournamentDetail().players;
+  const me = players[0]!;
+  const detail = (over: Partial<Parameters<typeof yourEntries>[0]> = {}) =>
+    ({ status: 'running', late_registration_open: false, re_entry_open: false, players, ...over }) as const;
+
+  it('your latest entry is the highest entry_no among your rows, whatever their order', () => {
+    const rows = [
+      { ...me, entry_no: 2, status: 'playing' as const },
+      ...players.slice(1),
+      { ...me, entry_no: 1, status: 'busted' as const },
+    ];
+    expect(yourEntries(detail({ players: rows }), ALICE).latest).toBe(2);
+    expect(yourEntries(detail(), ALICE).latest).toBe(1);
+    expect(yourEntries(detail(), 'someone-else').latest).toBeNull();
+    expect(yourEntries(detail(), null).latest).toBeNull();
+  });
+
+  it('final once the lobby takes no more entries: running with late registration and re-entry closed, or over', () => {
+    expect(yourEntries(detail(), ALICE).final).toBe(true);
+    expect(yourEntries(detail({ status: 'finished' }), ALICE).final).toBe(true);
+    expect(yourEntries(detail({ status: 'cancelled' }), ALICE).final).toBe(true);
+    expect(yourEntries(detail({ late_registration_open: true }), ALICE).final).toBe(false);
+    expect(yourEntries(detail({ late_registration_open: true, re_entry_open: true }), ALICE).final).toBe(false);
+    expect(yourEntries(detail({ status: 'registering' }), ALICE).final).toBe(false);
   });
 });
 

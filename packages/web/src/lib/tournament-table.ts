@@ -1,7 +1,9 @@
 // What a tournament's table says about the tournament (docs/protocol.md, "Tournaments"): the level and
 // its blinds, the time to the next level or the end of a break, the field, the player's place by the
-// rank of their stack, and the place and prize once they are out (or won). Pure functions over the
-// table's `tournament` view; the sentences come from the catalog.
+// rank of their stack, and the place and prize once they are out (or won): their last entry's, as the
+// lobby tells which entry that is. Pure functions over the table's `tournament` view and the lobby's
+// tournament detail; the sentences come from the catalog.
+import type { LobbyTournamentDetail } from '@felt/client';
 import type { TournamentView } from '@felt/protocol';
 import { formatTime, t } from '../i18n/i18n.js';
 import { chips, clockText } from './format.js';
@@ -15,6 +17,9 @@ export interface TournamentResult {
   readonly prize: number;
 }
 
+/** One row of the view's `placed`: an entry out (or the winner), with its place and prize. */
+export type PlacedEntry = TournamentView['placed'][number];
+
 /** A tournament table as the page keeps it: the director's last word, your place, your result. */
 export interface TournamentSeatState {
   readonly view: TournamentView;
@@ -23,8 +28,64 @@ export interface TournamentSeatState {
    * here (watching, or out). Kept through a hand: the stacks are the director's between hands.
    */
   readonly place: number | null;
-  /** Your place and prize once you are out or have won; kept after `placed` has forgotten you. */
+  /**
+   * Your place and prize once your last entry is out or has won; kept after `placed` has forgotten
+   * you. Never an earlier entry's: a player who re-entered plays on after their first entry's place
+   * is published.
+   */
   readonly result: TournamentResult | null;
+  /**
+   * A row of yours in `placed` that may be an earlier entry's (the page does not know yet whether you
+   * re-entered since): no result until the lobby tells which entry is your latest. Null when none.
+   */
+  readonly pending: PlacedEntry | null;
+}
+
+/** What the lobby said of your entries in a tournament (its detail has one row per entry). */
+export interface YourEntries {
+  /** Your latest entry's number (1, then 2 and on for re-entries); null when the lobby lists none of yours. */
+  readonly latest: number | null;
+  /**
+   * No entry can follow `latest`: the lobby takes no more (the tournament runs with late registration
+   * and re-entry closed, or is over).
+   */
+  readonly final: boolean;
+}
+
+/** Your entries as the lobby's tournament detail lists them: the latest one's number, and whether it is your last. */
+export function yourEntries(
+  detail: Pick<LobbyTournamentDetail, 'status' | 'late_registration_open' | 're_entry_open' | 'players'>,
+  userId: string | null,
+): YourEntries {
+  let latest: number | null = null;
+  for (const p of detail.players) {
+    if (p.user_id === userId && (latest === null || p.entry_no > latest)) latest = p.entry_no;
+  }
+  const final =
+    detail.status === 'finished' ||
+    detail.status === 'cancelled' ||
+    (detail.status === 'running' && !detail.late_registration_open && !detail.re_entry_open);
+  return { latest, final };
+}
+
+/**
+ * A row of yours in `placed`, judged by what the lobby said of your entries: your result (your latest
+ * entry's, and no entry can follow it), none (an earlier entry's: you re-entered since), or not known
+ * yet (pending: the lobby is to be asked). With `known` null (the lobby not read) it is not known.
+ */
+function judge(
+  row: PlacedEntry | null,
+  known: YourEntries | null,
+): { readonly result: TournamentResult | null; readonly pending: PlacedEntry | null } {
+  if (row === null) return { result: null, pending: null };
+  if (known === null) return { result: null, pending: row };
+  // A later entry of yours exists: this one is over, and it is not your result.
+  if (known.latest !== null && row.entry_no < known.latest) return { result: null, pending: null };
+  // Another entry may still come: this row's entry may not be your last.
+  if (!known.final) return { result: null, pending: row };
+  return row.entry_no === known.latest
+    ? { result: { place: row.place, prize: row.prize }, pending: null }
+    : { result: null, pending: null };
 }
 
 /** The hero's chips as the snapshot shows them, and whether a hand of theirs is on. */
@@ -48,31 +109,58 @@ export function placeFromStacks(stacks: readonly number[], stack: number): numbe
 
 /**
  * The next state of a tournament table from a new view of it (`view` absent: the snapshot said
- * nothing new, the state stays). Your result is taken from `placed` the first time you appear there,
- * and kept. Your place is read again between hands only: during a hand your stack is what is left
- * behind your bets, while the field's stacks are from before the hand. Joined in the middle of a
- * hand, the place is read from your stack and this round's bet (exact before the flop).
+ * nothing new, the state stays). Your result is your last entry's row in `placed`, and kept: of your
+ * rows there (one per entry out), the latest entry's is taken as it comes when `known` (what the
+ * lobby said of your entries) says no entry follows it, ignored when `known` names a later entry, and
+ * otherwise held as `pending` until the lobby is asked ({@link judgeAgain}). Your place is read again
+ * between hands only: during a hand your stack is what is left behind your bets, while the field's
+ * stacks are from before the hand. Joined in the middle of a hand, the place is read from your stack
+ * and this round's bet (exact before the flop).
  */
 export function followTournament(
   prev: TournamentSeatState | null,
   view: TournamentView | null | undefined,
   hero: HeroChips | null,
   userId: string | null,
+  known: YourEntries | null,
 ): TournamentSeatState | null {
   if (view === null || view === undefined) return prev;
-  const mine = userId === null ? undefined : view.placed.find((p) => p.user_id === userId);
-  const result =
-    prev?.view.tournament_id === view.tournament_id && prev.result !== null
-      ? prev.result
-      : mine !== undefined
-        ? { place: mine.place, prize: mine.prize }
-        : null;
+  const same = prev?.view.tournament_id === view.tournament_id;
+  let result = same ? prev.result : null;
+  let pending = same ? prev.pending : null;
+  if (result === null && userId !== null) {
+    // Your latest entry's row, here or held from before.
+    let row = pending;
+    for (const p of view.placed) {
+      if (p.user_id === userId && (row === null || p.entry_no > row.entry_no)) row = p;
+    }
+    ({ result, pending } = judge(row, known));
+  }
   let place: number | null;
   if (hero === null || result !== null) place = null;
   else if (hero.inHand && prev?.place != null) place = prev.place;
   else place = placeFromStacks(view.stacks, hero.stack + hero.bet);
-  if (prev !== null && prev.view === view && prev.place === place && prev.result === result) return prev;
-  return { view, place, result };
+  if (
+    prev !== null &&
+    prev.view === view &&
+    prev.place === place &&
+    prev.result === result &&
+    prev.pending === pending
+  ) {
+    return prev;
+  }
+  return { view, place, result, pending };
+}
+
+/**
+ * The state once the lobby has said more of your entries: a pending row becomes your result (your
+ * last entry's), or is dropped (an earlier entry's), or stays pending. The same state when nothing changes.
+ */
+export function judgeAgain(state: TournamentSeatState, known: YourEntries): TournamentSeatState {
+  if (state.result !== null || state.pending === null) return state;
+  const { result, pending } = judge(state.pending, known);
+  if (result === null && pending === state.pending) return state;
+  return { ...state, result, pending, place: result !== null ? null : state.place };
 }
 
 /** What the level clock shows. */

@@ -7,8 +7,8 @@ import {
   anteText,
   blindsText,
   entrantsText,
+  entryMarkText,
   formatText,
-  isReEntry,
   levelLengthText,
   playerStatusText,
   priceText,
@@ -228,21 +228,10 @@ describe('playerStatusText', () => {
   });
 });
 
-describe('isReEntry', () => {
-  const row = (user_id: string, status: 'registered' | 'playing' | 'busted' | 'finished') => ({ user_id, status });
-  it('marks a player’s entry still in beside an earlier one of theirs that is out, whatever the order', () => {
-    const players = [
-      row('a', 'playing'),
-      row('b', 'playing'),
-      row('a', 'busted'),
-      row('c', 'finished'),
-      row('c', 'playing'),
-      row('d', 'busted'),
-    ];
-    expect(players.map((_, i) => isReEntry(players, i))).toEqual([true, false, false, false, true, false]);
-    // Every entry out (the tournament over): nothing marked, each entry has its own place.
-    const over = [row('a', 'finished'), row('a', 'finished'), row('b', 'finished')];
-    expect(over.map((_, i) => isReEntry(over, i))).toEqual([false, false, false]);
-    expect(isReEntry(players, 9)).toBe(false);
+describe('entryMarkText', () => {
+  it('numbers a re-entry by its entry_no, and leaves a first entry unmarked', () => {
+    expect(entryMarkText({ entry_no: 1 })).toBeNull();
+    expect(entryMarkText({ entry_no: 2 })).toBe('Entry 2');
+    expect(entryMarkText({ entry_no: 3 })).toBe('Entry 3');
   });
 });

@@ -192,15 +192,9 @@ export function playerStatusText(p: Pick<TournamentPlayer, 'status' | 'place' | 
 }
 
 /**
- * Whether row `i` of the entrants list is a re-entry still in: the list has one row per entry (a
- * re-entered player has several), and a player has at most one entry registered or playing at a time,
- * always their latest, so it is a re-entry when another row of theirs is out (busted or finished).
- * The rows carry no entry number, so the out ones are not numbered.
+ * "Entry 2": the mark of a re-entry on its row of the entrants list (one row per entry, numbered by
+ * the lobby's `entry_no`: 1 for a first entry, 2 and on for re-entries). Null for a first entry.
  */
-export function isReEntry(players: readonly Pick<TournamentPlayer, 'user_id' | 'status'>[], i: number): boolean {
-  const p = players[i];
-  if (p === undefined || (p.status !== 'registered' && p.status !== 'playing')) return false;
-  return players.some(
-    (q, j) => j !== i && q.user_id === p.user_id && (q.status === 'busted' || q.status === 'finished'),
-  );
+export function entryMarkText(p: Pick<TournamentPlayer, 'entry_no'>): string | null {
+  return p.entry_no > 1 ? t('tournaments.entryMark', { number: p.entry_no }) : null;
 }

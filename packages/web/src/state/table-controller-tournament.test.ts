@@ -1,19 +1,60 @@
 // The table controller at a tournament's table, on the SDK's real TableSession (only the connection
 // is fake): the tournament view with your place, `tournament_state` between snapshots, your result
-// kept once you are out, and a move followed from `table_moved` or, when that was lost, from the
-// lobby's your_table_id.
-import { TableSession, type FeltClient, type SessionHost } from '@felt/client';
+// (your last entry's: the lobby says which that is) kept once you are out, and a move followed from
+// `table_moved` or, when that was lost, from the lobby's your_table_id.
+import { TableSession, type FeltClient, type LobbyTournamentDetail, type SessionHost } from '@felt/client';
 import type { TableMoved, TableState, TournamentView } from '@felt/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { ALICE, seat, TABLE, tableState, TOURNAMENT, tournamentView } from '../test-support/fixtures.js';
+import {
+  ALICE,
+  seat,
+  TABLE,
+  tableState,
+  TOURNAMENT,
+  tournamentDetail,
+  tournamentView,
+} from '../test-support/fixtures.js';
 import { TableController, type TournamentLink } from './table-controller.js';
 import { Toasts } from './toasts.js';
 
 const NEXT_TABLE = 'tbl-2';
 
+/** The tournament running, late registration over, alice's one entry playing: the lobby takes no more entries. */
+const ONE_ENTRY = tournamentDetail({
+  status: 'running',
+  players: tournamentDetail().players.map((p) => ({ ...p, status: 'playing' as const })),
+});
+
+/** Alice's rows, per entry: the first out in 9th place, the re-entry playing, late registration over. */
+const RE_ENTERED = tournamentDetail({
+  status: 'running',
+  players: [
+    { ...ONE_ENTRY.players[0]!, status: 'finished', place: 9 },
+    ...ONE_ENTRY.players.slice(1),
+    { ...ONE_ENTRY.players[0]!, entry_no: 2, status: 'playing', table_id: TABLE },
+  ],
+});
+
+/** A row of alice's in `placed`. */
+const aliceOut = (entry_no: number, place: number, prize = 0) => ({
+  user_id: ALICE,
+  name: 'alice',
+  place,
+  prize,
+  entry_no,
+});
+
+interface LobbyFake {
+  /** The page's last read of the tournament (the tournaments tab's): by default, alice's one entry, final. */
+  readonly lastRead?: LobbyTournamentDetail | null;
+  /** What the lobby answers the table's question about your entries. */
+  readonly read?: () => Promise<LobbyTournamentDetail>;
+}
+
 function harness(
   yourTable: TournamentLink['yourTable'] = () => Promise.resolve(null),
   known = new Map<string, string>(),
+  lobby: LobbyFake = {},
 ) {
   const host: SessionHost = {
     clientSeeds: false,
@@ -38,14 +79,18 @@ function harness(
     on: () => () => undefined,
   } as unknown as FeltClient;
   const lookup = vi.fn(yourTable);
+  const read = vi.fn(lobby.read ?? (() => Promise.resolve(ONE_ENTRY)));
+  const lastRead = lobby.lastRead === undefined ? ONE_ENTRY : lobby.lastRead;
   const link: TournamentLink = {
     userId: ALICE,
     yourTable: lookup,
+    readTournament: read,
+    lastRead: (tournamentId) => (tournamentId === TOURNAMENT ? lastRead : null),
     noteTable: (tableId, tournamentId) => void known.set(tableId, tournamentId),
     tournamentOf: (tableId) => known.get(tableId) ?? null,
   };
   const controller = new TableController(client, TABLE, false, new Toasts(), null, null, link);
-  return { controller, session, lookup, known };
+  return { controller, session, lookup, read, known };
 }
 
 /** Alice (the hero) at seat 2 with 12,000, between hands, at a table of the fixture's tournament. */
@@ -82,7 +127,7 @@ describe('TableController at a tournament table', () => {
   it('keeps the tournament view with your place, and follows tournament_state', () => {
     const h = harness();
     h.session.handle(snapshot(10), null);
-    expect(h.controller.state.tournament).toEqual({ view: tournamentView(), place: 3, result: null });
+    expect(h.controller.state.tournament).toEqual({ view: tournamentView(), place: 3, result: null, pending: null });
     // A new level, between hands, before any new snapshot.
     const level4 = tournamentView({
       level: { number: 4, small_blind: 200, big_blind: 400, ante: 50, big_blind_ante: 0 },
@@ -109,13 +154,14 @@ describe('TableController at a tournament table', () => {
   });
 
   it('keeps your place and prize once you are out, and stays where it is', async () => {
+    // The page read the tournament: your one entry, and no more can come. The result shows at once.
     const h = harness();
     h.session.handle(snapshot(10), null);
     // Busted: the table no longer seats you (you watch), and the director names your place.
     const out = tournamentView({
       players_left: 4,
       stacks: [40_000, 25_000, 20_000, 5_000],
-      placed: [{ user_id: ALICE, name: 'alice', place: 5, prize: 0 }],
+      placed: [{ user_id: ALICE, name: 'alice', place: 5, prize: 0, entry_no: 1 }],
     });
     h.session.handle(snapshot(11, out, { seats: [seat(1, { stack: 37_000 })], hero: undefined }), null);
     expect(h.controller.state.tournament?.result).toEqual({ place: 5, prize: 0 });
@@ -125,7 +171,77 @@ describe('TableController at a tournament table', () => {
     expect(h.controller.state.tournament?.result).toEqual({ place: 5, prize: 0 });
     await settle();
     expect(h.lookup).not.toHaveBeenCalled();
+    expect(h.read).not.toHaveBeenCalled();
     expect(h.controller.state.movedTo).toBeNull();
+  });
+
+  it('re-entered: your first entry’s place is published while you play on, without a result; your second’s is your result', async () => {
+    // Seated with your second entry; the page has not read the tournament (reloaded at this table).
+    const h = harness(undefined, undefined, { lastRead: null, read: () => Promise.resolve(RE_ENTERED) });
+    h.session.handle(snapshot(10), null);
+    // Late registration closes: the director places your first entry (9th) at every table.
+    const closed = tournamentView({ entrants: 10, placed: [aliceOut(1, 9)] });
+    h.session.handle({ type: 'tournament_state', table_id: TABLE, table_seq: 11, tournament: closed }, null);
+    expect(h.controller.state.tournament?.result).toBeNull();
+    expect(h.controller.state.tournament?.place).toBe(3);
+    expect(h.read).toHaveBeenCalledExactlyOnceWith(TOURNAMENT);
+    await settle();
+    // The lobby lists your second entry: the row was your first's, and you play on.
+    expect(h.controller.state.tournament).toMatchObject({ result: null, pending: null, place: 3 });
+    h.session.handle(snapshot(12, closed), null);
+    expect(h.controller.state.tournament).toMatchObject({ result: null, pending: null, place: 3 });
+    expect(h.read).toHaveBeenCalledTimes(1);
+    // Your second entry is out, in 4th: that is your result, at once (no entry can follow it).
+    const out = tournamentView({
+      players_left: 3,
+      entrants: 10,
+      stacks: [60_000, 30_000, 10_000],
+      placed: [aliceOut(2, 4, 50), aliceOut(1, 9)],
+    });
+    h.session.handle(snapshot(13, out, { seats: [seat(1, { stack: 60_000 })], hero: undefined }), null);
+    expect(h.controller.state.tournament?.result).toEqual({ place: 4, prize: 50 });
+    expect(h.controller.state.tournament?.place).toBeNull();
+    expect(h.read).toHaveBeenCalledTimes(1);
+  });
+
+  it('re-entered from this page: your first entry’s row is dropped without asking the lobby', () => {
+    // The tab read the tournament after your re-entry, while late registration was still open.
+    const h = harness(undefined, undefined, {
+      lastRead: { ...RE_ENTERED, late_registration_open: true, re_entry_open: true },
+    });
+    h.session.handle(snapshot(10, tournamentView({ placed: [aliceOut(1, 9)] })), null);
+    expect(h.controller.state.tournament).toMatchObject({ result: null, pending: null, place: 3 });
+    expect(h.read).not.toHaveBeenCalled();
+  });
+
+  it('one entry, the page unsure whether you re-entered: the result once the lobby answers', async () => {
+    // The page last read the tournament while late registration was open (another entry could come).
+    const h = harness(undefined, undefined, {
+      lastRead: { ...ONE_ENTRY, late_registration_open: true },
+    });
+    h.session.handle(snapshot(10), null);
+    const out = tournamentView({ players_left: 4, stacks: [40_000, 25_000, 20_000, 5_000], placed: [aliceOut(1, 5)] });
+    h.session.handle(snapshot(11, out, { seats: [seat(1, { stack: 37_000 })], hero: undefined }), null);
+    expect(h.controller.state.tournament?.result).toBeNull();
+    expect(h.read).toHaveBeenCalledTimes(1);
+    await settle();
+    expect(h.controller.state.tournament?.result).toEqual({ place: 5, prize: 0 });
+    expect(h.controller.state.tournament?.pending).toBeNull();
+  });
+
+  it('the lobby away: no result, asked again with the table’s next word of the tournament', async () => {
+    let answer = (): Promise<LobbyTournamentDetail> => Promise.reject(new Error('lobby away'));
+    const h = harness(undefined, undefined, { lastRead: null, read: () => answer() });
+    const out = tournamentView({ players_left: 4, placed: [aliceOut(1, 5)] });
+    h.session.handle(snapshot(10, out, { seats: [seat(1)], hero: undefined }), null);
+    await settle();
+    expect(h.controller.state.tournament?.result).toBeNull();
+    expect(h.read).toHaveBeenCalledTimes(1);
+    answer = () => Promise.resolve(ONE_ENTRY);
+    h.session.handle({ type: 'tournament_state', table_id: TABLE, table_seq: 11, tournament: out }, null);
+    expect(h.read).toHaveBeenCalledTimes(2);
+    await settle();
+    expect(h.controller.state.tournament?.result).toEqual({ place: 5, prize: 0 });
   });
 
   it('asks the lobby where you sit when your seat here went without a move or a place (a lost table_moved)', async () => {

@@ -4,6 +4,7 @@ import type {
   FeltClient,
   HandFairness,
   HandMarkers,
+  LobbyTournamentDetail,
   SessionStatus,
   TableSession,
   TableView,
@@ -40,7 +41,14 @@ import {
 } from '../lib/session-summary.js';
 import { cueForTurn, cueForWarning, FRESH_CUES, type CueMemory, type SoundCue } from '../lib/sound-cues.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
-import { followTournament, type HeroChips, type TournamentSeatState } from '../lib/tournament-table.js';
+import {
+  followTournament,
+  judgeAgain,
+  yourEntries,
+  type HeroChips,
+  type TournamentSeatState,
+  type YourEntries,
+} from '../lib/tournament-table.js';
 import type { SoundPlayer } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, type Toasts } from './toasts.js';
@@ -96,12 +104,19 @@ export interface TableScreenState {
   readonly movedTo: string | null;
 }
 
-/** What a tournament's table needs of the page: who the player is, and where the lobby seats them. */
+/**
+ * What a tournament's table needs of the page: who the player is, where the lobby seats them, and
+ * which of their entries is the latest.
+ */
 export interface TournamentLink {
   /** The signed-in player (their result is found in the tournament's `placed` by it). */
   readonly userId: string | null;
   /** The table the lobby says the player sits at in tournament `tournamentId` now (your_table_id), or null. */
   yourTable(tournamentId: string): Promise<string | null>;
+  /** Tournament `tournamentId` as the lobby answers it now (kept as the page's last read of it). */
+  readTournament(tournamentId: string): Promise<LobbyTournamentDetail>;
+  /** Tournament `tournamentId` as the page last read it from the lobby, or null. */
+  lastRead(tournamentId: string): LobbyTournamentDetail | null;
   /** Table `tableId` belongs to tournament `tournamentId` (the page remembers it across its tiles). */
   noteTable(tableId: string, tournamentId: string): void;
   /** The tournament the page last saw table `tableId` belong to, or null. */
@@ -138,6 +153,10 @@ export class TableController {
   private disposed = false;
   /** The lobby is being asked where the player sits in the tournament. */
   private seatCheck = false;
+  /** The lobby is being asked which of the player's entries is the latest. */
+  private entryCheck = false;
+  /** What the lobby answered that question, asked once a row of the player's was placed: final. */
+  private confirmed: { readonly tournamentId: string; readonly entries: YourEntries } | null = null;
 
   constructor(
     private readonly client: FeltClient,
@@ -166,9 +185,16 @@ export class TableController {
       muted: new Map(),
       chatError: null,
       chatSending: false,
-      tournament: followTournament(null, view.state?.tournament, heroChips(view), link?.userId ?? null),
+      tournament: followTournament(
+        null,
+        view.state?.tournament,
+        heroChips(view),
+        link?.userId ?? null,
+        this.knownEntries(view.state?.tournament?.tournament_id),
+      ),
       movedTo: null,
     });
+    void this.confirmEntry();
     const s = this.session;
     this.offs.push(
       s.on('message', (m) => {
@@ -341,7 +367,13 @@ export class TableController {
     // Only a new snapshot says anything of the tournament: a `tournament_state` between snapshots (see
     // onTournament) is newer than the snapshot still installed.
     const said = view.state !== this.state.view.state ? view.state?.tournament : undefined;
-    const tournament = followTournament(before, said, hero, this.link?.userId ?? null);
+    const tournament = followTournament(
+      before,
+      said,
+      hero,
+      this.link?.userId ?? null,
+      this.knownEntries(said?.tournament_id),
+    );
     this.store.set({
       ...this.state,
       view,
@@ -356,6 +388,7 @@ export class TableController {
     if (tournament !== null && tournament !== before) this.link?.noteTable(this.tableId, tournament.view.tournament_id);
     // Seated at a tournament table a moment ago, not now, and not out: a move whose table_moved was lost.
     if (before?.place != null && hero === null && tournament?.result === null) void this.findTournamentSeat();
+    void this.confirmEntry();
   }
 
   private onTournament(view: TournamentView): void {
@@ -364,8 +397,50 @@ export class TableController {
       view,
       heroChips(this.state.view),
       this.link?.userId ?? null,
+      this.knownEntries(view.tournament_id),
     );
     if (tournament !== this.state.tournament) this.patch({ tournament });
+    void this.confirmEntry();
+  }
+
+  /**
+   * What the page knows of the player's entries in tournament `tournamentId`: this table's own answer
+   * from the lobby (final), else the page's last read of the tournament (the tournaments tab's, or
+   * another table's); null when the lobby was not read.
+   */
+  private knownEntries(tournamentId: string | undefined): YourEntries | null {
+    if (this.link === null || tournamentId === undefined) return null;
+    if (this.confirmed?.tournamentId === tournamentId) return this.confirmed.entries;
+    const read = this.link.lastRead(tournamentId);
+    return read === null ? null : yourEntries(read, this.link.userId);
+  }
+
+  /**
+   * A row of the player's in `placed` that may be an earlier entry's (pending): asks the lobby which
+   * entry is their latest. A row is placed only once late registration is over (a busted entry's
+   * place waits for it), so no entry can follow the answer's latest: it settles the row, and the
+   * player's rows still to come. The lobby away: asked again with the table's next word of the tournament.
+   */
+  private async confirmEntry(): Promise<void> {
+    const tournament = this.state.tournament;
+    if (this.link === null || this.entryCheck || this.disposed || tournament?.pending == null) return;
+    const tournamentId = tournament.view.tournament_id;
+    this.entryCheck = true;
+    try {
+      const read = await this.link.readTournament(tournamentId);
+      if (this.disposed) return;
+      const entries = { ...yourEntries(read, this.link.userId), final: true };
+      this.confirmed = { tournamentId, entries };
+      const now = this.state.tournament;
+      if (now?.view.tournament_id === tournamentId) {
+        const next = judgeAgain(now, entries);
+        if (next !== now) this.patch({ tournament: next });
+      }
+    } catch {
+      // The lobby is away: the row stays pending, and the table's next word asks again.
+    } finally {
+      this.entryCheck = false;
+    }
   }
 
   /** The tournament seats the player at table `to` now: the page opens it in place of this one. */

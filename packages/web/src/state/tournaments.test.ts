@@ -133,6 +133,32 @@ describe('Tournaments', () => {
     expect(state.detail.get()).toBeNull();
   });
 
+  it('keeps its last read of each tournament (the tab’s, the tables’) for the tables, until signed out', async () => {
+    const lobby = fakeLobby();
+    const state = new Tournaments(lobby);
+    expect(state.lastRead(TOURNAMENT)).toBeNull();
+    await state.show(TOURNAMENT);
+    expect(state.lastRead(TOURNAMENT)).toBe(state.detail.get()?.tournament);
+    const reEntered = tournamentDetail({ status: 'running', late_registration_open: true });
+    lobby.getTournament.mockResolvedValueOnce(reEntered);
+    await expect(state.read(TOURNAMENT)).resolves.toBe(reEntered);
+    expect(state.lastRead(TOURNAMENT)).toBe(reEntered);
+    // A table's question does not change the tournament shown.
+    expect(state.detail.get()?.tournament).not.toBe(reEntered);
+    lobby.getTournament.mockResolvedValueOnce(tournamentDetail({ your_table_id: OTHER }));
+    await state.yourTable(TOURNAMENT);
+    expect(state.lastRead(TOURNAMENT)?.your_table_id).toBe(OTHER);
+    expect(state.lastRead(OTHER)).toBeNull();
+    // Signed out: forgotten, and a read still on its way is not kept.
+    const slow = deferred<LobbyTournamentDetail>();
+    lobby.getTournament.mockReturnValueOnce(slow.promise);
+    const reading = state.read(TOURNAMENT);
+    state.reset();
+    slow.resolve(reEntered);
+    await reading;
+    expect(state.lastRead(TOURNAMENT)).toBeNull();
+  });
+
   it('remembers which tournament a table belongs to, until signed out', () => {
     const state = new Tournaments(fakeLobby());
     expect(state.tournamentOf('tbl-1')).toBeNull();

@@ -40,6 +40,10 @@ export class Tournaments {
   private detailReads = 0;
   /** The tournament each tournament table the page has shown belongs to, by table id. */
   private readonly tables = new Map<string, string>();
+  /** Each tournament as the page last read it, by id (the tab's reads and the tables'). */
+  private readonly reads = new Map<string, LobbyTournamentDetail>();
+  /** Bumped on reset: a read that started before is not kept. */
+  private generation = 0;
 
   constructor(
     private readonly lobby: TournamentLobby,
@@ -74,7 +78,7 @@ export class Tournaments {
     const { id } = shown;
     const read = ++this.detailReads;
     try {
-      const tournament = await this.lobby.getTournament(id);
+      const tournament = await this.read(id);
       if (read === this.detailReads) this.detail.set({ id, tournament, error: null });
     } catch (err) {
       const now = this.detail.get();
@@ -104,7 +108,23 @@ export class Tournaments {
    * tournament table finds the player's new one when its `table_moved` was missed.
    */
   async yourTable(id: string): Promise<string | null> {
-    return (await this.lobby.getTournament(id)).your_table_id;
+    return (await this.read(id)).your_table_id;
+  }
+
+  /**
+   * Reads tournament `id` from the lobby, and keeps it as the page's last read of it (lastRead): how a
+   * tournament table learns which of the player's entries is their latest.
+   */
+  async read(id: string): Promise<LobbyTournamentDetail> {
+    const generation = this.generation;
+    const tournament = await this.lobby.getTournament(id);
+    if (generation === this.generation) this.reads.set(id, tournament);
+    return tournament;
+  }
+
+  /** Tournament `id` as the page last read it (the tab's poll, a table's question), or null. */
+  lastRead(id: string): LobbyTournamentDetail | null {
+    return this.reads.get(id) ?? null;
   }
 
   /** Table `tableId` belongs to tournament `tournamentId`: remembered while the page lives. */
@@ -124,6 +144,8 @@ export class Tournaments {
     this.list.set({ tournaments: null, error: null });
     this.detail.set(null);
     this.tables.clear();
+    this.reads.clear();
+    this.generation++;
   }
 
   private async changed(wallet: number): Promise<void> {

@@ -201,10 +201,11 @@ export function tournamentDetail(
     // The lobby sends the resolved config, which is a valid input too (it parses back to itself).
     config: parseTournamentConfig(config) as LobbyTournamentDetail['config'],
     players: [
-      { user_id: ALICE, name: 'alice', status: 'registered', place: null, prize: 0, table_id: null },
+      { user_id: ALICE, name: 'alice', entry_no: 1, status: 'registered', place: null, prize: 0, table_id: null },
       {
         user_id: '00000000-0000-4000-8000-000000000002',
         name: 'bob',
+        entry_no: 1,
         status: 'registered',
         place: null,
         prize: 0,
@@ -213,6 +214,7 @@ export function tournamentDetail(
       {
         user_id: '00000000-0000-4000-8000-000000000003',
         name: 'carol',
+        entry_no: 1,
         status: 'registered',
         place: null,
         prize: 0,
@@ -246,8 +248,8 @@ export function tournamentView(over: Partial<TournamentView> = {}): TournamentVi
     prizes: [500, 300, 100],
     hand_for_hand: false,
     placed: [
-      { user_id: '00000000-0000-4000-8000-000000000002', name: 'bob', place: 6, prize: 0 },
-      { user_id: '00000000-0000-4000-8000-000000000007', name: 'gus', place: 7, prize: 0 },
+      { user_id: '00000000-0000-4000-8000-000000000002', name: 'bob', place: 6, prize: 0, entry_no: 1 },
+      { user_id: '00000000-0000-4000-8000-000000000007', name: 'gus', place: 7, prize: 0, entry_no: 1 },
     ],
     ...over,
   };

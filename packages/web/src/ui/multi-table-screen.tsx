@@ -135,6 +135,8 @@ export function TablesScreen({ app, deck, onDeck }: Props) {
     const link: TournamentLink = {
       userId: meId(app),
       yourTable: (tournamentId) => app.tournaments.yourTable(tournamentId),
+      readTournament: (tournamentId) => app.tournaments.read(tournamentId),
+      lastRead: (tournamentId) => app.tournaments.lastRead(tournamentId),
       noteTable: (tableId, tournamentId) => app.tournaments.noteTable(tableId, tournamentId),
       tournamentOf: (tableId) => app.tournaments.tournamentOf(tableId),
     };

@@ -24,6 +24,7 @@ const seated = (over: Partial<TournamentSeatState> = {}): TournamentSeatState =>
   view: tournamentView(),
   place: 3,
   result: null,
+  pending: null,
   ...over,
 });
 
@@ -203,6 +204,7 @@ describe('TableRoom at a tournament table', () => {
       view: tournamentView(),
       place: null,
       result: { place: 6, prize: 0 },
+      pending: null,
     });
     expect(out).toContain('data-testid="tournament-result"');
     expect(out).toContain('You finished in place 6 of 9.');

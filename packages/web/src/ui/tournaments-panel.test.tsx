@@ -187,22 +187,24 @@ describe('TournamentDetail', () => {
     const none = detail({ ...running, can_re_enter: false });
     expect(none).toContain('Registration is closed.');
     expect(none).not.toContain('<button');
-    // Back in and seated: Take your seat, as after a late registration; the new entry is marked.
+    // Back in and seated: Take your seat, as after a late registration; the new entry is numbered.
     const table = '6f9619ff-8b86-4011-b42d-00c04fc964ff';
     const back = detail({
       ...running,
       registered: true,
       your_table_id: table,
-      players: [...running.players, { ...running.players[0]!, status: 'playing', table_id: table }],
+      players: [...running.players, { ...running.players[0]!, entry_no: 2, status: 'playing', table_id: table }],
     });
     expect(back).toContain('data-registration="closed"');
     expect(back).toContain('data-testid="take-seat"');
     expect(back).toContain('Entrants (4)');
-    expect(back.match(/data-testid="re-entry-mark"/g)).toHaveLength(1);
+    expect(back.match(/data-testid="entry-mark"/g)).toHaveLength(1);
     expect(back).toMatch(
-      /<li[^>]*data-status="playing"><span>alice \(you\) <span class="tag" data-testid="re-entry-mark">Re-entry<\/span>/,
+      /<li[^>]*data-status="playing"><span>alice \(you\) <span class="tag" data-testid="entry-mark">Entry 2<\/span>/,
     );
-    expect(detail(running)).not.toContain('re-entry-mark');
+    // The first entry, out, is not marked.
+    expect(back).toMatch(/<li[^>]*data-status="busted"><span>alice \(you\)<\/span>/);
+    expect(detail(running)).not.toContain('entry-mark');
   });
 
   it('says the re-entry rule among the facts when the config has one', () => {
@@ -258,10 +260,11 @@ describe('TournamentDetail', () => {
     const done = detail({
       status: 'finished',
       players: [
-        { user_id: ALICE, name: 'alice', status: 'finished', place: 1, prize: 300, table_id: null },
+        { user_id: ALICE, name: 'alice', entry_no: 1, status: 'finished', place: 1, prize: 300, table_id: null },
         {
           user_id: '00000000-0000-4000-8000-000000000002',
           name: 'bob',
+          entry_no: 1,
           status: 'finished',
           place: 2,
           prize: 0,

@@ -8,8 +8,8 @@ import {
   anteText,
   blindsText,
   entrantsText,
+  entryMarkText,
   formatText,
-  isReEntry,
   levelLengthText,
   playerStatusText,
   priceText,
@@ -445,22 +445,25 @@ export function TournamentDetail({
               <p className="muted">{t('tournaments.noPlayers')}</p>
             ) : (
               <ul className="seat-list tournament__players" data-testid="tournament-players">
-                {d.players.map((p, i) => (
-                  <li key={`${p.user_id}:${i}`} className="seat-list__item" data-status={p.status}>
-                    <span>
-                      {p.user_id === meId ? t('common.youSuffix', { name: p.name }) : p.name}
-                      {isReEntry(d.players, i) && (
-                        <>
-                          {' '}
-                          <span className="tag" data-testid="re-entry-mark">
-                            {t('tournaments.reEntryMark')}
-                          </span>
-                        </>
-                      )}
-                    </span>
-                    <span className="muted">{playerStatusText(p)}</span>
-                  </li>
-                ))}
+                {d.players.map((p) => {
+                  const mark = entryMarkText(p);
+                  return (
+                    <li key={`${p.user_id}:${p.entry_no}`} className="seat-list__item" data-status={p.status}>
+                      <span>
+                        {p.user_id === meId ? t('common.youSuffix', { name: p.name }) : p.name}
+                        {mark !== null && (
+                          <>
+                            {' '}
+                            <span className="tag" data-testid="entry-mark">
+                              {mark}
+                            </span>
+                          </>
+                        )}
+                      </span>
+                      <span className="muted">{playerStatusText(p)}</span>
+                    </li>
+                  );
+                })}
               </ul>
             )}
           </section>

@@ -686,6 +686,11 @@ describe('every screen in Chinese', () => {
       re_entry_open: true,
       players: players.map((p, i) => ({ ...p, status: i === 0 ? ('busted' as const) : ('playing' as const) })),
     };
+    const reEntered = {
+      ...running,
+      registered: true,
+      players: [...running.players, { ...players[0]!, entry_no: 2, status: 'playing' as const }],
+    };
     for (const over of [
       { registered: true },
       { registered: false },
@@ -699,7 +704,7 @@ describe('every screen in Chinese', () => {
       { players: [], payouts: [] },
       { ...running, registered: false, can_re_enter: true },
       { ...running, registered: false, can_re_enter: false },
-      { ...running, registered: true, players: [...running.players, { ...players[0]!, status: 'playing' as const }] },
+      reEntered,
     ]) {
       const html = render(
         <TournamentDetail
@@ -733,6 +738,18 @@ describe('every screen in Chinese', () => {
     expect(reEntry).toContain('你现在不能重新买入该锦标赛');
     expect(reEntry).toContain('>重新买入</button>');
     expectChinese(reEntry);
+    // A re-entry numbered among the entrants.
+    expect(
+      render(
+        <TournamentDetail
+          tournament={tournamentDetail({ name, ...reEntered })}
+          meId={ME.user.id}
+          onRegister={() => undefined}
+          onReEnter={() => undefined}
+          onUnregister={() => undefined}
+        />,
+      ),
+    ).toContain('data-testid="entry-mark">第 2 次买入</span>');
     const unreadable = tournamentDetail({ name, players, config: { ...tournamentDetail().config, buyIn: -1 } });
     expectChinese(
       render(
@@ -773,7 +790,11 @@ describe('every screen in Chinese', () => {
     ]) {
       for (const compact of [false, true]) {
         const html = render(
-          <TournamentHeader tournament={{ view: v, place: 3, result: null }} serverNow={now} compact={compact} />,
+          <TournamentHeader
+            tournament={{ view: v, place: 3, result: null, pending: null }}
+            serverNow={now}
+            compact={compact}
+          />,
         );
         expect(html).toContain('第 3 级');
         expectChinese(html);
@@ -796,10 +817,10 @@ describe('every screen in Chinese', () => {
     }
     const model = tableModels().waiting!;
     for (const tournament of [
-      { view: view(), place: 2, result: null },
-      { view: view({ break_ends_at: 1_764_400_300_000 }), place: 2, result: null },
-      { view: view({ hand_for_hand: true }), place: 2, result: null },
-      { view: view(), place: null, result: { place: 4, prize: 0 } },
+      { view: view(), place: 2, result: null, pending: null },
+      { view: view({ break_ends_at: 1_764_400_300_000 }), place: 2, result: null, pending: null },
+      { view: view({ hand_for_hand: true }), place: 2, result: null, pending: null },
+      { view: view(), place: null, result: { place: 4, prize: 0 }, pending: null },
     ]) {
       const html = render(
         <TableRoom app={app} controller={controllerFor(model, { tournament })} onExit={() => undefined} />,
