@@ -18,7 +18,10 @@
  * winning. {@link closeRegistration} takes the final prizes, places and pays the held busts as if the
  * field had been known (the earliest bust the worst place), and plays on. {@link addOn} adds chips once
  * per entry to a player whose table waits between hands. The ledger pays entries, not users: every
- * `award` names the entry. A checkpoint written before these ops existed is read through
+ * `award` names the entry.
+ *
+ * A break ({@link setBreak}) holds every deal: tables finish the hand they play and wait, and its end
+ * deals them all. A checkpoint written before these ops existed is read through
  * {@link upgradeDirectorState}, which every op applies to its input.
  */
 import { orderFromButton } from '../hand/seats.js';
@@ -95,6 +98,8 @@ export interface DirectorState {
   unplaced: UnplacedEntry[][];
   /** Entries replaced by a re-entry, in the order they were replaced. */
   pastEntries: PastEntry[];
+  /** A break: no table is dealt, each waits once it reports, until {@link setBreak} ends the break. */
+  onBreak: boolean;
   tables: DirectorTable[];
   /** Players still in: seated, or busted in a hand-for-hand round that has not ended yet. */
   remaining: number;
@@ -184,6 +189,7 @@ export function startDirector(
     registrationOpen: options.registrationOpen ?? false,
     unplaced: [],
     pastEntries: [],
+    onBreak: false,
     tables: seating.map((t) => ({ table: t.table, button: null, waiting: false, closed: false, lastHandNo: 0 })),
     remaining: players.length,
     handForHand: { active: false, round: 0, busts: [] },
@@ -228,7 +234,7 @@ export function startDirector(
  * A table's hand ended. Its chips are taken as reported (they must add up to what the hand started
  * with, and each start must be what the director holds for that player), busted players are placed
  * and paid, tables are broken and balanced where players can move now, and every waiting table that
- * can deal is told to.
+ * can deal is told to (none on a break).
  */
 export function tableHandEnded(previous: DirectorState, report: HandEndedReport, rng: Rng): DirectorStep {
   const state = upgradeDirectorState(previous);
@@ -414,9 +420,29 @@ export function addOn(previous: DirectorState, player: string, chips: number): D
   };
 }
 
-/** A checkpoint as written before late registration, re-entry and add-ons: their fields may be absent. */
-export type StoredDirectorState = Omit<DirectorState, 'players' | 'registrationOpen' | 'unplaced' | 'pastEntries'> &
-  Partial<Pick<DirectorState, 'registrationOpen' | 'unplaced' | 'pastEntries'>> & {
+/**
+ * Starts a break (`true`) or ends it (`false`). On a break nothing is dealt: each table finishes the
+ * hand it plays, reports, and waits (busts are still placed, tables still broken and balanced, since
+ * only waiting tables move). The end of the break deals every waiting table that can deal, as after a
+ * report (hand-for-hand still holds a round that is not over). Setting what is already set changes
+ * nothing: the same state comes back, with no commands, as for a report heard twice.
+ */
+export function setBreak(previous: DirectorState, onBreak: boolean): DirectorStep {
+  const state = upgradeDirectorState(previous);
+  if (state.onBreak === onBreak) return { state: previous, commands: [] };
+  state.onBreak = onBreak;
+  return { state, commands: onBreak ? [] : deals(state) };
+}
+
+/**
+ * A checkpoint as written before late registration, re-entry, add-ons and breaks: their fields may be
+ * absent.
+ */
+export type StoredDirectorState = Omit<
+  DirectorState,
+  'players' | 'registrationOpen' | 'unplaced' | 'pastEntries' | 'onBreak'
+> &
+  Partial<Pick<DirectorState, 'registrationOpen' | 'unplaced' | 'pastEntries' | 'onBreak'>> & {
     players: Record<
       string,
       Omit<DirectorPlayer, 'entryNo' | 'addOns'> & Partial<Pick<DirectorPlayer, 'entryNo' | 'addOns'>>
@@ -425,7 +451,8 @@ export type StoredDirectorState = Omit<DirectorState, 'players' | 'registrationO
 
 /**
  * A copy of a checkpoint with every field this version holds: an older one had registration closed,
- * nothing unplaced, no past entries, first entries and no add-ons. A current state comes back equal.
+ * nothing unplaced, no past entries, first entries, no add-ons and no break. A current state comes
+ * back equal.
  */
 export function upgradeDirectorState(stored: StoredDirectorState): DirectorState {
   const copy = JSON.parse(JSON.stringify(stored)) as StoredDirectorState;
@@ -438,6 +465,7 @@ export function upgradeDirectorState(stored: StoredDirectorState): DirectorState
     registrationOpen: copy.registrationOpen ?? false,
     unplaced: copy.unplaced ?? [],
     pastEntries: copy.pastEntries ?? [],
+    onBreak: copy.onBreak ?? false,
   };
 }
 
@@ -590,7 +618,10 @@ function apply(state: DirectorState, move: SeatMove<string>): DirectorCommand {
   };
 }
 
-/** `deal` to every waiting table with two players or more, unless hand-for-hand holds it for the round. */
+/**
+ * `deal` to every waiting table with two players or more, unless hand-for-hand holds it for the round
+ * or a break holds every table (an empty table still closes).
+ */
 function deals(state: DirectorState): DirectorCommand[] {
   const hfh = state.handForHand;
   // The round is still being played: the tables that finished it wait for the others.
@@ -604,7 +635,7 @@ function deals(state: DirectorState): DirectorCommand[] {
       commands.push({ kind: 'close_table', table: t.table });
       continue;
     }
-    if (players < 2) continue;
+    if (players < 2 || state.onBreak) continue;
     t.waiting = false;
     // The hand about to be dealt moves the button on: players moved in during it take their seats by it.
     t.button = nextButton(state, t);

@@ -7,6 +7,7 @@ import {
   closeRegistration,
   directorSeating,
   lateEntry,
+  setBreak,
   startDirector,
   tableHandEnded,
   upgradeDirectorState,
@@ -263,12 +264,14 @@ describe('late registration, re-entry and add-ons', () => {
     delete old.registrationOpen;
     delete old.unplaced;
     delete old.pastEntries;
+    delete old.onBreak;
     for (const p of Object.values(old.players)) {
       delete p.entryNo;
       delete p.addOns;
     }
     const upgraded = upgradeDirectorState(old as unknown as StoredDirectorState);
     expect(upgraded).toEqual(state);
+    expect(upgraded).toMatchObject({ onBreak: false });
     expect(upgradeDirectorState(upgraded)).toEqual(upgraded);
     // Every op reads the old shape too.
     const oldState = old as unknown as DirectorState;
@@ -284,6 +287,86 @@ describe('late registration, re-entry and add-ons', () => {
       TournamentErrorCode.REGISTRATION_CLOSED,
     );
     expect(codeOf(() => addOn(oldState, 'p1', 1))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+    // Not on a break: the same value changes nothing, the old shape included.
+    const same = setBreak(oldState, false);
+    expect(same.state).toBe(oldState);
+    expect(same.commands).toEqual([]);
+    expect(setBreak(oldState, true).state.onBreak).toBe(true);
+  });
+});
+
+/** A field with registration closed from the start. */
+function closedField(n: number, maxSeats: number, prizes: readonly number[], seed = 'closed'): DirectorStep {
+  return startDirector(players(n), { maxSeats, startingStack: 1_000, prizes, rule: 'tie' }, new SeededRng(seed));
+}
+
+const kinds = (step: DirectorStep) => step.commands.map((c) => c.kind);
+
+describe('breaks', () => {
+  it('deals nothing on a break: reporting tables wait, and the end of the break deals them', () => {
+    const start = closedField(4, 2, [400]);
+    const input = JSON.stringify(start.state);
+    const onBreak = setBreak(start.state, true);
+    expect(onBreak.commands).toEqual([]);
+    expect(onBreak.state.onBreak).toBe(true);
+    expect(JSON.stringify(start.state)).toBe(input);
+    // Again: the same state object, nothing to do (as for a report heard twice).
+    const again = setBreak(onBreak.state, true);
+    expect(again.state).toBe(onBreak.state);
+    expect(again.commands).toEqual([]);
+
+    let { state } = onBreak;
+    for (const table of [1, 2]) {
+      const step = tableHandEnded(state, hand(state, table), new SeededRng('h'));
+      expect(step.commands).toEqual([]);
+      state = step.state;
+      expect(state.tables.find((t) => t.table === table)).toMatchObject({ waiting: true, lastHandNo: 1 });
+    }
+    const buttons = state.tables.map((t) => t.button);
+    const end = setBreak(state, false);
+    expect(end.commands).toEqual([
+      { kind: 'deal', table: 1 },
+      { kind: 'deal', table: 2 },
+    ]);
+    expect(end.state.onBreak).toBe(false);
+    expect(end.state.tables.every((t) => !t.waiting)).toBe(true);
+    expect(end.state.tables.map((t) => t.button)).not.toEqual(buttons);
+    expect(state.onBreak).toBe(true);
+    const twice = setBreak(end.state, false);
+    expect(twice.state).toBe(end.state);
+    expect(twice.commands).toEqual([]);
+  });
+
+  it('still places busts and breaks tables on a break, and deals only at its end', () => {
+    // Two tables of two; a bust at table 1 leaves three players, who fit at one table.
+    const start = closedField(4, 3, [400]);
+    expect(start.state.tables.map((t) => seatedAt(start.state, t.table).length)).toEqual([2, 2]);
+    let { state } = setBreak(start.state, true);
+    const [winner, loser] = seatedAt(state, 1) as [string, string];
+    const step = bust(state, winner, loser);
+    expect(kinds(step)).toEqual(['award', 'move', 'close_table']);
+    expect(step.commands[1]).toMatchObject({ player: winner, from: { table: 1 }, to: { table: 2 }, stack: 2_000 });
+    state = step.state;
+    const report = tableHandEnded(state, hand(state, 2), new SeededRng('h'));
+    expect(report.commands).toEqual([]);
+    const end = setBreak(report.state, false);
+    expect(end.commands).toEqual([{ kind: 'deal', table: 2 }]);
+    expect(seatedAt(end.state, 2)).toHaveLength(3);
+  });
+
+  it('holds a hand-for-hand round on a break like any other deal, and deals the next round at its end', () => {
+    // 6 players at tables of 3 and 4 places paid: the bubble is 5 left, so one bust starts hand-for-hand.
+    const start = closedField(6, 3, [300, 200, 100, 50]);
+    let { state } = start;
+    ({ state } = bust(state, seatedAt(state, 1)[0]!, seatedAt(state, 1)[1]!));
+    expect(state.handForHand.active).toBe(true);
+    // Table 1 waits for the round; the break starts while table 2 plays.
+    ({ state } = setBreak(state, true));
+    const step = tableHandEnded(state, hand(state, 2), new SeededRng('h'));
+    expect(step.commands).toEqual([]);
+    expect(step.state.handForHand.round).toBe(1);
+    const end = setBreak(step.state, false);
+    expect(kinds(end)).toEqual(['deal', 'deal']);
   });
 });
 
