@@ -16,12 +16,13 @@
  * new one when every table is full), busts are held unplaced (the field, so the places and the prizes,
  * is not known yet), hand-for-hand never starts, and a lone player left waits for company instead of
  * winning. {@link closeRegistration} takes the final prizes, places and pays the held busts as if the
- * field had been known (the earliest bust the worst place), and plays on. {@link addOn} adds chips once
- * per entry to a player whose table waits between hands. The ledger pays entries, not users: every
- * `award` names the entry.
+ * field had been known (the earliest bust the worst place), and plays on. The ledger pays entries, not
+ * users: every `award` names the entry.
  *
  * A break ({@link setBreak}) holds every deal: tables finish the hand they play and wait, and its end
- * deals them all. A checkpoint written before these ops existed is read through
+ * deals them all. {@link addOn} adds chips once per entry to a seated player: at once if their table
+ * waits between hands, else when that table reports the hand it plays (the chips cannot reach a stack
+ * in the middle of a hand). A checkpoint written before these ops existed is read through
  * {@link upgradeDirectorState}, which every op applies to its input.
  */
 import { orderFromButton } from '../hand/seats.js';
@@ -60,6 +61,16 @@ export interface UnplacedEntry {
   readonly startingStack: number;
 }
 
+/**
+ * An add-on bought while the player's table played a hand: it counts as taken at once (the entry's
+ * `addOns` is 1), and its chips join the stack when that table reports the hand.
+ */
+export interface QueuedAddOn {
+  readonly player: string;
+  readonly entryNo: number;
+  readonly chips: number;
+}
+
 /** An earlier entry of a player who re-entered: where it finished and what it paid, once known. */
 export interface PastEntry {
   readonly player: string;
@@ -88,7 +99,7 @@ export interface DirectorState {
    */
   prizes: readonly number[];
   readonly rule: SimultaneousBustRule;
-  /** Tournament chips in play: they change only with a late entry or an add-on. */
+  /** Tournament chips in play: they change only with a late entry or an add-on (once applied). */
   chipsInPlay: number;
   /** The current entry of every player who ever entered, by player. */
   players: Record<string, DirectorPlayer>;
@@ -100,6 +111,8 @@ export interface DirectorState {
   pastEntries: PastEntry[];
   /** A break: no table is dealt, each waits once it reports, until {@link setBreak} ends the break. */
   onBreak: boolean;
+  /** Add-ons waiting for their table to report its hand, in the order they were bought. */
+  addOnsQueued: QueuedAddOn[];
   tables: DirectorTable[];
   /** Players still in: seated, or busted in a hand-for-hand round that has not ended yet. */
   remaining: number;
@@ -124,7 +137,10 @@ export type DirectorCommand =
       readonly to: SeatRef;
       readonly stack: number;
     }
-  /** Add `chips` to the player's stack at `table`, which waits between hands (an add-on). */
+  /**
+   * Add `chips` to the player's stack at `table`, which waits between hands (an add-on; one bought
+   * during a hand comes first in the step of that hand's report, before any move or deal).
+   */
   | {
       readonly kind: 'add_chips';
       readonly addId: string;
@@ -190,6 +206,7 @@ export function startDirector(
     unplaced: [],
     pastEntries: [],
     onBreak: false,
+    addOnsQueued: [],
     tables: seating.map((t) => ({ table: t.table, button: null, waiting: false, closed: false, lastHandNo: 0 })),
     remaining: players.length,
     handForHand: { active: false, round: 0, busts: [] },
@@ -232,9 +249,11 @@ export function startDirector(
 
 /**
  * A table's hand ended. Its chips are taken as reported (they must add up to what the hand started
- * with, and each start must be what the director holds for that player), busted players are placed
- * and paid, tables are broken and balanced where players can move now, and every waiting table that
- * can deal is told to (none on a break).
+ * with, and each start must be what the director holds for that player), the add-ons its players
+ * bought during the hand are added (`add_chips` first, so the table holds the chips before anyone
+ * moves or is dealt; a player who lost everything but bought one is not out), busted players are
+ * placed and paid, tables are broken and balanced where players can move now, and every waiting table
+ * that can deal is told to (none on a break).
  */
 export function tableHandEnded(previous: DirectorState, report: HandEndedReport, rng: Rng): DirectorStep {
   const state = upgradeDirectorState(previous);
@@ -252,11 +271,12 @@ export function tableHandEnded(previous: DirectorState, report: HandEndedReport,
   table.lastHandNo = report.handNo;
   table.button = report.button;
   table.waiting = true;
+  for (const r of report.results) state.players[r.player]!.chips = r.finalStack;
+  commands.push(...applyQueuedAddOns(state, table.table));
   const busts: Bust<string>[] = [];
   for (const r of report.results) {
     const p = state.players[r.player]!;
-    p.chips = r.finalStack;
-    if (r.finalStack === 0) {
+    if (p.chips === 0) {
       busts.push({ player: r.player, startingStack: r.startingStack });
       p.table = null;
       p.seat = null;
@@ -392,15 +412,18 @@ export function closeRegistration(previous: DirectorState, prizes: readonly numb
 }
 
 /**
- * An add-on: `chips` more for a seated player whose table waits between hands (the service offers it
- * at a break, when every table waits), once per entry.
+ * An add-on: `chips` more for a seated player, once per entry (the service offers it at a break).
+ * If the player's table waits between hands the chips are added now (`add_chips`). If it plays a hand
+ * they cannot be: the add-on is queued, taken for the entry at once (a second one is refused), and its
+ * chips are added when the table reports that hand ({@link tableHandEnded}); until then the director
+ * holds the stack the hand started with, as the table does.
  */
 export function addOn(previous: DirectorState, player: string, chips: number): DirectorStep {
   const state = upgradeDirectorState(previous);
   const p = state.players[player];
   const table = state.tables.find((t) => p !== undefined && t.table === p.table);
-  if (state.finished || p === undefined || table === undefined || table.closed || !table.waiting) {
-    throw new TournamentError(TournamentErrorCode.ADD_ON_NOT_NOW, `${player} is not waiting at a table`, { player });
+  if (state.finished || p === undefined || table === undefined || table.closed) {
+    throw new TournamentError(TournamentErrorCode.ADD_ON_NOT_NOW, `${player} is not seated at a table`, { player });
   }
   if (p.addOns > 0) {
     throw new TournamentError(TournamentErrorCode.ADD_ON_TAKEN, `${player} took entry ${p.entryNo}'s add-on`, {
@@ -411,13 +434,32 @@ export function addOn(previous: DirectorState, player: string, chips: number): D
   if (!Number.isSafeInteger(chips) || chips <= 0) {
     throw new TournamentError(TournamentErrorCode.AMOUNT_INVALID, `an add-on of ${chips} chips`, { player });
   }
-  p.chips += chips;
   p.addOns += 1;
+  if (!table.waiting) {
+    state.addOnsQueued.push({ player, entryNo: p.entryNo, chips });
+    return { state, commands: [] };
+  }
+  return { state, commands: [addChips(state, player, chips)] };
+}
+
+/** Adds an add-on's chips to the player's stack (and to the chips in play), at the player's table. */
+function addChips(state: DirectorState, player: string, chips: number): DirectorCommand {
+  const p = state.players[player]!;
+  p.chips += chips;
   state.chipsInPlay += chips;
-  return {
-    state,
-    commands: [{ kind: 'add_chips', addId: `addon:${player}:${p.entryNo}`, player, table: table.table, chips }],
-  };
+  return { kind: 'add_chips', addId: `addon:${player}:${p.entryNo}`, player, table: p.table!, chips };
+}
+
+/** The add-ons queued for the players of `table`, which has just reported: added now, in order. */
+function applyQueuedAddOns(state: DirectorState, table: number): DirectorCommand[] {
+  const commands: DirectorCommand[] = [];
+  state.addOnsQueued = state.addOnsQueued.filter((q) => {
+    const p = state.players[q.player];
+    if (p?.entryNo !== q.entryNo || p.table !== table) return true;
+    commands.push(addChips(state, q.player, q.chips));
+    return false;
+  });
+  return commands;
 }
 
 /**
@@ -440,9 +482,9 @@ export function setBreak(previous: DirectorState, onBreak: boolean): DirectorSte
  */
 export type StoredDirectorState = Omit<
   DirectorState,
-  'players' | 'registrationOpen' | 'unplaced' | 'pastEntries' | 'onBreak'
+  'players' | 'registrationOpen' | 'unplaced' | 'pastEntries' | 'onBreak' | 'addOnsQueued'
 > &
-  Partial<Pick<DirectorState, 'registrationOpen' | 'unplaced' | 'pastEntries' | 'onBreak'>> & {
+  Partial<Pick<DirectorState, 'registrationOpen' | 'unplaced' | 'pastEntries' | 'onBreak' | 'addOnsQueued'>> & {
     players: Record<
       string,
       Omit<DirectorPlayer, 'entryNo' | 'addOns'> & Partial<Pick<DirectorPlayer, 'entryNo' | 'addOns'>>
@@ -451,8 +493,8 @@ export type StoredDirectorState = Omit<
 
 /**
  * A copy of a checkpoint with every field this version holds: an older one had registration closed,
- * nothing unplaced, no past entries, first entries, no add-ons and no break. A current state comes
- * back equal.
+ * nothing unplaced, no past entries, first entries, no add-ons (none queued) and no break. A current
+ * state comes back equal.
  */
 export function upgradeDirectorState(stored: StoredDirectorState): DirectorState {
   const copy = JSON.parse(JSON.stringify(stored)) as StoredDirectorState;
@@ -466,6 +508,7 @@ export function upgradeDirectorState(stored: StoredDirectorState): DirectorState
     unplaced: copy.unplaced ?? [],
     pastEntries: copy.pastEntries ?? [],
     onBreak: copy.onBreak ?? false,
+    addOnsQueued: copy.addOnsQueued ?? [],
   };
 }
 

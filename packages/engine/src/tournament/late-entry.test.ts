@@ -161,12 +161,10 @@ describe('late registration, re-entry and add-ons', () => {
     );
   });
 
-  it('adds on once per entry, only for a player whose table waits between hands', () => {
+  it('adds on once per entry, at once for a player whose table waits between hands', () => {
     const { state } = open(4, 2);
     // Tables 1 and 2 are in a hand; x waits alone at a new table 3.
     const { state: waiting } = lateEntry(state, 'x', { stack: 1_000, entryNo: 1 }, new SeededRng('x'));
-    const playing = seatedAt(waiting, 1)[0]!;
-    expect(codeOf(() => addOn(waiting, playing, 500))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
     expect(codeOf(() => addOn(waiting, 'nobody', 500))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
     expect(codeOf(() => addOn(waiting, 'x', 0))).toBe(TournamentErrorCode.AMOUNT_INVALID);
     expect(codeOf(() => addOn(waiting, 'x', 1.5))).toBe(TournamentErrorCode.AMOUNT_INVALID);
@@ -265,13 +263,14 @@ describe('late registration, re-entry and add-ons', () => {
     delete old.unplaced;
     delete old.pastEntries;
     delete old.onBreak;
+    delete old.addOnsQueued;
     for (const p of Object.values(old.players)) {
       delete p.entryNo;
       delete p.addOns;
     }
     const upgraded = upgradeDirectorState(old as unknown as StoredDirectorState);
     expect(upgraded).toEqual(state);
-    expect(upgraded).toMatchObject({ onBreak: false });
+    expect(upgraded).toMatchObject({ onBreak: false, addOnsQueued: [] });
     expect(upgradeDirectorState(upgraded)).toEqual(upgraded);
     // Every op reads the old shape too.
     const oldState = old as unknown as DirectorState;
@@ -286,12 +285,14 @@ describe('late registration, re-entry and add-ons', () => {
     expect(codeOf(() => lateEntry(oldState, 'late', { stack: 1, entryNo: 1 }, rng))).toBe(
       TournamentErrorCode.REGISTRATION_CLOSED,
     );
-    expect(codeOf(() => addOn(oldState, 'p1', 1))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
     // Not on a break: the same value changes nothing, the old shape included.
     const same = setBreak(oldState, false);
     expect(same.state).toBe(oldState);
     expect(same.commands).toEqual([]);
     expect(setBreak(oldState, true).state.onBreak).toBe(true);
+    // p1's table plays a hand: the add-on is queued in the upgraded state.
+    expect(addOn(oldState, 'p1', 1).state.addOnsQueued).toEqual([{ player: 'p1', entryNo: 1, chips: 1 }]);
+    expect(codeOf(() => addOn(oldState, 'nobody', 1))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
   });
 });
 
@@ -302,7 +303,7 @@ function closedField(n: number, maxSeats: number, prizes: readonly number[], see
 
 const kinds = (step: DirectorStep) => step.commands.map((c) => c.kind);
 
-describe('breaks', () => {
+describe('breaks, and add-ons bought during a hand', () => {
   it('deals nothing on a break: reporting tables wait, and the end of the break deals them', () => {
     const start = closedField(4, 2, [400]);
     const input = JSON.stringify(start.state);
@@ -368,6 +369,102 @@ describe('breaks', () => {
     const end = setBreak(step.state, false);
     expect(kinds(end)).toEqual(['deal', 'deal']);
   });
+
+  it('queues an add-on bought during a hand and adds it at the report, before the bust is decided', () => {
+    const start = closedField(4, 3, [400]);
+    const [winner, loser] = seatedAt(start.state, 1) as [string, string];
+    const input = JSON.stringify(start.state);
+    const bought = addOn(start.state, loser, 500);
+    expect(JSON.stringify(start.state)).toBe(input);
+    expect(bought.commands).toEqual([]);
+    expect(bought.state.addOnsQueued).toEqual([{ player: loser, entryNo: 1, chips: 500 }]);
+    expect(bought.state.players[loser]).toMatchObject({ chips: 1_000, addOns: 1 });
+    expect(bought.state.chipsInPlay).toBe(4_000);
+    expect(chipsHeld(bought.state)).toBe(bought.state.chipsInPlay);
+    // A queued add-on is taken: the entry has no second one, now or after it is added.
+    expect(codeOf(() => addOn(bought.state, loser, 500))).toBe(TournamentErrorCode.ADD_ON_TAKEN);
+
+    // The loser loses all 1 000 the hand started with (the report knows nothing of the add-on).
+    const report = hand(bought.state, 1, { [winner]: 2_000, [loser]: 0 });
+    expect(report.results.find((r) => r.player === loser)!.startingStack).toBe(1_000);
+    const step = tableHandEnded(bought.state, report, new SeededRng('h'));
+    expect(step.commands).toEqual([
+      { kind: 'add_chips', addId: `addon:${loser}:1`, player: loser, table: 1, chips: 500 },
+      { kind: 'deal', table: 1 },
+    ]);
+    expect(step.state.players[loser]).toMatchObject({ chips: 500, table: 1, place: null, addOns: 1 });
+    expect(step.state.remaining).toBe(4);
+    expect(step.state.addOnsQueued).toEqual([]);
+    expect(step.state.chipsInPlay).toBe(4_500);
+    expect(chipsHeld(step.state)).toBe(step.state.chipsInPlay);
+    expect(codeOf(() => addOn(step.state, loser, 500))).toBe(TournamentErrorCode.ADD_ON_TAKEN);
+    // Another table's report leaves the queue alone.
+    const other = addOn(step.state, seatedAt(step.state, 2)[0]!, 300).state;
+    const elsewhere = tableHandEnded(other, hand(other, 1), new SeededRng('h'));
+    expect(elsewhere.state.addOnsQueued).toEqual(other.addOnsQueued);
+    expect(elsewhere.commands).toEqual([{ kind: 'deal', table: 1 }]);
+  });
+
+  it('sends a queued add-on before the moves and deals of the report that adds it', () => {
+    // Two tables of two: the loser at table 1 busts, table 1 breaks, the winner moves with the add-on.
+    const start = closedField(4, 3, [400]);
+    const [winner, loser] = seatedAt(start.state, 1) as [string, string];
+    const { state } = addOn(start.state, winner, 500);
+    const step = bust(state, winner, loser);
+    expect(kinds(step)).toEqual(['add_chips', 'award', 'move', 'close_table']);
+    expect(step.commands[0]).toEqual({
+      kind: 'add_chips',
+      addId: `addon:${winner}:1`,
+      player: winner,
+      table: 1,
+      chips: 500,
+    });
+    expect(step.commands[2]).toMatchObject({ kind: 'move', player: winner, from: { table: 1 }, stack: 2_500 });
+    expect(step.state.players[winner]).toMatchObject({ chips: 2_500, table: 2 });
+    expect(chipsHeld(step.state)).toBe(4_500);
+    expect(step.state.chipsInPlay).toBe(4_500);
+  });
+
+  it('queues the add-on of a player who joined a table during its hand, and adds it when that hand ends', () => {
+    const start = closedField(4, 3, [400]);
+    const [winner, loser] = seatedAt(start.state, 1) as [string, string];
+    // Table 1 breaks: the winner joins table 2 in the middle of its hand.
+    let { state } = bust(start.state, winner, loser);
+    expect(state.players[winner]!.table).toBe(2);
+    ({ state } = addOn(state, winner, 500));
+    expect(state.addOnsQueued).toEqual([{ player: winner, entryNo: 1, chips: 500 }]);
+    // The hand was dealt before the winner came: its report does not name them.
+    const dealtIn = hand(state, 2);
+    const report = { ...dealtIn, results: dealtIn.results.filter((r) => r.player !== winner) };
+    const step = tableHandEnded(state, report, new SeededRng('h'));
+    expect(step.commands).toEqual([
+      { kind: 'add_chips', addId: `addon:${winner}:1`, player: winner, table: 2, chips: 500 },
+      { kind: 'deal', table: 2 },
+    ]);
+    expect(step.state.players[winner]!.chips).toBe(2_500);
+    expect(chipsHeld(step.state)).toBe(step.state.chipsInPlay);
+  });
+
+  it('adds on at once at a waiting table on a break, and refuses a player who is out', () => {
+    let { state } = closedField(4, 3, [400]);
+    ({ state } = setBreak(state, true));
+    const [winner, loser] = seatedAt(state, 1) as [string, string];
+    ({ state } = bust(state, seatedAt(state, 2)[0]!, seatedAt(state, 2)[1]!));
+    ({ state } = tableHandEnded(state, hand(state, 1), new SeededRng('h')));
+    expect(state.tables.every((t) => t.closed || t.waiting)).toBe(true);
+    const out = Object.entries(state.players).find(([, p]) => p.table === null)![0];
+    expect(codeOf(() => addOn(state, out, 500))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+    const step = addOn(state, loser, 500);
+    expect(step.commands).toEqual([
+      { kind: 'add_chips', addId: `addon:${loser}:1`, player: loser, table: 1, chips: 500 },
+    ]);
+    expect(step.state.addOnsQueued).toEqual([]);
+    expect(step.state.players[loser]!.chips).toBe(1_500);
+    expect(setBreak(step.state, false).commands).toEqual([{ kind: 'deal', table: 1 }]);
+    // Table 2 broke on the break: its player joined table 1 during its hand.
+    expect(seatedAt(step.state, 1)).toHaveLength(3);
+    expect(seatedAt(step.state, 1)).toEqual(expect.arrayContaining([winner, loser]));
+  });
 });
 
 /** A hand at `table`: each dealt-in player busts now and then, the chips go to one of the others. */
@@ -392,7 +489,7 @@ function randomHand(state: DirectorState, table: number, dealt: readonly string[
 
 /**
  * Plays a tournament with registration open from the start: random hands, late entries and re-entries
- * (up to `maxEntries` in all), add-ons where they are allowed and refusals where they are not, then the
+ * (up to `maxEntries` in all), add-ons at waiting tables and refusals of second ones, then the
  * close at a random moment, and on to the winner. Checks the invariants after every step.
  */
 function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousBustRule, maxEntries: number) {
@@ -484,13 +581,11 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
       const seated = Object.entries(state.players).filter(([, p]) => p.table !== null);
       const [id, p] = seated[randomInt(rng, seated.length)]!;
       const waits = state.tables.find((t) => t.table === p.table)!.waiting;
-      if (waits && p.addOns === 0) {
+      if (p.addOns > 0) {
+        expect(codeOf(() => addOn(state, id, 500))).toBe(TournamentErrorCode.ADD_ON_TAKEN);
+      } else if (waits) {
         addOnChips += 500;
         take(addOn(state, id, 500));
-      } else {
-        expect(codeOf(() => addOn(state, id, 500))).toBe(
-          waits ? TournamentErrorCode.ADD_ON_TAKEN : TournamentErrorCode.ADD_ON_NOT_NOW,
-        );
       }
       continue;
     }
