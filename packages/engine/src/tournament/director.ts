@@ -22,8 +22,9 @@
  * A break ({@link setBreak}) holds every deal: tables finish the hand they play and wait, and its end
  * deals them all. {@link addOn} adds chips once per entry to a seated player: at once if their table
  * waits between hands, else when that table reports the hand it plays (the chips cannot reach a stack
- * in the middle of a hand). A checkpoint written before these ops existed is read through
- * {@link upgradeDirectorState}, which every op applies to its input.
+ * in the middle of a hand). Add-ons grow the pool after registration closed: {@link raisePrizes} takes
+ * the new prizes without changing what was already paid. A checkpoint written before these ops existed
+ * is read through {@link upgradeDirectorState}, which every op applies to its input.
  */
 import { orderFromButton } from '../hand/seats.js';
 import { randomInt, type Rng } from '../rng.js';
@@ -386,11 +387,7 @@ export function closeRegistration(previous: DirectorState, prizes: readonly numb
   if (!state.registrationOpen || state.finished) {
     throw new TournamentError(TournamentErrorCode.REGISTRATION_CLOSED, 'registration is already closed');
   }
-  for (const prize of prizes) {
-    if (!Number.isSafeInteger(prize) || prize < 0) {
-      throw new TournamentError(TournamentErrorCode.AMOUNT_INVALID, `a prize of ${prize}`, { prize });
-    }
-  }
+  checkPrizes(prizes);
   state.registrationOpen = false;
   state.prizes = [...prizes];
   const commands: DirectorCommand[] = [];
@@ -474,6 +471,51 @@ export function setBreak(previous: DirectorState, onBreak: boolean): DirectorSte
   if (state.onBreak === onBreak) return { state: previous, commands: [] };
   state.onBreak = onBreak;
   return { state, commands: onBreak ? [] : deals(state) };
+}
+
+/**
+ * New prizes, best place first, for a pool that grew (add-ons) after the prizes were set. While
+ * registration is open they replace the provisional ones ({@link closeRegistration} sets the final
+ * ones). Once it is closed, places `remaining + 1` and below are paid already: each keeps what it was
+ * paid (the old prize of the place), and what the new prizes give those places beyond (or short of)
+ * that goes to first place. So the prizes paid over the whole tournament add up exactly to the new
+ * prizes' total: first gets `prizes[0] + Σ over the paid places p of (prizes[p] − paid[p])`, every place
+ * still to be paid gets `prizes[p]`. Each amount, and first place's, must be a safe non-negative
+ * integer (AMOUNT_INVALID); once the tournament is over every prize is paid (PRIZES_PAID). No commands:
+ * the prizes are paid as the places are.
+ */
+export function raisePrizes(previous: DirectorState, prizes: readonly number[]): DirectorStep {
+  const state = upgradeDirectorState(previous);
+  if (state.finished) {
+    throw new TournamentError(TournamentErrorCode.PRIZES_PAID, 'the tournament is over: every prize is paid');
+  }
+  checkPrizes(prizes);
+  if (state.registrationOpen) {
+    state.prizes = [...prizes];
+    return { state, commands: [] };
+  }
+  const paidFrom = state.remaining;
+  const length = Math.max(prizes.length, state.prizes.length);
+  const next = Array.from({ length }, (_, i) => (i < paidFrom ? (prizes[i] ?? 0) : (state.prizes[i] ?? 0)));
+  let difference = 0;
+  for (let i = paidFrom; i < length; i++) difference += (prizes[i] ?? 0) - next[i]!;
+  // Places past the new prizes that were paid nothing are not paid places: the bubble stays where the
+  // new prizes put it.
+  while (next.length > prizes.length && next[next.length - 1] === 0) next.pop();
+  if (next.length > 0) next[0]! += difference;
+  checkPrizes(next);
+  state.prizes = next;
+  updateHandForHand(state);
+  return { state, commands: [] };
+}
+
+/** Every prize a safe non-negative integer. */
+function checkPrizes(prizes: readonly number[]): void {
+  for (const prize of prizes) {
+    if (!Number.isSafeInteger(prize) || prize < 0) {
+      throw new TournamentError(TournamentErrorCode.AMOUNT_INVALID, `a prize of ${prize}`, { prize });
+    }
+  }
 }
 
 /**

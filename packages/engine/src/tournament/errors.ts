@@ -21,6 +21,8 @@ export const TournamentErrorCode = {
   ADD_ON_NOT_NOW: 'add_on_not_now',
   /** A second add-on for the same entry. */
   ADD_ON_TAKEN: 'add_on_taken',
+  /** New prizes once the tournament is over: every prize is paid already. */
+  PRIZES_PAID: 'prizes_paid',
 } as const;
 export type TournamentErrorCode = (typeof TournamentErrorCode)[keyof typeof TournamentErrorCode];
 

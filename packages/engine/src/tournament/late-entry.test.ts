@@ -7,6 +7,7 @@ import {
   closeRegistration,
   directorSeating,
   lateEntry,
+  raisePrizes,
   setBreak,
   startDirector,
   tableHandEnded,
@@ -293,6 +294,7 @@ describe('late registration, re-entry and add-ons', () => {
     // p1's table plays a hand: the add-on is queued in the upgraded state.
     expect(addOn(oldState, 'p1', 1).state.addOnsQueued).toEqual([{ player: 'p1', entryNo: 1, chips: 1 }]);
     expect(codeOf(() => addOn(oldState, 'nobody', 1))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+    expect(raisePrizes(oldState, [350, 150]).state.prizes).toEqual([350, 150]);
   });
 });
 
@@ -303,7 +305,7 @@ function closedField(n: number, maxSeats: number, prizes: readonly number[], see
 
 const kinds = (step: DirectorStep) => step.commands.map((c) => c.kind);
 
-describe('breaks, and add-ons bought during a hand', () => {
+describe('breaks, add-ons bought during a hand, and prizes raised by add-ons', () => {
   it('deals nothing on a break: reporting tables wait, and the end of the break deals them', () => {
     const start = closedField(4, 2, [400]);
     const input = JSON.stringify(start.state);
@@ -464,6 +466,54 @@ describe('breaks, and add-ons bought during a hand', () => {
     // Table 2 broke on the break: its player joined table 1 during its hand.
     expect(seatedAt(step.state, 1)).toHaveLength(3);
     expect(seatedAt(step.state, 1)).toEqual(expect.arrayContaining([winner, loser]));
+  });
+
+  it('raises the prizes: places paid keep what they were paid, the difference goes to first', () => {
+    let { state } = closedField(4, 9, [500, 300, 200]);
+    ({ state } = bust(state, 'p4', 'p1'));
+    const third = bust(state, 'p4', 'p2');
+    expect(third.commands.find(isAward)).toMatchObject({ player: 'p2', place: 3, prize: 200 });
+    state = third.state;
+    // Add-ons grew the pool from 1 000 to 1 200: the new table gives third 240, but 200 was paid.
+    const input = JSON.stringify(state);
+    const raised = raisePrizes(state, [600, 360, 240]);
+    expect(JSON.stringify(state)).toBe(input);
+    expect(raised.commands).toEqual([]);
+    expect(raised.state.prizes).toEqual([640, 360, 200]);
+    // Places 4 and 3 were paid 0 and 200: a table paying 150 and 250 for them gives first 150 + 50 more.
+    expect(raisePrizes(state, [500, 300, 250, 150]).state.prizes).toEqual([700, 300, 200, 0]);
+    // The rest of the tournament pays the new table's total exactly.
+    const second = bust(raised.state, 'p4', 'p3');
+    const awards = [...third.commands, ...second.commands].filter(isAward);
+    expect(awards.map((a) => [a.player, a.place, a.prize])).toEqual([
+      ['p2', 3, 200],
+      ['p3', 2, 360],
+      ['p4', 1, 640],
+    ]);
+    expect(awards.reduce((n, a) => n + a.prize, 0)).toBe(1_200);
+    // Refusals: amounts that are not whole chips, a first place that would go below 0, a finished field.
+    expect(codeOf(() => raisePrizes(state, [600, -1]))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    expect(codeOf(() => raisePrizes(state, [600.5]))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    expect(codeOf(() => raisePrizes(state, [100, 100, 0]))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    expect(second.state.finished).toBe(true);
+    expect(codeOf(() => raisePrizes(second.state, [1_200]))).toBe(TournamentErrorCode.PRIZES_PAID);
+  });
+
+  it('replaces the provisional prizes while registration is open, and moves the bubble once closed', () => {
+    const { state } = bust(open(4, 9).state, 'p2', 'p1');
+    // Nothing is paid yet: every place takes the new prize, the fourth (held unplaced) too.
+    expect(raisePrizes(state, [300, 100, 50, 25]).state.prizes).toEqual([300, 100, 50, 25]);
+    expect(codeOf(() => raisePrizes(state, [Number.MAX_SAFE_INTEGER + 1]))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    // Closed, with two tables of three and 6 left: paying 5 places puts the field on the bubble.
+    const closed = closedField(6, 3, [600]).state;
+    expect(closed.handForHand.active).toBe(false);
+    const raised = raisePrizes(closed, [300, 150, 100, 50, 50]).state;
+    expect(raised.prizes).toEqual([300, 150, 100, 50, 50]);
+    expect(raised.handForHand.active).toBe(true);
+    // Back to one paid place: the places it no longer pays are gone, and so is the bubble.
+    const fewer = raisePrizes(raised, [650]).state;
+    expect(fewer.prizes).toEqual([650]);
+    expect(fewer.handForHand.active).toBe(false);
   });
 });
 
