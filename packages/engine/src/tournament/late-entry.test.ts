@@ -537,10 +537,16 @@ function randomHand(state: DirectorState, table: number, dealt: readonly string[
   };
 }
 
+/** One add-on in the random tournaments: its chips, and its cost, which goes to the prize pool. */
+const ADD_ON = { chips: 500, cost: 50 };
+
 /**
  * Plays a tournament with registration open from the start: random hands, late entries and re-entries
- * (up to `maxEntries` in all), add-ons at waiting tables and refusals of second ones, then the
- * close at a random moment, and on to the winner. Checks the invariants after every step.
+ * (up to `maxEntries` in all), breaks that start and end at random (a break always ends: once no table
+ * plays, nothing else would deal again), add-ons bought at random (at once at a waiting table, queued
+ * during a hand) and refusals where they are due, the close at a random moment, the prizes raised
+ * whenever add-ons grew the pool (always before the next hand ends, so before any finish), and on to
+ * the winner. Checks the invariants after every step.
  */
 function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousBustRule, maxEntries: number) {
   const rng = new SeededRng(seed);
@@ -549,25 +555,42 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
   const all: DirectorCommand[] = [];
   const inHand = new Map<number, string[]>();
   let entries = n;
+  let addOnsTaken = 0;
+  /** The chips of the add-ons sent to the tables (`add_chips`); a queued one counts once it is sent. */
   let addOnChips = 0;
+  const addIds = new Set<string>();
   let newcomers = 0;
   const closeAfter = randomInt(rng, 120);
   let closeAwards = 0;
   let loneWaits = 0;
+  const seen = { queued: 0, immediate: 0, saved: 0, breaks: 0, breakReports: 0, raises: 0 };
+  const pool = () => entries * 100 + addOnsTaken * ADD_ON.cost;
+  /** The pool the prizes were last set for, by the close or a raise. */
+  let prizedPool = 0;
   /** Each entry's starting stack in the hand it busted in, by `player:entryNo`. */
   const bustStacks = new Map<string, number>();
   let checkpoint = '';
   const take = (step: DirectorStep) => {
     // The op left its input alone (a refused op too, since every refusal was tried on this state).
     if (checkpoint !== '') expect(JSON.stringify(state)).toBe(checkpoint);
-    for (const c of step.commands) {
+    const firstMoveOrDeal = step.commands.findIndex((c) => c.kind === 'move' || c.kind === 'deal');
+    step.commands.forEach((c, i) => {
       if (c.kind === 'move' && c.from !== null)
         expect(inHand.has(c.from.table), 'a player moved out of a hand').toBe(false);
       if (c.kind === 'close_table') expect(inHand.has(c.table), 'a table closed in a hand').toBe(false);
       if (c.kind === 'open_table') expect(state.tables.some((t) => t.table === c.table)).toBe(false);
       if (c.kind === 'award')
         expect(state.registrationOpen && !step.state.finished && step.state.registrationOpen).toBe(false);
-    }
+      if (c.kind === 'deal') expect(step.state.onBreak, 'a table dealt on a break').toBe(false);
+      if (c.kind === 'add_chips') {
+        expect(inHand.has(c.table), 'chips added in the middle of a hand').toBe(false);
+        if (firstMoveOrDeal >= 0) expect(i, 'chips added after a move or a deal').toBeLessThan(firstMoveOrDeal);
+        expect(c.addId).toBe(`addon:${c.player}:${step.state.players[c.player]!.entryNo}`);
+        expect(addIds.has(c.addId), 'an add-on sent twice').toBe(false);
+        addIds.add(c.addId);
+        addOnChips += c.chips;
+      }
+    });
     state = step.state;
     for (const c of step.commands) {
       if (c.kind !== 'deal') continue;
@@ -585,6 +608,14 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
   const check = () => {
     expect(chipsHeld(state)).toBe(state.chipsInPlay);
     expect(state.chipsInPlay).toBe(entries * 1_000 + addOnChips);
+    const queued = state.addOnsQueued.reduce((s, q) => s + q.chips, 0);
+    expect(addOnChips + queued).toBe(addOnsTaken * ADD_ON.chips);
+    for (const q of state.addOnsQueued) {
+      // Queued only while the player's table plays a hand; that entry has taken its add-on.
+      const p = state.players[q.player]!;
+      expect(p).toMatchObject({ entryNo: q.entryNo, addOns: 1 });
+      expect(p.table !== null && inHand.has(p.table), 'an add-on queued at a table that waits').toBe(true);
+    }
     expect(seatingIssues(directorSeating(state), maxSeats)).toEqual([]);
     const seated = Object.values(state.players).filter((p) => p.table !== null);
     // (The winner leaves their seat at the finish; a hand-for-hand round's busts count until it ends.)
@@ -599,15 +630,64 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
       expect(state.finished).toBe(false);
     }
   };
+  const raise = () => {
+    const prizes = placePrizes(pool(), entries);
+    if (!state.registrationOpen) seen.raises++;
+    take(raisePrizes(state, prizes));
+    prizedPool = pool();
+    // While registration is open the new prizes are the provisional ones; once closed, they add up.
+    if (state.registrationOpen) expect(state.prizes).toEqual(prizes);
+    expect(state.prizes.reduce((s, x) => s + x, 0)).toBe(pool());
+  };
   take(first);
 
   for (let step = 0; !state.finished; step++) {
     expect(step, 'the tournament never ends').toBeLessThan(20_000);
     const roll = randomInt(rng, 10);
+    // Every table waits for the end of the break: only add-ons, entries and the close can happen.
+    const stalled = state.onBreak && inHand.size === 0;
+    if (state.onBreak && (stalled ? randomInt(rng, 3) === 0 : roll === 3)) {
+      take(setBreak(state, false));
+      continue;
+    }
+    if (!state.onBreak && roll === 3 && randomInt(rng, 3) === 0) {
+      const same = setBreak(state, false);
+      expect(same.state).toBe(state);
+      expect(same.commands).toEqual([]);
+      seen.breaks++;
+      take(setBreak(state, true));
+      continue;
+    }
+    if (roll === 4 && (state.registrationOpen || pool() !== prizedPool)) {
+      raise();
+      continue;
+    }
     if (state.registrationOpen && (step >= closeAfter || (inHand.size === 0 && entries >= maxEntries))) {
-      const close = closeRegistration(state, placePrizes(entries * 100, entries));
+      const close = closeRegistration(state, placePrizes(pool(), entries));
       closeAwards += close.commands.filter(isAward).length;
+      prizedPool = pool();
       take(close);
+      continue;
+    }
+    if (roll === 2 || (stalled && randomInt(rng, 2) === 0)) {
+      if (randomInt(rng, 8) === 0) {
+        const out = Object.entries(state.players).filter(([, p]) => p.table === null);
+        const id = out.length > 0 ? out[randomInt(rng, out.length)]![0] : 'nobody';
+        expect(codeOf(() => addOn(state, id, ADD_ON.chips))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+        continue;
+      }
+      const seated = Object.entries(state.players).filter(([, p]) => p.table !== null);
+      const [id, p] = seated[randomInt(rng, seated.length)]!;
+      if (p.addOns > 0) {
+        expect(codeOf(() => addOn(state, id, ADD_ON.chips))).toBe(TournamentErrorCode.ADD_ON_TAKEN);
+        continue;
+      }
+      const waits = state.tables.find((t) => t.table === p.table)!.waiting;
+      const bought = addOn(state, id, ADD_ON.chips);
+      expect(bought.commands).toHaveLength(waits ? 1 : 0);
+      seen[waits ? 'immediate' : 'queued']++;
+      addOnsTaken++;
+      take(bought);
       continue;
     }
     if (state.registrationOpen && entries < maxEntries && (roll < 2 || inHand.size === 0)) {
@@ -627,16 +707,10 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
       take(lateEntry(state, player, { stack: 1_000, entryNo }, rng));
       continue;
     }
-    if (roll === 2) {
-      const seated = Object.entries(state.players).filter(([, p]) => p.table !== null);
-      const [id, p] = seated[randomInt(rng, seated.length)]!;
-      const waits = state.tables.find((t) => t.table === p.table)!.waiting;
-      if (p.addOns > 0) {
-        expect(codeOf(() => addOn(state, id, 500))).toBe(TournamentErrorCode.ADD_ON_TAKEN);
-      } else if (waits) {
-        addOnChips += 500;
-        take(addOn(state, id, 500));
-      }
+    if (stalled) continue;
+    // Add-ons grew the pool since the close: the prizes follow before another hand can end the tournament.
+    if (!state.registrationOpen && pool() !== prizedPool) {
+      raise();
       continue;
     }
     const tables = [...inHand.keys()];
@@ -644,18 +718,41 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
     const table = tables[randomInt(rng, tables.length)]!;
     const report = randomHand(state, table, inHand.get(table)!, rng);
     inHand.delete(table);
-    for (const r of report.results) {
-      if (r.finalStack === 0) bustStacks.set(`${r.player}:${state.players[r.player]!.entryNo}`, r.startingStack);
-    }
+    const queuedFor = new Set(state.addOnsQueued.map((q) => q.player));
+    if (state.onBreak) seen.breakReports++;
+    const entryNos = new Map(report.results.map((r) => [r.player, state.players[r.player]!.entryNo]));
     take(tableHandEnded(state, report, rng));
+    for (const r of report.results) {
+      if (r.finalStack !== 0) continue;
+      // Lost everything: out, unless an add-on bought during the hand came in at its end.
+      const stillIn = state.players[r.player]!.table !== null;
+      expect(stillIn).toBe(queuedFor.has(r.player));
+      if (stillIn) seen.saved++;
+      else bustStacks.set(`${r.player}:${entryNos.get(r.player)!}`, r.startingStack);
+    }
   }
-  return { state, commands: all, entries, bustStacks, closeAwards, loneWaits };
+  expect(state.addOnsQueued).toEqual([]);
+  expect(state.chipsInPlay).toBe(entries * 1_000 + addOnsTaken * ADD_ON.chips);
+  return { state, commands: all, entries, pool: pool(), bustStacks, closeAwards, loneWaits, seen };
 }
 
-describe('a tournament with late registration, re-entries and add-ons', () => {
-  it('conserves chips, seats everyone once, and places and pays every entry exactly once', () => {
+describe('a tournament with late registration, re-entries, breaks and add-ons', () => {
+  it('conserves chips, seats everyone once, places every entry once and pays the pool with the add-ons', () => {
     // How often the runs reach each case, so that the property is known to cover them.
-    const seen = { reEntries: 0, openTables: 0, addOns: 0, closeAwards: 0, loneWaits: 0, handForHand: 0 };
+    const seen = {
+      reEntries: 0,
+      openTables: 0,
+      addOns: 0,
+      closeAwards: 0,
+      loneWaits: 0,
+      handForHand: 0,
+      queued: 0,
+      immediate: 0,
+      saved: 0,
+      breaks: 0,
+      breakReports: 0,
+      raises: 0,
+    };
     fc.assert(
       fc.property(
         fc.integer({ min: 2, max: 24 }),
@@ -665,15 +762,17 @@ describe('a tournament with late registration, re-entries and add-ons', () => {
         fc.integer({ min: 0, max: 30 }),
         (n, maxSeats, seed, rule, extra) => {
           const run = playLate(n, maxSeats, seed, rule, n + extra);
-          const { state, commands, entries, bustStacks } = run;
+          const { state, commands, entries, pool, bustStacks } = run;
           seen.reEntries += commands.filter((c) => c.kind === 'move' && /^entry:.*:[2-9]\d*$/.test(c.moveId)).length;
           seen.openTables += commands.filter((c) => c.kind === 'open_table').length;
           seen.addOns += commands.filter((c) => c.kind === 'add_chips').length;
           seen.closeAwards += run.closeAwards;
           seen.loneWaits += run.loneWaits;
           seen.handForHand += state.handForHand.round > 0 ? 1 : 0;
-          const prizes = placePrizes(entries * 100, entries);
-          expect(state.prizes).toEqual(prizes);
+          for (const key of Object.keys(run.seen) as (keyof typeof run.seen)[]) seen[key] += run.seen[key];
+          // What each place was paid: a raise keeps the places paid before it, and first takes the rest.
+          const prizes = state.prizes;
+          expect(prizes.reduce((s, x) => s + x, 0)).toBe(pool);
           const records = [
             ...Object.entries(state.players).map(([player, p]) => ({ ...p, player })),
             ...state.pastEntries,
@@ -699,9 +798,9 @@ describe('a tournament with late registration, re-entries and add-ons', () => {
           for (const place of [...byPlace.keys()].sort((a, b) => a - b)) {
             const tied = byPlace.get(place)!;
             expect(place).toBe(next);
-            const pool = prizes.slice(place - 1, place - 1 + tied.length).reduce((s, x) => s + x, 0);
-            expect(tied.reduce((s, r) => s + r.prize, 0)).toBe(pool);
-            for (const r of tied) expect(Math.abs(r.prize - Math.floor(pool / tied.length))).toBeLessThanOrEqual(1);
+            const shared = prizes.slice(place - 1, place - 1 + tied.length).reduce((s, x) => s + x, 0);
+            expect(tied.reduce((s, r) => s + r.prize, 0)).toBe(shared);
+            for (const r of tied) expect(Math.abs(r.prize - Math.floor(shared / tied.length))).toBeLessThanOrEqual(1);
             if (rule === 'starting_stack' && tied.length > 1) {
               // Only entries that busted together with equal stacks tie under this rule.
               expect(new Set(tied.map((r) => bustStacks.get(`${r.player}:${r.entryNo}`))).size).toBe(1);
@@ -709,8 +808,8 @@ describe('a tournament with late registration, re-entries and add-ons', () => {
             next += tied.length;
           }
           expect(next).toBe(entries + 1);
-          expect(records.reduce((s, r) => s + r.prize, 0)).toBe(entries * 100);
-          expect(awards.reduce((s, a) => s + a.prize, 0)).toBe(entries * 100);
+          expect(records.reduce((s, r) => s + r.prize, 0)).toBe(pool);
+          expect(awards.reduce((s, a) => s + a.prize, 0)).toBe(pool);
           expect(commands.filter((c) => c.kind === 'finished')).toHaveLength(1);
         },
       ),
