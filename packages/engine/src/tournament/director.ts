@@ -16,10 +16,15 @@
  * new one when every table is full), busts are held unplaced (the field, so the places and the prizes,
  * is not known yet), hand-for-hand never starts, and a lone player left waits for company instead of
  * winning. {@link closeRegistration} takes the final prizes, places and pays the held busts as if the
- * field had been known (the earliest bust the worst place), and plays on. {@link addOn} adds chips once
- * per entry to a player whose table waits between hands. The ledger pays entries, not users: every
- * `award` names the entry. A checkpoint written before these ops existed is read through
- * {@link upgradeDirectorState}, which every op applies to its input.
+ * field had been known (the earliest bust the worst place), and plays on. The ledger pays entries, not
+ * users: every `award` names the entry.
+ *
+ * A break ({@link setBreak}) holds every deal: tables finish the hand they play and wait, and its end
+ * deals them all. {@link addOn} adds chips once per entry to a seated player: at once if their table
+ * waits between hands, else when that table reports the hand it plays (the chips cannot reach a stack
+ * in the middle of a hand). Add-ons grow the pool after registration closed: {@link raisePrizes} takes
+ * the new prizes without changing what was already paid. A checkpoint written before these ops existed
+ * is read through {@link upgradeDirectorState}, which every op applies to its input.
  */
 import { orderFromButton } from '../hand/seats.js';
 import { randomInt, type Rng } from '../rng.js';
@@ -57,6 +62,16 @@ export interface UnplacedEntry {
   readonly startingStack: number;
 }
 
+/**
+ * An add-on bought while the player's table played a hand: it counts as taken at once (the entry's
+ * `addOns` is 1), and its chips join the stack when that table reports the hand.
+ */
+export interface QueuedAddOn {
+  readonly player: string;
+  readonly entryNo: number;
+  readonly chips: number;
+}
+
 /** An earlier entry of a player who re-entered: where it finished and what it paid, once known. */
 export interface PastEntry {
   readonly player: string;
@@ -85,7 +100,7 @@ export interface DirectorState {
    */
   prizes: readonly number[];
   readonly rule: SimultaneousBustRule;
-  /** Tournament chips in play: they change only with a late entry or an add-on. */
+  /** Tournament chips in play: they change only with a late entry or an add-on (once applied). */
   chipsInPlay: number;
   /** The current entry of every player who ever entered, by player. */
   players: Record<string, DirectorPlayer>;
@@ -95,6 +110,10 @@ export interface DirectorState {
   unplaced: UnplacedEntry[][];
   /** Entries replaced by a re-entry, in the order they were replaced. */
   pastEntries: PastEntry[];
+  /** A break: no table is dealt, each waits once it reports, until {@link setBreak} ends the break. */
+  onBreak: boolean;
+  /** Add-ons waiting for their table to report its hand, in the order they were bought. */
+  addOnsQueued: QueuedAddOn[];
   tables: DirectorTable[];
   /** Players still in: seated, or busted in a hand-for-hand round that has not ended yet. */
   remaining: number;
@@ -119,7 +138,10 @@ export type DirectorCommand =
       readonly to: SeatRef;
       readonly stack: number;
     }
-  /** Add `chips` to the player's stack at `table`, which waits between hands (an add-on). */
+  /**
+   * Add `chips` to the player's stack at `table`, which waits between hands (an add-on; one bought
+   * during a hand comes first in the step of that hand's report, before any move or deal).
+   */
   | {
       readonly kind: 'add_chips';
       readonly addId: string;
@@ -184,6 +206,8 @@ export function startDirector(
     registrationOpen: options.registrationOpen ?? false,
     unplaced: [],
     pastEntries: [],
+    onBreak: false,
+    addOnsQueued: [],
     tables: seating.map((t) => ({ table: t.table, button: null, waiting: false, closed: false, lastHandNo: 0 })),
     remaining: players.length,
     handForHand: { active: false, round: 0, busts: [] },
@@ -226,9 +250,11 @@ export function startDirector(
 
 /**
  * A table's hand ended. Its chips are taken as reported (they must add up to what the hand started
- * with, and each start must be what the director holds for that player), busted players are placed
- * and paid, tables are broken and balanced where players can move now, and every waiting table that
- * can deal is told to.
+ * with, and each start must be what the director holds for that player), the add-ons its players
+ * bought during the hand are added (`add_chips` first, so the table holds the chips before anyone
+ * moves or is dealt; a player who lost everything but bought one is not out), busted players are
+ * placed and paid, tables are broken and balanced where players can move now, and every waiting table
+ * that can deal is told to (none on a break).
  */
 export function tableHandEnded(previous: DirectorState, report: HandEndedReport, rng: Rng): DirectorStep {
   const state = upgradeDirectorState(previous);
@@ -246,11 +272,12 @@ export function tableHandEnded(previous: DirectorState, report: HandEndedReport,
   table.lastHandNo = report.handNo;
   table.button = report.button;
   table.waiting = true;
+  for (const r of report.results) state.players[r.player]!.chips = r.finalStack;
+  commands.push(...applyQueuedAddOns(state, table.table));
   const busts: Bust<string>[] = [];
   for (const r of report.results) {
     const p = state.players[r.player]!;
-    p.chips = r.finalStack;
-    if (r.finalStack === 0) {
+    if (p.chips === 0) {
       busts.push({ player: r.player, startingStack: r.startingStack });
       p.table = null;
       p.seat = null;
@@ -360,11 +387,7 @@ export function closeRegistration(previous: DirectorState, prizes: readonly numb
   if (!state.registrationOpen || state.finished) {
     throw new TournamentError(TournamentErrorCode.REGISTRATION_CLOSED, 'registration is already closed');
   }
-  for (const prize of prizes) {
-    if (!Number.isSafeInteger(prize) || prize < 0) {
-      throw new TournamentError(TournamentErrorCode.AMOUNT_INVALID, `a prize of ${prize}`, { prize });
-    }
-  }
+  checkPrizes(prizes);
   state.registrationOpen = false;
   state.prizes = [...prizes];
   const commands: DirectorCommand[] = [];
@@ -386,15 +409,18 @@ export function closeRegistration(previous: DirectorState, prizes: readonly numb
 }
 
 /**
- * An add-on: `chips` more for a seated player whose table waits between hands (the service offers it
- * at a break, when every table waits), once per entry.
+ * An add-on: `chips` more for a seated player, once per entry (the service offers it at a break).
+ * If the player's table waits between hands the chips are added now (`add_chips`). If it plays a hand
+ * they cannot be: the add-on is queued, taken for the entry at once (a second one is refused), and its
+ * chips are added when the table reports that hand ({@link tableHandEnded}); until then the director
+ * holds the stack the hand started with, as the table does.
  */
 export function addOn(previous: DirectorState, player: string, chips: number): DirectorStep {
   const state = upgradeDirectorState(previous);
   const p = state.players[player];
   const table = state.tables.find((t) => p !== undefined && t.table === p.table);
-  if (state.finished || p === undefined || table === undefined || table.closed || !table.waiting) {
-    throw new TournamentError(TournamentErrorCode.ADD_ON_NOT_NOW, `${player} is not waiting at a table`, { player });
+  if (state.finished || p === undefined || table === undefined || table.closed) {
+    throw new TournamentError(TournamentErrorCode.ADD_ON_NOT_NOW, `${player} is not seated at a table`, { player });
   }
   if (p.addOns > 0) {
     throw new TournamentError(TournamentErrorCode.ADD_ON_TAKEN, `${player} took entry ${p.entryNo}'s add-on`, {
@@ -405,18 +431,102 @@ export function addOn(previous: DirectorState, player: string, chips: number): D
   if (!Number.isSafeInteger(chips) || chips <= 0) {
     throw new TournamentError(TournamentErrorCode.AMOUNT_INVALID, `an add-on of ${chips} chips`, { player });
   }
-  p.chips += chips;
   p.addOns += 1;
-  state.chipsInPlay += chips;
-  return {
-    state,
-    commands: [{ kind: 'add_chips', addId: `addon:${player}:${p.entryNo}`, player, table: table.table, chips }],
-  };
+  if (!table.waiting) {
+    state.addOnsQueued.push({ player, entryNo: p.entryNo, chips });
+    return { state, commands: [] };
+  }
+  return { state, commands: [addChips(state, player, chips)] };
 }
 
-/** A checkpoint as written before late registration, re-entry and add-ons: their fields may be absent. */
-export type StoredDirectorState = Omit<DirectorState, 'players' | 'registrationOpen' | 'unplaced' | 'pastEntries'> &
-  Partial<Pick<DirectorState, 'registrationOpen' | 'unplaced' | 'pastEntries'>> & {
+/** Adds an add-on's chips to the player's stack (and to the chips in play), at the player's table. */
+function addChips(state: DirectorState, player: string, chips: number): DirectorCommand {
+  const p = state.players[player]!;
+  p.chips += chips;
+  state.chipsInPlay += chips;
+  return { kind: 'add_chips', addId: `addon:${player}:${p.entryNo}`, player, table: p.table!, chips };
+}
+
+/** The add-ons queued for the players of `table`, which has just reported: added now, in order. */
+function applyQueuedAddOns(state: DirectorState, table: number): DirectorCommand[] {
+  const commands: DirectorCommand[] = [];
+  state.addOnsQueued = state.addOnsQueued.filter((q) => {
+    const p = state.players[q.player];
+    if (p?.entryNo !== q.entryNo || p.table !== table) return true;
+    commands.push(addChips(state, q.player, q.chips));
+    return false;
+  });
+  return commands;
+}
+
+/**
+ * Starts a break (`true`) or ends it (`false`). On a break nothing is dealt: each table finishes the
+ * hand it plays, reports, and waits (busts are still placed, tables still broken and balanced, since
+ * only waiting tables move). The end of the break deals every waiting table that can deal, as after a
+ * report (hand-for-hand still holds a round that is not over). Setting what is already set changes
+ * nothing: the same state comes back, with no commands, as for a report heard twice.
+ */
+export function setBreak(previous: DirectorState, onBreak: boolean): DirectorStep {
+  const state = upgradeDirectorState(previous);
+  if (state.onBreak === onBreak) return { state: previous, commands: [] };
+  state.onBreak = onBreak;
+  return { state, commands: onBreak ? [] : deals(state) };
+}
+
+/**
+ * New prizes, best place first, for a pool that grew (add-ons) after the prizes were set. While
+ * registration is open they replace the provisional ones ({@link closeRegistration} sets the final
+ * ones). Once it is closed, places `remaining + 1` and below are paid already: each keeps what it was
+ * paid (the old prize of the place), and what the new prizes give those places beyond (or short of)
+ * that goes to first place. So the prizes paid over the whole tournament add up exactly to the new
+ * prizes' total: first gets `prizes[0] + Σ over the paid places p of (prizes[p] − paid[p])`, every place
+ * still to be paid gets `prizes[p]`. Each amount, and first place's, must be a safe non-negative
+ * integer (AMOUNT_INVALID); once the tournament is over every prize is paid (PRIZES_PAID). No commands:
+ * the prizes are paid as the places are.
+ */
+export function raisePrizes(previous: DirectorState, prizes: readonly number[]): DirectorStep {
+  const state = upgradeDirectorState(previous);
+  if (state.finished) {
+    throw new TournamentError(TournamentErrorCode.PRIZES_PAID, 'the tournament is over: every prize is paid');
+  }
+  checkPrizes(prizes);
+  if (state.registrationOpen) {
+    state.prizes = [...prizes];
+    return { state, commands: [] };
+  }
+  const paidFrom = state.remaining;
+  const length = Math.max(prizes.length, state.prizes.length);
+  const next = Array.from({ length }, (_, i) => (i < paidFrom ? (prizes[i] ?? 0) : (state.prizes[i] ?? 0)));
+  let difference = 0;
+  for (let i = paidFrom; i < length; i++) difference += (prizes[i] ?? 0) - next[i]!;
+  // Places past the new prizes that were paid nothing are not paid places: the bubble stays where the
+  // new prizes put it.
+  while (next.length > prizes.length && next[next.length - 1] === 0) next.pop();
+  if (next.length > 0) next[0]! += difference;
+  checkPrizes(next);
+  state.prizes = next;
+  updateHandForHand(state);
+  return { state, commands: [] };
+}
+
+/** Every prize a safe non-negative integer. */
+function checkPrizes(prizes: readonly number[]): void {
+  for (const prize of prizes) {
+    if (!Number.isSafeInteger(prize) || prize < 0) {
+      throw new TournamentError(TournamentErrorCode.AMOUNT_INVALID, `a prize of ${prize}`, { prize });
+    }
+  }
+}
+
+/**
+ * A checkpoint as written before late registration, re-entry, add-ons and breaks: their fields may be
+ * absent.
+ */
+export type StoredDirectorState = Omit<
+  DirectorState,
+  'players' | 'registrationOpen' | 'unplaced' | 'pastEntries' | 'onBreak' | 'addOnsQueued'
+> &
+  Partial<Pick<DirectorState, 'registrationOpen' | 'unplaced' | 'pastEntries' | 'onBreak' | 'addOnsQueued'>> & {
     players: Record<
       string,
       Omit<DirectorPlayer, 'entryNo' | 'addOns'> & Partial<Pick<DirectorPlayer, 'entryNo' | 'addOns'>>
@@ -425,7 +535,8 @@ export type StoredDirectorState = Omit<DirectorState, 'players' | 'registrationO
 
 /**
  * A copy of a checkpoint with every field this version holds: an older one had registration closed,
- * nothing unplaced, no past entries, first entries and no add-ons. A current state comes back equal.
+ * nothing unplaced, no past entries, first entries, no add-ons (none queued) and no break. A current
+ * state comes back equal.
  */
 export function upgradeDirectorState(stored: StoredDirectorState): DirectorState {
   const copy = JSON.parse(JSON.stringify(stored)) as StoredDirectorState;
@@ -438,6 +549,8 @@ export function upgradeDirectorState(stored: StoredDirectorState): DirectorState
     registrationOpen: copy.registrationOpen ?? false,
     unplaced: copy.unplaced ?? [],
     pastEntries: copy.pastEntries ?? [],
+    onBreak: copy.onBreak ?? false,
+    addOnsQueued: copy.addOnsQueued ?? [],
   };
 }
 
@@ -590,7 +703,10 @@ function apply(state: DirectorState, move: SeatMove<string>): DirectorCommand {
   };
 }
 
-/** `deal` to every waiting table with two players or more, unless hand-for-hand holds it for the round. */
+/**
+ * `deal` to every waiting table with two players or more, unless hand-for-hand holds it for the round
+ * or a break holds every table (an empty table still closes).
+ */
 function deals(state: DirectorState): DirectorCommand[] {
   const hfh = state.handForHand;
   // The round is still being played: the tables that finished it wait for the others.
@@ -604,7 +720,7 @@ function deals(state: DirectorState): DirectorCommand[] {
       commands.push({ kind: 'close_table', table: t.table });
       continue;
     }
-    if (players < 2) continue;
+    if (players < 2 || state.onBreak) continue;
     t.waiting = false;
     // The hand about to be dealt moves the button on: players moved in during it take their seats by it.
     t.button = nextButton(state, t);

@@ -17,10 +17,12 @@ export const TournamentErrorCode = {
   ALREADY_IN: 'already_in',
   /** An entry number that does not follow the player's last entry (1 for a newcomer, then 2, 3, …). */
   ENTRY_INVALID: 'entry_invalid',
-  /** An add-on for a player who is not seated at a table that waits between hands. */
+  /** An add-on for a player who is not seated at a table (out, or never entered), or once it is over. */
   ADD_ON_NOT_NOW: 'add_on_not_now',
   /** A second add-on for the same entry. */
   ADD_ON_TAKEN: 'add_on_taken',
+  /** New prizes once the tournament is over: every prize is paid already. */
+  PRIZES_PAID: 'prizes_paid',
 } as const;
 export type TournamentErrorCode = (typeof TournamentErrorCode)[keyof typeof TournamentErrorCode];
 

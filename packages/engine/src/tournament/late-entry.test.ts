@@ -7,6 +7,8 @@ import {
   closeRegistration,
   directorSeating,
   lateEntry,
+  raisePrizes,
+  setBreak,
   startDirector,
   tableHandEnded,
   upgradeDirectorState,
@@ -160,12 +162,10 @@ describe('late registration, re-entry and add-ons', () => {
     );
   });
 
-  it('adds on once per entry, only for a player whose table waits between hands', () => {
+  it('adds on once per entry, at once for a player whose table waits between hands', () => {
     const { state } = open(4, 2);
     // Tables 1 and 2 are in a hand; x waits alone at a new table 3.
     const { state: waiting } = lateEntry(state, 'x', { stack: 1_000, entryNo: 1 }, new SeededRng('x'));
-    const playing = seatedAt(waiting, 1)[0]!;
-    expect(codeOf(() => addOn(waiting, playing, 500))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
     expect(codeOf(() => addOn(waiting, 'nobody', 500))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
     expect(codeOf(() => addOn(waiting, 'x', 0))).toBe(TournamentErrorCode.AMOUNT_INVALID);
     expect(codeOf(() => addOn(waiting, 'x', 1.5))).toBe(TournamentErrorCode.AMOUNT_INVALID);
@@ -263,12 +263,15 @@ describe('late registration, re-entry and add-ons', () => {
     delete old.registrationOpen;
     delete old.unplaced;
     delete old.pastEntries;
+    delete old.onBreak;
+    delete old.addOnsQueued;
     for (const p of Object.values(old.players)) {
       delete p.entryNo;
       delete p.addOns;
     }
     const upgraded = upgradeDirectorState(old as unknown as StoredDirectorState);
     expect(upgraded).toEqual(state);
+    expect(upgraded).toMatchObject({ onBreak: false, addOnsQueued: [] });
     expect(upgradeDirectorState(upgraded)).toEqual(upgraded);
     // Every op reads the old shape too.
     const oldState = old as unknown as DirectorState;
@@ -283,7 +286,234 @@ describe('late registration, re-entry and add-ons', () => {
     expect(codeOf(() => lateEntry(oldState, 'late', { stack: 1, entryNo: 1 }, rng))).toBe(
       TournamentErrorCode.REGISTRATION_CLOSED,
     );
-    expect(codeOf(() => addOn(oldState, 'p1', 1))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+    // Not on a break: the same value changes nothing, the old shape included.
+    const same = setBreak(oldState, false);
+    expect(same.state).toBe(oldState);
+    expect(same.commands).toEqual([]);
+    expect(setBreak(oldState, true).state.onBreak).toBe(true);
+    // p1's table plays a hand: the add-on is queued in the upgraded state.
+    expect(addOn(oldState, 'p1', 1).state.addOnsQueued).toEqual([{ player: 'p1', entryNo: 1, chips: 1 }]);
+    expect(codeOf(() => addOn(oldState, 'nobody', 1))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+    expect(raisePrizes(oldState, [350, 150]).state.prizes).toEqual([350, 150]);
+  });
+});
+
+/** A field with registration closed from the start. */
+function closedField(n: number, maxSeats: number, prizes: readonly number[], seed = 'closed'): DirectorStep {
+  return startDirector(players(n), { maxSeats, startingStack: 1_000, prizes, rule: 'tie' }, new SeededRng(seed));
+}
+
+const kinds = (step: DirectorStep) => step.commands.map((c) => c.kind);
+
+describe('breaks, add-ons bought during a hand, and prizes raised by add-ons', () => {
+  it('deals nothing on a break: reporting tables wait, and the end of the break deals them', () => {
+    const start = closedField(4, 2, [400]);
+    const input = JSON.stringify(start.state);
+    const onBreak = setBreak(start.state, true);
+    expect(onBreak.commands).toEqual([]);
+    expect(onBreak.state.onBreak).toBe(true);
+    expect(JSON.stringify(start.state)).toBe(input);
+    // Again: the same state object, nothing to do (as for a report heard twice).
+    const again = setBreak(onBreak.state, true);
+    expect(again.state).toBe(onBreak.state);
+    expect(again.commands).toEqual([]);
+
+    let { state } = onBreak;
+    for (const table of [1, 2]) {
+      const step = tableHandEnded(state, hand(state, table), new SeededRng('h'));
+      expect(step.commands).toEqual([]);
+      state = step.state;
+      expect(state.tables.find((t) => t.table === table)).toMatchObject({ waiting: true, lastHandNo: 1 });
+    }
+    const buttons = state.tables.map((t) => t.button);
+    const end = setBreak(state, false);
+    expect(end.commands).toEqual([
+      { kind: 'deal', table: 1 },
+      { kind: 'deal', table: 2 },
+    ]);
+    expect(end.state.onBreak).toBe(false);
+    expect(end.state.tables.every((t) => !t.waiting)).toBe(true);
+    expect(end.state.tables.map((t) => t.button)).not.toEqual(buttons);
+    expect(state.onBreak).toBe(true);
+    const twice = setBreak(end.state, false);
+    expect(twice.state).toBe(end.state);
+    expect(twice.commands).toEqual([]);
+  });
+
+  it('still places busts and breaks tables on a break, and deals only at its end', () => {
+    // Two tables of two; a bust at table 1 leaves three players, who fit at one table.
+    const start = closedField(4, 3, [400]);
+    expect(start.state.tables.map((t) => seatedAt(start.state, t.table).length)).toEqual([2, 2]);
+    let { state } = setBreak(start.state, true);
+    const [winner, loser] = seatedAt(state, 1) as [string, string];
+    const step = bust(state, winner, loser);
+    expect(kinds(step)).toEqual(['award', 'move', 'close_table']);
+    expect(step.commands[1]).toMatchObject({ player: winner, from: { table: 1 }, to: { table: 2 }, stack: 2_000 });
+    state = step.state;
+    const report = tableHandEnded(state, hand(state, 2), new SeededRng('h'));
+    expect(report.commands).toEqual([]);
+    const end = setBreak(report.state, false);
+    expect(end.commands).toEqual([{ kind: 'deal', table: 2 }]);
+    expect(seatedAt(end.state, 2)).toHaveLength(3);
+  });
+
+  it('holds a hand-for-hand round on a break like any other deal, and deals the next round at its end', () => {
+    // 6 players at tables of 3 and 4 places paid: the bubble is 5 left, so one bust starts hand-for-hand.
+    const start = closedField(6, 3, [300, 200, 100, 50]);
+    let { state } = start;
+    ({ state } = bust(state, seatedAt(state, 1)[0]!, seatedAt(state, 1)[1]!));
+    expect(state.handForHand.active).toBe(true);
+    // Table 1 waits for the round; the break starts while table 2 plays.
+    ({ state } = setBreak(state, true));
+    const step = tableHandEnded(state, hand(state, 2), new SeededRng('h'));
+    expect(step.commands).toEqual([]);
+    expect(step.state.handForHand.round).toBe(1);
+    const end = setBreak(step.state, false);
+    expect(kinds(end)).toEqual(['deal', 'deal']);
+  });
+
+  it('queues an add-on bought during a hand and adds it at the report, before the bust is decided', () => {
+    const start = closedField(4, 3, [400]);
+    const [winner, loser] = seatedAt(start.state, 1) as [string, string];
+    const input = JSON.stringify(start.state);
+    const bought = addOn(start.state, loser, 500);
+    expect(JSON.stringify(start.state)).toBe(input);
+    expect(bought.commands).toEqual([]);
+    expect(bought.state.addOnsQueued).toEqual([{ player: loser, entryNo: 1, chips: 500 }]);
+    expect(bought.state.players[loser]).toMatchObject({ chips: 1_000, addOns: 1 });
+    expect(bought.state.chipsInPlay).toBe(4_000);
+    expect(chipsHeld(bought.state)).toBe(bought.state.chipsInPlay);
+    // A queued add-on is taken: the entry has no second one, now or after it is added.
+    expect(codeOf(() => addOn(bought.state, loser, 500))).toBe(TournamentErrorCode.ADD_ON_TAKEN);
+
+    // The loser loses all 1 000 the hand started with (the report knows nothing of the add-on).
+    const report = hand(bought.state, 1, { [winner]: 2_000, [loser]: 0 });
+    expect(report.results.find((r) => r.player === loser)!.startingStack).toBe(1_000);
+    const step = tableHandEnded(bought.state, report, new SeededRng('h'));
+    expect(step.commands).toEqual([
+      { kind: 'add_chips', addId: `addon:${loser}:1`, player: loser, table: 1, chips: 500 },
+      { kind: 'deal', table: 1 },
+    ]);
+    expect(step.state.players[loser]).toMatchObject({ chips: 500, table: 1, place: null, addOns: 1 });
+    expect(step.state.remaining).toBe(4);
+    expect(step.state.addOnsQueued).toEqual([]);
+    expect(step.state.chipsInPlay).toBe(4_500);
+    expect(chipsHeld(step.state)).toBe(step.state.chipsInPlay);
+    expect(codeOf(() => addOn(step.state, loser, 500))).toBe(TournamentErrorCode.ADD_ON_TAKEN);
+    // Another table's report leaves the queue alone.
+    const other = addOn(step.state, seatedAt(step.state, 2)[0]!, 300).state;
+    const elsewhere = tableHandEnded(other, hand(other, 1), new SeededRng('h'));
+    expect(elsewhere.state.addOnsQueued).toEqual(other.addOnsQueued);
+    expect(elsewhere.commands).toEqual([{ kind: 'deal', table: 1 }]);
+  });
+
+  it('sends a queued add-on before the moves and deals of the report that adds it', () => {
+    // Two tables of two: the loser at table 1 busts, table 1 breaks, the winner moves with the add-on.
+    const start = closedField(4, 3, [400]);
+    const [winner, loser] = seatedAt(start.state, 1) as [string, string];
+    const { state } = addOn(start.state, winner, 500);
+    const step = bust(state, winner, loser);
+    expect(kinds(step)).toEqual(['add_chips', 'award', 'move', 'close_table']);
+    expect(step.commands[0]).toEqual({
+      kind: 'add_chips',
+      addId: `addon:${winner}:1`,
+      player: winner,
+      table: 1,
+      chips: 500,
+    });
+    expect(step.commands[2]).toMatchObject({ kind: 'move', player: winner, from: { table: 1 }, stack: 2_500 });
+    expect(step.state.players[winner]).toMatchObject({ chips: 2_500, table: 2 });
+    expect(chipsHeld(step.state)).toBe(4_500);
+    expect(step.state.chipsInPlay).toBe(4_500);
+  });
+
+  it('queues the add-on of a player who joined a table during its hand, and adds it when that hand ends', () => {
+    const start = closedField(4, 3, [400]);
+    const [winner, loser] = seatedAt(start.state, 1) as [string, string];
+    // Table 1 breaks: the winner joins table 2 in the middle of its hand.
+    let { state } = bust(start.state, winner, loser);
+    expect(state.players[winner]!.table).toBe(2);
+    ({ state } = addOn(state, winner, 500));
+    expect(state.addOnsQueued).toEqual([{ player: winner, entryNo: 1, chips: 500 }]);
+    // The hand was dealt before the winner came: its report does not name them.
+    const dealtIn = hand(state, 2);
+    const report = { ...dealtIn, results: dealtIn.results.filter((r) => r.player !== winner) };
+    const step = tableHandEnded(state, report, new SeededRng('h'));
+    expect(step.commands).toEqual([
+      { kind: 'add_chips', addId: `addon:${winner}:1`, player: winner, table: 2, chips: 500 },
+      { kind: 'deal', table: 2 },
+    ]);
+    expect(step.state.players[winner]!.chips).toBe(2_500);
+    expect(chipsHeld(step.state)).toBe(step.state.chipsInPlay);
+  });
+
+  it('adds on at once at a waiting table on a break, and refuses a player who is out', () => {
+    let { state } = closedField(4, 3, [400]);
+    ({ state } = setBreak(state, true));
+    const [winner, loser] = seatedAt(state, 1) as [string, string];
+    ({ state } = bust(state, seatedAt(state, 2)[0]!, seatedAt(state, 2)[1]!));
+    ({ state } = tableHandEnded(state, hand(state, 1), new SeededRng('h')));
+    expect(state.tables.every((t) => t.closed || t.waiting)).toBe(true);
+    const out = Object.entries(state.players).find(([, p]) => p.table === null)![0];
+    expect(codeOf(() => addOn(state, out, 500))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+    const step = addOn(state, loser, 500);
+    expect(step.commands).toEqual([
+      { kind: 'add_chips', addId: `addon:${loser}:1`, player: loser, table: 1, chips: 500 },
+    ]);
+    expect(step.state.addOnsQueued).toEqual([]);
+    expect(step.state.players[loser]!.chips).toBe(1_500);
+    expect(setBreak(step.state, false).commands).toEqual([{ kind: 'deal', table: 1 }]);
+    // Table 2 broke on the break: its player joined table 1 during its hand.
+    expect(seatedAt(step.state, 1)).toHaveLength(3);
+    expect(seatedAt(step.state, 1)).toEqual(expect.arrayContaining([winner, loser]));
+  });
+
+  it('raises the prizes: places paid keep what they were paid, the difference goes to first', () => {
+    let { state } = closedField(4, 9, [500, 300, 200]);
+    ({ state } = bust(state, 'p4', 'p1'));
+    const third = bust(state, 'p4', 'p2');
+    expect(third.commands.find(isAward)).toMatchObject({ player: 'p2', place: 3, prize: 200 });
+    state = third.state;
+    // Add-ons grew the pool from 1 000 to 1 200: the new table gives third 240, but 200 was paid.
+    const input = JSON.stringify(state);
+    const raised = raisePrizes(state, [600, 360, 240]);
+    expect(JSON.stringify(state)).toBe(input);
+    expect(raised.commands).toEqual([]);
+    expect(raised.state.prizes).toEqual([640, 360, 200]);
+    // Places 4 and 3 were paid 0 and 200: a table paying 150 and 250 for them gives first 150 + 50 more.
+    expect(raisePrizes(state, [500, 300, 250, 150]).state.prizes).toEqual([700, 300, 200, 0]);
+    // The rest of the tournament pays the new table's total exactly.
+    const second = bust(raised.state, 'p4', 'p3');
+    const awards = [...third.commands, ...second.commands].filter(isAward);
+    expect(awards.map((a) => [a.player, a.place, a.prize])).toEqual([
+      ['p2', 3, 200],
+      ['p3', 2, 360],
+      ['p4', 1, 640],
+    ]);
+    expect(awards.reduce((n, a) => n + a.prize, 0)).toBe(1_200);
+    // Refusals: amounts that are not whole chips, a first place that would go below 0, a finished field.
+    expect(codeOf(() => raisePrizes(state, [600, -1]))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    expect(codeOf(() => raisePrizes(state, [600.5]))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    expect(codeOf(() => raisePrizes(state, [100, 100, 0]))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    expect(second.state.finished).toBe(true);
+    expect(codeOf(() => raisePrizes(second.state, [1_200]))).toBe(TournamentErrorCode.PRIZES_PAID);
+  });
+
+  it('replaces the provisional prizes while registration is open, and moves the bubble once closed', () => {
+    const { state } = bust(open(4, 9).state, 'p2', 'p1');
+    // Nothing is paid yet: every place takes the new prize, the fourth (held unplaced) too.
+    expect(raisePrizes(state, [300, 100, 50, 25]).state.prizes).toEqual([300, 100, 50, 25]);
+    expect(codeOf(() => raisePrizes(state, [Number.MAX_SAFE_INTEGER + 1]))).toBe(TournamentErrorCode.AMOUNT_INVALID);
+    // Closed, with two tables of three and 6 left: paying 5 places puts the field on the bubble.
+    const closed = closedField(6, 3, [600]).state;
+    expect(closed.handForHand.active).toBe(false);
+    const raised = raisePrizes(closed, [300, 150, 100, 50, 50]).state;
+    expect(raised.prizes).toEqual([300, 150, 100, 50, 50]);
+    expect(raised.handForHand.active).toBe(true);
+    // Back to one paid place: the places it no longer pays are gone, and so is the bubble.
+    const fewer = raisePrizes(raised, [650]).state;
+    expect(fewer.prizes).toEqual([650]);
+    expect(fewer.handForHand.active).toBe(false);
   });
 });
 
@@ -307,10 +537,16 @@ function randomHand(state: DirectorState, table: number, dealt: readonly string[
   };
 }
 
+/** One add-on in the random tournaments: its chips, and its cost, which goes to the prize pool. */
+const ADD_ON = { chips: 500, cost: 50 };
+
 /**
  * Plays a tournament with registration open from the start: random hands, late entries and re-entries
- * (up to `maxEntries` in all), add-ons where they are allowed and refusals where they are not, then the
- * close at a random moment, and on to the winner. Checks the invariants after every step.
+ * (up to `maxEntries` in all), breaks that start and end at random (a break always ends: once no table
+ * plays, nothing else would deal again), add-ons bought at random (at once at a waiting table, queued
+ * during a hand) and refusals where they are due, the close at a random moment, the prizes raised
+ * whenever add-ons grew the pool (always before the next hand ends, so before any finish), and on to
+ * the winner. Checks the invariants after every step.
  */
 function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousBustRule, maxEntries: number) {
   const rng = new SeededRng(seed);
@@ -319,25 +555,42 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
   const all: DirectorCommand[] = [];
   const inHand = new Map<number, string[]>();
   let entries = n;
+  let addOnsTaken = 0;
+  /** The chips of the add-ons sent to the tables (`add_chips`); a queued one counts once it is sent. */
   let addOnChips = 0;
+  const addIds = new Set<string>();
   let newcomers = 0;
   const closeAfter = randomInt(rng, 120);
   let closeAwards = 0;
   let loneWaits = 0;
+  const seen = { queued: 0, immediate: 0, saved: 0, breaks: 0, breakReports: 0, raises: 0 };
+  const pool = () => entries * 100 + addOnsTaken * ADD_ON.cost;
+  /** The pool the prizes were last set for, by the close or a raise. */
+  let prizedPool = 0;
   /** Each entry's starting stack in the hand it busted in, by `player:entryNo`. */
   const bustStacks = new Map<string, number>();
   let checkpoint = '';
   const take = (step: DirectorStep) => {
     // The op left its input alone (a refused op too, since every refusal was tried on this state).
     if (checkpoint !== '') expect(JSON.stringify(state)).toBe(checkpoint);
-    for (const c of step.commands) {
+    const firstMoveOrDeal = step.commands.findIndex((c) => c.kind === 'move' || c.kind === 'deal');
+    step.commands.forEach((c, i) => {
       if (c.kind === 'move' && c.from !== null)
         expect(inHand.has(c.from.table), 'a player moved out of a hand').toBe(false);
       if (c.kind === 'close_table') expect(inHand.has(c.table), 'a table closed in a hand').toBe(false);
       if (c.kind === 'open_table') expect(state.tables.some((t) => t.table === c.table)).toBe(false);
       if (c.kind === 'award')
         expect(state.registrationOpen && !step.state.finished && step.state.registrationOpen).toBe(false);
-    }
+      if (c.kind === 'deal') expect(step.state.onBreak, 'a table dealt on a break').toBe(false);
+      if (c.kind === 'add_chips') {
+        expect(inHand.has(c.table), 'chips added in the middle of a hand').toBe(false);
+        if (firstMoveOrDeal >= 0) expect(i, 'chips added after a move or a deal').toBeLessThan(firstMoveOrDeal);
+        expect(c.addId).toBe(`addon:${c.player}:${step.state.players[c.player]!.entryNo}`);
+        expect(addIds.has(c.addId), 'an add-on sent twice').toBe(false);
+        addIds.add(c.addId);
+        addOnChips += c.chips;
+      }
+    });
     state = step.state;
     for (const c of step.commands) {
       if (c.kind !== 'deal') continue;
@@ -355,6 +608,14 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
   const check = () => {
     expect(chipsHeld(state)).toBe(state.chipsInPlay);
     expect(state.chipsInPlay).toBe(entries * 1_000 + addOnChips);
+    const queued = state.addOnsQueued.reduce((s, q) => s + q.chips, 0);
+    expect(addOnChips + queued).toBe(addOnsTaken * ADD_ON.chips);
+    for (const q of state.addOnsQueued) {
+      // Queued only while the player's table plays a hand; that entry has taken its add-on.
+      const p = state.players[q.player]!;
+      expect(p).toMatchObject({ entryNo: q.entryNo, addOns: 1 });
+      expect(p.table !== null && inHand.has(p.table), 'an add-on queued at a table that waits').toBe(true);
+    }
     expect(seatingIssues(directorSeating(state), maxSeats)).toEqual([]);
     const seated = Object.values(state.players).filter((p) => p.table !== null);
     // (The winner leaves their seat at the finish; a hand-for-hand round's busts count until it ends.)
@@ -369,15 +630,64 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
       expect(state.finished).toBe(false);
     }
   };
+  const raise = () => {
+    const prizes = placePrizes(pool(), entries);
+    if (!state.registrationOpen) seen.raises++;
+    take(raisePrizes(state, prizes));
+    prizedPool = pool();
+    // While registration is open the new prizes are the provisional ones; once closed, they add up.
+    if (state.registrationOpen) expect(state.prizes).toEqual(prizes);
+    expect(state.prizes.reduce((s, x) => s + x, 0)).toBe(pool());
+  };
   take(first);
 
   for (let step = 0; !state.finished; step++) {
     expect(step, 'the tournament never ends').toBeLessThan(20_000);
     const roll = randomInt(rng, 10);
+    // Every table waits for the end of the break: only add-ons, entries and the close can happen.
+    const stalled = state.onBreak && inHand.size === 0;
+    if (state.onBreak && (stalled ? randomInt(rng, 3) === 0 : roll === 3)) {
+      take(setBreak(state, false));
+      continue;
+    }
+    if (!state.onBreak && roll === 3 && randomInt(rng, 3) === 0) {
+      const same = setBreak(state, false);
+      expect(same.state).toBe(state);
+      expect(same.commands).toEqual([]);
+      seen.breaks++;
+      take(setBreak(state, true));
+      continue;
+    }
+    if (roll === 4 && (state.registrationOpen || pool() !== prizedPool)) {
+      raise();
+      continue;
+    }
     if (state.registrationOpen && (step >= closeAfter || (inHand.size === 0 && entries >= maxEntries))) {
-      const close = closeRegistration(state, placePrizes(entries * 100, entries));
+      const close = closeRegistration(state, placePrizes(pool(), entries));
       closeAwards += close.commands.filter(isAward).length;
+      prizedPool = pool();
       take(close);
+      continue;
+    }
+    if (roll === 2 || (stalled && randomInt(rng, 2) === 0)) {
+      if (randomInt(rng, 8) === 0) {
+        const out = Object.entries(state.players).filter(([, p]) => p.table === null);
+        const id = out.length > 0 ? out[randomInt(rng, out.length)]![0] : 'nobody';
+        expect(codeOf(() => addOn(state, id, ADD_ON.chips))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
+        continue;
+      }
+      const seated = Object.entries(state.players).filter(([, p]) => p.table !== null);
+      const [id, p] = seated[randomInt(rng, seated.length)]!;
+      if (p.addOns > 0) {
+        expect(codeOf(() => addOn(state, id, ADD_ON.chips))).toBe(TournamentErrorCode.ADD_ON_TAKEN);
+        continue;
+      }
+      const waits = state.tables.find((t) => t.table === p.table)!.waiting;
+      const bought = addOn(state, id, ADD_ON.chips);
+      expect(bought.commands).toHaveLength(waits ? 1 : 0);
+      seen[waits ? 'immediate' : 'queued']++;
+      addOnsTaken++;
+      take(bought);
       continue;
     }
     if (state.registrationOpen && entries < maxEntries && (roll < 2 || inHand.size === 0)) {
@@ -397,18 +707,10 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
       take(lateEntry(state, player, { stack: 1_000, entryNo }, rng));
       continue;
     }
-    if (roll === 2) {
-      const seated = Object.entries(state.players).filter(([, p]) => p.table !== null);
-      const [id, p] = seated[randomInt(rng, seated.length)]!;
-      const waits = state.tables.find((t) => t.table === p.table)!.waiting;
-      if (waits && p.addOns === 0) {
-        addOnChips += 500;
-        take(addOn(state, id, 500));
-      } else {
-        expect(codeOf(() => addOn(state, id, 500))).toBe(
-          waits ? TournamentErrorCode.ADD_ON_TAKEN : TournamentErrorCode.ADD_ON_NOT_NOW,
-        );
-      }
+    if (stalled) continue;
+    // Add-ons grew the pool since the close: the prizes follow before another hand can end the tournament.
+    if (!state.registrationOpen && pool() !== prizedPool) {
+      raise();
       continue;
     }
     const tables = [...inHand.keys()];
@@ -416,18 +718,41 @@ function playLate(n: number, maxSeats: number, seed: string, rule: SimultaneousB
     const table = tables[randomInt(rng, tables.length)]!;
     const report = randomHand(state, table, inHand.get(table)!, rng);
     inHand.delete(table);
-    for (const r of report.results) {
-      if (r.finalStack === 0) bustStacks.set(`${r.player}:${state.players[r.player]!.entryNo}`, r.startingStack);
-    }
+    const queuedFor = new Set(state.addOnsQueued.map((q) => q.player));
+    if (state.onBreak) seen.breakReports++;
+    const entryNos = new Map(report.results.map((r) => [r.player, state.players[r.player]!.entryNo]));
     take(tableHandEnded(state, report, rng));
+    for (const r of report.results) {
+      if (r.finalStack !== 0) continue;
+      // Lost everything: out, unless an add-on bought during the hand came in at its end.
+      const stillIn = state.players[r.player]!.table !== null;
+      expect(stillIn).toBe(queuedFor.has(r.player));
+      if (stillIn) seen.saved++;
+      else bustStacks.set(`${r.player}:${entryNos.get(r.player)!}`, r.startingStack);
+    }
   }
-  return { state, commands: all, entries, bustStacks, closeAwards, loneWaits };
+  expect(state.addOnsQueued).toEqual([]);
+  expect(state.chipsInPlay).toBe(entries * 1_000 + addOnsTaken * ADD_ON.chips);
+  return { state, commands: all, entries, pool: pool(), bustStacks, closeAwards, loneWaits, seen };
 }
 
-describe('a tournament with late registration, re-entries and add-ons', () => {
-  it('conserves chips, seats everyone once, and places and pays every entry exactly once', () => {
+describe('a tournament with late registration, re-entries, breaks and add-ons', () => {
+  it('conserves chips, seats everyone once, places every entry once and pays the pool with the add-ons', () => {
     // How often the runs reach each case, so that the property is known to cover them.
-    const seen = { reEntries: 0, openTables: 0, addOns: 0, closeAwards: 0, loneWaits: 0, handForHand: 0 };
+    const seen = {
+      reEntries: 0,
+      openTables: 0,
+      addOns: 0,
+      closeAwards: 0,
+      loneWaits: 0,
+      handForHand: 0,
+      queued: 0,
+      immediate: 0,
+      saved: 0,
+      breaks: 0,
+      breakReports: 0,
+      raises: 0,
+    };
     fc.assert(
       fc.property(
         fc.integer({ min: 2, max: 24 }),
@@ -437,15 +762,17 @@ describe('a tournament with late registration, re-entries and add-ons', () => {
         fc.integer({ min: 0, max: 30 }),
         (n, maxSeats, seed, rule, extra) => {
           const run = playLate(n, maxSeats, seed, rule, n + extra);
-          const { state, commands, entries, bustStacks } = run;
+          const { state, commands, entries, pool, bustStacks } = run;
           seen.reEntries += commands.filter((c) => c.kind === 'move' && /^entry:.*:[2-9]\d*$/.test(c.moveId)).length;
           seen.openTables += commands.filter((c) => c.kind === 'open_table').length;
           seen.addOns += commands.filter((c) => c.kind === 'add_chips').length;
           seen.closeAwards += run.closeAwards;
           seen.loneWaits += run.loneWaits;
           seen.handForHand += state.handForHand.round > 0 ? 1 : 0;
-          const prizes = placePrizes(entries * 100, entries);
-          expect(state.prizes).toEqual(prizes);
+          for (const key of Object.keys(run.seen) as (keyof typeof run.seen)[]) seen[key] += run.seen[key];
+          // What each place was paid: a raise keeps the places paid before it, and first takes the rest.
+          const prizes = state.prizes;
+          expect(prizes.reduce((s, x) => s + x, 0)).toBe(pool);
           const records = [
             ...Object.entries(state.players).map(([player, p]) => ({ ...p, player })),
             ...state.pastEntries,
@@ -471,9 +798,9 @@ describe('a tournament with late registration, re-entries and add-ons', () => {
           for (const place of [...byPlace.keys()].sort((a, b) => a - b)) {
             const tied = byPlace.get(place)!;
             expect(place).toBe(next);
-            const pool = prizes.slice(place - 1, place - 1 + tied.length).reduce((s, x) => s + x, 0);
-            expect(tied.reduce((s, r) => s + r.prize, 0)).toBe(pool);
-            for (const r of tied) expect(Math.abs(r.prize - Math.floor(pool / tied.length))).toBeLessThanOrEqual(1);
+            const shared = prizes.slice(place - 1, place - 1 + tied.length).reduce((s, x) => s + x, 0);
+            expect(tied.reduce((s, r) => s + r.prize, 0)).toBe(shared);
+            for (const r of tied) expect(Math.abs(r.prize - Math.floor(shared / tied.length))).toBeLessThanOrEqual(1);
             if (rule === 'starting_stack' && tied.length > 1) {
               // Only entries that busted together with equal stacks tie under this rule.
               expect(new Set(tied.map((r) => bustStacks.get(`${r.player}:${r.entryNo}`))).size).toBe(1);
@@ -481,8 +808,8 @@ describe('a tournament with late registration, re-entries and add-ons', () => {
             next += tied.length;
           }
           expect(next).toBe(entries + 1);
-          expect(records.reduce((s, r) => s + r.prize, 0)).toBe(entries * 100);
-          expect(awards.reduce((s, a) => s + a.prize, 0)).toBe(entries * 100);
+          expect(records.reduce((s, r) => s + r.prize, 0)).toBe(pool);
+          expect(awards.reduce((s, a) => s + a.prize, 0)).toBe(pool);
           expect(commands.filter((c) => c.kind === 'finished')).toHaveLength(1);
         },
       ),
