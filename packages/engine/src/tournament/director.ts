@@ -147,6 +147,8 @@ export type DirectorCommand =
       readonly addId: string;
       readonly player: string;
       readonly table: number;
+      /** The player's seat there (a player the hand just ended left without chips sits there again). */
+      readonly seat: number;
       readonly chips: number;
     }
   /** The table may deal its next hand (at the current level). */
@@ -444,7 +446,7 @@ function addChips(state: DirectorState, player: string, chips: number): Director
   const p = state.players[player]!;
   p.chips += chips;
   state.chipsInPlay += chips;
-  return { kind: 'add_chips', addId: `addon:${player}:${p.entryNo}`, player, table: p.table!, chips };
+  return { kind: 'add_chips', addId: `addon:${player}:${p.entryNo}`, player, table: p.table!, seat: p.seat!, chips };
 }
 
 /** The add-ons queued for the players of `table`, which has just reported: added now, in order. */

@@ -170,7 +170,9 @@ describe('late registration, re-entry and add-ons', () => {
     expect(codeOf(() => addOn(waiting, 'x', 0))).toBe(TournamentErrorCode.AMOUNT_INVALID);
     expect(codeOf(() => addOn(waiting, 'x', 1.5))).toBe(TournamentErrorCode.AMOUNT_INVALID);
     const step = addOn(waiting, 'x', 500);
-    expect(step.commands).toEqual([{ kind: 'add_chips', addId: 'addon:x:1', player: 'x', table: 3, chips: 500 }]);
+    expect(step.commands).toEqual([
+      { kind: 'add_chips', addId: 'addon:x:1', player: 'x', table: 3, seat: step.state.players.x!.seat, chips: 500 },
+    ]);
     expect(step.state.players.x).toMatchObject({ chips: 1_500, addOns: 1 });
     expect(step.state.chipsInPlay).toBe(5_500);
     expect(chipsHeld(step.state)).toBe(step.state.chipsInPlay);
@@ -391,7 +393,7 @@ describe('breaks, add-ons bought during a hand, and prizes raised by add-ons', (
     expect(report.results.find((r) => r.player === loser)!.startingStack).toBe(1_000);
     const step = tableHandEnded(bought.state, report, new SeededRng('h'));
     expect(step.commands).toEqual([
-      { kind: 'add_chips', addId: `addon:${loser}:1`, player: loser, table: 1, chips: 500 },
+      expect.objectContaining({ kind: 'add_chips', addId: `addon:${loser}:1`, player: loser, table: 1, chips: 500 }),
       { kind: 'deal', table: 1 },
     ]);
     expect(step.state.players[loser]).toMatchObject({ chips: 500, table: 1, place: null, addOns: 1 });
@@ -414,11 +416,13 @@ describe('breaks, add-ons bought during a hand, and prizes raised by add-ons', (
     const { state } = addOn(start.state, winner, 500);
     const step = bust(state, winner, loser);
     expect(kinds(step)).toEqual(['add_chips', 'award', 'move', 'close_table']);
+    // At the seat the player had there, before the move.
     expect(step.commands[0]).toEqual({
       kind: 'add_chips',
       addId: `addon:${winner}:1`,
       player: winner,
       table: 1,
+      seat: state.players[winner]!.seat,
       chips: 500,
     });
     expect(step.commands[2]).toMatchObject({ kind: 'move', player: winner, from: { table: 1 }, stack: 2_500 });
@@ -440,7 +444,7 @@ describe('breaks, add-ons bought during a hand, and prizes raised by add-ons', (
     const report = { ...dealtIn, results: dealtIn.results.filter((r) => r.player !== winner) };
     const step = tableHandEnded(state, report, new SeededRng('h'));
     expect(step.commands).toEqual([
-      { kind: 'add_chips', addId: `addon:${winner}:1`, player: winner, table: 2, chips: 500 },
+      expect.objectContaining({ kind: 'add_chips', addId: `addon:${winner}:1`, player: winner, table: 2, chips: 500 }),
       { kind: 'deal', table: 2 },
     ]);
     expect(step.state.players[winner]!.chips).toBe(2_500);
@@ -458,7 +462,7 @@ describe('breaks, add-ons bought during a hand, and prizes raised by add-ons', (
     expect(codeOf(() => addOn(state, out, 500))).toBe(TournamentErrorCode.ADD_ON_NOT_NOW);
     const step = addOn(state, loser, 500);
     expect(step.commands).toEqual([
-      { kind: 'add_chips', addId: `addon:${loser}:1`, player: loser, table: 1, chips: 500 },
+      expect.objectContaining({ kind: 'add_chips', addId: `addon:${loser}:1`, player: loser, table: 1, chips: 500 }),
     ]);
     expect(step.state.addOnsQueued).toEqual([]);
     expect(step.state.players[loser]!.chips).toBe(1_500);

@@ -93,6 +93,27 @@ class FakeStore implements TournamentStore {
   /** Entries marked out (busted while registration is open), in order; the closes of re-entry. */
   readonly outs: string[] = [];
   reEntryCloses = 0;
+  /** The add-on: when its sale opened (until), what was bought, paid back, and the closes. */
+  addOnUntil: Date | null = null;
+  readonly bought: { entryId: string; userId: string }[] = [];
+  readonly refunds: string[] = [];
+  addOnCloses = 0;
+  openAddOn(_t: string, until: Date) {
+    this.addOnUntil ??= until;
+    return Promise.resolve();
+  }
+  addOnsBought() {
+    return Promise.resolve(this.bought.filter((b) => !this.refunds.includes(b.entryId)));
+  }
+  refundAddOn(_t: string, entryId: string) {
+    if (!this.refunds.includes(entryId)) this.refunds.push(entryId);
+    return Promise.resolve();
+  }
+  closeAddOns() {
+    this.addOnCloses++;
+    const addOns = this.bought.length - this.refunds.length;
+    return Promise.resolve({ prizePool: this.started.players.length * 100 + addOns * 50, entries: 5 });
+  }
   markOut(_t: string, entryId: string) {
     this.outs.push(entryId);
     return Promise.resolve();
@@ -104,6 +125,10 @@ class FakeStore implements TournamentStore {
 }
 
 const PLAYERS = [1, 2, 3, 4, 5].map((n) => uid(n));
+
+function chipsHeldOf(director: DirectorActor): number {
+  return Object.values(director.snapshot().state.players).reduce((n, p) => n + p.chips, 0);
+}
 
 function rig(config: Record<string, unknown> = {}) {
   const time = new ManualTime();
@@ -393,6 +418,89 @@ describe('the tournament director (actor)', () => {
     expect(r.store.awards.filter((a) => a.place === 1)).toHaveLength(1);
     // Every entry placed once (two out in one hand with the same stack tie).
     expect(new Set(r.store.awards.map((a) => a.entryId)).size).toBe(5);
+    await director.stop();
+  });
+
+  it('a break holds the deals in the engine, the add-on is sold through it (given, queued for a hand, or paid back), and the prizes grow with it', async () => {
+    const r = rig({
+      structure: {
+        levels: [{ bigBlind: 20 }, { bigBlind: 40 }],
+        levelLength: { unit: 'minutes', value: 1 },
+        breaks: { everyLevels: 1, minutes: 1 },
+      },
+      addOn: { chips: 300, cost: 50 },
+    });
+    const director = await DirectorActor.start(T, await r.store.start(), r.deps);
+    const idle = async () => {
+      for (let i = 0; i < 5; i++) await flush();
+    };
+    await idle();
+    const snap0 = director.snapshot();
+    const tableOf = (player: string) => snap0.tables[String(director.snapshot().state.players[player]!.table)]!;
+    const [small, pair] = [...seating(r.tables)].find(([, p]) => p.length === 2)!;
+    const [big, trio] = [...seating(r.tables)].find(([, p]) => p.length === 3)!;
+    expect(r.store.addOnUntil).toBeNull();
+
+    // Level 1 ends: the break starts (the level timer), the add-on goes on sale until its end.
+    r.time.advance(60_000);
+    await idle();
+    expect(director.snapshot().state.onBreak).toBe(true);
+    await director.poll();
+    expect(r.store.addOnUntil?.getTime()).toBe(r.time.now() + 60_000);
+
+    // The small table reports during the break: it waits, no deal goes to it.
+    const deals = () => r.tables.ofKind('deal').filter((d) => d.table_id === small).length;
+    const dealsBefore = deals();
+    await director.report(
+      report(small, 1, [
+        [pair[0]!, 500, 500],
+        [pair[1]!, 500, 500],
+      ]),
+    );
+    await idle();
+    expect(deals()).toBe(dealsBefore);
+
+    // Bought at a waiting table: given at once. Bought at the big table in its hand: queued until it
+    // reports, then given before anything else there. Bought by a player out by then: paid back.
+    const entry = (p: string) => `e${PLAYERS.indexOf(p) + 1}`;
+    r.store.bought.push({ entryId: entry(pair[0]!), userId: pair[0]! }, { entryId: entry(trio[0]!), userId: trio[0]! });
+    await director.poll();
+    await idle();
+    expect(r.tables.ofKind('add_chips')).toEqual([
+      expect.objectContaining({ table_id: small, user_id: pair[0], chips: 300, order_id: `addon:${pair[0]}:1` }),
+    ]);
+    expect(director.snapshot().state.players[trio[0]!]).toMatchObject({ chips: 500, addOns: 1 });
+    // The big table's hand: trio[1] loses everything to trio[0] (who gets the add-on now, before it).
+    await director.report(
+      report(big, 1, [
+        [trio[0]!, 500, 1_000],
+        [trio[1]!, 500, 0],
+        [trio[2]!, 500, 500],
+      ]),
+    );
+    await idle();
+    expect(r.tables.ofKind('add_chips').map((o) => o.user_id)).toEqual([pair[0], trio[0]]);
+    expect(director.snapshot().state.players[trio[0]!]!.chips).toBe(1_300);
+    r.store.bought.push({ entryId: entry(trio[1]!), userId: trio[1]! });
+    await director.poll();
+    expect(r.store.refunds).toEqual([entry(trio[1]!)]);
+    expect(tableOf(pair[0]!)).toBe(small);
+    expect(director.snapshot().state.chipsInPlay).toBe(2_500 + 600);
+
+    // The break ends: the waiting tables deal, the sale closes, and the prizes include two add-ons.
+    r.time.advance(60_000);
+    await idle();
+    expect(director.snapshot().state.onBreak).toBe(false);
+    expect(deals()).toBeGreaterThan(dealsBefore);
+    await director.poll();
+    await idle();
+    expect(r.store.addOnCloses).toBe(1);
+    expect(director.snapshot().state.prizes.reduce((n, p) => n + p, 0)).toBe(500 + 2 * 50);
+    expect(director.snapshot().addOnSale).toMatchObject({ closed: true });
+    // Over: later polls ask nothing more.
+    await director.poll();
+    expect(r.store.addOnCloses).toBe(1);
+    expect(chipsHeldOf(director)).toBe(director.snapshot().state.chipsInPlay);
     await director.stop();
   });
 

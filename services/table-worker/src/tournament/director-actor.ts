@@ -14,6 +14,7 @@ import {
   startClock,
   startDirector,
   tableHandEnded,
+  upgradeDirectorState,
   type BlindLevel,
   type DirectorCommand,
   type DirectorState,
@@ -166,7 +167,8 @@ export class DirectorActor {
 
   /** A director resumed from its checkpoint: it carries out what was left and keeps the clock. */
   static resume(json: DirectorJSON, deps: DirectorDeps): DirectorActor {
-    const actor = new DirectorActor(json, deps);
+    // A checkpoint written by an older version lacks the newer fields (the break, queued add-ons).
+    const actor = new DirectorActor({ ...json, state: upgradeDirectorState(json.state) }, deps);
     actor.armLevelTimer();
     actor.kick();
     return actor;
