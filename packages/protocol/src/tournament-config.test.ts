@@ -196,7 +196,7 @@ describe('newTournamentIssues', () => {
     ).toEqual(['startingStack', 'reEntry']);
   });
 
-  it('refuses an add-on (not offered yet) and a re-entry that outlasts late registration', () => {
+  it('refuses a re-entry that outlasts late registration; takes an add-on (at the first break)', () => {
     const config = parseTournamentConfig({
       ...mtt,
       lateRegistrationLevels: 3,
@@ -206,8 +206,13 @@ describe('newTournamentIssues', () => {
     });
     expect(newTournamentIssues(config, NOW)).toEqual([
       { path: 'reEntry', message: 'untilLevel at most lateRegistrationLevels (3): a re-entry is a late registration' },
-      { path: 'addOn', message: 'an add-on is not offered yet' },
     ]);
+    expect(
+      newTournamentIssues(
+        parseTournamentConfig({ ...mtt, addOn: { chips: 1_000, cost: 100 }, structure: { preset: 'regular' } }),
+        NOW,
+      ),
+    ).toEqual([]);
     expect(newTournamentIssues(parseTournamentConfig({ ...mtt, reEntry: { max: 1, untilLevel: 1 } }), NOW)).toEqual([
       {
         path: 'reEntry',

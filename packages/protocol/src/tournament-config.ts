@@ -318,8 +318,7 @@ export const TOURNAMENT_SCHEDULE_AHEAD_MS = 90 * 24 * 3600_000;
  * Rules a *new* tournament must follow beyond what a stored config satisfies, at `nowMs`: a start in
  * the future and at most {@link TOURNAMENT_SCHEDULE_AHEAD_MS} away, every total (the entry price,
  * the largest prize pool, every chip that can be in play) within {@link ROOM_CHIPS_MAX}, so stacks,
- * pots and prizes stay safe integers all the way through, a re-entry only within late registration,
- * and no add-on (the director does not offer one yet).
+ * pots and prizes stay safe integers all the way through, and a re-entry only within late registration.
  */
 export function newTournamentIssues(config: TournamentConfig, nowMs: number): TournamentConfigIssue[] {
   const issues: TournamentConfigIssue[] = [];
@@ -357,9 +356,6 @@ export function newTournamentIssues(config: TournamentConfig, nowMs: number): To
           : `untilLevel at most lateRegistrationLevels (${config.lateRegistrationLevels}): a re-entry is a late registration`,
     });
   }
-  // The director does not offer add-ons yet: a new tournament may not promise one. A stored config
-  // that has one still parses. (Late registration and re-entry are offered.)
-  if (config.addOn !== null) issues.push({ path: 'addOn', message: 'an add-on is not offered yet' });
   return issues;
 }
 
