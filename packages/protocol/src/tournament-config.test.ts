@@ -213,6 +213,19 @@ describe('newTournamentIssues', () => {
         NOW,
       ),
     ).toEqual([]);
+    const addOnDuringLate = parseTournamentConfig({
+      ...mtt,
+      lateRegistrationLevels: 4,
+      addOn: { chips: 1_000, cost: 100 },
+      structure: { preset: 'regular', breaks: { everyLevels: 4, minutes: 5 } },
+    });
+    expect(newTournamentIssues(addOnDuringLate, NOW)).toEqual([
+      {
+        path: 'addOn',
+        message:
+          'sold at the first break, which must come after late registration (structure.breaks.everyLevels above 4)',
+      },
+    ]);
     expect(newTournamentIssues(parseTournamentConfig({ ...mtt, reEntry: { max: 1, untilLevel: 1 } }), NOW)).toEqual([
       {
         path: 'reEntry',

@@ -318,7 +318,8 @@ export const TOURNAMENT_SCHEDULE_AHEAD_MS = 90 * 24 * 3600_000;
  * Rules a *new* tournament must follow beyond what a stored config satisfies, at `nowMs`: a start in
  * the future and at most {@link TOURNAMENT_SCHEDULE_AHEAD_MS} away, every total (the entry price,
  * the largest prize pool, every chip that can be in play) within {@link ROOM_CHIPS_MAX}, so stacks,
- * pots and prizes stay safe integers all the way through, and a re-entry only within late registration.
+ * pots and prizes stay safe integers all the way through, a re-entry only within late registration,
+ * and an add-on only at a break after it.
  */
 export function newTournamentIssues(config: TournamentConfig, nowMs: number): TournamentConfigIssue[] {
   const issues: TournamentConfigIssue[] = [];
@@ -354,6 +355,15 @@ export function newTournamentIssues(config: TournamentConfig, nowMs: number): To
         config.lateRegistrationLevels === 0
           ? 'needs late registration (lateRegistrationLevels): a re-entry is a late registration'
           : `untilLevel at most lateRegistrationLevels (${config.lateRegistrationLevels}): a re-entry is a late registration`,
+    });
+  }
+  // The add-on is sold at the first break, when the field and the pool are final but for it: late
+  // registration must be over by then.
+  const breaks = config.structure.breaks;
+  if (config.addOn !== null && breaks !== null && breaks.everyLevels <= config.lateRegistrationLevels) {
+    issues.push({
+      path: 'addOn',
+      message: `sold at the first break, which must come after late registration (structure.breaks.everyLevels above ${config.lateRegistrationLevels})`,
     });
   }
   return issues;

@@ -81,10 +81,15 @@ export interface DirectorJSON {
   readonly loneSince?: number | null;
   /**
    * The add-on's sale (config.addOn), from the first break's start to its end (`until`, ms); absent
-   * before it. `handled`: the entries whose add-on was given or paid back. `closed`: the sale is over
-   * and the prizes include what it brought.
+   * before it. `handled`: the entries whose add-on was given or paid back; `given`: how many were
+   * given (the prizes include them). `closed`: the sale is over.
    */
-  readonly addOnSale?: { readonly until: number; readonly handled: readonly string[]; readonly closed: boolean };
+  readonly addOnSale?: {
+    readonly until: number;
+    readonly handled: readonly string[];
+    readonly given: number;
+    readonly closed: boolean;
+  };
 }
 
 /** A player as the director's runner knows them: their entries' ids in Postgres and their name. */
@@ -282,11 +287,14 @@ export class DirectorActor {
    */
   poll(): Promise<void> {
     const { state, config } = this.json;
-    const idle =
-      state.finished ||
-      (!state.registrationOpen &&
-        (config.addOn === null || this.json.addOnSale?.closed === true) &&
-        state.onBreak === (this.info(this.deps.clock.now()).onBreakUntil !== null));
+    const sale = this.json.addOnSale;
+    // The add-on's sale is not over (or, once the tournament is over, an open one must still close).
+    const selling = config.addOn !== null && sale?.closed !== true && (sale !== undefined || !state.finished);
+    const idle = state.finished
+      ? !selling
+      : !state.registrationOpen &&
+        !selling &&
+        state.onBreak === (this.info(this.deps.clock.now()).onBreakUntil !== null);
     // Nothing to do (the usual case once registration and the add-on are over): nothing is posted.
     if (idle || this.admitting !== null) return this.admitting ?? Promise.resolve();
     this.admitting = this.mailbox
@@ -407,74 +415,82 @@ export class DirectorActor {
   }
 
   /**
-   * The add-on (config.addOn), on sale through the first break. It goes on sale in Postgres when that
-   * break starts; each add-on bought is given to its player (`addOn`: at once where their table waits,
-   * else when it reports its hand, before a bust is decided), or paid back when the player is out by
-   * then. When the break is over the sale closes in Postgres and the prizes grow with what it brought
-   * (`raisePrizes`, places already paid keeping what they were paid).
+   * The add-on (config.addOn), on sale through the first break (late registration has closed by then:
+   * newTournamentIssues). It goes on sale in Postgres when that break starts; each add-on bought is
+   * given to its player (`addOn`: at once where their table waits, else when it reports its hand,
+   * before a bust is decided), or paid back when the player is out by then. The prizes grow with every
+   * add-on given (`raisePrizes`, places already paid keeping what they were paid), so that a
+   * tournament that ends during the break pays the whole pool too. When the break is over the sale
+   * closes in Postgres; once the tournament is over, what was bought and not given is paid back.
    */
   private async sellAddOns(): Promise<void> {
     const { config, tournamentId } = this.json;
     const sale = this.json.addOnSale;
-    if (config.addOn === null || this.json.done || this.json.state.finished || sale?.closed === true) return;
+    if (config.addOn === null || this.json.done || sale?.closed === true) return;
+    const finished = this.json.state.finished;
     const now = this.deps.clock.now();
     let next = this.json;
     if (sale === undefined) {
       const until = this.info(now).onBreakUntil;
-      if (until === null) return;
+      if (until === null || finished) return;
       await this.deps.store.openAddOn(tournamentId, new Date(until));
-      next = { ...next, addOnSale: { until, handled: [], closed: false } };
+      next = { ...next, addOnSale: { until, handled: [], given: 0, closed: false } };
       this.deps.logger.info({ event: 'add_on_open', tournamentId, until }, 'the add-on is on sale');
     }
-    const closing = now >= next.addOnSale!.until;
     const handled = new Set(next.addOnSale!.handled);
+    let given = next.addOnSale!.given ?? 0;
     for (const bought of await this.deps.store.addOnsBought(tournamentId)) {
       if (handled.has(bought.entryId)) continue;
-      handled.add(bought.entryId);
-      const current = next.players[bought.userId];
       let step = null;
-      if (current?.entryId === bought.entryId) {
+      if (!finished && next.players[bought.userId]?.entryId === bought.entryId) {
         try {
           step = addOn(next.state, bought.userId, config.addOn.chips);
         } catch {
-          // Out (or finished) before the add-on reached them: paid back below.
+          // Out before the add-on reached them: paid back below.
         }
       }
       if (step === null) {
         await this.deps.store.refundAddOn(tournamentId, bought.entryId);
         this.deps.logger.info(
           { event: 'add_on_refunded', tournamentId, entryId: bought.entryId },
-          'an add-on was paid back: its player was out before it reached them',
+          'an add-on was paid back: its player was out (or the tournament over) before it reached them',
         );
-        continue;
+      } else {
+        next = withCommands({ ...next, state: step.state }, step.commands);
+        given++;
       }
-      next = withCommands({ ...next, state: step.state }, step.commands);
+      handled.add(bought.entryId);
     }
-    next = { ...next, addOnSale: { ...next.addOnSale!, handled: [...handled] } };
+    const closing = finished || now >= next.addOnSale!.until;
+    let pool = next.entrants * config.buyIn + given * config.addOn.cost;
     if (closing) {
       const closed = await this.deps.store.closeAddOns(tournamentId);
-      const step = raisePrizes(next.state, placePrizes(closed.prizePool, closed.entries));
-      next = withCommands(
-        { ...next, state: step.state, addOnSale: { ...next.addOnSale!, closed: true } },
-        step.commands,
-      );
+      if (closed.prizePool !== pool || closed.entries !== next.entrants) {
+        this.deps.logger.error(
+          { event: 'add_on_pool_differs', tournamentId, postgres: closed, director: { pool, entries: next.entrants } },
+          'the prize pool Postgres holds differs from the director’s count: Postgres’s is paid',
+        );
+        pool = closed.prizePool;
+      }
       this.deps.logger.info(
-        { event: 'add_on_closed', tournamentId, prizePool: closed.prizePool, entries: closed.entries },
-        'the add-on sale is over: the prizes include it',
+        { event: 'add_on_closed', tournamentId, prizePool: pool, given },
+        'the add-on sale is over',
       );
+    }
+    const grew =
+      given !== (next.addOnSale!.given ?? 0) || pool !== next.entrants * config.buyIn + given * config.addOn.cost;
+    next = { ...next, addOnSale: { ...next.addOnSale!, handled: [...handled], given, closed: closing } };
+    if (grew && !finished) {
+      const step = raisePrizes(next.state, placePrizes(pool, next.entrants));
+      next = withCommands({ ...next, state: step.state }, step.commands);
       // Every table shows the new prizes.
-      next = {
-        ...next,
-        pending: [
-          ...next.pending,
-          ...next.state.tables
-            .filter((t) => !t.closed)
-            .map((t): PendingCommand => ({
-              id: `info:prizes:add_on:${t.table}`,
-              command: { kind: 'info', table: t.table },
-            })),
-        ],
-      };
+      const infos = next.state.tables
+        .filter((t) => !t.closed)
+        .map((t): PendingCommand => ({
+          id: `info:prizes:${pool}:${t.table}`,
+          command: { kind: 'info', table: t.table },
+        }));
+      next = { ...next, pending: [...next.pending, ...infos] };
     }
     if (chipsHeld(next.state) !== next.state.chipsInPlay) throw new Error('the chips in play would not add up');
     if (JSON.stringify(next.addOnSale) === JSON.stringify(this.json.addOnSale) && next.state === this.json.state)
