@@ -184,6 +184,14 @@ export const TournamentRefusal = {
   PLACE_CONFLICT: 'place_conflict',
   /** The finish found players still in, or chips left in the prize pool. */
   NOT_OVER: 'not_over',
+  /**
+   * The add-on is not on sale: the config offers none, the director has not opened it, its sale
+   * ended (add_on_until passed), the director closed the add-ons, or the tournament is not running;
+   * also a refund once the add-ons are closed (the prize pool is final then).
+   */
+  ADD_ON_CLOSED: 'add_on_closed',
+  /** A refund for an entry that bought no add-on. */
+  NO_ADD_ON: 'no_add_on',
 } as const;
 export type TournamentRefusal = (typeof TournamentRefusal)[keyof typeof TournamentRefusal];
 

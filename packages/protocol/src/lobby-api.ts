@@ -61,12 +61,14 @@ export const LobbyErrorCode = {
   TOURNAMENT_NOT_FOUND: 'tournament_not_found',
   /**
    * The tournament takes no registration (or unregistration) now: it has started (and its late
-   * registration, if any, has closed), ended or was cancelled.
+   * registration, if any, has closed), ended or was cancelled. Also an add-on asked for while none
+   * is on sale (the tournament offers none, its first break has not come, or the sale is over): the
+   * same "not now" for the tournament's other purchase.
    */
   TOURNAMENT_CLOSED: 'tournament_closed',
   /** Every place of the tournament's field is taken. */
   TOURNAMENT_FULL: 'tournament_full',
-  /** You hold no entry in this tournament that could be unregistered. */
+  /** You hold no entry in this tournament that could be unregistered (or, for an add-on, none in play). */
   NOT_REGISTERED: 'not_registered',
   /** You unregistered from this tournament too many times to register again. */
   TOURNAMENT_ENTRY_LIMIT: 'tournament_entry_limit',
@@ -484,10 +486,10 @@ export interface LobbyRouteContract {
 
 /**
  * Every kind of ledger transaction (prisma/schema.prisma, LedgerTxKind). A wallet sees grant,
- * buy_in, top_up, cash_out and refund, tournament_entry, tournament_refund and tournament_prize (and a
- * bot's wallet bot_stake and bot_return); the rest move
- * chips between escrows, the rake and the house, and are listed so that a new posting to a wallet
- * never fails the response schema.
+ * buy_in, top_up, cash_out and refund, tournament_entry, tournament_refund, tournament_prize,
+ * tournament_add_on and tournament_add_on_refund (and a bot's wallet bot_stake and bot_return); the
+ * rest move chips between escrows, the rake and the house, and are listed so that a new posting to a
+ * wallet never fails the response schema.
  */
 export const WALLET_ENTRY_KINDS = [
   'grant',
@@ -503,6 +505,8 @@ export const WALLET_ENTRY_KINDS = [
   'tournament_entry',
   'tournament_refund',
   'tournament_prize',
+  'tournament_add_on',
+  'tournament_add_on_refund',
 ] as const;
 export type WalletEntryKind = (typeof WALLET_ENTRY_KINDS)[number];
 
@@ -552,7 +556,7 @@ export const tournamentSummarySchema = z.object({
   min_entrants: z.number().int(),
   max_entrants: z.number().int(),
   starts_at: z.iso.datetime().nullable().describe('Scheduled tournaments; null for a sit-and-go (starts when full)'),
-  prize_pool: chips.describe('Buy-ins paid in less the prizes paid out so far'),
+  prize_pool: chips.describe('Buy-ins (and add-ons) paid in less the prizes paid out so far'),
   created_at: z.iso.datetime(),
   late_registration_open: z
     .boolean()
@@ -608,7 +612,10 @@ export const tournamentDetailSchema = tournamentSummarySchema.extend({
   ),
   payouts: z
     .array(z.object({ place: z.number().int(), amount: chips }))
-    .describe("What each paid place wins: the standard chart for the field as it stands, from the pool's buy-ins"),
+    .describe(
+      "What each paid place wins: the standard chart for the field as it stands, from the pool's buy-ins and " +
+        'add-ons (those not refunded)',
+    ),
   registered: z.boolean().describe('Whether you hold an entry registered or playing'),
   can_re_enter: z
     .boolean()
@@ -620,6 +627,26 @@ export const tournamentDetailSchema = tournamentSummarySchema.extend({
     .uuid()
     .nullable()
     .describe('Your table while you play (the SDK joins it, then follows table_moved); null otherwise'),
+  add_on_open: z
+    .boolean()
+    .describe(
+      'True while the add-on is on sale (POST add-on): its config has addOn, it runs, its director opened the ' +
+        'sale at the first break, add_on_until has not come and the director has not closed the add-ons. ' +
+        'False otherwise.',
+    ),
+  add_on_until: z.iso
+    .datetime()
+    .nullable()
+    .describe(
+      "When the add-on's sale ends (the first break's end), once its director opened it; null before (and for " +
+        'a tournament without an add-on)',
+    ),
+  can_add_on: z
+    .boolean()
+    .describe(
+      'Whether you may buy the add-on now: add_on_open, and you hold an entry playing (seated) that has not ' +
+        'bought it',
+    ),
 });
 export type LobbyTournamentDetail = z.infer<typeof tournamentDetailSchema>;
 
@@ -637,6 +664,18 @@ export const tournamentUnregisteredSchema = z.object({
   wallet: chips.describe('Your wallet after the refund of buy-in and fee'),
 });
 export type LobbyTournamentUnregistered = z.infer<typeof tournamentUnregisteredSchema>;
+
+export const tournamentAddOnSchema = z.object({
+  tournament_id: z.uuid(),
+  entry_no: z.number().int().describe('The entry that bought it: 1 for a first entry, 2 and on for re-entries'),
+  chips: chips.describe(
+    'Tournament chips the add-on gives (the config addOn.chips): its director adds them at your table',
+  ),
+  cost: chips.describe('Wallet chips it cost, paid into the prize pool (the config addOn.cost)'),
+  wallet: chips.describe('Your wallet after the cost'),
+  replayed: z.boolean().describe('True when this entry had bought it already: nothing was charged'),
+});
+export type LobbyTournamentAddOn = z.infer<typeof tournamentAddOnSchema>;
 
 /**
  * Every route of the lobby's HTTP API, keyed `METHOD /path` as OpenAPI writes the path. The lobby's
@@ -685,5 +724,6 @@ export const LOBBY_ROUTES = {
     params: tournamentIdParamSchema,
     success: { 200: tournamentUnregisteredSchema },
   },
+  'POST /api/tournaments/{id}/add-on': { params: tournamentIdParamSchema, success: { 200: tournamentAddOnSchema } },
 } as const satisfies Readonly<Record<string, LobbyRouteContract>>;
 export type LobbyRouteKey = keyof typeof LOBBY_ROUTES;

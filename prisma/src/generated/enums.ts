@@ -52,7 +52,9 @@ export const LedgerTxKind = {
   bot_return: 'bot_return',
   tournament_entry: 'tournament_entry',
   tournament_refund: 'tournament_refund',
-  tournament_prize: 'tournament_prize'
+  tournament_prize: 'tournament_prize',
+  tournament_add_on: 'tournament_add_on',
+  tournament_add_on_refund: 'tournament_add_on_refund'
 } as const
 
 export type LedgerTxKind = (typeof LedgerTxKind)[keyof typeof LedgerTxKind]

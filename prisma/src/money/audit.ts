@@ -1,5 +1,5 @@
 import type { LiveTableMoney } from '@felt/platform';
-import type { Db, PrismaClient } from '../client.js';
+import { Prisma, type Db, type PrismaClient } from '../client.js';
 import { ledgerTotals } from '../ledger.js';
 import { handLedgerKeys } from './persist-hand.js';
 import { bankrollFlows, type BankrollReport } from './bankroll.js';
@@ -28,9 +28,10 @@ export const AuditIssueCode = {
   /** The house bankroll moved by something other than funding, bot stakes and bot returns. */
   BANKROLL_FLOW: 'bankroll_flow',
   /**
-   * A tournament's prize pool is not its entries' buy-ins less the prizes paid, the house's fees are
-   * not the entries' fees, an entry's postings are not what its state says, or a tournament that
-   * ended still holds chips or players (entries registered, playing, or busted and never placed).
+   * A tournament's prize pool is not its entries' buy-ins and add-ons less the prizes paid, the
+   * house's fees are not the entries' fees, an entry's postings are not what its state says, or a
+   * tournament that ended still holds chips or players (entries registered, playing, or busted and
+   * never placed).
    */
   TOURNAMENT_MONEY: 'tournament_money',
 } as const;
@@ -422,11 +423,17 @@ async function checkEscrows(
   }
 }
 
+/** Tournament `t`'s config addOn.cost (0 without an add-on), as money/tournament.ts reads it. */
+const ADD_ON_COST = Prisma.sql`CASE WHEN jsonb_typeof(t."config" -> 'addOn' -> 'cost') = 'number'
+  THEN floor((t."config" -> 'addOn' ->> 'cost')::numeric)::bigint ELSE 0 END`;
+
 /**
- * Tournament money (money/tournament.ts): each prize pool holds its paid entries' buy-ins less the
- * prizes paid (so it is empty once the tournament ended), the fee account holds every paid entry's
- * fee, and each entry's wallet postings are exactly its entry, its refund and its prize. A tournament
- * that ended holds no entry still to be placed (registered, playing or busted).
+ * Tournament money (money/tournament.ts): each prize pool holds its paid entries' buy-ins and its
+ * add-ons not refunded (each the config's addOn.cost) less the prizes paid (so it is empty once the
+ * tournament ended), the fee account holds every paid entry's fee, and each entry's wallet postings
+ * are exactly its entry, its refund, its add-on, the add-on's refund and its prize, as its status,
+ * add_on_at and add_on_refunded_at say. A tournament that ended holds no entry still to be placed
+ * (registered, playing or busted).
  */
 async function checkTournaments(
   db: Db,
@@ -439,6 +446,8 @@ async function checkTournaments(
       buy_in: bigint;
       fee: bigint;
       paid: bigint;
+      add_ons: bigint;
+      add_on_cost: bigint;
       live: bigint;
       prizes: bigint;
       pool: bigint | null;
@@ -446,6 +455,9 @@ async function checkTournaments(
   >`
     SELECT t."id"::text AS "id", t."status"::text AS "status", t."buy_in", t."fee",
       (SELECT count(*) FROM "tournament_entries" e WHERE e."tournament_id" = t."id" AND e."status" <> 'refunded') AS "paid",
+      (SELECT count(*) FROM "tournament_entries" e
+        WHERE e."tournament_id" = t."id" AND e."add_on_at" IS NOT NULL AND e."add_on_refunded_at" IS NULL) AS "add_ons",
+      ${ADD_ON_COST} AS "add_on_cost",
       -- A busted entry is still to be placed and paid: a tournament that ended with one lost a player.
       (SELECT count(*) FROM "tournament_entries" e
         WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing', 'busted')) AS "live",
@@ -455,12 +467,13 @@ async function checkTournaments(
   let fees = 0n;
   for (const t of pools) {
     const pool = big(t.pool);
-    const expected = big(t.paid) * t.buy_in - big(t.prizes);
+    const expected = big(t.paid) * t.buy_in + big(t.add_ons) * big(t.add_on_cost) - big(t.prizes);
     fees += big(t.paid) * t.fee;
     if (pool !== expected) {
       issue(
         AuditIssueCode.TOURNAMENT_MONEY,
-        `tournament ${t.id}: pool ${pool}, ${t.paid} paid entries of ${t.buy_in} less prizes ${big(t.prizes)} = ${expected}`,
+        `tournament ${t.id}: pool ${pool}, ${t.paid} paid entries of ${t.buy_in} + ${t.add_ons} add-ons of ` +
+          `${big(t.add_on_cost)} less prizes ${big(t.prizes)} = ${expected}`,
       );
     }
     if ((t.status === 'finished' || t.status === 'cancelled') && (pool !== 0n || big(t.live) > 0n)) {
@@ -484,9 +497,16 @@ async function checkTournaments(
       paid: bigint | null;
       refunded: bigint | null;
       won: bigint | null;
+      add_on_cost: bigint;
+      bought: boolean;
+      bought_back: boolean;
+      added: bigint | null;
+      added_back: bigint | null;
     }[]
   >`
     SELECT e."id"::text AS "id", e."status"::text AS "status", e."prize", t."buy_in" + t."fee" AS "price",
+      ${ADD_ON_COST} AS "add_on_cost", e."add_on_at" IS NOT NULL AS "bought",
+      e."add_on_refunded_at" IS NOT NULL AS "bought_back",
       (SELECT sum(le."amount") FROM "ledger_transactions" lt JOIN "ledger_entries" le ON le."transaction_id" = lt."id"
         JOIN "ledger_accounts" a ON a."id" = le."account_id"
         WHERE lt."idempotency_key" = 'tournament-entry:' || e."id"::text AND a."key" = 'wallet:' || e."user_id"::text) AS "paid",
@@ -495,16 +515,36 @@ async function checkTournaments(
         WHERE lt."idempotency_key" = 'tournament-refund:' || e."id"::text AND a."key" = 'wallet:' || e."user_id"::text) AS "refunded",
       (SELECT sum(le."amount") FROM "ledger_transactions" lt JOIN "ledger_entries" le ON le."transaction_id" = lt."id"
         JOIN "ledger_accounts" a ON a."id" = le."account_id"
-        WHERE lt."idempotency_key" = 'tournament-prize:' || e."id"::text AND a."key" = 'wallet:' || e."user_id"::text) AS "won"
+        WHERE lt."idempotency_key" = 'tournament-prize:' || e."id"::text AND a."key" = 'wallet:' || e."user_id"::text) AS "won",
+      (SELECT sum(le."amount") FROM "ledger_transactions" lt JOIN "ledger_entries" le ON le."transaction_id" = lt."id"
+        JOIN "ledger_accounts" a ON a."id" = le."account_id"
+        WHERE lt."idempotency_key" = 'tournament-add-on:' || e."id"::text AND a."key" = 'wallet:' || e."user_id"::text) AS "added",
+      (SELECT sum(le."amount") FROM "ledger_transactions" lt JOIN "ledger_entries" le ON le."transaction_id" = lt."id"
+        JOIN "ledger_accounts" a ON a."id" = le."account_id"
+        WHERE lt."idempotency_key" = 'tournament-add-on-refund:' || e."id"::text AND a."key" = 'wallet:' || e."user_id"::text) AS "added_back"
     FROM "tournament_entries" e JOIN "tournaments" t ON t."id" = e."tournament_id"`;
   for (const e of entries) {
-    const want = { paid: -e.price, refunded: e.status === 'refunded' ? e.price : 0n, won: e.prize };
-    const got = { paid: big(e.paid), refunded: big(e.refunded), won: big(e.won) };
-    if (got.paid !== want.paid || got.refunded !== want.refunded || got.won !== want.won) {
+    const cost = big(e.add_on_cost);
+    const want = {
+      paid: -e.price,
+      refunded: e.status === 'refunded' ? e.price : 0n,
+      won: e.prize,
+      addOn: e.bought ? -cost : 0n,
+      addOnRefund: e.bought_back ? cost : 0n,
+    };
+    const got = {
+      paid: big(e.paid),
+      refunded: big(e.refunded),
+      won: big(e.won),
+      addOn: big(e.added),
+      addOnRefund: big(e.added_back),
+    };
+    if ((Object.keys(want) as (keyof typeof want)[]).some((k) => got[k] !== want[k])) {
       issue(
         AuditIssueCode.TOURNAMENT_MONEY,
-        `tournament entry ${e.id} (${e.status}): wallet postings paid ${got.paid}, refunded ${got.refunded}, won ${got.won}; ` +
-          `expected ${want.paid}, ${want.refunded}, ${want.won}`,
+        `tournament entry ${e.id} (${e.status}): wallet postings paid ${got.paid}, refunded ${got.refunded}, won ${got.won}, ` +
+          `add-on ${got.addOn}, add-on refund ${got.addOnRefund}; ` +
+          `expected ${want.paid}, ${want.refunded}, ${want.won}, ${want.addOn}, ${want.addOnRefund}`,
       );
     }
   }
@@ -513,9 +553,11 @@ async function checkTournaments(
     SELECT lt."idempotency_key" AS "key" FROM "ledger_transactions" lt
     LEFT JOIN "tournament_entries" e ON e."id" = (CASE WHEN split_part(lt."idempotency_key", ':', 2) ~ '^[0-9a-f-]{36}$'
       THEN split_part(lt."idempotency_key", ':', 2)::uuid END)
-    WHERE lt."kind" IN ('tournament_entry', 'tournament_refund', 'tournament_prize')
+    WHERE lt."kind" IN ('tournament_entry', 'tournament_refund', 'tournament_prize', 'tournament_add_on',
+        'tournament_add_on_refund')
       AND (e."id" IS NULL OR split_part(lt."idempotency_key", ':', 1) <>
         CASE lt."kind" WHEN 'tournament_entry' THEN 'tournament-entry' WHEN 'tournament_refund' THEN 'tournament-refund'
+          WHEN 'tournament_add_on' THEN 'tournament-add-on' WHEN 'tournament_add_on_refund' THEN 'tournament-add-on-refund'
           ELSE 'tournament-prize' END)`;
   for (const o of orphans) issue(AuditIssueCode.TOURNAMENT_MONEY, `${o.key} belongs to no tournament entry`);
 }

@@ -1,14 +1,16 @@
 /**
  * Tournament money (docs/dev/money-flows.md, "Tournaments"): entries paid into the tournament's prize
  * pool and the house's fee account, refunds when a player unregisters or the tournament is cancelled,
- * and prizes paid out of the pool as places are decided. Tournament chips are not money and never
- * touch the ledger; only these movements do.
+ * add-ons bought into the pool at the first break (and paid back when their player was out before
+ * the chips reached the table), and prizes paid out of the pool as places are decided. Tournament
+ * chips are not money and never touch the ledger; only these movements do.
  *
  * Every operation runs in one database transaction that first locks the tournament's row, so
- * registrations (re-entries included), the start, a cancellation, the busts and the prizes of one
- * tournament are applied one at a time, and then the ledger accounts in key order (ledger.ts). Each
+ * registrations (re-entries included), the start, a cancellation, the busts, the add-ons and the
+ * prizes of one tournament are applied one at a time, and then the ledger accounts in key order (ledger.ts). Each
  * ledger transaction is keyed by the entry (`tournament-entry:<entry>`, `tournament-refund:<entry>`,
- * `tournament-prize:<entry>`), so a retried call moves no chip twice.
+ * `tournament-prize:<entry>`, `tournament-add-on:<entry>`, `tournament-add-on-refund:<entry>`), so a
+ * retried call moves no chip twice.
  */
 import type { Prisma, PrismaClient, TxClient } from '../client.js';
 import { TournamentRefusal, TournamentRefusedError } from '../errors.js';
@@ -93,6 +95,8 @@ export const tournamentLedgerKeys = (entryId: string) => ({
   entry: `tournament-entry:${entryId}`,
   refund: `tournament-refund:${entryId}`,
   prize: `tournament-prize:${entryId}`,
+  addOn: `tournament-add-on:${entryId}`,
+  addOnRefund: `tournament-add-on-refund:${entryId}`,
 });
 
 export async function createTournament(prisma: PrismaClient, t: NewTournament): Promise<{ id: string }> {
@@ -131,6 +135,12 @@ interface LockedTournament {
   reEntryMax: number;
   /** Set by the director when re-entry closed ({@link closeTournamentReEntry}). */
   reEntryClosedAt: Date | null;
+  /** The config's addOn.cost (null when addOn is absent or null: no add-on). */
+  addOnCost: bigint | null;
+  /** Set by the director when the add-on went on sale: the sale's end ({@link openTournamentAddOn}). */
+  addOnUntil: Date | null;
+  /** Set by the director when the add-ons closed ({@link closeTournamentAddOns}). */
+  addOnClosedAt: Date | null;
 }
 
 async function lockTournament(tx: TxClient, tournamentId: string): Promise<LockedTournament> {
@@ -142,11 +152,19 @@ async function lockTournament(tx: TxClient, tournamentId: string): Promise<Locke
       "registration_closed_at" AS "registrationClosedAt",
       CASE WHEN jsonb_typeof("config" -> 'reEntry' -> 'max') = 'number'
         THEN floor(("config" -> 'reEntry' ->> 'max')::numeric)::int ELSE 0 END AS "reEntryMax",
-      "re_entry_closed_at" AS "reEntryClosedAt"
+      "re_entry_closed_at" AS "reEntryClosedAt",
+      CASE WHEN jsonb_typeof("config" -> 'addOn' -> 'cost') = 'number'
+        THEN floor(("config" -> 'addOn' ->> 'cost')::numeric)::bigint END AS "addOnCost",
+      "add_on_until" AS "addOnUntil", "add_on_closed_at" AS "addOnClosedAt"
     FROM "tournaments" WHERE "id" = ${tournamentId}::uuid FOR UPDATE`;
   if (row === undefined)
     throw new TournamentRefusedError(TournamentRefusal.NOT_FOUND, tournamentId, 'no such tournament');
-  return { ...row, buyIn: BigInt(row.buyIn), fee: BigInt(row.fee) };
+  return {
+    ...row,
+    buyIn: BigInt(row.buyIn),
+    fee: BigInt(row.fee),
+    addOnCost: row.addOnCost === null ? null : BigInt(row.addOnCost),
+  };
 }
 
 const entrySelect = {
@@ -629,5 +647,212 @@ export async function closeTournamentReEntry(
     const closedAt = new Date();
     await tx.tournament.update({ where: { id: t.id }, data: { reEntryClosedAt: closedAt } });
     return { closedAt, replayed: false };
+  });
+}
+
+/**
+ * Whether the add-on is on sale at `now`: the director opened it (`addOnUntil` set, see
+ * {@link openTournamentAddOn}), its end has not come, and the director has not closed the add-ons.
+ * (The config's addOn and the tournament's status are the caller's to check.)
+ */
+export function addOnOpen(
+  t: { readonly addOnUntil: Date | null; readonly addOnClosedAt: Date | null },
+  now: Date,
+): boolean {
+  return t.addOnUntil !== null && now.getTime() < t.addOnUntil.getTime() && t.addOnClosedAt === null;
+}
+
+/** The config's addOn.cost, or `add_on_closed` when the tournament offers no add-on. */
+function addOnCost(t: LockedTournament): bigint {
+  if (t.addOnCost === null) {
+    throw new TournamentRefusedError(TournamentRefusal.ADD_ON_CLOSED, t.id, 'it offers no add-on');
+  }
+  return t.addOnCost;
+}
+
+/** A running tournament's add-on is on sale at `now` ({@link addOnOpen}); `add_on_closed` otherwise. */
+function checkAddOnOnSale(t: LockedTournament, now: Date): void {
+  if (t.status === TournamentStatus.running && addOnOpen(t, now)) return;
+  let why = `it is ${t.status}`;
+  if (t.status === TournamentStatus.running) {
+    if (t.addOnClosedAt !== null) why = `the add-ons are closed (since ${t.addOnClosedAt.toISOString()})`;
+    else if (t.addOnUntil === null) why = 'it is not on sale yet (it is sold at the first break)';
+    else why = `its sale ended at ${t.addOnUntil.toISOString()}`;
+  }
+  throw new TournamentRefusedError(TournamentRefusal.ADD_ON_CLOSED, t.id, why);
+}
+
+/** An entry's row as the money functions answer it, without the add-on's columns. */
+function entryRow({ addOnAt: _addOnAt, ...row }: TournamentEntryRow & { addOnAt: Date | null }): TournamentEntryRow {
+  return row;
+}
+
+/**
+ * Puts the add-on on sale, as the director does at the start of the first break: `add_on_until` (the
+ * break's end, when the sale ends) is set once. Opening again changes nothing (`replayed`, the first
+ * `until` kept), whatever the tournament's status by then; a first opening is refused unless the
+ * tournament is running (`not_running`) and its config has addOn (`add_on_closed`).
+ */
+export async function openTournamentAddOn(
+  prisma: PrismaClient,
+  tournamentId: string,
+  until: Date,
+): Promise<{ replayed: boolean }> {
+  return withTransaction(prisma, async (tx) => {
+    const t = await lockTournament(tx, tournamentId);
+    if (t.addOnUntil !== null) return { replayed: true };
+    if (t.status !== TournamentStatus.running) {
+      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+    }
+    addOnCost(t);
+    await tx.tournament.update({ where: { id: t.id }, data: { addOnUntil: until } });
+    return { replayed: false };
+  });
+}
+
+/**
+ * Buys the add-on for `userId`'s playing entry: the config's addOn.cost from their wallet into the
+ * prize pool (`tournament-add-on:<entry>`; InsufficientFundsError, nothing written, when the wallet
+ * holds less; a cost of 0 posts nothing), and the entry's `add_on_at` set. The director gives the
+ * chips at the table ({@link tournamentAddOnsBought}). An entry buys it once: buying again is answered
+ * the entry (`replayed`, nothing charged), even once the sale is over. Refused while the add-on is
+ * not on sale (`add_on_closed`: the config has none, the tournament is not running, the director has
+ * not opened it, `now` is past add_on_until, or the add-ons are closed), and for a player with no
+ * playing entry (`not_registered`: not in the tournament, registered and not seated yet, or out).
+ */
+export async function buyTournamentAddOn(
+  prisma: PrismaClient,
+  req: { readonly tournamentId: string; readonly userId: string; readonly now?: Date },
+): Promise<{ entry: TournamentEntryRow; replayed: boolean }> {
+  return withTransaction(
+    prisma,
+    async (tx) => {
+      const t = await lockTournament(tx, req.tournamentId);
+      const cost = addOnCost(t);
+      const playing = await tx.tournamentEntry.findFirst({
+        where: { tournamentId: t.id, userId: req.userId, status: TournamentEntryStatus.playing },
+        select: { ...entrySelect, addOnAt: true },
+      });
+      if (playing !== null && playing.addOnAt !== null) return { entry: entryRow(playing), replayed: true };
+      const now = req.now ?? new Date();
+      checkAddOnOnSale(t, now);
+      if (playing === null) {
+        throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERED, t.id, 'no entry in play');
+      }
+      const entry = entryRow(playing);
+      await tx.tournamentEntry.update({ where: { id: entry.id }, data: { addOnAt: now } });
+      if (cost > 0n) {
+        await postLedgerTransaction(tx, {
+          idempotencyKey: tournamentLedgerKeys(entry.id).addOn,
+          kind: LedgerTxKind.tournament_add_on,
+          tournamentId: t.id,
+          postings: [
+            { account: walletAccount(req.userId), amount: -cost },
+            { account: tournamentPoolAccount(t.id), amount: cost },
+          ],
+        });
+      }
+      return { entry, replayed: false };
+    },
+    { retryOn: isIdempotencyRace },
+  );
+}
+
+/**
+ * The add-ons bought and not refunded, oldest first: what the director gives at the tables (each
+ * once: it keeps which it gave) or refunds ({@link refundTournamentAddOn}).
+ */
+export async function tournamentAddOnsBought(
+  prisma: PrismaClient,
+  tournamentId: string,
+): Promise<{ entryId: string; userId: string }[]> {
+  const rows = await prisma.tournamentEntry.findMany({
+    where: { tournamentId, addOnAt: { not: null }, addOnRefundedAt: null },
+    select: { id: true, userId: true },
+    orderBy: [{ addOnAt: 'asc' }, { id: 'asc' }],
+  });
+  return rows.map((r) => ({ entryId: r.id, userId: r.userId }));
+}
+
+/**
+ * Pays an add-on back, as the director does when the entry's player was out before it could give
+ * the chips: the cost from the prize pool to the wallet (`tournament-add-on-refund:<entry>`; a cost
+ * of 0 posts nothing) and the entry's `add_on_refunded_at` set. Again: `replayed`, nothing paid.
+ * Refused for an unknown entry (`not_registered`), an entry that bought no add-on (`no_add_on`), and
+ * once the add-ons are closed (`add_on_closed`: the prize pool the payouts use is final then).
+ */
+export async function refundTournamentAddOn(
+  prisma: PrismaClient,
+  req: { readonly tournamentId: string; readonly entryId: string },
+): Promise<{ replayed: boolean }> {
+  return withTransaction(
+    prisma,
+    async (tx) => {
+      const t = await lockTournament(tx, req.tournamentId);
+      const entry = await tx.tournamentEntry.findFirst({
+        where: { id: req.entryId, tournamentId: t.id },
+        select: { id: true, userId: true, addOnAt: true, addOnRefundedAt: true },
+      });
+      if (entry === null)
+        throw new TournamentRefusedError(TournamentRefusal.NOT_REGISTERED, t.id, `no entry ${req.entryId}`);
+      if (entry.addOnAt === null) {
+        throw new TournamentRefusedError(TournamentRefusal.NO_ADD_ON, t.id, `entry ${entry.id} bought no add-on`);
+      }
+      if (entry.addOnRefundedAt !== null) return { replayed: true };
+      if (t.addOnClosedAt !== null) {
+        throw new TournamentRefusedError(
+          TournamentRefusal.ADD_ON_CLOSED,
+          t.id,
+          `the add-ons are closed (since ${t.addOnClosedAt.toISOString()}): the prize pool is final`,
+        );
+      }
+      const cost = addOnCost(t);
+      await tx.tournamentEntry.update({ where: { id: entry.id }, data: { addOnRefundedAt: new Date() } });
+      if (cost > 0n) {
+        await postLedgerTransaction(tx, {
+          idempotencyKey: tournamentLedgerKeys(entry.id).addOnRefund,
+          kind: LedgerTxKind.tournament_add_on_refund,
+          tournamentId: t.id,
+          postings: [
+            { account: tournamentPoolAccount(t.id), amount: -cost },
+            { account: walletAccount(entry.userId), amount: cost },
+          ],
+        });
+      }
+      return { replayed: false };
+    },
+    { retryOn: isIdempotencyRace },
+  );
+}
+
+/**
+ * Closes the add-ons, as the director does once the first break is over: `add_on_closed_at` is set
+ * once, and from then on none is bought or refunded. Returns what the payouts share: `prizePool`,
+ * every chip paid into the pool (each entry not refunded's buy-in, re-entries included, and each
+ * add-on not refunded's cost; prizes already paid are not deducted), and `entries`, the entries not
+ * refunded (the field). Closing again changes nothing (`replayed`, the first close's time) and
+ * answers the same, unless late registration took entries since; a first close is refused unless
+ * the tournament is running (`not_running`) and its config has addOn (`add_on_closed`).
+ */
+export async function closeTournamentAddOns(
+  prisma: PrismaClient,
+  tournamentId: string,
+): Promise<{ closedAt: Date; prizePool: bigint; entries: number; replayed: boolean }> {
+  return withTransaction(prisma, async (tx) => {
+    const t = await lockTournament(tx, tournamentId);
+    const replayed = t.addOnClosedAt !== null;
+    if (!replayed && t.status !== TournamentStatus.running) {
+      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+    }
+    const cost = replayed ? (t.addOnCost ?? 0n) : addOnCost(t);
+    const closedAt = t.addOnClosedAt ?? new Date();
+    if (!replayed) await tx.tournament.update({ where: { id: t.id }, data: { addOnClosedAt: closedAt } });
+    const entries = await tx.tournamentEntry.count({
+      where: { tournamentId: t.id, status: { not: TournamentEntryStatus.refunded } },
+    });
+    const addOns = await tx.tournamentEntry.count({
+      where: { tournamentId: t.id, addOnAt: { not: null }, addOnRefundedAt: null },
+    });
+    return { closedAt, prizePool: BigInt(entries) * t.buyIn + BigInt(addOns) * cost, entries, replayed };
   });
 }

@@ -37,6 +37,7 @@ import {
   signedUpSchema,
   topUpRequestSchema,
   topUpSchema,
+  tournamentAddOnSchema,
   tournamentDetailSchema,
   tournamentEntrySchema,
   tournamentListSchema,
@@ -77,6 +78,7 @@ export {
   signedUpSchema,
   topUpRequestSchema,
   topUpSchema,
+  tournamentAddOnSchema,
   tournamentDetailSchema,
   tournamentEntrySchema,
   tournamentIdParamSchema,
@@ -143,6 +145,7 @@ const COMPONENTS: readonly (readonly [z.ZodType, string, extendsFrom?: z.ZodObje
   [tournamentDetailSchema, 'TournamentDetail', tournamentSummarySchema],
   [tournamentEntrySchema, 'TournamentEntry'],
   [tournamentUnregisteredSchema, 'TournamentUnregistered'],
+  [tournamentAddOnSchema, 'TournamentAddOn'],
 ];
 
 const names = new Map(COMPONENTS.map(([schema, name]) => [schema, name]));

@@ -1,5 +1,7 @@
 import {
   accountBalance,
+  addOnOpen,
+  buyTournamentAddOn,
   InsufficientFundsError,
   lateRegistrationOpen,
   Prisma,
@@ -14,6 +16,7 @@ import {
 import { placePrizes } from '@felt/engine';
 import {
   safeParseTournamentConfig,
+  type LobbyTournamentAddOn,
   type LobbyTournamentDetail,
   type LobbyTournamentEntry,
   type LobbyTournamentSummary,
@@ -42,6 +45,8 @@ interface TournamentRow {
   created_at: Date;
   registration_closed_at: Date | null;
   re_entry_closed_at: Date | null;
+  add_on_until: Date | null;
+  add_on_closed_at: Date | null;
   entrants: bigint;
   pool: bigint | null;
 }
@@ -50,18 +55,18 @@ interface TournamentRow {
 const SUMMARY_COLUMNS = Prisma.sql`
   SELECT t."id"::text AS "id", t."name", t."format", t."status"::text AS "status", t."config", t."buy_in", t."fee",
     t."min_entrants", t."max_entrants", t."starts_at", t."created_at", t."registration_closed_at",
-    t."re_entry_closed_at",
+    t."re_entry_closed_at", t."add_on_until", t."add_on_closed_at",
     (SELECT count(*) FROM "tournament_entries" e
       WHERE e."tournament_id" = t."id" AND e."status" IN ('registered', 'playing')) AS "entrants",
     (SELECT a."balance" FROM "ledger_accounts" a WHERE a."key" = 'tournament_pool:' || t."id"::text) AS "pool"`;
 
 /**
  * The lobby's view of tournaments: the list, one tournament with its players and payouts, and a
- * player's registration and unregistration. The money moves in @felt/db (money/tournament.ts), one
+ * player's registration, unregistration and add-on. The money moves in @felt/db (money/tournament.ts), one
  * transaction per call under the tournament's row lock; tournaments are created by an operator
  * (`npm run tournaments`), and played by their director.
  */
-/** The per-user throttle of registrations (throttle.ts); refuses with rate_limited. */
+/** The per-user throttle of registrations and add-ons (throttle.ts); refuses with rate_limited. */
 export interface TournamentGuard {
   tournamentChange(userId: string): Promise<Attempt>;
 }
@@ -73,7 +78,7 @@ export class Tournaments {
     private readonly prisma: PrismaClient,
     logger: Logger,
     private readonly clock: Clock = systemClock,
-    /** Counts registrations and unregistrations per user (FELT_TOURNAMENT_CHANGES_PER_USER a minute). */
+    /** Counts registrations, unregistrations and add-ons per user (FELT_TOURNAMENT_CHANGES_PER_USER a minute). */
     private readonly guard?: TournamentGuard,
   ) {
     this.unreadable = new UnreadableRows(logger, 'tournament');
@@ -99,8 +104,9 @@ export class Tournaments {
 
   /**
    * One tournament, cancelled and finished ones included, as `viewerId` sees it: its players one row
-   * per entry paid for (a re-entry is another row beside the busted one), and whether the viewer may
-   * re-enter now (`can_re_enter`).
+   * per entry paid for (a re-entry is another row beside the busted one), whether the viewer may
+   * re-enter now (`can_re_enter`), and the add-on's sale (`add_on_open`, `add_on_until`) and whether
+   * the viewer may buy it (`can_add_on`).
    */
   async get(id: string, viewerId: string): Promise<LobbyTournamentDetail> {
     const [row] = await this.prisma.$queryRaw<TournamentRow[]>`
@@ -117,13 +123,17 @@ export class Tournaments {
         prize: true,
         tableId: true,
         createdAt: true,
+        addOnAt: true,
+        addOnRefundedAt: true,
         user: { select: { name: true } },
       },
       orderBy: [{ place: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }],
     });
-    // The chart for the field as it stands: every paid entry's buy-in, re-entries included.
+    // The chart for the field as it stands: every paid entry's buy-in, re-entries included, and every
+    // add-on not refunded (closeTournamentAddOns' prize pool, which the director's payouts share).
     const field = Math.max(2, entries.length);
-    const prizes = placePrizes(Number(row.buy_in) * entries.length, field);
+    const addOns = entries.filter((e) => e.addOnAt !== null && e.addOnRefundedAt === null).length;
+    const prizes = placePrizes(Number(row.buy_in) * entries.length + addOns * (config.addOn?.cost ?? 0), field);
     const summary = summaryOf(row, config);
     // Each player's entries numbered 1, 2, … in the order they were paid for, as the director numbers
     // them (Postgres's entry_no also counts registrations refunded before the start).
@@ -143,6 +153,13 @@ export class Tournaments {
       mine.some((e) => e.status === 'busted' || e.status === 'finished') &&
       summary.re_entry_open &&
       mine.length < 1 + (config.reEntry?.max ?? 0);
+    // The rules buyTournamentAddOn checks under the row lock: on sale now, and a playing entry of the
+    // viewer's that has not bought it.
+    const addOnOnSale =
+      row.status === 'running' &&
+      config.addOn !== null &&
+      addOnOpen({ addOnUntil: row.add_on_until, addOnClosedAt: row.add_on_closed_at }, this.clock.now());
+    const canAddOn = addOnOnSale && mine.some((e) => e.status === 'playing' && e.addOnAt === null);
     return {
       ...summary,
       // The resolved config is a valid input too (it parses back to itself); the API documents it so.
@@ -160,12 +177,15 @@ export class Tournaments {
       registered: live,
       can_re_enter: canReEnter,
       your_table_id: entries.find((e) => e.userId === viewerId && e.status === 'playing')?.tableId ?? null,
+      add_on_open: addOnOnSale,
+      add_on_until: row.add_on_until?.toISOString() ?? null,
+      can_add_on: canAddOn,
     };
   }
 
   /**
-   * Every registration and unregistration counts against the player's limit, refused or not: a loop
-   * of them would take the tournament's row lock and post ledger transactions for everyone else.
+   * Every registration, unregistration and add-on counts against the player's limit, refused or not:
+   * a loop of them would take the tournament's row lock and post ledger transactions for everyone else.
    */
   private async counted(userId: string): Promise<void> {
     if (this.guard !== undefined) await (await this.guard.tournamentChange(userId)).succeeded();
@@ -176,13 +196,9 @@ export class Tournaments {
     const { entry, replayed } = await this.refusals(() =>
       registerTournamentEntry(this.prisma, { tournamentId, userId, now: this.clock.now() }),
     );
-    // Numbered as the detail numbers entries: among the player's entries not refunded.
-    const entryNo = await this.prisma.tournamentEntry.count({
-      where: { tournamentId, userId, status: { not: 'refunded' }, entryNo: { lte: entry.entryNo } },
-    });
     return {
       tournament_id: tournamentId,
-      entry_no: entryNo,
+      entry_no: await this.entryNo(tournamentId, userId, entry.entryNo),
       status: entry.status as 'registered' | 'playing',
       wallet: Number(await accountBalance(this.prisma, walletAccount(userId))),
       replayed,
@@ -195,14 +211,64 @@ export class Tournaments {
     return { tournament_id: tournamentId, wallet: Number(await accountBalance(this.prisma, walletAccount(userId))) };
   }
 
-  private async refusals<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Buys the add-on for the caller's playing entry while it is on sale (the detail's `can_add_on`):
+   * its cost from the wallet into the prize pool, its chips added at the table by the director.
+   * Again for the same entry: `replayed`, nothing charged.
+   */
+  async addOn(userId: string, tournamentId: string): Promise<LobbyTournamentAddOn> {
+    await this.counted(userId);
+    // The config first: a row whose config does not parse is not shown, so it sells nothing either.
+    const row = await this.prisma.tournament.findUnique({ where: { id: tournamentId }, select: { config: true } });
+    const parsed = row === null ? null : safeParseTournamentConfig(row.config);
+    if (parsed === null || !parsed.success) {
+      throw new LobbyError(ApiErrorCode.TOURNAMENT_NOT_FOUND, 'no such tournament');
+    }
+    const { entry, replayed } = await this.refusals(
+      () => buyTournamentAddOn(this.prisma, { tournamentId, userId, now: this.clock.now() }),
+      'add-on',
+    );
+    return {
+      tournament_id: tournamentId,
+      entry_no: await this.entryNo(tournamentId, userId, entry.entryNo),
+      chips: parsed.config.addOn?.chips ?? 0,
+      cost: parsed.config.addOn?.cost ?? 0,
+      wallet: Number(await accountBalance(this.prisma, walletAccount(userId))),
+      replayed,
+    };
+  }
+
+  /** Entry `entryNo` numbered as the detail numbers entries: among the player's entries not refunded. */
+  private entryNo(tournamentId: string, userId: string, entryNo: number): Promise<number> {
+    return this.prisma.tournamentEntry.count({
+      where: { tournamentId, userId, status: { not: 'refunded' }, entryNo: { lte: entryNo } },
+    });
+  }
+
+  /** A refusal of @felt/db as the API's error, for an entry (registration, unregistration) or an add-on. */
+  private async refusals<T>(fn: () => Promise<T>, purchase: 'entry' | 'add-on' = 'entry'): Promise<T> {
     try {
       return await fn();
     } catch (err) {
       if (err instanceof InsufficientFundsError) {
-        throw new LobbyError(ApiErrorCode.INSUFFICIENT_FUNDS, 'your wallet does not hold the buy-in and fee');
+        throw new LobbyError(
+          ApiErrorCode.INSUFFICIENT_FUNDS,
+          purchase === 'add-on'
+            ? "your wallet does not hold the add-on's cost"
+            : 'your wallet does not hold the buy-in and fee',
+        );
       }
       if (!(err instanceof TournamentRefusedError)) throw err;
+      if (purchase === 'add-on') {
+        if (err.reason === TournamentRefusal.NOT_FOUND) {
+          throw new LobbyError(ApiErrorCode.TOURNAMENT_NOT_FOUND, 'no such tournament');
+        }
+        if (err.reason === TournamentRefusal.NOT_REGISTERED) {
+          throw new LobbyError(ApiErrorCode.NOT_REGISTERED, 'you hold no entry in play in this tournament');
+        }
+        // add_on_closed: no add-on offered, not on sale yet, or its sale is over.
+        throw new LobbyError(ApiErrorCode.TOURNAMENT_CLOSED, 'this tournament sells no add-on now');
+      }
       switch (err.reason) {
         case TournamentRefusal.NOT_FOUND:
           throw new LobbyError(ApiErrorCode.TOURNAMENT_NOT_FOUND, 'no such tournament');

@@ -2,7 +2,15 @@
 // OpenAPI document lists is called here until it succeeds, and every success answer must parse with
 // the contract's schema for that route and status, with nothing left over. A route added to the app
 // without a contract entry and a call here fails this suite.
-import { createTournament, newTournament, persistVoidedHand } from '@felt/db';
+import {
+  createTournament,
+  newTournament,
+  openTournamentAddOn,
+  openTournamentTables,
+  persistVoidedHand,
+  seatTournamentEntry,
+  startTournament,
+} from '@felt/db';
 import { SeededRng } from '@felt/engine';
 import { SESSION_COOKIE as PLATFORM_SESSION_COOKIE } from '@felt/platform';
 import { LOBBY_ROUTES, parseTournamentConfig, SESSION_COOKIE, type LobbyRouteKey } from '@felt/protocol';
@@ -171,6 +179,25 @@ const CALLS: Record<RouteKey, () => Promise<Response<unknown>[]>> = {
     await user.post(`/api/tournaments/${id}/register`);
     return [await user.req('DELETE', `/api/tournaments/${id}/register`)];
   },
+  'POST /api/tournaments/{id}/add-on': async () => {
+    // A scheduled tournament with an add-on, running, its sale open, the user seated.
+    const config = parseTournamentConfig({
+      name: 'Contract add-on',
+      format: 'scheduled',
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      buyIn: 100,
+      fee: 10,
+      addOn: { chips: 5_000, cost: 50 },
+    });
+    const { id } = await createTournament(h.db.prisma, newTournament(config, null));
+    const [user, other] = [await h.user(), await h.user()];
+    for (const u of [user, other]) await u.post(`/api/tournaments/${id}/register`);
+    const { entries } = await startTournament(h.db.prisma, id);
+    const [tableId] = await openTournamentTables(h.db.prisma, id, 1);
+    for (const e of entries) await seatTournamentEntry(h.db.prisma, e.id, tableId!);
+    await openTournamentAddOn(h.db.prisma, id, new Date(Date.now() + 600_000));
+    return [await user.post(`/api/tournaments/${id}/add-on`), await user.post(`/api/tournaments/${id}/add-on`)];
+  },
   'GET /api/wallet/history': async () => {
     const first = await host.get<{ next: string | null }>('/api/wallet/history?page_size=1');
     return [
@@ -293,6 +320,7 @@ describe('the lobby’s HTTP contract', () => {
         'SignedUp',
         'TopUp',
         'TopUpRequest',
+        'TournamentAddOn',
         'TournamentDetail',
         'TournamentEntry',
         'TournamentList',

@@ -93,6 +93,7 @@ describe('operations endpoints', () => {
         '/api/rooms/{id}/waitlist',
         '/api/tournaments',
         '/api/tournaments/{id}',
+        '/api/tournaments/{id}/add-on',
         '/api/tournaments/{id}/register',
         '/api/waitlists',
         '/api/wallet/history',

@@ -2,16 +2,19 @@
 // and unregister with the money they move, and every refusal typed and changing nothing (a full field,
 // an empty wallet, a start time passed, a cancelled tournament, too many unregistrations, a stored
 // config that does not parse), late registration into a running tournament until its director
-// closes it, and re-entry: a busted player buys in again through register while re-entry is open.
+// closes it, re-entry: a busted player buys in again through register while re-entry is open, and
+// the add-on: a playing entry buys it through POST add-on while its director has it on sale.
 import { LobbyApiError, LobbyClient } from '@felt/client';
 import {
   cancelTournament,
+  closeTournamentAddOns,
   closeTournamentReEntry,
   closeTournamentRegistration,
   createTournament,
   ledgerTotals,
   markTournamentEntryOut,
   newTournament,
+  openTournamentAddOn,
   openTournamentTables,
   runAudit,
   seatTournamentEntry,
@@ -43,6 +46,29 @@ async function tournament(input: Partial<TournamentConfigInput> = {}): Promise<s
   const { id } = await createTournament(h.db.prisma, newTournament(config, null));
   return id;
 }
+
+/**
+ * A scheduled tournament with an add-on (5,000 chips for `cost`), running with `players` seated at
+ * its table; its director opened the sale until `until` unless it is null.
+ */
+async function runningWithAddOn(players: User[], cost = 50, until: Date | null = new Date(Date.now() + 600_000)) {
+  const id = await tournament({
+    format: 'scheduled',
+    seats: 9,
+    startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    lateRegistrationLevels: 2,
+    addOn: { chips: 5_000, cost },
+  });
+  for (const u of players) expect((await u.post(`/api/tournaments/${id}/register`)).status).toBe(200);
+  const { entries } = await startTournament(h.db.prisma, id);
+  const [tableId] = await openTournamentTables(h.db.prisma, id, 1);
+  for (const e of entries) await seatTournamentEntry(h.db.prisma, e.id, tableId!);
+  if (until !== null) await openTournamentAddOn(h.db.prisma, id, until);
+  return { id, tableId: tableId!, entries: new Map(entries.map((e) => [e.userId, e.id])) };
+}
+
+/** How many entries hold an add-on (the harness's snapshot covers the ledger, not the entries). */
+const addOnsBought = () => h.db.prisma.tournamentEntry.count({ where: { addOnAt: { not: null } } });
 
 async function wallet(user: User): Promise<number> {
   const me = await user.get<{ wallet: number }>('/api/me');
@@ -365,6 +391,118 @@ describe('tournaments over HTTP', () => {
     await expectAuditClean();
   });
 
+  it('add-on: the detail shows the sale and can_add_on, a playing entry buys it once through the route with the money moving', async () => {
+    const [a, b, c] = [await h.user(), await h.user(), await h.user()];
+    type Detail = {
+      add_on_open: boolean;
+      add_on_until: string | null;
+      can_add_on: boolean;
+      prize_pool: number;
+      payouts: { place: number; amount: number }[];
+    };
+    const detail = async (u: User, id: string) => {
+      const res = await u.get<Detail>(`/api/tournaments/${id}`);
+      expect(res.status).toBe(200);
+      expect(tournamentDetailSchema.parse(res.body)).toEqual(res.body);
+      return res.body;
+    };
+    const t = await runningWithAddOn([a, b], 50, null);
+    // Running, the sale not opened yet.
+    expect(await detail(a, t.id)).toMatchObject({ add_on_open: false, add_on_until: null, can_add_on: false });
+    const snapshot = await h.snapshot();
+    expectError(await a.post(`/api/tournaments/${t.id}/add-on`), 409, 'tournament_closed');
+    expect(await h.snapshot()).toEqual(snapshot);
+
+    const until = new Date(Date.now() + 600_000);
+    await openTournamentAddOn(h.db.prisma, t.id, until);
+    expect(await detail(a, t.id)).toMatchObject({
+      add_on_open: true,
+      add_on_until: until.toISOString(),
+      can_add_on: true,
+      prize_pool: 200,
+    });
+    // Not in it: on sale, but not for c.
+    expect(await detail(c, t.id)).toMatchObject({ add_on_open: true, can_add_on: false });
+
+    const before = await wallet(a);
+    const bought = await a.post(`/api/tournaments/${t.id}/add-on`);
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    expect(bought.body).toEqual({
+      tournament_id: t.id,
+      entry_no: 1,
+      chips: 5_000,
+      cost: 50,
+      wallet: before - 50,
+      replayed: false,
+    });
+    expect((await a.post(`/api/tournaments/${t.id}/add-on`)).body).toEqual({
+      tournament_id: t.id,
+      entry_no: 1,
+      chips: 5_000,
+      cost: 50,
+      wallet: before - 50,
+      replayed: true,
+    });
+    expect(await wallet(a)).toBe(before - 50);
+    const after = await detail(a, t.id);
+    expect(after).toMatchObject({ add_on_open: true, can_add_on: false, prize_pool: 250 });
+    expect(after.payouts.reduce((sum, p) => sum + p.amount, 0)).toBe(250);
+    expect((await detail(b, t.id)).can_add_on).toBe(true);
+
+    // The wallet's history names it.
+    const history = await a.get<{ entries: { kind: string; amount: number }[] }>('/api/wallet/history?page_size=1');
+    expect(history.body.entries).toEqual([expect.objectContaining({ kind: 'tournament_add_on', amount: -50 })]);
+
+    // The director closes the sale: nothing on sale, nothing bought.
+    await closeTournamentAddOns(h.db.prisma, t.id);
+    expect(await detail(b, t.id)).toMatchObject({
+      add_on_open: false,
+      add_on_until: until.toISOString(),
+      can_add_on: false,
+    });
+    const closed = await h.snapshot();
+    expectError(await b.post(`/api/tournaments/${t.id}/add-on`), 409, 'tournament_closed');
+    expect(await h.snapshot()).toEqual(closed);
+    await expectAuditClean();
+  });
+
+  it('add-on refusals: none offered, its sale over, no entry in play, an empty wallet; each changes nothing', async () => {
+    const [a, b, c] = [await h.user(), await h.user(), await h.user()];
+    const t = await runningWithAddOn([a, b]);
+    await markTournamentEntryOut(h.db.prisma, { tournamentId: t.id, entryId: t.entries.get(b.id)! });
+    // Registered late and not seated yet.
+    expect((await c.post(`/api/tournaments/${t.id}/register`)).body).toMatchObject({ status: 'registered' });
+    const stranger = await h.user();
+    const ended = await runningWithAddOn([a, b], 50, new Date(Date.now() - 1));
+    const plain = await tournament({ seats: 2 });
+    await a.post(`/api/tournaments/${plain}/register`);
+    await b.post(`/api/tournaments/${plain}/register`);
+    const dear = await runningWithAddOn([a, b], 20_000);
+
+    const snapshot = await h.snapshot();
+    const bought = await addOnsBought();
+    for (const u of [b, c, stranger]) {
+      expect((await u.get<{ can_add_on: boolean }>(`/api/tournaments/${t.id}`)).body.can_add_on).toBe(false);
+      expectError(await u.post(`/api/tournaments/${t.id}/add-on`), 409, 'not_registered');
+    }
+    expect((await a.get(`/api/tournaments/${ended.id}`)).body).toMatchObject({ add_on_open: false, can_add_on: false });
+    expectError(await a.post(`/api/tournaments/${ended.id}/add-on`), 409, 'tournament_closed');
+    expect((await a.get(`/api/tournaments/${plain}`)).body).toMatchObject({
+      add_on_open: false,
+      add_on_until: null,
+      can_add_on: false,
+    });
+    expectError(await a.post(`/api/tournaments/${plain}/add-on`), 409, 'tournament_closed');
+    expect((await a.get(`/api/tournaments/${dear.id}`)).body).toMatchObject({ add_on_open: true, can_add_on: true });
+    expectError(await a.post(`/api/tournaments/${dear.id}/add-on`), 409, 'insufficient_funds');
+    expectError(await a.post(`/api/tournaments/${crypto.randomUUID()}/add-on`), 404, 'tournament_not_found');
+    expectError(await a.post('/api/tournaments/not-a-uuid/add-on'), 400, 'invalid_request');
+    expectError(await h.client().post(`/api/tournaments/${t.id}/add-on`), 401, 'unauthenticated');
+    expect(await h.snapshot()).toEqual(snapshot);
+    expect(await addOnsBought()).toBe(bought);
+    await expectAuditClean();
+  });
+
   it('stops a player who registers and unregisters over and over', async () => {
     const id = await tournament();
     const churner = await h.user();
@@ -399,6 +537,8 @@ describe('tournaments over HTTP', () => {
       const refused = await u.req('DELETE', `/api/tournaments/${ids[1]}/register`);
       expectError(refused, 429, 'rate_limited');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // An add-on counts with them (here refused before the tournament is even read).
+      expectError(await u.post(`/api/tournaments/${ids[0]}/add-on`), 429, 'rate_limited');
       // The refused unregistration left the entry and the wallet where they were.
       expect((await u.get<{ wallet: number }>('/api/me')).body.wallet).toBe(before);
       expect(await limited.db.prisma.tournamentEntry.count({ where: { userId: u.id, status: 'registered' } })).toBe(1);
@@ -410,7 +550,7 @@ describe('tournaments over HTTP', () => {
     }
   });
 
-  it('the SDK lists, reads, registers and unregisters, and turns refusals into LobbyApiError codes', async () => {
+  it('the SDK lists, reads, registers, unregisters and buys the add-on, and turns refusals into LobbyApiError codes', async () => {
     const id = await tournament({ seats: 2 });
     // The SDK's own HTTP path, answered by this lobby app in process (it always passes a URL string).
     const sdk = (address: string) =>
@@ -434,6 +574,25 @@ describe('tournaments over HTTP', () => {
     expect(await ann.getTournament(id)).toMatchObject({ entrants: 2, prize_pool: 200, registered: true });
     expect((await ann.unregisterTournament(id)).tournament_id).toBe(id);
     expect((await ann.getTournament(id)).registered).toBe(false);
+
+    // The add-on: refused where none is on sale, bought once where it is.
+    const noAddOn = await ben.addOnTournament(id).catch((e: unknown) => e);
+    expect(noAddOn).toBeInstanceOf(LobbyApiError);
+    expect((noAddOn as LobbyApiError).code).toBe('tournament_closed');
+    const withAddOn = await tournament({
+      format: 'scheduled',
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      addOn: { chips: 5_000, cost: 50 },
+    });
+    for (const c of [ann, ben]) await c.registerTournament(withAddOn);
+    const { entries } = await startTournament(h.db.prisma, withAddOn);
+    const [tableId] = await openTournamentTables(h.db.prisma, withAddOn, 1);
+    for (const e of entries) await seatTournamentEntry(h.db.prisma, e.id, tableId!);
+    await openTournamentAddOn(h.db.prisma, withAddOn, new Date(Date.now() + 600_000));
+    expect(await ann.getTournament(withAddOn)).toMatchObject({ add_on_open: true, can_add_on: true });
+    expect(await ann.addOnTournament(withAddOn)).toMatchObject({ chips: 5_000, cost: 50, replayed: false });
+    expect(await ann.addOnTournament(withAddOn)).toMatchObject({ replayed: true });
+    expect((await ann.getTournament(withAddOn)).can_add_on).toBe(false);
   });
 
   it('answers 404 for an unknown tournament and 400 for a bad id, and needs a session', async () => {

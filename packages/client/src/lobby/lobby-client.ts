@@ -16,6 +16,7 @@ import {
   type LobbySession,
   type LobbySignedUp,
   type LobbyTopUp,
+  type LobbyTournamentAddOn,
   type LobbyTournamentDetail,
   type LobbyTournamentEntry,
   type LobbyTournamentList,
@@ -51,6 +52,7 @@ export type {
   LobbySession,
   LobbySignedUp,
   LobbyTopUp,
+  LobbyTournamentAddOn,
   LobbyTournamentDetail,
   LobbyTournamentEntry,
   LobbyTournamentSummary,
@@ -232,6 +234,14 @@ export class LobbyClient {
   /** Registers (buy-in and fee from the wallet); registering again charges nothing (`replayed`). */
   registerTournament(tournamentId: string): Promise<LobbyTournamentEntry> {
     return this.request<LobbyTournamentEntry>('POST', `/api/tournaments/${encodeURIComponent(tournamentId)}/register`);
+  }
+
+  /**
+   * Buys the add-on for the entry you are playing while it is on sale (the detail's `can_add_on`, at
+   * the first break): its cost from the wallet, its chips at your table. Again: `replayed`, nothing charged.
+   */
+  addOnTournament(tournamentId: string): Promise<LobbyTournamentAddOn> {
+    return this.request<LobbyTournamentAddOn>('POST', `/api/tournaments/${encodeURIComponent(tournamentId)}/add-on`);
   }
 
   /** Unregisters before the start; buy-in and fee go back to the wallet. */

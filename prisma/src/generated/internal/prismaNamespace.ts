@@ -2234,7 +2234,9 @@ export const TournamentScalarFieldEnum = {
   finishedAt: 'finishedAt',
   cancelledAt: 'cancelledAt',
   registrationClosedAt: 'registrationClosedAt',
-  reEntryClosedAt: 'reEntryClosedAt'
+  reEntryClosedAt: 'reEntryClosedAt',
+  addOnUntil: 'addOnUntil',
+  addOnClosedAt: 'addOnClosedAt'
 } as const
 
 export type TournamentScalarFieldEnum = (typeof TournamentScalarFieldEnum)[keyof typeof TournamentScalarFieldEnum]
@@ -2251,7 +2253,9 @@ export const TournamentEntryScalarFieldEnum = {
   createdAt: 'createdAt',
   finishedAt: 'finishedAt',
   refundedAt: 'refundedAt',
-  tableId: 'tableId'
+  tableId: 'tableId',
+  addOnAt: 'addOnAt',
+  addOnRefundedAt: 'addOnRefundedAt'
 } as const
 
 export type TournamentEntryScalarFieldEnum = (typeof TournamentEntryScalarFieldEnum)[keyof typeof TournamentEntryScalarFieldEnum]

@@ -368,7 +368,9 @@ export const TournamentScalarFieldEnum = {
   finishedAt: 'finishedAt',
   cancelledAt: 'cancelledAt',
   registrationClosedAt: 'registrationClosedAt',
-  reEntryClosedAt: 'reEntryClosedAt'
+  reEntryClosedAt: 'reEntryClosedAt',
+  addOnUntil: 'addOnUntil',
+  addOnClosedAt: 'addOnClosedAt'
 } as const
 
 export type TournamentScalarFieldEnum = (typeof TournamentScalarFieldEnum)[keyof typeof TournamentScalarFieldEnum]
@@ -385,7 +387,9 @@ export const TournamentEntryScalarFieldEnum = {
   createdAt: 'createdAt',
   finishedAt: 'finishedAt',
   refundedAt: 'refundedAt',
-  tableId: 'tableId'
+  tableId: 'tableId',
+  addOnAt: 'addOnAt',
+  addOnRefundedAt: 'addOnRefundedAt'
 } as const
 
 export type TournamentEntryScalarFieldEnum = (typeof TournamentEntryScalarFieldEnum)[keyof typeof TournamentEntryScalarFieldEnum]

@@ -59,6 +59,8 @@ export type TournamentMinAggregateOutputType = {
   cancelledAt: Date | null
   registrationClosedAt: Date | null
   reEntryClosedAt: Date | null
+  addOnUntil: Date | null
+  addOnClosedAt: Date | null
 }
 
 export type TournamentMaxAggregateOutputType = {
@@ -78,6 +80,8 @@ export type TournamentMaxAggregateOutputType = {
   cancelledAt: Date | null
   registrationClosedAt: Date | null
   reEntryClosedAt: Date | null
+  addOnUntil: Date | null
+  addOnClosedAt: Date | null
 }
 
 export type TournamentCountAggregateOutputType = {
@@ -98,6 +102,8 @@ export type TournamentCountAggregateOutputType = {
   cancelledAt: number
   registrationClosedAt: number
   reEntryClosedAt: number
+  addOnUntil: number
+  addOnClosedAt: number
   _all: number
 }
 
@@ -133,6 +139,8 @@ export type TournamentMinAggregateInputType = {
   cancelledAt?: true
   registrationClosedAt?: true
   reEntryClosedAt?: true
+  addOnUntil?: true
+  addOnClosedAt?: true
 }
 
 export type TournamentMaxAggregateInputType = {
@@ -152,6 +160,8 @@ export type TournamentMaxAggregateInputType = {
   cancelledAt?: true
   registrationClosedAt?: true
   reEntryClosedAt?: true
+  addOnUntil?: true
+  addOnClosedAt?: true
 }
 
 export type TournamentCountAggregateInputType = {
@@ -172,6 +182,8 @@ export type TournamentCountAggregateInputType = {
   cancelledAt?: true
   registrationClosedAt?: true
   reEntryClosedAt?: true
+  addOnUntil?: true
+  addOnClosedAt?: true
   _all?: true
 }
 
@@ -279,6 +291,8 @@ export type TournamentGroupByOutputType = {
   cancelledAt: Date | null
   registrationClosedAt: Date | null
   reEntryClosedAt: Date | null
+  addOnUntil: Date | null
+  addOnClosedAt: Date | null
   _count: TournamentCountAggregateOutputType | null
   _avg: TournamentAvgAggregateOutputType | null
   _sum: TournamentSumAggregateOutputType | null
@@ -322,6 +336,8 @@ export type TournamentWhereInput = {
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   registrationClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   reEntryClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  addOnUntil?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  addOnClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   creator?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   entries?: Prisma.TournamentEntryListRelationFilter
   tables?: Prisma.TournamentTableListRelationFilter
@@ -347,6 +363,8 @@ export type TournamentOrderByWithRelationInput = {
   cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   reEntryClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  addOnUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  addOnClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   creator?: Prisma.UserOrderByWithRelationInput
   entries?: Prisma.TournamentEntryOrderByRelationAggregateInput
   tables?: Prisma.TournamentTableOrderByRelationAggregateInput
@@ -375,6 +393,8 @@ export type TournamentWhereUniqueInput = Prisma.AtLeast<{
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   registrationClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   reEntryClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  addOnUntil?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  addOnClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   creator?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   entries?: Prisma.TournamentEntryListRelationFilter
   tables?: Prisma.TournamentTableListRelationFilter
@@ -400,6 +420,8 @@ export type TournamentOrderByWithAggregationInput = {
   cancelledAt?: Prisma.SortOrderInput | Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   reEntryClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  addOnUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  addOnClosedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.TournamentCountOrderByAggregateInput
   _avg?: Prisma.TournamentAvgOrderByAggregateInput
   _max?: Prisma.TournamentMaxOrderByAggregateInput
@@ -428,6 +450,8 @@ export type TournamentScalarWhereWithAggregatesInput = {
   cancelledAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
   registrationClosedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
   reEntryClosedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
+  addOnUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
+  addOnClosedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Tournament"> | Date | string | null
 }
 
 export type TournamentCreateInput = {
@@ -447,6 +471,8 @@ export type TournamentCreateInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
@@ -472,6 +498,8 @@ export type TournamentUncheckedCreateInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
@@ -495,6 +523,8 @@ export type TournamentUpdateInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
@@ -520,6 +550,8 @@ export type TournamentUncheckedUpdateInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
@@ -544,6 +576,8 @@ export type TournamentCreateManyInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
 }
 
 export type TournamentUpdateManyMutationInput = {
@@ -563,6 +597,8 @@ export type TournamentUpdateManyMutationInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentUncheckedUpdateManyInput = {
@@ -583,6 +619,8 @@ export type TournamentUncheckedUpdateManyInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentListRelationFilter = {
@@ -618,6 +656,8 @@ export type TournamentCountOrderByAggregateInput = {
   cancelledAt?: Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrder
   reEntryClosedAt?: Prisma.SortOrder
+  addOnUntil?: Prisma.SortOrder
+  addOnClosedAt?: Prisma.SortOrder
 }
 
 export type TournamentAvgOrderByAggregateInput = {
@@ -644,6 +684,8 @@ export type TournamentMaxOrderByAggregateInput = {
   cancelledAt?: Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrder
   reEntryClosedAt?: Prisma.SortOrder
+  addOnUntil?: Prisma.SortOrder
+  addOnClosedAt?: Prisma.SortOrder
 }
 
 export type TournamentMinOrderByAggregateInput = {
@@ -663,6 +705,8 @@ export type TournamentMinOrderByAggregateInput = {
   cancelledAt?: Prisma.SortOrder
   registrationClosedAt?: Prisma.SortOrder
   reEntryClosedAt?: Prisma.SortOrder
+  addOnUntil?: Prisma.SortOrder
+  addOnClosedAt?: Prisma.SortOrder
 }
 
 export type TournamentSumOrderByAggregateInput = {
@@ -800,6 +844,8 @@ export type TournamentCreateWithoutCreatorInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
@@ -823,6 +869,8 @@ export type TournamentUncheckedCreateWithoutCreatorInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
@@ -876,6 +924,8 @@ export type TournamentScalarWhereInput = {
   cancelledAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   registrationClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
   reEntryClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  addOnUntil?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
+  addOnClosedAt?: Prisma.DateTimeNullableFilter<"Tournament"> | Date | string | null
 }
 
 export type TournamentCreateWithoutAccountsInput = {
@@ -895,6 +945,8 @@ export type TournamentCreateWithoutAccountsInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
@@ -919,6 +971,8 @@ export type TournamentUncheckedCreateWithoutAccountsInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
@@ -957,6 +1011,8 @@ export type TournamentUpdateWithoutAccountsInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
@@ -981,6 +1037,8 @@ export type TournamentUncheckedUpdateWithoutAccountsInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1003,6 +1061,8 @@ export type TournamentCreateWithoutTransactionsInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
@@ -1027,6 +1087,8 @@ export type TournamentUncheckedCreateWithoutTransactionsInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
@@ -1065,6 +1127,8 @@ export type TournamentUpdateWithoutTransactionsInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
@@ -1089,6 +1153,8 @@ export type TournamentUncheckedUpdateWithoutTransactionsInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1111,6 +1177,8 @@ export type TournamentCreateWithoutEntriesInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   tables?: Prisma.TournamentTableCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
@@ -1135,6 +1203,8 @@ export type TournamentUncheckedCreateWithoutEntriesInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   tables?: Prisma.TournamentTableUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
@@ -1173,6 +1243,8 @@ export type TournamentUpdateWithoutEntriesInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
@@ -1197,6 +1269,8 @@ export type TournamentUncheckedUpdateWithoutEntriesInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1219,6 +1293,8 @@ export type TournamentCreateWithoutTablesInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   creator?: Prisma.UserCreateNestedOneWithoutTournamentsInput
   entries?: Prisma.TournamentEntryCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountCreateNestedManyWithoutTournamentInput
@@ -1243,6 +1319,8 @@ export type TournamentUncheckedCreateWithoutTablesInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
   entries?: Prisma.TournamentEntryUncheckedCreateNestedManyWithoutTournamentInput
   accounts?: Prisma.LedgerAccountUncheckedCreateNestedManyWithoutTournamentInput
   transactions?: Prisma.LedgerTransactionUncheckedCreateNestedManyWithoutTournamentInput
@@ -1281,6 +1359,8 @@ export type TournamentUpdateWithoutTablesInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   creator?: Prisma.UserUpdateOneWithoutTournamentsNestedInput
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
@@ -1305,6 +1385,8 @@ export type TournamentUncheckedUpdateWithoutTablesInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
   transactions?: Prisma.LedgerTransactionUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1327,6 +1409,8 @@ export type TournamentCreateManyCreatorInput = {
   cancelledAt?: Date | string | null
   registrationClosedAt?: Date | string | null
   reEntryClosedAt?: Date | string | null
+  addOnUntil?: Date | string | null
+  addOnClosedAt?: Date | string | null
 }
 
 export type TournamentUpdateWithoutCreatorInput = {
@@ -1346,6 +1430,8 @@ export type TournamentUpdateWithoutCreatorInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUpdateManyWithoutTournamentNestedInput
@@ -1369,6 +1455,8 @@ export type TournamentUncheckedUpdateWithoutCreatorInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.TournamentEntryUncheckedUpdateManyWithoutTournamentNestedInput
   tables?: Prisma.TournamentTableUncheckedUpdateManyWithoutTournamentNestedInput
   accounts?: Prisma.LedgerAccountUncheckedUpdateManyWithoutTournamentNestedInput
@@ -1392,6 +1480,8 @@ export type TournamentUncheckedUpdateManyWithoutCreatorInput = {
   cancelledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   registrationClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reEntryClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnClosedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 
@@ -1470,6 +1560,8 @@ export type TournamentSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   cancelledAt?: boolean
   registrationClosedAt?: boolean
   reEntryClosedAt?: boolean
+  addOnUntil?: boolean
+  addOnClosedAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
   entries?: boolean | Prisma.Tournament$entriesArgs<ExtArgs>
   tables?: boolean | Prisma.Tournament$tablesArgs<ExtArgs>
@@ -1496,6 +1588,8 @@ export type TournamentSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   cancelledAt?: boolean
   registrationClosedAt?: boolean
   reEntryClosedAt?: boolean
+  addOnUntil?: boolean
+  addOnClosedAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
 }, ExtArgs["result"]["tournament"]>
 
@@ -1517,6 +1611,8 @@ export type TournamentSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   cancelledAt?: boolean
   registrationClosedAt?: boolean
   reEntryClosedAt?: boolean
+  addOnUntil?: boolean
+  addOnClosedAt?: boolean
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
 }, ExtArgs["result"]["tournament"]>
 
@@ -1538,9 +1634,11 @@ export type TournamentSelectScalar = {
   cancelledAt?: boolean
   registrationClosedAt?: boolean
   reEntryClosedAt?: boolean
+  addOnUntil?: boolean
+  addOnClosedAt?: boolean
 }
 
-export type TournamentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "format" | "status" | "config" | "createdBy" | "buyIn" | "fee" | "minEntrants" | "maxEntrants" | "startsAt" | "createdAt" | "startedAt" | "finishedAt" | "cancelledAt" | "registrationClosedAt" | "reEntryClosedAt", ExtArgs["result"]["tournament"]>
+export type TournamentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "format" | "status" | "config" | "createdBy" | "buyIn" | "fee" | "minEntrants" | "maxEntrants" | "startsAt" | "createdAt" | "startedAt" | "finishedAt" | "cancelledAt" | "registrationClosedAt" | "reEntryClosedAt" | "addOnUntil" | "addOnClosedAt", ExtArgs["result"]["tournament"]>
 export type TournamentInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   creator?: boolean | Prisma.Tournament$creatorArgs<ExtArgs>
   entries?: boolean | Prisma.Tournament$entriesArgs<ExtArgs>
@@ -1605,6 +1703,16 @@ export type $TournamentPayload<ExtArgs extends runtime.Types.Extensions.Internal
      * re-entry may still be open, and for every tournament whose config has no reEntry.
      */
     reEntryClosedAt: Date | null
+    /**
+     * When the add-on's sale ends: set once by the director at the start of the first break (the
+     * break's end), for a config with addOn. Null: not on sale yet (and for every config without one).
+     */
+    addOnUntil: Date | null
+    /**
+     * When the director closed the add-ons once the break was over: from then on none is bought or
+     * refunded, and the prize pool the payouts use is final as far as add-ons go.
+     */
+    addOnClosedAt: Date | null
   }, ExtArgs["result"]["tournament"]>
   composites: {}
 }
@@ -2050,6 +2158,8 @@ export interface TournamentFieldRefs {
   readonly cancelledAt: Prisma.FieldRef<"Tournament", 'DateTime'>
   readonly registrationClosedAt: Prisma.FieldRef<"Tournament", 'DateTime'>
   readonly reEntryClosedAt: Prisma.FieldRef<"Tournament", 'DateTime'>
+  readonly addOnUntil: Prisma.FieldRef<"Tournament", 'DateTime'>
+  readonly addOnClosedAt: Prisma.FieldRef<"Tournament", 'DateTime'>
 }
     
 

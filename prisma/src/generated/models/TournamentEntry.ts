@@ -51,6 +51,8 @@ export type TournamentEntryMinAggregateOutputType = {
   finishedAt: Date | null
   refundedAt: Date | null
   tableId: string | null
+  addOnAt: Date | null
+  addOnRefundedAt: Date | null
 }
 
 export type TournamentEntryMaxAggregateOutputType = {
@@ -65,6 +67,8 @@ export type TournamentEntryMaxAggregateOutputType = {
   finishedAt: Date | null
   refundedAt: Date | null
   tableId: string | null
+  addOnAt: Date | null
+  addOnRefundedAt: Date | null
 }
 
 export type TournamentEntryCountAggregateOutputType = {
@@ -79,6 +83,8 @@ export type TournamentEntryCountAggregateOutputType = {
   finishedAt: number
   refundedAt: number
   tableId: number
+  addOnAt: number
+  addOnRefundedAt: number
   _all: number
 }
 
@@ -107,6 +113,8 @@ export type TournamentEntryMinAggregateInputType = {
   finishedAt?: true
   refundedAt?: true
   tableId?: true
+  addOnAt?: true
+  addOnRefundedAt?: true
 }
 
 export type TournamentEntryMaxAggregateInputType = {
@@ -121,6 +129,8 @@ export type TournamentEntryMaxAggregateInputType = {
   finishedAt?: true
   refundedAt?: true
   tableId?: true
+  addOnAt?: true
+  addOnRefundedAt?: true
 }
 
 export type TournamentEntryCountAggregateInputType = {
@@ -135,6 +145,8 @@ export type TournamentEntryCountAggregateInputType = {
   finishedAt?: true
   refundedAt?: true
   tableId?: true
+  addOnAt?: true
+  addOnRefundedAt?: true
   _all?: true
 }
 
@@ -236,6 +248,8 @@ export type TournamentEntryGroupByOutputType = {
   finishedAt: Date | null
   refundedAt: Date | null
   tableId: string | null
+  addOnAt: Date | null
+  addOnRefundedAt: Date | null
   _count: TournamentEntryCountAggregateOutputType | null
   _avg: TournamentEntryAvgAggregateOutputType | null
   _sum: TournamentEntrySumAggregateOutputType | null
@@ -273,6 +287,8 @@ export type TournamentEntryWhereInput = {
   finishedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   refundedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   tableId?: Prisma.UuidNullableFilter<"TournamentEntry"> | string | null
+  addOnAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
+  addOnRefundedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   tournament?: Prisma.XOR<Prisma.TournamentScalarRelationFilter, Prisma.TournamentWhereInput>
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
 }
@@ -289,6 +305,8 @@ export type TournamentEntryOrderByWithRelationInput = {
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   refundedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   tableId?: Prisma.SortOrderInput | Prisma.SortOrder
+  addOnAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  addOnRefundedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   tournament?: Prisma.TournamentOrderByWithRelationInput
   user?: Prisma.UserOrderByWithRelationInput
 }
@@ -309,6 +327,8 @@ export type TournamentEntryWhereUniqueInput = Prisma.AtLeast<{
   finishedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   refundedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   tableId?: Prisma.UuidNullableFilter<"TournamentEntry"> | string | null
+  addOnAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
+  addOnRefundedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   tournament?: Prisma.XOR<Prisma.TournamentScalarRelationFilter, Prisma.TournamentWhereInput>
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
 }, "id" | "tournamentId_userId_entryNo">
@@ -325,6 +345,8 @@ export type TournamentEntryOrderByWithAggregationInput = {
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   refundedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   tableId?: Prisma.SortOrderInput | Prisma.SortOrder
+  addOnAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  addOnRefundedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.TournamentEntryCountOrderByAggregateInput
   _avg?: Prisma.TournamentEntryAvgOrderByAggregateInput
   _max?: Prisma.TournamentEntryMaxOrderByAggregateInput
@@ -347,6 +369,8 @@ export type TournamentEntryScalarWhereWithAggregatesInput = {
   finishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"TournamentEntry"> | Date | string | null
   refundedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"TournamentEntry"> | Date | string | null
   tableId?: Prisma.UuidNullableWithAggregatesFilter<"TournamentEntry"> | string | null
+  addOnAt?: Prisma.DateTimeNullableWithAggregatesFilter<"TournamentEntry"> | Date | string | null
+  addOnRefundedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"TournamentEntry"> | Date | string | null
 }
 
 export type TournamentEntryCreateInput = {
@@ -359,6 +383,8 @@ export type TournamentEntryCreateInput = {
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
   tableId?: string | null
+  addOnAt?: Date | string | null
+  addOnRefundedAt?: Date | string | null
   tournament: Prisma.TournamentCreateNestedOneWithoutEntriesInput
   user: Prisma.UserCreateNestedOneWithoutTournamentEntriesInput
 }
@@ -375,6 +401,8 @@ export type TournamentEntryUncheckedCreateInput = {
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
   tableId?: string | null
+  addOnAt?: Date | string | null
+  addOnRefundedAt?: Date | string | null
 }
 
 export type TournamentEntryUpdateInput = {
@@ -387,6 +415,8 @@ export type TournamentEntryUpdateInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tournament?: Prisma.TournamentUpdateOneRequiredWithoutEntriesNestedInput
   user?: Prisma.UserUpdateOneRequiredWithoutTournamentEntriesNestedInput
 }
@@ -403,6 +433,8 @@ export type TournamentEntryUncheckedUpdateInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentEntryCreateManyInput = {
@@ -417,6 +449,8 @@ export type TournamentEntryCreateManyInput = {
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
   tableId?: string | null
+  addOnAt?: Date | string | null
+  addOnRefundedAt?: Date | string | null
 }
 
 export type TournamentEntryUpdateManyMutationInput = {
@@ -429,6 +463,8 @@ export type TournamentEntryUpdateManyMutationInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentEntryUncheckedUpdateManyInput = {
@@ -443,6 +479,8 @@ export type TournamentEntryUncheckedUpdateManyInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentEntryListRelationFilter = {
@@ -473,6 +511,8 @@ export type TournamentEntryCountOrderByAggregateInput = {
   finishedAt?: Prisma.SortOrder
   refundedAt?: Prisma.SortOrder
   tableId?: Prisma.SortOrder
+  addOnAt?: Prisma.SortOrder
+  addOnRefundedAt?: Prisma.SortOrder
 }
 
 export type TournamentEntryAvgOrderByAggregateInput = {
@@ -493,6 +533,8 @@ export type TournamentEntryMaxOrderByAggregateInput = {
   finishedAt?: Prisma.SortOrder
   refundedAt?: Prisma.SortOrder
   tableId?: Prisma.SortOrder
+  addOnAt?: Prisma.SortOrder
+  addOnRefundedAt?: Prisma.SortOrder
 }
 
 export type TournamentEntryMinOrderByAggregateInput = {
@@ -507,6 +549,8 @@ export type TournamentEntryMinOrderByAggregateInput = {
   finishedAt?: Prisma.SortOrder
   refundedAt?: Prisma.SortOrder
   tableId?: Prisma.SortOrder
+  addOnAt?: Prisma.SortOrder
+  addOnRefundedAt?: Prisma.SortOrder
 }
 
 export type TournamentEntrySumOrderByAggregateInput = {
@@ -613,6 +657,8 @@ export type TournamentEntryCreateWithoutUserInput = {
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
   tableId?: string | null
+  addOnAt?: Date | string | null
+  addOnRefundedAt?: Date | string | null
   tournament: Prisma.TournamentCreateNestedOneWithoutEntriesInput
 }
 
@@ -627,6 +673,8 @@ export type TournamentEntryUncheckedCreateWithoutUserInput = {
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
   tableId?: string | null
+  addOnAt?: Date | string | null
+  addOnRefundedAt?: Date | string | null
 }
 
 export type TournamentEntryCreateOrConnectWithoutUserInput = {
@@ -670,6 +718,8 @@ export type TournamentEntryScalarWhereInput = {
   finishedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   refundedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
   tableId?: Prisma.UuidNullableFilter<"TournamentEntry"> | string | null
+  addOnAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
+  addOnRefundedAt?: Prisma.DateTimeNullableFilter<"TournamentEntry"> | Date | string | null
 }
 
 export type TournamentEntryCreateWithoutTournamentInput = {
@@ -682,6 +732,8 @@ export type TournamentEntryCreateWithoutTournamentInput = {
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
   tableId?: string | null
+  addOnAt?: Date | string | null
+  addOnRefundedAt?: Date | string | null
   user: Prisma.UserCreateNestedOneWithoutTournamentEntriesInput
 }
 
@@ -696,6 +748,8 @@ export type TournamentEntryUncheckedCreateWithoutTournamentInput = {
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
   tableId?: string | null
+  addOnAt?: Date | string | null
+  addOnRefundedAt?: Date | string | null
 }
 
 export type TournamentEntryCreateOrConnectWithoutTournamentInput = {
@@ -735,6 +789,8 @@ export type TournamentEntryCreateManyUserInput = {
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
   tableId?: string | null
+  addOnAt?: Date | string | null
+  addOnRefundedAt?: Date | string | null
 }
 
 export type TournamentEntryUpdateWithoutUserInput = {
@@ -747,6 +803,8 @@ export type TournamentEntryUpdateWithoutUserInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tournament?: Prisma.TournamentUpdateOneRequiredWithoutEntriesNestedInput
 }
 
@@ -761,6 +819,8 @@ export type TournamentEntryUncheckedUpdateWithoutUserInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentEntryUncheckedUpdateManyWithoutUserInput = {
@@ -774,6 +834,8 @@ export type TournamentEntryUncheckedUpdateManyWithoutUserInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentEntryCreateManyTournamentInput = {
@@ -787,6 +849,8 @@ export type TournamentEntryCreateManyTournamentInput = {
   finishedAt?: Date | string | null
   refundedAt?: Date | string | null
   tableId?: string | null
+  addOnAt?: Date | string | null
+  addOnRefundedAt?: Date | string | null
 }
 
 export type TournamentEntryUpdateWithoutTournamentInput = {
@@ -799,6 +863,8 @@ export type TournamentEntryUpdateWithoutTournamentInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutTournamentEntriesNestedInput
 }
 
@@ -813,6 +879,8 @@ export type TournamentEntryUncheckedUpdateWithoutTournamentInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TournamentEntryUncheckedUpdateManyWithoutTournamentInput = {
@@ -826,6 +894,8 @@ export type TournamentEntryUncheckedUpdateManyWithoutTournamentInput = {
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   refundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   tableId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  addOnAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  addOnRefundedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 
@@ -842,6 +912,8 @@ export type TournamentEntrySelect<ExtArgs extends runtime.Types.Extensions.Inter
   finishedAt?: boolean
   refundedAt?: boolean
   tableId?: boolean
+  addOnAt?: boolean
+  addOnRefundedAt?: boolean
   tournament?: boolean | Prisma.TournamentDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["tournamentEntry"]>
@@ -858,6 +930,8 @@ export type TournamentEntrySelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   finishedAt?: boolean
   refundedAt?: boolean
   tableId?: boolean
+  addOnAt?: boolean
+  addOnRefundedAt?: boolean
   tournament?: boolean | Prisma.TournamentDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["tournamentEntry"]>
@@ -874,6 +948,8 @@ export type TournamentEntrySelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   finishedAt?: boolean
   refundedAt?: boolean
   tableId?: boolean
+  addOnAt?: boolean
+  addOnRefundedAt?: boolean
   tournament?: boolean | Prisma.TournamentDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["tournamentEntry"]>
@@ -890,9 +966,11 @@ export type TournamentEntrySelectScalar = {
   finishedAt?: boolean
   refundedAt?: boolean
   tableId?: boolean
+  addOnAt?: boolean
+  addOnRefundedAt?: boolean
 }
 
-export type TournamentEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "tournamentId" | "userId" | "entryNo" | "status" | "place" | "prize" | "createdAt" | "finishedAt" | "refundedAt" | "tableId", ExtArgs["result"]["tournamentEntry"]>
+export type TournamentEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "tournamentId" | "userId" | "entryNo" | "status" | "place" | "prize" | "createdAt" | "finishedAt" | "refundedAt" | "tableId" | "addOnAt" | "addOnRefundedAt", ExtArgs["result"]["tournamentEntry"]>
 export type TournamentEntryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   tournament?: boolean | Prisma.TournamentDefaultArgs<ExtArgs>
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -934,6 +1012,16 @@ export type $TournamentEntryPayload<ExtArgs extends runtime.Types.Extensions.Int
      * them; null before the start and once out.
      */
     tableId: string | null
+    /**
+     * When this entry bought the add-on (its cost paid into the pool, `tournament-add-on:<entry>`);
+     * null: it has not. At most once per entry.
+     */
+    addOnAt: Date | null
+    /**
+     * When the add-on's cost was paid back (`tournament-add-on-refund:<entry>`): its player was out
+     * before the director gave the chips. Only with add_on_at (a CHECK in the migration).
+     */
+    addOnRefundedAt: Date | null
   }, ExtArgs["result"]["tournamentEntry"]>
   composites: {}
 }
@@ -1370,6 +1458,8 @@ export interface TournamentEntryFieldRefs {
   readonly finishedAt: Prisma.FieldRef<"TournamentEntry", 'DateTime'>
   readonly refundedAt: Prisma.FieldRef<"TournamentEntry", 'DateTime'>
   readonly tableId: Prisma.FieldRef<"TournamentEntry", 'String'>
+  readonly addOnAt: Prisma.FieldRef<"TournamentEntry", 'DateTime'>
+  readonly addOnRefundedAt: Prisma.FieldRef<"TournamentEntry", 'DateTime'>
 }
     
 

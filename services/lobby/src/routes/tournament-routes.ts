@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Tournaments } from '../tournaments.js';
 import {
+  tournamentAddOnSchema,
   tournamentDetailSchema,
   tournamentEntrySchema,
   tournamentIdParamSchema,
@@ -10,7 +11,7 @@ import {
 } from '../schemas.js';
 import { cookieAuth, errors, json, type Env } from './http.js';
 
-/** Tournaments: the list, one with its players and payouts, register and unregister. */
+/** Tournaments: the list, one with its players and payouts, register and unregister, the add-on. */
 export function registerTournamentRoutes(app: OpenAPIHono<Env>, tournaments: Tournaments): void {
   app.openapi(
     createRoute({
@@ -75,5 +76,27 @@ export function registerTournamentRoutes(app: OpenAPIHono<Env>, tournaments: Tou
       },
     }),
     async (c) => c.json(await tournaments.unregister(c.get('auth').userId, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/tournaments/{id}/add-on',
+      summary: 'Buy the add-on at the first break: its chips at your table, its cost to the prize pool',
+      description:
+        'For a tournament whose config has addOn {chips, cost}: on sale while add_on_open (from the start of ' +
+        'the first break, when its director opens the sale, until add_on_until, the break’s end), once per ' +
+        'entry, for the entry you are playing (can_add_on in the detail). The cost goes from your wallet into ' +
+        'the prize pool and the director adds the chips at your table; if you are out before it does, the cost ' +
+        'comes back to your wallet (tournament_add_on_refund). Buying again for the same entry changes nothing ' +
+        '(replayed, nothing charged). Refused while no add-on is on sale: the tournament offers none, the first ' +
+        'break has not come or the sale is over (tournament_closed); when you hold no entry playing: not in ' +
+        'it, registered late and not seated yet, or out (not_registered); when the wallet cannot pay ' +
+        '(insufficient_funds). Counts against FELT_TOURNAMENT_CHANGES_PER_USER with registrations (rate_limited).',
+      security: cookieAuth,
+      request: { params: tournamentIdParamSchema },
+      responses: { 200: json(tournamentAddOnSchema, 'Bought'), ...errors(400, 401, 404, 409, 429) },
+    }),
+    async (c) => c.json(await tournaments.addOn(c.get('auth').userId, c.req.valid('param').id), 200),
   );
 }
