@@ -778,8 +778,9 @@ export async function tournamentAddOnsBought(
  * Pays an add-on back, as the director does when the entry's player was out before it could give
  * the chips: the cost from the prize pool to the wallet (`tournament-add-on-refund:<entry>`; a cost
  * of 0 posts nothing) and the entry's `add_on_refunded_at` set. Again: `replayed`, nothing paid.
- * Refused for an unknown entry (`not_registered`), an entry that bought no add-on (`no_add_on`), and
- * once the add-ons are closed (`add_on_closed`: the prize pool the payouts use is final then).
+ * Refused for an unknown entry (`not_registered`) and an entry that bought no add-on (`no_add_on`).
+ * Also after the close: the director closes the sale first (nothing more is bought), then gives or
+ * pays back every add-on bought before it, and reads the close again for the pool the payouts share.
  */
 export async function refundTournamentAddOn(
   prisma: PrismaClient,
@@ -799,13 +800,6 @@ export async function refundTournamentAddOn(
         throw new TournamentRefusedError(TournamentRefusal.NO_ADD_ON, t.id, `entry ${entry.id} bought no add-on`);
       }
       if (entry.addOnRefundedAt !== null) return { replayed: true };
-      if (t.addOnClosedAt !== null) {
-        throw new TournamentRefusedError(
-          TournamentRefusal.ADD_ON_CLOSED,
-          t.id,
-          `the add-ons are closed (since ${t.addOnClosedAt.toISOString()}): the prize pool is final`,
-        );
-      }
       const cost = addOnCost(t);
       await tx.tournamentEntry.update({ where: { id: entry.id }, data: { addOnRefundedAt: new Date() } });
       if (cost > 0n) {
@@ -827,11 +821,12 @@ export async function refundTournamentAddOn(
 
 /**
  * Closes the add-ons, as the director does once the first break is over: `add_on_closed_at` is set
- * once, and from then on none is bought or refunded. Returns what the payouts share: `prizePool`,
+ * once, and from then on none is bought (one bought before may still be paid back). Returns what the
+ * payouts share: `prizePool`,
  * every chip paid into the pool (each entry not refunded's buy-in, re-entries included, and each
  * add-on not refunded's cost; prizes already paid are not deducted), and `entries`, the entries not
  * refunded (the field). Closing again changes nothing (`replayed`, the first close's time) and
- * answers the same, unless late registration took entries since; a first close is refused unless
+ * answers the pool as it is then (less an add-on paid back since); a first close is refused unless
  * the tournament is running (`not_running`) and its config has addOn (`add_on_closed`).
  */
 export async function closeTournamentAddOns(

@@ -437,6 +437,10 @@ export class DirectorActor {
       next = { ...next, addOnSale: { until, handled: [], given: 0, closed: false } };
       this.deps.logger.info({ event: 'add_on_open', tournamentId, until }, 'the add-on is on sale');
     }
+    // Past the break (or the tournament is over): the sale closes first, so that nothing is bought
+    // after the add-ons read below; each is then given or paid back, and the close is read again.
+    const closing = finished || now >= next.addOnSale!.until;
+    if (closing) await this.deps.store.closeAddOns(tournamentId);
     const handled = new Set(next.addOnSale!.handled);
     let given = next.addOnSale!.given ?? 0;
     for (const bought of await this.deps.store.addOnsBought(tournamentId)) {
@@ -461,7 +465,6 @@ export class DirectorActor {
       }
       handled.add(bought.entryId);
     }
-    const closing = finished || now >= next.addOnSale!.until;
     let pool = next.entrants * config.buyIn + given * config.addOn.cost;
     if (closing) {
       const closed = await this.deps.store.closeAddOns(tournamentId);
