@@ -652,6 +652,8 @@ export const en = {
       tournament_entry: 'Tournament entry',
       tournament_refund: 'Tournament refund',
       tournament_prize: 'Tournament prize',
+      tournament_add_on: 'Tournament add-on',
+      tournament_add_on_refund: 'Tournament add-on refund',
       other: 'Other',
     },
   },

@@ -644,6 +644,8 @@ export const zhCN: Catalog = {
       tournament_entry: '锦标赛报名',
       tournament_refund: '锦标赛退款',
       tournament_prize: '锦标赛奖金',
+      tournament_add_on: '锦标赛加码',
+      tournament_add_on_refund: '锦标赛加码退款',
       other: '其他',
     },
   },

@@ -225,6 +225,9 @@ export function tournamentDetail(
     registered: true,
     can_re_enter: false,
     your_table_id: null,
+    add_on_open: false,
+    add_on_until: null,
+    can_add_on: false,
     ...over,
   };
 }
