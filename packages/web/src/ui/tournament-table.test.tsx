@@ -152,6 +152,7 @@ describe('TableRoom at a tournament table', () => {
       chatSending: false,
       tournament,
       movedTo: null,
+      addOn: null,
     };
     return { store: new Store(state), clock: new ServerClock(serverNow), tableId: TABLE } as unknown as TableController;
   }

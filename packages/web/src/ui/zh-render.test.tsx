@@ -541,6 +541,7 @@ function controllerFor(model: TableModel, over: Partial<TableScreenState> = {}):
     chatSending: false,
     tournament: null,
     movedTo: null,
+    addOn: null,
     ...over,
   };
   return {
