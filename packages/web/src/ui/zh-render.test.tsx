@@ -881,6 +881,24 @@ describe('every screen in Chinese', () => {
       expect(html).toContain('data-testid="tournament-bar"');
       expectChinese(html);
     }
+    // The add-on on sale during a break, at the table and in a tile.
+    const addOn = { tournamentId: TOURNAMENT, chips: 5_000, cost: 100, until: 1_764_400_240_000, busy: false };
+    for (const tile of [undefined, { compact: true, shortcutsActive: true, onClose: () => undefined }]) {
+      const html = render(
+        <TableRoom
+          app={app}
+          controller={controllerFor(model, {
+            tournament: { view: view({ break_ends_at: 1_764_400_300_000 }), place: 2, result: null, pending: null },
+            addOn,
+          })}
+          onExit={() => undefined}
+          tile={tile}
+        />,
+      );
+      expect(html).toContain('>购买加码：5,000 筹码，售价 100</button>');
+      expect(html).toContain('剩余 4:00');
+      expectChinese(html);
+    }
     expectChineseText(t('tournamentTable.moved'));
   });
 
