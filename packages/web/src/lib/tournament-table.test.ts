@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyLocale, formatTime } from '../i18n/i18n.js';
-import { ALICE, TOURNAMENT, tournamentDetail, tournamentView } from '../test-support/fixtures.js';
+import { ADD_ON_CONFIG, ALICE, TOURNAMENT, tournamentDetail, tournamentView } from '../test-support/fixtures.js';
 import {
+  breakAddOn,
   fieldText,
   followTournament,
   levelClock,
@@ -279,5 +280,34 @@ describe('the header’s words', () => {
     expect(resultPlaceText({ place: 3, prize: 100 }, 9)).toBe('You finished in place 3 of 9.');
     expect(resultPrizeText({ place: 3, prize: 1_100 })).toBe('Your prize: 1,100 chips, paid to your wallet.');
     expect(resultPrizeText({ place: 4, prize: 0 })).toBe('No prize this time.');
+  });
+});
+
+describe('breakAddOn', () => {
+  const until = '2026-12-06T19:25:00.000Z';
+  const running = (over: Parameters<typeof tournamentDetail>[0] = {}) =>
+    tournamentDetail({ status: 'running', ...over }, ADD_ON_CONFIG);
+
+  it('offers the add-on the lobby says you may buy now, with its terms and the sale’s end', () => {
+    expect(breakAddOn(running({ add_on_open: true, add_on_until: until, can_add_on: true }))).toEqual({
+      kind: 'offer',
+      offer: { chips: 5_000, cost: 100, until: Date.parse(until) },
+    });
+  });
+
+  it('waits while the sale has not opened in a tournament that has one (its director opens it at the break)', () => {
+    expect(breakAddOn(running())).toEqual({ kind: 'wait' });
+    // Read before the start: the sale is still to come.
+    expect(breakAddOn(running({ status: 'registering' }))).toEqual({ kind: 'wait' });
+  });
+
+  it('nothing, for good: no add-on, on sale but not to you, its sale over, or the tournament over', () => {
+    expect(breakAddOn(tournamentDetail({ status: 'running', add_on_open: true, can_add_on: true }))).toEqual({
+      kind: 'none',
+    });
+    expect(breakAddOn(running({ add_on_open: true, add_on_until: until }))).toEqual({ kind: 'none' });
+    expect(breakAddOn(running({ add_on_until: until }))).toEqual({ kind: 'none' });
+    expect(breakAddOn(running({ status: 'finished' }))).toEqual({ kind: 'none' });
+    expect(breakAddOn(running({ status: 'cancelled' }))).toEqual({ kind: 'none' });
   });
 });

@@ -1,13 +1,13 @@
 // What a tournament's table says about the tournament (docs/protocol.md, "Tournaments"): the level and
 // its blinds, the time to the next level or the end of a break, the field, the player's place by the
-// rank of their stack, and the place and prize once they are out (or won): their last entry's, as the
-// lobby tells which entry that is. Pure functions over the table's `tournament` view and the lobby's
-// tournament detail; the sentences come from the catalog.
+// rank of their stack, the place and prize once they are out (or won): their last entry's, as the
+// lobby tells which entry that is, and the add-on the lobby sells them during a break. Pure functions
+// over the table's `tournament` view and the lobby's tournament detail; the sentences come from the catalog.
 import type { LobbyTournamentDetail } from '@felt/client';
 import type { TournamentView } from '@felt/protocol';
 import { formatTime, t } from '../i18n/i18n.js';
 import { chips, clockText } from './format.js';
-import { blindsText } from './tournaments.js';
+import { addOnOffer, blindsText, type AddOnOffer } from './tournaments.js';
 
 export type TournamentLevel = TournamentView['level'];
 
@@ -253,4 +253,31 @@ export function resultPrizeText(result: TournamentResult): string {
   return result.prize > 0
     ? t('tournamentTable.resultPrize', { amount: chips(result.prize) })
     : t('tournamentTable.resultNoPrize');
+}
+
+/** What a tournament table makes of the lobby's detail during a break, about the add-on. */
+export type BreakAddOn =
+  /** On sale to you now (`can_add_on`): offer it at the table. */
+  | { readonly kind: 'offer'; readonly offer: AddOnOffer }
+  /**
+   * Not on sale yet, in a tournament that has one: its director opens the sale just after the first
+   * break starts, so the lobby is asked again (at the tab's pace) while the break lasts.
+   */
+  | { readonly kind: 'wait' }
+  /**
+   * Nothing to offer, and nothing will be: no add-on in the config, on sale but not to you (bought, or
+   * no entry in play), its sale over, or the tournament over.
+   */
+  | { readonly kind: 'none' };
+
+/** The add-on at a tournament table during a break, from the lobby's detail (the page's last read, or a fresh one). */
+export function breakAddOn(
+  d: Pick<LobbyTournamentDetail, 'status' | 'config' | 'add_on_open' | 'add_on_until' | 'can_add_on'>,
+): BreakAddOn {
+  const offer = addOnOffer(d);
+  if (offer !== null) return { kind: 'offer', offer };
+  if (d.config.addOn === null || d.config.addOn === undefined) return { kind: 'none' };
+  if (d.add_on_open || d.add_on_until !== null) return { kind: 'none' };
+  if (d.status === 'finished' || d.status === 'cancelled') return { kind: 'none' };
+  return { kind: 'wait' };
 }

@@ -1,9 +1,21 @@
 import { LobbyApiError } from '@felt/client';
 import { STRUCTURE_PRESETS } from '@felt/engine';
 import { describe, expect, it } from 'vitest';
-import { ALICE, tournamentDetail, tournamentSummary, TOURNAMENT_CONFIG } from '../test-support/fixtures.js';
+import { formatTime } from '../i18n/i18n.js';
+import {
+  ADD_ON_CONFIG,
+  ALICE,
+  tournamentDetail,
+  tournamentSummary,
+  TOURNAMENT_CONFIG,
+} from '../test-support/fixtures.js';
 import { dateTimeText } from './format.js';
 import {
+  addOnBuyText,
+  addOnErrorText,
+  addOnOffer,
+  addOnRuleText,
+  addOnUntilText,
   anteText,
   blindsText,
   entrantsText,
@@ -103,6 +115,15 @@ describe('tournamentStructure', () => {
     expect(view.reEntry).toEqual({ max: 2, untilLevel: 3 });
     expect(reEntryText(view.reEntry)).toBe('Up to 2 re-entries, until the end of level 3');
     expect(reEntryText({ max: 1, untilLevel: 2 })).toBe('Up to 1 re-entry, until the end of level 2');
+  });
+
+  it('carries the add-on when the config has one, and says it among the facts', () => {
+    expect(tournamentStructure(tournamentDetail().config)!.addOn).toBeNull();
+    expect(addOnRuleText(null)).toBeNull();
+    const view = tournamentStructure(ADD_ON_CONFIG)!;
+    expect(view.addOn).toEqual({ chips: 5_000, cost: 100 });
+    expect(addOnRuleText(view.addOn)).toBe('5,000 chips for 100, at the first break');
+    expect(addOnRuleText({ chips: 2_000, cost: 0 })).toBe('2,000 chips, free, at the first break');
   });
 
   it('is null for a config that does not parse', () => {
@@ -233,5 +254,62 @@ describe('entryMarkText', () => {
     expect(entryMarkText({ entry_no: 1 })).toBeNull();
     expect(entryMarkText({ entry_no: 2 })).toBe('Entry 2');
     expect(entryMarkText({ entry_no: 3 })).toBe('Entry 3');
+  });
+});
+
+describe('the add-on on sale', () => {
+  const until = '2026-12-06T19:25:00.000Z';
+  const at = Date.parse(until);
+
+  it('is offered exactly when the lobby says you may buy it, with the config’s terms and the sale’s end', () => {
+    const open = { status: 'running' as const, add_on_open: true, add_on_until: until };
+    expect(addOnOffer(tournamentDetail({ ...open, can_add_on: true }, ADD_ON_CONFIG))).toEqual({
+      chips: 5_000,
+      cost: 100,
+      until: at,
+    });
+    // On sale, but you bought it (or are not playing): the lobby says only that you cannot buy.
+    expect(addOnOffer(tournamentDetail({ ...open, can_add_on: false }, ADD_ON_CONFIG))).toBeNull();
+    // Before the sale opens, and after it is over.
+    expect(addOnOffer(tournamentDetail({ status: 'running' }, ADD_ON_CONFIG))).toBeNull();
+    expect(addOnOffer(tournamentDetail({ status: 'running', add_on_until: until }, ADD_ON_CONFIG))).toBeNull();
+    // A sale whose end the lobby did not give is still offered.
+    expect(addOnOffer(tournamentDetail({ ...open, add_on_until: null, can_add_on: true }, ADD_ON_CONFIG))).toEqual({
+      chips: 5_000,
+      cost: 100,
+      until: null,
+    });
+    // A config without an add-on offers none, whatever the flag says.
+    expect(addOnOffer(tournamentDetail({ ...open, can_add_on: true }))).toBeNull();
+  });
+
+  it('names the button with what it gives and costs', () => {
+    expect(addOnBuyText({ chips: 5_000, cost: 100 })).toBe('Buy the add-on: 5,000 chips for 100');
+    expect(addOnBuyText({ chips: 5_000, cost: 0 })).toBe('Take the add-on: 5,000 chips, free');
+  });
+
+  it('says until when it is on sale, with the time left (none below zero), or during the break', () => {
+    expect(addOnUntilText(at, at - 252_000)).toBe(`On sale until ${formatTime(new Date(at))} (4:12 left)`);
+    expect(addOnUntilText(at, at + 5_000)).toBe(`On sale until ${formatTime(new Date(at))} (0:00 left)`);
+    // The lobby's clock 60 s ahead of this browser's: the end in local time.
+    expect(addOnUntilText(at, at - 60_000, 60_000)).toBe(
+      `On sale until ${formatTime(new Date(at - 60_000))} (1:00 left)`,
+    );
+    expect(addOnUntilText(null, at)).toBe('On sale during the break');
+  });
+
+  it('a refused add-on: a closed sale says the break is over, no entry in play says so, the rest as they come', () => {
+    expect(addOnErrorText(new LobbyApiError(409, 'tournament_closed', 'x'))).toBe(
+      'The add-on is no longer on sale: its break is over.',
+    );
+    expect(addOnErrorText(new LobbyApiError(409, 'not_registered', 'x'))).toBe(
+      'You have no entry in play to add chips to.',
+    );
+    expect(addOnErrorText(new LobbyApiError(409, 'insufficient_funds', 'x'))).toBe(
+      'Your wallet does not have enough chips for that.',
+    );
+    expect(addOnErrorText(new LobbyApiError(429, 'rate_limited', 'x'))).toBe(
+      'Too many attempts. Wait a little and try again.',
+    );
   });
 });

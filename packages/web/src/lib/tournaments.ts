@@ -1,13 +1,13 @@
 // What the lobby's tournaments tab says (docs/dev/contracts.md, "Tournaments API"): the list's format,
 // status, price, field and start; one tournament's structure (its levels, their length and the
 // breaks between them, from the resolved config the lobby sends, read with @felt/protocol's own
-// parser) and its re-entry rule, its entrants, and whether the player may register, unregister or
-// re-enter now. Pure functions; the sentences come from the catalog.
+// parser), its re-entry rule and add-on, its entrants, whether the player may register, unregister or
+// re-enter now, and the add-on on sale to them. Pure functions; the sentences come from the catalog.
 import { LobbyApiError, type LobbyTournamentDetail, type LobbyTournamentSummary } from '@felt/client';
 import { LobbyErrorCode, safeParseTournamentConfig } from '@felt/protocol';
-import { t } from '../i18n/i18n.js';
+import { formatTime, t } from '../i18n/i18n.js';
 import { errorText } from './error-text.js';
-import { chips, dateTimeText } from './format.js';
+import { chips, clockText, dateTimeText } from './format.js';
 
 /** How often the tab reads the list (and the tournament shown) again while the page is visible. */
 export const TOURNAMENTS_POLL_MS = 5_000;
@@ -69,6 +69,14 @@ export interface StructureView {
   readonly startingStack: number;
   /** How often a busted player may buy in again, and until the end of which level; null: no re-entry. */
   readonly reEntry: { readonly max: number; readonly untilLevel: number } | null;
+  /** The add-on sold at the first break: its chips and its cost; null: none. */
+  readonly addOn: AddOnTerms | null;
+}
+
+/** An add-on: `chips` more tournament chips for `cost` wallet chips (to the prize pool). */
+export interface AddOnTerms {
+  readonly chips: number;
+  readonly cost: number;
 }
 
 /**
@@ -79,7 +87,7 @@ export interface StructureView {
 export function tournamentStructure(config: LobbyTournamentDetail['config']): StructureView | null {
   const parsed = safeParseTournamentConfig(config);
   if (!parsed.success) return null;
-  const { structure, startingStack, reEntry } = parsed.config;
+  const { structure, startingStack, reEntry, addOn } = parsed.config;
   const rows: StructureRow[] = [];
   structure.levels.forEach((l, i) => {
     rows.push({
@@ -100,6 +108,7 @@ export function tournamentStructure(config: LobbyTournamentDetail['config']): St
     length: structure.levelLength,
     startingStack,
     reEntry: reEntry === null ? null : { max: reEntry.max, untilLevel: reEntry.untilLevel },
+    addOn: addOn === null ? null : { chips: addOn.chips, cost: addOn.cost },
   };
 }
 
@@ -107,6 +116,72 @@ export function tournamentStructure(config: LobbyTournamentDetail['config']): St
 export function reEntryText(reEntry: StructureView['reEntry']): string | null {
   if (reEntry === null) return null;
   return t('tournaments.reEntryRule', { count: reEntry.max, level: reEntry.untilLevel });
+}
+
+/**
+ * "10,000 chips for 100, at the first break": the config's add-on among the facts ("free" when it
+ * costs nothing), or null when it has none.
+ */
+export function addOnRuleText(addOn: AddOnTerms | null): string | null {
+  if (addOn === null) return null;
+  return addOn.cost > 0
+    ? t('tournaments.addOnRule', { chips: chips(addOn.chips), cost: chips(addOn.cost) })
+    : t('tournaments.addOnRuleFree', { chips: chips(addOn.chips) });
+}
+
+/** "Buy the add-on: 10,000 chips for 100" (or "Take the add-on: 10,000 chips, free"): the button. */
+export function addOnBuyText(addOn: AddOnTerms): string {
+  return addOn.cost > 0
+    ? t('tournaments.addOnBuy', { chips: chips(addOn.chips), cost: chips(addOn.cost) })
+    : t('tournaments.addOnBuyFree', { chips: chips(addOn.chips) });
+}
+
+/** The add-on on sale to the player now: what it gives and costs, and when its sale ends. */
+export interface AddOnOffer extends AddOnTerms {
+  /** When the sale ends (ms since the epoch, the lobby's clock); null when the lobby did not say. */
+  readonly until: number | null;
+}
+
+/**
+ * The add-on the lobby's detail offers the player now (`can_add_on`: on sale, and they play an entry
+ * that has not bought it), with its terms from the config; null otherwise. The lobby decides: a
+ * player who bought it, or is out, is offered nothing (the detail says only that they cannot buy).
+ */
+export function addOnOffer(
+  d: Pick<LobbyTournamentDetail, 'can_add_on' | 'add_on_until' | 'config'>,
+): AddOnOffer | null {
+  const terms = d.config.addOn;
+  if (!d.can_add_on || terms === null || terms === undefined) return null;
+  const until = d.add_on_until === null ? Number.NaN : Date.parse(d.add_on_until);
+  return { chips: terms.chips, cost: terms.cost, until: Number.isNaN(until) ? null : until };
+}
+
+/**
+ * "On sale until 18:35 (4:12 left)" at time `now` (the lobby's clock, ms); "On sale during the break"
+ * when the lobby gave no end. `offsetMs` (that clock minus this browser's) puts the end in local time.
+ */
+export function addOnUntilText(until: number | null, now: number, offsetMs = 0): string {
+  if (until === null) return t('tournaments.addOnDuringBreak');
+  return t('tournaments.addOnUntil', {
+    time: formatTime(new Date(until - offsetMs)),
+    left: clockText(Math.max(0, until - now)),
+  });
+}
+
+/**
+ * An add-on's refusal in words. The lobby answers `tournament_closed` when none is on sale, which for
+ * a player it was offered to means the sale is over (the break ended); `not_registered` when they no
+ * longer play an entry (out meanwhile). Every other refusal (insufficient_funds, rate_limited, …)
+ * reads as the catalog's sentence for its code.
+ */
+export function addOnErrorText(err: unknown): string {
+  if (err instanceof LobbyApiError && err.code === LobbyErrorCode.TOURNAMENT_CLOSED) {
+    return t('tournaments.addOnClosed');
+  }
+  if (err instanceof LobbyApiError && err.code === LobbyErrorCode.NOT_REGISTERED) {
+    return t('tournaments.addOnNotPlaying');
+  }
+  return errorText(err);
 }
 
 /** "10 min" or "12 hands": a level's length. */

@@ -1,11 +1,19 @@
 // The table controller at a tournament's table, on the SDK's real TableSession (only the connection
 // is fake): the tournament view with your place, `tournament_state` between snapshots, your result
-// (your last entry's: the lobby says which that is) kept once you are out, and a move followed from
-// `table_moved` or, when that was lost, from the lobby's your_table_id.
-import { TableSession, type FeltClient, type LobbyTournamentDetail, type SessionHost } from '@felt/client';
-import type { TableMoved, TableState, TournamentView } from '@felt/protocol';
-import { describe, expect, it, vi } from 'vitest';
+// (your last entry's: the lobby says which that is) kept once you are out, a move followed from
+// `table_moved` or, when that was lost, from the lobby's your_table_id, and the add-on offered during
+// a break when the lobby says you may buy it.
 import {
+  LobbyApiError,
+  TableSession,
+  type FeltClient,
+  type LobbyTournamentDetail,
+  type SessionHost,
+} from '@felt/client';
+import type { TableMoved, TableState, TournamentView } from '@felt/protocol';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  ADD_ON_CONFIG,
   ALICE,
   seat,
   TABLE,
@@ -47,8 +55,10 @@ const aliceOut = (entry_no: number, place: number, prize = 0) => ({
 interface LobbyFake {
   /** The page's last read of the tournament (the tournaments tab's): by default, alice's one entry, final. */
   readonly lastRead?: LobbyTournamentDetail | null;
-  /** What the lobby answers the table's question about your entries. */
+  /** What the lobby answers the table's question about your entries (or the add-on). */
   readonly read?: () => Promise<LobbyTournamentDetail>;
+  /** What the lobby answers a purchase of the add-on. */
+  readonly addOn?: TournamentLink['addOn'];
 }
 
 function harness(
@@ -81,6 +91,11 @@ function harness(
   const lookup = vi.fn(yourTable);
   const read = vi.fn(lobby.read ?? (() => Promise.resolve(ONE_ENTRY)));
   const lastRead = lobby.lastRead === undefined ? ONE_ENTRY : lobby.lastRead;
+  const addOn = vi.fn(
+    lobby.addOn ??
+      ((id: string) =>
+        Promise.resolve({ tournament_id: id, entry_no: 1, chips: 5_000, cost: 100, wallet: 900, replayed: false })),
+  );
   const link: TournamentLink = {
     userId: ALICE,
     yourTable: lookup,
@@ -88,9 +103,11 @@ function harness(
     lastRead: (tournamentId) => (tournamentId === TOURNAMENT ? lastRead : null),
     noteTable: (tableId, tournamentId) => void known.set(tableId, tournamentId),
     tournamentOf: (tableId) => known.get(tableId) ?? null,
+    addOn,
   };
-  const controller = new TableController(client, TABLE, false, new Toasts(), null, null, link);
-  return { controller, session, lookup, read, known };
+  const toasts = new Toasts();
+  const controller = new TableController(client, TABLE, false, toasts, null, null, link);
+  return { controller, session, lookup, read, known, addOn, toasts };
 }
 
 /** Alice (the hero) at seat 2 with 12,000, between hands, at a table of the fixture's tournament. */
@@ -303,5 +320,165 @@ describe('TableController at a tournament table', () => {
     answer(NEXT_TABLE);
     await settle();
     expect(h.controller.state.movedTo).toBeNull();
+  });
+});
+
+describe('TableController: the add-on during a break', () => {
+  afterEach(() => vi.useRealTimers());
+
+  const BREAK_END = 1_764_400_300_000;
+  const UNTIL = new Date(BREAK_END).toISOString();
+  /** The first break: no level clock, the break's end. */
+  const onBreak = (over: Partial<TournamentView> = {}) =>
+    tournamentView({ level_ends_at: null, break_ends_at: BREAK_END, ...over });
+  /** The tournament with an add-on, running, as the lobby answers it at each stage of the sale. */
+  const detail = (over: Partial<LobbyTournamentDetail> = {}): LobbyTournamentDetail => ({
+    ...ONE_ENTRY,
+    config: tournamentDetail({}, ADD_ON_CONFIG).config,
+    ...over,
+  });
+  const NOT_YET = detail();
+  const ON_SALE = detail({ add_on_open: true, add_on_until: UNTIL, can_add_on: true });
+  const BOUGHT = detail({ add_on_open: true, add_on_until: UNTIL, can_add_on: false });
+  const OVER = detail({ add_on_until: UNTIL });
+  const toastTexts = (h: ReturnType<typeof harness>) => h.toasts.store.get().map((x) => x.text);
+
+  it('asks the lobby once when the break starts; offers the add-on the lobby says you may buy, and buys it', async () => {
+    const h = harness(undefined, undefined, { lastRead: NOT_YET, read: () => Promise.resolve(ON_SALE) });
+    h.session.handle(snapshot(10), null);
+    expect(h.read).not.toHaveBeenCalled();
+    expect(h.controller.state.addOn).toBeNull();
+    h.session.handle({ type: 'tournament_state', table_id: TABLE, table_seq: 11, tournament: onBreak() }, null);
+    expect(h.read).toHaveBeenCalledExactlyOnceWith(TOURNAMENT);
+    await settle();
+    expect(h.controller.state.addOn).toEqual({
+      tournamentId: TOURNAMENT,
+      chips: 5_000,
+      cost: 100,
+      until: BREAK_END,
+      busy: false,
+    });
+    // More of the table's words during the break: not asked again.
+    h.session.handle(snapshot(12, onBreak()), null);
+    h.session.handle({ type: 'tournament_state', table_id: TABLE, table_seq: 13, tournament: onBreak() }, null);
+    await settle();
+    expect(h.read).toHaveBeenCalledTimes(1);
+
+    const buying = h.controller.buyAddOn();
+    expect(h.controller.state.addOn?.busy).toBe(true);
+    // A second click while the first is on its way sends nothing.
+    await expect(h.controller.buyAddOn()).resolves.toBe(false);
+    await expect(buying).resolves.toBe(true);
+    expect(h.addOn).toHaveBeenCalledExactlyOnceWith(TOURNAMENT);
+    expect(h.controller.state.addOn).toBeNull();
+    expect(toastTexts(h)).toEqual([
+      'You bought the add-on in Sunday 100: 5,000 chips, added to your stack between hands.',
+    ]);
+    // The rest of the break: nothing offered, nothing asked.
+    h.session.handle(snapshot(14, onBreak({ stacks: [40_000, 25_000, 17_000, 8_000, 5_000] })), null);
+    await settle();
+    expect(h.controller.state.addOn).toBeNull();
+    expect(h.read).toHaveBeenCalledTimes(1);
+  });
+
+  it('before the director opens the sale: asked again at the tab’s pace, not with every word of the table', async () => {
+    vi.useFakeTimers();
+    let answer = NOT_YET;
+    const h = harness(undefined, undefined, { lastRead: NOT_YET, read: () => Promise.resolve(answer) });
+    h.session.handle(snapshot(10, onBreak()), null);
+    await settle();
+    expect(h.read).toHaveBeenCalledTimes(1);
+    expect(h.controller.state.addOn).toBeNull();
+    // The table speaks again within the interval: no new question.
+    await vi.advanceTimersByTimeAsync(1_000);
+    h.session.handle({ type: 'tournament_state', table_id: TABLE, table_seq: 11, tournament: onBreak() }, null);
+    await settle();
+    expect(h.read).toHaveBeenCalledTimes(1);
+    // The sale opens; the next question, 5 s after the first, finds it.
+    answer = ON_SALE;
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(h.read).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.read).toHaveBeenCalledTimes(2);
+    await settle();
+    expect(h.controller.state.addOn).toMatchObject({ chips: 5_000, cost: 100 });
+    // Offered: no more questions.
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(h.read).toHaveBeenCalledTimes(2);
+    // The break ends: the offer goes.
+    h.session.handle({ type: 'tournament_state', table_id: TABLE, table_seq: 12, tournament: tournamentView() }, null);
+    expect(h.controller.state.addOn).toBeNull();
+  });
+
+  it('the lobby away: asked again at the same pace; the break’s end stops the questions', async () => {
+    vi.useFakeTimers();
+    const h = harness(undefined, undefined, { lastRead: NOT_YET, read: () => Promise.reject(new Error('lobby away')) });
+    h.session.handle(snapshot(10, onBreak()), null);
+    await settle();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(h.read).toHaveBeenCalledTimes(2);
+    h.session.handle(snapshot(11), null);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(h.read).toHaveBeenCalledTimes(2);
+    h.controller.dispose();
+  });
+
+  it('nothing to offer: no add-on, bought, or its sale over; the page’s last read may say so without asking', async () => {
+    // The page's last read: a tournament without an add-on, or whose sale came and went.
+    for (const known of [ONE_ENTRY, OVER, BOUGHT]) {
+      const h = harness(undefined, undefined, { lastRead: known });
+      h.session.handle(snapshot(10, onBreak()), null);
+      await settle();
+      expect(h.read).not.toHaveBeenCalled();
+      expect(h.controller.state.addOn).toBeNull();
+    }
+    // The lobby's answer at the break: bought already (here or on another page), or over.
+    for (const answer of [BOUGHT, OVER]) {
+      vi.useFakeTimers();
+      const h = harness(undefined, undefined, { lastRead: null, read: () => Promise.resolve(answer) });
+      h.session.handle(snapshot(10, onBreak()), null);
+      await settle();
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(h.read).toHaveBeenCalledTimes(1);
+      expect(h.controller.state.addOn).toBeNull();
+      vi.useRealTimers();
+    }
+  });
+
+  it('a player watching, or out, is offered nothing and the lobby is not asked', async () => {
+    const watching = harness(undefined, undefined, { lastRead: NOT_YET, read: () => Promise.resolve(ON_SALE) });
+    watching.session.handle(snapshot(10, onBreak(), { seats: [seat(1), seat(2)], hero: undefined }), null);
+    await settle();
+    expect(watching.read).not.toHaveBeenCalled();
+    expect(watching.controller.state.addOn).toBeNull();
+  });
+
+  it('a refusal is told; a closed sale or no entry in play takes the offer away, a short wallet keeps it', async () => {
+    for (const [code, kept] of [
+      ['tournament_closed', false],
+      ['not_registered', false],
+      ['insufficient_funds', true],
+    ] as const) {
+      const refusal = new LobbyApiError(409, code, 'refused');
+      const h = harness(undefined, undefined, {
+        lastRead: NOT_YET,
+        read: () => Promise.resolve(ON_SALE),
+        addOn: () => Promise.reject(refusal),
+      });
+      h.session.handle(snapshot(10, onBreak()), null);
+      await settle();
+      await expect(h.controller.buyAddOn()).resolves.toBe(false);
+      expect(h.controller.state.addOn, code).toEqual(kept ? expect.objectContaining({ busy: false }) : null);
+      expect(toastTexts(h)).toHaveLength(1);
+    }
+    const h = harness(undefined, undefined, {
+      lastRead: NOT_YET,
+      read: () => Promise.resolve(ON_SALE),
+      addOn: () => Promise.reject(new LobbyApiError(409, 'tournament_closed', 'no add-on on sale')),
+    });
+    h.session.handle(snapshot(10, onBreak()), null);
+    await settle();
+    await h.controller.buyAddOn();
+    expect(toastTexts(h)).toEqual(['The add-on is no longer on sale: its break is over.']);
   });
 });

@@ -4,25 +4,28 @@ import type {
   FeltClient,
   HandFairness,
   HandMarkers,
+  LobbyTournamentAddOn,
   LobbyTournamentDetail,
   SessionStatus,
   TableSession,
   TableView,
 } from '@felt/client';
-import { currentTurn } from '@felt/client';
-import type {
-  BettingLimit,
-  ChatMessage,
-  ErrorMessage,
-  HandResult,
-  RevealRecordView,
-  Showdown,
-  TournamentView,
+import { currentTurn, LobbyApiError } from '@felt/client';
+import {
+  LobbyErrorCode,
+  type BettingLimit,
+  type ChatMessage,
+  type ErrorMessage,
+  type HandResult,
+  type RevealRecordView,
+  type Showdown,
+  type TournamentView,
 } from '@felt/protocol';
 import { i18n, t } from '../i18n/i18n.js';
 import { addDealerLines, type DealerLine } from '../lib/chat-feed.js';
 import { ServerClock } from '../lib/clock.js';
 import { errorText, tableErrorText } from '../lib/error-text.js';
+import { chips } from '../lib/format.js';
 import {
   keepPreAction,
   preActionDecision,
@@ -42,6 +45,7 @@ import {
 import { cueForTurn, cueForWarning, FRESH_CUES, type CueMemory, type SoundCue } from '../lib/sound-cues.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
 import {
+  breakAddOn,
   followTournament,
   judgeAgain,
   yourEntries,
@@ -49,9 +53,17 @@ import {
   type TournamentSeatState,
   type YourEntries,
 } from '../lib/tournament-table.js';
+import { addOnErrorText, TOURNAMENTS_POLL_MS, type AddOnOffer } from '../lib/tournaments.js';
 import type { SoundPlayer } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, type Toasts } from './toasts.js';
+
+/** The add-on on sale to the player at a tournament table, during a break. */
+export interface TableAddOn extends AddOnOffer {
+  readonly tournamentId: string;
+  /** The purchase is on its way (the button waits for its answer). */
+  readonly busy: boolean;
+}
 
 /** A hand that finished while this page watched it: what the showdown and fairness panels need. */
 export interface FinishedHand {
@@ -102,6 +114,11 @@ export interface TableScreenState {
    * that was missed): the page opens it in place of this one. Null until then.
    */
   readonly movedTo: string | null;
+  /**
+   * During a break, the add-on the lobby says the player may buy now (`can_add_on`), or null: the
+   * table offers it without the player leaving.
+   */
+  readonly addOn: TableAddOn | null;
 }
 
 /**
@@ -121,6 +138,21 @@ export interface TournamentLink {
   noteTable(tableId: string, tournamentId: string): void;
   /** The tournament the page last saw table `tableId` belong to, or null. */
   tournamentOf(tableId: string): string | null;
+  /**
+   * Buys the add-on in tournament `tournamentId` (the wallet follows, the tournament is read again);
+   * throws the lobby's refusal.
+   */
+  addOn(tournamentId: string): Promise<LobbyTournamentAddOn>;
+}
+
+/** The add-on looked at for one break of a tournament (TableController's checkAddOn). */
+interface AddOnBreak {
+  /** The tournament and the break's end. */
+  readonly key: string;
+  /** Offered, or nothing to offer this break: the lobby is not asked again. */
+  settled: boolean;
+  /** When the lobby was last asked (ms, this browser's clock). */
+  askedAt: number;
 }
 
 /** Where a table's session summary lasts as long as the tab: sessionStorage, when the page may use it. */
@@ -157,6 +189,15 @@ export class TableController {
   private entryCheck = false;
   /** What the lobby answered that question, asked once a row of the player's was placed: final. */
   private confirmed: { readonly tournamentId: string; readonly entries: YourEntries } | null = null;
+  /**
+   * The break the add-on was looked at for (tournament and break end), whether that is settled (offered,
+   * or nothing to offer), and when the lobby was last asked (ms, this browser's clock).
+   */
+  private addOnBreak: AddOnBreak | null = null;
+  /** The lobby is being asked about the add-on. */
+  private addOnAsking = false;
+  /** The next question about an add-on not on sale yet. */
+  private addOnTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly client: FeltClient,
@@ -193,8 +234,10 @@ export class TableController {
         this.knownEntries(view.state?.tournament?.tournament_id),
       ),
       movedTo: null,
+      addOn: null,
     });
     void this.confirmEntry();
+    this.checkAddOn();
     const s = this.session;
     this.offs.push(
       s.on('message', (m) => {
@@ -241,6 +284,7 @@ export class TableController {
 
   dispose(): void {
     this.disposed = true;
+    this.stopAddOnTimer();
     for (const off of this.offs.splice(0)) off();
     this.session.detach();
   }
@@ -316,6 +360,34 @@ export class TableController {
     if (this.state.chatError !== null) this.patch({ chatError: null });
   }
 
+  /**
+   * Buys the add-on offered (`addOn`) through the lobby. True when bought (a toast says it, the offer
+   * goes; the director adds the chips here between hands); a refusal is told in a toast, and a closed
+   * sale or no entry in play takes the offer away.
+   */
+  async buyAddOn(): Promise<boolean> {
+    const offer = this.state.addOn;
+    if (this.link === null || offer === null || offer.busy) return false;
+    const name = this.state.tournament?.view.name ?? '';
+    this.patch({ addOn: { ...offer, busy: true } });
+    try {
+      const bought = await this.link.addOn(offer.tournamentId);
+      this.toasts.show(t('tournaments.addOnBought', { name, chips: chips(bought.chips) }), ToastKind.SUCCESS);
+      if (!this.disposed && this.state.addOn?.tournamentId === offer.tournamentId) this.patch({ addOn: null });
+      return true;
+    } catch (err) {
+      this.toasts.show(addOnErrorText(err));
+      const over =
+        err instanceof LobbyApiError &&
+        (err.code === LobbyErrorCode.TOURNAMENT_CLOSED || err.code === LobbyErrorCode.NOT_REGISTERED);
+      const now = this.state.addOn;
+      if (!this.disposed && now?.tournamentId === offer.tournamentId) {
+        this.patch({ addOn: over ? null : { ...now, busy: false } });
+      }
+      return false;
+    }
+  }
+
   /** Asks for a fresh snapshot (the reconnect indicator's "Resync now"). */
   resync(): void {
     this.session.resync();
@@ -389,6 +461,7 @@ export class TableController {
     // Seated at a tournament table a moment ago, not now, and not out: a move whose table_moved was lost.
     if (before?.place != null && hero === null && tournament?.result === null) void this.findTournamentSeat();
     void this.confirmEntry();
+    this.checkAddOn();
   }
 
   private onTournament(view: TournamentView): void {
@@ -401,6 +474,74 @@ export class TableController {
     );
     if (tournament !== this.state.tournament) this.patch({ tournament });
     void this.confirmEntry();
+    this.checkAddOn();
+  }
+
+  /**
+   * The add-on during a break (`break_ends_at`), for a player seated here: the page's last read of the
+   * tournament may already say there is nothing to offer (no add-on, its sale over); otherwise the
+   * lobby is asked once per break, and again every {@link TOURNAMENTS_POLL_MS} (the tournaments tab's
+   * pace) only while the sale has not opened yet (its director opens it just after the first break
+   * starts) or the lobby is away. Its `can_add_on` makes the offer; the break's end takes it away.
+   */
+  private checkAddOn(): void {
+    const tournament = this.state.tournament;
+    const view = tournament?.view;
+    const seated = tournament?.result === null && heroChips(this.state.view) !== null;
+    if (this.link === null || this.disposed || view === undefined || view.break_ends_at === null || !seated) {
+      this.addOnBreak = null;
+      this.stopAddOnTimer();
+      if (this.state.addOn !== null) this.patch({ addOn: null });
+      return;
+    }
+    const key = `${view.tournament_id}:${view.break_ends_at}`;
+    if (this.addOnBreak?.key !== key) {
+      this.stopAddOnTimer();
+      const known = this.link.lastRead(view.tournament_id);
+      this.addOnBreak = { key, settled: known !== null && breakAddOn(known).kind === 'none', askedAt: -Infinity };
+      if (this.state.addOn !== null && this.state.addOn.tournamentId !== view.tournament_id)
+        this.patch({ addOn: null });
+    }
+    if (this.addOnBreak.settled || this.addOnAsking) return;
+    const wait = this.addOnBreak.askedAt + TOURNAMENTS_POLL_MS - Date.now();
+    if (wait > 0) this.askAddOnLater(wait);
+    else void this.askAddOn(this.addOnBreak, view.tournament_id);
+  }
+
+  private async askAddOn(memory: AddOnBreak, tournamentId: string): Promise<void> {
+    if (this.link === null) return;
+    this.addOnAsking = true;
+    memory.askedAt = Date.now();
+    try {
+      const read = await this.link.readTournament(tournamentId);
+      if (this.disposed || this.addOnBreak !== memory) return;
+      const sale = breakAddOn(read);
+      if (sale.kind === 'wait') {
+        this.askAddOnLater(TOURNAMENTS_POLL_MS);
+        return;
+      }
+      memory.settled = true;
+      const addOn = sale.kind === 'offer' ? { ...sale.offer, tournamentId, busy: false } : null;
+      if (addOn !== null || this.state.addOn !== null) this.patch({ addOn });
+    } catch {
+      // The lobby is away: asked again at the tab's pace while the break lasts.
+      if (!this.disposed && this.addOnBreak === memory) this.askAddOnLater(TOURNAMENTS_POLL_MS);
+    } finally {
+      this.addOnAsking = false;
+    }
+  }
+
+  private askAddOnLater(ms: number): void {
+    if (this.addOnTimer !== null || this.disposed) return;
+    this.addOnTimer = setTimeout(() => {
+      this.addOnTimer = null;
+      this.checkAddOn();
+    }, ms);
+  }
+
+  private stopAddOnTimer(): void {
+    if (this.addOnTimer !== null) clearTimeout(this.addOnTimer);
+    this.addOnTimer = null;
   }
 
   /**

@@ -29,6 +29,9 @@ function fakeLobby() {
     unregisterTournament: vi.fn<TournamentLobby['unregisterTournament']>((id) =>
       Promise.resolve({ tournament_id: id, wallet: 1_000 }),
     ),
+    addOnTournament: vi.fn<TournamentLobby['addOnTournament']>((id) =>
+      Promise.resolve({ tournament_id: id, entry_no: 1, chips: 5_000, cost: 100, wallet: 790, replayed: false }),
+    ),
   };
 }
 
@@ -123,6 +126,56 @@ describe('Tournaments', () => {
     expect(state.detail.get()).toBe(before);
   });
 
+  it('the add-on hands on the wallet and reads the tournament shown again: the offer goes away', async () => {
+    const lobby = fakeLobby();
+    const wallets: number[] = [];
+    const state = new Tournaments(lobby, (w) => wallets.push(w));
+    lobby.getTournament.mockResolvedValueOnce(
+      tournamentDetail({ status: 'running', add_on_open: true, can_add_on: true }),
+    );
+    await state.show(TOURNAMENT);
+    expect(state.detail.get()?.tournament?.can_add_on).toBe(true);
+    lobby.getTournament.mockResolvedValueOnce(
+      tournamentDetail({ status: 'running', add_on_open: true, can_add_on: false, prize_pool: 400 }),
+    );
+    const bought = await state.addOn(TOURNAMENT);
+    expect(bought).toMatchObject({ chips: 5_000, cost: 100, wallet: 790 });
+    expect(lobby.addOnTournament).toHaveBeenCalledExactlyOnceWith(TOURNAMENT);
+    expect(wallets).toEqual([790]);
+    expect(state.detail.get()?.tournament).toMatchObject({ can_add_on: false, prize_pool: 400 });
+    expect(state.lastRead(TOURNAMENT)).toBe(state.detail.get()?.tournament);
+  });
+
+  it('an add-on bought from a table reads that tournament for the tables, not the tab’s', async () => {
+    const lobby = fakeLobby();
+    const state = new Tournaments(lobby);
+    await state.show(OTHER);
+    const after = tournamentDetail({ status: 'running', add_on_open: true, can_add_on: false });
+    lobby.getTournament.mockResolvedValueOnce(after);
+    await state.addOn(TOURNAMENT);
+    expect(state.lastRead(TOURNAMENT)).toBe(after);
+    expect(state.detail.get()?.id).toBe(OTHER);
+    // Bought, and the lobby away for the read after it: still bought.
+    lobby.getTournament.mockRejectedValueOnce(new TypeError('offline'));
+    await expect(state.addOn(TOURNAMENT)).resolves.toMatchObject({ cost: 100 });
+    expect(state.lastRead(TOURNAMENT)).toBe(after);
+  });
+
+  it('a refused add-on is thrown as the lobby’s typed error, and nothing changes', async () => {
+    const closed = new LobbyApiError(409, 'tournament_closed', 'no add-on on sale');
+    const lobby = fakeLobby();
+    lobby.addOnTournament.mockRejectedValue(closed);
+    const wallets: number[] = [];
+    const state = new Tournaments(lobby, (w) => wallets.push(w));
+    await state.show(TOURNAMENT);
+    const before = state.detail.get();
+    const reads = lobby.getTournament.mock.calls.length;
+    await expect(state.addOn(TOURNAMENT)).rejects.toBe(closed);
+    expect(wallets).toEqual([]);
+    expect(state.detail.get()).toBe(before);
+    expect(lobby.getTournament).toHaveBeenCalledTimes(reads);
+  });
+
   it('finds the table the lobby seats you at, without touching the tournament shown', async () => {
     const lobby = fakeLobby();
     lobby.getTournament.mockResolvedValueOnce(tournamentDetail({ status: 'running', your_table_id: OTHER }));
@@ -186,7 +239,7 @@ describe('Tournaments', () => {
 describe('AppState’s tournaments', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('register and unregister go to the lobby’s routes, and the header’s wallet follows', async () => {
+  it('register, unregister and the add-on go to the lobby’s routes, and the header’s wallet follows', async () => {
     let wallet = 1_000;
     const calls: string[] = [];
     const json = (status: number, body: unknown): Response =>
@@ -204,6 +257,19 @@ describe('AppState’s tournaments', () => {
           wallet -= 110;
           return Promise.resolve(
             json(200, { tournament_id: TOURNAMENT, entry_no: 1, status: 'registered', wallet, replayed: false }),
+          );
+        }
+        if (url === `/api/tournaments/${TOURNAMENT}/add-on` && method === 'POST') {
+          wallet -= 100;
+          return Promise.resolve(
+            json(200, {
+              tournament_id: TOURNAMENT,
+              entry_no: 1,
+              chips: 5_000,
+              cost: 100,
+              wallet,
+              replayed: false,
+            }),
           );
         }
         if (url === `/api/tournaments/${TOURNAMENT}/register` && method === 'DELETE') {
@@ -235,5 +301,9 @@ describe('AppState’s tournaments', () => {
     expect(refused).toBeInstanceOf(LobbyApiError);
     expect((refused as LobbyApiError).code).toBe('not_registered');
     expect(walletShown()).toBe(1_000);
+
+    await app.tournaments.addOn(TOURNAMENT);
+    expect(walletShown()).toBe(900);
+    expect(calls).toContain(`POST /api/tournaments/${TOURNAMENT}/add-on`);
   });
 });

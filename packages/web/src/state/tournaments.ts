@@ -1,5 +1,6 @@
 import type {
   LobbyClient,
+  LobbyTournamentAddOn,
   LobbyTournamentDetail,
   LobbyTournamentEntry,
   LobbyTournamentSummary,
@@ -10,7 +11,7 @@ import { Store } from './store.js';
 /** What the tournaments tab uses of the lobby's HTTP client. */
 export type TournamentLobby = Pick<
   LobbyClient,
-  'listTournaments' | 'getTournament' | 'registerTournament' | 'unregisterTournament'
+  'listTournaments' | 'getTournament' | 'registerTournament' | 'unregisterTournament' | 'addOnTournament'
 >;
 
 export interface TournamentListState {
@@ -29,9 +30,10 @@ export interface TournamentDetailState {
 
 /**
  * The lobby's tournaments tab (docs/dev/contracts.md, "Tournaments API"): the list and the tournament
- * shown, each read again by the tab every few seconds, and registering and unregistering. An answer
- * that comes back after a later read was asked for is dropped, so a slow poll never undoes what a
- * registration just showed. `onWallet` hears the wallet each registration or unregistration leaves.
+ * shown, each read again by the tab every few seconds, registering and unregistering, and the add-on
+ * (bought from the tab or from a tournament table). An answer that comes back after a later read was
+ * asked for is dropped, so a slow poll never undoes what a registration just showed. `onWallet` hears
+ * the wallet each registration, unregistration or add-on leaves.
  */
 export class Tournaments {
   readonly list = new Store<TournamentListState>({ tournaments: null, error: null });
@@ -101,6 +103,25 @@ export class Tournaments {
     const done = await this.lobby.unregisterTournament(id);
     await this.changed(done.wallet);
     return done;
+  }
+
+  /**
+   * Buys the add-on in tournament `id` (its cost from the wallet, its chips added at the player's table
+   * between hands); throws the lobby's refusal (tournament_closed: not on sale, not_registered: no
+   * entry in play, insufficient_funds, rate_limited) with nothing changed here. The wallet goes to
+   * `onWallet`, and the tournament is read again (the tab's detail when it shows it, else the page's
+   * last read, which the tables use), so the offer goes away.
+   */
+  async addOn(id: string): Promise<LobbyTournamentAddOn> {
+    const bought = await this.lobby.addOnTournament(id);
+    this.onWallet(bought.wallet);
+    try {
+      if (this.detail.get()?.id === id) await this.refreshDetail();
+      else await this.read(id);
+    } catch {
+      // Bought: the lobby away for the read after it changes nothing of that (the next read tells).
+    }
+    return bought;
   }
 
   /**

@@ -191,6 +191,9 @@ export const TOURNAMENT_CONFIG: TournamentConfigInput = {
   },
 };
 
+/** The same with an add-on: 5,000 chips for 100 at the first break (after level 2). */
+export const ADD_ON_CONFIG: TournamentConfigInput = { ...TOURNAMENT_CONFIG, addOn: { chips: 5_000, cost: 100 } };
+
 /** The tournament as GET /api/tournaments/{id} answers it: the resolved config, three players, one paid place. */
 export function tournamentDetail(
   over: Partial<LobbyTournamentDetail> = {},
@@ -225,6 +228,9 @@ export function tournamentDetail(
     registered: true,
     can_re_enter: false,
     your_table_id: null,
+    add_on_open: false,
+    add_on_until: null,
+    can_add_on: false,
     ...over,
   };
 }

@@ -139,6 +139,7 @@ export function TablesScreen({ app, deck, onDeck }: Props) {
       lastRead: (tournamentId) => app.tournaments.lastRead(tournamentId),
       noteTable: (tableId, tournamentId) => app.tournaments.noteTable(tableId, tournamentId),
       tournamentOf: (tableId) => app.tournaments.tournamentOf(tableId),
+      addOn: (tournamentId) => app.tournaments.addOn(tournamentId),
     };
     return new TableDeck(
       (ref) => new TableController(client, ref.tableId, ref.spectate, app.toasts, undefined, app.sound, link),

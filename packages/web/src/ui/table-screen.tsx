@@ -20,7 +20,7 @@ import { useReducedMotion, useStore } from './hooks.js';
 import { PreActionBar } from './pre-action-bar.js';
 import { SessionSummaryDialog } from './session-summary.js';
 import { ShowdownPanel } from './showdown-panel.js';
-import { TournamentHeader, TournamentResultPanel } from './tournament-table.js';
+import { AddOnPrompt, TournamentHeader, TournamentResultPanel } from './tournament-table.js';
 
 function roomActionMs(room: LobbyRoomDetail | null): number {
   const seconds = room?.config.clock?.actionSeconds;
@@ -367,6 +367,15 @@ export function TableRoom({
           />
         ) : (
           <>
+            {st.addOn !== null && tourney?.result == null && (
+              <AddOnPrompt
+                offer={st.addOn}
+                serverNow={serverNow}
+                serverOffsetMs={controller.clock.offsetMs}
+                compact={tile?.compact ?? false}
+                onBuy={() => void controller.buyAddOn()}
+              />
+            )}
             <HeroStatus
               model={model}
               st={st}

@@ -1,6 +1,7 @@
 // A tournament's table rendered to HTML with react-dom/server: the tournament line under the table
 // bar (level, blinds, the level clock, the field, your place, hand-for-hand), the controls a
-// tournament refuses left out, and your place and prize once you are out or have won.
+// tournament refuses left out, the add-on offered during a break, and your place and prize once you
+// are out or have won.
 import { initialTableView, reduceTable, type LobbyMe } from '@felt/client';
 import type { TableState } from '@felt/protocol';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -11,10 +12,10 @@ import { toTableModel } from '../lib/table-model.js';
 import type { TournamentSeatState } from '../lib/tournament-table.js';
 import { AppState } from '../state/app-state.js';
 import { Store } from '../state/store.js';
-import type { TableController, TableScreenState } from '../state/table-controller.js';
+import type { TableAddOn, TableController, TableScreenState } from '../state/table-controller.js';
 import { ALICE, seat, TABLE, tableState, TOURNAMENT, tournamentView } from '../test-support/fixtures.js';
 import { TableRoom } from './table-screen.js';
-import { TournamentHeader, TournamentResultPanel } from './tournament-table.js';
+import { AddOnPrompt, TournamentHeader, TournamentResultPanel } from './tournament-table.js';
 
 const NOW = 1_764_400_000_000;
 const serverNow = (): number => NOW;
@@ -131,8 +132,41 @@ describe('TournamentResultPanel', () => {
   });
 });
 
+/** The add-on on sale until four minutes from the fixtures' server time. */
+const ADD_ON: TableAddOn = { tournamentId: TOURNAMENT, chips: 5_000, cost: 100, until: NOW + 240_000, busy: false };
+
+describe('AddOnPrompt', () => {
+  const prompt = (offer: TableAddOn, compact = false) =>
+    renderToStaticMarkup(<AddOnPrompt offer={offer} serverNow={serverNow} compact={compact} onBuy={() => undefined} />);
+
+  it('says until when the add-on is on sale, with the time left, and offers it with its chips and cost', () => {
+    const html = prompt(ADD_ON);
+    expect(html).toContain('role="group" aria-label="Add-on" data-testid="add-on-prompt"');
+    expect(html).toContain(
+      `<p>The add-on is on sale, for this break only. On sale until ${formatTime(new Date(NOW + 240_000))} (4:00 left)</p>`,
+    );
+    expect(html).toMatch(
+      /<button type="button" class="btn btn--primary" aria-busy="false" data-testid="add-on">Buy the add-on: 5,000 chips for 100<\/button>/,
+    );
+  });
+
+  it('waits while the purchase is on its way; a tile says only the time; gone once the sale is over', () => {
+    expect(prompt({ ...ADD_ON, busy: true })).toMatch(/<button[^>]*disabled=""[^>]*>Buy the add-on/);
+    const tile = prompt(ADD_ON, true);
+    expect(tile).toContain('tournament-add-on--compact');
+    expect(tile).not.toContain('for this break only');
+    expect(tile).toContain('(4:00 left)');
+    expect(prompt({ ...ADD_ON, until: NOW })).toBe('');
+    expect(prompt({ ...ADD_ON, until: null })).toContain('On sale during the break');
+  });
+});
+
 describe('TableRoom at a tournament table', () => {
-  function controllerFor(snapshot: TableState, tournament: TournamentSeatState | null): TableController {
+  function controllerFor(
+    snapshot: TableState,
+    tournament: TournamentSeatState | null,
+    addOn: TableAddOn | null = null,
+  ): TableController {
     const view = reduceTable(initialTableView(TABLE), snapshot).view;
     const state: TableScreenState = {
       view,
@@ -152,6 +186,7 @@ describe('TableRoom at a tournament table', () => {
       chatSending: false,
       tournament,
       movedTo: null,
+      addOn,
     };
     return { store: new Store(state), clock: new ServerClock(serverNow), tableId: TABLE } as unknown as TableController;
   }
@@ -170,9 +205,9 @@ describe('TableRoom at a tournament table', () => {
       ...over,
     });
 
-  const room = (snapshot: TableState, tournament: TournamentSeatState | null) =>
+  const room = (snapshot: TableState, tournament: TournamentSeatState | null, addOn: TableAddOn | null = null) =>
     renderToStaticMarkup(
-      <TableRoom app={app()} controller={controllerFor(snapshot, tournament)} onExit={() => undefined} />,
+      <TableRoom app={app()} controller={controllerFor(snapshot, tournament, addOn)} onExit={() => undefined} />,
     );
 
   it('shows the tournament line and offers no sit out, top up, leave, rebuy or deal now; the lobby stays', () => {
@@ -197,6 +232,30 @@ describe('TableRoom at a tournament table', () => {
     expect(room(waiting(), onBreak)).toContain('On a break: the next hand is dealt when it ends.');
     const hfh = seated({ view: tournamentView({ hand_for_hand: true }) });
     expect(room(waiting(), hfh)).toContain('Hand-for-hand: waiting for the other tables to finish their hand.');
+  });
+
+  it('during a break, the add-on the lobby sells you: Buy the add-on above the hero’s line, at the table', () => {
+    const onBreak = seated({ view: tournamentView({ level_ends_at: null, break_ends_at: NOW + 240_000 }) });
+    const html = room(waiting(), onBreak, ADD_ON);
+    expect(html).toContain('data-testid="add-on-prompt"');
+    expect(html).toContain('>Buy the add-on: 5,000 chips for 100</button>');
+    expect(html.indexOf('add-on-prompt')).toBeLessThan(html.indexOf('data-testid="hero-status"'));
+    expect(html).toContain('On a break: the next hand is dealt when it ends.');
+    // Not offered (bought, not on sale, or nothing to sell): the break as before.
+    const none = room(waiting(), onBreak);
+    expect(none).not.toContain('add-on-prompt');
+    expect(none).toContain('On a break: the next hand is dealt when it ends.');
+    // In a tile too.
+    const tile = renderToStaticMarkup(
+      <TableRoom
+        app={app()}
+        controller={controllerFor(waiting(), onBreak, ADD_ON)}
+        onExit={() => undefined}
+        tile={{ compact: true, shortcutsActive: true, onClose: () => undefined }}
+      />,
+    );
+    expect(tile).toContain('tournament-add-on--compact');
+    expect(tile).toContain('>Buy the add-on: 5,000 chips for 100</button>');
   });
 
   it('once you are out: your place and prize where the hero’s line was, and the lobby', () => {

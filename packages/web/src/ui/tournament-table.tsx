@@ -14,6 +14,8 @@ import {
   type TournamentResult,
   type TournamentSeatState,
 } from '../lib/tournament-table.js';
+import { addOnBuyText, addOnUntilText } from '../lib/tournaments.js';
+import type { TableAddOn } from '../state/table-controller.js';
 import type { TournamentView } from '@felt/protocol';
 import { useNow } from './hooks.js';
 
@@ -134,5 +136,52 @@ export function TournamentResultPanel({
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * The add-on on sale to the player during a break, where the hero's line is: until when (a live
+ * countdown on the table's server clock, the end in local time) and **Buy the add-on** with its chips
+ * and cost, waiting while the purchase is on its way. Gone once the sale's end has passed. `compact`
+ * (a tile) leaves out the sentence before the time.
+ */
+export function AddOnPrompt({
+  offer,
+  serverNow,
+  serverOffsetMs = 0,
+  compact = false,
+  onBuy,
+}: {
+  readonly offer: TableAddOn;
+  readonly serverNow: () => number;
+  readonly serverOffsetMs?: number;
+  readonly compact?: boolean;
+  readonly onBuy: () => void;
+}) {
+  const t = useT();
+  const now = useNow(serverNow, 1_000);
+  if (offer.until !== null && now >= offer.until) return null;
+  return (
+    <div
+      className={`tournament-add-on${compact ? ' tournament-add-on--compact' : ''}`}
+      role="group"
+      aria-label={t('tournaments.addOn')}
+      data-testid="add-on-prompt"
+    >
+      <p>
+        {!compact && <>{t('tournaments.addOnHint')} </>}
+        {addOnUntilText(offer.until, now, serverOffsetMs)}
+      </p>
+      <button
+        type="button"
+        className="btn btn--primary"
+        disabled={offer.busy}
+        aria-busy={offer.busy}
+        onClick={onBuy}
+        data-testid="add-on"
+      >
+        {addOnBuyText(offer)}
+      </button>
+    </div>
   );
 }

@@ -4,9 +4,17 @@ import { LobbyApiError, type LobbyMe } from '@felt/client';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../app.js';
+import { formatTime } from '../i18n/i18n.js';
 import { dateTimeText } from '../lib/format.js';
 import { AppState } from '../state/app-state.js';
-import { ALICE, TOURNAMENT, TOURNAMENT_CONFIG, tournamentDetail, tournamentSummary } from '../test-support/fixtures.js';
+import {
+  ADD_ON_CONFIG,
+  ALICE,
+  TOURNAMENT,
+  TOURNAMENT_CONFIG,
+  tournamentDetail,
+  tournamentSummary,
+} from '../test-support/fixtures.js';
 import { LobbyScreen } from './lobby-screen.js';
 import { TournamentDetail, TournamentsTable } from './tournaments-panel.js';
 
@@ -15,7 +23,7 @@ const SNG = '7c3e2a1b-4d5f-4a6b-8c9d-0e1f2a3b4c5d';
 
 const detail = (
   over: Parameters<typeof tournamentDetail>[0] = {},
-  props: { busy?: boolean; error?: unknown; reEntryError?: boolean } = {},
+  props: { busy?: boolean; error?: unknown; reEntryError?: boolean; addOnError?: boolean } = {},
   config?: Parameters<typeof tournamentDetail>[1],
 ) =>
   renderToStaticMarkup(
@@ -25,6 +33,7 @@ const detail = (
       onRegister={() => undefined}
       onReEnter={() => undefined}
       onUnregister={() => undefined}
+      onAddOn={() => undefined}
       {...props}
     />,
   );
@@ -219,6 +228,87 @@ describe('TournamentDetail', () => {
     expect(detail()).not.toContain('tournament-re-entry');
   });
 
+  it('says the add-on among the facts when the config has one', () => {
+    expect(detail({}, {}, ADD_ON_CONFIG)).toMatch(
+      /<dt>Add-on<\/dt><dd data-testid="tournament-add-on-rule">5,000 chips for 100, at the first break<\/dd>/,
+    );
+    expect(detail()).not.toContain('tournament-add-on-rule');
+    // On sale or not, the rule is among the facts; the offer is not.
+    expect(detail({ status: 'running' }, {}, ADD_ON_CONFIG)).not.toContain('data-testid="add-on"');
+  });
+
+  describe('the add-on on sale', () => {
+    // Ten minutes from now: the countdown reads 10:00 or, a second later, 9:59.
+    const until = new Date(Date.now() + 600_000);
+    const onSale = {
+      status: 'running' as const,
+      add_on_open: true,
+      add_on_until: until.toISOString(),
+      your_table_id: '6f9619ff-8b86-4011-b42d-00c04fc964ff',
+    };
+
+    it('while you may buy it: Buy the add-on with its chips and cost, until when, disabled while busy', () => {
+      const html = detail({ ...onSale, can_add_on: true }, {}, ADD_ON_CONFIG);
+      expect(html).toContain('data-testid="tournament-add-on"');
+      expect(html).toMatch(
+        /<button type="button" class="btn btn--primary" aria-busy="false" data-testid="add-on">Buy the add-on: 5,000 chips for 100<\/button>/,
+      );
+      expect(html).toContain('The add-on is on sale, for this break only.');
+      expect(html).toMatch(
+        new RegExp(
+          `<time dateTime="${until.toISOString()}">On sale until ${formatTime(until)} \\((10:00|9:59) left\\)</time>`,
+        ),
+      );
+      // Take your seat still leads: the add-on's chips come at that table.
+      expect(html.indexOf('take-seat')).toBeLessThan(html.indexOf('data-testid="add-on"'));
+      expect(detail({ ...onSale, can_add_on: true }, { busy: true }, ADD_ON_CONFIG)).toMatch(
+        /<button[^>]*disabled=""[^>]*data-testid="add-on">Buy the add-on/,
+      );
+      // A free add-on says so.
+      expect(
+        detail({ ...onSale, can_add_on: true }, {}, { ...TOURNAMENT_CONFIG, addOn: { chips: 5_000, cost: 0 } }),
+      ).toContain('>Take the add-on: 5,000 chips, free</button>');
+    });
+
+    it('on sale but not to you (bought, or not playing), or not on sale: nothing is offered', () => {
+      for (const over of [
+        { ...onSale, can_add_on: false },
+        { ...onSale, add_on_open: false, can_add_on: false },
+        { status: 'running' as const },
+      ]) {
+        const html = detail(over, {}, ADD_ON_CONFIG);
+        expect(html).not.toContain('tournament-add-on"');
+        expect(html).not.toContain('Buy the add-on');
+      }
+    });
+
+    it('a refused add-on is said where it was offered: a closed sale as over, also once the offer is gone', () => {
+      const closed = new LobbyApiError(409, 'tournament_closed', 'no add-on on sale');
+      // Read again after the refusal: the sale is over, no button, the refusal still said.
+      const over = detail({ ...onSale, add_on_open: false }, { error: closed, addOnError: true }, ADD_ON_CONFIG);
+      expect(over).toMatch(
+        /<div class="tournament__add-on" data-testid="tournament-add-on"><p class="form__error" role="alert" data-testid="add-on-error">The add-on is no longer on sale: its break is over.<\/p><\/div>/,
+      );
+      expect(over).not.toContain('data-testid="add-on"');
+      expect(over).not.toContain('tournament-error');
+      // Your wallet short: the offer stays, with the refusal under it.
+      const short = detail(
+        { ...onSale, can_add_on: true },
+        { error: new LobbyApiError(409, 'insufficient_funds', 'x'), addOnError: true },
+        ADD_ON_CONFIG,
+      );
+      expect(short).toContain('data-testid="add-on"');
+      expect(short).toContain('Your wallet does not have enough chips for that.');
+      expect(detail({ ...onSale, can_add_on: true }, { error: closed, addOnError: true }, ADD_ON_CONFIG)).toContain(
+        'The add-on is no longer on sale: its break is over.',
+      );
+      // Another action's refusal stays under the registration buttons.
+      expect(detail({ ...onSale, can_add_on: true }, { error: closed }, ADD_ON_CONFIG)).toContain(
+        'data-testid="tournament-error"',
+      );
+    });
+  });
+
   it('a refused re-entry says re-entry is over when the lobby answers tournament_closed', () => {
     const closed = new LobbyApiError(409, 'tournament_closed', 'this tournament takes no registrations now');
     expect(detail({ status: 'running' }, { error: closed, reEntryError: true })).toContain(
@@ -290,6 +380,7 @@ describe('TournamentDetail', () => {
         onRegister={() => undefined}
         onReEnter={() => undefined}
         onUnregister={() => undefined}
+        onAddOn={() => undefined}
       />,
     );
     expect(sng).toContain('3 of 6');
@@ -356,6 +447,59 @@ describe('the lobby’s tabs', () => {
     expect(renderToStaticMarkup(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />)).toContain(
       'That tournament does not exist.',
     );
+  });
+
+  it('#/tournaments/<id> with the add-on on sale: bought, the wallet follows and the offer is gone', async () => {
+    let wallet = 1_000;
+    let bought = false;
+    const json = (body: unknown): Response =>
+      new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    const posts: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string, init?: RequestInit) => {
+        if (url === `/api/tournaments/${TOURNAMENT}/add-on` && init?.method === 'POST') {
+          posts.push(url);
+          bought = true;
+          wallet -= 100;
+          return Promise.resolve(
+            json({ tournament_id: TOURNAMENT, entry_no: 1, chips: 5_000, cost: 100, wallet, replayed: false }),
+          );
+        }
+        if (url === `/api/tournaments/${TOURNAMENT}`) {
+          return Promise.resolve(
+            json(
+              tournamentDetail(
+                {
+                  status: 'running',
+                  add_on_open: true,
+                  add_on_until: new Date(Date.now() + 600_000).toISOString(),
+                  can_add_on: !bought,
+                  prize_pool: bought ? 400 : 300,
+                },
+                ADD_ON_CONFIG,
+              ),
+            ),
+          );
+        }
+        if (url === '/api/me') return Promise.resolve(json({ ...ME, wallet }));
+        return Promise.resolve(new Response('{}', { status: 404 }));
+      }),
+    );
+    const app = signedIn();
+    const route = { name: 'tournaments', tournamentId: TOURNAMENT } as const;
+    const screen = () => renderToStaticMarkup(<LobbyScreen app={app} me={ME} go={() => undefined} route={route} />);
+    await app.tournaments.show(TOURNAMENT);
+    expect(screen()).toContain('>Buy the add-on: 5,000 chips for 100</button>');
+
+    await app.tournaments.addOn(TOURNAMENT);
+    expect(posts).toEqual([`/api/tournaments/${TOURNAMENT}/add-on`]);
+    const auth = app.auth.get();
+    expect(auth.status === 'signed_in' && auth.me.wallet).toBe(900);
+    const after = screen();
+    expect(after).not.toContain('Buy the add-on');
+    expect(after).not.toContain('tournament-add-on"');
+    expect(after).toContain('data-testid="tournament-pool">400<');
   });
 
   it('the app shows the tournaments tab at #/tournaments', () => {

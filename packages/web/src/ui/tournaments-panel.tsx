@@ -5,6 +5,11 @@ import { errorText } from '../lib/error-text.js';
 import { chips, gameShortTitle, gameTitle } from '../lib/format.js';
 import { routeHash } from '../lib/routes.js';
 import {
+  addOnBuyText,
+  addOnErrorText,
+  addOnOffer,
+  addOnRuleText,
+  addOnUntilText,
   anteText,
   blindsText,
   entrantsText,
@@ -24,7 +29,7 @@ import {
 } from '../lib/tournaments.js';
 import type { AppState } from '../state/app-state.js';
 import { ToastKind } from '../state/toasts.js';
-import { useStore } from './hooks.js';
+import { useNow, useStore } from './hooks.js';
 
 const tournamentHref = (id: string | null): string => routeHash({ name: 'tournaments', tournamentId: id });
 
@@ -92,10 +97,14 @@ export function TournamentsPanel({
   );
 }
 
+/** What the player asked of the tournament shown. */
+type EntryAction = 'register' | 're_enter' | 'unregister' | 'add_on';
+
 /**
- * One tournament with Register, Unregister or Re-enter; a refusal is said under the button, a success
- * in a toast. A re-entry is a registration (the same call, buy-in and fee again): after it the
- * tournament is read again and seats the player as it seats a late registration (Take your seat).
+ * One tournament with Register, Unregister or Re-enter, and the add-on while it is on sale to the
+ * player; a refusal is said under the button, a success in a toast. A re-entry is a registration (the
+ * same call, buy-in and fee again): after it the tournament is read again and seats the player as it
+ * seats a late registration (Take your seat). After an add-on it is read again too, and offers none.
  */
 function TournamentScreen({
   app,
@@ -111,8 +120,8 @@ function TournamentScreen({
   const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  // Whether the refusal shown answered a re-entry (its tournament_closed means re-entry is over).
-  const [reEntryFailed, setReEntryFailed] = useState(false);
+  // What the refusal shown answered (a re-entry's or an add-on's tournament_closed says more).
+  const [failed, setFailed] = useState<EntryAction | null>(null);
   if (tournament === null) {
     return (
       <>
@@ -132,10 +141,10 @@ function TournamentScreen({
       </>
     );
   }
-  const act = async (kind: 'register' | 're_enter' | 'unregister'): Promise<void> => {
+  const act = async (kind: EntryAction): Promise<void> => {
     setBusy(true);
     setError(null);
-    setReEntryFailed(kind === 're_enter');
+    setFailed(kind);
     try {
       if (kind === 'register') {
         await app.tournaments.register(tournament.id);
@@ -143,6 +152,12 @@ function TournamentScreen({
       } else if (kind === 're_enter') {
         await app.tournaments.register(tournament.id);
         app.toasts.show(t('tournaments.reEntered', { name: tournament.name }), ToastKind.SUCCESS);
+      } else if (kind === 'add_on') {
+        const bought = await app.tournaments.addOn(tournament.id);
+        app.toasts.show(
+          t('tournaments.addOnBought', { name: tournament.name, chips: chips(bought.chips) }),
+          ToastKind.SUCCESS,
+        );
       } else {
         await app.tournaments.unregister(tournament.id);
         app.toasts.show(t('tournaments.unregistered', { name: tournament.name }), ToastKind.SUCCESS);
@@ -161,10 +176,12 @@ function TournamentScreen({
       meId={meId}
       busy={busy}
       error={error ?? loadError}
-      reEntryError={error !== null && reEntryFailed}
+      reEntryError={error !== null && failed === 're_enter'}
+      addOnError={error !== null && failed === 'add_on'}
       onRegister={() => void act('register')}
       onReEnter={() => void act('re_enter')}
       onUnregister={() => void act('unregister')}
+      onAddOn={() => void act('add_on')}
     />
   );
 }
@@ -209,11 +226,12 @@ export function TournamentsTable({ tournaments }: { readonly tournaments: readon
 
 /**
  * One tournament as the lobby answers it: Take your seat while it seats you at a table (that table,
- * opened as the lobby opens any), the facts (game, format, status, price, starting stack, field,
- * start, prize pool, the re-entry rule when it has one), Register, Unregister or Re-enter, the
- * structure, the payouts per place and the entrants (one line per entry, a re-entry marked).
- * Buttons call back; a refusal comes in `error` and reads as the catalog's sentence (`reEntryError`:
- * it answered a re-entry).
+ * opened as the lobby opens any), the add-on while the lobby says you may buy it (`can_add_on`: what
+ * it gives and costs, until when), the facts (game, format, status, price, starting stack, field,
+ * start, prize pool, the re-entry rule and the add-on when it has them), Register, Unregister or
+ * Re-enter, the structure, the payouts per place and the entrants (one line per entry, a re-entry
+ * marked). Buttons call back; a refusal comes in `error` and reads as the catalog's sentence
+ * (`reEntryError`: it answered a re-entry; `addOnError`: an add-on, said where the add-on was offered).
  */
 export function TournamentDetail({
   tournament: d,
@@ -221,23 +239,31 @@ export function TournamentDetail({
   busy = false,
   error = null,
   reEntryError = false,
+  addOnError = false,
   onRegister,
   onReEnter,
   onUnregister,
+  onAddOn,
 }: {
   readonly tournament: LobbyTournamentDetail;
   readonly meId: string;
   readonly busy?: boolean;
   readonly error?: unknown;
   readonly reEntryError?: boolean;
+  readonly addOnError?: boolean;
   readonly onRegister: () => void;
   readonly onReEnter: () => void;
   readonly onUnregister: () => void;
+  readonly onAddOn: () => void;
 }) {
   const t = useT();
   const ids = { structure: useId(), payouts: useId(), players: useId() };
   const structure = tournamentStructure(d.config);
   const reEntry = structure === null ? null : reEntryText(structure.reEntry);
+  const addOnRule = addOnRuleText(structure?.addOn ?? null);
+  const offer = addOnOffer(d);
+  // A refused add-on is said where it was offered, also once the offer is gone (the sale is over).
+  const addOnFailed = addOnError && error !== null;
   const reg = registration(d, meId);
   return (
     <article className="tournament" data-testid="tournament" data-status={d.status} data-registration={reg}>
@@ -259,6 +285,33 @@ export function TournamentDetail({
           >
             {t('tournaments.takeSeat')}
           </a>
+        </div>
+      )}
+
+      {(offer !== null || addOnFailed) && (
+        <div className="tournament__add-on" data-testid="tournament-add-on">
+          {offer !== null && (
+            <>
+              <p>
+                {t('tournaments.addOnHint')} <AddOnUntil until={offer.until} />
+              </p>
+              <button
+                type="button"
+                className="btn btn--primary"
+                disabled={busy}
+                aria-busy={busy}
+                onClick={onAddOn}
+                data-testid="add-on"
+              >
+                {addOnBuyText(offer)}
+              </button>
+            </>
+          )}
+          {addOnFailed && (
+            <p className="form__error" role="alert" data-testid="add-on-error">
+              {addOnErrorText(error)}
+            </p>
+          )}
         </div>
       )}
 
@@ -313,6 +366,12 @@ export function TournamentDetail({
             <dd data-testid="tournament-re-entry">{reEntry}</dd>
           </div>
         )}
+        {addOnRule !== null && (
+          <div>
+            <dt>{t('tournaments.addOn')}</dt>
+            <dd data-testid="tournament-add-on-rule">{addOnRule}</dd>
+          </div>
+        )}
       </dl>
 
       <div className="tournament__register">
@@ -360,7 +419,7 @@ export function TournamentDetail({
         )}
         {reg === Registration.FULL && <span className="muted">{t('tournaments.full')}</span>}
         {reg === Registration.CLOSED && <span className="muted">{t('tournaments.closed')}</span>}
-        {error !== null && (
+        {error !== null && !addOnFailed && (
           <p className="form__error" role="alert" data-testid="tournament-error">
             {reEntryError ? reEntryErrorText(error) : errorText(error)}
           </p>
@@ -471,4 +530,14 @@ export function TournamentDetail({
       </div>
     </article>
   );
+}
+
+/**
+ * Until when the add-on is on sale, counting down each second on this browser's clock (the lobby's
+ * detail carries no server time; the sale's end is read again with the detail every few seconds).
+ */
+function AddOnUntil({ until }: { readonly until: number | null }) {
+  const now = useNow(Date.now, 1_000, until !== null);
+  const text = addOnUntilText(until, now);
+  return until === null ? <span>{text}</span> : <time dateTime={new Date(until).toISOString()}>{text}</time>;
 }

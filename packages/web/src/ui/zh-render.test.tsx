@@ -541,6 +541,7 @@ function controllerFor(model: TableModel, over: Partial<TableScreenState> = {}):
     chatSending: false,
     tournament: null,
     movedTo: null,
+    addOn: null,
     ...over,
   };
   return {
@@ -714,6 +715,7 @@ describe('every screen in Chinese', () => {
           onRegister={() => undefined}
           onReEnter={() => undefined}
           onUnregister={() => undefined}
+          onAddOn={() => undefined}
         />,
       );
       expect(html).toContain('盲注结构');
@@ -732,12 +734,61 @@ describe('every screen in Chinese', () => {
         onRegister={() => undefined}
         onReEnter={() => undefined}
         onUnregister={() => undefined}
+        onAddOn={() => undefined}
       />,
     );
     expect(reEntry).toContain('最多 2 次，截至第 3 级结束');
     expect(reEntry).toContain('你现在不能重新买入该锦标赛');
     expect(reEntry).toContain('>重新买入</button>');
     expectChinese(reEntry);
+    // The add-on among the facts, on sale to you, and a refused one in words.
+    const addOn = { ...TOURNAMENT_CONFIG, addOn: { chips: 5_000, cost: 100 } };
+    const onSale = {
+      name,
+      ...running,
+      add_on_open: true,
+      add_on_until: new Date(Date.now() + 600_000).toISOString(),
+      can_add_on: true,
+    };
+    const offered = render(
+      <TournamentDetail
+        tournament={tournamentDetail(onSale, addOn)}
+        meId={ME.user.id}
+        error={new LobbyApiError(409, 'insufficient_funds', 'x')}
+        addOnError
+        onRegister={() => undefined}
+        onReEnter={() => undefined}
+        onUnregister={() => undefined}
+        onAddOn={() => undefined}
+      />,
+    );
+    expect(offered).toContain('第一次休息时可花 100 加码 5,000 筹码');
+    expect(offered).toContain('>购买加码：5,000 筹码，售价 100</button>');
+    expect(offered).toContain('加码正在发售，仅限本次休息。');
+    expectChinese(offered);
+    const over = render(
+      <TournamentDetail
+        tournament={tournamentDetail({ ...onSale, add_on_open: false, can_add_on: false }, addOn)}
+        meId={ME.user.id}
+        error={new LobbyApiError(409, 'tournament_closed', 'no add-on on sale')}
+        addOnError
+        onRegister={() => undefined}
+        onReEnter={() => undefined}
+        onUnregister={() => undefined}
+        onAddOn={() => undefined}
+      />,
+    );
+    expect(over).toContain('加码已停止发售：本次休息已经结束。');
+    expectChinese(over);
+    expectChineseText(
+      t('tournaments.addOnRuleFree', { chips: '5,000' }),
+      t('tournaments.addOnBuyFree', { chips: '5,000' }),
+      t('tournaments.addOnDuringBreak'),
+      t('tournaments.addOnBought', { name, chips: '5,000' }),
+      t('tournaments.addOnNotPlaying'),
+      t('wallet.kind.tournament_add_on'),
+      t('wallet.kind.tournament_add_on_refund'),
+    );
     // A re-entry numbered among the entrants.
     expect(
       render(
@@ -747,6 +798,7 @@ describe('every screen in Chinese', () => {
           onRegister={() => undefined}
           onReEnter={() => undefined}
           onUnregister={() => undefined}
+          onAddOn={() => undefined}
         />,
       ),
     ).toContain('data-testid="entry-mark">第 2 次买入</span>');
@@ -759,6 +811,7 @@ describe('every screen in Chinese', () => {
           onRegister={() => undefined}
           onReEnter={() => undefined}
           onUnregister={() => undefined}
+          onAddOn={() => undefined}
         />,
       ),
     );
@@ -826,6 +879,24 @@ describe('every screen in Chinese', () => {
         <TableRoom app={app} controller={controllerFor(model, { tournament })} onExit={() => undefined} />,
       );
       expect(html).toContain('data-testid="tournament-bar"');
+      expectChinese(html);
+    }
+    // The add-on on sale during a break, at the table and in a tile.
+    const addOn = { tournamentId: TOURNAMENT, chips: 5_000, cost: 100, until: 1_764_400_240_000, busy: false };
+    for (const tile of [undefined, { compact: true, shortcutsActive: true, onClose: () => undefined }]) {
+      const html = render(
+        <TableRoom
+          app={app}
+          controller={controllerFor(model, {
+            tournament: { view: view({ break_ends_at: 1_764_400_300_000 }), place: 2, result: null, pending: null },
+            addOn,
+          })}
+          onExit={() => undefined}
+          tile={tile}
+        />,
+      );
+      expect(html).toContain('>购买加码：5,000 筹码，售价 100</button>');
+      expect(html).toContain('剩余 4:00');
       expectChinese(html);
     }
     expectChineseText(t('tournamentTable.moved'));
