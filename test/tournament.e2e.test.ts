@@ -207,7 +207,7 @@ describe('a tournament on the cluster', () => {
       await chips.stop();
       leaveField(players);
     }
-  });
+  }, 300_000);
 
   it('plays a mixed game (HORSE, its rotation at each level) of 5 on tables of 3 to a winner', async () => {
     const id = await createTestTournament(cluster, {
@@ -243,5 +243,5 @@ describe('a tournament on the cluster', () => {
       await chips.stop();
       leaveField(players);
     }
-  });
+  }, 300_000);
 });
