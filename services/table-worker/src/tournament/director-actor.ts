@@ -14,6 +14,7 @@ import {
   startClock,
   startDirector,
   tableHandEnded,
+  TournamentError,
   upgradeDirectorState,
   type BlindLevel,
   type DirectorCommand,
@@ -294,7 +295,7 @@ export class DirectorActor {
       ? !selling
       : !state.registrationOpen &&
         !selling &&
-        state.onBreak === (this.info(this.deps.clock.now()).onBreakUntil !== null);
+        state.onBreak === (this.position(this.deps.clock.now()).breakEndsAt !== null);
     // Nothing to do (the usual case once registration and the add-on are over): nothing is posted.
     if (idle || this.admitting !== null) return this.admitting ?? Promise.resolve();
     this.admitting = this.mailbox
@@ -321,7 +322,7 @@ export class DirectorActor {
     if (this.json.done || state.finished || !state.registrationOpen) return;
     // (poll's first step may have committed: read this.json again below.)
     const now = this.deps.clock.now();
-    const level = this.info(now).level;
+    const { level } = this.position(now);
     let next = this.json;
     // Levels counted in hands end only with hands: a lone player waiting for late entries deals none,
     // so the clock would never close registration. It closes once nobody came for the action time.
@@ -407,7 +408,7 @@ export class DirectorActor {
   private async followClock(): Promise<void> {
     const { state } = this.json;
     if (this.json.done || state.finished) return;
-    const onBreak = this.info(this.deps.clock.now()).onBreakUntil !== null;
+    const onBreak = this.position(this.deps.clock.now()).breakEndsAt !== null;
     if (onBreak === state.onBreak) return;
     const step = setBreak(state, onBreak);
     await this.commit(withCommands({ ...this.json, state: step.state }, step.commands));
@@ -431,7 +432,7 @@ export class DirectorActor {
     const now = this.deps.clock.now();
     let next = this.json;
     if (sale === undefined) {
-      const until = this.info(now).onBreakUntil;
+      const until = this.position(now).breakEndsAt;
       if (until === null || finished) return;
       await this.deps.store.openAddOn(tournamentId, new Date(until));
       next = { ...next, addOnSale: { until, handled: [], given: 0, closed: false } };
@@ -442,15 +443,17 @@ export class DirectorActor {
     const closing = finished || now >= next.addOnSale!.until;
     if (closing) await this.deps.store.closeAddOns(tournamentId);
     const handled = new Set(next.addOnSale!.handled);
-    let given = next.addOnSale!.given ?? 0;
+    const givenBefore = next.addOnSale!.given;
+    let given = givenBefore;
     for (const bought of await this.deps.store.addOnsBought(tournamentId)) {
       if (handled.has(bought.entryId)) continue;
       let step = null;
       if (!finished && next.players[bought.userId]?.entryId === bought.entryId) {
         try {
           step = addOn(next.state, bought.userId, config.addOn.chips);
-        } catch {
+        } catch (err) {
           // Out before the add-on reached them: paid back below.
+          if (!(err instanceof TournamentError)) throw err;
         }
       }
       if (step === null) {
@@ -465,7 +468,8 @@ export class DirectorActor {
       }
       handled.add(bought.entryId);
     }
-    let pool = next.entrants * config.buyIn + given * config.addOn.cost;
+    const counted = next.entrants * config.buyIn + given * config.addOn.cost;
+    let pool = counted;
     if (closing) {
       const closed = await this.deps.store.closeAddOns(tournamentId);
       if (closed.prizePool !== pool || closed.entries !== next.entrants) {
@@ -480,8 +484,7 @@ export class DirectorActor {
         'the add-on sale is over',
       );
     }
-    const grew =
-      given !== (next.addOnSale!.given ?? 0) || pool !== next.entrants * config.buyIn + given * config.addOn.cost;
+    const grew = given !== givenBefore || pool !== counted;
     next = { ...next, addOnSale: { ...next.addOnSale!, handled: [...handled], given, closed: closing } };
     if (grew && !finished) {
       const step = raisePrizes(next.state, placePrizes(pool, next.entrants));
@@ -511,21 +514,31 @@ export class DirectorActor {
     await this.running;
   }
 
-  /** What the tables show of the tournament now. */
-  info(now: number): { view: TournamentView; onBreakUntil: number | null; level: number } {
+  /**
+   * Where the clock stands: the level (1, 2, …; levels in hands count the busiest table's hands), and
+   * when the level or the break under way ends (levels in minutes only).
+   */
+  private position(now: number): { level: number; levelEndsAt: number | null; breakEndsAt: number | null } {
     const { config, state } = this.json;
     const structure = config.structure;
-    let index: number;
-    let levelEndsAt: number | null = null;
-    let breakEndsAt: number | null = null;
-    if (structure.levelLength.unit === 'minutes') {
-      const at = clockPositionAt(structure, this.json.clock, now);
-      index = at.level;
-      if (at.onBreak) breakEndsAt = at.endsAtMs;
-      else levelEndsAt = at.endsAtMs;
-    } else {
-      index = levelAfterHands(structure, Math.max(0, ...state.tables.map((t) => t.lastHandNo)));
+    if (structure.levelLength.unit !== 'minutes') {
+      const index = levelAfterHands(structure, Math.max(0, ...state.tables.map((t) => t.lastHandNo)));
+      return { level: index + 1, levelEndsAt: null, breakEndsAt: null };
     }
+    const at = clockPositionAt(structure, this.json.clock, now);
+    return {
+      level: at.level + 1,
+      levelEndsAt: at.onBreak ? null : at.endsAtMs,
+      breakEndsAt: at.onBreak ? at.endsAtMs : null,
+    };
+  }
+
+  /** What the tables show of the tournament now. */
+  info(now: number): { view: TournamentView } {
+    const { config, state } = this.json;
+    const structure = config.structure;
+    const { level, levelEndsAt, breakEndsAt } = this.position(now);
+    const index = level - 1;
     // Seated players (busts wait for their place while late registration is open).
     const remaining = Object.values(state.players).filter((p) => p.place === null && p.table !== null);
     const view: TournamentView = {
@@ -543,7 +556,7 @@ export class DirectorActor {
       hand_for_hand: state.handForHand.active,
       placed: this.json.placed.map((p) => ({ ...p, entry_no: p.entry_no ?? 1 })),
     };
-    return { view, onBreakUntil: breakEndsAt, level: index + 1 };
+    return { view };
   }
 
   // ------------------------------------------------------------------------------------------
@@ -609,7 +622,7 @@ export class DirectorActor {
   /** Deals wait for the end of a break. */
   private waitBeforeDealing(p: PendingCommand): number | null {
     if (p.command.kind !== 'deal') return null;
-    return this.info(this.deps.clock.now()).onBreakUntil;
+    return this.position(this.deps.clock.now()).breakEndsAt;
   }
 
   private retryAt(at: number): void {
@@ -769,7 +782,7 @@ export class DirectorActor {
   private async announceLevel(): Promise<void> {
     if (this.json.state.finished) return;
     await this.followClock();
-    const { level } = this.info(this.deps.clock.now());
+    const { level } = this.position(this.deps.clock.now());
     if (level <= this.json.announcedLevel) return;
     // Shown at once at every open table (a table in a hand plays it at the old level; its next deal
     // brings the new one).
