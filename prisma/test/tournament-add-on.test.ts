@@ -6,7 +6,6 @@
 // audit checks every add-on posting against the entry's add_on_at and add_on_refunded_at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  accountBalance,
   awardTournamentPlace,
   buyTournamentAddOn,
   closeTournamentAddOns,
@@ -35,7 +34,10 @@ import {
 import {
   expectConserved as expectConservedIn,
   playerWithChips,
+  poolBalance,
+  scheduledTournament,
   tournamentRefusal,
+  walletBalance,
 } from './support/tournament-ledger.js';
 
 let db: TestDatabase;
@@ -49,21 +51,11 @@ const MINUTE = 60_000;
 /** 5,000 chips more for 50 into the pool; late registration so a `registered` entry can exist while running. */
 const ADD_ON = { lateRegistrationLevels: 3, addOn: { chips: 5_000, cost: 50 } };
 
-const scheduled = (config: Prisma.InputJsonValue, over: Partial<NewTournament> = {}): NewTournament => ({
-  name: 'Add-on',
-  format: 'scheduled',
-  config,
-  createdBy: null,
-  buyIn: 100n,
-  fee: 10n,
-  minEntrants: 2,
-  maxEntrants: 6,
-  startsAt: new Date(Date.now() + HOUR),
-  ...over,
-});
+const scheduled = (config: Prisma.InputJsonValue, over: Partial<NewTournament> = {}): NewTournament =>
+  scheduledTournament('Add-on', config, { maxEntrants: 6, ...over });
 
-const balance = (userId: string) => accountBalance(db.prisma, walletAccount(userId));
-const pool = (tournamentId: string) => accountBalance(db.prisma, tournamentPoolAccount(tournamentId));
+const balance = (userId: string) => walletBalance(db.prisma, userId);
+const pool = (tournamentId: string) => poolBalance(db.prisma, tournamentId);
 const buy = (tournamentId: string, userId: string, now?: Date) =>
   buyTournamentAddOn(db.prisma, { tournamentId, userId, ...(now ? { now } : {}) });
 const refund = (tournamentId: string, entryId: string) => refundTournamentAddOn(db.prisma, { tournamentId, entryId });

@@ -12,17 +12,18 @@ import {
   registerTournamentEntry,
   seatTournamentEntry,
   startTournament,
-  tournamentPoolAccount,
   type TournamentRefusedError,
   unregisterTournamentEntry,
-  walletAccount,
   type NewTournament,
   type TestDatabase,
 } from '@felt/db';
 import {
   expectConserved as expectConservedIn,
   playerWithChips,
+  poolBalance,
+  scheduledTournament,
   tournamentRefusal,
+  walletBalance,
 } from './support/tournament-ledger.js';
 
 let db: TestDatabase;
@@ -32,21 +33,11 @@ const newPlayer = (chips = 1_000n) => playerWithChips(db.prisma, ledger, 'l', ch
 
 const HOUR = 3600_000;
 
-const scheduled = (lateRegistrationLevels: number, over: Partial<NewTournament> = {}): NewTournament => ({
-  name: 'Late',
-  format: 'scheduled',
-  config: { lateRegistrationLevels },
-  createdBy: null,
-  buyIn: 100n,
-  fee: 10n,
-  minEntrants: 2,
-  maxEntrants: 5,
-  startsAt: new Date(Date.now() + HOUR),
-  ...over,
-});
+const scheduled = (lateRegistrationLevels: number, over: Partial<NewTournament> = {}): NewTournament =>
+  scheduledTournament('Late', { lateRegistrationLevels }, over);
 
-const balance = (userId: string) => accountBalance(db.prisma, walletAccount(userId));
-const pool = (tournamentId: string) => accountBalance(db.prisma, tournamentPoolAccount(tournamentId));
+const balance = (userId: string) => walletBalance(db.prisma, userId);
+const pool = (tournamentId: string) => poolBalance(db.prisma, tournamentId);
 const register = (tournamentId: string, userId: string, now?: Date) =>
   registerTournamentEntry(db.prisma, { tournamentId, userId, ...(now ? { now } : {}) });
 

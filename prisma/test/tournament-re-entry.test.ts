@@ -23,9 +23,7 @@ import {
   seatTournamentEntry,
   startTournament,
   tournamentPlayers,
-  tournamentPoolAccount,
   unregisterTournamentEntry,
-  walletAccount,
   type NewTournament,
   type Prisma,
   type TestDatabase,
@@ -33,7 +31,10 @@ import {
 import {
   expectConserved as expectConservedIn,
   playerWithChips,
+  poolBalance,
+  scheduledTournament,
   tournamentRefusal,
+  walletBalance,
 } from './support/tournament-ledger.js';
 
 let db: TestDatabase;
@@ -41,26 +42,14 @@ let ledger: Ledger;
 
 const newPlayer = (chips = 1_000n) => playerWithChips(db.prisma, ledger, 'r', chips);
 
-const HOUR = 3600_000;
-
 /** Late registration for three levels, one re-entry until the second. */
 const RE_ENTRY = { lateRegistrationLevels: 3, reEntry: { max: 1, untilLevel: 2 } };
 
-const scheduled = (config: Prisma.InputJsonValue, over: Partial<NewTournament> = {}): NewTournament => ({
-  name: 'Re-entry',
-  format: 'scheduled',
-  config,
-  createdBy: null,
-  buyIn: 100n,
-  fee: 10n,
-  minEntrants: 2,
-  maxEntrants: 5,
-  startsAt: new Date(Date.now() + HOUR),
-  ...over,
-});
+const scheduled = (config: Prisma.InputJsonValue, over: Partial<NewTournament> = {}): NewTournament =>
+  scheduledTournament('Re-entry', config, over);
 
-const balance = (userId: string) => accountBalance(db.prisma, walletAccount(userId));
-const pool = (tournamentId: string) => accountBalance(db.prisma, tournamentPoolAccount(tournamentId));
+const balance = (userId: string) => walletBalance(db.prisma, userId);
+const pool = (tournamentId: string) => poolBalance(db.prisma, tournamentId);
 const register = (tournamentId: string, userId: string) => registerTournamentEntry(db.prisma, { tournamentId, userId });
 const out = (tournamentId: string, entryId: string) => markTournamentEntryOut(db.prisma, { tournamentId, entryId });
 
