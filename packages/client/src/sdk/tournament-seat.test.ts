@@ -1,37 +1,19 @@
 import type { LobbyTournamentDetail, TournamentView } from '@felt/protocol';
 import { describe, expect, it } from 'vitest';
+import { FakeTimers } from '../../test/support/fake-timers.js';
 import { Emitter } from './emitter.js';
 import type { FeltClient } from './felt-client.js';
 import type { TableSession } from './table-session.js';
-import type { Timers } from './timers.js';
 import { TournamentSeat } from './tournament-seat.js';
 
 const ME = '11111111-1111-4111-8111-111111111111';
 const T1 = 'a0000000-0000-4000-8000-000000000001';
 const T2 = 'a0000000-0000-4000-8000-000000000002';
 
-/** Timers run by hand: `tick()` fires every timer due. */
-class HandTimers implements Timers {
-  private queue: { at: number; fn: () => void }[] = [];
-  private t = 0;
-  setTimeout(fn: () => void, ms: number) {
-    const entry = { at: this.t + ms, fn };
-    this.queue.push(entry);
-    return entry;
-  }
-  clearTimeout(handle: unknown) {
-    this.queue = this.queue.filter((e) => e !== handle);
-  }
-  now() {
-    return this.t;
-  }
-  async tick(ms: number): Promise<void> {
-    this.t += ms;
-    const due = this.queue.filter((e) => e.at <= this.t);
-    this.queue = this.queue.filter((e) => e.at > this.t);
-    for (const e of due) e.fn();
-    await new Promise((r) => setImmediate(r));
-  }
+/** Moves the clock, then lets the lobby's answers (promises) land. */
+async function tick(timers: FakeTimers, ms: number): Promise<void> {
+  timers.advance(ms);
+  await new Promise((r) => setImmediate(r));
 }
 
 /** A table session as the seat uses it: its events are raised by the test. */
@@ -55,7 +37,7 @@ function row(entryNo: number, status: Row['status'], tableId: string | null, pla
 }
 
 function rig() {
-  const timers = new HandTimers();
+  const timers = new FakeTimers();
   const sessions: FakeSession[] = [];
   const client = {
     join: (tableId: string) => {
@@ -89,13 +71,13 @@ describe('TournamentSeat with re-entry', () => {
   it('tells an entry out once, follows the re-entry to its table, and takes only the last entry’s place', async () => {
     const r = rig();
     r.seat.start();
-    await r.timers.tick(0);
+    await tick(r.timers, 0);
     expect(r.events).toEqual([{ kind: 'seated', payload: T1 }]);
 
     // Out while registration is open: no place yet, a re-entry is taken.
     r.lobby.detail = { ...r.lobby.detail, players: [row(1, 'busted', null)], your_table_id: null, can_re_enter: true };
-    await r.timers.tick(1_000);
-    await r.timers.tick(1_000);
+    await tick(r.timers, 1_000);
+    await tick(r.timers, 1_000);
     expect(r.events.slice(1)).toEqual([{ kind: 'out', payload: { entryNo: 1, canReEnter: true } }]);
 
     // Re-entered, seated at another table.
@@ -105,7 +87,7 @@ describe('TournamentSeat with re-entry', () => {
       your_table_id: T2,
       can_re_enter: false,
     };
-    await r.timers.tick(1_000);
+    await tick(r.timers, 1_000);
     expect(r.events.at(-1)).toEqual({ kind: 'seated', payload: T2 });
     expect(r.sessions[0]!.detached).toBe(true);
 
@@ -116,7 +98,7 @@ describe('TournamentSeat with re-entry', () => {
       ...r.lobby.detail,
       players: [row(1, 'finished', null, 7), row(2, 'playing', T2)],
     };
-    await r.timers.tick(1_000);
+    await tick(r.timers, 1_000);
     expect(r.seat.done).toBe(false);
     // The second entry is out: that is the result.
     r.sessions[1]!.events.emit(
