@@ -778,9 +778,12 @@ export async function tournamentAddOnsBought(
  * Pays an add-on back, as the director does when the entry's player was out before it could give
  * the chips: the cost from the prize pool to the wallet (`tournament-add-on-refund:<entry>`; a cost
  * of 0 posts nothing) and the entry's `add_on_refunded_at` set. Again: `replayed`, nothing paid.
- * Refused for an unknown entry (`not_registered`) and an entry that bought no add-on (`no_add_on`).
- * Also after the close: the director closes the sale first (nothing more is bought), then gives or
- * pays back every add-on bought before it, and reads the close again for the pool the payouts share.
+ * Refused for an unknown entry (`not_registered`), an entry that bought no add-on (`no_add_on`) and,
+ * but for the replay, outside a running tournament (`not_running`: once it finished, its pool is paid
+ * out). Also after the close: the director closes the sale first (nothing more is bought), then gives
+ * or pays back every add-on bought before it, and reads the close again for the pool the payouts
+ * share. Postgres does not record which add-ons were given at a table: only the director's checkpoint
+ * keeps one given from being paid back too.
  */
 export async function refundTournamentAddOn(
   prisma: PrismaClient,
@@ -800,6 +803,9 @@ export async function refundTournamentAddOn(
         throw new TournamentRefusedError(TournamentRefusal.NO_ADD_ON, t.id, `entry ${entry.id} bought no add-on`);
       }
       if (entry.addOnRefundedAt !== null) return { replayed: true };
+      if (t.status !== TournamentStatus.running) {
+        throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+      }
       const cost = addOnCost(t);
       await tx.tournamentEntry.update({ where: { id: entry.id }, data: { addOnRefundedAt: new Date() } });
       if (cost > 0n) {
