@@ -598,6 +598,40 @@ export async function finishTournament(prisma: PrismaClient, tournamentId: strin
   });
 }
 
+/** The tournament's columns the director sets once: a close's time, or the add-on sale's end. */
+type DirectorMark = 'registrationClosedAt' | 'reEntryClosedAt' | 'addOnUntil' | 'addOnClosedAt';
+
+/**
+ * What the director's once-only steps share ({@link closeTournamentRegistration},
+ * {@link closeTournamentReEntry}, {@link openTournamentAddOn}, {@link closeTournamentAddOns}): under
+ * the tournament's row lock, `mark` already set is a replay (`at` its value), whatever the
+ * tournament's status by then; a first one is refused unless the tournament is running (`not_running`)
+ * and `check` passes, and then `mark` is set to `value` (now when none is given).
+ */
+async function setOnce(
+  tx: TxClient,
+  tournamentId: string,
+  mark: DirectorMark,
+  { value, check }: { readonly value?: Date; readonly check?: (t: LockedTournament) => void } = {},
+): Promise<{ t: LockedTournament; at: Date; replayed: boolean }> {
+  const t = await lockTournament(tx, tournamentId);
+  const set = t[mark];
+  if (set !== null) return { t, at: set, replayed: true };
+  if (t.status !== TournamentStatus.running) {
+    throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+  }
+  check?.(t);
+  const at = value ?? new Date();
+  const data: Prisma.TournamentUpdateInput = { [mark]: at };
+  await tx.tournament.update({ where: { id: t.id }, data });
+  return { t, at, replayed: false };
+}
+
+/** The tournament's entries paid for and not refunded (busted, finished and re-entries included): the field. */
+function entriesNotRefunded(tx: TxClient, tournamentId: string): Promise<number> {
+  return tx.tournamentEntry.count({ where: { tournamentId, status: { not: TournamentEntryStatus.refunded } } });
+}
+
 /**
  * Closes late registration, as the director does at the end of the config's lateRegistrationLevels-th
  * level: `registration_closed_at` is set once, and from then on {@link registerTournamentEntry} refuses
@@ -612,16 +646,8 @@ export async function closeTournamentRegistration(
   tournamentId: string,
 ): Promise<{ closedAt: Date; entries: number; prizePool: bigint; replayed: boolean }> {
   return withTransaction(prisma, async (tx) => {
-    const t = await lockTournament(tx, tournamentId);
-    const replayed = t.registrationClosedAt !== null;
-    if (!replayed && t.status !== TournamentStatus.running) {
-      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
-    }
-    const closedAt = t.registrationClosedAt ?? new Date();
-    if (!replayed) await tx.tournament.update({ where: { id: t.id }, data: { registrationClosedAt: closedAt } });
-    const entries = await tx.tournamentEntry.count({
-      where: { tournamentId: t.id, status: { not: TournamentEntryStatus.refunded } },
-    });
+    const { t, at: closedAt, replayed } = await setOnce(tx, tournamentId, 'registrationClosedAt');
+    const entries = await entriesNotRefunded(tx, t.id);
     const prizePool = await accountBalance(tx, tournamentPoolAccount(t.id));
     return { closedAt, entries, prizePool, replayed };
   });
@@ -639,14 +665,8 @@ export async function closeTournamentReEntry(
   tournamentId: string,
 ): Promise<{ closedAt: Date; replayed: boolean }> {
   return withTransaction(prisma, async (tx) => {
-    const t = await lockTournament(tx, tournamentId);
-    if (t.reEntryClosedAt !== null) return { closedAt: t.reEntryClosedAt, replayed: true };
-    if (t.status !== TournamentStatus.running) {
-      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
-    }
-    const closedAt = new Date();
-    await tx.tournament.update({ where: { id: t.id }, data: { reEntryClosedAt: closedAt } });
-    return { closedAt, replayed: false };
+    const { at: closedAt, replayed } = await setOnce(tx, tournamentId, 'reEntryClosedAt');
+    return { closedAt, replayed };
   });
 }
 
@@ -699,14 +719,8 @@ export async function openTournamentAddOn(
   until: Date,
 ): Promise<{ replayed: boolean }> {
   return withTransaction(prisma, async (tx) => {
-    const t = await lockTournament(tx, tournamentId);
-    if (t.addOnUntil !== null) return { replayed: true };
-    if (t.status !== TournamentStatus.running) {
-      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
-    }
-    addOnCost(t);
-    await tx.tournament.update({ where: { id: t.id }, data: { addOnUntil: until } });
-    return { replayed: false };
+    const { replayed } = await setOnce(tx, tournamentId, 'addOnUntil', { value: until, check: addOnCost });
+    return { replayed };
   });
 }
 
@@ -840,17 +854,11 @@ export async function closeTournamentAddOns(
   tournamentId: string,
 ): Promise<{ closedAt: Date; prizePool: bigint; entries: number; replayed: boolean }> {
   return withTransaction(prisma, async (tx) => {
-    const t = await lockTournament(tx, tournamentId);
-    const replayed = t.addOnClosedAt !== null;
-    if (!replayed && t.status !== TournamentStatus.running) {
-      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
-    }
-    const cost = replayed ? (t.addOnCost ?? 0n) : addOnCost(t);
-    const closedAt = t.addOnClosedAt ?? new Date();
-    if (!replayed) await tx.tournament.update({ where: { id: t.id }, data: { addOnClosedAt: closedAt } });
-    const entries = await tx.tournamentEntry.count({
-      where: { tournamentId: t.id, status: { not: TournamentEntryStatus.refunded } },
-    });
+    const { t, at: closedAt, replayed } = await setOnce(tx, tournamentId, 'addOnClosedAt', { check: addOnCost });
+    // A replay's tournament has addOn too: only a first close, which requires it, sets add_on_closed_at
+    // (and the config is written once, at the creation).
+    const cost = addOnCost(t);
+    const entries = await entriesNotRefunded(tx, t.id);
     const addOns = await tx.tournamentEntry.count({
       where: { tournamentId: t.id, addOnAt: { not: null }, addOnRefundedAt: null },
     });
