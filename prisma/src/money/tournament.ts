@@ -12,7 +12,7 @@
  * `tournament-prize:<entry>`, `tournament-add-on:<entry>`, `tournament-add-on-refund:<entry>`), so a
  * retried call moves no chip twice.
  */
-import type { Prisma, PrismaClient, TxClient } from '../client.js';
+import { Prisma, type PrismaClient, type TxClient } from '../client.js';
 import { TournamentRefusal, TournamentRefusedError } from '../errors.js';
 import { LedgerTxKind, TournamentEntryStatus, TournamentStatus } from '../generated/enums.js';
 import {
@@ -143,6 +143,28 @@ interface LockedTournament {
   addOnClosedAt: Date | null;
 }
 
+/**
+ * Tournament `t`'s config addOn.cost as SQL (a bigint; null when addOn is absent, null, or its cost not
+ * a number): the one reading of it, here and in the audit (money/audit.ts).
+ */
+export const TOURNAMENT_ADD_ON_COST_SQL = Prisma.sql`CASE WHEN jsonb_typeof(t."config" -> 'addOn' -> 'cost') = 'number'
+  THEN floor((t."config" -> 'addOn' ->> 'cost')::numeric)::bigint END`;
+
+/**
+ * The chips paid into a tournament's prize pool: each entry not refunded's buy-in (re-entries
+ * included) and each add-on not refunded's cost, prizes already paid not deducted. The pool the
+ * payouts share ({@link closeTournamentAddOns}, the lobby's payouts) and, less the prizes paid, what
+ * the pool holds (the audit).
+ */
+export function tournamentPoolPaidIn(p: {
+  readonly entries: number | bigint;
+  readonly buyIn: bigint;
+  readonly addOns: number | bigint;
+  readonly addOnCost: bigint;
+}): bigint {
+  return BigInt(p.entries) * p.buyIn + BigInt(p.addOns) * p.addOnCost;
+}
+
 async function lockTournament(tx: TxClient, tournamentId: string): Promise<LockedTournament> {
   const [row] = await tx.$queryRaw<LockedTournament[]>`
     SELECT "id"::text AS "id", "status"::text AS "status", "starts_at" AS "startsAt", "buy_in" AS "buyIn", "fee",
@@ -153,10 +175,9 @@ async function lockTournament(tx: TxClient, tournamentId: string): Promise<Locke
       CASE WHEN jsonb_typeof("config" -> 'reEntry' -> 'max') = 'number'
         THEN floor(("config" -> 'reEntry' ->> 'max')::numeric)::int ELSE 0 END AS "reEntryMax",
       "re_entry_closed_at" AS "reEntryClosedAt",
-      CASE WHEN jsonb_typeof("config" -> 'addOn' -> 'cost') = 'number'
-        THEN floor(("config" -> 'addOn' ->> 'cost')::numeric)::bigint END AS "addOnCost",
+      ${TOURNAMENT_ADD_ON_COST_SQL} AS "addOnCost",
       "add_on_until" AS "addOnUntil", "add_on_closed_at" AS "addOnClosedAt"
-    FROM "tournaments" WHERE "id" = ${tournamentId}::uuid FOR UPDATE`;
+    FROM "tournaments" t WHERE "id" = ${tournamentId}::uuid FOR UPDATE`;
   if (row === undefined)
     throw new TournamentRefusedError(TournamentRefusal.NOT_FOUND, tournamentId, 'no such tournament');
   return {
@@ -862,6 +883,7 @@ export async function closeTournamentAddOns(
     const addOns = await tx.tournamentEntry.count({
       where: { tournamentId: t.id, addOnAt: { not: null }, addOnRefundedAt: null },
     });
-    return { closedAt, prizePool: BigInt(entries) * t.buyIn + BigInt(addOns) * cost, entries, replayed };
+    const prizePool = tournamentPoolPaidIn({ entries, buyIn: t.buyIn, addOns, addOnCost: cost });
+    return { closedAt, prizePool, entries, replayed };
   });
 }

@@ -7,6 +7,7 @@ import {
   Prisma,
   reEntryOpen,
   registerTournamentEntry,
+  tournamentPoolPaidIn,
   TournamentRefusal,
   TournamentRefusedError,
   unregisterTournamentEntry,
@@ -133,7 +134,13 @@ export class Tournaments {
     // add-on not refunded (closeTournamentAddOns' prize pool, which the director's payouts share).
     const field = Math.max(2, entries.length);
     const addOns = entries.filter((e) => e.addOnAt !== null && e.addOnRefundedAt === null).length;
-    const prizes = placePrizes(Number(row.buy_in) * entries.length + addOns * (config.addOn?.cost ?? 0), field);
+    const pool = tournamentPoolPaidIn({
+      entries: entries.length,
+      buyIn: row.buy_in,
+      addOns,
+      addOnCost: BigInt(config.addOn?.cost ?? 0),
+    });
+    const prizes = placePrizes(Number(pool), field);
     const summary = summaryOf(row, config);
     // Each player's entries numbered 1, 2, … in the order they were paid for, as the director numbers
     // them (Postgres's entry_no also counts registrations refunded before the start).
