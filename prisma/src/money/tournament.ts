@@ -206,18 +206,30 @@ export function lateRegistrationOpen(t: {
   return t.lateRegistrationLevels > 0 && t.registrationClosedAt === null;
 }
 
+/** What {@link reEntryOpen} and {@link mayReEnter} read of a tournament. */
+export interface ReEntryFields {
+  readonly reEntryMax: number;
+  readonly lateRegistrationLevels: number;
+  readonly registrationClosedAt: Date | null;
+  readonly reEntryClosedAt: Date | null;
+}
+
 /**
  * Whether the tournament offers re-entry (the config's reEntry, `reEntryMax` its max, 0 without one)
  * and a busted player may buy in again now: late registration is open (a re-entry is a late
  * registration) and the director has not closed re-entry at the end of level reEntry.untilLevel.
  */
-export function reEntryOpen(t: {
-  readonly reEntryMax: number;
-  readonly lateRegistrationLevels: number;
-  readonly registrationClosedAt: Date | null;
-  readonly reEntryClosedAt: Date | null;
-}): boolean {
+export function reEntryOpen(t: ReEntryFields): boolean {
   return t.reEntryMax > 0 && lateRegistrationOpen(t) && t.reEntryClosedAt === null;
+}
+
+/**
+ * Whether a player who is out of the tournament (`entries` paid for, at least one, all busted or
+ * finished) may re-enter now: it is running, {@link reEntryOpen}, and they have made fewer than the
+ * config's reEntry.max re-entries (fewer than 1 + max entries paid for).
+ */
+export function mayReEnter(t: ReEntryFields & { readonly status: string }, entries: number): boolean {
+  return t.status === TournamentStatus.running && reEntryOpen(t) && entries > 0 && entries < 1 + t.reEntryMax;
 }
 
 /**
@@ -240,11 +252,12 @@ function checkRegistrationOpen(t: LockedTournament, now: Date): void {
 
 /**
  * A running tournament's player who is out (`earlier` entries paid for, all busted or finished) may
- * buy in again while {@link reEntryOpen}, up to the config's reEntry.max times.
+ * buy in again while {@link mayReEnter}: refused `entry_limit` once their re-entries are used up
+ * while re-entry is open, `not_registering` when it is not.
  */
 function checkReEntry(t: LockedTournament, earlier: number): void {
+  if (mayReEnter(t, earlier)) return;
   if (t.status === TournamentStatus.running && reEntryOpen(t)) {
-    if (earlier < 1 + t.reEntryMax) return;
     throw new TournamentRefusedError(
       TournamentRefusal.ENTRY_LIMIT,
       t.id,
