@@ -77,7 +77,11 @@ export interface TournamentEntryRow {
   readonly prize: bigint;
 }
 
-/** An entry that holds a place or chips: it counts against the field and cannot be registered again. */
+/**
+ * An entry registered or playing: its player is in and cannot register again (they are answered this
+ * entry). The field (max_entrants) is not counted in entries: it counts players with any entry not
+ * refunded, busted and finished ones included.
+ */
 const LIVE: TournamentEntryStatus[] = [TournamentEntryStatus.registered, TournamentEntryStatus.playing];
 
 /**
