@@ -344,6 +344,36 @@ describe('tournament add-ons', () => {
     await expectConserved();
   });
 
+  it('a refund after the finish is refused (not_running) with nothing written; one made before is still answered', async () => {
+    const t = await onSale(ADD_ON, 3);
+    const [a, b, c] = t.entries;
+    await buy(t.id, a!.userId);
+    await buy(t.id, b!.userId);
+    await buy(t.id, c!.userId);
+    await markTournamentEntryOut(db.prisma, { tournamentId: t.id, entryId: c!.id });
+    await refund(t.id, c!.id);
+    expect((await closeTournamentAddOns(db.prisma, t.id)).prizePool).toBe(400n);
+    const places: Array<[string, number, bigint]> = [
+      [c!.id, 3, 0n],
+      [b!.id, 2, 150n],
+      [a!.id, 1, 250n],
+    ];
+    for (const [entryId, place, prize] of places) {
+      await awardTournamentPlace(db.prisma, { tournamentId: t.id, entryId, place, prize });
+    }
+    await finishTournament(db.prisma, t.id);
+
+    const before = await snapshot(t.id);
+    const refused = await refusal(refund(t.id, a!.id));
+    expect(refused.reason).toBe('not_running');
+    expect(refused.message).toMatch(/it is finished/);
+    expect(await snapshot(t.id)).toEqual(before);
+    expect(await balance(a!.userId)).toBe(1_000n - 110n - 50n + 250n);
+    expect(await refund(t.id, c!.id)).toEqual({ replayed: true });
+    expect(await snapshot(t.id)).toEqual(before);
+    await expectConserved();
+  });
+
   it('the audit is clean after a full run with add-ons and a refund, and names tampered add-on money', async () => {
     // Its own database: a forged posting stays in the ledger for good.
     const own = await createTestDatabase();

@@ -70,7 +70,7 @@ export const LobbyErrorCode = {
   TOURNAMENT_FULL: 'tournament_full',
   /** You hold no entry in this tournament that could be unregistered (or, for an add-on, none in play). */
   NOT_REGISTERED: 'not_registered',
-  /** You unregistered from this tournament too many times to register again. */
+  /** You unregistered from this tournament too many times to register again, or used up your re-entries. */
   TOURNAMENT_ENTRY_LIMIT: 'tournament_entry_limit',
   /** Password hashing is saturated; nothing was done. Retry after Retry-After seconds. */
   BUSY: 'busy',

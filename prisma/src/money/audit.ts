@@ -3,6 +3,7 @@ import { Prisma, type Db, type PrismaClient } from '../client.js';
 import { ledgerTotals } from '../ledger.js';
 import { handLedgerKeys } from './persist-hand.js';
 import { bankrollFlows, type BankrollReport } from './bankroll.js';
+import { TOURNAMENT_ADD_ON_COST_SQL, tournamentPoolPaidIn } from './tournament.js';
 
 /**
  * The operator's reconciliation (`npm run audit`; docs/operations.md, "Money"). Every check reads Postgres directly
@@ -424,8 +425,7 @@ async function checkEscrows(
 }
 
 /** Tournament `t`'s config addOn.cost (0 without an add-on), as money/tournament.ts reads it. */
-const ADD_ON_COST = Prisma.sql`CASE WHEN jsonb_typeof(t."config" -> 'addOn' -> 'cost') = 'number'
-  THEN floor((t."config" -> 'addOn' ->> 'cost')::numeric)::bigint ELSE 0 END`;
+const ADD_ON_COST = Prisma.sql`coalesce(${TOURNAMENT_ADD_ON_COST_SQL}, 0)`;
 
 /**
  * Tournament money (money/tournament.ts): each prize pool holds its paid entries' buy-ins and its
@@ -467,7 +467,13 @@ async function checkTournaments(
   let fees = 0n;
   for (const t of pools) {
     const pool = big(t.pool);
-    const expected = big(t.paid) * t.buy_in + big(t.add_ons) * big(t.add_on_cost) - big(t.prizes);
+    const paidIn = tournamentPoolPaidIn({
+      entries: big(t.paid),
+      buyIn: t.buy_in,
+      addOns: big(t.add_ons),
+      addOnCost: big(t.add_on_cost),
+    });
+    const expected = paidIn - big(t.prizes);
     fees += big(t.paid) * t.fee;
     if (pool !== expected) {
       issue(

@@ -12,7 +12,7 @@
  * `tournament-prize:<entry>`, `tournament-add-on:<entry>`, `tournament-add-on-refund:<entry>`), so a
  * retried call moves no chip twice.
  */
-import type { Prisma, PrismaClient, TxClient } from '../client.js';
+import { Prisma, type PrismaClient, type TxClient } from '../client.js';
 import { TournamentRefusal, TournamentRefusedError } from '../errors.js';
 import { LedgerTxKind, TournamentEntryStatus, TournamentStatus } from '../generated/enums.js';
 import {
@@ -77,7 +77,11 @@ export interface TournamentEntryRow {
   readonly prize: bigint;
 }
 
-/** An entry that holds a place or chips: it counts against the field and cannot be registered again. */
+/**
+ * An entry registered or playing: its player is in and cannot register again (they are answered this
+ * entry). The field (max_entrants) is not counted in entries: it counts players with any entry not
+ * refunded, busted and finished ones included.
+ */
 const LIVE: TournamentEntryStatus[] = [TournamentEntryStatus.registered, TournamentEntryStatus.playing];
 
 /**
@@ -143,6 +147,28 @@ interface LockedTournament {
   addOnClosedAt: Date | null;
 }
 
+/**
+ * Tournament `t`'s config addOn.cost as SQL (a bigint; null when addOn is absent, null, or its cost not
+ * a number): the one reading of it, here and in the audit (money/audit.ts).
+ */
+export const TOURNAMENT_ADD_ON_COST_SQL = Prisma.sql`CASE WHEN jsonb_typeof(t."config" -> 'addOn' -> 'cost') = 'number'
+  THEN floor((t."config" -> 'addOn' ->> 'cost')::numeric)::bigint END`;
+
+/**
+ * The chips paid into a tournament's prize pool: each entry not refunded's buy-in (re-entries
+ * included) and each add-on not refunded's cost, prizes already paid not deducted. The pool the
+ * payouts share ({@link closeTournamentAddOns}, the lobby's payouts) and, less the prizes paid, what
+ * the pool holds (the audit).
+ */
+export function tournamentPoolPaidIn(p: {
+  readonly entries: number | bigint;
+  readonly buyIn: bigint;
+  readonly addOns: number | bigint;
+  readonly addOnCost: bigint;
+}): bigint {
+  return BigInt(p.entries) * p.buyIn + BigInt(p.addOns) * p.addOnCost;
+}
+
 async function lockTournament(tx: TxClient, tournamentId: string): Promise<LockedTournament> {
   const [row] = await tx.$queryRaw<LockedTournament[]>`
     SELECT "id"::text AS "id", "status"::text AS "status", "starts_at" AS "startsAt", "buy_in" AS "buyIn", "fee",
@@ -153,10 +179,9 @@ async function lockTournament(tx: TxClient, tournamentId: string): Promise<Locke
       CASE WHEN jsonb_typeof("config" -> 'reEntry' -> 'max') = 'number'
         THEN floor(("config" -> 'reEntry' ->> 'max')::numeric)::int ELSE 0 END AS "reEntryMax",
       "re_entry_closed_at" AS "reEntryClosedAt",
-      CASE WHEN jsonb_typeof("config" -> 'addOn' -> 'cost') = 'number'
-        THEN floor(("config" -> 'addOn' ->> 'cost')::numeric)::bigint END AS "addOnCost",
+      ${TOURNAMENT_ADD_ON_COST_SQL} AS "addOnCost",
       "add_on_until" AS "addOnUntil", "add_on_closed_at" AS "addOnClosedAt"
-    FROM "tournaments" WHERE "id" = ${tournamentId}::uuid FOR UPDATE`;
+    FROM "tournaments" t WHERE "id" = ${tournamentId}::uuid FOR UPDATE`;
   if (row === undefined)
     throw new TournamentRefusedError(TournamentRefusal.NOT_FOUND, tournamentId, 'no such tournament');
   return {
@@ -185,18 +210,30 @@ export function lateRegistrationOpen(t: {
   return t.lateRegistrationLevels > 0 && t.registrationClosedAt === null;
 }
 
+/** What {@link reEntryOpen} and {@link mayReEnter} read of a tournament. */
+export interface ReEntryFields {
+  readonly reEntryMax: number;
+  readonly lateRegistrationLevels: number;
+  readonly registrationClosedAt: Date | null;
+  readonly reEntryClosedAt: Date | null;
+}
+
 /**
  * Whether the tournament offers re-entry (the config's reEntry, `reEntryMax` its max, 0 without one)
  * and a busted player may buy in again now: late registration is open (a re-entry is a late
  * registration) and the director has not closed re-entry at the end of level reEntry.untilLevel.
  */
-export function reEntryOpen(t: {
-  readonly reEntryMax: number;
-  readonly lateRegistrationLevels: number;
-  readonly registrationClosedAt: Date | null;
-  readonly reEntryClosedAt: Date | null;
-}): boolean {
+export function reEntryOpen(t: ReEntryFields): boolean {
   return t.reEntryMax > 0 && lateRegistrationOpen(t) && t.reEntryClosedAt === null;
+}
+
+/**
+ * Whether a player who is out of the tournament (`entries` paid for, at least one, all busted or
+ * finished) may re-enter now: it is running, {@link reEntryOpen}, and they have made fewer than the
+ * config's reEntry.max re-entries (fewer than 1 + max entries paid for).
+ */
+export function mayReEnter(t: ReEntryFields & { readonly status: string }, entries: number): boolean {
+  return t.status === TournamentStatus.running && reEntryOpen(t) && entries > 0 && entries < 1 + t.reEntryMax;
 }
 
 /**
@@ -219,11 +256,12 @@ function checkRegistrationOpen(t: LockedTournament, now: Date): void {
 
 /**
  * A running tournament's player who is out (`earlier` entries paid for, all busted or finished) may
- * buy in again while {@link reEntryOpen}, up to the config's reEntry.max times.
+ * buy in again while {@link mayReEnter}: refused `entry_limit` once their re-entries are used up
+ * while re-entry is open, `not_registering` when it is not.
  */
 function checkReEntry(t: LockedTournament, earlier: number): void {
+  if (mayReEnter(t, earlier)) return;
   if (t.status === TournamentStatus.running && reEntryOpen(t)) {
-    if (earlier < 1 + t.reEntryMax) return;
     throw new TournamentRefusedError(
       TournamentRefusal.ENTRY_LIMIT,
       t.id,
@@ -598,6 +636,40 @@ export async function finishTournament(prisma: PrismaClient, tournamentId: strin
   });
 }
 
+/** The tournament's columns the director sets once: a close's time, or the add-on sale's end. */
+type DirectorMark = 'registrationClosedAt' | 'reEntryClosedAt' | 'addOnUntil' | 'addOnClosedAt';
+
+/**
+ * What the director's once-only steps share ({@link closeTournamentRegistration},
+ * {@link closeTournamentReEntry}, {@link openTournamentAddOn}, {@link closeTournamentAddOns}): under
+ * the tournament's row lock, `mark` already set is a replay (`at` its value), whatever the
+ * tournament's status by then; a first one is refused unless the tournament is running (`not_running`)
+ * and `check` passes, and then `mark` is set to `value` (now when none is given).
+ */
+async function setOnce(
+  tx: TxClient,
+  tournamentId: string,
+  mark: DirectorMark,
+  { value, check }: { readonly value?: Date; readonly check?: (t: LockedTournament) => void } = {},
+): Promise<{ t: LockedTournament; at: Date; replayed: boolean }> {
+  const t = await lockTournament(tx, tournamentId);
+  const set = t[mark];
+  if (set !== null) return { t, at: set, replayed: true };
+  if (t.status !== TournamentStatus.running) {
+    throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+  }
+  check?.(t);
+  const at = value ?? new Date();
+  const data: Prisma.TournamentUpdateInput = { [mark]: at };
+  await tx.tournament.update({ where: { id: t.id }, data });
+  return { t, at, replayed: false };
+}
+
+/** The tournament's entries paid for and not refunded (busted, finished and re-entries included): the field. */
+function entriesNotRefunded(tx: TxClient, tournamentId: string): Promise<number> {
+  return tx.tournamentEntry.count({ where: { tournamentId, status: { not: TournamentEntryStatus.refunded } } });
+}
+
 /**
  * Closes late registration, as the director does at the end of the config's lateRegistrationLevels-th
  * level: `registration_closed_at` is set once, and from then on {@link registerTournamentEntry} refuses
@@ -612,16 +684,8 @@ export async function closeTournamentRegistration(
   tournamentId: string,
 ): Promise<{ closedAt: Date; entries: number; prizePool: bigint; replayed: boolean }> {
   return withTransaction(prisma, async (tx) => {
-    const t = await lockTournament(tx, tournamentId);
-    const replayed = t.registrationClosedAt !== null;
-    if (!replayed && t.status !== TournamentStatus.running) {
-      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
-    }
-    const closedAt = t.registrationClosedAt ?? new Date();
-    if (!replayed) await tx.tournament.update({ where: { id: t.id }, data: { registrationClosedAt: closedAt } });
-    const entries = await tx.tournamentEntry.count({
-      where: { tournamentId: t.id, status: { not: TournamentEntryStatus.refunded } },
-    });
+    const { t, at: closedAt, replayed } = await setOnce(tx, tournamentId, 'registrationClosedAt');
+    const entries = await entriesNotRefunded(tx, t.id);
     const prizePool = await accountBalance(tx, tournamentPoolAccount(t.id));
     return { closedAt, entries, prizePool, replayed };
   });
@@ -639,14 +703,8 @@ export async function closeTournamentReEntry(
   tournamentId: string,
 ): Promise<{ closedAt: Date; replayed: boolean }> {
   return withTransaction(prisma, async (tx) => {
-    const t = await lockTournament(tx, tournamentId);
-    if (t.reEntryClosedAt !== null) return { closedAt: t.reEntryClosedAt, replayed: true };
-    if (t.status !== TournamentStatus.running) {
-      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
-    }
-    const closedAt = new Date();
-    await tx.tournament.update({ where: { id: t.id }, data: { reEntryClosedAt: closedAt } });
-    return { closedAt, replayed: false };
+    const { at: closedAt, replayed } = await setOnce(tx, tournamentId, 'reEntryClosedAt');
+    return { closedAt, replayed };
   });
 }
 
@@ -699,14 +757,8 @@ export async function openTournamentAddOn(
   until: Date,
 ): Promise<{ replayed: boolean }> {
   return withTransaction(prisma, async (tx) => {
-    const t = await lockTournament(tx, tournamentId);
-    if (t.addOnUntil !== null) return { replayed: true };
-    if (t.status !== TournamentStatus.running) {
-      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
-    }
-    addOnCost(t);
-    await tx.tournament.update({ where: { id: t.id }, data: { addOnUntil: until } });
-    return { replayed: false };
+    const { replayed } = await setOnce(tx, tournamentId, 'addOnUntil', { value: until, check: addOnCost });
+    return { replayed };
   });
 }
 
@@ -778,9 +830,12 @@ export async function tournamentAddOnsBought(
  * Pays an add-on back, as the director does when the entry's player was out before it could give
  * the chips: the cost from the prize pool to the wallet (`tournament-add-on-refund:<entry>`; a cost
  * of 0 posts nothing) and the entry's `add_on_refunded_at` set. Again: `replayed`, nothing paid.
- * Refused for an unknown entry (`not_registered`) and an entry that bought no add-on (`no_add_on`).
- * Also after the close: the director closes the sale first (nothing more is bought), then gives or
- * pays back every add-on bought before it, and reads the close again for the pool the payouts share.
+ * Refused for an unknown entry (`not_registered`), an entry that bought no add-on (`no_add_on`) and,
+ * but for the replay, outside a running tournament (`not_running`: once it finished, its pool is paid
+ * out). Also after the close: the director closes the sale first (nothing more is bought), then gives
+ * or pays back every add-on bought before it, and reads the close again for the pool the payouts
+ * share. Postgres does not record which add-ons were given at a table: only the director's checkpoint
+ * keeps one given from being paid back too.
  */
 export async function refundTournamentAddOn(
   prisma: PrismaClient,
@@ -800,6 +855,9 @@ export async function refundTournamentAddOn(
         throw new TournamentRefusedError(TournamentRefusal.NO_ADD_ON, t.id, `entry ${entry.id} bought no add-on`);
       }
       if (entry.addOnRefundedAt !== null) return { replayed: true };
+      if (t.status !== TournamentStatus.running) {
+        throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
+      }
       const cost = addOnCost(t);
       await tx.tournamentEntry.update({ where: { id: entry.id }, data: { addOnRefundedAt: new Date() } });
       if (cost > 0n) {
@@ -834,20 +892,15 @@ export async function closeTournamentAddOns(
   tournamentId: string,
 ): Promise<{ closedAt: Date; prizePool: bigint; entries: number; replayed: boolean }> {
   return withTransaction(prisma, async (tx) => {
-    const t = await lockTournament(tx, tournamentId);
-    const replayed = t.addOnClosedAt !== null;
-    if (!replayed && t.status !== TournamentStatus.running) {
-      throw new TournamentRefusedError(TournamentRefusal.NOT_RUNNING, t.id, `it is ${t.status}`);
-    }
-    const cost = replayed ? (t.addOnCost ?? 0n) : addOnCost(t);
-    const closedAt = t.addOnClosedAt ?? new Date();
-    if (!replayed) await tx.tournament.update({ where: { id: t.id }, data: { addOnClosedAt: closedAt } });
-    const entries = await tx.tournamentEntry.count({
-      where: { tournamentId: t.id, status: { not: TournamentEntryStatus.refunded } },
-    });
+    const { t, at: closedAt, replayed } = await setOnce(tx, tournamentId, 'addOnClosedAt', { check: addOnCost });
+    // A replay's tournament has addOn too: only a first close, which requires it, sets add_on_closed_at
+    // (and the config is written once, at the creation).
+    const cost = addOnCost(t);
+    const entries = await entriesNotRefunded(tx, t.id);
     const addOns = await tx.tournamentEntry.count({
       where: { tournamentId: t.id, addOnAt: { not: null }, addOnRefundedAt: null },
     });
-    return { closedAt, prizePool: BigInt(entries) * t.buyIn + BigInt(addOns) * cost, entries, replayed };
+    const prizePool = tournamentPoolPaidIn({ entries, buyIn: t.buyIn, addOns, addOnCost: cost });
+    return { closedAt, prizePool, entries, replayed };
   });
 }

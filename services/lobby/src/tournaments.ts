@@ -4,14 +4,17 @@ import {
   buyTournamentAddOn,
   InsufficientFundsError,
   lateRegistrationOpen,
+  mayReEnter,
   Prisma,
   reEntryOpen,
   registerTournamentEntry,
+  tournamentPoolPaidIn,
   TournamentRefusal,
   TournamentRefusedError,
   unregisterTournamentEntry,
   walletAccount,
   type PrismaClient,
+  type ReEntryFields,
 } from '@felt/db';
 import { placePrizes } from '@felt/engine';
 import {
@@ -122,7 +125,7 @@ export class Tournaments {
         place: true,
         prize: true,
         tableId: true,
-        createdAt: true,
+        entryNo: true,
         addOnAt: true,
         addOnRefundedAt: true,
         user: { select: { name: true } },
@@ -133,26 +136,20 @@ export class Tournaments {
     // add-on not refunded (closeTournamentAddOns' prize pool, which the director's payouts share).
     const field = Math.max(2, entries.length);
     const addOns = entries.filter((e) => e.addOnAt !== null && e.addOnRefundedAt === null).length;
-    const prizes = placePrizes(Number(row.buy_in) * entries.length + addOns * (config.addOn?.cost ?? 0), field);
+    const pool = tournamentPoolPaidIn({
+      entries: entries.length,
+      buyIn: row.buy_in,
+      addOns,
+      addOnCost: BigInt(config.addOn?.cost ?? 0),
+    });
+    const prizes = placePrizes(Number(pool), field);
     const summary = summaryOf(row, config);
-    // Each player's entries numbered 1, 2, … in the order they were paid for, as the director numbers
-    // them (Postgres's entry_no also counts registrations refunded before the start).
-    const numbers = new Map<string, number>();
-    const perUser = new Map<string, number>();
-    for (const e of [...entries].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
-      const n = (perUser.get(e.userId) ?? 0) + 1;
-      perUser.set(e.userId, n);
-      numbers.set(e.id, n);
-    }
+    const numbers = entryNumbers(entries);
     const mine = entries.filter((e) => e.userId === viewerId);
     const live = mine.some((e) => e.status === 'registered' || e.status === 'playing');
-    // The rule registerTournamentEntry checks for a re-entry: every entry of theirs out, re-entry open,
-    // and fewer entries paid for than the first one and reEntry.max re-entries.
-    const canReEnter =
-      !live &&
-      mine.some((e) => e.status === 'busted' || e.status === 'finished') &&
-      summary.re_entry_open &&
-      mine.length < 1 + (config.reEntry?.max ?? 0);
+    // The rule registerTournamentEntry checks for a re-entry: every entry of theirs out (none live),
+    // and mayReEnter with their entries paid for.
+    const canReEnter = !live && mayReEnter({ status: row.status, ...reEntryFields(row, config) }, mine.length);
     // The rules buyTournamentAddOn checks under the row lock: on sale now, and a playing entry of the
     // viewer's that has not bought it.
     const addOnOnSale =
@@ -198,7 +195,7 @@ export class Tournaments {
     );
     return {
       tournament_id: tournamentId,
-      entry_no: await this.entryNo(tournamentId, userId, entry.entryNo),
+      entry_no: await this.entryNo(tournamentId, userId, entry.id),
       status: entry.status as 'registered' | 'playing',
       wallet: Number(await accountBalance(this.prisma, walletAccount(userId))),
       replayed,
@@ -230,7 +227,7 @@ export class Tournaments {
     );
     return {
       tournament_id: tournamentId,
-      entry_no: await this.entryNo(tournamentId, userId, entry.entryNo),
+      entry_no: await this.entryNo(tournamentId, userId, entry.id),
       chips: parsed.config.addOn?.chips ?? 0,
       cost: parsed.config.addOn?.cost ?? 0,
       wallet: Number(await accountBalance(this.prisma, walletAccount(userId))),
@@ -238,11 +235,13 @@ export class Tournaments {
     };
   }
 
-  /** Entry `entryNo` numbered as the detail numbers entries: among the player's entries not refunded. */
-  private entryNo(tournamentId: string, userId: string, entryNo: number): Promise<number> {
-    return this.prisma.tournamentEntry.count({
-      where: { tournamentId, userId, status: { not: 'refunded' }, entryNo: { lte: entryNo } },
+  /** Entry `entryId`'s number among its player's entries not refunded, as the detail numbers them ({@link entryNumbers}). */
+  private async entryNo(tournamentId: string, userId: string, entryId: string): Promise<number> {
+    const entries = await this.prisma.tournamentEntry.findMany({
+      where: { tournamentId, userId, status: { not: 'refunded' } },
+      select: { id: true, userId: true, entryNo: true },
     });
+    return entryNumbers(entries).get(entryId)!;
   }
 
   /** A refusal of @felt/db as the API's error, for an entry (registration, unregistration) or an add-on. */
@@ -298,6 +297,34 @@ export class Tournaments {
   }
 }
 
+/**
+ * Each entry's number among its player's entries not refunded: 1, 2, … in entry_no order (the order
+ * they were paid for), as the director numbers them. Postgres's entry_no itself also counts
+ * registrations refunded before the start.
+ */
+export function entryNumbers(
+  entries: readonly { readonly id: string; readonly userId: string; readonly entryNo: number }[],
+): Map<string, number> {
+  const numbers = new Map<string, number>();
+  const perUser = new Map<string, number>();
+  for (const e of [...entries].sort((a, b) => a.entryNo - b.entryNo)) {
+    const n = (perUser.get(e.userId) ?? 0) + 1;
+    perUser.set(e.userId, n);
+    numbers.set(e.id, n);
+  }
+  return numbers;
+}
+
+/** What reEntryOpen and mayReEnter read of tournament `r`, its config resolved. */
+function reEntryFields(r: TournamentRow, config: TournamentConfig): ReEntryFields {
+  return {
+    reEntryMax: config.reEntry?.max ?? 0,
+    lateRegistrationLevels: config.lateRegistrationLevels,
+    registrationClosedAt: r.registration_closed_at,
+    reEntryClosedAt: r.re_entry_closed_at,
+  };
+}
+
 function summaryOf(r: TournamentRow, config: TournamentConfig): LobbyTournamentSummary {
   return {
     id: r.id,
@@ -323,13 +350,6 @@ function summaryOf(r: TournamentRow, config: TournamentConfig): LobbyTournamentS
         lateRegistrationLevels: config.lateRegistrationLevels,
         registrationClosedAt: r.registration_closed_at,
       }),
-    re_entry_open:
-      r.status === 'running' &&
-      reEntryOpen({
-        reEntryMax: config.reEntry?.max ?? 0,
-        lateRegistrationLevels: config.lateRegistrationLevels,
-        registrationClosedAt: r.registration_closed_at,
-        reEntryClosedAt: r.re_entry_closed_at,
-      }),
+    re_entry_open: r.status === 'running' && reEntryOpen(reEntryFields(r, config)),
   };
 }

@@ -27,6 +27,7 @@ import {
   type TournamentConfigInput,
 } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryNumbers } from '../src/tournaments.js';
 import { expectError, startHarness, type Client, type Harness } from './harness.js';
 
 type User = Client & { id: string; name: string };
@@ -615,5 +616,17 @@ describe('tournaments over HTTP', () => {
     expect(ids).toContain(good);
     expect(ids).not.toContain(bad);
     expectError(await user.get(`/api/tournaments/${bad}`), 404, 'tournament_not_found');
+  });
+});
+
+describe('entry numbers', () => {
+  it("numbers each player's entries not refunded 1, 2, … in entry_no order, whatever the rows' order", () => {
+    const numbers = entryNumbers([
+      { id: 'a3', userId: 'a', entryNo: 3 },
+      { id: 'b1', userId: 'b', entryNo: 1 },
+      // a's entry_no 1 was refunded before the start: its entries paid for are 2 and 3.
+      { id: 'a2', userId: 'a', entryNo: 2 },
+    ]);
+    expect(Object.fromEntries(numbers)).toEqual({ a2: 1, a3: 2, b1: 1 });
   });
 });

@@ -55,10 +55,11 @@ export function registerTournamentRoutes(app: OpenAPIHono<Env>, tournaments: Tou
         'the tournament offers no re-entry or its director closed it (tournament_closed) and once your re-entries ' +
         '(the config reEntry.max) are used up (tournament_entry_limit). Refused when every place is taken ' +
         '(tournament_full: a place is a player, busted ones included; a re-entry takes none), when the wallet ' +
-        'cannot pay (insufficient_funds), and after five unregistrations from it (tournament_entry_limit).',
+        'cannot pay (insufficient_funds), and after five unregistrations from it (tournament_entry_limit). ' +
+        'Counts against FELT_TOURNAMENT_CHANGES_PER_USER with unregistrations and add-ons (rate_limited).',
       security: cookieAuth,
       request: { params: tournamentIdParamSchema },
-      responses: { 200: json(tournamentEntrySchema, 'Registered'), ...errors(400, 401, 404, 409) },
+      responses: { 200: json(tournamentEntrySchema, 'Registered'), ...errors(400, 401, 404, 409, 429) },
     }),
     async (c) => c.json(await tournaments.register(c.get('auth').userId, c.req.valid('param').id), 200),
   );
@@ -68,11 +69,15 @@ export function registerTournamentRoutes(app: OpenAPIHono<Env>, tournaments: Tou
       method: 'delete',
       path: '/api/tournaments/{id}/register',
       summary: 'Unregister before the start: buy-in and fee back to your wallet',
+      description:
+        'Refused when you hold no registered entry (not_registered) and once the tournament has started or ' +
+        'its start time has come, late registration or not (tournament_closed). Counts against ' +
+        'FELT_TOURNAMENT_CHANGES_PER_USER with registrations and add-ons (rate_limited).',
       security: cookieAuth,
       request: { params: tournamentIdParamSchema },
       responses: {
         200: json(tournamentUnregisteredSchema, 'Unregistered and refunded'),
-        ...errors(400, 401, 404, 409),
+        ...errors(400, 401, 404, 409, 429),
       },
     }),
     async (c) => c.json(await tournaments.unregister(c.get('auth').userId, c.req.valid('param').id), 200),
