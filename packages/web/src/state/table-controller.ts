@@ -187,6 +187,8 @@ export class TableController {
   private seatCheck = false;
   /** The lobby is being asked which of the player's entries is the latest. */
   private entryCheck = false;
+  /** When the lobby was last asked that (ms, this browser's clock). */
+  private entryAskedAt = -Infinity;
   /** What the lobby answered that question, asked once a row of the player's was placed: final. */
   private confirmed: { readonly tournamentId: string; readonly entries: YourEntries } | null = null;
   /**
@@ -560,13 +562,16 @@ export class TableController {
    * A row of the player's in `placed` that may be an earlier entry's (pending): asks the lobby which
    * entry is their latest. A row is placed only once late registration is over (a busted entry's
    * place waits for it), so no entry can follow the answer's latest: it settles the row, and the
-   * player's rows still to come. The lobby away: asked again with the table's next word of the tournament.
+   * player's rows still to come. The lobby away: asked again with a later word of the table, at most
+   * every {@link TOURNAMENTS_POLL_MS} (the tab's pace, as for the add-on), not with every snapshot.
    */
   private async confirmEntry(): Promise<void> {
     const tournament = this.state.tournament;
     if (this.link === null || this.entryCheck || this.disposed || tournament?.pending == null) return;
+    if (Date.now() < this.entryAskedAt + TOURNAMENTS_POLL_MS) return;
     const tournamentId = tournament.view.tournament_id;
     this.entryCheck = true;
+    this.entryAskedAt = Date.now();
     try {
       const read = await this.link.readTournament(tournamentId);
       if (this.disposed) return;
@@ -578,7 +583,7 @@ export class TableController {
         if (next !== now) this.patch({ tournament: next });
       }
     } catch {
-      // The lobby is away: the row stays pending, and the table's next word asks again.
+      // The lobby is away: the row stays pending, and a word of the table 5 s on asks again.
     } finally {
       this.entryCheck = false;
     }
