@@ -74,10 +74,9 @@ export function yourEntries(
  * yet (pending: the lobby is to be asked). With `known` null (the lobby not read) it is not known.
  */
 function judge(
-  row: PlacedEntry | null,
+  row: PlacedEntry,
   known: YourEntries | null,
 ): { readonly result: TournamentResult | null; readonly pending: PlacedEntry | null } {
-  if (row === null) return { result: null, pending: null };
   if (known === null) return { result: null, pending: row };
   // A later entry of yours exists: this one is over, and it is not your result.
   if (known.latest !== null && row.entry_no < known.latest) return { result: null, pending: null };
@@ -112,7 +111,8 @@ export function placeFromStacks(stacks: readonly number[], stack: number): numbe
  * nothing new, the state stays). Your result is your last entry's row in `placed`, and kept: of your
  * rows there (one per entry out), the latest entry's is taken as it comes when `known` (what the
  * lobby said of your entries) says no entry follows it, ignored when `known` names a later entry, and
- * otherwise held as `pending` until the lobby is asked ({@link judgeAgain}). Your place is read again
+ * otherwise held as `pending` until the lobby is asked ({@link judgeAgain}). `known` may be given as
+ * a function: it is then called only when there is a row of yours to judge. Your place is read again
  * between hands only: during a hand your stack is what is left behind your bets, while the field's
  * stacks are from before the hand. Joined in the middle of a hand, the place is read from your stack
  * and this round's bet (exact before the flop).
@@ -122,7 +122,7 @@ export function followTournament(
   view: TournamentView | null | undefined,
   hero: HeroChips | null,
   userId: string | null,
-  known: YourEntries | null,
+  known: YourEntries | null | (() => YourEntries | null),
 ): TournamentSeatState | null {
   if (view === null || view === undefined) return prev;
   const same = prev?.view.tournament_id === view.tournament_id;
@@ -134,7 +134,7 @@ export function followTournament(
     for (const p of view.placed) {
       if (p.user_id === userId && (row === null || p.entry_no > row.entry_no)) row = p;
     }
-    ({ result, pending } = judge(row, known));
+    if (row !== null) ({ result, pending } = judge(row, typeof known === 'function' ? known() : known));
   }
   let place: number | null;
   if (hero === null || result !== null) place = null;

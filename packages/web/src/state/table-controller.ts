@@ -212,6 +212,7 @@ export class TableController {
   ) {
     this.session = client.join(tableId, { spectate });
     const view = this.session.view;
+    const hero = heroChips(view);
     this.store = new Store<TableScreenState>({
       view,
       model: toTableModel(view),
@@ -228,18 +229,14 @@ export class TableController {
       muted: new Map(),
       chatError: null,
       chatSending: false,
-      tournament: followTournament(
-        null,
-        view.state?.tournament,
-        heroChips(view),
-        link?.userId ?? null,
+      tournament: followTournament(null, view.state?.tournament, hero, link?.userId ?? null, () =>
         this.knownEntries(view.state?.tournament?.tournament_id),
       ),
       movedTo: null,
       addOn: null,
     });
     void this.confirmEntry();
-    this.checkAddOn();
+    this.checkAddOn(hero);
     const s = this.session;
     this.offs.push(
       s.on('message', (m) => {
@@ -441,11 +438,7 @@ export class TableController {
     // Only a new snapshot says anything of the tournament: a `tournament_state` between snapshots (see
     // onTournament) is newer than the snapshot still installed.
     const said = view.state !== this.state.view.state ? view.state?.tournament : undefined;
-    const tournament = followTournament(
-      before,
-      said,
-      hero,
-      this.link?.userId ?? null,
+    const tournament = followTournament(before, said, hero, this.link?.userId ?? null, () =>
       this.knownEntries(said?.tournament_id),
     );
     this.store.set({
@@ -463,20 +456,17 @@ export class TableController {
     // Seated at a tournament table a moment ago, not now, and not out: a move whose table_moved was lost.
     if (before?.place != null && hero === null && tournament?.result === null) void this.findTournamentSeat();
     void this.confirmEntry();
-    this.checkAddOn();
+    this.checkAddOn(hero);
   }
 
   private onTournament(view: TournamentView): void {
-    const tournament = followTournament(
-      this.state.tournament,
-      view,
-      heroChips(this.state.view),
-      this.link?.userId ?? null,
+    const hero = heroChips(this.state.view);
+    const tournament = followTournament(this.state.tournament, view, hero, this.link?.userId ?? null, () =>
       this.knownEntries(view.tournament_id),
     );
     if (tournament !== this.state.tournament) this.patch({ tournament });
     void this.confirmEntry();
-    this.checkAddOn();
+    this.checkAddOn(hero);
   }
 
   /**
@@ -485,11 +475,12 @@ export class TableController {
    * lobby is asked once per break, and again every {@link TOURNAMENTS_POLL_MS} (the tournaments tab's
    * pace) only while the sale has not opened yet (its director opens it just after the first break
    * starts) or the lobby is away. Its `can_add_on` makes the offer; the break's end takes it away.
+   * `hero`: the hero's chips in the view installed (null: not seated here).
    */
-  private checkAddOn(): void {
+  private checkAddOn(hero: HeroChips | null): void {
     const tournament = this.state.tournament;
     const view = tournament?.view;
-    const seated = tournament?.result === null && heroChips(this.state.view) !== null;
+    const seated = tournament?.result === null && hero !== null;
     if (this.link === null || this.disposed || view === undefined || view.break_ends_at === null || !seated) {
       this.addOnBreak = null;
       this.stopAddOnTimer();
@@ -537,7 +528,7 @@ export class TableController {
     if (this.addOnTimer !== null || this.disposed) return;
     this.addOnTimer = setTimeout(() => {
       this.addOnTimer = null;
-      this.checkAddOn();
+      this.checkAddOn(heroChips(this.state.view));
     }, ms);
   }
 
