@@ -168,20 +168,27 @@ export function addOnUntilText(until: number | null, now: number, offsetMs = 0):
   });
 }
 
+/** An add-on's refusal: in words, and whether it means the offer is over. */
+export interface AddOnRefusal {
+  readonly text: string;
+  /** The sale is over, or the player plays no entry: nothing is left to offer them. */
+  readonly over: boolean;
+}
+
 /**
- * An add-on's refusal in words. The lobby answers `tournament_closed` when none is on sale, which for
- * a player it was offered to means the sale is over (the break ended); `not_registered` when they no
- * longer play an entry (out meanwhile). Every other refusal (insufficient_funds, rate_limited, …)
- * reads as the catalog's sentence for its code.
+ * An add-on's refusal. The lobby answers `tournament_closed` when none is on sale, which for a player
+ * it was offered to means the sale is over (the break ended); `not_registered` when they no longer
+ * play an entry (out meanwhile): both end the offer. Every other refusal (insufficient_funds,
+ * rate_limited, …) reads as the catalog's sentence for its code, and leaves the offer as it was.
  */
-export function addOnErrorText(err: unknown): string {
+export function addOnRefusal(err: unknown): AddOnRefusal {
   if (err instanceof LobbyApiError && err.code === LobbyErrorCode.TOURNAMENT_CLOSED) {
-    return t('tournaments.addOnClosed');
+    return { text: t('tournaments.addOnClosed'), over: true };
   }
   if (err instanceof LobbyApiError && err.code === LobbyErrorCode.NOT_REGISTERED) {
-    return t('tournaments.addOnNotPlaying');
+    return { text: t('tournaments.addOnNotPlaying'), over: true };
   }
-  return errorText(err);
+  return { text: errorText(err), over: false };
 }
 
 /** "10 min" or "12 hands": a level's length. */

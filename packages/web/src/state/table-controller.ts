@@ -10,16 +10,15 @@ import type {
   TableSession,
   TableView,
 } from '@felt/client';
-import { currentTurn, LobbyApiError } from '@felt/client';
-import {
-  LobbyErrorCode,
-  type BettingLimit,
-  type ChatMessage,
-  type ErrorMessage,
-  type HandResult,
-  type RevealRecordView,
-  type Showdown,
-  type TournamentView,
+import { currentTurn } from '@felt/client';
+import type {
+  BettingLimit,
+  ChatMessage,
+  ErrorMessage,
+  HandResult,
+  RevealRecordView,
+  Showdown,
+  TournamentView,
 } from '@felt/protocol';
 import { i18n, t } from '../i18n/i18n.js';
 import { addDealerLines, type DealerLine } from '../lib/chat-feed.js';
@@ -53,7 +52,7 @@ import {
   type TournamentSeatState,
   type YourEntries,
 } from '../lib/tournament-table.js';
-import { addOnErrorText, TOURNAMENTS_POLL_MS, type AddOnOffer } from '../lib/tournaments.js';
+import { addOnRefusal, TOURNAMENTS_POLL_MS, type AddOnOffer } from '../lib/tournaments.js';
 import type { SoundPlayer } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, type Toasts } from './toasts.js';
@@ -375,10 +374,8 @@ export class TableController {
       if (!this.disposed && this.state.addOn?.tournamentId === offer.tournamentId) this.patch({ addOn: null });
       return true;
     } catch (err) {
-      this.toasts.show(addOnErrorText(err));
-      const over =
-        err instanceof LobbyApiError &&
-        (err.code === LobbyErrorCode.TOURNAMENT_CLOSED || err.code === LobbyErrorCode.NOT_REGISTERED);
+      const { text, over } = addOnRefusal(err);
+      this.toasts.show(text);
       const now = this.state.addOn;
       if (!this.disposed && now?.tournamentId === offer.tournamentId) {
         this.patch({ addOn: over ? null : { ...now, busy: false } });

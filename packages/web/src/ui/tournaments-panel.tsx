@@ -6,8 +6,8 @@ import { chips, gameShortTitle, gameTitle } from '../lib/format.js';
 import { routeHash } from '../lib/routes.js';
 import {
   addOnBuyText,
-  addOnErrorText,
   addOnOffer,
+  addOnRefusal,
   addOnRuleText,
   addOnUntilText,
   anteText,
@@ -309,7 +309,7 @@ export function TournamentDetail({
           )}
           {addOnFailed && (
             <p className="form__error" role="alert" data-testid="add-on-error">
-              {addOnErrorText(error)}
+              {addOnRefusal(error).text}
             </p>
           )}
         </div>
