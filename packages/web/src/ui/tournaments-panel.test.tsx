@@ -16,14 +16,14 @@ import {
   tournamentSummary,
 } from '../test-support/fixtures.js';
 import { LobbyScreen } from './lobby-screen.js';
-import { TournamentDetail, TournamentsTable } from './tournaments-panel.js';
+import { TournamentDetail, TournamentsTable, type EntryAction } from './tournaments-panel.js';
 
 const ME: LobbyMe = { user: { id: ALICE, name: 'alice' }, wallet: 1_000, seats: [], locale: 'en' };
 const SNG = '7c3e2a1b-4d5f-4a6b-8c9d-0e1f2a3b4c5d';
 
 const detail = (
   over: Parameters<typeof tournamentDetail>[0] = {},
-  props: { busy?: boolean; error?: unknown; reEntryError?: boolean; addOnError?: boolean } = {},
+  props: { busy?: boolean; error?: unknown; failed?: EntryAction } = {},
   config?: Parameters<typeof tournamentDetail>[1],
 ) =>
   renderToStaticMarkup(
@@ -285,7 +285,7 @@ describe('TournamentDetail', () => {
     it('a refused add-on is said where it was offered: a closed sale as over, also once the offer is gone', () => {
       const closed = new LobbyApiError(409, 'tournament_closed', 'no add-on on sale');
       // Read again after the refusal: the sale is over, no button, the refusal still said.
-      const over = detail({ ...onSale, add_on_open: false }, { error: closed, addOnError: true }, ADD_ON_CONFIG);
+      const over = detail({ ...onSale, add_on_open: false }, { error: closed, failed: 'add_on' }, ADD_ON_CONFIG);
       expect(over).toMatch(
         /<div class="tournament__add-on" data-testid="tournament-add-on"><p class="form__error" role="alert" data-testid="add-on-error">The add-on is no longer on sale: its break is over.<\/p><\/div>/,
       );
@@ -294,12 +294,12 @@ describe('TournamentDetail', () => {
       // Your wallet short: the offer stays, with the refusal under it.
       const short = detail(
         { ...onSale, can_add_on: true },
-        { error: new LobbyApiError(409, 'insufficient_funds', 'x'), addOnError: true },
+        { error: new LobbyApiError(409, 'insufficient_funds', 'x'), failed: 'add_on' },
         ADD_ON_CONFIG,
       );
       expect(short).toContain('data-testid="add-on"');
       expect(short).toContain('Your wallet does not have enough chips for that.');
-      expect(detail({ ...onSale, can_add_on: true }, { error: closed, addOnError: true }, ADD_ON_CONFIG)).toContain(
+      expect(detail({ ...onSale, can_add_on: true }, { error: closed, failed: 'add_on' }, ADD_ON_CONFIG)).toContain(
         'The add-on is no longer on sale: its break is over.',
       );
       // Another action's refusal stays under the registration buttons.
@@ -311,14 +311,14 @@ describe('TournamentDetail', () => {
 
   it('a refused re-entry says re-entry is over when the lobby answers tournament_closed', () => {
     const closed = new LobbyApiError(409, 'tournament_closed', 'this tournament takes no registrations now');
-    expect(detail({ status: 'running' }, { error: closed, reEntryError: true })).toContain(
+    expect(detail({ status: 'running' }, { error: closed, failed: 're_enter' })).toContain(
       'You cannot re-enter that tournament now: re-entry has closed, or you have none left.',
     );
     expect(detail({ status: 'running' }, { error: closed })).toContain(
       'That tournament takes no registrations now: it has started, ended or was cancelled.',
     );
     expect(
-      detail({ status: 'running' }, { error: new LobbyApiError(402, 'insufficient_funds', 'x'), reEntryError: true }),
+      detail({ status: 'running' }, { error: new LobbyApiError(402, 'insufficient_funds', 'x'), failed: 're_enter' }),
     ).toContain('Your wallet does not have enough chips for that.');
   });
 

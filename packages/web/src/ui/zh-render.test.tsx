@@ -730,7 +730,7 @@ describe('every screen in Chinese', () => {
         )}
         meId={ME.user.id}
         error={new LobbyApiError(409, 'tournament_closed', 'this tournament takes no registrations now')}
-        reEntryError
+        failed="re_enter"
         onRegister={() => undefined}
         onReEnter={() => undefined}
         onUnregister={() => undefined}
@@ -755,7 +755,7 @@ describe('every screen in Chinese', () => {
         tournament={tournamentDetail(onSale, addOn)}
         meId={ME.user.id}
         error={new LobbyApiError(409, 'insufficient_funds', 'x')}
-        addOnError
+        failed="add_on"
         onRegister={() => undefined}
         onReEnter={() => undefined}
         onUnregister={() => undefined}
@@ -771,7 +771,7 @@ describe('every screen in Chinese', () => {
         tournament={tournamentDetail({ ...onSale, add_on_open: false, can_add_on: false }, addOn)}
         meId={ME.user.id}
         error={new LobbyApiError(409, 'tournament_closed', 'no add-on on sale')}
-        addOnError
+        failed="add_on"
         onRegister={() => undefined}
         onReEnter={() => undefined}
         onUnregister={() => undefined}
