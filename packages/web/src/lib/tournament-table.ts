@@ -5,8 +5,8 @@
 // over the table's `tournament` view and the lobby's tournament detail; the sentences come from the catalog.
 import type { LobbyTournamentDetail } from '@felt/client';
 import type { TournamentView } from '@felt/protocol';
-import { formatTime, t } from '../i18n/i18n.js';
-import { chips, clockText } from './format.js';
+import { t } from '../i18n/i18n.js';
+import { chips, clockText, untilText } from './format.js';
 import { addOnOffer, blindsText, type AddOnOffer } from './tournaments.js';
 
 export type TournamentLevel = TournamentView['level'];
@@ -201,10 +201,7 @@ export function levelClockText(clock: LevelClock, serverOffsetMs = 0): string {
     case 'level_due':
       return t('tournamentTable.nextLevelDue');
     case 'break':
-      return t('tournamentTable.breakUntil', {
-        time: formatTime(new Date(clock.endsAt - serverOffsetMs)),
-        left: clockText(clock.remainingMs),
-      });
+      return untilText('tournamentTable.breakUntil', clock.endsAt, clock.remainingMs, serverOffsetMs);
     case 'hands':
       return t('tournamentTable.levelsByHands');
     case 'over':

@@ -5,9 +5,9 @@
 // re-enter now, and the add-on on sale to them. Pure functions; the sentences come from the catalog.
 import { LobbyApiError, type LobbyTournamentDetail, type LobbyTournamentSummary } from '@felt/client';
 import { LobbyErrorCode, safeParseTournamentConfig } from '@felt/protocol';
-import { formatTime, t } from '../i18n/i18n.js';
+import { t } from '../i18n/i18n.js';
 import { errorText } from './error-text.js';
-import { chips, clockText, dateTimeText } from './format.js';
+import { chips, dateTimeText, untilText } from './format.js';
 
 /** How often the tab reads the list (and the tournament shown) again while the page is visible. */
 export const TOURNAMENTS_POLL_MS = 5_000;
@@ -162,10 +162,7 @@ export function addOnOffer(
  */
 export function addOnUntilText(until: number | null, now: number, offsetMs = 0): string {
   if (until === null) return t('tournaments.addOnDuringBreak');
-  return t('tournaments.addOnUntil', {
-    time: formatTime(new Date(until - offsetMs)),
-    left: clockText(Math.max(0, until - now)),
-  });
+  return untilText('tournaments.addOnUntil', until, until - now, offsetMs);
 }
 
 /** An add-on's refusal: in words, and whether it means the offer is over. */

@@ -270,6 +270,22 @@ describe('TournamentDetail', () => {
       ).toContain('>Take the add-on: 5,000 chips, free</button>');
     });
 
+    it('the offer is the table’s prompt, on this browser’s clock: gone once its end has passed', () => {
+      const html = detail({ ...onSale, can_add_on: true }, {}, ADD_ON_CONFIG);
+      expect(html).toContain('role="group" aria-label="Add-on" data-testid="add-on-prompt"');
+      const past = detail(
+        { ...onSale, can_add_on: true, add_on_until: new Date(Date.now() - 1_000).toISOString() },
+        {},
+        ADD_ON_CONFIG,
+      );
+      expect(past).not.toContain('Buy the add-on');
+      expect(past).not.toContain('add-on-prompt');
+      // No end given: on sale during the break.
+      expect(detail({ ...onSale, can_add_on: true, add_on_until: null }, {}, ADD_ON_CONFIG)).toContain(
+        '<p>The add-on is on sale, for this break only. On sale during the break</p>',
+      );
+    });
+
     it('on sale but not to you (bought, or not playing), or not on sale: nothing is offered', () => {
       for (const over of [
         { ...onSale, can_add_on: false },

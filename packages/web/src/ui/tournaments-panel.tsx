@@ -6,11 +6,9 @@ import { errorText } from '../lib/error-text.js';
 import { chips, gameShortTitle, gameTitle } from '../lib/format.js';
 import { routeHash } from '../lib/routes.js';
 import {
-  addOnBuyText,
   addOnOffer,
   addOnRefusal,
   addOnRuleText,
-  addOnUntilText,
   anteText,
   blindsText,
   entrantsText,
@@ -30,7 +28,8 @@ import {
 } from '../lib/tournaments.js';
 import type { AppState } from '../state/app-state.js';
 import { ToastKind } from '../state/toasts.js';
-import { useNow, useStore } from './hooks.js';
+import { useStore } from './hooks.js';
+import { AddOnPrompt } from './tournament-table.js';
 
 const tournamentHref = (id: string | null): string => routeHash({ name: 'tournaments', tournamentId: id });
 
@@ -286,23 +285,7 @@ export function TournamentDetail({
 
       {(offer !== null || addOnFailed) && (
         <div className="tournament__add-on" data-testid="tournament-add-on">
-          {offer !== null && (
-            <>
-              <p>
-                {t('tournaments.addOnHint')} <AddOnUntil until={offer.until} />
-              </p>
-              <button
-                type="button"
-                className="btn btn--primary"
-                disabled={busy}
-                aria-busy={busy}
-                onClick={onAddOn}
-                data-testid="add-on"
-              >
-                {addOnBuyText(offer)}
-              </button>
-            </>
-          )}
+          {offer !== null && <AddOnPrompt offer={offer} busy={busy} clock={Date.now} onBuy={onAddOn} />}
           {addOnFailed && (
             <p className="form__error" role="alert" data-testid="add-on-error">
               {addOnRefusal(error).text}
@@ -551,14 +534,4 @@ function BuyIn({
       </button>
     </>
   );
-}
-
-/**
- * Until when the add-on is on sale, counting down each second on this browser's clock (the lobby's
- * detail carries no server time; the sale's end is read again with the detail every few seconds).
- */
-function AddOnUntil({ until }: { readonly until: number | null }) {
-  const now = useNow(Date.now, 1_000, until !== null);
-  const text = addOnUntilText(until, now);
-  return until === null ? <span>{text}</span> : <time dateTime={new Date(until).toISOString()}>{text}</time>;
 }
