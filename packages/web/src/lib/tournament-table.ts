@@ -3,7 +3,7 @@
 // rank of their stack, the place and prize once they are out (or won): their last entry's, as the
 // lobby tells which entry that is, and the add-on the lobby sells them during a break. Pure functions
 // over the table's `tournament` view and the lobby's tournament detail; the sentences come from the catalog.
-import type { LobbyTournamentDetail } from '@felt/client';
+import { latestEntry, type LobbyTournamentDetail } from '@felt/client';
 import type { TournamentView } from '@felt/protocol';
 import { t } from '../i18n/i18n.js';
 import { chips, clockText, untilText } from './format.js';
@@ -57,10 +57,7 @@ export function yourEntries(
   detail: Pick<LobbyTournamentDetail, 'status' | 'late_registration_open' | 're_entry_open' | 'players'>,
   userId: string | null,
 ): YourEntries {
-  let latest: number | null = null;
-  for (const p of detail.players) {
-    if (p.user_id === userId && (latest === null || p.entry_no > latest)) latest = p.entry_no;
-  }
+  const latest = latestEntry(detail.players, userId)?.entry_no ?? null;
   const final =
     detail.status === 'finished' ||
     detail.status === 'cancelled' ||
