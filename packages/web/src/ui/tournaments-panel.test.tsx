@@ -15,28 +15,12 @@ import {
   tournamentDetail,
   tournamentSummary,
 } from '../test-support/fixtures.js';
+import { tournamentDetailHtml as detail } from '../test-support/tournament-detail.js';
 import { LobbyScreen } from './lobby-screen.js';
-import { TournamentDetail, TournamentsTable, type EntryAction } from './tournaments-panel.js';
+import { TournamentsTable } from './tournaments-panel.js';
 
 const ME: LobbyMe = { user: { id: ALICE, name: 'alice' }, wallet: 1_000, seats: [], locale: 'en' };
 const SNG = '7c3e2a1b-4d5f-4a6b-8c9d-0e1f2a3b4c5d';
-
-const detail = (
-  over: Parameters<typeof tournamentDetail>[0] = {},
-  props: { busy?: boolean; error?: unknown; failed?: EntryAction } = {},
-  config?: Parameters<typeof tournamentDetail>[1],
-) =>
-  renderToStaticMarkup(
-    <TournamentDetail
-      tournament={tournamentDetail(over, config)}
-      meId={ALICE}
-      onRegister={() => undefined}
-      onReEnter={() => undefined}
-      onUnregister={() => undefined}
-      onAddOn={() => undefined}
-      {...props}
-    />,
-  );
 
 /** The text of the rows of the table with `data-testid="<testId>"`, cell by cell (elements apart by a space). */
 function rows(html: string, testId: string): string[][] {
@@ -386,19 +370,13 @@ describe('TournamentDetail', () => {
   });
 
   it('a sit-and-go reads its field as of its size, starting when full', () => {
-    const sng = renderToStaticMarkup(
-      <TournamentDetail
-        tournament={{
-          ...tournamentDetail({ format: 'sit_and_go', starts_at: null, min_entrants: 6, max_entrants: 6 }),
-          config: tournamentDetail({}, { name: 'SNG', format: 'sit_and_go', buyIn: 50 }).config,
-        }}
-        meId={ALICE}
-        onRegister={() => undefined}
-        onReEnter={() => undefined}
-        onUnregister={() => undefined}
-        onAddOn={() => undefined}
-      />,
-    );
+    const sng = detail({
+      format: 'sit_and_go',
+      starts_at: null,
+      min_entrants: 6,
+      max_entrants: 6,
+      config: tournamentDetail({}, { name: 'SNG', format: 'sit_and_go', buyIn: 50 }).config,
+    });
     expect(sng).toContain('3 of 6');
     expect(sng).toContain('When full');
     expect(sng).not.toContain('data-break');
