@@ -4,7 +4,7 @@ import { FakeTimers } from '../../test/support/fake-timers.js';
 import { Emitter } from './emitter.js';
 import type { FeltClient } from './felt-client.js';
 import type { TableSession } from './table-session.js';
-import { TournamentSeat } from './tournament-seat.js';
+import { latestEntry, TournamentSeat } from './tournament-seat.js';
 
 const ME = '11111111-1111-4111-8111-111111111111';
 const T1 = 'a0000000-0000-4000-8000-000000000001';
@@ -111,5 +111,19 @@ describe('TournamentSeat with re-entry', () => {
     expect(r.seat.done).toBe(true);
     expect(r.events.at(-1)).toEqual({ kind: 'finished', payload: { place: 3, prize: 50 } });
     expect(r.events.filter((e) => e.kind === 'out')).toHaveLength(1);
+  });
+});
+
+describe('latestEntry', () => {
+  const OTHER = '22222222-2222-4222-8222-222222222222';
+  const entry = (user_id: string, entry_no: number) => ({ user_id, entry_no });
+
+  it('is the player’s row with the highest entry_no, whatever the rows’ order; none when no row is theirs', () => {
+    const players = [entry(ME, 2), entry(OTHER, 5), entry(ME, 3), entry(ME, 1)];
+    expect(latestEntry(players, ME)).toBe(players[2]);
+    expect(latestEntry(players, OTHER)).toBe(players[1]);
+    expect(latestEntry([entry(OTHER, 1)], ME)).toBeUndefined();
+    expect(latestEntry(players, null)).toBeUndefined();
+    expect(latestEntry([], ME)).toBeUndefined();
   });
 });

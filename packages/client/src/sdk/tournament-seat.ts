@@ -32,6 +32,22 @@ export interface TournamentSeatOptions {
   readonly timers?: Timers;
 }
 
+/**
+ * A player's latest entry in a tournament: of the lobby detail's `players` (one row per entry), their
+ * row with the highest `entry_no` (1 for a first entry, 2 and on for re-entries), whatever the rows'
+ * order; undefined when none is theirs.
+ */
+export function latestEntry<P extends Pick<LobbyTournamentDetail['players'][number], 'user_id' | 'entry_no'>>(
+  players: readonly P[],
+  userId: string | null,
+): P | undefined {
+  let latest: P | undefined;
+  for (const p of players) {
+    if (p.user_id === userId && (latest === undefined || p.entry_no > latest.entry_no)) latest = p;
+  }
+  return latest;
+}
+
 /** What a TournamentSeat needs of the lobby client. */
 export interface TournamentLobby {
   getTournament(tournamentId: string): Promise<LobbyTournamentDetail>;
@@ -103,10 +119,7 @@ export class TournamentSeat {
     if (this.stopped) return;
     if (detail !== null) {
       // One row per entry: yours is the latest.
-      let me: LobbyTournamentDetail['players'][number] | undefined;
-      for (const p of detail.players) {
-        if (p.user_id === this.options.userId && (me === undefined || p.entry_no > me.entry_no)) me = p;
-      }
+      const me = latestEntry(detail.players, this.options.userId);
       if (me !== undefined) this.entryNo = me.entry_no;
       if (detail.status === 'cancelled') {
         this.end();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatTime } from '../i18n/i18n.js';
 import {
   cardFace,
   cardsText,
@@ -12,6 +13,7 @@ import {
   signedChips,
   stakesText,
   streetName,
+  untilText,
 } from './format.js';
 
 const stakes = {
@@ -76,5 +78,16 @@ describe('format', () => {
     expect(streetName('second_draw')).toBe('Second draw');
     expect(streetName('mystery_round')).toBe('mystery round');
     expect(shortHex(`sha256:${'ab'.repeat(32)}`)).toBe('sha256:abababab…abababab');
+  });
+
+  it('says until when, in local time, with the time left: the break’s end and the add-on’s sale', () => {
+    const end = 1_764_400_300_000;
+    expect(untilText('tournamentTable.breakUntil', end, 252_000)).toBe(
+      `Break until ${formatTime(new Date(end))} (4:12 left)`,
+    );
+    // A clock 60 s ahead of this browser's; past the end, no time is left.
+    expect(untilText('tournaments.addOnUntil', end, -5_000, 60_000)).toBe(
+      `On sale until ${formatTime(new Date(end - 60_000))} (0:00 left)`,
+    );
   });
 });

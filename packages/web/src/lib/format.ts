@@ -2,7 +2,7 @@
 // hand names and amounts, in the page's language from the message catalog. Everything a player reads
 // on the table goes through here, so wording stays consistent.
 import { GAME_TYPES, type BettingLimit, type GameType, type StakesView, type VariantView } from '@felt/protocol';
-import { formatDateTime, formatInteger, t } from '../i18n/i18n.js';
+import { formatDateTime, formatInteger, formatTime, t, type MessageKey } from '../i18n/i18n.js';
 
 const GAME_KEYS = new Set<string>(GAME_TYPES);
 
@@ -154,6 +154,15 @@ export function clockText(ms: number): string {
   const m = Math.floor(total / 60);
   const s = total % 60;
   return `${m}:${s.toString().padStart(2, '0')}`;
+}
+
+/**
+ * "Break until 18:35 (4:12 left)", "On sale until 18:35 (4:12 left)": the catalog's sentence `key`
+ * (its {{time}} and {{left}}) for an end at `endsAt` (ms, on a clock `offsetMs` ahead of this
+ * browser's: the end is shown in local time), `leftMs` before it (never below 0:00).
+ */
+export function untilText(key: MessageKey, endsAt: number, leftMs: number, offsetMs = 0): string {
+  return t(key, { time: formatTime(new Date(endsAt - offsetMs)), left: clockText(leftMs) });
 }
 
 /** A short date and time for history rows, in the page's language. */

@@ -184,6 +184,24 @@ describe('your result after a re-entry: your last entry’s', () => {
     expect(both.pending).toEqual(row(2, 5, 20));
     expect(judgeAgain(both, known).result).toEqual({ place: 5, prize: 20 });
   });
+
+  it('what is known of your entries is asked for only when a row of yours is to be judged', () => {
+    let asked = 0;
+    const known = (): YourEntries => (asked++, { latest: 2, final: true });
+    // No row of yours in `placed` (nobody's, or someone else's): not asked.
+    const playing = followTournament(null, tournamentView({ placed: [] }), seated, ALICE, known)!;
+    followTournament(playing, tournamentView(), seated, ALICE, known);
+    expect(asked).toBe(0);
+    // Your first entry's row: asked, and judged by the answer (you re-entered).
+    expect(followTournament(playing, firstPlaced, seated, ALICE, known)).toMatchObject({ result: null, pending: null });
+    expect(asked).toBe(1);
+    // Your result taken: not asked again.
+    const out = followTournament(playing, tournamentView({ placed: [row(2, 5, 20)] }), null, ALICE, known)!;
+    expect(out.result).toEqual({ place: 5, prize: 20 });
+    expect(asked).toBe(2);
+    followTournament(out, tournamentView({ placed: [row(2, 5, 20), row(1, 9)] }), null, ALICE, known);
+    expect(asked).toBe(2);
+  });
 });
 
 describe('yourEntries', () => {

@@ -3,10 +3,10 @@
 // rank of their stack, the place and prize once they are out (or won): their last entry's, as the
 // lobby tells which entry that is, and the add-on the lobby sells them during a break. Pure functions
 // over the table's `tournament` view and the lobby's tournament detail; the sentences come from the catalog.
-import type { LobbyTournamentDetail } from '@felt/client';
+import { latestEntry, type LobbyTournamentDetail } from '@felt/client';
 import type { TournamentView } from '@felt/protocol';
-import { formatTime, t } from '../i18n/i18n.js';
-import { chips, clockText } from './format.js';
+import { t } from '../i18n/i18n.js';
+import { chips, clockText, untilText } from './format.js';
 import { addOnOffer, blindsText, type AddOnOffer } from './tournaments.js';
 
 export type TournamentLevel = TournamentView['level'];
@@ -57,10 +57,7 @@ export function yourEntries(
   detail: Pick<LobbyTournamentDetail, 'status' | 'late_registration_open' | 're_entry_open' | 'players'>,
   userId: string | null,
 ): YourEntries {
-  let latest: number | null = null;
-  for (const p of detail.players) {
-    if (p.user_id === userId && (latest === null || p.entry_no > latest)) latest = p.entry_no;
-  }
+  const latest = latestEntry(detail.players, userId)?.entry_no ?? null;
   const final =
     detail.status === 'finished' ||
     detail.status === 'cancelled' ||
@@ -74,10 +71,9 @@ export function yourEntries(
  * yet (pending: the lobby is to be asked). With `known` null (the lobby not read) it is not known.
  */
 function judge(
-  row: PlacedEntry | null,
+  row: PlacedEntry,
   known: YourEntries | null,
 ): { readonly result: TournamentResult | null; readonly pending: PlacedEntry | null } {
-  if (row === null) return { result: null, pending: null };
   if (known === null) return { result: null, pending: row };
   // A later entry of yours exists: this one is over, and it is not your result.
   if (known.latest !== null && row.entry_no < known.latest) return { result: null, pending: null };
@@ -112,7 +108,8 @@ export function placeFromStacks(stacks: readonly number[], stack: number): numbe
  * nothing new, the state stays). Your result is your last entry's row in `placed`, and kept: of your
  * rows there (one per entry out), the latest entry's is taken as it comes when `known` (what the
  * lobby said of your entries) says no entry follows it, ignored when `known` names a later entry, and
- * otherwise held as `pending` until the lobby is asked ({@link judgeAgain}). Your place is read again
+ * otherwise held as `pending` until the lobby is asked ({@link judgeAgain}). `known` may be given as
+ * a function: it is then called only when there is a row of yours to judge. Your place is read again
  * between hands only: during a hand your stack is what is left behind your bets, while the field's
  * stacks are from before the hand. Joined in the middle of a hand, the place is read from your stack
  * and this round's bet (exact before the flop).
@@ -122,7 +119,7 @@ export function followTournament(
   view: TournamentView | null | undefined,
   hero: HeroChips | null,
   userId: string | null,
-  known: YourEntries | null,
+  known: YourEntries | null | (() => YourEntries | null),
 ): TournamentSeatState | null {
   if (view === null || view === undefined) return prev;
   const same = prev?.view.tournament_id === view.tournament_id;
@@ -134,7 +131,7 @@ export function followTournament(
     for (const p of view.placed) {
       if (p.user_id === userId && (row === null || p.entry_no > row.entry_no)) row = p;
     }
-    ({ result, pending } = judge(row, known));
+    if (row !== null) ({ result, pending } = judge(row, typeof known === 'function' ? known() : known));
   }
   let place: number | null;
   if (hero === null || result !== null) place = null;
@@ -201,10 +198,7 @@ export function levelClockText(clock: LevelClock, serverOffsetMs = 0): string {
     case 'level_due':
       return t('tournamentTable.nextLevelDue');
     case 'break':
-      return t('tournamentTable.breakUntil', {
-        time: formatTime(new Date(clock.endsAt - serverOffsetMs)),
-        left: clockText(clock.remainingMs),
-      });
+      return untilText('tournamentTable.breakUntil', clock.endsAt, clock.remainingMs, serverOffsetMs);
     case 'hands':
       return t('tournamentTable.levelsByHands');
     case 'over':

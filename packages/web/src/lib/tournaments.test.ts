@@ -12,8 +12,8 @@ import {
 import { dateTimeText } from './format.js';
 import {
   addOnBuyText,
-  addOnErrorText,
   addOnOffer,
+  addOnRefusal,
   addOnRuleText,
   addOnUntilText,
   anteText,
@@ -299,17 +299,22 @@ describe('the add-on on sale', () => {
   });
 
   it('a refused add-on: a closed sale says the break is over, no entry in play says so, the rest as they come', () => {
-    expect(addOnErrorText(new LobbyApiError(409, 'tournament_closed', 'x'))).toBe(
-      'The add-on is no longer on sale: its break is over.',
-    );
-    expect(addOnErrorText(new LobbyApiError(409, 'not_registered', 'x'))).toBe(
-      'You have no entry in play to add chips to.',
-    );
-    expect(addOnErrorText(new LobbyApiError(409, 'insufficient_funds', 'x'))).toBe(
-      'Your wallet does not have enough chips for that.',
-    );
-    expect(addOnErrorText(new LobbyApiError(429, 'rate_limited', 'x'))).toBe(
-      'Too many attempts. Wait a little and try again.',
-    );
+    expect(addOnRefusal(new LobbyApiError(409, 'tournament_closed', 'x'))).toEqual({
+      text: 'The add-on is no longer on sale: its break is over.',
+      over: true,
+    });
+    expect(addOnRefusal(new LobbyApiError(409, 'not_registered', 'x'))).toEqual({
+      text: 'You have no entry in play to add chips to.',
+      over: true,
+    });
+    expect(addOnRefusal(new LobbyApiError(409, 'insufficient_funds', 'x'))).toEqual({
+      text: 'Your wallet does not have enough chips for that.',
+      over: false,
+    });
+    expect(addOnRefusal(new LobbyApiError(429, 'rate_limited', 'x'))).toEqual({
+      text: 'Too many attempts. Wait a little and try again.',
+      over: false,
+    });
+    expect(addOnRefusal(new TypeError('offline')).over).toBe(false);
   });
 });

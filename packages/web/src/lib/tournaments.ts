@@ -5,9 +5,9 @@
 // re-enter now, and the add-on on sale to them. Pure functions; the sentences come from the catalog.
 import { LobbyApiError, type LobbyTournamentDetail, type LobbyTournamentSummary } from '@felt/client';
 import { LobbyErrorCode, safeParseTournamentConfig } from '@felt/protocol';
-import { formatTime, t } from '../i18n/i18n.js';
+import { t } from '../i18n/i18n.js';
 import { errorText } from './error-text.js';
-import { chips, clockText, dateTimeText } from './format.js';
+import { chips, dateTimeText, untilText } from './format.js';
 
 /** How often the tab reads the list (and the tournament shown) again while the page is visible. */
 export const TOURNAMENTS_POLL_MS = 5_000;
@@ -162,26 +162,30 @@ export function addOnOffer(
  */
 export function addOnUntilText(until: number | null, now: number, offsetMs = 0): string {
   if (until === null) return t('tournaments.addOnDuringBreak');
-  return t('tournaments.addOnUntil', {
-    time: formatTime(new Date(until - offsetMs)),
-    left: clockText(Math.max(0, until - now)),
-  });
+  return untilText('tournaments.addOnUntil', until, until - now, offsetMs);
+}
+
+/** An add-on's refusal: in words, and whether it means the offer is over. */
+export interface AddOnRefusal {
+  readonly text: string;
+  /** The sale is over, or the player plays no entry: nothing is left to offer them. */
+  readonly over: boolean;
 }
 
 /**
- * An add-on's refusal in words. The lobby answers `tournament_closed` when none is on sale, which for
- * a player it was offered to means the sale is over (the break ended); `not_registered` when they no
- * longer play an entry (out meanwhile). Every other refusal (insufficient_funds, rate_limited, …)
- * reads as the catalog's sentence for its code.
+ * An add-on's refusal. The lobby answers `tournament_closed` when none is on sale, which for a player
+ * it was offered to means the sale is over (the break ended); `not_registered` when they no longer
+ * play an entry (out meanwhile): both end the offer. Every other refusal (insufficient_funds,
+ * rate_limited, …) reads as the catalog's sentence for its code, and leaves the offer as it was.
  */
-export function addOnErrorText(err: unknown): string {
+export function addOnRefusal(err: unknown): AddOnRefusal {
   if (err instanceof LobbyApiError && err.code === LobbyErrorCode.TOURNAMENT_CLOSED) {
-    return t('tournaments.addOnClosed');
+    return { text: t('tournaments.addOnClosed'), over: true };
   }
   if (err instanceof LobbyApiError && err.code === LobbyErrorCode.NOT_REGISTERED) {
-    return t('tournaments.addOnNotPlaying');
+    return { text: t('tournaments.addOnNotPlaying'), over: true };
   }
-  return errorText(err);
+  return { text: errorText(err), over: false };
 }
 
 /** "10 min" or "12 hands": a level's length. */

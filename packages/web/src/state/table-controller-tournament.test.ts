@@ -22,6 +22,7 @@ import {
   tournamentDetail,
   tournamentView,
 } from '../test-support/fixtures.js';
+import { TOURNAMENTS_POLL_MS } from '../lib/tournaments.js';
 import { TableController, type TournamentLink } from './table-controller.js';
 import { Toasts } from './toasts.js';
 
@@ -135,6 +136,8 @@ async function settle(): Promise<void> {
 }
 
 describe('TableController at a tournament table', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('has no tournament at a cash table', () => {
     const h = harness();
     h.session.handle(snapshot(10, undefined, { tournament: undefined }), null);
@@ -246,7 +249,8 @@ describe('TableController at a tournament table', () => {
     expect(h.controller.state.tournament?.pending).toBeNull();
   });
 
-  it('the lobby away: no result, asked again with the table’s next word of the tournament', async () => {
+  it('the lobby away: no result, asked again with the table’s next word of the tournament 5 s on', async () => {
+    vi.useFakeTimers();
     let answer = (): Promise<LobbyTournamentDetail> => Promise.reject(new Error('lobby away'));
     const h = harness(undefined, undefined, { lastRead: null, read: () => answer() });
     const out = tournamentView({ players_left: 4, placed: [aliceOut(1, 5)] });
@@ -255,10 +259,36 @@ describe('TableController at a tournament table', () => {
     expect(h.controller.state.tournament?.result).toBeNull();
     expect(h.read).toHaveBeenCalledTimes(1);
     answer = () => Promise.resolve(ONE_ENTRY);
+    await vi.advanceTimersByTimeAsync(TOURNAMENTS_POLL_MS);
     h.session.handle({ type: 'tournament_state', table_id: TABLE, table_seq: 11, tournament: out }, null);
     expect(h.read).toHaveBeenCalledTimes(2);
     await settle();
     expect(h.controller.state.tournament?.result).toEqual({ place: 5, prize: 0 });
+  });
+
+  it('a failing lobby is not asked on every snapshot: at most every 5 s while a row waits', async () => {
+    vi.useFakeTimers();
+    const h = harness(undefined, undefined, { lastRead: null, read: () => Promise.reject(new Error('lobby away')) });
+    const out = tournamentView({ players_left: 4, placed: [aliceOut(1, 5)] });
+    const watching = { seats: [seat(1)], hero: undefined };
+    h.session.handle(snapshot(10, out, watching), null);
+    await settle();
+    expect(h.read).toHaveBeenCalledTimes(1);
+    // A hand played at the table: a snapshot with every action, each answered while the lobby is away.
+    for (let seq = 11; seq <= 30; seq++) {
+      await vi.advanceTimersByTimeAsync(200);
+      h.session.handle(snapshot(seq, out, watching), null);
+      await settle();
+    }
+    expect(h.read).toHaveBeenCalledTimes(1);
+    expect(h.controller.state.tournament).toMatchObject({ result: null, pending: aliceOut(1, 5) });
+    // 5 s after the last question: the next snapshot asks again, once.
+    await vi.advanceTimersByTimeAsync(1_000);
+    h.session.handle(snapshot(31, out, watching), null);
+    h.session.handle(snapshot(32, out, watching), null);
+    await settle();
+    expect(h.read).toHaveBeenCalledTimes(2);
+    h.controller.dispose();
   });
 
   it('asks the lobby where you sit when your seat here went without a move or a place (a lost table_moved)', async () => {

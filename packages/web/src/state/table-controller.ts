@@ -10,16 +10,15 @@ import type {
   TableSession,
   TableView,
 } from '@felt/client';
-import { currentTurn, LobbyApiError } from '@felt/client';
-import {
-  LobbyErrorCode,
-  type BettingLimit,
-  type ChatMessage,
-  type ErrorMessage,
-  type HandResult,
-  type RevealRecordView,
-  type Showdown,
-  type TournamentView,
+import { currentTurn } from '@felt/client';
+import type {
+  BettingLimit,
+  ChatMessage,
+  ErrorMessage,
+  HandResult,
+  RevealRecordView,
+  Showdown,
+  TournamentView,
 } from '@felt/protocol';
 import { i18n, t } from '../i18n/i18n.js';
 import { addDealerLines, type DealerLine } from '../lib/chat-feed.js';
@@ -53,7 +52,7 @@ import {
   type TournamentSeatState,
   type YourEntries,
 } from '../lib/tournament-table.js';
-import { addOnErrorText, TOURNAMENTS_POLL_MS, type AddOnOffer } from '../lib/tournaments.js';
+import { addOnRefusal, TOURNAMENTS_POLL_MS, type AddOnOffer } from '../lib/tournaments.js';
 import type { SoundPlayer } from './sound.js';
 import { Store } from './store.js';
 import { ToastKind, type Toasts } from './toasts.js';
@@ -187,6 +186,8 @@ export class TableController {
   private seatCheck = false;
   /** The lobby is being asked which of the player's entries is the latest. */
   private entryCheck = false;
+  /** When the lobby was last asked that (ms, this browser's clock). */
+  private entryAskedAt = -Infinity;
   /** What the lobby answered that question, asked once a row of the player's was placed: final. */
   private confirmed: { readonly tournamentId: string; readonly entries: YourEntries } | null = null;
   /**
@@ -210,6 +211,7 @@ export class TableController {
   ) {
     this.session = client.join(tableId, { spectate });
     const view = this.session.view;
+    const hero = heroChips(view);
     this.store = new Store<TableScreenState>({
       view,
       model: toTableModel(view),
@@ -226,18 +228,14 @@ export class TableController {
       muted: new Map(),
       chatError: null,
       chatSending: false,
-      tournament: followTournament(
-        null,
-        view.state?.tournament,
-        heroChips(view),
-        link?.userId ?? null,
+      tournament: followTournament(null, view.state?.tournament, hero, link?.userId ?? null, () =>
         this.knownEntries(view.state?.tournament?.tournament_id),
       ),
       movedTo: null,
       addOn: null,
     });
     void this.confirmEntry();
-    this.checkAddOn();
+    this.checkAddOn(hero);
     const s = this.session;
     this.offs.push(
       s.on('message', (m) => {
@@ -376,10 +374,8 @@ export class TableController {
       if (!this.disposed && this.state.addOn?.tournamentId === offer.tournamentId) this.patch({ addOn: null });
       return true;
     } catch (err) {
-      this.toasts.show(addOnErrorText(err));
-      const over =
-        err instanceof LobbyApiError &&
-        (err.code === LobbyErrorCode.TOURNAMENT_CLOSED || err.code === LobbyErrorCode.NOT_REGISTERED);
+      const { text, over } = addOnRefusal(err);
+      this.toasts.show(text);
       const now = this.state.addOn;
       if (!this.disposed && now?.tournamentId === offer.tournamentId) {
         this.patch({ addOn: over ? null : { ...now, busy: false } });
@@ -439,11 +435,7 @@ export class TableController {
     // Only a new snapshot says anything of the tournament: a `tournament_state` between snapshots (see
     // onTournament) is newer than the snapshot still installed.
     const said = view.state !== this.state.view.state ? view.state?.tournament : undefined;
-    const tournament = followTournament(
-      before,
-      said,
-      hero,
-      this.link?.userId ?? null,
+    const tournament = followTournament(before, said, hero, this.link?.userId ?? null, () =>
       this.knownEntries(said?.tournament_id),
     );
     this.store.set({
@@ -461,20 +453,17 @@ export class TableController {
     // Seated at a tournament table a moment ago, not now, and not out: a move whose table_moved was lost.
     if (before?.place != null && hero === null && tournament?.result === null) void this.findTournamentSeat();
     void this.confirmEntry();
-    this.checkAddOn();
+    this.checkAddOn(hero);
   }
 
   private onTournament(view: TournamentView): void {
-    const tournament = followTournament(
-      this.state.tournament,
-      view,
-      heroChips(this.state.view),
-      this.link?.userId ?? null,
+    const hero = heroChips(this.state.view);
+    const tournament = followTournament(this.state.tournament, view, hero, this.link?.userId ?? null, () =>
       this.knownEntries(view.tournament_id),
     );
     if (tournament !== this.state.tournament) this.patch({ tournament });
     void this.confirmEntry();
-    this.checkAddOn();
+    this.checkAddOn(hero);
   }
 
   /**
@@ -483,11 +472,12 @@ export class TableController {
    * lobby is asked once per break, and again every {@link TOURNAMENTS_POLL_MS} (the tournaments tab's
    * pace) only while the sale has not opened yet (its director opens it just after the first break
    * starts) or the lobby is away. Its `can_add_on` makes the offer; the break's end takes it away.
+   * `hero`: the hero's chips in the view installed (null: not seated here).
    */
-  private checkAddOn(): void {
+  private checkAddOn(hero: HeroChips | null): void {
     const tournament = this.state.tournament;
     const view = tournament?.view;
-    const seated = tournament?.result === null && heroChips(this.state.view) !== null;
+    const seated = tournament?.result === null && hero !== null;
     if (this.link === null || this.disposed || view === undefined || view.break_ends_at === null || !seated) {
       this.addOnBreak = null;
       this.stopAddOnTimer();
@@ -535,7 +525,7 @@ export class TableController {
     if (this.addOnTimer !== null || this.disposed) return;
     this.addOnTimer = setTimeout(() => {
       this.addOnTimer = null;
-      this.checkAddOn();
+      this.checkAddOn(heroChips(this.state.view));
     }, ms);
   }
 
@@ -560,13 +550,16 @@ export class TableController {
    * A row of the player's in `placed` that may be an earlier entry's (pending): asks the lobby which
    * entry is their latest. A row is placed only once late registration is over (a busted entry's
    * place waits for it), so no entry can follow the answer's latest: it settles the row, and the
-   * player's rows still to come. The lobby away: asked again with the table's next word of the tournament.
+   * player's rows still to come. The lobby away: asked again with a later word of the table, at most
+   * every {@link TOURNAMENTS_POLL_MS} (the tab's pace, as for the add-on), not with every snapshot.
    */
   private async confirmEntry(): Promise<void> {
     const tournament = this.state.tournament;
     if (this.link === null || this.entryCheck || this.disposed || tournament?.pending == null) return;
+    if (Date.now() < this.entryAskedAt + TOURNAMENTS_POLL_MS) return;
     const tournamentId = tournament.view.tournament_id;
     this.entryCheck = true;
+    this.entryAskedAt = Date.now();
     try {
       const read = await this.link.readTournament(tournamentId);
       if (this.disposed) return;
@@ -578,7 +571,7 @@ export class TableController {
         if (next !== now) this.patch({ tournament: next });
       }
     } catch {
-      // The lobby is away: the row stays pending, and the table's next word asks again.
+      // The lobby is away: the row stays pending, and a word of the table 5 s on asks again.
     } finally {
       this.entryCheck = false;
     }

@@ -212,6 +212,57 @@ describe('Tournaments', () => {
     expect(state.lastRead(TOURNAMENT)).toBeNull();
   });
 
+  it('a read of a tournament already on its way is shared; one after a registration or an add-on asks afresh', async () => {
+    const slow = deferred<LobbyTournamentDetail>();
+    const lobby = fakeLobby();
+    lobby.getTournament.mockReturnValueOnce(slow.promise);
+    const state = new Tournaments(lobby);
+    // A table's question about your entries, its question about your seat, and the tab's poll: one request.
+    const entries = state.read(TOURNAMENT);
+    const seat = state.yourTable(TOURNAMENT);
+    const shown = state.show(TOURNAMENT);
+    expect(lobby.getTournament).toHaveBeenCalledTimes(1);
+    const answer = tournamentDetail({ status: 'running', your_table_id: OTHER });
+    slow.resolve(answer);
+    await expect(entries).resolves.toBe(answer);
+    await expect(seat).resolves.toBe(OTHER);
+    await shown;
+    expect(state.detail.get()?.tournament).toBe(answer);
+    expect(state.lastRead(TOURNAMENT)).toBe(answer);
+    // Answered: the next read asks the lobby again; a failure is shared too, and not kept.
+    const away = deferred<LobbyTournamentDetail>();
+    lobby.getTournament.mockReturnValueOnce(away.promise);
+    const failing = [state.read(TOURNAMENT), state.read(TOURNAMENT)];
+    expect(lobby.getTournament).toHaveBeenCalledTimes(2);
+    away.reject(new TypeError('offline'));
+    for (const read of failing) await expect(read).rejects.toBeInstanceOf(TypeError);
+    expect(state.lastRead(TOURNAMENT)).toBe(answer);
+    // A read asked before a registration is not shared with the one after it, and its answer not kept.
+    const before = deferred<LobbyTournamentDetail>();
+    lobby.getTournament.mockReturnValueOnce(before.promise);
+    const polling = state.refreshDetail();
+    const registered = tournamentDetail({ registered: true, entrants: 4 });
+    lobby.getTournament.mockResolvedValueOnce(registered);
+    await state.register(TOURNAMENT);
+    expect(lobby.getTournament).toHaveBeenCalledTimes(4);
+    expect(state.detail.get()?.tournament).toBe(registered);
+    before.resolve(tournamentDetail());
+    await polling;
+    expect(state.detail.get()?.tournament).toBe(registered);
+    expect(state.lastRead(TOURNAMENT)).toBe(registered);
+    // Nor one asked before an add-on.
+    const stale = deferred<LobbyTournamentDetail>();
+    lobby.getTournament.mockReturnValueOnce(stale.promise);
+    const asking = state.read(TOURNAMENT);
+    const bought = tournamentDetail({ status: 'running', add_on_open: true, can_add_on: false });
+    lobby.getTournament.mockResolvedValueOnce(bought);
+    await state.addOn(TOURNAMENT);
+    expect(state.detail.get()?.tournament).toBe(bought);
+    stale.resolve(tournamentDetail({ status: 'running', add_on_open: true, can_add_on: true }));
+    await asking;
+    expect(state.lastRead(TOURNAMENT)).toBe(bought);
+  });
+
   it('remembers which tournament a table belongs to, until signed out', () => {
     const state = new Tournaments(fakeLobby());
     expect(state.tournamentOf('tbl-1')).toBeNull();

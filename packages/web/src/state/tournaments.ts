@@ -44,6 +44,8 @@ export class Tournaments {
   private readonly tables = new Map<string, string>();
   /** Each tournament as the page last read it, by id (the tab's reads and the tables'). */
   private readonly reads = new Map<string, LobbyTournamentDetail>();
+  /** The lobby's answer on its way for each tournament, by id: a read asked meanwhile shares it. */
+  private readonly asking = new Map<string, Promise<LobbyTournamentDetail>>();
   /** Bumped on reset: a read that started before is not kept. */
   private generation = 0;
 
@@ -94,14 +96,14 @@ export class Tournaments {
    */
   async register(id: string): Promise<LobbyTournamentEntry> {
     const entry = await this.lobby.registerTournament(id);
-    await this.changed(entry.wallet);
+    await this.changed(id, entry.wallet);
     return entry;
   }
 
   /** Unregisters before the start (buy-in and fee back); throws the lobby's refusal (not_registered, …). */
   async unregister(id: string): Promise<LobbyTournamentUnregistered> {
     const done = await this.lobby.unregisterTournament(id);
-    await this.changed(done.wallet);
+    await this.changed(id, done.wallet);
     return done;
   }
 
@@ -109,12 +111,13 @@ export class Tournaments {
    * Buys the add-on in tournament `id` (its cost from the wallet, its chips added at the player's table
    * between hands); throws the lobby's refusal (tournament_closed: not on sale, not_registered: no
    * entry in play, insufficient_funds, rate_limited) with nothing changed here. The wallet goes to
-   * `onWallet`, and the tournament is read again (the tab's detail when it shows it, else the page's
+   * `onWallet`, and the tournament is read afresh (the tab's detail when it shows it, else the page's
    * last read, which the tables use), so the offer goes away.
    */
   async addOn(id: string): Promise<LobbyTournamentAddOn> {
     const bought = await this.lobby.addOnTournament(id);
     this.onWallet(bought.wallet);
+    this.asking.delete(id);
     try {
       if (this.detail.get()?.id === id) await this.refreshDetail();
       else await this.read(id);
@@ -134,13 +137,28 @@ export class Tournaments {
 
   /**
    * Reads tournament `id` from the lobby, and keeps it as the page's last read of it (lastRead): how a
-   * tournament table learns which of the player's entries is their latest.
+   * tournament table learns which of the player's entries is their latest. A read of `id` already on
+   * its way is shared (the tab's poll, a table's question about the player's entries and its question
+   * about their seat, asked together, make one request); one that a purchase or a registration has
+   * made stale is not (see changed) and is not kept.
    */
-  async read(id: string): Promise<LobbyTournamentDetail> {
+  read(id: string): Promise<LobbyTournamentDetail> {
+    const shared = this.asking.get(id);
+    if (shared !== undefined) return shared;
     const generation = this.generation;
-    const tournament = await this.lobby.getTournament(id);
-    if (generation === this.generation) this.reads.set(id, tournament);
-    return tournament;
+    const asked = this.lobby.getTournament(id).then(
+      (tournament) => {
+        if (generation === this.generation && this.asking.get(id) === asked) this.reads.set(id, tournament);
+        this.settled(id, asked);
+        return tournament;
+      },
+      (err: unknown) => {
+        this.settled(id, asked);
+        throw err;
+      },
+    );
+    this.asking.set(id, asked);
+    return asked;
   }
 
   /** Tournament `id` as the page last read it (the tab's poll, a table's question), or null. */
@@ -166,11 +184,22 @@ export class Tournaments {
     this.detail.set(null);
     this.tables.clear();
     this.reads.clear();
+    this.asking.clear();
     this.generation++;
   }
 
-  private async changed(wallet: number): Promise<void> {
+  /** The read `asked` of tournament `id` is answered: the next read asks the lobby again. */
+  private settled(id: string, asked: Promise<LobbyTournamentDetail>): void {
+    if (this.asking.get(id) === asked) this.asking.delete(id);
+  }
+
+  /**
+   * Tournament `id` changed here (a registration, an unregistration): the wallet goes to `onWallet`,
+   * and the tournament shown and the list are read again, not from a read asked before the change.
+   */
+  private async changed(id: string, wallet: number): Promise<void> {
     this.onWallet(wallet);
+    this.asking.delete(id);
     await Promise.all([this.refreshDetail(), this.refreshList()]);
   }
 }

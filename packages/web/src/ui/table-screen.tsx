@@ -370,8 +370,9 @@ export function TableRoom({
             {st.addOn !== null && tourney?.result == null && (
               <AddOnPrompt
                 offer={st.addOn}
-                serverNow={serverNow}
-                serverOffsetMs={controller.clock.offsetMs}
+                busy={st.addOn.busy}
+                clock={serverNow}
+                offsetMs={controller.clock.offsetMs}
                 compact={tile?.compact ?? false}
                 onBuy={() => void controller.buyAddOn()}
               />

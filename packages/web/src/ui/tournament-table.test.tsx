@@ -137,13 +137,15 @@ const ADD_ON: TableAddOn = { tournamentId: TOURNAMENT, chips: 5_000, cost: 100, 
 
 describe('AddOnPrompt', () => {
   const prompt = (offer: TableAddOn, compact = false) =>
-    renderToStaticMarkup(<AddOnPrompt offer={offer} serverNow={serverNow} compact={compact} onBuy={() => undefined} />);
+    renderToStaticMarkup(
+      <AddOnPrompt offer={offer} busy={offer.busy} clock={serverNow} compact={compact} onBuy={() => undefined} />,
+    );
 
   it('says until when the add-on is on sale, with the time left, and offers it with its chips and cost', () => {
     const html = prompt(ADD_ON);
     expect(html).toContain('role="group" aria-label="Add-on" data-testid="add-on-prompt"');
     expect(html).toContain(
-      `<p>The add-on is on sale, for this break only. On sale until ${formatTime(new Date(NOW + 240_000))} (4:00 left)</p>`,
+      `<p>The add-on is on sale, for this break only. <time dateTime="${new Date(NOW + 240_000).toISOString()}">On sale until ${formatTime(new Date(NOW + 240_000))} (4:00 left)</time></p>`,
     );
     expect(html).toMatch(
       /<button type="button" class="btn btn--primary" aria-busy="false" data-testid="add-on">Buy the add-on: 5,000 chips for 100<\/button>/,

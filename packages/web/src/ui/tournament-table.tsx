@@ -14,8 +14,7 @@ import {
   type TournamentResult,
   type TournamentSeatState,
 } from '../lib/tournament-table.js';
-import { addOnBuyText, addOnUntilText } from '../lib/tournaments.js';
-import type { TableAddOn } from '../state/table-controller.js';
+import { addOnBuyText, addOnUntilText, type AddOnOffer } from '../lib/tournaments.js';
 import type { TournamentView } from '@felt/protocol';
 import { useNow } from './hooks.js';
 
@@ -140,27 +139,32 @@ export function TournamentResultPanel({
 }
 
 /**
- * The add-on on sale to the player during a break, where the hero's line is: until when (a live
- * countdown on the table's server clock, the end in local time) and **Buy the add-on** with its chips
- * and cost, waiting while the purchase is on its way. Gone once the sale's end has passed. `compact`
- * (a tile) leaves out the sentence before the time.
+ * The add-on on sale to the player: until when (a live countdown on `clock`, the clock the offer's end
+ * is on, `offsetMs` ahead of this browser's: the end is shown in local time) and **Buy the add-on**
+ * with its chips and cost, waiting while the purchase is on its way (`busy`). Gone once the sale's end
+ * has passed. At a tournament table during a break, where the hero's line is (on the table's server
+ * clock), and in the tournament's detail (on this browser's, `Date.now`: the lobby's detail carries no
+ * server time). `compact` (a tile) leaves out the sentence before the time.
  */
 export function AddOnPrompt({
   offer,
-  serverNow,
-  serverOffsetMs = 0,
+  busy,
+  clock,
+  offsetMs = 0,
   compact = false,
   onBuy,
 }: {
-  readonly offer: TableAddOn;
-  readonly serverNow: () => number;
-  readonly serverOffsetMs?: number;
+  readonly offer: AddOnOffer;
+  readonly busy: boolean;
+  readonly clock: () => number;
+  readonly offsetMs?: number;
   readonly compact?: boolean;
   readonly onBuy: () => void;
 }) {
   const t = useT();
-  const now = useNow(serverNow, 1_000);
+  const now = useNow(clock, 1_000, offer.until !== null);
   if (offer.until !== null && now >= offer.until) return null;
+  const until = addOnUntilText(offer.until, now, offsetMs);
   return (
     <div
       className={`tournament-add-on${compact ? ' tournament-add-on--compact' : ''}`}
@@ -170,13 +174,13 @@ export function AddOnPrompt({
     >
       <p>
         {!compact && <>{t('tournaments.addOnHint')} </>}
-        {addOnUntilText(offer.until, now, serverOffsetMs)}
+        {offer.until === null ? until : <time dateTime={new Date(offer.until).toISOString()}>{until}</time>}
       </p>
       <button
         type="button"
         className="btn btn--primary"
-        disabled={offer.busy}
-        aria-busy={offer.busy}
+        disabled={busy}
+        aria-busy={busy}
         onClick={onBuy}
         data-testid="add-on"
       >

@@ -15,28 +15,12 @@ import {
   tournamentDetail,
   tournamentSummary,
 } from '../test-support/fixtures.js';
+import { tournamentDetailHtml as detail } from '../test-support/tournament-detail.js';
 import { LobbyScreen } from './lobby-screen.js';
-import { TournamentDetail, TournamentsTable } from './tournaments-panel.js';
+import { TournamentsTable } from './tournaments-panel.js';
 
 const ME: LobbyMe = { user: { id: ALICE, name: 'alice' }, wallet: 1_000, seats: [], locale: 'en' };
 const SNG = '7c3e2a1b-4d5f-4a6b-8c9d-0e1f2a3b4c5d';
-
-const detail = (
-  over: Parameters<typeof tournamentDetail>[0] = {},
-  props: { busy?: boolean; error?: unknown; reEntryError?: boolean; addOnError?: boolean } = {},
-  config?: Parameters<typeof tournamentDetail>[1],
-) =>
-  renderToStaticMarkup(
-    <TournamentDetail
-      tournament={tournamentDetail(over, config)}
-      meId={ALICE}
-      onRegister={() => undefined}
-      onReEnter={() => undefined}
-      onUnregister={() => undefined}
-      onAddOn={() => undefined}
-      {...props}
-    />,
-  );
 
 /** The text of the rows of the table with `data-testid="<testId>"`, cell by cell (elements apart by a space). */
 function rows(html: string, testId: string): string[][] {
@@ -270,6 +254,22 @@ describe('TournamentDetail', () => {
       ).toContain('>Take the add-on: 5,000 chips, free</button>');
     });
 
+    it('the offer is the table’s prompt, on this browser’s clock: gone once its end has passed', () => {
+      const html = detail({ ...onSale, can_add_on: true }, {}, ADD_ON_CONFIG);
+      expect(html).toContain('role="group" aria-label="Add-on" data-testid="add-on-prompt"');
+      const past = detail(
+        { ...onSale, can_add_on: true, add_on_until: new Date(Date.now() - 1_000).toISOString() },
+        {},
+        ADD_ON_CONFIG,
+      );
+      expect(past).not.toContain('Buy the add-on');
+      expect(past).not.toContain('add-on-prompt');
+      // No end given: on sale during the break.
+      expect(detail({ ...onSale, can_add_on: true, add_on_until: null }, {}, ADD_ON_CONFIG)).toContain(
+        '<p>The add-on is on sale, for this break only. On sale during the break</p>',
+      );
+    });
+
     it('on sale but not to you (bought, or not playing), or not on sale: nothing is offered', () => {
       for (const over of [
         { ...onSale, can_add_on: false },
@@ -285,7 +285,7 @@ describe('TournamentDetail', () => {
     it('a refused add-on is said where it was offered: a closed sale as over, also once the offer is gone', () => {
       const closed = new LobbyApiError(409, 'tournament_closed', 'no add-on on sale');
       // Read again after the refusal: the sale is over, no button, the refusal still said.
-      const over = detail({ ...onSale, add_on_open: false }, { error: closed, addOnError: true }, ADD_ON_CONFIG);
+      const over = detail({ ...onSale, add_on_open: false }, { error: closed, failed: 'add_on' }, ADD_ON_CONFIG);
       expect(over).toMatch(
         /<div class="tournament__add-on" data-testid="tournament-add-on"><p class="form__error" role="alert" data-testid="add-on-error">The add-on is no longer on sale: its break is over.<\/p><\/div>/,
       );
@@ -294,12 +294,12 @@ describe('TournamentDetail', () => {
       // Your wallet short: the offer stays, with the refusal under it.
       const short = detail(
         { ...onSale, can_add_on: true },
-        { error: new LobbyApiError(409, 'insufficient_funds', 'x'), addOnError: true },
+        { error: new LobbyApiError(409, 'insufficient_funds', 'x'), failed: 'add_on' },
         ADD_ON_CONFIG,
       );
       expect(short).toContain('data-testid="add-on"');
       expect(short).toContain('Your wallet does not have enough chips for that.');
-      expect(detail({ ...onSale, can_add_on: true }, { error: closed, addOnError: true }, ADD_ON_CONFIG)).toContain(
+      expect(detail({ ...onSale, can_add_on: true }, { error: closed, failed: 'add_on' }, ADD_ON_CONFIG)).toContain(
         'The add-on is no longer on sale: its break is over.',
       );
       // Another action's refusal stays under the registration buttons.
@@ -311,14 +311,14 @@ describe('TournamentDetail', () => {
 
   it('a refused re-entry says re-entry is over when the lobby answers tournament_closed', () => {
     const closed = new LobbyApiError(409, 'tournament_closed', 'this tournament takes no registrations now');
-    expect(detail({ status: 'running' }, { error: closed, reEntryError: true })).toContain(
+    expect(detail({ status: 'running' }, { error: closed, failed: 're_enter' })).toContain(
       'You cannot re-enter that tournament now: re-entry has closed, or you have none left.',
     );
     expect(detail({ status: 'running' }, { error: closed })).toContain(
       'That tournament takes no registrations now: it has started, ended or was cancelled.',
     );
     expect(
-      detail({ status: 'running' }, { error: new LobbyApiError(402, 'insufficient_funds', 'x'), reEntryError: true }),
+      detail({ status: 'running' }, { error: new LobbyApiError(402, 'insufficient_funds', 'x'), failed: 're_enter' }),
     ).toContain('Your wallet does not have enough chips for that.');
   });
 
@@ -370,19 +370,13 @@ describe('TournamentDetail', () => {
   });
 
   it('a sit-and-go reads its field as of its size, starting when full', () => {
-    const sng = renderToStaticMarkup(
-      <TournamentDetail
-        tournament={{
-          ...tournamentDetail({ format: 'sit_and_go', starts_at: null, min_entrants: 6, max_entrants: 6 }),
-          config: tournamentDetail({}, { name: 'SNG', format: 'sit_and_go', buyIn: 50 }).config,
-        }}
-        meId={ALICE}
-        onRegister={() => undefined}
-        onReEnter={() => undefined}
-        onUnregister={() => undefined}
-        onAddOn={() => undefined}
-      />,
-    );
+    const sng = detail({
+      format: 'sit_and_go',
+      starts_at: null,
+      min_entrants: 6,
+      max_entrants: 6,
+      config: tournamentDetail({}, { name: 'SNG', format: 'sit_and_go', buyIn: 50 }).config,
+    });
     expect(sng).toContain('3 of 6');
     expect(sng).toContain('When full');
     expect(sng).not.toContain('data-break');

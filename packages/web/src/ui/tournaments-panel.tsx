@@ -1,15 +1,14 @@
 import type { LobbyTournamentDetail, LobbyTournamentSummary } from '@felt/client';
 import { useEffect, useId, useState } from 'react';
+import type { MessageKey } from '../i18n/i18n.js';
 import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, gameShortTitle, gameTitle } from '../lib/format.js';
 import { routeHash } from '../lib/routes.js';
 import {
-  addOnBuyText,
-  addOnErrorText,
   addOnOffer,
+  addOnRefusal,
   addOnRuleText,
-  addOnUntilText,
   anteText,
   blindsText,
   entrantsText,
@@ -29,7 +28,8 @@ import {
 } from '../lib/tournaments.js';
 import type { AppState } from '../state/app-state.js';
 import { ToastKind } from '../state/toasts.js';
-import { useNow, useStore } from './hooks.js';
+import { useStore } from './hooks.js';
+import { AddOnPrompt } from './tournament-table.js';
 
 const tournamentHref = (id: string | null): string => routeHash({ name: 'tournaments', tournamentId: id });
 
@@ -98,7 +98,7 @@ export function TournamentsPanel({
 }
 
 /** What the player asked of the tournament shown. */
-type EntryAction = 'register' | 're_enter' | 'unregister' | 'add_on';
+export type EntryAction = 'register' | 're_enter' | 'unregister' | 'add_on';
 
 /**
  * One tournament with Register, Unregister or Re-enter, and the add-on while it is on sale to the
@@ -119,9 +119,8 @@ function TournamentScreen({
 }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  // What the refusal shown answered (a re-entry's or an add-on's tournament_closed says more).
-  const [failed, setFailed] = useState<EntryAction | null>(null);
+  // The last refusal and what it answered (a re-entry's or an add-on's tournament_closed says more).
+  const [refusal, setRefusal] = useState<{ readonly action: EntryAction; readonly error: unknown } | null>(null);
   if (tournament === null) {
     return (
       <>
@@ -143,15 +142,13 @@ function TournamentScreen({
   }
   const act = async (kind: EntryAction): Promise<void> => {
     setBusy(true);
-    setError(null);
-    setFailed(kind);
+    setRefusal(null);
     try {
-      if (kind === 'register') {
+      if (kind === 'register' || kind === 're_enter') {
+        // A re-entry is a registration: the same call, only the toast says which.
         await app.tournaments.register(tournament.id);
-        app.toasts.show(t('tournaments.registered', { name: tournament.name }), ToastKind.SUCCESS);
-      } else if (kind === 're_enter') {
-        await app.tournaments.register(tournament.id);
-        app.toasts.show(t('tournaments.reEntered', { name: tournament.name }), ToastKind.SUCCESS);
+        const done = kind === 'register' ? 'tournaments.registered' : 'tournaments.reEntered';
+        app.toasts.show(t(done, { name: tournament.name }), ToastKind.SUCCESS);
       } else if (kind === 'add_on') {
         const bought = await app.tournaments.addOn(tournament.id);
         app.toasts.show(
@@ -163,7 +160,7 @@ function TournamentScreen({
         app.toasts.show(t('tournaments.unregistered', { name: tournament.name }), ToastKind.SUCCESS);
       }
     } catch (err) {
-      setError(err);
+      setRefusal({ action: kind, error: err });
       // A refusal often means the tournament moved on (full, started): show it as it is now.
       void app.tournaments.refreshDetail();
     } finally {
@@ -175,9 +172,8 @@ function TournamentScreen({
       tournament={tournament}
       meId={meId}
       busy={busy}
-      error={error ?? loadError}
-      reEntryError={error !== null && failed === 're_enter'}
-      addOnError={error !== null && failed === 'add_on'}
+      error={refusal?.error ?? loadError}
+      failed={refusal?.action}
       onRegister={() => void act('register')}
       onReEnter={() => void act('re_enter')}
       onUnregister={() => void act('unregister')}
@@ -230,16 +226,16 @@ export function TournamentsTable({ tournaments }: { readonly tournaments: readon
  * it gives and costs, until when), the facts (game, format, status, price, starting stack, field,
  * start, prize pool, the re-entry rule and the add-on when it has them), Register, Unregister or
  * Re-enter, the structure, the payouts per place and the entrants (one line per entry, a re-entry
- * marked). Buttons call back; a refusal comes in `error` and reads as the catalog's sentence
- * (`reEntryError`: it answered a re-entry; `addOnError`: an add-on, said where the add-on was offered).
+ * marked). Buttons call back; a refusal comes in `error` and reads as the catalog's sentence, with
+ * `failed` the action it answered (a re-entry's says more; an add-on's is said where the add-on was
+ * offered); without `failed`, `error` is a read's failure or another action's refusal.
  */
 export function TournamentDetail({
   tournament: d,
   meId,
   busy = false,
   error = null,
-  reEntryError = false,
-  addOnError = false,
+  failed,
   onRegister,
   onReEnter,
   onUnregister,
@@ -249,8 +245,7 @@ export function TournamentDetail({
   readonly meId: string;
   readonly busy?: boolean;
   readonly error?: unknown;
-  readonly reEntryError?: boolean;
-  readonly addOnError?: boolean;
+  readonly failed?: EntryAction | undefined;
   readonly onRegister: () => void;
   readonly onReEnter: () => void;
   readonly onUnregister: () => void;
@@ -263,7 +258,7 @@ export function TournamentDetail({
   const addOnRule = addOnRuleText(structure?.addOn ?? null);
   const offer = addOnOffer(d);
   // A refused add-on is said where it was offered, also once the offer is gone (the sale is over).
-  const addOnFailed = addOnError && error !== null;
+  const addOnFailed = failed === 'add_on' && error !== null;
   const reg = registration(d, meId);
   return (
     <article className="tournament" data-testid="tournament" data-status={d.status} data-registration={reg}>
@@ -290,26 +285,10 @@ export function TournamentDetail({
 
       {(offer !== null || addOnFailed) && (
         <div className="tournament__add-on" data-testid="tournament-add-on">
-          {offer !== null && (
-            <>
-              <p>
-                {t('tournaments.addOnHint')} <AddOnUntil until={offer.until} />
-              </p>
-              <button
-                type="button"
-                className="btn btn--primary"
-                disabled={busy}
-                aria-busy={busy}
-                onClick={onAddOn}
-                data-testid="add-on"
-              >
-                {addOnBuyText(offer)}
-              </button>
-            </>
-          )}
+          {offer !== null && <AddOnPrompt offer={offer} busy={busy} clock={Date.now} onBuy={onAddOn} />}
           {addOnFailed && (
             <p className="form__error" role="alert" data-testid="add-on-error">
-              {addOnErrorText(error)}
+              {addOnRefusal(error).text}
             </p>
           )}
         </div>
@@ -375,32 +354,14 @@ export function TournamentDetail({
       </dl>
 
       <div className="tournament__register">
-        {reg === Registration.REGISTER && (
-          <button
-            type="button"
-            className="btn btn--primary"
-            disabled={busy}
-            aria-busy={busy}
-            onClick={onRegister}
-            aria-label={t('tournaments.registerLabel', { name: d.name, price: priceText(d.buy_in, d.fee) })}
-          >
-            {t('tournaments.register')}
-          </button>
-        )}
-        {reg === Registration.RE_ENTER && (
-          <>
-            <span className="muted">{t('tournaments.reEnterHint')}</span>
-            <button
-              type="button"
-              className="btn btn--primary"
-              disabled={busy}
-              aria-busy={busy}
-              onClick={onReEnter}
-              aria-label={t('tournaments.reEnterLabel', { name: d.name, price: priceText(d.buy_in, d.fee) })}
-            >
-              {t('tournaments.reEnter')}
-            </button>
-          </>
+        {(reg === Registration.REGISTER || reg === Registration.RE_ENTER) && (
+          <BuyIn
+            kind={reg}
+            name={d.name}
+            price={priceText(d.buy_in, d.fee)}
+            busy={busy}
+            onClick={reg === Registration.REGISTER ? onRegister : onReEnter}
+          />
         )}
         {reg === Registration.UNREGISTER && (
           <>
@@ -421,7 +382,7 @@ export function TournamentDetail({
         {reg === Registration.CLOSED && <span className="muted">{t('tournaments.closed')}</span>}
         {error !== null && !addOnFailed && (
           <p className="form__error" role="alert" data-testid="tournament-error">
-            {reEntryError ? reEntryErrorText(error) : errorText(error)}
+            {failed === 're_enter' ? reEntryErrorText(error) : errorText(error)}
           </p>
         )}
       </div>
@@ -532,12 +493,45 @@ export function TournamentDetail({
   );
 }
 
-/**
- * Until when the add-on is on sale, counting down each second on this browser's clock (the lobby's
- * detail carries no server time; the sale's end is read again with the detail every few seconds).
- */
-function AddOnUntil({ until }: { readonly until: number | null }) {
-  const now = useNow(Date.now, 1_000, until !== null);
-  const text = addOnUntilText(until, now);
-  return until === null ? <span>{text}</span> : <time dateTime={new Date(until).toISOString()}>{text}</time>;
+/** Register and Re-enter's words: the same call (buy-in and fee), a re-entry with a hint before it. */
+const BUY_IN = {
+  [Registration.REGISTER]: { text: 'tournaments.register', label: 'tournaments.registerLabel', hint: null },
+  [Registration.RE_ENTER]: {
+    text: 'tournaments.reEnter',
+    label: 'tournaments.reEnterLabel',
+    hint: 'tournaments.reEnterHint',
+  },
+} as const satisfies Record<string, { text: MessageKey; label: MessageKey; hint: MessageKey | null }>;
+
+/** Register, or Re-enter after its hint: the button names the tournament and its price to a screen reader. */
+function BuyIn({
+  kind,
+  name,
+  price,
+  busy,
+  onClick,
+}: {
+  readonly kind: keyof typeof BUY_IN;
+  readonly name: string;
+  readonly price: string;
+  readonly busy: boolean;
+  readonly onClick: () => void;
+}) {
+  const t = useT();
+  const words = BUY_IN[kind];
+  return (
+    <>
+      {words.hint !== null && <span className="muted">{t(words.hint)}</span>}
+      <button
+        type="button"
+        className="btn btn--primary"
+        disabled={busy}
+        aria-busy={busy}
+        onClick={onClick}
+        aria-label={t(words.label, { name, price })}
+      >
+        {t(words.text)}
+      </button>
+    </>
+  );
 }

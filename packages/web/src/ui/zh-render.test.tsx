@@ -67,6 +67,7 @@ import {
   tournamentView,
   validActions,
 } from '../test-support/fixtures.js';
+import { tournamentDetailHtml as detail } from '../test-support/tournament-detail.js';
 import { ActionBar } from './action-bar.js';
 import { ChatPanel } from './chat-panel.js';
 import { PreActionBar } from './pre-action-bar.js';
@@ -75,7 +76,7 @@ import { FairnessPanel } from './fairness.js';
 import { HistoryDrawer, HistoryRow, Replay, VoidedHand } from './history-drawer.js';
 import { JoinRoomDialog } from './join-room-dialog.js';
 import { LobbyScreen, RoomsTable } from './lobby-screen.js';
-import { TournamentDetail, TournamentsTable } from './tournaments-panel.js';
+import { TournamentsTable } from './tournaments-panel.js';
 import { TournamentHeader, TournamentResultPanel } from './tournament-table.js';
 import { TableRoom } from './table-screen.js';
 import { ToastsView } from './toasts-view.js';
@@ -707,35 +708,23 @@ describe('every screen in Chinese', () => {
       { ...running, registered: false, can_re_enter: false },
       reEntered,
     ]) {
-      const html = render(
-        <TournamentDetail
-          tournament={tournamentDetail({ name, players, ...over })}
-          meId={ME.user.id}
-          error={new LobbyApiError(409, 'tournament_full', 'every place is taken')}
-          onRegister={() => undefined}
-          onReEnter={() => undefined}
-          onUnregister={() => undefined}
-          onAddOn={() => undefined}
-        />,
+      const html = detail(
+        { name, players, ...over },
+        { error: new LobbyApiError(409, 'tournament_full', 'every place is taken') },
       );
       expect(html).toContain('盲注结构');
+      // A re-entry numbered among the entrants.
+      if (over === reEntered) expect(html).toContain('data-testid="entry-mark">第 2 次买入</span>');
       expectChinese(html);
     }
     // The re-entry rule among the facts, and a refused re-entry in words.
-    const reEntry = render(
-      <TournamentDetail
-        tournament={tournamentDetail(
-          { name, ...running, can_re_enter: true },
-          { ...TOURNAMENT_CONFIG, lateRegistrationLevels: 3, reEntry: { max: 2, untilLevel: 3 } },
-        )}
-        meId={ME.user.id}
-        error={new LobbyApiError(409, 'tournament_closed', 'this tournament takes no registrations now')}
-        reEntryError
-        onRegister={() => undefined}
-        onReEnter={() => undefined}
-        onUnregister={() => undefined}
-        onAddOn={() => undefined}
-      />,
+    const reEntry = detail(
+      { name, ...running, can_re_enter: true },
+      {
+        error: new LobbyApiError(409, 'tournament_closed', 'this tournament takes no registrations now'),
+        failed: 're_enter',
+      },
+      { ...TOURNAMENT_CONFIG, lateRegistrationLevels: 3, reEntry: { max: 2, untilLevel: 3 } },
     );
     expect(reEntry).toContain('最多 2 次，截至第 3 级结束');
     expect(reEntry).toContain('你现在不能重新买入该锦标赛');
@@ -750,33 +739,19 @@ describe('every screen in Chinese', () => {
       add_on_until: new Date(Date.now() + 600_000).toISOString(),
       can_add_on: true,
     };
-    const offered = render(
-      <TournamentDetail
-        tournament={tournamentDetail(onSale, addOn)}
-        meId={ME.user.id}
-        error={new LobbyApiError(409, 'insufficient_funds', 'x')}
-        addOnError
-        onRegister={() => undefined}
-        onReEnter={() => undefined}
-        onUnregister={() => undefined}
-        onAddOn={() => undefined}
-      />,
+    const offered = detail(
+      onSale,
+      { error: new LobbyApiError(409, 'insufficient_funds', 'x'), failed: 'add_on' },
+      addOn,
     );
     expect(offered).toContain('第一次休息时可花 100 加码 5,000 筹码');
     expect(offered).toContain('>购买加码：5,000 筹码，售价 100</button>');
     expect(offered).toContain('加码正在发售，仅限本次休息。');
     expectChinese(offered);
-    const over = render(
-      <TournamentDetail
-        tournament={tournamentDetail({ ...onSale, add_on_open: false, can_add_on: false }, addOn)}
-        meId={ME.user.id}
-        error={new LobbyApiError(409, 'tournament_closed', 'no add-on on sale')}
-        addOnError
-        onRegister={() => undefined}
-        onReEnter={() => undefined}
-        onUnregister={() => undefined}
-        onAddOn={() => undefined}
-      />,
+    const over = detail(
+      { ...onSale, add_on_open: false, can_add_on: false },
+      { error: new LobbyApiError(409, 'tournament_closed', 'no add-on on sale'), failed: 'add_on' },
+      addOn,
     );
     expect(over).toContain('加码已停止发售：本次休息已经结束。');
     expectChinese(over);
@@ -789,32 +764,8 @@ describe('every screen in Chinese', () => {
       t('wallet.kind.tournament_add_on'),
       t('wallet.kind.tournament_add_on_refund'),
     );
-    // A re-entry numbered among the entrants.
-    expect(
-      render(
-        <TournamentDetail
-          tournament={tournamentDetail({ name, ...reEntered })}
-          meId={ME.user.id}
-          onRegister={() => undefined}
-          onReEnter={() => undefined}
-          onUnregister={() => undefined}
-          onAddOn={() => undefined}
-        />,
-      ),
-    ).toContain('data-testid="entry-mark">第 2 次买入</span>');
-    const unreadable = tournamentDetail({ name, players, config: { ...tournamentDetail().config, buyIn: -1 } });
-    expectChinese(
-      render(
-        <TournamentDetail
-          tournament={unreadable}
-          meId=""
-          onRegister={() => undefined}
-          onReEnter={() => undefined}
-          onUnregister={() => undefined}
-          onAddOn={() => undefined}
-        />,
-      ),
-    );
+    // A structure that cannot be read, as seen by someone not among the entrants.
+    expectChinese(detail({ name, players, config: { ...tournamentDetail().config, buyIn: -1 } }, { meId: '' }));
     app.tournaments.detail.set({ id: TOURNAMENT, tournament: null, error: null });
     expectChinese(
       render(
