@@ -185,6 +185,17 @@ describe('RoomConfig defaults', () => {
 });
 
 describe('RoomConfig validation', () => {
+  it('a short action clock alone is valid: its warning defaults to halfway; one set at the clock is refused', () => {
+    expect(parseRoomConfig({ clock: { actionSeconds: 5 } }).clock).toMatchObject({
+      actionSeconds: 5,
+      warningSeconds: 2,
+    });
+    expect(parseRoomConfig({ clock: { actionSeconds: 30 } }).clock.warningSeconds).toBe(10);
+    expect(issuesOf({ clock: { actionSeconds: 5, warningSeconds: 5 } })).toEqual({
+      'clock.warningSeconds': 'the warning must come before the action clock runs out',
+    });
+  });
+
   it('names every bad field with a clear message', () => {
     expect(
       issuesOf({

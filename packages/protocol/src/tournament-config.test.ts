@@ -297,4 +297,12 @@ describe('tournamentTableConfig', () => {
     if (room.rotation) expect(room.rotation.order.map((e) => e.stakes)).toEqual(first);
     else expect(room.stakes).toEqual(first[0]);
   });
+
+  it('gives every clock a tournament may have a table: the shortest one warns halfway', () => {
+    for (const actionSeconds of [5, 9, 10, 11, 300]) {
+      const room = tournamentTableConfig(parseTournamentConfig({ ...sng, clock: { actionSeconds } }));
+      expect(room.clock.actionSeconds).toBe(actionSeconds);
+      expect(room.clock.warningSeconds).toBe(Math.min(10, Math.floor(actionSeconds / 2)));
+    }
+  });
 });

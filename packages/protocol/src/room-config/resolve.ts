@@ -266,10 +266,14 @@ export function resolve(input: RoomConfigInput): { config: RoomConfig; issues: I
   if (buyIn.max < buyIn.min)
     issues.push({ path: ['buyIn', 'max'], message: 'the maximum buy-in is below the minimum' });
 
+  const actionSeconds = input.clock?.actionSeconds ?? CLOCK_DEFAULTS.actionSeconds;
   const clock = {
-    actionSeconds: input.clock?.actionSeconds ?? CLOCK_DEFAULTS.actionSeconds,
+    actionSeconds,
     timeBankSeconds: input.clock?.timeBankSeconds ?? CLOCK_DEFAULTS.timeBankSeconds,
-    warningSeconds: input.clock?.warningSeconds ?? CLOCK_DEFAULTS.warningSeconds,
+    // By default the warning comes 10 s before the end, or halfway through a shorter clock (a short
+    // clock alone, as a tournament's tables are given, is a valid config).
+    warningSeconds:
+      input.clock?.warningSeconds ?? Math.min(CLOCK_DEFAULTS.warningSeconds, Math.floor(actionSeconds / 2)),
     refillSeconds: input.clock?.refillSeconds ?? CLOCK_DEFAULTS.refillSeconds,
     refillEveryHands: input.clock?.refillEveryHands ?? CLOCK_DEFAULTS.refillEveryHands,
   };
