@@ -143,5 +143,5 @@ describe('a 60-player tournament on three workers, with workers killed', () => {
       await chips.stop();
       leaveField(players);
     }
-  });
+  }, 300_000);
 });
