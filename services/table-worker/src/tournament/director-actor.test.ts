@@ -184,6 +184,21 @@ function report(tableId: string, handNo: number, results: [string, number, numbe
   };
 }
 
+/** Table 1 plays these hands with no chip changing hands (the level count moves on). */
+async function evenHands(director: DirectorActor, time: ManualTime, handNos: readonly number[]): Promise<void> {
+  for (const handNo of handNos) {
+    const players = Object.entries(director.snapshot().state.players).filter(([, p]) => p.table === 1);
+    await director.report(
+      report(
+        TABLE_IDS[0]!,
+        handNo,
+        players.map(([id, p]) => [id, p.chips, p.chips]),
+      ),
+    );
+    await settle(time);
+  }
+}
+
 async function settle(time: ManualTime): Promise<void> {
   for (let i = 0; i < 10; i++) {
     await flush();
@@ -339,40 +354,18 @@ describe('the tournament director (actor)', () => {
     expect(snap.players[loser!]).toEqual({ entryId: 'e9', name: 'again', entryIds: { '1': firstEntry, '2': 'e9' } });
     expect(r.tables.ofKind('seat').filter((s) => s.user_id === loser)).toHaveLength(2);
     expect(snap.entrants).toBe(7);
-    expect(snap.state.chipsInPlay).toBe(7 * 500 - 0);
+    expect(snap.state.chipsInPlay).toBe(7 * 500);
     expect(r.store.reEntryCloses).toBe(0);
 
     // Level 2 (two hands reported): re-entry closes, registration stays open.
-    for (const handNo of [2, 3]) {
-      const now = director.snapshot();
-      const players = Object.entries(now.state.players).filter(([, p]) => p.table === 1);
-      await director.report(
-        report(
-          TABLE_IDS[0]!,
-          handNo,
-          players.map(([id, p]) => [id, p.chips, p.chips]),
-        ),
-      );
-      await settle(r.time);
-    }
+    await evenHands(director, r.time, [2, 3]);
     await director.poll();
     await director.poll();
     expect(r.store.reEntryCloses).toBe(1);
     expect(director.snapshot().state.registrationOpen).toBe(true);
 
     // Level 3: registration closes; the first entry is placed last of the seven entries, by its own id.
-    for (const handNo of [4, 5]) {
-      const now = director.snapshot();
-      const players = Object.entries(now.state.players).filter(([, p]) => p.table === 1);
-      await director.report(
-        report(
-          TABLE_IDS[0]!,
-          handNo,
-          players.map(([id, p]) => [id, p.chips, p.chips]),
-        ),
-      );
-      await settle(r.time);
-    }
+    await evenHands(director, r.time, [4, 5]);
     await director.poll();
     await settle(r.time);
     expect(r.store.closes).toBe(1);
