@@ -10,6 +10,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export const sourceAliases: Record<string, string> = {
   '@felt/engine': `${root}packages/engine/src/index.ts`,
   '@felt/protocol': `${root}packages/protocol/src/index.ts`,
+  '@felt/blind': `${root}packages/blind/src/index.ts`,
   '@felt/client': `${root}packages/client/src/index.ts`,
   '@felt/platform': `${root}packages/platform/src/index.ts`,
   '@felt/proto': `${root}proto/src/index.ts`,

@@ -1,0 +1,3 @@
+export * from './hand.js';
+export * from './view.js';
+export * from './participant.js';

@@ -1,0 +1,3 @@
+import { feltProject } from '../../vitest.shared.ts';
+
+export default feltProject('@felt/blind');
