@@ -197,6 +197,33 @@ export default tseslint.config(
     },
   },
   {
+    // @felt/blind runs in the browser, in Node and in the worker: no Node module, no ambient clock;
+    // randomness is @noble/hashes' randomBytes (Web Crypto) or an injected Rng.
+    files: ['packages/blind/src/**/*.ts'],
+    ignores: ['packages/blind/src/**/*.test.ts', 'packages/blind/src/**/*.bench.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          // Bare names as `paths`: a pattern 'crypto' would also match its own `./crypto/` folder.
+          paths: ['fs', 'path', 'os', 'crypto', 'net', 'http', 'child_process'].map((name) => ({
+            name,
+            message: '@felt/blind runs in the browser too; it imports no Node module.',
+          })),
+          patterns: [
+            deepImport,
+            { group: ['node:*'], message: '@felt/blind runs in the browser too; it imports no Node module.' },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'Use randomBytes or an injected Rng.' },
+        { object: 'Date', property: 'now', message: 'Take the time as an argument.' },
+      ],
+    },
+  },
+  {
     // The table worker's domain knows no ORM: the hands queue's job contracts come from
     // @felt/platform, and only the adapters (and main.ts, which wires them) reach the database.
     files: ['services/table-worker/src/**/*.ts'],
