@@ -5,3 +5,4 @@
  */
 export * from './crypto/index.js';
 export * from './protocol/index.js';
+export { runBlindCheck, type BlindCheck, type ShuffleCheck } from './check-task.js';

@@ -1,4 +1,5 @@
 import { CodedError } from '@felt/engine';
+import type { BlindCheck } from '@felt/blind';
 import type { CompletedHandJob } from '@felt/platform';
 import type { RoomConfig, TableHeartbeat, TableMessage } from '@felt/protocol';
 import type { BufferedEvent } from './table/event-buffer.js';
@@ -240,6 +241,16 @@ export interface RandomSource {
   bytes(n: number): Uint8Array;
   /** A fresh lowercase UUID v4. */
   uuid(): string;
+}
+
+/**
+ * Checks engine-blind proofs (`@felt/blind`'s `BlindCheck`). A shuffle's check is about a second of
+ * CPU, so production runs it on a pool of threads: the event loop, and every other table on the
+ * worker, never waits for it. Resolves true only for a proof that verifies; a malformed task is false.
+ */
+export interface ProofChecker {
+  check(task: BlindCheck): Promise<boolean>;
+  close(): Promise<void>;
 }
 
 /**
