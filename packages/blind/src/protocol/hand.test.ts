@@ -84,7 +84,12 @@ function tableOf(seats: readonly number[], handId = 'h1'): Table {
 
 /** Hold'em's deal on the short deck: two hole cards each (positions 0..2n-1), then the board. */
 function dealHoles(table: Table, seats: readonly number[]): void {
-  table.deal(seats.flatMap((seat, i) => [{ position: 2 * i, to: seat }, { position: 2 * i + 1, to: seat }]));
+  table.deal(
+    seats.flatMap((seat, i) => [
+      { position: 2 * i, to: seat },
+      { position: 2 * i + 1, to: seat },
+    ]),
+  );
 }
 
 describe('an engine-blind hand', () => {

@@ -261,7 +261,12 @@ export function verifySubmitShuffle(state: BlindHandState, seat: number): void {
 export function shuffleClaim(
   state: BlindHandState,
   seat: number,
-): { readonly input: readonly Ciphertext[]; readonly jointKey: Hex; readonly context: string; readonly lambda: number } {
+): {
+  readonly input: readonly Ciphertext[];
+  readonly jointKey: Hex;
+  readonly context: string;
+  readonly lambda: number;
+} {
   verifySubmitShuffle(state, seat);
   return {
     input: state.deck,
@@ -281,8 +286,7 @@ export function submitShuffle(
 ): BlindResult {
   const claim = shuffleClaim(state, seat);
   const ok =
-    verified ??
-    verifyShuffle(claim.input, output, claim.jointKey, proof, claim.context, { lambda: claim.lambda });
+    verified ?? verifyShuffle(claim.input, output, claim.jointKey, proof, claim.context, { lambda: claim.lambda });
   if (!ok || output.length !== state.deck.length) {
     return fail(state, { reason: BlindFailureReason.BAD_PROOF, step: 'shuffle', seats: [seat] });
   }
@@ -408,11 +412,7 @@ export function verifySubmitShares(state: BlindHandState, seat: number, shares: 
  * sender's key and the position's ciphertext; one that fails fails the hand. Shares already held are
  * skipped, so a message sent again changes nothing.
  */
-export function submitShares(
-  state: BlindHandState,
-  seat: number,
-  shares: readonly PositionShare[],
-): BlindResult {
+export function submitShares(state: BlindHandState, seat: number, shares: readonly PositionShare[]): BlindResult {
   verifySubmitShares(state, seat, shares);
   const Y = state.keys[seat] as Hex;
   const fresh: PositionShare[] = [];

@@ -106,14 +106,9 @@ export class BlindParticipant {
         this.#audited = false;
         return;
       }
-      const ok = verifyShuffle(
-        this.#deck,
-        step.output,
-        joint,
-        step.proof,
-        blindContext.shuffle(setup, step.seat),
-        { lambda: setup.lambda },
-      );
+      const ok = verifyShuffle(this.#deck, step.output, joint, step.proof, blindContext.shuffle(setup, step.seat), {
+        lambda: setup.lambda,
+      });
       if (!ok) {
         this.#failure = { step: 'shuffle', seat: step.seat, detail: 'shuffle proof does not verify' };
         return;
@@ -161,15 +156,10 @@ export class BlindParticipant {
     }
     if (view.owed.shuffle && view.jointKey !== null && !this.#sent.has(`shuffle`)) {
       this.#sent.add('shuffle');
-      const { output, proof } = shuffleDeck(
-        view.deck,
-        view.jointKey,
-        blindContext.shuffle(this.setup, this.seat),
-        {
-          lambda: view.lambda,
-          ...(this.#rng === undefined ? {} : { rng: this.#rng }),
-        },
-      );
+      const { output, proof } = shuffleDeck(view.deck, view.jointKey, blindContext.shuffle(this.setup, this.seat), {
+        lambda: view.lambda,
+        ...(this.#rng === undefined ? {} : { rng: this.#rng }),
+      });
       out.push({ kind: 'shuffle', output, proof });
     }
     const positions = view.owed.positions.filter((p) => !this.#sent.has(`share:${p}`));
