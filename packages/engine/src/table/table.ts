@@ -6,7 +6,14 @@ import type { GameRules } from '../games/types.js';
 import { Hand } from '../hand/hand.js';
 import { isDecision } from '../hand/operations.js';
 import { nextSeat } from '../hand/seats.js';
-import { ForcedBetKind, resolveRake, resolveHouseRules, type ForcedBet, type HandSetup } from '../hand/setup.js';
+import {
+  ForcedBetKind,
+  resolveRake,
+  resolveHouseRules,
+  verifyBlindGame,
+  type ForcedBet,
+  type HandSetup,
+} from '../hand/setup.js';
 
 import {
   SeatStatus,
@@ -340,7 +347,10 @@ export class Table {
     if (this.handInProgress !== null) {
       throw new TableError(TableErrorCode.HAND_IN_PROGRESS, 'a hand is in progress', { handId: this.handInProgress });
     }
-    if (input.deckSeed === undefined && this.rules.streets.some((st) => st.draw)) {
+    // A blind hand has no deck seed, and refuses the games it cannot play (draws among them) before
+    // the button moves.
+    if (input.blind === true) verifyBlindGame(this.rules);
+    else if (input.deckSeed === undefined && this.rules.streets.some((st) => st.draw)) {
       throw new SetupError(SetupErrorCode.DECK_SEED_REQUIRED, `${this.rules.name} needs the hand's deck seed`, {
         handId: input.handId,
       });
@@ -376,8 +386,9 @@ export class Table {
         return { seat, id: s.playerId, stack: s.stack, ...(s.name !== undefined ? { name: s.name } : {}) };
       }),
       forcedBets: plan.forcedBets,
-      deck: input.deck,
-      ...(input.deckSeed !== undefined ? { deckSeed: input.deckSeed } : {}),
+      ...(input.blind === true
+        ? { dealing: 'blind' as const, deck: [] }
+        : { deck: input.deck, ...(input.deckSeed !== undefined ? { deckSeed: input.deckSeed } : {}) }),
       rake: this.config.rake ?? null,
       ...(this.config.showdown !== undefined ? { showdown: this.config.showdown } : {}),
       ...(this.config.houseRules !== undefined ? { houseRules: this.config.houseRules } : {}),
