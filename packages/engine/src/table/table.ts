@@ -347,9 +347,9 @@ export class Table {
     if (this.handInProgress !== null) {
       throw new TableError(TableErrorCode.HAND_IN_PROGRESS, 'a hand is in progress', { handId: this.handInProgress });
     }
-    // A blind hand has no deck seed, and refuses the games it cannot play (draws among them) before
-    // the button moves.
-    if (input.blind === true) verifyBlindGame(this.rules);
+    // A blind hand has no deck seed. It refuses, before the button moves, a game it cannot play (draws
+    // among them), and a mixed table whose rotation holds one.
+    if (input.blind === true) for (const v of this.variants) verifyBlindGame(v.rules);
     else if (input.deckSeed === undefined && this.rules.streets.some((st) => st.draw)) {
       throw new SetupError(SetupErrorCode.DECK_SEED_REQUIRED, `${this.rules.name} needs the hand's deck seed`, {
         handId: input.handId,
