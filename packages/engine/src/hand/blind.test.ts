@@ -559,6 +559,21 @@ describe('blind dealing at the table and in exports', () => {
     ]);
   });
 
+  it('counts a timeout at the blind showdown toward sitting out', () => {
+    const table = new Table({ ...config, game: 'holdem' });
+    table.sit(1, 'a', 100);
+    table.sit(2, 'b', 100);
+    const hand = table.startHand({ handId: HAND_ID, blind: true });
+    checkDown(hand, initialDeck('standard52'));
+    const first = hand.actor!;
+    hand.applyTimeout();
+    expect(hand.isComplete).toBe(true);
+    table.finishHand(hand);
+    const timeouts = (seat: number) => table.toJSON().seats.find((s) => s.seat === seat)!.consecutiveTimeouts;
+    expect(timeouts(first)).toBe(1);
+    expect(timeouts(first === 1 ? 2 : 1)).toBe(0);
+  });
+
   it('refuses a blind hand at a draw or mixed table before anything moves', () => {
     for (const game of ['27td', 'horse', '8game']) {
       const table = new Table({

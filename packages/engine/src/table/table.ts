@@ -423,7 +423,8 @@ export class Table {
     }
     const limit = this.config.sitOutAfterTimeouts ?? 3;
     for (const op of hand.operations) {
-      if (!isDecision(op)) continue;
+      // A blind showdown's muck is the seat's decision too: its clock can run out there.
+      if (!isDecision(op) && !(op.type === 'muck' && op.reason === 'blind_muck')) continue;
       const s = this.seatMap.get(op.seat);
       if (s === undefined) continue;
       s.consecutiveTimeouts = op.timeout ? s.consecutiveTimeouts + 1 : 0;
