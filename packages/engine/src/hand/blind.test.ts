@@ -474,6 +474,8 @@ describe('blind showdown', () => {
       expect(() => new Hand({ ...setup, dealing: 'standard', deck: initialDeck(rules.deck) }, { rules })).not.toThrow();
     }
     expectCode(() => new Hand({ ...holdem, deck: initialDeck('standard52') }), 'unsupported_dealing');
+    const { deck: _deck, ...deckless } = holdem;
+    expect(new Hand(deckless as HandSetup).dealing).toBe('blind');
     expectCode(() => new Hand({ ...holdem, deckSeed: '00'.repeat(32) }), 'unsupported_dealing');
     expectCode(() => new Hand({ ...holdem, dealing: 'weird' as 'blind' }), 'unsupported_dealing');
   });

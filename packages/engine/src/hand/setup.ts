@@ -358,8 +358,10 @@ function validateDealing(setup: HandSetup, rules: GameRules): void {
     throw new SetupError(SetupErrorCode.UNSUPPORTED_DEALING, 'dealing must be standard or blind', { dealing });
   }
   verifyBlindGame(rules);
+  // The type keeps `deck` (an empty list) so that every reader of a setup still finds one; a blind
+  // snapshot written without it is accepted too.
   const deck: unknown = setup.deck;
-  if (!Array.isArray(deck) || deck.length > 0 || setup.deckSeed !== undefined) {
+  if ((deck !== undefined && (!Array.isArray(deck) || deck.length > 0)) || setup.deckSeed !== undefined) {
     throw new SetupError(SetupErrorCode.UNSUPPORTED_DEALING, 'a blind hand has no deck and no deck seed', {
       handId: setup.handId,
     });
