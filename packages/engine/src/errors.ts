@@ -33,6 +33,13 @@ export const ActionErrorCode = {
    * is all-in or cannot put in more than the current bet. Only a call (or check) or a fold remains.
    */
   NO_OPPONENT_CAN_ANSWER: 'no_opponent_can_answer',
+  /** Blind dealing: board cards given when no board is due. */
+  NOT_DEALING: 'not_dealing',
+  /**
+   * Blind dealing: cards given as input (board, show) of the wrong count, not of the game's deck,
+   * repeated, or already on the board or in a shown hand.
+   */
+  INVALID_CARDS: 'invalid_cards',
 } as const;
 export type ActionErrorCode = (typeof ActionErrorCode)[keyof typeof ActionErrorCode];
 
@@ -68,6 +75,8 @@ export const SetupErrorCode = {
   UNSUPPORTED_LIMIT: 'unsupported_limit',
   /** A draw game had to reshuffle the discards, which needs the hand's deck seed (docs/fairness.md). */
   DECK_SEED_REQUIRED: 'deck_seed_required',
+  /** Blind dealing with a game it cannot play (up cards, draws), or with a deck or deck seed. */
+  UNSUPPORTED_DEALING: 'unsupported_dealing',
 } as const;
 export type SetupErrorCode = (typeof SetupErrorCode)[keyof typeof SetupErrorCode];
 

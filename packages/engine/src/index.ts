@@ -44,6 +44,7 @@ export {
 } from './hand/showdown.js';
 export { orderFromButton, nextSeat, clockwiseRank } from './hand/seats.js';
 export { HandDealer } from './hand/deck.js';
+export { blindDealPlan, type BlindDealPlan } from './hand/blind-plan.js';
 export * from './hand/hand.js';
 export * from './table/table.js';
 export * from './sim/simulate.js';

@@ -209,7 +209,10 @@ export function phhActions(hand: Hand, index?: ReadonlyMap<number, number>, view
     if (!(op.type === 'deal_hole' && op.draw) && op.type !== 'discard' && op.type !== 'reshuffle') flush();
     switch (op.type) {
       case 'deal_hole':
-        (op.draw ? drawDeals : out).push(`d dh ${p(op.seat)} ${text(op.cards)}`);
+        // Blind dealing: nobody knew the cards (`unknown`), so every one is hidden.
+        (op.draw ? drawDeals : out).push(
+          `d dh ${p(op.seat)} ${text(op.unknown ? op.indices.map(() => null) : op.cards)}`,
+        );
         break;
       case 'deal_board':
         out.push(`d db ${op.cards.join('')}`);

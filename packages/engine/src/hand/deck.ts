@@ -1,4 +1,4 @@
-import type { Card, DeckKind } from '../cards.js';
+import { initialDeck, type Card, type DeckKind } from '../cards.js';
 import { SetupError, SetupErrorCode } from '../errors.js';
 import { HandDeck, hexToBytes, shuffleDeck, type DealtCard, type DeckReshuffle } from '../fairness/index.js';
 
@@ -13,6 +13,18 @@ export class HandDealer {
   readonly #deck: HandDeck | null;
   #next = 0;
   readonly #dealt: DealtCard[] = [];
+  /** Blind dealing: the deck's size; the cards themselves are unknown. Null for a known deck. */
+  #blindSize: number | null = null;
+
+  /**
+   * A dealer for blind dealing (`HandSetup.dealing: 'blind'`): it hands out deck indices only, in the
+   * same order a known deck would be dealt, and cannot reshuffle.
+   */
+  static blind(kind: DeckKind): HandDealer {
+    const dealer = new HandDealer([], kind);
+    dealer.#blindSize = initialDeck(kind).length;
+    return dealer;
+  }
 
   constructor(order: readonly Card[], kind: DeckKind, deckSeed?: string) {
     this.#order = order;
@@ -37,10 +49,19 @@ export class HandDealer {
 
   /** Cards left in the stub. */
   get remaining(): number {
+    if (this.#blindSize !== null) return this.#blindSize - this.#next;
     return this.#deck !== null ? this.#deck.remaining : this.#order.length - this.#next;
   }
 
+  /** Blind dealing: the next deck index, whose card nobody knows yet. */
+  dealIndex(): number {
+    if (this.#blindSize === null) throw new RangeError('only a blind dealer deals bare indices');
+    if (this.#next >= this.#blindSize) throw new RangeError(`deck exhausted at index ${this.#next}`);
+    return this.#next++;
+  }
+
   deal(): DealtCard {
+    if (this.#blindSize !== null) throw new RangeError('a blind dealer knows no cards');
     let dealt: DealtCard;
     if (this.#deck !== null) dealt = this.#deck.deal();
     else {

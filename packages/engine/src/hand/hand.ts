@@ -23,9 +23,12 @@ import { bringInKey, visibleHighValue, visibleLowValue } from '../games/visible.
 import type { DealtCard, DeckReshuffle } from '../fairness/index.js';
 import { HandDealer } from './deck.js';
 import {
+  isBlindInput,
   isDecision,
   isVoluntaryShow,
   type BetOperation,
+  type DealBoardOperation,
+  type MuckOperation,
   type BringInOperation,
   type CallOperation,
   type CheckOperation,
@@ -45,6 +48,7 @@ import type { JudgedHand, PlayerSettlement, PotSettlement, Settlement } from './
 import {
   DEFAULT_SHOWDOWN_OPTIONS,
   ForcedBetKind,
+  deckCards,
   isDeadForcedBet,
   resolveRake,
   validateSetup,
@@ -61,6 +65,11 @@ export const HandPhase = {
   BETTING: 'betting',
   /** Draw games: players discard and are dealt replacements, one at a time. */
   DRAWING: 'drawing',
+  /**
+   * Blind dealing: a street's board cards are due ({@link Hand.pendingBoard}) and nobody is to act
+   * until the players' decrypted cards come in through {@link Hand.revealBoard}.
+   */
+  DEALING: 'dealing',
   /** Pots are being judged; a hand left here failed validation (ShowdownIntegrityError). */
   SHOWDOWN: 'showdown',
   COMPLETE: 'complete',
@@ -78,7 +87,9 @@ export type PlayerAction =
   /** Stud: post the bring-in (completing instead is a `bet` to the completion). */
   | { readonly type: 'bring_in' }
   /** Draw games: throw these cards away for as many new ones; none stands pat. */
-  | { readonly type: 'discard'; readonly cards: readonly Card[] };
+  | { readonly type: 'discard'; readonly cards: readonly Card[] }
+  /** Blind showdown: give up the claim without showing (showing takes the cards: {@link Hand.showBlind}). */
+  | { readonly type: 'muck' };
 
 export type DecisionOperation =
   FoldOperation | CheckOperation | CallOperation | BetOperation | RaiseOperation | BringInOperation | DiscardOperation;
@@ -106,6 +117,11 @@ export interface ValidActions {
   readonly bringIn: number | null;
   /** Draw round: the most cards the actor may discard (0 stands pat), or null outside a draw. */
   readonly discard: { readonly max: number } | null;
+  /**
+   * Blind showdown only: the actor shows this many hole cards ({@link Hand.showBlind}) or mucks; every
+   * betting option is then off.
+   */
+  readonly showdown?: { readonly cards: number };
   /** The player's total for the round if they push everything in. */
   readonly allInTo: number;
   readonly currentBet: number;
@@ -139,6 +155,15 @@ interface PlayerState {
    */
   shownCount: number;
   mucked: boolean;
+  /** Blind dealing: hole cards dealt whose cards nobody knows yet (`hole` holds them once shown). */
+  hidden: number;
+}
+
+/** Blind dealing: the board cards a street is waiting for, by deck index. */
+export interface PendingBoard {
+  readonly street: number;
+  readonly count: number;
+  readonly indices: readonly number[];
 }
 
 /** The serialized hand: its setup and its operation log. */
@@ -247,6 +272,11 @@ export class Hand {
   private bigBetOption = false;
   /** Live players in drawing order for the current draw round. */
   private drawOrder: number[] = [];
+  /** Blind dealing (`setup.dealing === 'blind'`). */
+  private readonly blind: boolean;
+  private pendingBoardValue: PendingBoard | null = null;
+  /** Blind showdown: the seats still to show or muck, the actor first. */
+  private showQueue: number[] = [];
 
   constructor(setup: HandSetup, options: HandOptions = {}) {
     const rules = options.rules ?? getGameRules(setup.game);
@@ -277,8 +307,10 @@ export class Hand {
         visibility: [],
         shownCount: 0,
         mucked: false,
+        hidden: 0,
       }));
-    this.dealer = new HandDealer(setup.deck, rules.deck, setup.deckSeed);
+    this.blind = setup.dealing === 'blind';
+    this.dealer = this.blind ? HandDealer.blind(rules.deck) : new HandDealer(setup.deck, rules.deck, setup.deckSeed);
     this.bySeat = new Map(this.players.map((p) => [p.seat, p]));
     this.seats = this.players.map((p) => p.seat);
     this.order = orderFromButton(this.seats, setup.button);
@@ -303,6 +335,21 @@ export class Hand {
   /** The seat to act, or null when nobody is to act (between rounds, at showdown, or when complete). */
   get actor(): number | null {
     return this.actorSeat;
+  }
+
+  /** How the cards are dealt (`setup.dealing`, `standard` when absent). */
+  get dealing(): 'standard' | 'blind' {
+    return this.blind ? 'blind' : 'standard';
+  }
+
+  /** Blind dealing: the board cards due now (phase `dealing`), or null. */
+  get pendingBoard(): PendingBoard | null {
+    return this.pendingBoardValue;
+  }
+
+  /** Blind showdown: the seats still to show or muck, in order (the first is the actor). */
+  get showdownQueue(): readonly number[] {
+    return [...this.showQueue];
   }
 
   get streetIndex(): number {
@@ -391,9 +438,12 @@ export class Hand {
         contributed: p.live + p.dead,
         folded: p.folded,
         allIn: p.allInRound !== null,
-        hole: p.hole.map((c, i) =>
-          viewer === undefined || viewer === p.seat || i < p.shownCount || p.visibility[i] === 'up' ? c : null,
-        ),
+        hole:
+          p.hidden > 0
+            ? p.visibility.map(() => null)
+            : p.hole.map((c, i) =>
+                viewer === undefined || viewer === p.seat || i < p.shownCount || p.visibility[i] === 'up' ? c : null,
+              ),
         visibility: [...p.visibility],
         shown: allShown(p),
         mucked: p.mucked,
@@ -424,6 +474,7 @@ export class Hand {
       pot: this.potTotal,
     };
     if (this.phaseValue === HandPhase.DRAWING) return { ...base, discard: { max: p.hole.length } };
+    if (this.blindShowdownOpen()) return { ...base, showdown: { cards: p.visibility.length } };
     if (this.phaseValue !== HandPhase.BETTING) return null;
     if (this.bringInPending) {
       const bringIn = Math.min(this.structure.bringIn, p.stack);
@@ -847,6 +898,8 @@ export class Hand {
         return this.verifyBringIn(seat);
       case 'discard':
         return this.verifyDiscard(seat, action.cards);
+      case 'muck':
+        return this.verifyMuckBlind(seat);
       case 'all_in': {
         this.verifyTurn(seat, 'all_in');
         return this.verifyAction(seat, this.allInAction(seat));
@@ -863,7 +916,7 @@ export class Hand {
     return this.can(() => this.verifyAction(seat, action));
   }
 
-  act(seat: number, action: PlayerAction, meta: DecisionMeta = {}): DecisionOperation {
+  act(seat: number, action: PlayerAction, meta: DecisionMeta = {}): DecisionOperation | MuckOperation {
     this.verifyAction(seat, action);
     switch (action.type) {
       case 'fold':
@@ -880,6 +933,8 @@ export class Hand {
         return this.bringIn(seat, meta);
       case 'discard':
         return this.discard(seat, action.cards, meta);
+      case 'muck':
+        return this.muckBlind(seat, meta);
       case 'all_in':
         return this.act(seat, this.allInAction(seat), meta);
     }
@@ -887,19 +942,21 @@ export class Hand {
 
   /**
    * The table's decision when the actor's clock runs out: check if it is free, otherwise fold; a due
-   * bring-in is posted (it cannot be folded), and a draw stands pat.
+   * bring-in is posted (it cannot be folded), a draw stands pat, and at a blind showdown the hand is
+   * mucked (the table cannot show cards it does not know).
    */
   timeoutDecision(): PlayerAction | null {
     const seat = this.actorSeat;
     if (seat === null) return null;
     if (this.phaseValue === HandPhase.DRAWING) return { type: 'discard', cards: [] };
+    if (this.blindShowdownOpen()) return { type: 'muck' };
     if (this.phaseValue !== HandPhase.BETTING) return null;
     if (this.bringInPending) return { type: 'bring_in' };
     return this.currentBet > this.bySeat.get(seat)!.bet ? { type: 'fold' } : { type: 'check' };
   }
 
   /** Applies {@link timeoutDecision} to the actor; the record carries `timeout: true`. */
-  applyTimeout(): FoldOperation | CheckOperation | BringInOperation | DiscardOperation {
+  applyTimeout(): FoldOperation | CheckOperation | BringInOperation | DiscardOperation | MuckOperation {
     const decision = this.timeoutDecision();
     if (decision === null) {
       throw new ActionError(ActionErrorCode.NOT_BETTING, 'nobody is to act', { actor: this.actorSeat });
@@ -911,6 +968,8 @@ export class Hand {
         return this.discard(seat, [], meta);
       case 'bring_in':
         return this.bringIn(seat, meta);
+      case 'muck':
+        return this.muckBlind(seat, meta);
       case 'fold':
         return this.fold(seat, meta);
       default:
@@ -934,6 +993,12 @@ export class Hand {
       });
     }
     if (allShown(p)) throw new ActionError(ActionErrorCode.CANNOT_SHOW, 'already shown', { seat, action: 'show' });
+    if (this.blind) {
+      throw new ActionError(ActionErrorCode.CANNOT_SHOW, 'the engine does not know the cards: use showBlind', {
+        seat,
+        action: 'show',
+      });
+    }
   }
 
   canShow(seat: number): boolean {
@@ -943,6 +1008,149 @@ export class Hand {
   show(seat: number): ShowOperation {
     this.verifyShow(seat);
     return this.reveal(this.bySeat.get(seat)!, 'voluntary');
+  }
+
+  // ---------------------------------------------------------------- blind dealing inputs
+
+  /**
+   * Blind dealing: the board cards the players decrypted for the street that is due
+   * ({@link pendingBoard}): the right count, cards of the game's deck, none repeated, on the board or
+   * in a shown hand.
+   */
+  verifyRevealBoard(cards: readonly Card[]): void {
+    if (this.phaseValue === HandPhase.COMPLETE) {
+      throw new ActionError(ActionErrorCode.HAND_COMPLETE, 'the hand is over', { action: 'reveal_board' });
+    }
+    const pending = this.pendingBoardValue;
+    if (this.phaseValue !== HandPhase.DEALING || pending === null) {
+      throw new ActionError(ActionErrorCode.NOT_DEALING, 'no board cards are due', { action: 'reveal_board' });
+    }
+    this.verifyInputCards(cards, pending.count, null, 'reveal_board');
+  }
+
+  canRevealBoard(cards: readonly Card[]): boolean {
+    return this.can(() => this.verifyRevealBoard(cards));
+  }
+
+  /** Deals the due board cards (the usual `deal_board` record) and resumes the hand. */
+  revealBoard(cards: readonly Card[]): DealBoardOperation {
+    this.verifyRevealBoard(cards);
+    const pending = this.pendingBoardValue!;
+    this.pendingBoardValue = null;
+    this.phaseValue = HandPhase.BETTING;
+    this.board.push(...cards);
+    const op = this.record<DealBoardOperation>({
+      type: 'deal_board',
+      street: pending.street,
+      cards: [...cards],
+      indices: [...pending.indices],
+    });
+    this.continueAfterStreet(pending.street);
+    return op;
+  }
+
+  /**
+   * Blind dealing: `seat` shows the hole cards it decrypted, at the showdown when it is its turn (the
+   * show decides what it can win) or, once the hand is over, voluntarily. The count must be the seat's
+   * hole cards and none may be on the board or in another shown hand; the engine cannot check more
+   * (the transcript of the blind protocol proves the cards).
+   */
+  verifyShowBlind(seat: number, cards: readonly Card[]): void {
+    const p = this.bySeat.get(seat);
+    if (p === undefined) {
+      throw new ActionError(ActionErrorCode.NOT_IN_HAND, 'seat is not in this hand', { seat, action: 'show' });
+    }
+    if (!this.blind) {
+      throw new ActionError(ActionErrorCode.CANNOT_SHOW, 'the engine knows the cards: use show', {
+        seat,
+        action: 'show',
+      });
+    }
+    if (this.phaseValue !== HandPhase.COMPLETE) {
+      this.verifyShowdownTurn(seat, 'show');
+    } else if (allShown(p)) {
+      throw new ActionError(ActionErrorCode.CANNOT_SHOW, 'already shown', { seat, action: 'show' });
+    }
+    this.verifyInputCards(cards, p.visibility.length, seat, 'show');
+  }
+
+  canShowBlind(seat: number, cards: readonly Card[]): boolean {
+    return this.can(() => this.verifyShowBlind(seat, cards));
+  }
+
+  showBlind(seat: number, cards: readonly Card[]): ShowOperation {
+    this.verifyShowBlind(seat, cards);
+    const p = this.bySeat.get(seat)!;
+    const atShowdown = this.phaseValue !== HandPhase.COMPLETE;
+    p.hole = [...cards];
+    p.hidden = 0;
+    const op = this.reveal(p, atShowdown ? 'blind_show' : 'voluntary');
+    if (atShowdown) {
+      this.showQueue.shift();
+      this.nextToShow();
+    }
+    return op;
+  }
+
+  /** Blind showdown: the actor gives up its claim on every pot another contender still contests. */
+  verifyMuckBlind(seat: number): void {
+    this.verifyShowdownTurn(seat, 'muck');
+  }
+
+  canMuckBlind(seat: number): boolean {
+    return this.can(() => this.verifyMuckBlind(seat));
+  }
+
+  muckBlind(seat: number, meta: DecisionMeta = {}): MuckOperation {
+    this.verifyMuckBlind(seat);
+    const p = this.bySeat.get(seat)!;
+    p.mucked = true;
+    this.pots.removeMucked(seat);
+    const op = this.record<MuckOperation>({
+      type: 'muck',
+      seat,
+      reason: 'blind_muck',
+      ...(meta.timeout ? { timeout: true as const } : {}),
+    });
+    this.showQueue.shift();
+    this.nextToShow();
+    return op;
+  }
+
+  private blindShowdownOpen(): boolean {
+    return this.blind && this.phaseValue === HandPhase.SHOWDOWN && this.actorSeat !== null;
+  }
+
+  private verifyShowdownTurn(seat: number, action: string): void {
+    if (this.phaseValue === HandPhase.COMPLETE) {
+      throw new ActionError(ActionErrorCode.HAND_COMPLETE, 'the hand is over', { seat, action });
+    }
+    if (!this.blindShowdownOpen()) {
+      throw new ActionError(ActionErrorCode.CANNOT_SHOW, 'no blind showdown is open', { seat, action });
+    }
+    if (seat !== this.actorSeat) {
+      throw new ActionError(ActionErrorCode.NOT_YOUR_TURN, 'it is not this seat’s turn', {
+        seat,
+        action,
+        actor: this.actorSeat,
+      });
+    }
+  }
+
+  /** Cards given as input: `count` distinct cards of the game's deck, none on the board or shown. */
+  private verifyInputCards(cards: readonly Card[], count: number, seat: number | null, action: string): void {
+    const list: unknown = cards;
+    const texts = Array.isArray(list) ? list.map(String) : [];
+    const fail = (message: string): never => {
+      throw new ActionError(ActionErrorCode.INVALID_CARDS, message, { seat, action, cards: texts });
+    };
+    if (!Array.isArray(list) || list.length !== count) fail(`${count} cards are due`);
+    const deck = deckCards(this.rules.deck);
+    if (!texts.every((c) => isCard(c) && deck.has(c))) fail(`not cards of the ${this.rules.deck} deck`);
+    if (new Set(texts).size !== texts.length) fail('a card is repeated');
+    const known = new Set<string>(this.board);
+    for (const p of this.players) for (const c of p.hole) known.add(c);
+    if (texts.some((c) => known.has(c))) fail('a card is already on the board or in a shown hand');
   }
 
   // ---------------------------------------------------------------- serialization
@@ -976,6 +1184,7 @@ export class Hand {
       hand = new Hand(structuredCloneJSON(setup), options);
       for (const op of operations) {
         if (isDecision(op)) hand.applyDecision(op);
+        else if (isBlindInput(op, setup)) hand.applyBlindInput(op);
         else if (isVoluntaryShow(op)) hand.show(op.seat);
       }
     } catch (cause) {
@@ -997,6 +1206,22 @@ export class Hand {
       });
     }
     return hand;
+  }
+
+  private applyBlindInput(op: Operation): void {
+    switch (op.type) {
+      case 'deal_board':
+        this.revealBoard(op.cards);
+        return;
+      case 'show':
+        this.showBlind(op.seat, op.cards);
+        return;
+      case 'muck':
+        this.muckBlind(op.seat, op.timeout ? { timeout: true } : {});
+        return;
+      default:
+        throw new SerializationError(SerializationErrorCode.REPLAY_FAILED, `${op.type} is no blind input`);
+    }
   }
 
   private applyDecision(op: DecisionOperation): void {
@@ -1047,6 +1272,7 @@ export class Hand {
       }
     }
     this.dealStreet(0);
+    if (this.pendingBoardValue !== null) return;
     this.openRound(0);
     if (this.actorSeat === null) this.advance();
   }
@@ -1115,8 +1341,12 @@ export class Hand {
         // One card at a time round the table, starting left of the button.
         for (let round = 0; round < rules.hole.length; round++) {
           for (const seat of order) {
-            const { card, index: deckIndex } = this.dealer.deal();
             const g = got.get(seat)!;
+            if (this.blind) {
+              g.indices.push(this.dealer.dealIndex());
+              continue;
+            }
+            const { card, index: deckIndex } = this.dealer.deal();
             g.cards.push(card);
             g.indices.push(deckIndex);
           }
@@ -1126,6 +1356,7 @@ export class Hand {
           const g = got.get(seat)!;
           p.hole.push(...g.cards);
           p.visibility.push(...rules.hole);
+          if (this.blind) p.hidden += g.indices.length;
           this.record({
             type: 'deal_hole',
             street: index,
@@ -1133,6 +1364,7 @@ export class Hand {
             cards: g.cards,
             visibility: [...rules.hole],
             indices: g.indices,
+            ...(this.blind ? { unknown: true as const } : {}),
           });
         }
       }
@@ -1141,6 +1373,15 @@ export class Hand {
   }
 
   private dealBoard(street: number, count: number): void {
+    if (this.blind) {
+      // Nobody knows the cards: the hand waits for the players to decrypt them (revealBoard).
+      const indices: number[] = [];
+      for (let i = 0; i < count; i++) indices.push(this.dealer.dealIndex());
+      this.pendingBoardValue = { street, count, indices };
+      this.phaseValue = HandPhase.DEALING;
+      this.actorSeat = null;
+      return;
+    }
     const cards: Card[] = [];
     const indices: number[] = [];
     for (let i = 0; i < count; i++) {
@@ -1392,38 +1633,50 @@ export class Hand {
     this.currentBet = 0;
   }
 
+  /** Deals the next street and goes on until someone must act, the board is due, or the showdown. */
   private advance(): void {
-    for (;;) {
-      const next = this.street + 1;
-      if (next >= this.rules.streets.length) {
-        this.runShowdown();
-        return;
-      }
-      if (this.rules.streets[next]!.draw) {
-        // Every live player draws, even when nobody can bet any more.
-        this.dealStreet(next);
-        this.openDraw(next);
-        return;
-      }
-      const actors = this.players.filter((p) => this.canActPlayer(p)).length;
-      if (actors <= 1) {
-        // All-in runout: every live hand is turned up before the remaining cards come (not while draws
-        // remain: players still decide their draws, and hands are shown at the showdown).
-        const drawsLeft = this.rules.streets.slice(next).some((s) => s.draw);
-        if (!this.runoutRevealed && !drawsLeft) {
-          this.runoutRevealed = true;
-          for (const seat of this.showOrder()) {
-            const p = this.bySeat.get(seat)!;
-            if (!allShown(p)) this.reveal(p, 'all_in_runout');
-          }
-        }
-        this.dealStreet(next);
-        continue;
-      }
+    const next = this.street + 1;
+    if (next >= this.rules.streets.length) {
+      this.runShowdown();
+      return;
+    }
+    if (this.rules.streets[next]!.draw) {
+      // Every live player draws, even when nobody can bet any more.
       this.dealStreet(next);
-      this.openRound(next);
+      this.openDraw(next);
+      return;
+    }
+    const actors = this.players.filter((p) => this.canActPlayer(p)).length;
+    // All-in runout: every live hand is turned up before the remaining cards come (not while draws
+    // remain: players still decide their draws, and hands are shown at the showdown). A blind hand
+    // cannot: nobody knows the cards, and every hand waits for the showdown.
+    if (actors <= 1 && !this.blind) {
+      const drawsLeft = this.rules.streets.slice(next).some((s) => s.draw);
+      if (!this.runoutRevealed && !drawsLeft) {
+        this.runoutRevealed = true;
+        for (const seat of this.showOrder()) {
+          const p = this.bySeat.get(seat)!;
+          if (!allShown(p)) this.reveal(p, 'all_in_runout');
+        }
+      }
+    }
+    this.dealStreet(next);
+    // Blind dealing: the street resumes once its board is revealed (revealBoard).
+    if (this.pendingBoardValue !== null) return;
+    this.continueAfterStreet(next);
+  }
+
+  /**
+   * Street `index` is dealt: its betting round opens if two players can bet; otherwise (an all-in
+   * runout, or a round nobody needs to act in) the hand goes on to the next street.
+   */
+  private continueAfterStreet(index: number): void {
+    const actors = this.players.filter((p) => this.canActPlayer(p)).length;
+    if (actors >= 2) {
+      this.openRound(index);
       if (this.actorSeat !== null) return;
     }
+    this.advance();
   }
 
   private liveCount(): number {
@@ -1473,6 +1726,10 @@ export class Hand {
   }
 
   private runShowdown(): void {
+    if (this.blind) {
+      this.openBlindShowdown();
+      return;
+    }
     this.phaseValue = HandPhase.SHOWDOWN;
     this.actorSeat = null;
     const pots = this.pots.list();
@@ -1512,6 +1769,61 @@ export class Hand {
         this.record({ type: 'muck', seat: p.seat, reason: d.reason });
       }
     }
+    this.pay(awards, judged, true);
+  }
+
+  /**
+   * Blind showdown: nobody knows the cards, so the reveals come first and only shown hands are scored.
+   * The live seats show or muck one at a time in the reveal order (the last aggressor first, else the
+   * first seat after the button). The table's showdown options other than `lastAggressorShowsFirst`
+   * (allowMuck, showAllHands, autoMuck, allInMustShow, contestedWinnerMustShow) are ignored: the
+   * engine cannot show cards it does not know, and a player who will not decrypt has mucked.
+   */
+  private openBlindShowdown(): void {
+    this.phaseValue = HandPhase.SHOWDOWN;
+    this.actorSeat = null;
+    // Validated before any muck changes who contests what.
+    validatePots(this.setup.handId, this.pots.list(), this.contributions());
+    this.showQueue = this.showOrder();
+    this.nextToShow();
+  }
+
+  /**
+   * The next seat to show or muck. A seat that is the last contender of every pot it is in wins them
+   * without showing, so it is not asked; when nobody is left, the shown hands are scored.
+   */
+  private nextToShow(): void {
+    while (this.showQueue.length > 0 && this.pots.uncontestedFor(this.showQueue[0]!)) this.showQueue.shift();
+    const head = this.showQueue[0];
+    if (head !== undefined) {
+      this.actorSeat = head;
+      return;
+    }
+    this.actorSeat = null;
+    const values = new Map<number, (number | null)[]>();
+    const judged: JudgedHand[] = [];
+    for (const p of this.players) {
+      if (p.folded || p.mucked || !allShown(p)) continue;
+      values.set(
+        p.seat,
+        this.rules.showdown.map((side) => side.evaluate(p.hole, this.board)),
+      );
+      const d = this.rules.showdown.map((side) => side.describe(p.hole, this.board));
+      judged.push({
+        seat: p.seat,
+        values: values.get(p.seat)!,
+        names: d.map((x) => x?.name ?? null),
+        best: d.map((x) => (x === null ? null : [...x.best])),
+      });
+    }
+    // Every pot with two contenders or more holds only shown hands (the others mucked out of it).
+    const awards = awardPots(
+      this.pots.list(),
+      values,
+      this.clockwise(),
+      this.rules.showdown[0]?.kind ?? 'high',
+      this.houseRules.oddChips,
+    );
     this.pay(awards, judged, true);
   }
 

@@ -69,6 +69,12 @@ export interface DealHoleOperation {
   readonly indices: readonly number[];
   /** Set when the cards replace a draw's discards. */
   readonly draw?: true;
+  /**
+   * Blind dealing (`HandSetup.dealing: 'blind'`): the engine handed out deck indices only and nobody,
+   * the server included, knows the cards; `cards` is then empty and `indices` (and `visibility`) give
+   * the count. Absent in standard hands, so their logs are unchanged.
+   */
+  readonly unknown?: true;
 }
 
 export interface DealBoardOperation {
@@ -178,6 +184,10 @@ export const RevealReason = {
   /** The player chose to show. */
   VOLUNTARY: 'voluntary',
   AUTO_MUCK_LOSER: 'auto_muck_loser',
+  /** Blind dealing: the player decrypted their hole cards at the showdown (an input, not a rule). */
+  BLIND_SHOW: 'blind_show',
+  /** Blind dealing: the player gave up their claim at the showdown, or their clock ran out. */
+  BLIND_MUCK: 'blind_muck',
 } as const;
 export type RevealReason = (typeof RevealReason)[keyof typeof RevealReason];
 
@@ -192,6 +202,8 @@ export interface MuckOperation {
   readonly type: 'muck';
   readonly seat: number;
   readonly reason: RevealReason;
+  /** Blind dealing: the table mucked for a player whose clock ran out at the showdown. */
+  readonly timeout?: true;
 }
 
 /** One pot paid: the settlement of that pot in the log. */
@@ -231,6 +243,25 @@ export function isDecision(
 
 export function isVoluntaryShow(op: Operation): op is ShowOperation {
   return op.type === 'show' && op.reason === 'voluntary';
+}
+
+/**
+ * The other inputs a blind hand's replay feeds back (`HandSetup.dealing: 'blind'`): the board cards the
+ * players decrypted (`deal_board`), the showdown's shows and mucks, and a show after the hand (which
+ * carries the cards, since the engine never knew them). A standard hand has none.
+ */
+export function isBlindInput(op: Operation, setup: { readonly dealing?: 'standard' | 'blind' }): boolean {
+  if (setup.dealing !== 'blind') return false;
+  return (
+    op.type === 'deal_board' ||
+    (op.type === 'show' && (op.reason === 'blind_show' || op.reason === 'voluntary')) ||
+    (op.type === 'muck' && op.reason === 'blind_muck')
+  );
+}
+
+/** The hole cards of a `deal_hole` with the unknown ones (blind dealing) as null. */
+export function dealtHoleCards(op: DealHoleOperation): readonly (Card | null)[] {
+  return op.unknown ? op.indices.map(() => null) : op.cards;
 }
 
 /** Cards a viewer may not see are null. */
@@ -291,6 +322,7 @@ export function seesHoleCard(
 export function viewOperation(op: Operation, viewer: number | null, shown?: ShownCards): OperationView {
   switch (op.type) {
     case 'deal_hole':
+      if (op.unknown) return { ...op, cards: dealtHoleCards(op) };
       if (op.seat === viewer) return op;
       return {
         ...op,

@@ -99,6 +99,23 @@ export class PotManager {
     }
   }
 
+  /**
+   * Blind showdown: a muck gives up the seat's claim on every pot someone else still contests. A pot in
+   * which it is the last contender stays its own (everyone else folded or mucked), so no pot is ever
+   * left without a contender.
+   */
+  removeMucked(seat: number): void {
+    for (const pot of this.pots) {
+      const i = pot.eligible.indexOf(seat);
+      if (i >= 0 && pot.eligible.length > 1) pot.eligible.splice(i, 1);
+    }
+  }
+
+  /** Whether `seat` is the last contender of every pot it is in (it wins them without showing). */
+  uncontestedFor(seat: number): boolean {
+    return this.pots.every((pot) => !pot.eligible.includes(seat) || pot.eligible.length === 1);
+  }
+
   get total(): number {
     let t = 0;
     for (const p of this.pots) t += p.amount;

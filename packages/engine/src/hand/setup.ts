@@ -1,4 +1,4 @@
-import { initialDeck, isCard, type Card } from '../cards.js';
+import { initialDeck, isCard, type Card, type DeckKind } from '../cards.js';
 import { isBetLimit, validateStakes, type BetLimit, type Stakes } from '../betting/structure.js';
 import { SetupError, SetupErrorCode } from '../errors.js';
 import type { GameRules } from '../games/types.js';
@@ -146,7 +146,18 @@ export interface HandSetup {
   readonly players: readonly HandPlayerSetup[];
   /** Posted in this order before any card is dealt. */
   readonly forcedBets: readonly ForcedBet[];
-  /** The shuffled deck, dealt from index 0 upward with no burns (docs/fairness.md, derivation step 10). */
+  /**
+   * How the cards are dealt. `standard` (the default when absent): the engine deals `deck`. `blind`
+   * (engine-blind dealing, mental poker): nobody knows the cards; the engine hands out deck indices
+   * only, takes each street's board as input once the players decrypted it (`Hand.revealBoard`) and
+   * the hole cards as the players show them at the showdown (`Hand.showBlind`). A blind setup has an
+   * empty `deck` and no `deckSeed`, and only the games in {@link BLIND_GAMES}.
+   */
+  readonly dealing?: 'standard' | 'blind';
+  /**
+   * The shuffled deck, dealt from index 0 upward with no burns (docs/fairness.md, derivation step 10).
+   * Empty with blind dealing.
+   */
   readonly deck: readonly Card[];
   /**
    * The hand's deck seed (hex), from which `deck` was shuffled. Draw games need it to reshuffle the
@@ -313,19 +324,64 @@ export function validateSetup(setup: HandSetup, rules: GameRules): void {
       );
     }
   }
-  validateDeck(setup.deck, rules);
+  validateDealing(setup, rules);
   resolveRake(setup.rake);
   resolveHouseRules(setup.houseRules);
 }
 
+/**
+ * The games blind dealing can play: every card is dealt face down and only before the first betting
+ * round, and nothing is drawn. Stud's up cards would need a public decryption at the deal (and its
+ * bring-in reads them), draws re-deal from the discards, and the mixed formats contain both.
+ */
+export const BLIND_GAMES: ReadonlySet<string> = new Set(['holdem', 'omaha', 'omaha5', 'omaha8', 'shortdeck']);
+
+/** Throws unless `rules` can be played with blind dealing (see {@link BLIND_GAMES}). */
+export function verifyBlindGame(rules: GameRules): void {
+  const shape = rules.streets.every(
+    (st, i) => !st.draw && (i === 0 || st.hole.length === 0) && st.hole.every((v) => v === 'down'),
+  );
+  if (!BLIND_GAMES.has(rules.id) || !shape) {
+    throw new SetupError(SetupErrorCode.UNSUPPORTED_DEALING, `${rules.name} cannot be dealt blind`, {
+      game: rules.id,
+    });
+  }
+}
+
+function validateDealing(setup: HandSetup, rules: GameRules): void {
+  const dealing: unknown = setup.dealing;
+  if (dealing === undefined || dealing === 'standard') {
+    validateDeck(setup.deck, rules);
+    return;
+  }
+  if (dealing !== 'blind') {
+    throw new SetupError(SetupErrorCode.UNSUPPORTED_DEALING, 'dealing must be standard or blind', { dealing });
+  }
+  verifyBlindGame(rules);
+  // The type keeps `deck` (an empty list) so that every reader of a setup still finds one; a blind
+  // snapshot written without it is accepted too.
+  const deck: unknown = setup.deck;
+  if ((deck !== undefined && (!Array.isArray(deck) || deck.length > 0)) || setup.deckSeed !== undefined) {
+    throw new SetupError(SetupErrorCode.UNSUPPORTED_DEALING, 'a blind hand has no deck and no deck seed', {
+      handId: setup.handId,
+    });
+  }
+}
+
 const DECK_CARDS = new Map<string, ReadonlySet<string>>();
 
-export function validateDeck(deck: readonly Card[], rules: GameRules): void {
-  let allowed = DECK_CARDS.get(rules.deck);
+/** The cards of a deck kind, as a set. */
+export function deckCards(kind: DeckKind): ReadonlySet<string> {
+  let allowed = DECK_CARDS.get(kind);
   if (allowed === undefined) {
-    allowed = new Set<string>(initialDeck(rules.deck));
-    DECK_CARDS.set(rules.deck, allowed);
+    allowed = new Set<string>(initialDeck(kind));
+    DECK_CARDS.set(kind, allowed);
   }
+  return allowed;
+}
+
+export function validateDeck(deck: readonly Card[], rules: GameRules): void {
+  const allowed = deckCards(rules.deck);
   if (!Array.isArray(deck) || deck.length !== allowed.size) {
     throw new SetupError(SetupErrorCode.INVALID_DECK, `the deck must hold ${allowed.size} cards`, {
       length: Array.isArray(deck) ? deck.length : null,

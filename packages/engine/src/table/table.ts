@@ -6,7 +6,14 @@ import type { GameRules } from '../games/types.js';
 import { Hand } from '../hand/hand.js';
 import { isDecision } from '../hand/operations.js';
 import { nextSeat } from '../hand/seats.js';
-import { ForcedBetKind, resolveRake, resolveHouseRules, type ForcedBet, type HandSetup } from '../hand/setup.js';
+import {
+  ForcedBetKind,
+  resolveRake,
+  resolveHouseRules,
+  verifyBlindGame,
+  type ForcedBet,
+  type HandSetup,
+} from '../hand/setup.js';
 
 import {
   SeatStatus,
@@ -340,7 +347,10 @@ export class Table {
     if (this.handInProgress !== null) {
       throw new TableError(TableErrorCode.HAND_IN_PROGRESS, 'a hand is in progress', { handId: this.handInProgress });
     }
-    if (input.deckSeed === undefined && this.rules.streets.some((st) => st.draw)) {
+    // A blind hand has no deck seed. It refuses, before the button moves, a game it cannot play (draws
+    // among them), and a mixed table whose rotation holds one.
+    if (input.blind === true) for (const v of this.variants) verifyBlindGame(v.rules);
+    else if (input.deckSeed === undefined && this.rules.streets.some((st) => st.draw)) {
       throw new SetupError(SetupErrorCode.DECK_SEED_REQUIRED, `${this.rules.name} needs the hand's deck seed`, {
         handId: input.handId,
       });
@@ -376,8 +386,9 @@ export class Table {
         return { seat, id: s.playerId, stack: s.stack, ...(s.name !== undefined ? { name: s.name } : {}) };
       }),
       forcedBets: plan.forcedBets,
-      deck: input.deck,
-      ...(input.deckSeed !== undefined ? { deckSeed: input.deckSeed } : {}),
+      ...(input.blind === true
+        ? { dealing: 'blind' as const, deck: [] }
+        : { deck: input.deck, ...(input.deckSeed !== undefined ? { deckSeed: input.deckSeed } : {}) }),
       rake: this.config.rake ?? null,
       ...(this.config.showdown !== undefined ? { showdown: this.config.showdown } : {}),
       ...(this.config.houseRules !== undefined ? { houseRules: this.config.houseRules } : {}),
@@ -412,7 +423,8 @@ export class Table {
     }
     const limit = this.config.sitOutAfterTimeouts ?? 3;
     for (const op of hand.operations) {
-      if (!isDecision(op)) continue;
+      // A blind showdown's muck is the seat's decision too: its clock can run out there.
+      if (!isDecision(op) && !(op.type === 'muck' && op.reason === 'blind_muck')) continue;
       const s = this.seatMap.get(op.seat);
       if (s === undefined) continue;
       s.consecutiveTimeouts = op.timeout ? s.consecutiveTimeouts + 1 : 0;

@@ -86,14 +86,30 @@ export interface TableJSON {
   readonly stakes?: readonly Stakes[];
 }
 
-/** What the table needs from the dealer to start a hand (the deck is fixed before the deal). */
-export interface NextHandInput {
+/** What the table needs from the dealer to start a hand: a known deck, or blind dealing. */
+export type NextHandInput = StandardHandInput | BlindHandInput;
+
+/** A hand dealt from a known deck (the deck is fixed before the deal). */
+export interface StandardHandInput {
   readonly handId: string;
   /** The shuffled deck of the current game's deck kind. */
   readonly deck: readonly Card[];
   /** Hex deck seed the deck was shuffled from; required by draw games. */
   readonly deckSeed?: string;
   readonly startedAt?: string;
+  readonly blind?: never;
+}
+
+/**
+ * A hand dealt blind (`HandSetup.dealing: 'blind'`): nobody knows the deck, so there is neither a deck
+ * nor a deck seed. Only the games in `BLIND_GAMES` can be dealt so.
+ */
+export interface BlindHandInput {
+  readonly handId: string;
+  readonly blind: true;
+  readonly startedAt?: string;
+  readonly deck?: never;
+  readonly deckSeed?: never;
 }
 
 /** Who plays the next hand and what each posts; a preview that changes nothing. */
