@@ -34,6 +34,8 @@ export const REVEAL_REASONS = [
   'no_auto_muck',
   'voluntary',
   'auto_muck_loser',
+  'blind_show',
+  'blind_muck',
 ] as const;
 export const AWARD_SIDES = ['high', 'low', 'uncontested'] as const;
 
@@ -61,7 +63,7 @@ export const handActionSchema = z.discriminatedUnion('type', [
   action('raise', { seat, to: amount, amount, all_in: z.boolean(), full: z.boolean(), timeout }),
   action('return', { seat, amount }),
   action('show', { seat, cards: z.array(card), reason: z.enum(REVEAL_REASONS) }),
-  action('muck', { seat, reason: z.enum(REVEAL_REASONS) }),
+  action('muck', { seat, reason: z.enum(REVEAL_REASONS), timeout }),
   action('award', {
     pot: z.number().int().nonnegative(),
     amount,
@@ -127,7 +129,7 @@ export function toHandAction(seq: number, op: OperationView): HandAction {
     case 'show':
       return { seq, type: op.type, seat: op.seat, cards: [...op.cards], reason: op.reason };
     case 'muck':
-      return { seq, type: op.type, seat: op.seat, reason: op.reason };
+      return { seq, type: op.type, seat: op.seat, reason: op.reason, ...timedOut(op) };
     case 'award':
       return {
         seq,

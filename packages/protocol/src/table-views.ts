@@ -58,6 +58,8 @@ export const HandPhase = {
   BETTING: 'betting',
   /** Draw games: players discard in turn. */
   DRAWING: 'drawing',
+  /** Engine-blind dealing: the players are opening the next board cards together. */
+  DEALING: 'dealing',
   /** Hands are being turned up and pots awarded. */
   SHOWDOWN: 'showdown',
   /** The hand is over; show_cards is possible until the next hand starts. */

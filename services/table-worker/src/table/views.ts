@@ -26,6 +26,8 @@ function phaseOf(live: LiveTable): HandPhase {
       return HandPhase.BETTING;
     case 'drawing':
       return HandPhase.DRAWING;
+    case 'dealing':
+      return HandPhase.DEALING;
     case 'showdown':
       return HandPhase.SHOWDOWN;
     case 'complete':
