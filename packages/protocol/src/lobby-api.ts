@@ -155,6 +155,9 @@ export const localeSchema = z.enum(LOCALES);
 export const meSchema = z.object({
   user: lobbyUserSchema,
   wallet: chips,
+  practice_wallet: chips.describe(
+    'Practice chips, apart from the wallet: they play only at practice rooms and refill for free when you sit down',
+  ),
   seats: z.array(lobbySeatSchema),
   locale: localeSchema
     .nullable()
