@@ -46,6 +46,8 @@ function formatReport(report: AuditReport): string[] {
       `imbalance=${report.imbalance} issues=${report.issues.length}`,
     `BANKROLL balance=${report.bankroll.balance} funded=${report.bankroll.funded} staked=${report.bankroll.staked} ` +
       `returned=${report.bankroll.returned} staked_24h=${report.bankroll.stakedToday}`,
+    // Practice chips are conserved apart from real ones (docs/dev/money-flows.md, "Practice chips").
+    `PRACTICE imbalance=${report.practiceImbalance}`,
   ];
   for (const i of report.issues) lines.push(`ISSUE ${i.code}: ${i.message}`);
   for (const n of report.notes) lines.push(`NOTE ${n}`);

@@ -9,6 +9,7 @@ export const DbErrorCode = {
   LEDGER_INVALID: 'ledger_invalid',
   LEDGER_UNBALANCED: 'ledger_unbalanced',
   LEDGER_IMMUTABLE: 'ledger_immutable',
+  PRACTICE_CHIPS_MIXED: 'practice_chips_mixed',
   INSUFFICIENT_FUNDS: 'insufficient_funds',
   IDEMPOTENCY_CONFLICT: 'idempotency_conflict',
   TRANSACTION_RETRIES_EXHAUSTED: 'transaction_retries_exhausted',
@@ -108,6 +109,25 @@ export class LedgerImmutableError extends DbError {
   constructor(options: { cause: unknown }) {
     super(DbErrorCode.LEDGER_IMMUTABLE, `ledger rows are immutable: ${describe(options.cause)}`, options);
     this.name = 'LedgerImmutableError';
+  }
+}
+
+/**
+ * A ledger transaction would move chips between practice accounts (practice wallets, the practice
+ * source, escrows at practice rooms) and real ones, or a room would change between the two. The
+ * database refuses it (SQLSTATE FL004); the ledger's functions check first.
+ */
+export class PracticeChipsMixedError extends DbError {
+  constructor(
+    readonly idempotencyKey: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      DbErrorCode.PRACTICE_CHIPS_MIXED,
+      `ledger transaction ${idempotencyKey ?? '(unknown)'} would mix practice chips and real chips`,
+      options,
+    );
+    this.name = 'PracticeChipsMixedError';
   }
 }
 

@@ -17,4 +17,5 @@ export * from './money/bots.js';
 export * from './money/bankroll.js';
 export * from './money/voided-hand.js';
 export * from './money/tournament.js';
+export * from './money/practice.js';
 export * from './tournament-tables.js';

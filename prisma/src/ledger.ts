@@ -6,6 +6,7 @@ import {
   LedgerImmutableError,
   LedgerInvalidError,
   LedgerUnbalancedError,
+  PracticeChipsMixedError,
 } from './errors.js';
 import { isUniqueViolation, pgErrorInfo } from './pg-error.js';
 import { withTransaction, type TransactionOptions } from './transaction.js';
@@ -25,7 +26,9 @@ export type AccountRef =
   | { readonly kind: 'grant_source' }
   | { readonly kind: 'house_bankroll' }
   | { readonly kind: 'tournament_pool'; readonly tournamentId: string }
-  | { readonly kind: 'house_fee' };
+  | { readonly kind: 'house_fee' }
+  | { readonly kind: 'practice_wallet'; readonly userId: string }
+  | { readonly kind: 'practice_source' };
 
 export const HOUSE_RAKE: AccountRef = { kind: AccountKind.house_rake };
 export const GRANT_SOURCE: AccountRef = { kind: AccountKind.grant_source };
@@ -39,6 +42,30 @@ export const tournamentPoolAccount = (tournamentId: string): AccountRef => ({
   tournamentId,
 });
 export const walletAccount = (userId: string): AccountRef => ({ kind: AccountKind.wallet, userId });
+/** Where practice chips come from (practice.ts): runs a deficit, like the grant source. */
+export const PRACTICE_SOURCE: AccountRef = { kind: AccountKind.practice_source };
+/** A player's practice chips: paid only to and from escrows at practice rooms and the practice source. */
+export const practiceWalletAccount = (userId: string): AccountRef => ({ kind: AccountKind.practice_wallet, userId });
+
+/**
+ * The wallet a player's chips at this room come from and go back to: the practice wallet at a
+ * practice room (`rooms.practice`), the real wallet anywhere else. Every wallet ↔ escrow movement
+ * goes through it; the database refuses a transaction that mixes the two kinds of chips anyway.
+ */
+export function walletFor(room: { readonly practice: boolean }, userId: string): AccountRef {
+  return room.practice ? practiceWalletAccount(userId) : walletAccount(userId);
+}
+
+/** walletFor, reading the room's flag (a room that does not exist has real chips: nothing to pay). */
+export async function roomWalletFor(db: Db, roomId: string, userId: string): Promise<AccountRef> {
+  const room = await db.room.findUnique({ where: { id: roomId }, select: { practice: true } });
+  return walletFor({ practice: room?.practice ?? false }, userId);
+}
+
+/** Accounts that hold practice chips, by kind alone (escrows depend on their room). */
+const PRACTICE_KINDS: ReadonlySet<string> = new Set([AccountKind.practice_wallet, AccountKind.practice_source]);
+/** Accounts allowed below zero: the two sources, where chips of each kind enter. */
+const SOURCE_KINDS: ReadonlySet<string> = new Set([AccountKind.grant_source, AccountKind.practice_source]);
 export const escrowAccount = (roomId: string, userId: string): AccountRef => ({
   kind: AccountKind.escrow,
   roomId,
@@ -54,10 +81,13 @@ export function accountKey(ref: AccountRef): string {
       return `escrow:${ref.roomId}:${ref.userId}`;
     case 'tournament_pool':
       return `tournament_pool:${ref.tournamentId}`;
+    case 'practice_wallet':
+      return `practice:${ref.userId}`;
     case 'house_rake':
     case 'grant_source':
     case 'house_bankroll':
     case 'house_fee':
+    case 'practice_source':
       return ref.kind;
   }
 }
@@ -185,7 +215,7 @@ async function lockAccounts(tx: TxClient, refs: readonly AccountRef[]): Promise<
   const rows = refs.map((ref) => ({
     key: accountKey(ref),
     kind: ref.kind,
-    userId: ref.kind === 'wallet' || ref.kind === 'escrow' ? ref.userId : null,
+    userId: ref.kind === 'wallet' || ref.kind === 'escrow' || ref.kind === 'practice_wallet' ? ref.userId : null,
     roomId: ref.kind === 'escrow' ? ref.roomId : null,
     tournamentId: ref.kind === 'tournament_pool' ? ref.tournamentId : null,
   }));
@@ -224,10 +254,11 @@ export async function postLedgerTransaction(
   for (const p of postings) {
     const account = accounts.get(p.key);
     if (!account) throw new LedgerInvalidError(`account ${p.key} could not be opened`);
-    if (p.amount < 0n && account.kind !== AccountKind.grant_source && account.balance + p.amount < 0n) {
+    if (p.amount < 0n && !SOURCE_KINDS.has(account.kind) && account.balance + p.amount < 0n) {
       throw new InsufficientFundsError(p.key, account.balance, -p.amount);
     }
   }
+  await checkChipKinds(tx, req.idempotencyKey, postings);
   const stored = await tx.ledgerTransaction.create({
     data: {
       idempotencyKey: req.idempotencyKey,
@@ -247,6 +278,27 @@ export async function postLedgerTransaction(
     include: { entries: { include: { account: { select: { key: true } } } } },
   });
   return view(stored, false);
+}
+
+/**
+ * The database's rule (trigger ledger_entries_chip_kinds), checked first for a typed error: a
+ * transaction's accounts hold either practice chips or real chips, never both.
+ */
+async function checkChipKinds(tx: TxClient, idempotencyKey: string, postings: readonly NormalizedPosting[]) {
+  const rooms = [...new Set(postings.flatMap((p) => (p.ref.kind === AccountKind.escrow ? [p.ref.roomId] : [])))];
+  const practiceRooms = new Set(
+    rooms.length === 0
+      ? []
+      : (await tx.room.findMany({ where: { id: { in: rooms }, practice: true }, select: { id: true } })).map(
+          (r) => r.id,
+        ),
+  );
+  const kinds = new Set(
+    postings.map(
+      (p) => PRACTICE_KINDS.has(p.ref.kind) || (p.ref.kind === AccountKind.escrow && practiceRooms.has(p.ref.roomId)),
+    ),
+  );
+  if (kinds.size > 1) throw new PracticeChipsMixedError(idempotencyKey);
 }
 
 /** Makes sure the user's wallet account and its `wallets` row exist. */
@@ -313,7 +365,7 @@ export interface BuyInRequest {
 }
 
 /**
- * Wallet → the player's escrow at the room. Range checks against the room's buy-in limits are the
+ * Wallet → the player's escrow at the room (the practice wallet at a practice room: walletFor). Range checks against the room's buy-in limits are the
  * caller's: the ledger knows chips, not rooms.
  */
 export async function buyIn(tx: TxClient, req: BuyInRequest): Promise<PostedLedgerTransaction> {
@@ -323,7 +375,7 @@ export async function buyIn(tx: TxClient, req: BuyInRequest): Promise<PostedLedg
     kind: req.kind ?? LedgerTxKind.buy_in,
     roomId: req.roomId,
     postings: [
-      { account: walletAccount(req.userId), amount: -req.amount },
+      { account: await roomWalletFor(tx, req.roomId, req.userId), amount: -req.amount },
       { account: escrowAccount(req.roomId, req.userId), amount: req.amount },
     ],
   });
@@ -343,16 +395,17 @@ export interface CashOutRequest {
 }
 
 /**
- * Escrow → wallet. Returns null when there is nothing to move (an empty escrow and no amount).
+ * Escrow → wallet (the practice wallet at a practice room: walletFor). Returns null when there is nothing to move (an empty escrow and no amount).
  * Replays of the key return the original, whatever the escrow holds now.
  */
 export async function cashOut(tx: TxClient, req: CashOutRequest): Promise<PostedLedgerTransaction | null> {
   const existing = await findTransaction(tx, req.idempotencyKey);
   if (existing) return view(existing, true);
   const escrow = escrowAccount(req.roomId, req.userId);
+  const wallet = await roomWalletFor(tx, req.roomId, req.userId);
   let amount = req.amount;
   if (amount === undefined) {
-    const locked = await lockAccounts(tx, [escrow, walletAccount(req.userId)]);
+    const locked = await lockAccounts(tx, [escrow, wallet]);
     amount = locked.get(accountKey(escrow))?.balance ?? 0n;
     if (amount === 0n) return null;
   }
@@ -363,7 +416,7 @@ export async function cashOut(tx: TxClient, req: CashOutRequest): Promise<Posted
     roomId: req.roomId,
     postings: [
       { account: escrow, amount: -amount },
-      { account: walletAccount(req.userId), amount },
+      { account: wallet, amount },
     ],
   });
 }
@@ -392,6 +445,7 @@ export interface LedgerTotals {
   /** Chips ever granted (minus the grant source's balance). */
   readonly granted: bigint;
   readonly wallets: bigint;
+  /** Escrows at real-chip rooms (practice rooms' escrows are in practiceEscrow). */
   readonly escrow: bigint;
   readonly rake: bigint;
   /** The house bankroll's chips (staked bots hold the rest of what it was funded). */
@@ -399,6 +453,16 @@ export interface LedgerTotals {
   /** Chips in tournament prize pools, and the entry fees the house collected. */
   readonly tournamentPools: bigint;
   readonly fees: bigint;
+  /** Practice chips ever handed out (minus the practice source's balance). */
+  readonly practiceIssued: bigint;
+  /** Practice wallets, and escrows at practice rooms. */
+  readonly practiceWallets: bigint;
+  readonly practiceEscrow: bigint;
+  /**
+   * Transactions whose entries mix practice and real accounts: always 0 unless the trigger was
+   * bypassed (each such leak also shows as equal and opposite gaps in the two equations).
+   */
+  readonly mixedTransactions: number;
   readonly transactions: number;
   /** Transactions whose entries don't sum to zero: always 0 unless the triggers were bypassed. */
   readonly unbalancedTransactions: number;
@@ -409,9 +473,10 @@ export interface LedgerTotals {
 }
 
 /**
- * System-wide sums for audits and tests: conservation holds when
- * wallets + escrow + rake + bankroll + tournament pools + fees === granted, with no unbalanced, drifted
- * or negative rows.
+ * System-wide sums for audits and tests. Real chips and practice chips are conserved apart:
+ * wallets + escrow + rake + bankroll + tournament pools + fees === granted, and
+ * practice wallets + practice escrow === practice issued, with no unbalanced, drifted, negative or
+ * mixed rows.
  */
 export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
   const [sums] = await db.$queryRaw<
@@ -423,22 +488,34 @@ export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
       bankroll: bigint | null;
       pools: bigint | null;
       fees: bigint | null;
+      practice_issued: bigint | null;
+      practice_wallets: bigint | null;
+      practice_escrow: bigint | null;
       negative: bigint;
     }[]
   >`
     SELECT
-      -sum("balance") FILTER (WHERE "kind" = 'grant_source') AS "granted",
-      sum("balance") FILTER (WHERE "kind" = 'wallet') AS "wallets",
-      sum("balance") FILTER (WHERE "kind" = 'escrow') AS "escrow",
-      sum("balance") FILTER (WHERE "kind" = 'house_rake') AS "rake",
-      sum("balance") FILTER (WHERE "kind" = 'house_bankroll') AS "bankroll",
-      sum("balance") FILTER (WHERE "kind" = 'tournament_pool') AS "pools",
-      sum("balance") FILTER (WHERE "kind" = 'house_fee') AS "fees",
-      count(*) FILTER (WHERE "kind" <> 'grant_source' AND "balance" < 0) AS "negative"
-    FROM "ledger_accounts"`;
-  const [checks] = await db.$queryRaw<{ transactions: bigint; unbalanced: bigint; drifted: bigint }[]>`
+      -sum(a."balance") FILTER (WHERE a."kind" = 'grant_source') AS "granted",
+      sum(a."balance") FILTER (WHERE a."kind" = 'wallet') AS "wallets",
+      sum(a."balance") FILTER (WHERE a."kind" = 'escrow' AND NOT coalesce(r."practice", false)) AS "escrow",
+      sum(a."balance") FILTER (WHERE a."kind" = 'house_rake') AS "rake",
+      sum(a."balance") FILTER (WHERE a."kind" = 'house_bankroll') AS "bankroll",
+      sum(a."balance") FILTER (WHERE a."kind" = 'tournament_pool') AS "pools",
+      sum(a."balance") FILTER (WHERE a."kind" = 'house_fee') AS "fees",
+      -sum(a."balance") FILTER (WHERE a."kind" = 'practice_source') AS "practice_issued",
+      sum(a."balance") FILTER (WHERE a."kind" = 'practice_wallet') AS "practice_wallets",
+      sum(a."balance") FILTER (WHERE a."kind" = 'escrow' AND coalesce(r."practice", false)) AS "practice_escrow",
+      count(*) FILTER (WHERE a."kind" NOT IN ('grant_source', 'practice_source') AND a."balance" < 0) AS "negative"
+    FROM "ledger_accounts" a LEFT JOIN "rooms" r ON r."id" = a."room_id"`;
+  const [checks] = await db.$queryRaw<{ transactions: bigint; unbalanced: bigint; drifted: bigint; mixed: bigint }[]>`
     SELECT
       (SELECT count(*) FROM "ledger_transactions") AS "transactions",
+      (SELECT count(*) FROM (
+        SELECT e."transaction_id" FROM "ledger_entries" e
+        JOIN "ledger_accounts" a ON a."id" = e."account_id" LEFT JOIN "rooms" r ON r."id" = a."room_id"
+        GROUP BY e."transaction_id"
+        HAVING count(DISTINCT (a."kind" IN ('practice_wallet', 'practice_source')
+          OR (a."kind" = 'escrow' AND coalesce(r."practice", false)))) > 1) m) AS "mixed",
       (SELECT count(*) FROM (
         SELECT t."id" FROM "ledger_transactions" t LEFT JOIN "ledger_entries" e ON e."transaction_id" = t."id"
         GROUP BY t."id" HAVING coalesce(sum(e."amount"), 0) <> 0 OR count(e."id") < 2) u) AS "unbalanced",
@@ -454,6 +531,10 @@ export async function ledgerTotals(db: Db): Promise<LedgerTotals> {
     bankroll: n(sums?.bankroll),
     tournamentPools: n(sums?.pools),
     fees: n(sums?.fees),
+    practiceIssued: n(sums?.practice_issued),
+    practiceWallets: n(sums?.practice_wallets),
+    practiceEscrow: n(sums?.practice_escrow),
+    mixedTransactions: Number(checks?.mixed ?? 0),
     transactions: Number(checks?.transactions ?? 0),
     unbalancedTransactions: Number(checks?.unbalanced ?? 0),
     driftedAccounts: Number(checks?.drifted ?? 0),
@@ -471,6 +552,7 @@ export function mapLedgerError(err: unknown): unknown {
   const info = pgErrorInfo(err);
   if (info.sqlState === 'FL002') return new LedgerUnbalancedError(undefined, undefined, { cause: err });
   if (info.sqlState === 'FL001' || info.sqlState === 'FL003') return new LedgerImmutableError({ cause: err });
+  if (info.sqlState === 'FL004') return new PracticeChipsMixedError(undefined, { cause: err });
   if (info.sqlState === '23514' && /ledger_accounts_balance_nonnegative/.test(String((err as Error).message ?? ''))) {
     return new InsufficientFundsError('(unknown)', 0n, 0n, { cause: err });
   }

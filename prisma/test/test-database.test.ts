@@ -60,7 +60,13 @@ describe('createTestDatabase', () => {
         expect(applied.map((r) => r.migration_name)).toEqual(readMigrations().map((m) => m.name));
         // The system accounts the migration seeds are there.
         const system = await db.prisma.ledgerAccount.findMany({ orderBy: { key: 'asc' }, select: { key: true } });
-        expect(system.map((a) => a.key)).toEqual(['grant_source', 'house_bankroll', 'house_fee', 'house_rake']);
+        expect(system.map((a) => a.key)).toEqual([
+          'grant_source',
+          'house_bankroll',
+          'house_fee',
+          'house_rake',
+          'practice_source',
+        ]);
       }
       // Writes in one are invisible in another.
       await dbs[0].prisma.user.create({ data: { name: 'Only', nameKey: 'only', passwordHash: 'x' } });

@@ -10,6 +10,7 @@ import {
   grant,
   normalizeHandJob,
   persistHand,
+  refillPracticeWallet,
   requestCashOut,
   withTransaction,
   type CashOutJob,
@@ -58,6 +59,7 @@ export async function createRoom(
       code: String(randomInt(0, 1_000_000)).padStart(6, '0'),
       config: JSON.parse(JSON.stringify(parsed)) as object,
       isPublic: false,
+      practice: parsed.practiceChips,
       hostId: userIds[0]!,
     },
   });
@@ -79,10 +81,17 @@ export async function seat(
   chips: number,
 ): Promise<string> {
   return withTransaction(prisma, async (tx) => {
-    const room = await tx.room.findUniqueOrThrow({ where: { id: roomId }, select: { lastHandNo: true } });
+    const room = await tx.room.findUniqueOrThrow({
+      where: { id: roomId },
+      select: { lastHandNo: true, practice: true },
+    });
     const m = await tx.membership.create({
       data: { roomId, userId, seat: seatNo, buyIn: BigInt(chips), joinedAfterHand: room.lastHandNo },
     });
+    // A practice room pays from the free practice wallet, refilled first as the lobby does.
+    if (room.practice) {
+      await refillPracticeWallet(tx, { userId, need: BigInt(chips), idempotencyKey: `practice-refill:${m.id}` });
+    }
     await buyIn(tx, { userId, roomId, amount: BigInt(chips), idempotencyKey: `buy-in:${m.id}` });
     return m.id;
   });

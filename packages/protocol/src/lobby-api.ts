@@ -155,6 +155,9 @@ export const localeSchema = z.enum(LOCALES);
 export const meSchema = z.object({
   user: lobbyUserSchema,
   wallet: chips,
+  practice_wallet: chips.describe(
+    'Practice chips, apart from the wallet: they play only at practice rooms and refill for free when you sit down',
+  ),
   seats: z.array(lobbySeatSchema),
   locale: localeSchema
     .nullable()
@@ -487,9 +490,10 @@ export interface LobbyRouteContract {
 /**
  * Every kind of ledger transaction (prisma/schema.prisma, LedgerTxKind). A wallet sees grant,
  * buy_in, top_up, cash_out and refund, tournament_entry, tournament_refund, tournament_prize,
- * tournament_add_on and tournament_add_on_refund (and a bot's wallet bot_stake and bot_return); the
- * rest move chips between escrows, the rake and the house, and are listed so that a new posting to a
- * wallet never fails the response schema.
+ * tournament_add_on and tournament_add_on_refund (and a bot's wallet bot_stake and bot_return); a
+ * real wallet never sees practice_refill (practice chips have their own wallet); the rest move chips
+ * between escrows, the rake and the house, and are listed so that a new posting to a wallet never
+ * fails the response schema.
  */
 export const WALLET_ENTRY_KINDS = [
   'grant',
@@ -507,6 +511,7 @@ export const WALLET_ENTRY_KINDS = [
   'tournament_prize',
   'tournament_add_on',
   'tournament_add_on_refund',
+  'practice_refill',
 ] as const;
 export type WalletEntryKind = (typeof WALLET_ENTRY_KINDS)[number];
 

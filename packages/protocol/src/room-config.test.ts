@@ -78,6 +78,7 @@ describe('RoomConfig defaults', () => {
         },
       },
       chat: { enabled: true, spectators: false },
+      practiceChips: false,
     });
   });
 
@@ -337,6 +338,34 @@ describe('RoomConfig validation', () => {
   });
 });
 
+describe('practice chips', () => {
+  it('are off by default, and a stored config from before the field reads as a real-chip room', () => {
+    expect(parseRoomConfig({}).practiceChips).toBe(false);
+    const stored = JSON.parse(JSON.stringify(parseRoomConfig({ rake: { percent: 5, cap: 10 } }))) as Record<
+      string,
+      unknown
+    >;
+    delete stored['practiceChips'];
+    expect(parseRoomConfig(stored).practiceChips).toBe(false);
+  });
+
+  it('refuse any rake, and keep a room without one', () => {
+    expect(issuesOf({ practiceChips: true, rake: { percent: 5 } })).toEqual({
+      'rake.percent': 'a practice-chip room takes no rake: set the rake percent to 0',
+    });
+    expect(() => parseRoomConfig({ practiceChips: true, rake: { percent: 0.5, cap: 3 } })).toThrow(RoomConfigError);
+    const practice = parseRoomConfig({ practiceChips: true });
+    expect(practice.practiceChips).toBe(true);
+    expect(practice.rake.percent).toBe(0);
+    expect(newRoomIssues(practice)).toEqual([]);
+  });
+
+  it('round-trip through their stored form', () => {
+    const config = parseRoomConfig({ practiceChips: true, game: 'omaha', listed: false });
+    expect(parseRoomConfig(JSON.parse(JSON.stringify(config)))).toEqual(config);
+  });
+});
+
 describe('RoomConfig round trip', () => {
   const stakes = fc.record(
     {
@@ -349,28 +378,32 @@ describe('RoomConfig round trip', () => {
     },
     { requiredKeys: [] },
   );
-  const input: fc.Arbitrary<RoomConfigInput> = fc.record(
-    {
-      game: fc.constantFrom(...GAME_TYPES),
-      limit: fc.constantFrom('nl' as const, 'pl' as const, 'fl' as const),
-      stakes,
-      seats: fc.integer({ min: 2, max: 10 }),
-      rake: fc.record({ percent: fc.integer({ min: 0, max: 1000 }).map((bps) => bps / 100) }, { requiredKeys: [] }),
-      listed: fc.boolean(),
-      rules: fc.record(
-        {
-          shortAllInBlind: fc.constantFrom('full_blind' as const, 'posted' as const),
-          oddChips: fc.constantFrom('one_each' as const, 'first_winner' as const),
-          studOpenPairBigBet: fc.boolean(),
-          limitHalfBetReopens: fc.boolean(),
-          raiseCap: fc.oneof(fc.constantFrom('default' as const, 'none' as const), fc.integer({ min: 1, max: 100 })),
-          showdown: fc.record({ allowMuck: fc.boolean(), showAllHands: fc.boolean() }, { requiredKeys: [] }),
-        },
-        { requiredKeys: [] },
-      ),
-    },
-    { requiredKeys: [] },
-  );
+  const input: fc.Arbitrary<RoomConfigInput> = fc
+    .record(
+      {
+        game: fc.constantFrom(...GAME_TYPES),
+        limit: fc.constantFrom('nl' as const, 'pl' as const, 'fl' as const),
+        stakes,
+        seats: fc.integer({ min: 2, max: 10 }),
+        rake: fc.record({ percent: fc.integer({ min: 0, max: 1000 }).map((bps) => bps / 100) }, { requiredKeys: [] }),
+        listed: fc.boolean(),
+        practiceChips: fc.boolean(),
+        rules: fc.record(
+          {
+            shortAllInBlind: fc.constantFrom('full_blind' as const, 'posted' as const),
+            oddChips: fc.constantFrom('one_each' as const, 'first_winner' as const),
+            studOpenPairBigBet: fc.boolean(),
+            limitHalfBetReopens: fc.boolean(),
+            raiseCap: fc.oneof(fc.constantFrom('default' as const, 'none' as const), fc.integer({ min: 1, max: 100 })),
+            showdown: fc.record({ allowMuck: fc.boolean(), showAllHands: fc.boolean() }, { requiredKeys: [] }),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    )
+    // A practice room with a rake is refused; keep such inputs valid often enough to matter.
+    .map((r) => (r.practiceChips === true ? { ...r, rake: { percent: 0 } } : r));
 
   it('parses its own output back to itself, and every output passes the input schema', () => {
     let accepted = 0;

@@ -377,7 +377,7 @@ function stakesInput(stakes: Stakes): StakesInput {
 /**
  * The room config a tournament's tables play under: its game (a mixed format's rotation), seats and
  * clock, the first level's stakes (the director sets each level's with `Table.setStakes`), no rake,
- * no bots, unlisted, and no dealing by themselves: the director deals.
+ * no bots, unlisted, never practice chips, and no dealing by themselves: the director deals.
  */
 export function tournamentTableConfig(config: TournamentConfig): RoomConfig {
   const first = levelAt(config.structure, 0);
@@ -392,6 +392,8 @@ export function tournamentTableConfig(config: TournamentConfig): RoomConfig {
     startHand: { autoStart: false, hostMayForceStart: false },
     botFill: { mode: 'off' },
     listed: false,
+    // Tournament chips are not ledger money, and a tournament is paid in real chips: never practice.
+    practiceChips: false,
     ...(mixed
       ? {
           rotation: {

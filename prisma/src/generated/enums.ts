@@ -33,7 +33,9 @@ export const AccountKind = {
   grant_source: 'grant_source',
   house_bankroll: 'house_bankroll',
   tournament_pool: 'tournament_pool',
-  house_fee: 'house_fee'
+  house_fee: 'house_fee',
+  practice_wallet: 'practice_wallet',
+  practice_source: 'practice_source'
 } as const
 
 export type AccountKind = (typeof AccountKind)[keyof typeof AccountKind]
@@ -54,7 +56,8 @@ export const LedgerTxKind = {
   tournament_refund: 'tournament_refund',
   tournament_prize: 'tournament_prize',
   tournament_add_on: 'tournament_add_on',
-  tournament_add_on_refund: 'tournament_add_on_refund'
+  tournament_add_on_refund: 'tournament_add_on_refund',
+  practice_refill: 'practice_refill'
 } as const
 
 export type LedgerTxKind = (typeof LedgerTxKind)[keyof typeof LedgerTxKind]

@@ -16,6 +16,10 @@ export const AuditIssueCode = {
   NEGATIVE_BALANCE: 'negative_balance',
   BALANCE_DRIFT: 'balance_drift',
   SYSTEM_IMBALANCE: 'system_imbalance',
+  /** Practice wallets + practice rooms' escrows differ from the practice chips ever handed out. */
+  PRACTICE_IMBALANCE: 'practice_imbalance',
+  /** A ledger transaction moved chips between practice and real accounts (the trigger was bypassed). */
+  PRACTICE_LEAK: 'practice_leak',
   ESCROW_MISMATCH: 'escrow_mismatch',
   LIVE_STACK_MISMATCH: 'live_stack_mismatch',
   HAND_UNBALANCED: 'hand_unbalanced',
@@ -62,6 +66,11 @@ export interface AuditReport {
   readonly wallets: number;
   /** wallets + escrow + rake + bankroll + tournament pools + fees - granted: zero when no chip was created or destroyed. */
   readonly imbalance: bigint;
+  /**
+   * The same for practice chips, conserved apart: practice wallets + practice rooms' escrows -
+   * practice chips handed out.
+   */
+  readonly practiceImbalance: bigint;
   /** The house bankroll (bots' chips): its balance and every flow in and out of it. */
   readonly bankroll: BankrollReport;
   readonly issues: readonly AuditIssue[];
@@ -102,7 +111,7 @@ async function auditSnapshot(db: Db, options: AuditOptions): Promise<AuditReport
     issue(AuditIssueCode.UNBALANCED_TRANSACTION, `transaction ${u.key} sums to ${big(u.total)} over ${u.n} entries`);
   }
   const negative = await db.$queryRaw<{ key: string; balance: bigint }[]>`
-    SELECT "key", "balance" FROM "ledger_accounts" WHERE "kind" <> 'grant_source' AND "balance" < 0`;
+    SELECT "key", "balance" FROM "ledger_accounts" WHERE "kind" NOT IN ('grant_source', 'practice_source') AND "balance" < 0`;
   for (const a of negative) issue(AuditIssueCode.NEGATIVE_BALANCE, `${a.key} holds ${a.balance}`);
   const drifted = await db.$queryRaw<{ key: string; balance: bigint; total: bigint | null }[]>`
     SELECT a."key", a."balance", (SELECT sum(e."amount") FROM "ledger_entries" e WHERE e."account_id" = a."id") AS "total"
@@ -118,6 +127,27 @@ async function auditSnapshot(db: Db, options: AuditOptions): Promise<AuditReport
       AuditIssueCode.SYSTEM_IMBALANCE,
       `wallets ${totals.wallets} + escrow ${totals.escrow} + rake ${totals.rake} + bankroll ${totals.bankroll} + tournament pools ${totals.tournamentPools} + fees ${totals.fees} - granted ${totals.granted} = ${imbalance}`,
     );
+  }
+  // Practice chips are conserved on their own: they never become real chips or the other way.
+  const practiceImbalance = totals.practiceWallets + totals.practiceEscrow - totals.practiceIssued;
+  if (practiceImbalance !== 0n) {
+    issue(
+      AuditIssueCode.PRACTICE_IMBALANCE,
+      `practice wallets ${totals.practiceWallets} + practice escrow ${totals.practiceEscrow} - practice issued ${totals.practiceIssued} = ${practiceImbalance}`,
+    );
+  }
+  const mixed = await db.$queryRaw<{ key: string }[]>`
+    SELECT t."idempotency_key" AS "key"
+    FROM "ledger_transactions" t
+    JOIN "ledger_entries" e ON e."transaction_id" = t."id"
+    JOIN "ledger_accounts" a ON a."id" = e."account_id"
+    LEFT JOIN "rooms" r ON r."id" = a."room_id"
+    GROUP BY t."id"
+    HAVING count(DISTINCT (a."kind" IN ('practice_wallet', 'practice_source')
+      OR (a."kind" = 'escrow' AND coalesce(r."practice", false)))) > 1
+    ORDER BY t."idempotency_key"`;
+  for (const m of mixed) {
+    issue(AuditIssueCode.PRACTICE_LEAK, `transaction ${m.key} moves chips between practice and real accounts`);
   }
   // The bankroll moves only by its own kinds of transaction, and its balance is exactly their sum.
   const { report: bankroll, otherEntries } = await bankrollFlows(db);
@@ -291,6 +321,7 @@ async function auditSnapshot(db: Db, options: AuditOptions): Promise<AuditReport
     hands,
     wallets,
     imbalance,
+    practiceImbalance,
     bankroll,
     issues,
     notes,

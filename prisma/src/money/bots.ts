@@ -11,6 +11,7 @@ import { LedgerTxKind } from '../generated/enums.js';
 import {
   accountBalance,
   buyIn,
+  escrowAccount,
   HOUSE_BANKROLL,
   lockLedgerAccounts,
   openWallet,
@@ -18,6 +19,7 @@ import {
   walletAccount,
 } from '../ledger.js';
 import { withTransaction } from '../transaction.js';
+import { refillPracticeWallet } from './practice.js';
 import { lockRoomRow, type LockedRoomRow } from './room-lock.js';
 
 export interface SeatBotRequest {
@@ -106,8 +108,18 @@ export async function seatBot(prisma: PrismaClient, req: SeatBotRequest): Promis
       },
       select: { id: true },
     });
+    if (room.practice) {
+      // A practice room's bot plays free practice chips like anyone there: the bankroll's real
+      // chips never reach it.
+      await refillPracticeWallet(tx, {
+        userId: req.botId,
+        need: req.buyIn,
+        idempotencyKey: `practice-refill:${membership.id}`,
+        alsoLock: [escrowAccount(req.roomId, req.botId)],
+      });
+    }
     const wallet = await accountBalance(tx, walletAccount(req.botId));
-    if (wallet < req.buyIn) {
+    if (!room.practice && wallet < req.buyIn) {
       await stakeBot(tx, {
         roomId: req.roomId,
         botId: req.botId,

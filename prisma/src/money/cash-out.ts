@@ -14,7 +14,7 @@ import {
   HOUSE_BANKROLL,
   lockLedgerAccounts,
   postLedgerTransaction,
-  walletAccount,
+  walletFor,
 } from '../ledger.js';
 import { isBotUser, returnBotChips } from './bots.js';
 import { lockRoomRow } from './room-lock.js';
@@ -102,7 +102,7 @@ export async function requestCashOut(tx: TxClient, req: TableCashOutRequest, now
                 : null;
     if (differs) throw new CashOutConflictError(req.requestId, `a different ${differs}`);
     if (existing.status !== CashOutStatus.pending) return outcome(existing, true);
-    const settled = await settleCashOut(tx, existing, room.lastHandNo, now);
+    const settled = await settleCashOut(tx, existing, room, now);
     return outcome(settled, true);
   }
   const open = await tx.cashOut.findFirst({
@@ -111,7 +111,7 @@ export async function requestCashOut(tx: TxClient, req: TableCashOutRequest, now
   });
   if (open) throw new CashOutConflictError(req.requestId, `cash-out ${open.requestId} is still pending`);
 
-  await lockLedgerAccounts(tx, [escrowAccount(req.roomId, req.userId), walletAccount(req.userId)]);
+  await lockLedgerAccounts(tx, [escrowAccount(req.roomId, req.userId), walletFor(room, req.userId)]);
   await applyTopUps(
     tx,
     // Added after hand lastHandNo: they count from the next hand on (see persistHand's reconciliation).
@@ -140,7 +140,7 @@ export async function requestCashOut(tx: TxClient, req: TableCashOutRequest, now
       finalStack: req.finalStack,
     },
   });
-  const settled = await settleCashOut(tx, row, room.lastHandNo, now);
+  const settled = await settleCashOut(tx, row, room, now);
   await finishRoomCloseIfDone(tx, req.roomId, now);
   return outcome(settled, false);
 }
@@ -161,18 +161,29 @@ export async function settleRoomCashOuts(
     orderBy: { requestedAt: 'asc' },
   });
   const settled: CashOutOutcome[] = [];
-  for (const row of pending) settled.push(outcome(await settleCashOut(tx, row, lastHandNo, now), false));
+  if (pending.length === 0) return settled;
+  const { practice } = await tx.room.findUniqueOrThrow({ where: { id: roomId }, select: { practice: true } });
+  const room = { lastHandNo, practice };
+  for (const row of pending) settled.push(outcome(await settleCashOut(tx, row, room, now), false));
   if (settled.length > 0) await finishRoomCloseIfDone(tx, roomId, now);
   return settled;
 }
 
-async function settleCashOut(tx: TxClient, row: CashOutRow, roomLastHandNo: number, now: Date): Promise<CashOutRow> {
-  if (row.status !== CashOutStatus.pending || roomLastHandNo < row.lastHandNo) return row;
+async function settleCashOut(
+  tx: TxClient,
+  row: CashOutRow,
+  /** The room's cursor (read under the room lock the caller holds) and whether it plays practice chips. */
+  room: { readonly lastHandNo: number; readonly practice: boolean },
+  now: Date,
+): Promise<CashOutRow> {
+  if (row.status !== CashOutStatus.pending || room.lastHandNo < row.lastHandNo) return row;
   const escrow = escrowAccount(row.roomId, row.userId);
+  const wallet = walletFor(room, row.userId);
   // A bot's chips go back to the bankroll: lock it too, in the one lock order stakes use. Players'
-  // cash-outs never touch the bankroll row.
-  const bot = await isBotUser(tx, row.userId);
-  await lockLedgerAccounts(tx, [escrow, walletAccount(row.userId), ...(bot ? [HOUSE_BANKROLL] : [])]);
+  // cash-outs never touch the bankroll row, and neither do practice chips (a practice room's bot
+  // keeps them in its practice wallet).
+  const bot = !room.practice && (await isBotUser(tx, row.userId));
+  await lockLedgerAccounts(tx, [escrow, wallet, ...(bot ? [HOUSE_BANKROLL] : [])]);
   const balance = await accountBalance(tx, escrow);
   const unapplied = await tx.topUp.findMany({
     where: { roomId: row.roomId, userId: row.userId, status: TopUpStatus.pending },
@@ -207,7 +218,7 @@ async function settleCashOut(tx: TxClient, row: CashOutRow, roomLastHandNo: numb
       roomId: row.roomId,
       postings: [
         { account: escrow, amount: -balance },
-        { account: walletAccount(row.userId), amount: balance },
+        { account: wallet, amount: balance },
       ],
       memo: { requestId: row.requestId, lastHandNo: row.lastHandNo },
     });

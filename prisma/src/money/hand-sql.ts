@@ -48,9 +48,10 @@ export async function lockRoomRows(sql: SqlRunner, roomIds: readonly string[]): 
     owner_epoch: bigint | string;
     rebuilt_epoch: bigint | string;
     rebuilt_hand_no: number;
+    practice: boolean;
   }>`
     SELECT "id"::text AS "id", "status"::text AS "status", "host_id"::text AS "host_id", "last_hand_no", "owner_epoch",
-      "rebuilt_epoch", "rebuilt_hand_no"
+      "rebuilt_epoch", "rebuilt_hand_no", "practice"
     FROM "rooms" WHERE "id" = ANY(${ids}::uuid[]) ORDER BY "id" FOR UPDATE`;
   return new Map(
     rows.map((row) => [
@@ -63,6 +64,7 @@ export async function lockRoomRows(sql: SqlRunner, roomIds: readonly string[]): 
         ownerEpoch: Number(row.owner_epoch),
         rebuiltEpoch: Number(row.rebuilt_epoch),
         rebuiltHandNo: Number(row.rebuilt_hand_no),
+        practice: row.practice,
       },
     ]),
   );
@@ -157,9 +159,11 @@ export async function readHandContexts(
       SELECT "id"::text AS "id", "key", "balance"::text AS "balance"
       FROM "ledger_accounts"
       WHERE "key" = ANY(${sortedKeys}::text[])
-        -- The wallets and escrows of the top-ups' owners: an excess goes back from one to the other.
-        OR "key" IN (SELECT k FROM "top_ups" t,
-          LATERAL (VALUES ('wallet:' || t."user_id"::text), ('escrow:' || t."room_id"::text || ':' || t."user_id"::text)) AS v(k)
+        -- The wallets and escrows of the top-ups' owners: an excess goes back from one to the other
+        -- (the practice wallet at a practice room: walletFor).
+        OR "key" IN (SELECT k FROM "top_ups" t JOIN "rooms" tr ON tr."id" = t."room_id",
+          LATERAL (VALUES ((CASE WHEN tr."practice" THEN 'practice:' ELSE 'wallet:' END) || t."user_id"::text),
+            ('escrow:' || t."room_id"::text || ':' || t."user_id"::text)) AS v(k)
           WHERE t."id" = ANY(${reported}::uuid[]))
       ORDER BY "key" FOR UPDATE
     )

@@ -15,7 +15,7 @@ import {
   isIdempotencyRace,
   lockLedgerAccounts,
   mapLedgerError,
-  walletAccount,
+  walletFor,
   type AccountRef,
 } from '../ledger.js';
 import { isUniqueViolation } from '../pg-error.js';
@@ -212,6 +212,8 @@ function ids(hand: NormalizedHand) {
  */
 function planTopUps(
   hand: NormalizedHand,
+  /** The hand's room: its flag says which wallet an excess goes back to. */
+  room: { readonly practice: boolean },
   rows: readonly TopUpRow[],
   accounts: ReadonlyMap<string, LockedAccountRow>,
   /** Top-ups an earlier hand of the batch applies. */
@@ -246,7 +248,7 @@ function planTopUps(
       roomId: row.roomId,
       handId: null,
       memo: null,
-      entries: [entry(escrowAccount(row.roomId, row.userId), -excess), entry(walletAccount(row.userId), excess)],
+      entries: [entry(escrowAccount(row.roomId, row.userId), -excess), entry(walletFor(room, row.userId), excess)],
     });
   }
   return refunds;
@@ -279,14 +281,14 @@ async function writeHand(tx: TxClient, hand: NormalizedHand, now: Date): Promise
   const leaving = ctx.pendingCashOuts.filter((c) => c.roomId === hand.roomId && c.lastHandNo <= hand.handNo);
   const missing = keys.some((k) => !ctx.accounts.has(k));
   if (leaving.length > 0 || missing) {
-    for (const { userId } of leaving) refs.push(escrowAccount(hand.roomId, userId), walletAccount(userId));
+    for (const { userId } of leaving) refs.push(escrowAccount(hand.roomId, userId), walletFor(room, userId));
     await lockLedgerAccounts(tx, refs);
     if (missing) ctx = await readHandContexts(sql, [hand], keys);
   }
 
   const accounts = ctx.accounts;
   const balances = new Map([...accounts].map(([key, a]) => [key, a.balance]));
-  const topUps = planTopUps(hand, ctx.topUps, accounts, new Set());
+  const topUps = planTopUps(hand, room, ctx.topUps, accounts, new Set());
   for (const t of topUps) applyEntries(t, balances);
   checkEscrows(hand, ctx.topUps, (key) => balances.get(key), new Set(hand.topUps.map((t) => t.id)));
   const ledger = [...topUps, ...handLedger(hand, accounts)];
@@ -439,7 +441,7 @@ async function writeBatch(
       // Checked against the balances the batch's earlier hands leave, without touching them until
       // this hand is known to be good.
       const after = new Map(balances);
-      const topUps = planTopUps(hand, ctx.topUps, ctx.accounts, applied);
+      const topUps = planTopUps(hand, room, ctx.topUps, ctx.accounts, applied);
       for (const t of topUps) applyEntries(t, after);
       const appliedNow = new Set([...applied, ...hand.topUps.map((t) => t.id)]);
       checkEscrows(hand, ctx.topUps, (key) => after.get(key), appliedNow);

@@ -14,6 +14,8 @@ export interface LockedRoomRow {
    */
   readonly rebuiltEpoch: number;
   readonly rebuiltHandNo: number;
+  /** A practice room: its escrows pay to and from practice wallets (walletFor). */
+  readonly practice: boolean;
 }
 
 /**
@@ -32,10 +34,11 @@ export async function lockRoomRow(tx: TxClient, roomId: string): Promise<LockedR
       owner_epoch: bigint;
       rebuilt_epoch: bigint;
       rebuilt_hand_no: number;
+      practice: boolean;
     }[]
   >`
     SELECT "id"::text AS "id", "status", "host_id"::text AS "host_id", "last_hand_no", "owner_epoch",
-      "rebuilt_epoch", "rebuilt_hand_no"
+      "rebuilt_epoch", "rebuilt_hand_no", "practice"
     FROM "rooms" WHERE "id" = ${roomId}::uuid FOR UPDATE`;
   const row = rows[0];
   return row
@@ -47,6 +50,7 @@ export async function lockRoomRow(tx: TxClient, roomId: string): Promise<LockedR
         ownerEpoch: Number(row.owner_epoch),
         rebuiltEpoch: Number(row.rebuilt_epoch),
         rebuiltHandNo: Number(row.rebuilt_hand_no),
+        practice: row.practice,
       }
     : null;
 }

@@ -3,6 +3,7 @@ import {
   grant,
   isUniqueViolation,
   openWallet,
+  practiceWalletAccount,
   walletAccount,
   withTransaction,
   type PrismaClient,
@@ -218,6 +219,11 @@ export class Accounts {
 
   wallet(userId: string): Promise<bigint> {
     return accountBalance(this.o.prisma, walletAccount(userId));
+  }
+
+  /** The practice wallet (docs/dev/money-flows.md, "Practice chips"): 0 until the first practice seat. */
+  practiceWallet(userId: string): Promise<bigint> {
+    return accountBalance(this.o.prisma, practiceWalletAccount(userId));
   }
 
   /** Keeps the account's language (null forgets it). The value is checked at the HTTP edge. */

@@ -56,7 +56,7 @@ describe('sign-up', () => {
 
     const me = await c.get<{ user: { id: string; name: string }; wallet: number; seats: unknown[] }>('/api/me');
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ user: res.body.user, wallet: 10_000, seats: [], locale: null });
+    expect(me.body).toEqual({ user: res.body.user, wallet: 10_000, practice_wallet: 0, seats: [], locale: null });
   });
 
   it('sets the session cookie per the contract: HttpOnly, SameSite=Lax, Path=/, no Secure by default', async () => {

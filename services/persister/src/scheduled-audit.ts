@@ -125,6 +125,7 @@ export class ScheduledAudit {
       hands: report.hands,
       transactions: report.transactions,
       imbalance: report.imbalance.toString(),
+      practiceImbalance: report.practiceImbalance.toString(),
       ms: Date.now() - started,
       notes: [...report.notes, ...reader.notes].length,
     };

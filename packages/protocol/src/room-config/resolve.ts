@@ -293,6 +293,14 @@ export function resolve(input: RoomConfigInput): { config: RoomConfig; issues: I
   if (rake.percent === 0 && ((rake.headsUpPercent ?? 0) > 0 || rake.cap > 0)) {
     issues.push({ path: ['rake', 'percent'], message: 'set a rake percent before a cap or a heads-up percent' });
   }
+  // Practice chips must never reach the house's real rake account (the ledger refuses it too).
+  const practiceChips = input.practiceChips ?? false;
+  if (practiceChips && rake.percent > 0) {
+    issues.push({
+      path: ['rake', 'percent'],
+      message: 'a practice-chip room takes no rake: set the rake percent to 0',
+    });
+  }
 
   const botFill = {
     mode: input.botFill?.mode ?? BotFillMode.OFF,
@@ -350,6 +358,7 @@ export function resolve(input: RoomConfigInput): { config: RoomConfig; issues: I
       enabled: input.chat?.enabled ?? CHAT_DEFAULTS.enabled,
       spectators: input.chat?.spectators ?? CHAT_DEFAULTS.spectators,
     },
+    practiceChips,
   };
   // Given amounts passed the schema's bound; derived ones must too, or the stored form won't parse.
   issues.push(...amountIssues(config, Number.MAX_SAFE_INTEGER, 'a stored amount can hold'));

@@ -189,6 +189,11 @@ export const roomConfigInputSchema = z.strictObject({
   listed: z.boolean().optional(),
   /** House rules and showdown options; every field defaults as docs/engine.md says. */
   rules: rulesInputSchema.optional(),
+  /**
+   * Play with practice chips (default false): free chips from the player's practice wallet, never
+   * their real wallet (docs/dev/money-flows.md, "Practice chips"). A practice room takes no rake.
+   */
+  practiceChips: z.boolean().optional(),
   /** Table chat (docs/protocol.md, "Table chat"). */
   chat: z
     .strictObject({
@@ -235,6 +240,8 @@ export interface RoomConfig {
   readonly listed: boolean;
   readonly rules: RoomRules;
   readonly chat: RoomChat;
+  /** Chips come from practice wallets, never real ones; fixed at creation (rooms.practice). */
+  readonly practiceChips: boolean;
 }
 
 /** Who may chat at the room's table. */

@@ -654,6 +654,7 @@ export const en = {
       tournament_prize: 'Tournament prize',
       tournament_add_on: 'Tournament add-on',
       tournament_add_on_refund: 'Tournament add-on refund',
+      practice_refill: 'Practice chips',
       other: 'Other',
     },
   },

@@ -646,6 +646,7 @@ export const zhCN: Catalog = {
       tournament_prize: '锦标赛奖金',
       tournament_add_on: '锦标赛加码',
       tournament_add_on_refund: '锦标赛加码退款',
+      practice_refill: '练习筹码',
       other: '其他',
     },
   },

@@ -8,6 +8,7 @@ import { AppState, type BrowserEnv } from './app-state.js';
 const me = (locale: LobbyMe['locale']): LobbyMe => ({
   user: { id: '00000000-0000-4000-8000-000000000001', name: 'ann' },
   wallet: 100,
+  practice_wallet: 0,
   seats: [],
   locale,
 });

@@ -295,7 +295,13 @@ describe('AppState’s tournaments', () => {
     const calls: string[] = [];
     const json = (status: number, body: unknown): Response =>
       new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    const me = (): LobbyMe => ({ user: { id: ALICE, name: 'alice' }, wallet, seats: [], locale: 'en' });
+    const me = (): LobbyMe => ({
+      user: { id: ALICE, name: 'alice' },
+      wallet,
+      practice_wallet: 0,
+      seats: [],
+      locale: 'en',
+    });
     vi.stubGlobal(
       'fetch',
       vi.fn((url: string, init?: RequestInit) => {

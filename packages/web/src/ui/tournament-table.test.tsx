@@ -19,7 +19,7 @@ import { AddOnPrompt, TournamentHeader, TournamentResultPanel } from './tourname
 
 const NOW = 1_764_400_000_000;
 const serverNow = (): number => NOW;
-const ME: LobbyMe = { user: { id: ALICE, name: 'alice' }, wallet: 1_000, seats: [], locale: 'en' };
+const ME: LobbyMe = { user: { id: ALICE, name: 'alice' }, wallet: 1_000, practice_wallet: 0, seats: [], locale: 'en' };
 
 const seated = (over: Partial<TournamentSeatState> = {}): TournamentSeatState => ({
   view: tournamentView(),

@@ -19,7 +19,7 @@ import { tournamentDetailHtml as detail } from '../test-support/tournament-detai
 import { LobbyScreen } from './lobby-screen.js';
 import { TournamentsTable } from './tournaments-panel.js';
 
-const ME: LobbyMe = { user: { id: ALICE, name: 'alice' }, wallet: 1_000, seats: [], locale: 'en' };
+const ME: LobbyMe = { user: { id: ALICE, name: 'alice' }, wallet: 1_000, practice_wallet: 0, seats: [], locale: 'en' };
 const SNG = '7c3e2a1b-4d5f-4a6b-8c9d-0e1f2a3b4c5d';
 
 /** The text of the rows of the table with `data-testid="<testId>"`, cell by cell (elements apart by a space). */

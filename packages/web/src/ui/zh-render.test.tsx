@@ -155,6 +155,7 @@ afterAll(() => {
 const ME: LobbyMe = {
   user: { id: '00000000-0000-4000-8000-000000000001', name: 'alice' },
   wallet: 12_500,
+  practice_wallet: 0,
   seats: [{ session_id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', code: '042817', seat: 2, stack: 1_200 }],
   locale: 'zh-CN',
 };

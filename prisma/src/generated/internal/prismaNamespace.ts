@@ -1984,6 +1984,7 @@ export const RoomScalarFieldEnum = {
   status: 'status',
   config: 'config',
   isPublic: 'isPublic',
+  practice: 'practice',
   hostId: 'hostId',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',

@@ -1153,7 +1153,7 @@ export type $LedgerAccountPayload<ExtArgs extends runtime.Types.Extensions.Inter
     id: string
     /**
      * Stable natural key: wallet:<userId>, escrow:<roomId>:<userId>, house_rake, grant_source,
-     * house_bankroll, tournament_pool:<tournamentId>, house_fee.
+     * house_bankroll, tournament_pool:<tournamentId>, house_fee, practice:<userId>, practice_source.
      */
     key: string
     kind: $Enums.AccountKind

@@ -45,6 +45,7 @@ export type RoomMinAggregateOutputType = {
   code: string | null
   status: $Enums.RoomStatus | null
   isPublic: boolean | null
+  practice: boolean | null
   hostId: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -61,6 +62,7 @@ export type RoomMaxAggregateOutputType = {
   code: string | null
   status: $Enums.RoomStatus | null
   isPublic: boolean | null
+  practice: boolean | null
   hostId: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -78,6 +80,7 @@ export type RoomCountAggregateOutputType = {
   status: number
   config: number
   isPublic: number
+  practice: number
   hostId: number
   createdAt: number
   updatedAt: number
@@ -110,6 +113,7 @@ export type RoomMinAggregateInputType = {
   code?: true
   status?: true
   isPublic?: true
+  practice?: true
   hostId?: true
   createdAt?: true
   updatedAt?: true
@@ -126,6 +130,7 @@ export type RoomMaxAggregateInputType = {
   code?: true
   status?: true
   isPublic?: true
+  practice?: true
   hostId?: true
   createdAt?: true
   updatedAt?: true
@@ -143,6 +148,7 @@ export type RoomCountAggregateInputType = {
   status?: true
   config?: true
   isPublic?: true
+  practice?: true
   hostId?: true
   createdAt?: true
   updatedAt?: true
@@ -247,6 +253,7 @@ export type RoomGroupByOutputType = {
   status: $Enums.RoomStatus
   config: runtime.JsonValue
   isPublic: boolean
+  practice: boolean
   hostId: string
   createdAt: Date
   updatedAt: Date
@@ -287,6 +294,7 @@ export type RoomWhereInput = {
   status?: Prisma.EnumRoomStatusFilter<"Room"> | $Enums.RoomStatus
   config?: Prisma.JsonFilter<"Room">
   isPublic?: Prisma.BoolFilter<"Room"> | boolean
+  practice?: Prisma.BoolFilter<"Room"> | boolean
   hostId?: Prisma.UuidFilter<"Room"> | string
   createdAt?: Prisma.DateTimeFilter<"Room"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Room"> | Date | string
@@ -312,6 +320,7 @@ export type RoomOrderByWithRelationInput = {
   status?: Prisma.SortOrder
   config?: Prisma.SortOrder
   isPublic?: Prisma.SortOrder
+  practice?: Prisma.SortOrder
   hostId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -340,6 +349,7 @@ export type RoomWhereUniqueInput = Prisma.AtLeast<{
   status?: Prisma.EnumRoomStatusFilter<"Room"> | $Enums.RoomStatus
   config?: Prisma.JsonFilter<"Room">
   isPublic?: Prisma.BoolFilter<"Room"> | boolean
+  practice?: Prisma.BoolFilter<"Room"> | boolean
   hostId?: Prisma.UuidFilter<"Room"> | string
   createdAt?: Prisma.DateTimeFilter<"Room"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Room"> | Date | string
@@ -365,6 +375,7 @@ export type RoomOrderByWithAggregationInput = {
   status?: Prisma.SortOrder
   config?: Prisma.SortOrder
   isPublic?: Prisma.SortOrder
+  practice?: Prisma.SortOrder
   hostId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -390,6 +401,7 @@ export type RoomScalarWhereWithAggregatesInput = {
   status?: Prisma.EnumRoomStatusWithAggregatesFilter<"Room"> | $Enums.RoomStatus
   config?: Prisma.JsonWithAggregatesFilter<"Room">
   isPublic?: Prisma.BoolWithAggregatesFilter<"Room"> | boolean
+  practice?: Prisma.BoolWithAggregatesFilter<"Room"> | boolean
   hostId?: Prisma.UuidWithAggregatesFilter<"Room"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Room"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Room"> | Date | string
@@ -407,6 +419,7 @@ export type RoomCreateInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -431,6 +444,7 @@ export type RoomUncheckedCreateInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   hostId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -455,6 +469,7 @@ export type RoomUpdateInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -479,6 +494,7 @@ export type RoomUncheckedUpdateInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   hostId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -503,6 +519,7 @@ export type RoomCreateManyInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   hostId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -520,6 +537,7 @@ export type RoomUpdateManyMutationInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -536,6 +554,7 @@ export type RoomUncheckedUpdateManyInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   hostId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -563,6 +582,7 @@ export type RoomCountOrderByAggregateInput = {
   status?: Prisma.SortOrder
   config?: Prisma.SortOrder
   isPublic?: Prisma.SortOrder
+  practice?: Prisma.SortOrder
   hostId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -586,6 +606,7 @@ export type RoomMaxOrderByAggregateInput = {
   code?: Prisma.SortOrder
   status?: Prisma.SortOrder
   isPublic?: Prisma.SortOrder
+  practice?: Prisma.SortOrder
   hostId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -602,6 +623,7 @@ export type RoomMinOrderByAggregateInput = {
   code?: Prisma.SortOrder
   status?: Prisma.SortOrder
   isPublic?: Prisma.SortOrder
+  practice?: Prisma.SortOrder
   hostId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -804,6 +826,7 @@ export type RoomCreateWithoutHostInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -827,6 +850,7 @@ export type RoomUncheckedCreateWithoutHostInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -879,6 +903,7 @@ export type RoomScalarWhereInput = {
   status?: Prisma.EnumRoomStatusFilter<"Room"> | $Enums.RoomStatus
   config?: Prisma.JsonFilter<"Room">
   isPublic?: Prisma.BoolFilter<"Room"> | boolean
+  practice?: Prisma.BoolFilter<"Room"> | boolean
   hostId?: Prisma.UuidFilter<"Room"> | string
   createdAt?: Prisma.DateTimeFilter<"Room"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Room"> | Date | string
@@ -896,6 +921,7 @@ export type RoomCreateWithoutMembershipsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -919,6 +945,7 @@ export type RoomUncheckedCreateWithoutMembershipsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   hostId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -958,6 +985,7 @@ export type RoomUpdateWithoutMembershipsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -981,6 +1009,7 @@ export type RoomUncheckedUpdateWithoutMembershipsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   hostId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1004,6 +1033,7 @@ export type RoomCreateWithoutWaitlistInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -1027,6 +1057,7 @@ export type RoomUncheckedCreateWithoutWaitlistInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   hostId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1066,6 +1097,7 @@ export type RoomUpdateWithoutWaitlistInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1089,6 +1121,7 @@ export type RoomUncheckedUpdateWithoutWaitlistInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   hostId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1112,6 +1145,7 @@ export type RoomCreateWithoutAccountsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -1135,6 +1169,7 @@ export type RoomUncheckedCreateWithoutAccountsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   hostId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1174,6 +1209,7 @@ export type RoomUpdateWithoutAccountsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1197,6 +1233,7 @@ export type RoomUncheckedUpdateWithoutAccountsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   hostId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1220,6 +1257,7 @@ export type RoomCreateWithoutTransactionsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -1243,6 +1281,7 @@ export type RoomUncheckedCreateWithoutTransactionsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   hostId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1282,6 +1321,7 @@ export type RoomUpdateWithoutTransactionsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1305,6 +1345,7 @@ export type RoomUncheckedUpdateWithoutTransactionsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   hostId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1328,6 +1369,7 @@ export type RoomCreateWithoutHandsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -1351,6 +1393,7 @@ export type RoomUncheckedCreateWithoutHandsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   hostId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1390,6 +1433,7 @@ export type RoomUpdateWithoutHandsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1413,6 +1457,7 @@ export type RoomUncheckedUpdateWithoutHandsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   hostId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1436,6 +1481,7 @@ export type RoomCreateWithoutTopUpsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -1459,6 +1505,7 @@ export type RoomUncheckedCreateWithoutTopUpsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   hostId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1498,6 +1545,7 @@ export type RoomUpdateWithoutTopUpsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1521,6 +1569,7 @@ export type RoomUncheckedUpdateWithoutTopUpsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   hostId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1544,6 +1593,7 @@ export type RoomCreateWithoutCashOutsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -1567,6 +1617,7 @@ export type RoomUncheckedCreateWithoutCashOutsInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   hostId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1606,6 +1657,7 @@ export type RoomUpdateWithoutCashOutsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1629,6 +1681,7 @@ export type RoomUncheckedUpdateWithoutCashOutsInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   hostId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1652,6 +1705,7 @@ export type RoomCreateManyHostInput = {
   status?: $Enums.RoomStatus
   config: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic: boolean
+  practice?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   closingAt?: Date | string | null
@@ -1668,6 +1722,7 @@ export type RoomUpdateWithoutHostInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1691,6 +1746,7 @@ export type RoomUncheckedUpdateWithoutHostInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1714,6 +1770,7 @@ export type RoomUncheckedUpdateManyWithoutHostInput = {
   status?: Prisma.EnumRoomStatusFieldUpdateOperationsInput | $Enums.RoomStatus
   config?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   isPublic?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  practice?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closingAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1815,6 +1872,7 @@ export type RoomSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   status?: boolean
   config?: boolean
   isPublic?: boolean
+  practice?: boolean
   hostId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1841,6 +1899,7 @@ export type RoomSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   status?: boolean
   config?: boolean
   isPublic?: boolean
+  practice?: boolean
   hostId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1859,6 +1918,7 @@ export type RoomSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   status?: boolean
   config?: boolean
   isPublic?: boolean
+  practice?: boolean
   hostId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1877,6 +1937,7 @@ export type RoomSelectScalar = {
   status?: boolean
   config?: boolean
   isPublic?: boolean
+  practice?: boolean
   hostId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1888,7 +1949,7 @@ export type RoomSelectScalar = {
   rebuiltHandNo?: boolean
 }
 
-export type RoomOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "code" | "status" | "config" | "isPublic" | "hostId" | "createdAt" | "updatedAt" | "closingAt" | "closedAt" | "lastHandNo" | "ownerEpoch" | "rebuiltEpoch" | "rebuiltHandNo", ExtArgs["result"]["room"]>
+export type RoomOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "code" | "status" | "config" | "isPublic" | "practice" | "hostId" | "createdAt" | "updatedAt" | "closingAt" | "closedAt" | "lastHandNo" | "ownerEpoch" | "rebuiltEpoch" | "rebuiltHandNo", ExtArgs["result"]["room"]>
 export type RoomInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   host?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   memberships?: boolean | Prisma.Room$membershipsArgs<ExtArgs>
@@ -1937,6 +1998,11 @@ export type $RoomPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      * Denormalised from config so the lobby can filter public rooms without parsing JSON.
      */
     isPublic: boolean
+    /**
+     * config.practiceChips, fixed at creation (a trigger refuses a change): its escrows hold practice
+     * chips, paid from and to practice wallets only (docs/dev/money-flows.md, "Practice chips").
+     */
+    practice: boolean
     hostId: string
     createdAt: Date
     updatedAt: Date
@@ -2396,6 +2462,7 @@ export interface RoomFieldRefs {
   readonly status: Prisma.FieldRef<"Room", 'RoomStatus'>
   readonly config: Prisma.FieldRef<"Room", 'Json'>
   readonly isPublic: Prisma.FieldRef<"Room", 'Boolean'>
+  readonly practice: Prisma.FieldRef<"Room", 'Boolean'>
   readonly hostId: Prisma.FieldRef<"Room", 'String'>
   readonly createdAt: Prisma.FieldRef<"Room", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Room", 'DateTime'>

@@ -6,6 +6,9 @@ import {
   escrowAccount,
   InsufficientFundsError,
   isUniqueViolation,
+  PRACTICE_REFILL_CHIPS,
+  practiceWalletAccount,
+  refillPracticeWallet,
   walletAccount,
   type Prisma,
   type TxClient,
@@ -91,7 +94,13 @@ export class Seating {
         const result = await this.store.transaction(async (tx) => {
           await this.checkRoomCap(tx, hostId);
           const room = await tx.room.create({
-            data: { code: sixDigits(), config: stored, isPublic: config.listed, hostId },
+            data: {
+              code: sixDigits(),
+              config: stored,
+              isPublic: config.listed,
+              practice: config.practiceChips,
+              hostId,
+            },
             select: { id: true, code: true, status: true, hostId: true, createdAt: true },
           });
           const seat = sit ? await this.seatIn(tx, { ...room, lastHandNo: 0 }, config, hostId, sit) : null;
@@ -121,15 +130,24 @@ export class Seating {
     const attempt = await this.o.joinGuard.joinByCode(userId, address);
     let result: SeatResult;
     let change: WaitlistChange | undefined;
+    // A wallet short of the buy-in is refused whatever the code names, except at a practice room,
+    // which pays from the free practice wallet: such a join learns only what any join does.
+    let short: LobbyError | null = null;
     try {
-      await this.checkBeforeLookup(userId, code, req);
+      short = await this.checkBeforeLookup(userId, code, req);
       result = await this.store.transaction(async (tx) => {
         const room = await this.store.lockRoom(tx, { code });
+        if (short && this.store.readConfig(room.config, room.id)?.practiceChips !== true) throw short;
         change = new WaitlistChange(room.id, room.code);
         return this.seatInLocked(tx, room, userId, req, change);
       });
     } catch (err) {
       if (err instanceof LobbyError && HIDDEN_BY_CODE.has(err.code)) {
+        // A short wallet's join is answered the same for every code, and counted as it always was.
+        if (short) {
+          await attempt.succeeded();
+          throw short;
+        }
         await attempt.failed();
         throw noRoomForCode();
       }
@@ -145,10 +163,11 @@ export class Seating {
   /**
    * The refusals that depend on the user alone, decided before the room is looked up so that they
    * can't say whether a code exists: an Idempotency-Key already used for another join
-   * (idempotency_conflict), a wallet that doesn't cover the buy-in (insufficient_funds). A repeat of
-   * an earlier join (same key, code and buy-in) goes on to be answered from the ledger.
+   * (idempotency_conflict), a wallet that doesn't cover the buy-in (insufficient_funds: returned, and
+   * the answer unless the code names a practice room). A repeat of an earlier join (same key, code
+   * and buy-in) goes on to be answered from the ledger.
    */
-  private async checkBeforeLookup(userId: string, code: string, req: SeatRequest): Promise<void> {
+  private async checkBeforeLookup(userId: string, code: string, req: SeatRequest): Promise<LobbyError | null> {
     if (req.idempotencyKey) {
       const earlier = await this.o.prisma.ledgerTransaction.findUnique({
         where: { idempotencyKey: `join:${userId}:${req.idempotencyKey}` },
@@ -165,16 +184,17 @@ export class Seating {
             'that Idempotency-Key was used for a different request',
           );
         }
-        return;
+        return null;
       }
     }
     const wallet = await accountBalance(this.o.prisma, walletAccount(userId));
     if (wallet < BigInt(req.buyIn)) {
-      throw new LobbyError(ApiErrorCode.INSUFFICIENT_FUNDS, 'your wallet does not cover that buy-in', {
+      return new LobbyError(ApiErrorCode.INSUFFICIENT_FUNDS, 'your wallet does not cover that buy-in', {
         wallet: Number(wallet),
         buy_in: req.buyIn,
       });
     }
+    return null;
   }
 
   /** room_limit_reached when the host already has as many open rooms as one may; locks the host's row. */
@@ -226,6 +246,9 @@ export class Seating {
       },
     });
     const wallet = await accountBalance(this.o.prisma, walletAccount(userId));
+    // A practice room's buy-in comes from the practice wallet, refilled up to at least this much.
+    const practice = await accountBalance(this.o.prisma, practiceWalletAccount(userId));
+    const practiceAffords = practice > PRACTICE_REFILL_CHIPS ? practice : PRACTICE_REFILL_CHIPS;
     let unaffordable = false;
     for (const candidate of candidates) {
       const config = this.store.readConfig(candidate.config, candidate.id);
@@ -235,7 +258,7 @@ export class Seating {
       if (candidate._count.memberships >= config.seats) continue;
       let amount = buyInChips;
       if (amount === undefined) {
-        amount = Math.min(config.buyIn.max, Number(wallet));
+        amount = Math.min(config.buyIn.max, Number(config.practiceChips ? practiceAffords : wallet));
         if (amount < config.buyIn.min) {
           unaffordable = true;
           continue;
@@ -339,6 +362,16 @@ export class Seating {
       data: { roomId: room.id, userId, seat, buyIn: BigInt(req.buyIn), joinedAfterHand: room.lastHandNo },
       select: { id: true },
     });
+    // Practice chips are free: a practice wallet short of the buy-in is refilled first (the buy-in
+    // then comes from it, never from the real wallet).
+    if (config.practiceChips) {
+      await refillPracticeWallet(tx, {
+        userId,
+        need: BigInt(req.buyIn),
+        idempotencyKey: `practice-refill:${membership.id}`,
+        alsoLock: [escrowAccount(room.id, userId)],
+      });
+    }
     try {
       await buyIn(tx, {
         userId,

@@ -6,6 +6,7 @@ import {
   InsufficientFundsError,
   pendingTopUpsByUser,
   recordTopUp,
+  refillPracticeWallet,
   requestCashOut,
   walletAccount,
   type CashOutOutcome,
@@ -94,13 +95,23 @@ export class SeatStacks {
           { min: config.buyIn.min, max: config.buyIn.max, stack: Number(escrow) },
         );
       }
+      const ledgerKey = key ?? `top-up:${membership.id}:${randomUUID()}`;
+      // Practice chips are free: the practice wallet is refilled first if it is short.
+      if (config.practiceChips) {
+        await refillPracticeWallet(tx, {
+          userId,
+          need: BigInt(amount),
+          idempotencyKey: `practice-refill:${ledgerKey}`,
+          alsoLock: [escrowAccount(room.id, userId)],
+        });
+      }
       try {
         const row = await recordTopUp(tx, {
           roomId: room.id,
           userId,
           membershipId: membership.id,
           amount: BigInt(amount),
-          idempotencyKey: key ?? `top-up:${membership.id}:${randomUUID()}`,
+          idempotencyKey: ledgerKey,
           applyNow: this.o.cashOutMode === CashOutMode.LEDGER,
           lastHandNo: room.last_hand_no,
           now: this.o.clock.now(),

@@ -186,10 +186,15 @@ export function registerAccountRoutes(app: OpenAPIHono<Env>, deps: AccountRoutes
   );
 
   async function meJson(auth: Pick<AuthenticatedUser, 'userId' | 'name' | 'locale'>) {
-    const [wallet, seats] = await Promise.all([accounts.wallet(auth.userId), rooms.seatsOf(auth.userId)]);
+    const [wallet, practiceWallet, seats] = await Promise.all([
+      accounts.wallet(auth.userId),
+      accounts.practiceWallet(auth.userId),
+      rooms.seatsOf(auth.userId),
+    ]);
     return {
       user: { id: auth.userId, name: auth.name },
       wallet: chips(wallet),
+      practice_wallet: chips(practiceWallet),
       seats: seats.map((s) => ({ session_id: s.roomId, code: s.code, seat: s.seat, stack: chips(s.stack) })),
       locale: auth.locale,
     };
