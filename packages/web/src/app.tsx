@@ -125,6 +125,11 @@ export function App({ app }: { readonly app: AppState }) {
             >
               {chips(auth.me.wallet)}
             </a>
+            {auth.me.practice_wallet > 0 && (
+              <span className="wallet wallet--practice" data-testid="practice-wallet">
+                {t('app.practiceWallet', { amount: chips(auth.me.practice_wallet) })}
+              </span>
+            )}
             <button
               type="button"
               className="btn btn--ghost"

@@ -12,6 +12,7 @@ export const en = {
     skipToContent: 'Skip to content',
     homeLabel: 'Felt lobby',
     walletLabel: 'Wallet: {{amount}} chips. Show the wallet history',
+    practiceWallet: 'Practice chips: {{amount}}',
     logOut: 'Log out',
     language: 'Language',
     sessionEnded: 'Your session has ended. Log in again.',
@@ -118,6 +119,9 @@ export const en = {
     botFill: 'Fill empty seats with bots',
     botTarget: 'Players to fill up to',
     listed: 'List it in the lobby (otherwise join by code only)',
+    practiceChips: 'Practice chips',
+    practiceChipsHint:
+      'Play for free chips that are never real money: every player pays from a practice wallet that refills when they sit down. A practice room takes no rake.',
     houseRules: 'House rules',
     betting: 'Betting',
     shortAllInBlind: 'Big blind all-in for less',

@@ -58,6 +58,18 @@ describe('room form', () => {
     expect(check.sitBuyIn).toBe(1000);
   });
 
+  it('a practice room asks for no rake and sends none, whatever was typed', () => {
+    const form = { ...EMPTY_ROOM_FORM, practiceChips: true, rakePercent: '5', rakeCap: '30' };
+    const input = toConfigInput(form);
+    expect(input).toMatchObject({ practiceChips: true });
+    expect(input).not.toHaveProperty('rake');
+    const check = checkRoomForm(form);
+    expect([...check.issues]).toEqual([]);
+    expect(check.config).toMatchObject({ practiceChips: true, rake: { percent: 0 } });
+    // Unticked, the box sends nothing: a real-chip room as before.
+    expect(toConfigInput({ ...form, practiceChips: false })).not.toHaveProperty('practiceChips');
+  });
+
   it("reports the parser's messages by field, and a buy-in outside the range", () => {
     const bad = checkRoomForm({ ...EMPTY_ROOM_FORM, stakes: { smallBlind: '5', bigBlind: '2' }, sitBuyIn: '1' });
     expect(bad.config).toBeNull();

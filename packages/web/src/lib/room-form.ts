@@ -43,6 +43,8 @@ export interface RoomForm {
   readonly botTarget: string;
   readonly handsPerVariant: string;
   readonly listed: boolean;
+  /** Free practice chips instead of the wallet's (no rake). */
+  readonly practiceChips: boolean;
   /** House rules (docs/engine.md). */
   readonly shortAllInBlind: RoomRules['shortAllInBlind'];
   readonly oddChips: RoomRules['oddChips'];
@@ -78,6 +80,7 @@ export const EMPTY_ROOM_FORM: RoomForm = {
   botTarget: '',
   handsPerVariant: '',
   listed: true,
+  practiceChips: false,
   shortAllInBlind: 'full_blind',
   oddChips: 'one_each',
   raiseCap: 'default',
@@ -171,16 +174,19 @@ export function toConfigInput(form: RoomForm): RoomConfigInput {
       refillSeconds: num(form.refillSeconds),
       refillEveryHands: num(form.refillEveryHands),
     }),
-    rake: defined({
-      percent: num(form.rakePercent),
-      cap: num(form.rakeCap),
-      headsUpPercent: num(form.rakeHeadsUp),
-      noFlopNoDrop: form.noFlopNoDrop,
-    }),
+    rake: form.practiceChips
+      ? undefined
+      : defined({
+          percent: num(form.rakePercent),
+          cap: num(form.rakeCap),
+          headsUpPercent: num(form.rakeHeadsUp),
+          noFlopNoDrop: form.noFlopNoDrop,
+        }),
     startHand: { autoStart: form.autoStart, hostMayForceStart: form.hostMayForceStart },
     botFill: form.botFill ? { mode: 'fill', targetPlayers: num(form.botTarget) } : { mode: 'off' },
     rotation: isMixedGame(form.game) ? defined({ handsPerVariant: num(form.handsPerVariant) }) : undefined,
     listed: form.listed,
+    ...(form.practiceChips ? { practiceChips: true } : {}),
     rules: defined({
       shortAllInBlind: form.shortAllInBlind === 'full_blind' ? undefined : form.shortAllInBlind,
       oddChips: form.oddChips === 'one_each' ? undefined : form.oddChips,

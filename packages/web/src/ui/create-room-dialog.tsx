@@ -192,35 +192,42 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
           </div>
         </fieldset>
 
-        <fieldset>
-          <legend>{t('room.rake')}</legend>
-          <div className="form__row">
-            <NumberField
-              label={t('room.rakePercent')}
-              value={form.rakePercent}
-              onChange={(v) => set('rakePercent', v)}
-              placeholder="0"
-              step="0.01"
-              error={issue('rake.percent')}
+        {/* A practice room takes no rake: the rake is not asked for (nor sent). */}
+        {!form.practiceChips && (
+          <fieldset>
+            <legend>{t('room.rake')}</legend>
+            <div className="form__row">
+              <NumberField
+                label={t('room.rakePercent')}
+                value={form.rakePercent}
+                onChange={(v) => set('rakePercent', v)}
+                placeholder="0"
+                step="0.01"
+                error={issue('rake.percent')}
+              />
+              <NumberField
+                label={t('room.rakeCap')}
+                value={form.rakeCap}
+                onChange={(v) => set('rakeCap', v)}
+                placeholder={t('room.rakeCapPlaceholder')}
+                error={issue('rake.cap')}
+              />
+              <NumberField
+                label={t('room.rakeHeadsUp')}
+                value={form.rakeHeadsUp}
+                onChange={(v) => set('rakeHeadsUp', v)}
+                placeholder={t('room.rakeHeadsUpPlaceholder')}
+                step="0.01"
+                error={issue('rake.headsUpPercent')}
+              />
+            </div>
+            <Check
+              label={t('room.noFlopNoDrop')}
+              checked={form.noFlopNoDrop}
+              onChange={(v) => set('noFlopNoDrop', v)}
             />
-            <NumberField
-              label={t('room.rakeCap')}
-              value={form.rakeCap}
-              onChange={(v) => set('rakeCap', v)}
-              placeholder={t('room.rakeCapPlaceholder')}
-              error={issue('rake.cap')}
-            />
-            <NumberField
-              label={t('room.rakeHeadsUp')}
-              value={form.rakeHeadsUp}
-              onChange={(v) => set('rakeHeadsUp', v)}
-              placeholder={t('room.rakeHeadsUpPlaceholder')}
-              step="0.01"
-              error={issue('rake.headsUpPercent')}
-            />
-          </div>
-          <Check label={t('room.noFlopNoDrop')} checked={form.noFlopNoDrop} onChange={(v) => set('noFlopNoDrop', v)} />
-        </fieldset>
+          </fieldset>
+        )}
 
         <fieldset>
           <legend>{t('room.table')}</legend>
@@ -241,6 +248,12 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
             />
           )}
           <Check label={t('room.listed')} checked={form.listed} onChange={(v) => set('listed', v)} />
+          <Check
+            label={t('room.practiceChips')}
+            checked={form.practiceChips}
+            onChange={(v) => set('practiceChips', v)}
+          />
+          {form.practiceChips && <p className="hint">{t('room.practiceChipsHint')}</p>}
         </fieldset>
 
         <details className="room-form__rules">
