@@ -261,6 +261,7 @@ describe('wire shapes', () => {
       players: 1,
       buy_in: { min: LOAD_BUY_IN, max: 2 * LOAD_BUY_IN },
       listed: false,
+      practice: false,
       host_id: '5d0c8f0e-8c4b-4b8e-9d6e-2a1f3c4b5d6e',
       created_at: '2026-01-01T00:00:00.000Z',
       waitlist: 0,

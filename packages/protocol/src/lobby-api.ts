@@ -229,6 +229,11 @@ export const roomSummarySchema = z.object({
   players: z.number().int(),
   buy_in: z.object({ min: chips, max: chips }),
   listed: z.boolean(),
+  practice: z
+    .boolean()
+    .describe(
+      'Plays for practice chips (config.practiceChips): free chips from the practice wallet, never the real one',
+    ),
   host_id: z.uuid(),
   created_at: z.iso.datetime(),
   waitlist: z.number().int().nonnegative().describe('Players waiting for a seat (POST /api/rooms/{id}/waitlist)'),

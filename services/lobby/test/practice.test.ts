@@ -41,10 +41,14 @@ describe('a practice room', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const roomId = created.body.session_id;
     expect((await h.db.prisma.room.findUniqueOrThrow({ where: { id: roomId } })).practice).toBe(true);
-    const detail = await host.get<{ config: { practiceChips: boolean; rake: { percent: number } } }>(
+    const detail = await host.get<{ practice: boolean; config: { practiceChips: boolean; rake: { percent: number } } }>(
       `/api/rooms/${roomId}`,
     );
     expect(detail.body.config).toMatchObject({ practiceChips: true, rake: { percent: 0 } });
+    // The room list says so too, so that nobody mistakes it for a real-chip table.
+    expect(detail.body.practice).toBe(true);
+    const listed = await host.get<{ rooms: { session_id: string; practice: boolean }[] }>('/api/rooms');
+    expect(listed.body.rooms.find((r) => r.session_id === roomId)?.practice).toBe(true);
     expect(await me(host)).toMatchObject({
       wallet: 10_000,
       practice_wallet: Number(PRACTICE_REFILL_CHIPS) - 500,

@@ -293,6 +293,7 @@ describe('list, get and quick join', () => {
         players: 1,
         buy_in: { min: 80, max: 200 },
         listed: true,
+        practice: false,
         host_id: host.id,
       });
       expect(all.body.rooms[2]).toMatchObject({ game: 'stud', limit: 'fl', stakes: '10/20', players: 0 });

@@ -591,6 +591,7 @@ describe('FeltClient: the live lobby', () => {
     players: 0,
     buy_in: { min: 40, max: 200 },
     listed: true,
+    practice: false,
     host_id: '00000000-0000-4000-8000-000000000999',
     created_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
     waitlist: 0,

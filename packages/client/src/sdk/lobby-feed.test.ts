@@ -13,6 +13,7 @@ const room = (n: number, players = 0): LobbyRoomSummary => ({
   players,
   buy_in: { min: 40, max: 200 },
   listed: true,
+  practice: false,
   host_id: '00000000-0000-4000-8000-000000000999',
   created_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
   waitlist: 0,

@@ -63,6 +63,7 @@ export const en = {
     colPlayers: 'Players',
     colBuyIn: 'Buy-in',
     colCode: 'Code',
+    practice: 'practice chips',
     colActions: 'Actions',
     open: 'Open',
     join: 'Join',

@@ -61,6 +61,7 @@ export const zhCN: Catalog = {
     colPlayers: '玩家',
     colBuyIn: '买入',
     colCode: '房间号',
+    practice: '练习筹码',
     colActions: '操作',
     open: '打开',
     join: '加入',

@@ -14,6 +14,7 @@ function room(id: number, over: Partial<LobbyRoomSummary> = {}): LobbyRoomSummar
     players: 1,
     buy_in: { min: 40, max: 200 },
     listed: true,
+    practice: false,
     host_id: '00000000-0000-4000-8000-000000000001',
     created_at: `2026-12-02T09:00:0${id}.000Z`,
     waitlist: 0,

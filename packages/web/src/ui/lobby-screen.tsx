@@ -322,7 +322,15 @@ export function RoomsTable({
         {rooms.map((r) => (
           <tr key={r.session_id} data-room={r.code}>
             <td>{gameShortTitle(r.game, r.limit)}</td>
-            <td>{r.stakes}</td>
+            <td>
+              {r.stakes}
+              {r.practice && (
+                <span className="hint" data-testid="practice-room">
+                  {' · '}
+                  {t('lobby.practice')}
+                </span>
+              )}
+            </td>
             <td>
               {r.players}/{r.seats}
               {r.waitlist > 0 && (

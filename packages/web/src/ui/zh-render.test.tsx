@@ -171,6 +171,7 @@ const ROOM: LobbyRoomSummary = {
   players: 2,
   buy_in: { min: 40, max: 400 },
   listed: true,
+  practice: false,
   host_id: ME.user.id,
   created_at: '2026-01-01T00:00:00.000Z',
   waitlist: 0,

@@ -42,6 +42,7 @@ export function summaryJson(r: RoomSummary) {
     players: r.players,
     buy_in: { min: r.config.buyIn.min, max: r.config.buyIn.max },
     listed: r.config.listed,
+    practice: r.config.practiceChips,
     host_id: r.hostId,
     created_at: r.createdAt.toISOString(),
     waitlist: r.waitlist,
