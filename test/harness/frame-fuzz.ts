@@ -9,6 +9,8 @@ export interface FuzzContext {
   readonly handId: string | null;
   /** The gateway's GATEWAY_MAX_PAYLOAD. */
   readonly maxPayload: number;
+  /** The gateway's GATEWAY_MAX_BLIND_PAYLOAD (blind_shuffle frames only). */
+  readonly maxBlindPayload: number;
 }
 
 /** One generated WebSocket frame: exact bytes, sent as a text or a binary frame. */
@@ -262,16 +264,25 @@ function invalidUtf8(ctx: FuzzContext): fc.Arbitrary<FuzzFrame> {
   });
 }
 
-/** Frames over the payload limit: up to twice it (read, then closed with 1009), and past that. */
-function oversized(maxPayload: number): fc.Arbitrary<FuzzFrame> {
+/**
+ * Frames over the payload limit: up to uWS's read limit (read, then closed with 1009: none is a
+ * blind_shuffle), and past that.
+ */
+function oversized(ctx: FuzzContext): fc.Arbitrary<FuzzFrame> {
+  const readLimit = uwsReadLimit(ctx);
   const of = (label: string, min: number, max: number) =>
     fc
       .tuple(fc.integer({ min, max }), fc.boolean())
       .map(([n, binary]) => ({ label, bytes: Buffer.alloc(n, binary ? 0xab : 0x7b), binary }));
   return fc.oneof(
-    of('oversized', maxPayload + 1, 2 * maxPayload),
-    of('oversized-unread', 2 * maxPayload + 1, 3 * maxPayload),
+    of('oversized', ctx.maxPayload + 1, readLimit),
+    of('oversized-unread', readLimit + 1, readLimit + ctx.maxPayload),
   );
+}
+
+/** The largest frame uWS reads (services/gateway/src/gateway.ts, maxPayloadLength). */
+export function uwsReadLimit(limits: { readonly maxPayload: number; readonly maxBlindPayload: number }): number {
+  return Math.max(2 * limits.maxPayload, limits.maxBlindPayload);
 }
 
 /**
@@ -294,6 +305,6 @@ export function fuzzFrame(ctx: FuzzContext): fc.Arbitrary<FuzzFrame> {
       ),
     },
     { weight: 3, arbitrary: invalidUtf8(ctx) },
-    { weight: 3, arbitrary: oversized(ctx.maxPayload) },
+    { weight: 3, arbitrary: oversized(ctx) },
   );
 }
