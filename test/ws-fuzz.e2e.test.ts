@@ -318,7 +318,14 @@ describe('WebSocket fuzz through a real gateway and worker', () => {
       expect(slices.length).toBeGreaterThanOrEqual(TARGET_FRAMES / SLICE_FRAMES);
       for (const l of lanes) expect(l.lane.frames).toBeGreaterThan(TARGET_FRAMES / LANES / 4);
       // Every kind of refusal and close happened, so the run covered what it claims.
-      for (const kind of ['error:bad_json', 'error:invalid_frame', 'error:unknown_type', 'error:not_joined', 'pong'])
+      for (const kind of [
+        'error:bad_json',
+        'error:invalid_frame',
+        'error:unknown_type',
+        'error:not_joined',
+        'error:not_engine_blind',
+        'pong',
+      ])
         expect(stats.answers.get(kind) ?? 0, kind).toBeGreaterThan(0);
       expect(stats.closes.get(1009) ?? 0).toBeGreaterThan(0);
       expect(stats.closes.get(1006) ?? 0).toBeGreaterThan(0);
