@@ -1,7 +1,7 @@
 // Invariant 11 of docs/architecture.md at the gateway, whose limits were once per socket only: its caps
 // on open sockets per account and per client address (close 4029), the payload limit enforced by uWS
-// before a frame is buffered, and the cap on tables per socket (`limit_reached`), through real
-// gateways, a worker and the lobby.
+// before a frame is buffered (and the larger one of blind_shuffle frames alone), and the cap on tables
+// per socket (`limit_reached`), through real gateways, a worker and the lobby.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, TEST_ORIGIN, type GatewayHandle } from './harness/cluster.js';
@@ -12,6 +12,8 @@ import { sessionCookie } from './harness/session.js';
 /** The gateway's close code for the socket caps (services/gateway/src/close-codes.ts). */
 const TOO_MANY_SOCKETS = 4029;
 const MAX_PAYLOAD = 16384;
+/** GATEWAY_MAX_BLIND_PAYLOAD's default: also uWS's read limit at the defaults (it is over 2 × 16384). */
+const MAX_BLIND_PAYLOAD = 131072;
 
 let cluster: Cluster;
 let lobby: LobbyClient;
@@ -21,6 +23,9 @@ let capped: GatewayHandle;
 let proxied: GatewayHandle;
 /** Every limit at its default. */
 let plain: GatewayHandle;
+/** GATEWAY_MAX_PAYLOAD 65536, GATEWAY_MAX_BLIND_PAYLOAD 110000: uWS reads up to 131072 bytes. */
+let blindLimits: GatewayHandle;
+const BLIND_LIMITS = { payload: 65_536, blind: 110_000 } as const;
 const opened: RawSocket[] = [];
 
 beforeAll(async () => {
@@ -32,6 +37,10 @@ beforeAll(async () => {
   });
   proxied = await cluster.addGateway({ GATEWAY_TRUST_PROXY: '1', GATEWAY_MAX_SOCKETS_PER_ADDRESS: '2' });
   plain = await cluster.addGateway();
+  blindLimits = await cluster.addGateway({
+    GATEWAY_MAX_PAYLOAD: String(BLIND_LIMITS.payload),
+    GATEWAY_MAX_BLIND_PAYLOAD: String(BLIND_LIMITS.blind),
+  });
   await cluster.startLobby();
   for (const g of cluster.gateways) await cluster.waitReady(g.httpUrl);
   lobby = new LobbyClient(cluster.lobby!.url);
@@ -158,7 +167,7 @@ describe('payload limit', () => {
     return `${head}${'x'.repeat(bytes - head.length - 2)}"}`;
   };
 
-  it('answers a frame at the limit, closes with 1009 past it, and past twice the limit uWS drops the connection unread', async () => {
+  it("answers a frame at the limit, closes with 1009 past it, and past uWS's read limit drops the connection unread", async () => {
     const cookie = await cookieFor();
     const oversized = async () =>
       metricValue(await metrics(plain), 'felt_gateway_messages_in_total', { type: 'oversized' });
@@ -172,29 +181,143 @@ describe('payload limit', () => {
     expect(await atLimit.next((m) => m.type === 'error')).toMatchObject({ code: 'invalid_frame' });
     expect(await atLimit.probe()).toEqual({ pong: true });
 
-    for (const size of [MAX_PAYLOAD + 1, 2 * MAX_PAYLOAD]) {
+    // uWS reads up to the larger of twice GATEWAY_MAX_PAYLOAD and GATEWAY_MAX_BLIND_PAYLOAD (so that
+    // a blind_shuffle can be read whole); every other frame over GATEWAY_MAX_PAYLOAD closes with 1009.
+    const read = [MAX_PAYLOAD + 1, 2 * MAX_PAYLOAD, 2 * MAX_PAYLOAD + 1, MAX_BLIND_PAYLOAD];
+    for (const size of read) {
       const s = await kept(plain, { cookie });
       s.send(frameOf(size));
       expect((await s.closed).code, `${size} bytes`).toBe(1009);
     }
-    expect(await oversized()).toBe(before.oversized + 2);
+    expect(await oversized()).toBe(before.oversized + read.length);
 
     // Past uWS's maxPayloadLength the frame's header is enough: the connection is dropped without
     // a close frame (1006 at the client), and the frame never reaches the gateway's handler.
-    for (const size of [2 * MAX_PAYLOAD + 1, 3 * MAX_PAYLOAD, 4 * 1024 * 1024]) {
+    for (const size of [MAX_BLIND_PAYLOAD + 1, 4 * 1024 * 1024]) {
       const s = await kept(plain, { cookie });
       s.send(frameOf(size));
       expect((await s.closed).code, `${size} bytes`).toBe(1006);
     }
-    expect(await unread()).toBe(before.unread + 3);
-    expect(await oversized()).toBe(before.oversized + 2);
+    expect(await unread()).toBe(before.unread + 2);
+    expect(await oversized()).toBe(before.oversized + read.length);
     // Fragments count together: a message sent in small fragments is refused the same way.
     const fragmented = await kept(plain, { cookie });
     const chunk = Buffer.from('x'.repeat(4096));
-    for (let i = 0; i < 12; i++) fragmented.ws.send(chunk, { binary: false, fin: false });
+    const chunks = MAX_BLIND_PAYLOAD / chunk.length + 1;
+    for (let i = 0; i < chunks - 1; i++) fragmented.ws.send(chunk, { binary: false, fin: false });
     fragmented.ws.send(chunk, { binary: false, fin: true });
     expect((await fragmented.closed).code).toBe(1006);
-    expect(await unread()).toBe(before.unread + 4);
+    expect(await unread()).toBe(before.unread + 3);
+    await allHealthy();
+  });
+});
+
+describe('engine-blind frames past the payload limit', () => {
+  const HAND = '11111111-1111-4111-8111-111111111111';
+  const hex = (n: number) => (n % 256).toString(16).padStart(2, '0').repeat(32);
+  let host: SignedUpUser;
+  let tableId: string;
+
+  /** A blind_shuffle (schema-valid, not a valid proof) of at most `bytes` bytes, as close to it as openings allow. */
+  function blindShuffle(bytes: number, commandId: string): string {
+    const frame = (openings: number) =>
+      JSON.stringify({
+        type: 'blind_shuffle',
+        table_id: tableId,
+        hand_id: HAND,
+        command_id: commandId,
+        output: Array.from({ length: 52 }, (_, i) => ({ c1: hex(i), c2: hex(i + 1) })),
+        proof: {
+          openings: Array.from({ length: openings }, (_, k) =>
+            k % 2 === 0
+              ? { seed: hex(k) }
+              : {
+                  perm: Array.from({ length: 52 }, (_, j) => (j + k) % 52),
+                  rand: Array.from({ length: 52 }, (_, j) => hex(j)),
+                },
+          ),
+        },
+      });
+    let n = 1;
+    while (n < 256 && frame(n + 1).length <= bytes) n++;
+    return frame(n);
+  }
+
+  beforeAll(async () => {
+    host = await lobby.signUp(`blind-${randomUUID().slice(0, 8)}`);
+    tableId = (await lobby.createRoom(host, { startHand: { autoStart: false } })).sessionId;
+  });
+
+  async function joined(gateway: GatewayHandle): Promise<RawSocket> {
+    const s = await kept(gateway, { cookie: host.cookie });
+    s.send({ type: 'join_table', table_id: tableId });
+    await s.next((m) => m.type === 'table_state' && m.table_id === tableId);
+    return s;
+  }
+
+  it('forwards a ~100 KB blind_shuffle to the worker, which refuses it with not_engine_blind; a ~100 KB chat still closes 1009', async () => {
+    const s = await joined(plain);
+    const big = blindShuffle(100_000, 'shuffle-1');
+    expect(big.length).toBeGreaterThan(90_000);
+    expect(big.length).toBeLessThanOrEqual(100_000);
+    s.send(big);
+    expect(await s.next((m) => m.type === 'error' && m.command_id === 'shuffle-1')).toMatchObject({
+      code: 'not_engine_blind',
+      table_id: tableId,
+    });
+    // The other two frames, small, get the same answer.
+    s.send({
+      type: 'blind_key',
+      table_id: tableId,
+      hand_id: HAND,
+      command_id: 'key-1',
+      proof: { Y: hex(1), c: hex(2), s: hex(3) },
+    });
+    s.send({
+      type: 'blind_shares',
+      table_id: tableId,
+      hand_id: HAND,
+      command_id: 'shares-1',
+      shares: [{ position: 0, D: hex(4), c: hex(5), s: hex(6) }],
+    });
+    for (const id of ['key-1', 'shares-1']) {
+      expect(await s.next((m) => m.type === 'error' && m.command_id === id)).toMatchObject({
+        code: 'not_engine_blind',
+      });
+    }
+    // The same command again is answered the same (kept by its command_id), and the socket stays open.
+    const from = s.messages.length;
+    s.send(big);
+    expect(await s.next((m) => m.type === 'error' && m.command_id === 'shuffle-1', 10_000, from)).toMatchObject({
+      code: 'not_engine_blind',
+    });
+    expect(await s.probe()).toEqual({ pong: true });
+
+    const chat = await joined(plain);
+    chat.send({ type: 'chat', table_id: tableId, text: 'x'.repeat(100_000), command_id: 'chat-1' });
+    expect((await chat.closed).code).toBe(1009);
+    expect(chat.messages.some((m) => m.command_id === 'chat-1')).toBe(false);
+    // Over GATEWAY_MAX_BLIND_PAYLOAD, which is uWS's read limit at the defaults: dropped unread.
+    const over = await joined(plain);
+    over.send(blindShuffle(MAX_BLIND_PAYLOAD + 20_000, 'shuffle-2'));
+    expect((await over.closed).code).toBe(1006);
+    await closeAll([s]);
+    await allHealthy();
+  });
+
+  it('closes a blind_shuffle over GATEWAY_MAX_BLIND_PAYLOAD with 1009 where uWS reads it (twice GATEWAY_MAX_PAYLOAD is more)', async () => {
+    const s = await joined(blindLimits);
+    const fits = blindShuffle(BLIND_LIMITS.blind, 'fits');
+    expect(fits.length).toBeGreaterThan(BLIND_LIMITS.payload);
+    s.send(fits);
+    expect(await s.next((m) => m.type === 'error' && m.command_id === 'fits')).toMatchObject({
+      code: 'not_engine_blind',
+    });
+    const over = blindShuffle(2 * BLIND_LIMITS.payload, 'over');
+    expect(over.length).toBeGreaterThan(BLIND_LIMITS.blind);
+    s.send(over);
+    expect((await s.closed).code).toBe(1009);
+    expect(s.messages.some((m) => m.command_id === 'over')).toBe(false);
     await allHealthy();
   });
 });

@@ -25,7 +25,7 @@ const SLICE_TIMEOUT_MS = 90_000;
 /** Attacker sockets: well under the per-account cap (16), so none is refused for that. */
 const LANES = 8;
 const SEED = Number(process.env.FELT_FUZZ_SEED ?? 0x5eed13);
-const LIMITS: FuzzLimits = { maxPayload: 16384, maxTablesPerSocket: 16 };
+const LIMITS: FuzzLimits = { maxPayload: 16384, maxBlindPayload: 131072, maxTablesPerSocket: 16 };
 
 let cluster: Cluster;
 let gateway: GatewayHandle;
@@ -195,6 +195,7 @@ async function fuzz(record: HonestRecord): Promise<FuzzRun> {
         tableIds: [tableId, idleTableId],
         handId: honest[0]!.state?.hand_id ?? null,
         maxPayload: LIMITS.maxPayload,
+        maxBlindPayload: LIMITS.maxBlindPayload,
       };
       return fc.sample(fuzzFrame(ctx), { seed: SEED + i * 1_000_003 + batch++, numRuns: 250 }).reverse();
     };
@@ -206,7 +207,12 @@ async function fuzz(record: HonestRecord): Promise<FuzzRun> {
 
 describe('WebSocket fuzz through a real gateway and worker', () => {
   it('the generators make valid frames where they mean to, and every kind of bad frame', () => {
-    const ctx: FuzzContext = { tableIds: [randomUUID()], handId: randomUUID(), maxPayload: LIMITS.maxPayload };
+    const ctx: FuzzContext = {
+      tableIds: [randomUUID()],
+      handId: randomUUID(),
+      maxPayload: LIMITS.maxPayload,
+      maxBlindPayload: LIMITS.maxBlindPayload,
+    };
     for (const f of fc.sample(validFrame(ctx), { seed: SEED, numRuns: 2_000 }))
       expect(parseClientFrame(JSON.stringify(f)), JSON.stringify(f)).toMatchObject({ ok: true });
     const kinds = new Map<string, number>();
@@ -312,7 +318,14 @@ describe('WebSocket fuzz through a real gateway and worker', () => {
       expect(slices.length).toBeGreaterThanOrEqual(TARGET_FRAMES / SLICE_FRAMES);
       for (const l of lanes) expect(l.lane.frames).toBeGreaterThan(TARGET_FRAMES / LANES / 4);
       // Every kind of refusal and close happened, so the run covered what it claims.
-      for (const kind of ['error:bad_json', 'error:invalid_frame', 'error:unknown_type', 'error:not_joined', 'pong'])
+      for (const kind of [
+        'error:bad_json',
+        'error:invalid_frame',
+        'error:unknown_type',
+        'error:not_joined',
+        'error:not_engine_blind',
+        'pong',
+      ])
         expect(stats.answers.get(kind) ?? 0, kind).toBeGreaterThan(0);
       expect(stats.closes.get(1009) ?? 0).toBeGreaterThan(0);
       expect(stats.closes.get(1006) ?? 0).toBeGreaterThan(0);

@@ -230,6 +230,7 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
       FELT_COOKIE_SECURE: envFlag,
       FELT_SIGNUP_GRANT: envPositiveInt,
       GATEWAY_MAX_PAYLOAD: envPositiveInt,
+      GATEWAY_MAX_BLIND_PAYLOAD: envPositiveInt,
       GATEWAY_RATE_PER_SEC: envPositiveInt,
       GATEWAY_RATE_BURST: envPositiveInt,
       GATEWAY_MAX_SOCKETS: envPositiveInt,

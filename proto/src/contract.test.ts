@@ -64,6 +64,67 @@ describe('table contract', () => {
     expect(roundTrip(command({ $case: 'sitOut', sitOut: {} }, 'k')).commandId).toBe('k');
   });
 
+  it('round-trips the engine-blind commands: 32-byte values, a shuffle with both kinds of opening, shares', () => {
+    const b = (fill: number) => Buffer.alloc(32, fill);
+    const handId = '11111111-1111-4111-8111-111111111111';
+    const commands: ClientCommand['command'][] = [
+      { $case: 'blindKey', blindKey: { handId, y: b(1), c: b(2), s: b(3) } },
+      {
+        $case: 'blindShuffle',
+        blindShuffle: {
+          handId,
+          output: [
+            { c1: b(4), c2: b(5) },
+            { c1: b(6), c2: b(7) },
+          ],
+          openings: [
+            { opening: { $case: 'seed', seed: b(8) } },
+            { opening: { $case: 'perm', perm: { perm: [1, 0], rand: [b(9), b(10)] } } },
+            // A zero permutation entry and an all-zero value are sent, not dropped.
+            { opening: { $case: 'perm', perm: { perm: [0, 1], rand: [b(0), b(255)] } } },
+          ],
+        },
+      },
+      {
+        $case: 'blindShares',
+        blindShares: {
+          handId,
+          shares: [
+            { position: 0, d: b(11), c: b(12), s: b(13) },
+            { position: 51, d: b(14), c: b(15), s: b(16) },
+          ],
+        },
+      },
+    ];
+    for (const command of commands) {
+      const frame: GatewayFrame = {
+        frame: {
+          $case: 'command',
+          command: { requestId: 'r', connectionId: 'c', userId: 'u', tableId: 't', traceContext: {}, command },
+        },
+      };
+      const bytes = GatewayFrame.encode(frame).finish();
+      expect(GatewayFrame.decode(bytes), command?.$case).toEqual(frame);
+    }
+    // Raw bytes: a 52-card shuffle's output is 52 × 2 × 32 bytes plus framing, half its hex.
+    const output = Array.from({ length: 52 }, (_, i) => ({ c1: b(i), c2: b(i + 1) }));
+    const size = GatewayFrame.encode({
+      frame: {
+        $case: 'command',
+        command: {
+          requestId: 'r',
+          connectionId: 'c',
+          userId: 'u',
+          tableId: 't',
+          traceContext: {},
+          command: { $case: 'blindShuffle', blindShuffle: { handId, output, openings: [] } },
+        },
+      },
+    }).finish().length;
+    expect(size).toBeGreaterThan(52 * 64);
+    expect(size).toBeLessThan(52 * 64 + 52 * 8 + 100);
+  });
+
   it('carries a spectator attach', () => {
     const frame: GatewayFrame = {
       frame: {

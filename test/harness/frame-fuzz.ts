@@ -9,6 +9,8 @@ export interface FuzzContext {
   readonly handId: string | null;
   /** The gateway's GATEWAY_MAX_PAYLOAD. */
   readonly maxPayload: number;
+  /** The gateway's GATEWAY_MAX_BLIND_PAYLOAD (blind_shuffle frames only). */
+  readonly maxBlindPayload: number;
 }
 
 /** One generated WebSocket frame: exact bytes, sent as a text or a binary frame. */
@@ -89,6 +91,22 @@ const commandId = fc.oneof(fc.string({ minLength: 1, maxLength: 64 }), fc.uuid()
 const turnToken = fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/);
 const chips = fc.oneof(fc.nat({ max: 10_000 }), fc.constant(Number.MAX_SAFE_INTEGER));
 const seedHex = fc.stringMatching(/^[0-9a-f]{64}$/);
+const blindPosition = fc.nat({ max: 51 });
+const blindKeyProof = fc.record({ Y: seedHex, c: seedHex, s: seedHex });
+const blindOutput = fc.array(fc.record({ c1: seedHex, c2: seedHex }), { minLength: 2, maxLength: 6 });
+const blindShuffleProof = fc.record({
+  openings: fc.array(
+    fc.oneof(
+      fc.record({ seed: seedHex }),
+      fc.record({ perm: fc.array(blindPosition, { maxLength: 6 }), rand: fc.array(seedHex, { maxLength: 6 }) }),
+    ),
+    { minLength: 1, maxLength: 4 },
+  ),
+});
+const blindShares = fc.array(fc.record({ position: blindPosition, D: seedHex, c: seedHex, s: seedHex }), {
+  minLength: 1,
+  maxLength: 4,
+});
 
 /** A frame the protocol's schema accepts, of every client type. */
 export function validFrame(ctx: FuzzContext): fc.Arbitrary<Record<string, unknown>> {
@@ -123,6 +141,17 @@ export function validFrame(ctx: FuzzContext): fc.Arbitrary<Record<string, unknow
     { weight: 2, arbitrary: table('client_seed', { hand_id: h, seed: seedHex }, ['hand_id', 'seed']) },
     { weight: 2, arbitrary: table('show_cards', { hand_id: h }, ['hand_id']) },
     { weight: 2, arbitrary: table('resync_request', { from_table_seq: fc.nat() }) },
+    // Engine-blind dealing's frames: carried to the worker as bytes and back, refused there for now.
+    { weight: 1, arbitrary: table('blind_key', { hand_id: h, proof: blindKeyProof }, ['hand_id', 'proof']) },
+    {
+      weight: 1,
+      arbitrary: table('blind_shuffle', { hand_id: h, output: blindOutput, proof: blindShuffleProof }, [
+        'hand_id',
+        'output',
+        'proof',
+      ]),
+    },
+    { weight: 1, arbitrary: table('blind_shares', { hand_id: h, shares: blindShares }, ['hand_id', 'shares']) },
     {
       weight: 3,
       arbitrary: fc.record(
@@ -262,16 +291,25 @@ function invalidUtf8(ctx: FuzzContext): fc.Arbitrary<FuzzFrame> {
   });
 }
 
-/** Frames over the payload limit: up to twice it (read, then closed with 1009), and past that. */
-function oversized(maxPayload: number): fc.Arbitrary<FuzzFrame> {
+/**
+ * Frames over the payload limit: up to uWS's read limit (read, then closed with 1009: none is a
+ * blind_shuffle), and past that.
+ */
+function oversized(ctx: FuzzContext): fc.Arbitrary<FuzzFrame> {
+  const readLimit = uwsReadLimit(ctx);
   const of = (label: string, min: number, max: number) =>
     fc
       .tuple(fc.integer({ min, max }), fc.boolean())
       .map(([n, binary]) => ({ label, bytes: Buffer.alloc(n, binary ? 0xab : 0x7b), binary }));
   return fc.oneof(
-    of('oversized', maxPayload + 1, 2 * maxPayload),
-    of('oversized-unread', 2 * maxPayload + 1, 3 * maxPayload),
+    of('oversized', ctx.maxPayload + 1, readLimit),
+    of('oversized-unread', readLimit + 1, readLimit + ctx.maxPayload),
   );
+}
+
+/** The largest frame uWS reads (services/gateway/src/gateway.ts, maxPayloadLength). */
+export function uwsReadLimit(limits: { readonly maxPayload: number; readonly maxBlindPayload: number }): number {
+  return Math.max(2 * limits.maxPayload, limits.maxBlindPayload);
 }
 
 /**
@@ -294,6 +332,6 @@ export function fuzzFrame(ctx: FuzzContext): fc.Arbitrary<FuzzFrame> {
       ),
     },
     { weight: 3, arbitrary: invalidUtf8(ctx) },
-    { weight: 3, arbitrary: oversized(ctx.maxPayload) },
+    { weight: 3, arbitrary: oversized(ctx) },
   );
 }

@@ -1,11 +1,13 @@
 import { isUtf8 } from 'node:buffer';
-import { ErrorCode, parseClientFrame, serverMessageSchema, type ClientFrame } from '@felt/protocol';
-import type { FuzzFrame } from './frame-fuzz.js';
+import { ErrorCode, parseClientFrame, readClientFrame, serverMessageSchema, type ClientFrame } from '@felt/protocol';
+import { uwsReadLimit, type FuzzFrame } from './frame-fuzz.js';
 import type { RawSocket, ServerMsg } from './raw-socket.js';
 
 /** The gateway settings the expected answers depend on. */
 export interface FuzzLimits {
   readonly maxPayload: number;
+  /** GATEWAY_MAX_BLIND_PAYLOAD: a blind_shuffle may be this large. */
+  readonly maxBlindPayload: number;
   readonly maxTablesPerSocket: number;
 }
 
@@ -33,12 +35,28 @@ export type Expectation =
  */
 export function expectationOf(frame: FuzzFrame, attached: ReadonlySet<string>, limits: FuzzLimits): Expectation {
   const size = frame.bytes.length;
-  if (size > 2 * limits.maxPayload) return { kind: 'close', code: 1006 };
-  if (size > limits.maxPayload) return { kind: 'close', code: 1009 };
+  if (size > uwsReadLimit(limits)) return { kind: 'close', code: 1006 };
+  const oversized = size > limits.maxPayload;
+  if (oversized && (frame.binary || size > limits.maxBlindPayload)) return { kind: 'close', code: 1009 };
   if (frame.binary)
     return { kind: 'sync', answer: { type: 'error', code: ErrorCode.INVALID_FRAME, commandId: undefined } };
   if (!isUtf8(frame.bytes)) return { kind: 'close', code: 1006 };
-  const parsed = parseClientFrame(frame.bytes.toString('utf8'));
+  const text = frame.bytes.toString('utf8');
+  let parsed: ReturnType<typeof parseClientFrame>;
+  if (oversized) {
+    // Only a blind_shuffle is read past GATEWAY_MAX_PAYLOAD.
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return { kind: 'close', code: 1009 };
+    }
+    if (typeof raw !== 'object' || raw === null || (raw as { type?: unknown }).type !== 'blind_shuffle')
+      return { kind: 'close', code: 1009 };
+    parsed = readClientFrame(raw);
+  } else {
+    parsed = parseClientFrame(text);
+  }
   if (!parsed.ok) return { kind: 'sync', answer: { type: 'error', code: parsed.code, commandId: parsed.command_id } };
   const f = parsed.frame;
   if (f.type === 'ping') return { kind: 'sync', answer: { type: 'pong', nonce: f.nonce } };

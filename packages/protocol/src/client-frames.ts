@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { blindKeySchema, blindSharesSchema, blindShuffleSchema } from './blind-frames.js';
 import { chatSchema } from './chat.js';
 import {
   lobbySubscribeSchema,
@@ -200,6 +201,9 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   showCardsSchema,
   resyncRequestSchema,
   chatSchema,
+  blindKeySchema,
+  blindShuffleSchema,
+  blindSharesSchema,
   pingSchema,
   lobbySubscribeSchema,
   lobbyUnsubscribeSchema,
@@ -236,6 +240,9 @@ export const CLIENT_FRAME_TYPES = [
   'show_cards',
   'resync_request',
   'chat',
+  'blind_key',
+  'blind_shuffle',
+  'blind_shares',
   'ping',
   'lobby_subscribe',
   'lobby_unsubscribe',
@@ -252,6 +259,9 @@ export const TABLE_COMMAND_TYPES = [
   'show_cards',
   'resync_request',
   'chat',
+  'blind_key',
+  'blind_shuffle',
+  'blind_shares',
 ] as const satisfies readonly TableCommandFrame['type'][];
 
 export function isTableCommandFrame(frame: ClientFrame): frame is TableCommandFrame {
@@ -301,6 +311,11 @@ export function parseClientFrame(text: string): ParseClientFrameResult {
   } catch {
     return { ok: false, code: ErrorCode.BAD_JSON, message: 'frame is not valid JSON' };
   }
+  return readClientFrame(raw);
+}
+
+/** parseClientFrame for a frame already parsed from JSON (the gateway looks at an oversized frame's type first). */
+export function readClientFrame(raw: unknown): ParseClientFrameResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, code: ErrorCode.INVALID_FRAME, message: 'frame must be a JSON object' };
   }

@@ -67,6 +67,8 @@ export const ErrorCode = {
   MESSAGE_TOO_LONG: 'message_too_long',
   /** A chat message that is empty after trimming or contains control characters. */
   MESSAGE_INVALID: 'message_invalid',
+  /** blind_key, blind_shuffle or blind_shares at a table that does not deal engine-blind hands. */
+  NOT_ENGINE_BLIND: 'not_engine_blind',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -24,10 +24,17 @@ export const gatewayEnv = {
   GATEWAY_ID: z.string().max(128).default(`${hostname()}-${process.pid}`),
   GATEWAY_ALLOWED_ORIGINS: envList.default(['http://localhost:8080', 'http://127.0.0.1:8080']),
   /**
-   * Bytes per client frame. A larger frame closes the socket with 1009; one over twice this is not
-   * read at all (uWS's maxPayloadLength): uWS drops the connection before buffering it.
+   * Bytes per client frame. A larger frame closes the socket with 1009 (but a blind_shuffle, up to
+   * GATEWAY_MAX_BLIND_PAYLOAD); one over twice this and over GATEWAY_MAX_BLIND_PAYLOAD is not read at all
+   * (uWS's maxPayloadLength): uWS drops the connection before buffering it.
    */
   GATEWAY_MAX_PAYLOAD: atMost(1_048_576).default(16384),
+  /**
+   * Bytes of a `blind_shuffle` frame (engine-blind dealing's shuffle proof, about 80 KB), the one frame
+   * type allowed past GATEWAY_MAX_PAYLOAD; any other type over GATEWAY_MAX_PAYLOAD still closes with
+   * 1009. Taken as GATEWAY_MAX_PAYLOAD when set lower (blindPayloadLimit).
+   */
+  GATEWAY_MAX_BLIND_PAYLOAD: atMost(1_048_576).default(131_072),
   /** Open sockets one account may hold at this gateway; one more is closed with 4029. */
   /** Sockets this gateway holds in all; one more is closed with 1013 (try another gateway). */
   GATEWAY_MAX_SOCKETS: atMost(10_000_000).default(10_000),
@@ -64,3 +71,8 @@ export const gatewayEnv = {
 };
 
 export type GatewayEnv = z.output<z.ZodObject<typeof gatewayEnv>>;
+
+/** The blind_shuffle frame limit in force: GATEWAY_MAX_BLIND_PAYLOAD, never below GATEWAY_MAX_PAYLOAD. */
+export function blindPayloadLimit(env: Pick<GatewayEnv, 'GATEWAY_MAX_PAYLOAD' | 'GATEWAY_MAX_BLIND_PAYLOAD'>): number {
+  return Math.max(env.GATEWAY_MAX_BLIND_PAYLOAD, env.GATEWAY_MAX_PAYLOAD);
+}

@@ -9,7 +9,13 @@ import {
   type Registry,
   type RingView,
 } from '@felt/platform';
-import { ErrorCode, parseClientFrame, type ErrorMessage } from '@felt/protocol';
+import {
+  ErrorCode,
+  parseClientFrame,
+  readClientFrame,
+  type ErrorMessage,
+  type ParseClientFrameResult,
+} from '@felt/protocol';
 import { ChannelSubscriptions } from './channel-subscriptions.js';
 import { LobbyFeedFanout } from './lobby-feed.js';
 import { clientAddress } from './client-address.js';
@@ -36,9 +42,13 @@ export const BACKPRESSURE_LIMIT = 1024 * 1024;
  * uWS reads frames up to this many times the payload limit, so that a frame a little too large is
  * answered with a close code the client can read (1009); past it, uWS drops the connection on the
  * frame's header, before buffering any of it (the client sees 1006). A socket thus never makes the
- * gateway hold more than twice GATEWAY_MAX_PAYLOAD of one frame.
+ * gateway hold more than twice GATEWAY_MAX_PAYLOAD of one frame, or GATEWAY_MAX_BLIND_PAYLOAD when
+ * that is larger (a blind_shuffle frame must be read whole).
  */
 export const HARD_PAYLOAD_FACTOR = 2;
+
+/** The one client frame type allowed past GATEWAY_MAX_PAYLOAD, up to GATEWAY_MAX_BLIND_PAYLOAD. */
+const LARGE_FRAME_TYPE = 'blind_shuffle';
 
 /** What uWS passes its close handler when it dropped a connection itself (a 1006 with no close frame). */
 const UWS_DROP_REASONS: Readonly<Record<string, string>> = {
@@ -100,6 +110,11 @@ export interface GatewayOptions {
   readonly prefix: string;
   readonly allowedOrigins: readonly string[];
   readonly maxPayload: number;
+  /**
+   * Bytes of a blind_shuffle frame (GATEWAY_MAX_BLIND_PAYLOAD), the one type allowed past maxPayload;
+   * absent or lower: maxPayload.
+   */
+  readonly maxBlindPayload?: number;
   readonly ratePerSec: number;
   readonly rateBurst: number;
   /** Open sockets this gateway holds in all (GATEWAY_MAX_SOCKETS); absent: no such bound. */
@@ -153,9 +168,12 @@ export class Gateway {
   private readonly tables: TableRequests<SocketData>;
   private readonly allowed: ReadonlySet<string>;
   private readonly limiter: SocketLimiter;
+  /** Bytes a blind_shuffle frame may have: GATEWAY_MAX_BLIND_PAYLOAD, never below maxPayload. */
+  private readonly blindPayload: number;
   private stopping = false;
 
   constructor(private readonly o: GatewayOptions) {
+    this.blindPayload = Math.max(o.maxBlindPayload ?? o.maxPayload, o.maxPayload);
     this.keys = redisKeys(o.prefix);
     this.allowed = new Set(o.allowedOrigins);
     checkBucketLimits(o.ratePerSec, o.rateBurst);
@@ -278,7 +296,9 @@ export class Gateway {
   private buildApp(): uWS.TemplatedApp {
     const app = uWS.App();
     app.ws<SocketData>('/ws', {
-      maxPayloadLength: this.o.maxPayload * HARD_PAYLOAD_FACTOR,
+      // A blind_shuffle up to its own limit must be read whole, even when that is more than twice
+      // GATEWAY_MAX_PAYLOAD.
+      maxPayloadLength: Math.max(this.o.maxPayload * HARD_PAYLOAD_FACTOR, this.blindPayload),
       maxBackpressure: BACKPRESSURE_LIMIT * 2,
       // Typed as a number in this build's d.ts; it is a flag.
       closeOnBackpressureLimit: 1,
@@ -390,9 +410,11 @@ export class Gateway {
 
   private onMessage(conn: SocketData, message: ArrayBuffer, isBinary: boolean): void {
     if (conn.closed) return;
-    if (message.byteLength > this.o.maxPayload) {
-      this.metrics.messagesIn.inc({ type: 'oversized' });
-      this.closeSocket(conn, GatewayCloseCode.MESSAGE_TOO_BIG, 'frame too large');
+    // Past maxPayload only a blind_shuffle text frame up to its own limit is read; anything larger is
+    // refused here, before a byte of it is parsed.
+    const oversized = message.byteLength > this.o.maxPayload;
+    if (oversized && (isBinary || message.byteLength > this.blindPayload)) {
+      this.tooLarge(conn);
       return;
     }
     const now = Date.now();
@@ -420,7 +442,19 @@ export class Gateway {
       });
       return;
     }
-    const parsed = parseClientFrame(Buffer.from(message).toString('utf8'));
+    const text = Buffer.from(message).toString('utf8');
+    let parsed: ParseClientFrameResult;
+    if (oversized) {
+      // Over maxPayload: a blind_shuffle, or the frame is too large, whatever else it is.
+      const raw = jsonOrUndefined(text);
+      if (!isFrameOfType(raw, LARGE_FRAME_TYPE)) {
+        this.tooLarge(conn);
+        return;
+      }
+      parsed = readClientFrame(raw);
+    } else {
+      parsed = parseClientFrame(text);
+    }
     if (!parsed.ok) {
       this.metrics.messagesIn.inc({ type: 'invalid' });
       const { ok: _ok, ...error } = parsed;
@@ -446,6 +480,12 @@ export class Gateway {
       return;
     }
     void this.tables.forward(conn, frame);
+  }
+
+  /** A frame over the payload limit its type has: closed with 1009. */
+  private tooLarge(conn: SocketData): void {
+    this.metrics.messagesIn.inc({ type: 'oversized' });
+    this.closeSocket(conn, GatewayCloseCode.MESSAGE_TOO_BIG, 'frame too large');
   }
 
   private onClose(conn: SocketData, code: number, message: ArrayBuffer): void {
@@ -489,4 +529,16 @@ export class Gateway {
     this.metrics.closes.inc({ code: String(code) });
     ws.end(code, reason);
   }
+}
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isFrameOfType(raw: unknown, type: string): boolean {
+  return typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === type;
 }

@@ -11,7 +11,7 @@ import {
   shutdownTelemetry,
 } from '@felt/platform';
 import { GrpcTlsConfigError, grpcChannelCredentials, grpcTlsFromEnv, type GrpcTlsFiles } from '@felt/proto';
-import { gatewayEnv } from './config.js';
+import { blindPayloadLimit, gatewayEnv } from './config.js';
 import { Gateway } from './gateway.js';
 
 const env = loadEnv('gateway', gatewayEnv);
@@ -51,6 +51,7 @@ const gateway = new Gateway({
   prefix: env.FELT_REDIS_PREFIX,
   allowedOrigins: env.GATEWAY_ALLOWED_ORIGINS,
   maxPayload: env.GATEWAY_MAX_PAYLOAD,
+  maxBlindPayload: blindPayloadLimit(env),
   ratePerSec: env.GATEWAY_RATE_PER_SEC,
   rateBurst: env.GATEWAY_RATE_BURST,
   maxSockets: env.GATEWAY_MAX_SOCKETS,

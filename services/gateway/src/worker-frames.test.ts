@@ -7,6 +7,9 @@ import { attachFrame, commandFrame } from './worker-frames.js';
 const conn: ClientConnection = { id: 'c1', userId: 'u1', sessionId: 's1', name: 'Ann', tables: new Map() };
 const HAND = '11111111-1111-4111-8111-111111111111';
 const TOKEN = 'AAAAAAAAAAAAAAAAAAAA';
+/** 32 bytes, distinct per `n` and not all one value, as lowercase hex and as the raw bytes. */
+const raw = (n: number) => Buffer.from(Array.from({ length: 32 }, (_, i) => (n * 37 + i * 11) % 256));
+const hex = (n: number) => raw(n).toString('hex');
 
 /** Through the wire and back, as the worker reads it. */
 function sent(frame: TableCommandFrame) {
@@ -80,6 +83,56 @@ describe('worker frames', () => {
         { type: 'chat', table_id: 't1', text: 'gl hf', command_id: 'k1' },
         { $case: 'chat', chat: { text: 'gl hf' } },
       ],
+      [
+        {
+          type: 'blind_key',
+          table_id: 't1',
+          hand_id: HAND,
+          command_id: 'k1',
+          proof: { Y: hex(1), c: hex(2), s: hex(3) },
+        },
+        { $case: 'blindKey', blindKey: { handId: HAND, y: raw(1), c: raw(2), s: raw(3) } },
+      ],
+      [
+        {
+          type: 'blind_shuffle',
+          table_id: 't1',
+          hand_id: HAND,
+          command_id: 'k1',
+          output: [
+            { c1: hex(4), c2: hex(5) },
+            { c1: hex(6), c2: hex(7) },
+          ],
+          proof: { openings: [{ seed: hex(8) }, { perm: [1, 0], rand: [hex(9), hex(10)] }] },
+        },
+        {
+          $case: 'blindShuffle',
+          blindShuffle: {
+            handId: HAND,
+            output: [
+              { c1: raw(4), c2: raw(5) },
+              { c1: raw(6), c2: raw(7) },
+            ],
+            openings: [
+              { opening: { $case: 'seed', seed: raw(8) } },
+              { opening: { $case: 'perm', perm: { perm: [1, 0], rand: [raw(9), raw(10)] } } },
+            ],
+          },
+        },
+      ],
+      [
+        {
+          type: 'blind_shares',
+          table_id: 't1',
+          hand_id: HAND,
+          command_id: 'k1',
+          shares: [{ position: 51, D: hex(11), c: hex(12), s: hex(13) }],
+        },
+        {
+          $case: 'blindShares',
+          blindShares: { handId: HAND, shares: [{ position: 51, d: raw(11), c: raw(12), s: raw(13) }] },
+        },
+      ],
     ];
     expect(new Set(frames.map(([f]) => f.type))).toEqual(new Set(TABLE_COMMAND_TYPES));
     for (const [frame, typed] of frames) {
@@ -124,6 +177,23 @@ describe('worker frames', () => {
       action: 'call',
     });
     expect(call.command?.$case === 'act' && call.command.act.amount).toBeUndefined();
+  });
+
+  it('sends engine-blind values as their 32 raw bytes, half the size of the hex', () => {
+    const command = sent({
+      type: 'blind_key',
+      table_id: 't1',
+      hand_id: HAND,
+      proof: { Y: 'ab'.repeat(32), c: '00'.repeat(32), s: 'ff'.repeat(32) },
+    });
+    if (command.command?.$case !== 'blindKey') throw new Error('not a blind_key');
+    const { y, c, s } = command.command.blindKey;
+    expect([y.length, c.length, s.length]).toEqual([32, 32, 32]);
+    expect([y.toString('hex'), c.toString('hex'), s.toString('hex')]).toEqual([
+      'ab'.repeat(32),
+      '00'.repeat(32),
+      'ff'.repeat(32),
+    ]);
   });
 
   it('attaches a spectator with spectate', () => {

@@ -2,7 +2,14 @@
 // that have passed the @felt/protocol schemas: the worker trusts them and does not validate again.
 import { injectTraceContext } from '@felt/platform';
 import { ActionType as ProtoActionType, type ClientCommand, type GatewayFrame } from '@felt/proto';
-import type { ActionFrame, ActionType, TableCommandFrame } from '@felt/protocol';
+import type {
+  ActionFrame,
+  ActionType,
+  BlindKeyFrame,
+  BlindSharesFrame,
+  BlindShuffleFrame,
+  TableCommandFrame,
+} from '@felt/protocol';
 import type { ClientConnection } from './connection-index.js';
 
 const ACTIONS = {
@@ -91,7 +98,42 @@ function typedCommand(frame: TableCommandFrame): ClientCommand['command'] {
       };
     case 'chat':
       return { $case: 'chat', chat: { text: frame.text } };
+    case 'blind_key':
+      return { $case: 'blindKey', blindKey: blindKeyOf(frame) };
+    case 'blind_shuffle':
+      return { $case: 'blindShuffle', blindShuffle: blindShuffleOf(frame) };
+    case 'blind_shares':
+      return { $case: 'blindShares', blindShares: blindSharesOf(frame) };
   }
+}
+
+/** 64 lowercase hex digits (the schema checked them) as the 32 bytes they stand for. */
+function bytes(hex: string): Buffer {
+  return Buffer.from(hex, 'hex');
+}
+
+function blindKeyOf(frame: BlindKeyFrame) {
+  const { Y, c, s } = frame.proof;
+  return { handId: frame.hand_id, y: bytes(Y), c: bytes(c), s: bytes(s) };
+}
+
+function blindShuffleOf(frame: BlindShuffleFrame) {
+  return {
+    handId: frame.hand_id,
+    output: frame.output.map((ct) => ({ c1: bytes(ct.c1), c2: bytes(ct.c2) })),
+    openings: frame.proof.openings.map((o) =>
+      'seed' in o
+        ? { opening: { $case: 'seed' as const, seed: bytes(o.seed) } }
+        : { opening: { $case: 'perm' as const, perm: { perm: o.perm, rand: o.rand.map(bytes) } } },
+    ),
+  };
+}
+
+function blindSharesOf(frame: BlindSharesFrame) {
+  return {
+    handId: frame.hand_id,
+    shares: frame.shares.map((sh) => ({ position: sh.position, d: bytes(sh.D), c: bytes(sh.c), s: bytes(sh.s) })),
+  };
 }
 
 function actOf(frame: ActionFrame) {

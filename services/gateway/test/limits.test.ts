@@ -16,6 +16,7 @@ import {
 import {
   HealthResponse_Status,
   TableServiceService,
+  type ClientCommand,
   type GatewayFrame,
   type TableServiceServer,
   type WorkerFrame,
@@ -23,14 +24,45 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { GatewayCloseCode } from '../src/close-codes.js';
-import { Gateway } from '../src/gateway.js';
+import { Gateway, type GatewayOptions } from '../src/gateway.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECRET = 's'.repeat(40);
 const MAX_PAYLOAD = 1024;
+/** The blind gateway's limits: uWS reads up to 2 × 65536 bytes, past the blind_shuffle limit. */
+const BLIND = { payload: 65_536, blind: 110_000 } as const;
+const HEX = (n: number) => n.toString(16).padStart(2, '0').repeat(32);
 
-/** A worker that attaches anyone to any table (answering with a snapshot) and counts the attaches. */
-function permissiveWorker(attaches: string[]): TableServiceServer {
+/** A blind_shuffle frame (schema-valid, not a valid proof) of about `bytes` bytes, and its exact size. */
+function blindShuffle(tableId: string, bytes: number, commandId = 'bs'): string {
+  const frame = (openings: number) =>
+    JSON.stringify({
+      type: 'blind_shuffle',
+      table_id: tableId,
+      hand_id: '11111111-1111-4111-8111-111111111111',
+      command_id: commandId,
+      output: Array.from({ length: 52 }, (_, i) => ({ c1: HEX(i), c2: HEX(i + 1) })),
+      proof: {
+        openings: Array.from({ length: openings }, (_, k) =>
+          k % 2 === 0
+            ? { seed: HEX(k % 256) }
+            : {
+                perm: Array.from({ length: 52 }, (_, j) => (j + k) % 52),
+                rand: Array.from({ length: 52 }, (_, j) => HEX(j)),
+              },
+        ),
+      },
+    });
+  let n = 1;
+  while (n < 256 && frame(n + 1).length <= bytes) n++;
+  return frame(n);
+}
+
+/**
+ * A worker that attaches anyone to any table (answering with a snapshot) and counts the attaches; it
+ * keeps the commands it gets, and refuses engine-blind ones with not_engine_blind.
+ */
+function permissiveWorker(attaches: string[], commands: ClientCommand['command'][] = []): TableServiceServer {
   return {
     connect(call: ServerDuplexStream<GatewayFrame, WorkerFrame>) {
       let seq = 0;
@@ -41,6 +73,15 @@ function permissiveWorker(attaches: string[]): TableServiceServer {
         if (frame?.$case !== 'attach' && frame?.$case !== 'command') return;
         const r = frame.$case === 'attach' ? frame.attach : frame.command;
         attaches.push(r.tableId);
+        if (frame.$case === 'command') {
+          const c = frame.command.command;
+          commands.push(c);
+          if (c?.$case === 'blindKey' || c?.$case === 'blindShuffle' || c?.$case === 'blindShares') {
+            // As the table worker answers them until tables deal engine-blind hands.
+            const error = { requestId: r.requestId, tableId: r.tableId, code: 'not_engine_blind', message: 'no' };
+            return void call.write({ frame: { $case: 'error', error } });
+          }
+        }
         seq++;
         const msg = { type: 'table_state', table_id: r.tableId, table_seq: seq };
         call.write({
@@ -77,6 +118,7 @@ interface Client {
 describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
   const attaches: string[] = [];
+  const commands: ClientCommand['command'][] = [];
   let redis: Redis;
   let sub: Redis;
   let server: Server;
@@ -85,6 +127,10 @@ describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
   let gateway: Gateway;
   let metrics: Registry;
   let port = 0;
+  /** GATEWAY_MAX_PAYLOAD and GATEWAY_MAX_BLIND_PAYLOAD set, uWS reading up to twice the former. */
+  let blindGateway: Gateway;
+  let blindMetrics: Registry;
+  let blindPort = 0;
 
   beforeAll(async () => {
     redis = createRedis(REDIS_URL, { name: 'limits-test' });
@@ -92,7 +138,7 @@ describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
     // A lobby has loaded the revocation keys: the list is complete, so sessions are accepted.
     await redis.set(revocationsLoadedKey(prefix), '1');
     server = new Server();
-    server.addService(TableServiceService, permissiveWorker(attaches));
+    server.addService(TableServiceService, permissiveWorker(attaches, commands));
     const grpcPort = await new Promise<number>((res, rej) =>
       server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))),
     );
@@ -107,14 +153,34 @@ describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
     ring = new RingView({ redis, subscriber: new ChannelSubscriber(sub), prefix, refreshMs: 60_000 });
     await ring.start();
     metrics = createMetricsRegistry('gateway');
-    gateway = new Gateway({
-      gatewayId: 'gw-limits',
+    gateway = newGateway('gw-limits', { maxPayload: MAX_PAYLOAD, metricsRegistry: metrics });
+    blindMetrics = createMetricsRegistry('gateway');
+    blindGateway = newGateway('gw-blind', {
+      maxPayload: BLIND.payload,
+      maxBlindPayload: BLIND.blind,
+      metricsRegistry: blindMetrics,
+    });
+    port = await gateway.start();
+    blindPort = await blindGateway.start();
+    for (const g of [gateway, blindGateway]) {
+      await vi.waitFor(() => expect(g.ready().ready, 'the gateway has a stream to the worker').toBe(true), {
+        timeout: 20_000,
+        interval: 20,
+      });
+    }
+  });
+
+  function newGateway(
+    gatewayId: string,
+    limits: Pick<GatewayOptions, 'maxPayload' | 'maxBlindPayload' | 'metricsRegistry'>,
+  ): Gateway {
+    return new Gateway({
+      gatewayId,
       host: '127.0.0.1',
       port: 0,
       secret: SECRET,
       prefix,
       allowedOrigins: [],
-      maxPayload: MAX_PAYLOAD,
       ratePerSec: 100_000,
       rateBurst: 100_000,
       maxSocketsPerUser: 2,
@@ -125,19 +191,15 @@ describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
       redis,
       subscriber: new ChannelSubscriber(sub),
       ring,
-      metricsRegistry: metrics,
       logger: createLogger('gateway', { level: 'silent' }),
       sessionCheckMs: 60_000,
+      ...limits,
     });
-    port = await gateway.start();
-    await vi.waitFor(() => expect(gateway.ready().ready, 'the gateway has a stream to the worker').toBe(true), {
-      timeout: 20_000,
-      interval: 20,
-    });
-  });
+  }
 
   afterAll(async () => {
     await gateway?.stop();
+    await blindGateway?.stop();
     await ring?.stop();
     await registry?.stop();
     server?.forceShutdown();
@@ -146,12 +208,12 @@ describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
   });
 
   let users = 0;
-  async function connect(options: { userId?: string; forwardedFor?: string } = {}): Promise<Client> {
+  async function connect(options: { userId?: string; forwardedFor?: string; port?: number } = {}): Promise<Client> {
     const userId = options.userId ?? `u${++users}`;
     const token = await signSessionToken(SECRET, { userId, sessionId: `s-${userId}`, name: 'U', expiresAt: 4e9 });
     const headers: Record<string, string> = { cookie: `felt_session=${token}` };
     if (options.forwardedFor !== undefined) headers['x-forwarded-for'] = options.forwardedFor;
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${options.port ?? port}/ws`, { headers });
     const messages: Record<string, unknown>[] = [];
     const listeners = new Set<() => void>();
     ws.on('message', (d) => {
@@ -268,6 +330,66 @@ describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
     const text = await metricText();
     expect(text).toMatch(/felt_gateway_messages_in_total\{type="oversized",service="gateway"\} 1/);
     expect(text).toMatch(/felt_gateway_messages_in_total\{type="oversized_unread",service="gateway"\} 1/);
+  });
+
+  it('reads a blind_shuffle past GATEWAY_MAX_PAYLOAD up to GATEWAY_MAX_BLIND_PAYLOAD and forwards it as bytes; any other type that large closes 1009', async () => {
+    const c = await connect({ port: blindPort });
+    c.ws.send(JSON.stringify({ type: 'join_table', table_id: 'tb' }));
+    await c.next((m) => m.type === 'table_state' && m.table_id === 'tb');
+    const big = blindShuffle('tb', 100_000);
+    expect(big.length).toBeGreaterThan(BLIND.payload);
+    expect(big.length).toBeLessThanOrEqual(BLIND.blind);
+    c.ws.send(big);
+    // Forwarded: the worker's refusal comes back as the frame's error, and the socket stays open.
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({
+      code: 'not_engine_blind',
+      command_id: 'bs',
+      table_id: 'tb',
+    });
+    const sent = commands.at(-1);
+    if (sent?.$case !== 'blindShuffle') throw new Error('the worker got no blind_shuffle');
+    expect(sent.blindShuffle.output).toHaveLength(52);
+    expect(sent.blindShuffle.output[1]!.c1.toString('hex')).toBe(HEX(1));
+    expect(await probe(c)).toBe('pong');
+    // Too large and malformed is invalid_frame, as at any size: the socket stays.
+    const from = c.messages.length;
+    c.ws.send(big.replace('"output"', '"deck"'));
+    expect(await c.next((m) => m.type === 'error', from)).toMatchObject({ code: 'invalid_frame', command_id: 'bs' });
+    expect(await probe(c)).toBe('pong');
+    await close(c);
+
+    const oversized = async () =>
+      Number(
+        /felt_gateway_messages_in_total\{type="oversized",service="gateway"\} (\d+)/.exec(
+          await blindMetrics.metrics(),
+        )?.[1] ?? 0,
+      );
+    const before = await oversized();
+    // Any other type over GATEWAY_MAX_PAYLOAD: a ~100 KB chat, a ping, text that is not JSON.
+    const chat = JSON.stringify({ type: 'chat', table_id: 'tb', text: 'x'.repeat(100_000) });
+    for (const frame of [chat, JSON.stringify({ type: 'ping', nonce: 'n'.repeat(100_000) }), 'x'.repeat(100_000)]) {
+      const s = await connect({ port: blindPort });
+      s.ws.send(frame);
+      expect((await s.closed).code, frame.slice(0, 20)).toBe(1009);
+    }
+    // A blind_shuffle over its own limit, read (under twice GATEWAY_MAX_PAYLOAD) and refused unparsed.
+    const over = blindShuffle('tb', 125_000);
+    expect(over.length).toBeGreaterThan(BLIND.blind);
+    expect(over.length).toBeLessThanOrEqual(2 * BLIND.payload);
+    const s = await connect({ port: blindPort });
+    s.ws.send(over);
+    expect((await s.closed).code).toBe(1009);
+    expect(await oversized()).toBe(before + 4);
+    // Past uWS's read limit (the larger of twice GATEWAY_MAX_PAYLOAD and the blind limit): dropped unread.
+    const unread = await connect({ port: blindPort });
+    unread.ws.send(blindShuffle('tb', 2 * BLIND.payload + 10_000));
+    expect((await unread.closed).code).toBe(1006);
+  });
+
+  it('without a blind limit, a blind_shuffle over GATEWAY_MAX_PAYLOAD is refused as any frame', async () => {
+    const c = await connect();
+    c.ws.send(`{"type":"blind_shuffle","table_id":"t1","pad":"${'x'.repeat(MAX_PAYLOAD)}"}`);
+    expect((await c.closed).code).toBe(1009);
   });
 
   it('echoes an empty ping nonce', async () => {

@@ -14,6 +14,9 @@ import { ErrorCode } from '../error-codes.js';
 import {
   ackSchema,
   actionSchema,
+  blindKeySchema,
+  blindSharesSchema,
+  blindShuffleSchema,
   cardsShownSchema,
   clientSeedSchema,
   errorMessageSchema,
@@ -77,11 +80,13 @@ const ERROR_CODE_DOCS: Record<ErrorCode, string> = {
   chat_rate_limited: '`chat` faster than the per-user limit of the table allows; nothing was sent, wait a moment.',
   message_too_long: `A \`chat\` text over ${CHAT_TEXT_MAX} characters after trimming.`,
   message_invalid: 'A `chat` text that is empty after trimming or contains control characters (line breaks included).',
+  not_engine_blind:
+    '`blind_key`, `blind_shuffle` or `blind_shares` at a table that does not deal engine-blind hands; nothing was applied.',
 };
 
 const CLOSE_CODE_DOCS: Record<CloseCode, string> = {
   1001: 'Going away: the gateway is shutting down. Reconnect (any gateway) and send `join_table` again.',
-  1009: 'Message too big: a frame exceeded the per-socket payload limit (`GATEWAY_MAX_PAYLOAD`, default 16384 bytes). A frame over twice the limit, or a text frame that is not valid UTF-8, is not read at all: the connection is dropped without a close frame (the client sees 1006).',
+  1009: 'Message too big: a frame exceeded the per-socket payload limit (`GATEWAY_MAX_PAYLOAD`, default 16384 bytes); a `blind_shuffle` frame may be up to `GATEWAY_MAX_BLIND_PAYLOAD` (default 131072 bytes). A frame over twice `GATEWAY_MAX_PAYLOAD` and over `GATEWAY_MAX_BLIND_PAYLOAD`, or a text frame that is not valid UTF-8, is not read at all: the connection is dropped without a close frame (the client sees 1006).',
   1011: 'Internal error.',
   1013: 'Try again later: this gateway holds as many sockets as it accepts (`GATEWAY_MAX_SOCKETS`, default 10000). Reconnect, to another gateway if you know one.',
   4001: 'Session ended: the session was revoked or expired while the socket was open. Log in again.',
@@ -118,6 +123,9 @@ export function renderProtocolDoc(): string {
     ['show_cards', showCardsSchema],
     ['resync_request', resyncRequestSchema],
     ['chat', chatSchema],
+    ['blind_key', blindKeySchema],
+    ['blind_shuffle', blindShuffleSchema],
+    ['blind_shares', blindSharesSchema],
     ['ping', pingSchema],
     ['lobby_subscribe', lobbySubscribeSchema],
     ['lobby_unsubscribe', lobbyUnsubscribeSchema],

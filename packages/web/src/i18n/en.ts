@@ -908,6 +908,7 @@ export const en = {
       chat_rate_limited: 'You are sending messages too fast. Wait a moment, then try again.',
       message_too_long: 'That message is too long. Shorten it and send it again.',
       message_invalid: 'That message is empty or has characters chat does not allow.',
+      not_engine_blind: 'This table does not deal engine-blind hands.',
     },
     tableUnknown: 'The table refused that ({{code}}). Try again.',
     illegal: {

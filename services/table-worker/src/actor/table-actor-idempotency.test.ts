@@ -3,7 +3,7 @@
 // applied twice, across a restore from the checkpoint too. Single commands (dedupe of one action,
 // refusals remembered) are in table-actor.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { ActionFrame } from '@felt/protocol';
+import type { ActionFrame, BlindKeyFrame, BlindSharesFrame, BlindShuffleFrame } from '@felt/protocol';
 import type { TableActor } from './table-actor.js';
 import { harness, pass, restoreFromCheckpoint, TABLE, type Harness } from '../../test/support/fakes.js';
 import { A, actorState, B, dealFirstHand, twoPlayers } from '../../test/support/actor.js';
@@ -152,5 +152,56 @@ describe('command_id history over hands', () => {
       frame: { type: 'sit_in', table_id: TABLE, command_id: 'table-cmd' },
     });
     expect(again.result).toEqual(sitIn.result);
+  });
+});
+
+describe('engine-blind frames at a table that does not deal engine-blind hands', () => {
+  it('are refused with not_engine_blind, change nothing, and their ids are kept per hand', async () => {
+    const h = harness();
+    const actor = await twoPlayers(h);
+    await dealFirstHand(h);
+    const handId = actorState(h, A).hand_id!;
+    const x = (n: number) => n.toString(16).padStart(2, '0').repeat(32);
+    const frames: (BlindKeyFrame | BlindShuffleFrame | BlindSharesFrame)[] = [
+      { type: 'blind_key', table_id: TABLE, hand_id: handId, command_id: 'bk', proof: { Y: x(1), c: x(2), s: x(3) } },
+      {
+        type: 'blind_shuffle',
+        table_id: TABLE,
+        hand_id: handId,
+        command_id: 'bs',
+        output: [
+          { c1: x(4), c2: x(5) },
+          { c1: x(6), c2: x(7) },
+        ],
+        proof: { openings: [{ seed: x(8) }, { perm: [1, 0], rand: [x(9), x(10)] }] },
+      },
+      {
+        type: 'blind_shares',
+        table_id: TABLE,
+        hand_id: handId,
+        command_id: 'bh',
+        shares: [{ position: 0, D: x(11), c: x(12), s: x(13) }],
+      },
+    ];
+    const seq = actor.tableSeq;
+    const published = h.publisher.all.length;
+    const ops = actor.snapshot().hand?.operations.length;
+    for (const frame of frames) {
+      const answer = await actor.submit({ kind: 'client', connectionId: 'ca', userId: A, frame });
+      expect(answer.result, frame.type).toEqual({
+        ok: false,
+        code: 'not_engine_blind',
+        message: 'this table does not deal engine-blind hands',
+      });
+    }
+    expect(actor.tableSeq).toBe(seq);
+    expect(h.publisher.all.length).toBe(published);
+    expect(actor.snapshot().hand?.operations.length).toBe(ops);
+    // Remembered as commands about the hand: dropped with it, like an action.
+    const kept = (actor.snapshot().commands[A] ?? []).filter((r) => ['bk', 'bs', 'bh'].includes(r.id));
+    expect(kept).toHaveLength(3);
+    for (const r of kept) expect(r.hand, r.id).toBe(actor.snapshot().handNo);
+    await playUntil(h, actor, 2);
+    expect(recordedIds(actor, A)).not.toContain('bk');
   });
 });

@@ -83,7 +83,14 @@ const fromClient = (command: TableCommand): command is FromClient => CLIENT_KIND
  * The client commands about one hand (their frame names its hand_id): once that hand is over, the
  * table refuses them as stale, so their ids need not be remembered for long (CommandHistory).
  */
-const HAND_COMMANDS: ReadonlySet<string> = new Set(['action', 'client_seed', 'show_cards']);
+const HAND_COMMANDS: ReadonlySet<string> = new Set([
+  'action',
+  'client_seed',
+  'show_cards',
+  'blind_key',
+  'blind_shuffle',
+  'blind_shares',
+]);
 
 /** After the hands queue refused a job, the next try waits this long. */
 const OUTBOX_RETRY_MS = 1_000;

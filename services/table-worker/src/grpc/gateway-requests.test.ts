@@ -1,5 +1,5 @@
 import { ActionType as ProtoActionType, type ClientCommand, type GatewayFrame } from '@felt/proto';
-import { ACTION_TYPES } from '@felt/protocol';
+import { ACTION_TYPES, clientFrameSchema } from '@felt/protocol';
 import { describe, expect, it } from 'vitest';
 import { toTableRequest } from './gateway-requests.js';
 
@@ -19,6 +19,18 @@ function command(typed: ClientCommand['command'], commandId?: string): GatewayFr
       command: typed,
     },
   };
+}
+
+/** 32 bytes, distinct per `n`, and the same as the 64 lowercase hex digits the client sent. */
+const raw = (n: number, length = 32) => Buffer.from(Array.from({ length }, (_, i) => (n * 37 + i * 11 + 0xa0) % 256));
+const hex = (n: number) => raw(n).toString('hex');
+
+/** The frame a typed command maps to, or the reason it is unreadable. */
+function mapped(frame: GatewayFrame['frame']): unknown {
+  const req = toTableRequest(frame, 's1');
+  if (req === null) return null;
+  if ('unreadable' in req) return req.unreadable.message;
+  return req.command.kind === 'client' ? req.command.frame : req.command;
 }
 
 const act = (action: ProtoActionType, extra: { amount?: number; cards?: string[] } = {}) =>
@@ -126,6 +138,97 @@ describe('gateway requests', () => {
       command: { kind: 'resync', connectionId: 'c1', userId: 'u1', fromTableSeq: 7, commandId: 'k' },
     });
     expect(toTableRequest({ $case: 'hello', hello: { gatewayId: 'g' } }, 's1')).toBeNull();
+  });
+
+  it('maps the engine-blind commands back to their protocol frames, bytes as lowercase hex', () => {
+    const key = mapped(
+      command({ $case: 'blindKey', blindKey: { handId: HAND, y: raw(1), c: raw(2), s: raw(3) } }, 'k'),
+    );
+    expect(key).toStrictEqual({
+      type: 'blind_key',
+      table_id: 't1',
+      hand_id: HAND,
+      command_id: 'k',
+      proof: { Y: hex(1), c: hex(2), s: hex(3) },
+    });
+    const shuffle = mapped(
+      command({
+        $case: 'blindShuffle',
+        blindShuffle: {
+          handId: HAND,
+          output: [
+            { c1: raw(4), c2: raw(5) },
+            { c1: raw(6), c2: raw(7) },
+          ],
+          openings: [
+            { opening: { $case: 'seed', seed: raw(8) } },
+            { opening: { $case: 'perm', perm: { perm: [1, 0], rand: [raw(9), raw(10)] } } },
+          ],
+        },
+      }),
+    );
+    expect(shuffle).toStrictEqual({
+      type: 'blind_shuffle',
+      table_id: 't1',
+      hand_id: HAND,
+      output: [
+        { c1: hex(4), c2: hex(5) },
+        { c1: hex(6), c2: hex(7) },
+      ],
+      proof: { openings: [{ seed: hex(8) }, { perm: [1, 0], rand: [hex(9), hex(10)] }] },
+    });
+    const shares = mapped(
+      command({
+        $case: 'blindShares',
+        blindShares: { handId: HAND, shares: [{ position: 51, d: raw(11), c: raw(12), s: raw(13) }] },
+      }),
+    );
+    expect(shares).toStrictEqual({
+      type: 'blind_shares',
+      table_id: 't1',
+      hand_id: HAND,
+      shares: [{ position: 51, D: hex(11), c: hex(12), s: hex(13) }],
+    });
+    // What the worker applies is a frame the protocol accepts, the same as the client sent.
+    for (const frame of [key, shuffle, shares]) {
+      expect(clientFrameSchema.parse({ ...(frame as object), table_id: 'b0c1a7c2' })).toBeTruthy();
+    }
+  });
+
+  it('refuses as unreadable an engine-blind value that is not 32 bytes, or an opening of neither kind', () => {
+    const short = raw(1, 31);
+    const long = raw(1, 33);
+    const key = (y: Buffer) => command({ $case: 'blindKey', blindKey: { handId: HAND, y, c: raw(2), s: raw(3) } });
+    expect(mapped(key(short))).toBe('y is 31 bytes, not 32');
+    expect(mapped(key(long))).toBe('y is 33 bytes, not 32');
+    expect(mapped(key(Buffer.alloc(0)))).toBe('y is 0 bytes, not 32');
+    const shuffle = (openings: { opening: unknown }[], c2 = raw(5)) =>
+      command({
+        $case: 'blindShuffle',
+        blindShuffle: {
+          handId: HAND,
+          output: [
+            { c1: raw(4), c2 },
+            { c1: raw(6), c2: raw(7) },
+          ],
+          openings: openings as never,
+        },
+      });
+    expect(mapped(shuffle([{ opening: { $case: 'seed', seed: raw(8) } }], short))).toBe(
+      'output[0].c2 is 31 bytes, not 32',
+    );
+    expect(mapped(shuffle([{ opening: { $case: 'seed', seed: long } }]))).toBe('openings[0].seed is 33 bytes, not 32');
+    expect(mapped(shuffle([{ opening: { $case: 'perm', perm: { perm: [1, 0], rand: [raw(9), short] } } }]))).toBe(
+      'openings[0].rand[1] is 31 bytes, not 32',
+    );
+    expect(mapped(shuffle([{ opening: undefined }]))).toBe('openings[0] is neither a seed nor a permutation');
+    const shares = command({
+      $case: 'blindShares',
+      blindShares: { handId: HAND, shares: [{ position: 0, d: raw(11), c: raw(12), s: long }] },
+    });
+    expect(toTableRequest(shares, 's1')).toEqual({
+      unreadable: { requestId: 'r1', tableId: 't1', message: 'shares[0].s is 33 bytes, not 32' },
+    });
   });
 
   it('refuses unread a command it cannot read', () => {

@@ -1,5 +1,19 @@
-import { ActionType as ProtoActionType, type Act, type ClientCommand, type GatewayFrame } from '@felt/proto';
-import { ActionType, type ActionFrame } from '@felt/protocol';
+import {
+  ActionType as ProtoActionType,
+  type Act,
+  type BlindKey,
+  type BlindShares,
+  type BlindShuffle,
+  type ClientCommand,
+  type GatewayFrame,
+} from '@felt/proto';
+import {
+  ActionType,
+  type ActionFrame,
+  type BlindKeyFrame,
+  type BlindSharesFrame,
+  type BlindShuffleFrame,
+} from '@felt/protocol';
 import type { TableCommand } from '../actor/table-command.js';
 import type { ClientCommandFrame } from '../table/commands.js';
 
@@ -124,6 +138,12 @@ function toClientCommandFrame(c: ClientCommand): ClientCommandFrame | string {
       return { type: 'show_cards', table_id, hand_id: c.command.showCards.handId, ...command_id };
     case 'chat':
       return { type: 'chat', table_id, text: c.command.chat.text, ...command_id };
+    case 'blindKey':
+      return toBlindKeyFrame(table_id, c.commandId, c.command.blindKey);
+    case 'blindShuffle':
+      return toBlindShuffleFrame(table_id, c.commandId, c.command.blindShuffle);
+    case 'blindShares':
+      return toBlindSharesFrame(table_id, c.commandId, c.command.blindShares);
     default:
       return 'not a table command';
   }
@@ -144,4 +164,95 @@ function toActionFrame(tableId: string, commandId: string | undefined, act: Act)
     ...(act.amount !== undefined ? { amount: act.amount } : {}),
     ...(act.cards.length > 0 ? { cards: act.cards } : {}),
   };
+}
+
+// ---- engine-blind dealing ------------------------------------------------------------------------
+// Each value is 32 raw bytes on the link (the gateway decoded the client's hex), and goes back into
+// the protocol frame as 64 lowercase hex digits. A value of another length is a gateway this build
+// cannot read: refused as invalid_frame, never passed on.
+
+const BLIND_VALUE_BYTES = 32;
+
+class BadBlindValue extends Error {}
+
+function hex32(value: Uint8Array, what: string): string {
+  if (value.length !== BLIND_VALUE_BYTES) {
+    throw new BadBlindValue(`${what} is ${value.length} bytes, not ${BLIND_VALUE_BYTES}`);
+  }
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+}
+
+/** Runs `build`, turning a value of the wrong length into the reason the command is unreadable. */
+function blindFrame<F>(build: () => F): F | string {
+  try {
+    return build();
+  } catch (err) {
+    if (err instanceof BadBlindValue) return err.message;
+    throw err;
+  }
+}
+
+function commandIdOf(commandId: string | undefined): { command_id?: string } {
+  return commandId !== undefined ? { command_id: commandId } : {};
+}
+
+function toBlindKeyFrame(tableId: string, commandId: string | undefined, key: BlindKey): BlindKeyFrame | string {
+  return blindFrame(() => ({
+    type: 'blind_key',
+    table_id: tableId,
+    hand_id: key.handId,
+    ...commandIdOf(commandId),
+    proof: { Y: hex32(key.y, 'y'), c: hex32(key.c, 'c'), s: hex32(key.s, 's') },
+  }));
+}
+
+function toBlindShuffleFrame(
+  tableId: string,
+  commandId: string | undefined,
+  shuffle: BlindShuffle,
+): BlindShuffleFrame | string {
+  return blindFrame(() => ({
+    type: 'blind_shuffle',
+    table_id: tableId,
+    hand_id: shuffle.handId,
+    ...commandIdOf(commandId),
+    output: shuffle.output.map((ct, i) => ({
+      c1: hex32(ct.c1, `output[${i}].c1`),
+      c2: hex32(ct.c2, `output[${i}].c2`),
+    })),
+    proof: {
+      openings: shuffle.openings.map((o, k) => {
+        switch (o.opening?.$case) {
+          case 'seed':
+            return { seed: hex32(o.opening.seed, `openings[${k}].seed`) };
+          case 'perm':
+            return {
+              perm: o.opening.perm.perm,
+              rand: o.opening.perm.rand.map((r, j) => hex32(r, `openings[${k}].rand[${j}]`)),
+            };
+          default:
+            throw new BadBlindValue(`openings[${k}] is neither a seed nor a permutation`);
+        }
+      }),
+    },
+  }));
+}
+
+function toBlindSharesFrame(
+  tableId: string,
+  commandId: string | undefined,
+  shares: BlindShares,
+): BlindSharesFrame | string {
+  return blindFrame(() => ({
+    type: 'blind_shares',
+    table_id: tableId,
+    hand_id: shares.handId,
+    ...commandIdOf(commandId),
+    shares: shares.shares.map((sh, i) => ({
+      position: sh.position,
+      D: hex32(sh.d, `shares[${i}].d`),
+      c: hex32(sh.c, `shares[${i}].c`),
+      s: hex32(sh.s, `shares[${i}].s`),
+    })),
+  }));
 }

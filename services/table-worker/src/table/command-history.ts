@@ -16,9 +16,9 @@ export interface CommandRecord {
   readonly id: string;
   readonly result: CommandResult;
   /**
-   * For a command about one hand (a frame with a hand_id: action, client_seed, show_cards), the
-   * number of the table's last completed hand when it was answered. Absent for the other commands
-   * (and in checkpoints written before hands bounded the history).
+   * For a command about one hand (a frame with a hand_id: action, client_seed, show_cards, blind_key,
+   * blind_shuffle, blind_shares), the number of the table's last completed hand when it was answered.
+   * Absent for the other commands (and in checkpoints written before hands bounded the history).
    */
   readonly hand?: number;
 }

@@ -70,6 +70,11 @@ export class TableCommands {
         return this.showCards(userId, frame.hand_id);
       case 'chat':
         return this.chat.send(userId, frame.text, now);
+      case 'blind_key':
+      case 'blind_shuffle':
+      case 'blind_shares':
+        // Engine-blind dealing's messages (docs/dev/engine-blind.md): no table deals such hands yet.
+        return this.refuse(ErrorCode.NOT_ENGINE_BLIND, 'this table does not deal engine-blind hands');
     }
   }
 

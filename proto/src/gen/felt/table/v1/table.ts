@@ -187,6 +187,9 @@ export interface ClientCommand {
     | { $case: "showCards"; showCards: ShowCards }
     | { $case: "resync"; resync: Resync }
     | { $case: "chat"; chat: Chat }
+    | { $case: "blindKey"; blindKey: BlindKey }
+    | { $case: "blindShuffle"; blindShuffle: BlindShuffle }
+    | { $case: "blindShares"; blindShares: BlindShares }
     | undefined;
 }
 
@@ -245,6 +248,52 @@ export interface Resync {
 /** chat: a chat message at the table (checked against the @felt/protocol chat rules by the gateway). */
 export interface Chat {
   text: string;
+}
+
+/** blind_key: the player's public key for the hand, with its Schnorr proof (@felt/blind KeyProof). */
+export interface BlindKey {
+  handId: string;
+  y: Buffer;
+  c: Buffer;
+  s: Buffer;
+}
+
+/** One ElGamal ciphertext (@felt/blind Ciphertext). */
+export interface BlindCiphertext {
+  c1: Buffer;
+  c2: Buffer;
+}
+
+/** A shadow shuffle opened shadow -> output: the permutation and the re-randomization differences. */
+export interface BlindPermOpening {
+  perm: number[];
+  rand: Buffer[];
+}
+
+/** One opening of a shuffle proof: the shadow's seed (input -> shadow) or its permutation opening. */
+export interface BlindShuffleOpening {
+  opening: { $case: "seed"; seed: Buffer } | { $case: "perm"; perm: BlindPermOpening } | undefined;
+}
+
+/** blind_shuffle: the player's shuffle of the encrypted cards, with its proof (@felt/blind ShuffleProof). */
+export interface BlindShuffle {
+  handId: string;
+  output: BlindCiphertext[];
+  openings: BlindShuffleOpening[];
+}
+
+/** One decryption share with its Chaum-Pedersen proof (@felt/blind DecryptionShare), for a deck position. */
+export interface BlindShare {
+  position: number;
+  d: Buffer;
+  c: Buffer;
+  s: Buffer;
+}
+
+/** blind_shares: the player's decryption shares. */
+export interface BlindShares {
+  handId: string;
+  shares: BlindShare[];
 }
 
 export interface WorkerFrame {
@@ -1269,6 +1318,15 @@ export const ClientCommand: MessageFns<ClientCommand> = {
       case "chat":
         Chat.encode(message.command.chat, writer.uint32(130).fork()).join();
         break;
+      case "blindKey":
+        BlindKey.encode(message.command.blindKey, writer.uint32(138).fork()).join();
+        break;
+      case "blindShuffle":
+        BlindShuffle.encode(message.command.blindShuffle, writer.uint32(146).fork()).join();
+        break;
+      case "blindShares":
+        BlindShares.encode(message.command.blindShares, writer.uint32(154).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1409,6 +1467,30 @@ export const ClientCommand: MessageFns<ClientCommand> = {
             message.command = { $case: "chat", chat: Chat.decode(reader, reader.uint32()) };
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.command = { $case: "blindKey", blindKey: BlindKey.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.command = { $case: "blindShuffle", blindShuffle: BlindShuffle.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.command = { $case: "blindShares", blindShares: BlindShares.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1503,6 +1585,18 @@ export const ClientCommand: MessageFns<ClientCommand> = {
         ? { $case: "resync", resync: Resync.fromJSON(object.resync) }
         : isSet(object.chat)
         ? { $case: "chat", chat: Chat.fromJSON(object.chat) }
+        : isSet(object.blindKey)
+        ? { $case: "blindKey", blindKey: BlindKey.fromJSON(object.blindKey) }
+        : isSet(object.blind_key)
+        ? { $case: "blindKey", blindKey: BlindKey.fromJSON(object.blind_key) }
+        : isSet(object.blindShuffle)
+        ? { $case: "blindShuffle", blindShuffle: BlindShuffle.fromJSON(object.blindShuffle) }
+        : isSet(object.blind_shuffle)
+        ? { $case: "blindShuffle", blindShuffle: BlindShuffle.fromJSON(object.blind_shuffle) }
+        : isSet(object.blindShares)
+        ? { $case: "blindShares", blindShares: BlindShares.fromJSON(object.blindShares) }
+        : isSet(object.blind_shares)
+        ? { $case: "blindShares", blindShares: BlindShares.fromJSON(object.blind_shares) }
         : undefined,
     };
   },
@@ -1551,6 +1645,12 @@ export const ClientCommand: MessageFns<ClientCommand> = {
       obj.resync = Resync.toJSON(message.command.resync);
     } else if (message.command?.$case === "chat") {
       obj.chat = Chat.toJSON(message.command.chat);
+    } else if (message.command?.$case === "blindKey") {
+      obj.blindKey = BlindKey.toJSON(message.command.blindKey);
+    } else if (message.command?.$case === "blindShuffle") {
+      obj.blindShuffle = BlindShuffle.toJSON(message.command.blindShuffle);
+    } else if (message.command?.$case === "blindShares") {
+      obj.blindShares = BlindShares.toJSON(message.command.blindShares);
     }
     return obj;
   },
@@ -1626,6 +1726,27 @@ export const ClientCommand: MessageFns<ClientCommand> = {
       case "chat": {
         if (object.command?.chat !== undefined && object.command?.chat !== null) {
           message.command = { $case: "chat", chat: Chat.fromPartial(object.command.chat) };
+        }
+        break;
+      }
+      case "blindKey": {
+        if (object.command?.blindKey !== undefined && object.command?.blindKey !== null) {
+          message.command = { $case: "blindKey", blindKey: BlindKey.fromPartial(object.command.blindKey) };
+        }
+        break;
+      }
+      case "blindShuffle": {
+        if (object.command?.blindShuffle !== undefined && object.command?.blindShuffle !== null) {
+          message.command = {
+            $case: "blindShuffle",
+            blindShuffle: BlindShuffle.fromPartial(object.command.blindShuffle),
+          };
+        }
+        break;
+      }
+      case "blindShares": {
+        if (object.command?.blindShares !== undefined && object.command?.blindShares !== null) {
+          message.command = { $case: "blindShares", blindShares: BlindShares.fromPartial(object.command.blindShares) };
         }
         break;
       }
@@ -2381,6 +2502,727 @@ export const Chat: MessageFns<Chat> = {
   fromPartial(object: DeepPartial<Chat>): Chat {
     const message = createBaseChat();
     message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBaseBlindKey(): BlindKey {
+  return { handId: "", y: Buffer.alloc(0), c: Buffer.alloc(0), s: Buffer.alloc(0) };
+}
+
+export const BlindKey: MessageFns<BlindKey> = {
+  encode(message: BlindKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.handId !== "") {
+      writer.uint32(10).string(message.handId);
+    }
+    if (message.y.length !== 0) {
+      writer.uint32(18).bytes(message.y);
+    }
+    if (message.c.length !== 0) {
+      writer.uint32(26).bytes(message.c);
+    }
+    if (message.s.length !== 0) {
+      writer.uint32(34).bytes(message.s);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlindKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlindKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.handId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.y = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.c = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.s = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlindKey {
+    return {
+      handId: isSet(object.handId)
+        ? globalThis.String(object.handId)
+        : isSet(object.hand_id)
+        ? globalThis.String(object.hand_id)
+        : "",
+      y: isSet(object.y) ? Buffer.from(bytesFromBase64(object.y)) : Buffer.alloc(0),
+      c: isSet(object.c) ? Buffer.from(bytesFromBase64(object.c)) : Buffer.alloc(0),
+      s: isSet(object.s) ? Buffer.from(bytesFromBase64(object.s)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: BlindKey): unknown {
+    const obj: any = {};
+    if (message.handId !== "") {
+      obj.handId = message.handId;
+    }
+    if (message.y.length !== 0) {
+      obj.y = base64FromBytes(message.y);
+    }
+    if (message.c.length !== 0) {
+      obj.c = base64FromBytes(message.c);
+    }
+    if (message.s.length !== 0) {
+      obj.s = base64FromBytes(message.s);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlindKey>): BlindKey {
+    return BlindKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlindKey>): BlindKey {
+    const message = createBaseBlindKey();
+    message.handId = object.handId ?? "";
+    message.y = object.y ?? Buffer.alloc(0);
+    message.c = object.c ?? Buffer.alloc(0);
+    message.s = object.s ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseBlindCiphertext(): BlindCiphertext {
+  return { c1: Buffer.alloc(0), c2: Buffer.alloc(0) };
+}
+
+export const BlindCiphertext: MessageFns<BlindCiphertext> = {
+  encode(message: BlindCiphertext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.c1.length !== 0) {
+      writer.uint32(10).bytes(message.c1);
+    }
+    if (message.c2.length !== 0) {
+      writer.uint32(18).bytes(message.c2);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlindCiphertext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlindCiphertext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.c1 = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.c2 = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlindCiphertext {
+    return {
+      c1: isSet(object.c1) ? Buffer.from(bytesFromBase64(object.c1)) : Buffer.alloc(0),
+      c2: isSet(object.c2) ? Buffer.from(bytesFromBase64(object.c2)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: BlindCiphertext): unknown {
+    const obj: any = {};
+    if (message.c1.length !== 0) {
+      obj.c1 = base64FromBytes(message.c1);
+    }
+    if (message.c2.length !== 0) {
+      obj.c2 = base64FromBytes(message.c2);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlindCiphertext>): BlindCiphertext {
+    return BlindCiphertext.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlindCiphertext>): BlindCiphertext {
+    const message = createBaseBlindCiphertext();
+    message.c1 = object.c1 ?? Buffer.alloc(0);
+    message.c2 = object.c2 ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseBlindPermOpening(): BlindPermOpening {
+  return { perm: [], rand: [] };
+}
+
+export const BlindPermOpening: MessageFns<BlindPermOpening> = {
+  encode(message: BlindPermOpening, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.perm.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.perm) {
+        writer.uint32(v);
+      }
+      writer.join();
+    }
+    for (const v of message.rand) {
+      writer.uint32(18).bytes(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlindPermOpening {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlindPermOpening();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.perm.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.perm.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rand.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlindPermOpening {
+    return {
+      perm: globalThis.Array.isArray(object?.perm) ? object.perm.map((e: any) => globalThis.Number(e)) : [],
+      rand: globalThis.Array.isArray(object?.rand) ? object.rand.map((e: any) => Buffer.from(bytesFromBase64(e))) : [],
+    };
+  },
+
+  toJSON(message: BlindPermOpening): unknown {
+    const obj: any = {};
+    if (message.perm?.length) {
+      obj.perm = message.perm.map((e) => Math.round(e));
+    }
+    if (message.rand?.length) {
+      obj.rand = message.rand.map((e) => base64FromBytes(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlindPermOpening>): BlindPermOpening {
+    return BlindPermOpening.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlindPermOpening>): BlindPermOpening {
+    const message = createBaseBlindPermOpening();
+    message.perm = object.perm?.map((e) => e) || [];
+    message.rand = object.rand?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBlindShuffleOpening(): BlindShuffleOpening {
+  return { opening: undefined };
+}
+
+export const BlindShuffleOpening: MessageFns<BlindShuffleOpening> = {
+  encode(message: BlindShuffleOpening, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.opening?.$case) {
+      case "seed":
+        writer.uint32(10).bytes(message.opening.seed);
+        break;
+      case "perm":
+        BlindPermOpening.encode(message.opening.perm, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlindShuffleOpening {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlindShuffleOpening();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.opening = { $case: "seed", seed: Buffer.from(reader.bytes()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.opening = { $case: "perm", perm: BlindPermOpening.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlindShuffleOpening {
+    return {
+      opening: isSet(object.seed)
+        ? { $case: "seed", seed: Buffer.from(bytesFromBase64(object.seed)) }
+        : isSet(object.perm)
+        ? { $case: "perm", perm: BlindPermOpening.fromJSON(object.perm) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: BlindShuffleOpening): unknown {
+    const obj: any = {};
+    if (message.opening?.$case === "seed") {
+      obj.seed = base64FromBytes(message.opening.seed);
+    } else if (message.opening?.$case === "perm") {
+      obj.perm = BlindPermOpening.toJSON(message.opening.perm);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlindShuffleOpening>): BlindShuffleOpening {
+    return BlindShuffleOpening.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlindShuffleOpening>): BlindShuffleOpening {
+    const message = createBaseBlindShuffleOpening();
+    switch (object.opening?.$case) {
+      case "seed": {
+        if (object.opening?.seed !== undefined && object.opening?.seed !== null) {
+          message.opening = { $case: "seed", seed: object.opening.seed };
+        }
+        break;
+      }
+      case "perm": {
+        if (object.opening?.perm !== undefined && object.opening?.perm !== null) {
+          message.opening = { $case: "perm", perm: BlindPermOpening.fromPartial(object.opening.perm) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseBlindShuffle(): BlindShuffle {
+  return { handId: "", output: [], openings: [] };
+}
+
+export const BlindShuffle: MessageFns<BlindShuffle> = {
+  encode(message: BlindShuffle, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.handId !== "") {
+      writer.uint32(10).string(message.handId);
+    }
+    for (const v of message.output) {
+      BlindCiphertext.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.openings) {
+      BlindShuffleOpening.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlindShuffle {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlindShuffle();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.handId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.output.push(BlindCiphertext.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.openings.push(BlindShuffleOpening.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlindShuffle {
+    return {
+      handId: isSet(object.handId)
+        ? globalThis.String(object.handId)
+        : isSet(object.hand_id)
+        ? globalThis.String(object.hand_id)
+        : "",
+      output: globalThis.Array.isArray(object?.output)
+        ? object.output.map((e: any) => BlindCiphertext.fromJSON(e))
+        : [],
+      openings: globalThis.Array.isArray(object?.openings)
+        ? object.openings.map((e: any) => BlindShuffleOpening.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BlindShuffle): unknown {
+    const obj: any = {};
+    if (message.handId !== "") {
+      obj.handId = message.handId;
+    }
+    if (message.output?.length) {
+      obj.output = message.output.map((e) => BlindCiphertext.toJSON(e));
+    }
+    if (message.openings?.length) {
+      obj.openings = message.openings.map((e) => BlindShuffleOpening.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlindShuffle>): BlindShuffle {
+    return BlindShuffle.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlindShuffle>): BlindShuffle {
+    const message = createBaseBlindShuffle();
+    message.handId = object.handId ?? "";
+    message.output = object.output?.map((e) => BlindCiphertext.fromPartial(e)) || [];
+    message.openings = object.openings?.map((e) => BlindShuffleOpening.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseBlindShare(): BlindShare {
+  return { position: 0, d: Buffer.alloc(0), c: Buffer.alloc(0), s: Buffer.alloc(0) };
+}
+
+export const BlindShare: MessageFns<BlindShare> = {
+  encode(message: BlindShare, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.position !== 0) {
+      writer.uint32(8).uint32(message.position);
+    }
+    if (message.d.length !== 0) {
+      writer.uint32(18).bytes(message.d);
+    }
+    if (message.c.length !== 0) {
+      writer.uint32(26).bytes(message.c);
+    }
+    if (message.s.length !== 0) {
+      writer.uint32(34).bytes(message.s);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlindShare {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlindShare();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.position = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.d = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.c = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.s = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlindShare {
+    return {
+      position: isSet(object.position) ? globalThis.Number(object.position) : 0,
+      d: isSet(object.d) ? Buffer.from(bytesFromBase64(object.d)) : Buffer.alloc(0),
+      c: isSet(object.c) ? Buffer.from(bytesFromBase64(object.c)) : Buffer.alloc(0),
+      s: isSet(object.s) ? Buffer.from(bytesFromBase64(object.s)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: BlindShare): unknown {
+    const obj: any = {};
+    if (message.position !== 0) {
+      obj.position = Math.round(message.position);
+    }
+    if (message.d.length !== 0) {
+      obj.d = base64FromBytes(message.d);
+    }
+    if (message.c.length !== 0) {
+      obj.c = base64FromBytes(message.c);
+    }
+    if (message.s.length !== 0) {
+      obj.s = base64FromBytes(message.s);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlindShare>): BlindShare {
+    return BlindShare.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlindShare>): BlindShare {
+    const message = createBaseBlindShare();
+    message.position = object.position ?? 0;
+    message.d = object.d ?? Buffer.alloc(0);
+    message.c = object.c ?? Buffer.alloc(0);
+    message.s = object.s ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseBlindShares(): BlindShares {
+  return { handId: "", shares: [] };
+}
+
+export const BlindShares: MessageFns<BlindShares> = {
+  encode(message: BlindShares, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.handId !== "") {
+      writer.uint32(10).string(message.handId);
+    }
+    for (const v of message.shares) {
+      BlindShare.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlindShares {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlindShares();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.handId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.shares.push(BlindShare.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlindShares {
+    return {
+      handId: isSet(object.handId)
+        ? globalThis.String(object.handId)
+        : isSet(object.hand_id)
+        ? globalThis.String(object.hand_id)
+        : "",
+      shares: globalThis.Array.isArray(object?.shares) ? object.shares.map((e: any) => BlindShare.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: BlindShares): unknown {
+    const obj: any = {};
+    if (message.handId !== "") {
+      obj.handId = message.handId;
+    }
+    if (message.shares?.length) {
+      obj.shares = message.shares.map((e) => BlindShare.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlindShares>): BlindShares {
+    return BlindShares.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlindShares>): BlindShares {
+    const message = createBaseBlindShares();
+    message.handId = object.handId ?? "";
+    message.shares = object.shares?.map((e) => BlindShare.fromPartial(e)) || [];
     return message;
   },
 };
