@@ -13,7 +13,7 @@ import { sessionCookie } from './harness/session.js';
 const TOO_MANY_SOCKETS = 4029;
 const MAX_PAYLOAD = 16384;
 /** GATEWAY_MAX_BLIND_PAYLOAD's default: also uWS's read limit at the defaults (it is over 2 × 16384). */
-const MAX_BLIND_PAYLOAD = 131072;
+const MAX_BLIND_PAYLOAD = 163840;
 
 let cluster: Cluster;
 let lobby: LobbyClient;

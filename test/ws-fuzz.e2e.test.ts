@@ -25,7 +25,7 @@ const SLICE_TIMEOUT_MS = 90_000;
 /** Attacker sockets: well under the per-account cap (16), so none is refused for that. */
 const LANES = 8;
 const SEED = Number(process.env.FELT_FUZZ_SEED ?? 0x5eed13);
-const LIMITS: FuzzLimits = { maxPayload: 16384, maxBlindPayload: 131072, maxTablesPerSocket: 16 };
+const LIMITS: FuzzLimits = { maxPayload: 16384, maxBlindPayload: 163840, maxTablesPerSocket: 16 };
 
 let cluster: Cluster;
 let gateway: GatewayHandle;

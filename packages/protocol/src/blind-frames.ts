@@ -82,7 +82,7 @@ export const blindShuffleSchema = z
   })
   .describe(
     'Engine-blind dealing, step 2: your shuffle of the encrypted cards, at your turn. The one frame allowed ' +
-      'past `GATEWAY_MAX_PAYLOAD`, up to `GATEWAY_MAX_BLIND_PAYLOAD` (default 131072 bytes). Refused with ' +
+      'past `GATEWAY_MAX_PAYLOAD`, up to `GATEWAY_MAX_BLIND_PAYLOAD` (default 163840 bytes). Refused with ' +
       '`not_engine_blind` while the table does not deal engine-blind hands.',
   );
 

@@ -19,7 +19,7 @@ describe('gateway limits configuration', () => {
     const env = parseEnv(gatewayEnv, base);
     expect(env).toMatchObject({
       GATEWAY_MAX_PAYLOAD: 16384,
-      GATEWAY_MAX_BLIND_PAYLOAD: 131072,
+      GATEWAY_MAX_BLIND_PAYLOAD: 163840,
       GATEWAY_MAX_SOCKETS_PER_USER: 16,
       GATEWAY_MAX_SOCKETS_PER_ADDRESS: 64,
       GATEWAY_MAX_TABLES_PER_SOCKET: 16,
@@ -76,7 +76,7 @@ describe('gateway limits configuration', () => {
   });
 
   it('takes the blind_shuffle limit as GATEWAY_MAX_PAYLOAD when it is set lower', () => {
-    expect(blindPayloadLimit(parseEnv(gatewayEnv, base))).toBe(131072);
+    expect(blindPayloadLimit(parseEnv(gatewayEnv, base))).toBe(163840);
     const at = (payload: string, blind: string) =>
       blindPayloadLimit(
         parseEnv(gatewayEnv, { ...base, GATEWAY_MAX_PAYLOAD: payload, GATEWAY_MAX_BLIND_PAYLOAD: blind }),

@@ -34,7 +34,7 @@ export const gatewayEnv = {
    * type allowed past GATEWAY_MAX_PAYLOAD; any other type over GATEWAY_MAX_PAYLOAD still closes with
    * 1009. Taken as GATEWAY_MAX_PAYLOAD when set lower (blindPayloadLimit).
    */
-  GATEWAY_MAX_BLIND_PAYLOAD: atMost(1_048_576).default(131_072),
+  GATEWAY_MAX_BLIND_PAYLOAD: atMost(1_048_576).default(163_840),
   /** Open sockets one account may hold at this gateway; one more is closed with 4029. */
   /** Sockets this gateway holds in all; one more is closed with 1013 (try another gateway). */
   GATEWAY_MAX_SOCKETS: atMost(10_000_000).default(10_000),

@@ -419,7 +419,10 @@ export class Gateway {
     }
     const now = Date.now();
     const clock = bucketClock(now);
-    if (!takeToken(conn, clock, this.o.ratePerSec, this.o.rateBurst)) {
+    // A frame past maxPayload (a blind_shuffle) costs what as many full-size frames would: the bytes a
+    // socket may send a second stay what the rate limit allows, so large frames buy an attacker nothing.
+    const cost = oversized ? Math.min(this.o.rateBurst, Math.ceil(message.byteLength / this.o.maxPayload)) : 1;
+    if (!takeToken(conn, clock, this.o.ratePerSec, this.o.rateBurst, cost)) {
       this.metrics.messagesIn.inc({ type: 'rate_limited' });
       conn.droppedInRow++;
       if (conn.droppedInRow > this.o.rateBurst) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBucket } from './token-bucket.js';
+import { fullBucket, takeToken, TokenBucket } from './token-bucket.js';
 
 describe('TokenBucket', () => {
   it('allows a burst, then the refill rate', () => {
@@ -34,6 +34,18 @@ describe('TokenBucket', () => {
     for (let t = 0; t <= 10_000; t += 10) if (b.take(t)) allowed++;
     expect(allowed).toBeGreaterThanOrEqual(40 + 200 - 1);
     expect(allowed).toBeLessThanOrEqual(40 + 200 + 1);
+  });
+
+  it('takes a cost of several tokens at once, or none of it', () => {
+    const state = { tokens: fullBucket(10), last: 0 };
+    expect(takeToken(state, 0, 1, 10, 7)).toBe(true);
+    // 3 left: a second cost of 7 is refused and takes nothing; single tokens still pass.
+    expect(takeToken(state, 0, 1, 10, 7)).toBe(false);
+    expect(state.tokens).toBe(3_000);
+    expect(takeToken(state, 0, 1, 10)).toBe(true);
+    // After 5 s at 1 a second: 2 + 5 = 7 tokens, enough again.
+    expect(takeToken(state, 5_000, 1, 10, 7)).toBe(true);
+    expect(state.tokens).toBe(0);
   });
 
   it('rejects nonsense limits', () => {

@@ -15,16 +15,17 @@ export function fullBucket(burst: number): number {
 }
 
 /**
- * Takes one token from `state` at `now` if there is one: `burst` tokens, refilled continuously at
- * `ratePerSec`. A pure function of the times it is asked at, so a socket can hold its bucket in two
- * of its own fields instead of a separate object.
+ * Takes `cost` tokens (one by default) from `state` at `now` if there are that many: `burst` tokens,
+ * refilled continuously at `ratePerSec`. A pure function of the times it is asked at, so a socket can
+ * hold its bucket in two of its own fields instead of a separate object. A cost above `burst` can
+ * never be paid.
  */
-export function takeToken(state: BucketState, now: number, ratePerSec: number, burst: number): boolean {
+export function takeToken(state: BucketState, now: number, ratePerSec: number, burst: number, cost = 1): boolean {
   const elapsed = Math.max(0, now - state.last);
   state.last = Math.max(state.last, now);
   state.tokens = Math.min(burst * 1000, state.tokens + Math.floor(elapsed * ratePerSec));
-  if (state.tokens < 1000) return false;
-  state.tokens -= 1000;
+  if (state.tokens < cost * 1000) return false;
+  state.tokens -= cost * 1000;
   return true;
 }
 

@@ -172,7 +172,8 @@ describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
 
   function newGateway(
     gatewayId: string,
-    limits: Pick<GatewayOptions, 'maxPayload' | 'maxBlindPayload' | 'metricsRegistry'>,
+    limits: Pick<GatewayOptions, 'maxPayload' | 'maxBlindPayload' | 'metricsRegistry'> &
+      Partial<Pick<GatewayOptions, 'ratePerSec' | 'rateBurst'>>,
   ): Gateway {
     return new Gateway({
       gatewayId,
@@ -384,6 +385,33 @@ describe('gateway limits (in-process gateway, real Redis and gRPC)', () => {
     const unread = await connect({ port: blindPort });
     unread.ws.send(blindShuffle('tb', 2 * BLIND.payload + 10_000));
     expect((await unread.closed).code).toBe(1006);
+  });
+
+  it('charges a blind_shuffle past GATEWAY_MAX_PAYLOAD the rate-limit tokens of as many full-size frames', async () => {
+    // 1 token a second, 10 at most: a ~100 KB shuffle over a 16 KB limit costs 7 of them, so a second
+    // one at once is refused (at one token a frame it would pass), while small frames still fit.
+    const limited = newGateway('gw-blind-rate', {
+      maxPayload: 16_384,
+      maxBlindPayload: 131_072,
+      metricsRegistry: createMetricsRegistry('gateway'),
+      ratePerSec: 1,
+      rateBurst: 10,
+    });
+    const limitedPort = await limited.start();
+    try {
+      await vi.waitFor(() => expect(limited.ready().ready).toBe(true), { timeout: 20_000, interval: 20 });
+      const c = await connect({ port: limitedPort });
+      c.ws.send(JSON.stringify({ type: 'join_table', table_id: 'tr' }));
+      await c.next((m) => m.type === 'table_state' && m.table_id === 'tr');
+      c.ws.send(blindShuffle('tr', 100_000, 'first'));
+      expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'not_engine_blind', command_id: 'first' });
+      const from = c.messages.length;
+      c.ws.send(blindShuffle('tr', 100_000, 'second'));
+      expect(await c.next((m) => m.type === 'error', from)).toMatchObject({ code: 'rate_limited' });
+      await close(c);
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('without a blind limit, a blind_shuffle over GATEWAY_MAX_PAYLOAD is refused as any frame', async () => {

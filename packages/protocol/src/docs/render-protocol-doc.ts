@@ -86,7 +86,7 @@ const ERROR_CODE_DOCS: Record<ErrorCode, string> = {
 
 const CLOSE_CODE_DOCS: Record<CloseCode, string> = {
   1001: 'Going away: the gateway is shutting down. Reconnect (any gateway) and send `join_table` again.',
-  1009: 'Message too big: a frame exceeded the per-socket payload limit (`GATEWAY_MAX_PAYLOAD`, default 16384 bytes); a `blind_shuffle` frame may be up to `GATEWAY_MAX_BLIND_PAYLOAD` (default 131072 bytes). A frame over twice `GATEWAY_MAX_PAYLOAD` and over `GATEWAY_MAX_BLIND_PAYLOAD`, or a text frame that is not valid UTF-8, is not read at all: the connection is dropped without a close frame (the client sees 1006).',
+  1009: 'Message too big: a frame exceeded the per-socket payload limit (`GATEWAY_MAX_PAYLOAD`, default 16384 bytes); a `blind_shuffle` frame may be up to `GATEWAY_MAX_BLIND_PAYLOAD` (default 163840 bytes). A frame over twice `GATEWAY_MAX_PAYLOAD` and over `GATEWAY_MAX_BLIND_PAYLOAD`, or a text frame that is not valid UTF-8, is not read at all: the connection is dropped without a close frame (the client sees 1006).',
   1011: 'Internal error.',
   1013: 'Try again later: this gateway holds as many sockets as it accepts (`GATEWAY_MAX_SOCKETS`, default 10000). Reconnect, to another gateway if you know one.',
   4001: 'Session ended: the session was revoked or expired while the socket was open. Log in again.',
