@@ -209,6 +209,12 @@ export const quickJoinSchema = z.strictObject({
   limit: z.enum(BETTING_LIMITS).optional(),
   stakes: stakesFilter.optional(),
   buy_in: chips.optional().describe("Omitted: the room's maximum, or as much of it as the wallet holds"),
+  practice: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: practice-chip rooms only; omitted or false: real-chip rooms only, so no one lands on play money by chance',
+    ),
 });
 export type QuickJoinRequest = z.infer<typeof quickJoinSchema>;
 

@@ -90,6 +90,39 @@ describe('a practice room', () => {
     expect(audit.practiceImbalance).toBe(0n);
   });
 
+  it('quick join takes real-chip rooms unless asked for practice ones', async () => {
+    const filter = { game: 'omaha', stakes: '7/14' } as const;
+    const config = { game: 'omaha', stakes: { smallBlind: 7, bigBlind: 14 }, buyIn: { min: 140, max: 1_400 } };
+    // The practice room is the older one, so it would be taken first if quick join ignored the chips.
+    const practiceRoom = await (
+      await h.user()
+    ).post<{ session_id: string }>('/api/rooms', {
+      config: { ...config, practiceChips: true },
+      sit: { buy_in: 500 },
+    });
+    const realRoom = await (
+      await h.user()
+    ).post<{ session_id: string }>('/api/rooms', { config, sit: { buy_in: 500 } });
+    expect([practiceRoom.status, realRoom.status]).toEqual([201, 201]);
+
+    const player = await h.user();
+    const real = await player.post<{ session_id: string; wallet: number }>('/api/rooms/quick-join', filter);
+    expect(real.status, JSON.stringify(real.body)).toBe(200);
+    expect(real.body.session_id).toBe(realRoom.body.session_id);
+
+    const practiser = await h.user();
+    const practice = await practiser.post<{ session_id: string }>('/api/rooms/quick-join', {
+      ...filter,
+      practice: true,
+    });
+    expect(practice.status, JSON.stringify(practice.body)).toBe(200);
+    expect(practice.body.session_id).toBe(practiceRoom.body.session_id);
+    expect(await me(practiser)).toMatchObject({
+      wallet: 10_000,
+      seats: [{ session_id: practiceRoom.body.session_id }],
+    });
+  });
+
   it('refuses a practice room with a rake, and a real room still needs real chips', async () => {
     const host = await h.user();
     const before = await h.snapshot();

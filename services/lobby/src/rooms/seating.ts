@@ -255,6 +255,7 @@ export class Seating {
       if (!config) continue;
       if (filter.limit && config.limit !== filter.limit) continue;
       if (filter.stakes && stakesLabel(config) !== filter.stakes) continue;
+      if (config.practiceChips !== (filter.practice === true)) continue;
       if (candidate._count.memberships >= config.seats) continue;
       let amount = buyInChips;
       if (amount === undefined) {

@@ -81,6 +81,8 @@ export interface QuickJoinFilter {
   readonly limit?: BettingLimit | undefined;
   /** As stakesLabel shows it: "1/2", or "10/20" in the Stud family. */
   readonly stakes?: string | undefined;
+  /** Practice-chip rooms only; otherwise real-chip rooms only. */
+  readonly practice?: boolean | undefined;
 }
 
 export interface LeaveResult {

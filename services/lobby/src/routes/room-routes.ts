@@ -163,7 +163,7 @@ export function registerRoomRoutes(app: OpenAPIHono<Env>, deps: RoomRoutesDeps):
       const body = c.req.valid('json');
       const result = await rooms.quickJoin(
         c.get('auth').userId,
-        { game: body.game, limit: body.limit, stakes: body.stakes },
+        { game: body.game, limit: body.limit, stakes: body.stakes, practice: body.practice },
         body.buy_in,
       );
       return c.json(joinedJson(result), 200);
