@@ -82,7 +82,9 @@ describe('the tournaments tab', () => {
     await page.reload();
     await page.getByTestId('tournament').waitFor();
     expect(await page.getByTestId('tournament').getAttribute('data-registration')).toBe('unregister');
-    expect(await wallet(page)).toBe(granted - 110);
+    // The live lobby may first hand the new page the balance it last published (before the entry; it
+    // reads the wallets once a tick), and the header then asks /api/me again: wait for that answer.
+    await waitUntil('the wallet after the reload', async () => (await wallet(page)) === granted - 110);
 
     await page.getByRole('button', { name: /^Unregister from / }).click();
     await waitUntil(
