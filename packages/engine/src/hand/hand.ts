@@ -155,8 +155,6 @@ interface PlayerState {
    */
   shownCount: number;
   mucked: boolean;
-  /** Blind dealing: hole cards dealt whose cards nobody knows yet (`hole` holds them once shown). */
-  hidden: number;
 }
 
 /** Blind dealing: the board cards a street is waiting for, by deck index. */
@@ -211,6 +209,11 @@ export interface HandOptions {
 
 function allShown(p: PlayerState): boolean {
   return p.hole.length > 0 && p.shownCount === p.hole.length;
+}
+
+/** Blind dealing: the seat was dealt cards nobody knows yet (`hole` holds them only once shown). */
+function hidesCards(p: PlayerState): boolean {
+  return p.hole.length < p.visibility.length;
 }
 
 /** What the bring-in player may do: post it, or complete (a bet), possibly all-in. */
@@ -307,7 +310,6 @@ export class Hand {
         visibility: [],
         shownCount: 0,
         mucked: false,
-        hidden: 0,
       }));
     this.blind = setup.dealing === 'blind';
     this.dealer = this.blind ? HandDealer.blind(rules.deck) : new HandDealer(setup.deck, rules.deck, setup.deckSeed);
@@ -438,12 +440,11 @@ export class Hand {
         contributed: p.live + p.dead,
         folded: p.folded,
         allIn: p.allInRound !== null,
-        hole:
-          p.hidden > 0
-            ? p.visibility.map(() => null)
-            : p.hole.map((c, i) =>
-                viewer === undefined || viewer === p.seat || i < p.shownCount || p.visibility[i] === 'up' ? c : null,
-              ),
+        hole: hidesCards(p)
+          ? p.visibility.map(() => null)
+          : p.hole.map((c, i) =>
+              viewer === undefined || viewer === p.seat || i < p.shownCount || p.visibility[i] === 'up' ? c : null,
+            ),
         visibility: [...p.visibility],
         shown: allShown(p),
         mucked: p.mucked,
@@ -1083,7 +1084,6 @@ export class Hand {
     const p = this.bySeat.get(seat)!;
     const atShowdown = this.phaseValue !== HandPhase.COMPLETE;
     p.hole = [...cards];
-    p.hidden = 0;
     const op = this.reveal(p, atShowdown ? 'blind_show' : 'voluntary');
     if (atShowdown) {
       this.showQueue.shift();
@@ -1356,7 +1356,6 @@ export class Hand {
           const g = got.get(seat)!;
           p.hole.push(...g.cards);
           p.visibility.push(...rules.hole);
-          if (this.blind) p.hidden += g.indices.length;
           this.record({
             type: 'deal_hole',
             street: index,
@@ -1735,26 +1734,7 @@ export class Hand {
     const pots = this.pots.list();
     validatePots(this.setup.handId, pots, this.contributions());
     const live = this.players.filter((p) => !p.folded);
-    const values = new Map<number, (number | null)[]>();
-    const judged: JudgedHand[] = [];
-    for (const p of live) {
-      const v = this.rules.showdown.map((side) => side.evaluate(p.hole, this.board));
-      values.set(p.seat, v);
-      const d = this.rules.showdown.map((side) => side.describe(p.hole, this.board));
-      judged.push({
-        seat: p.seat,
-        values: v,
-        names: d.map((x) => x?.name ?? null),
-        best: d.map((x) => (x === null ? null : [...x.best])),
-      });
-    }
-    const awards = awardPots(
-      pots,
-      values,
-      this.clockwise(),
-      this.rules.showdown[0]?.kind ?? 'high',
-      this.houseRules.oddChips,
-    );
+    const { awards, judged } = this.judge(pots, live);
     const contestedWinners = new Set<number>();
     for (const a of awards) if (a.contested) for (const s of a.shares) contestedWinners.add(s.seat);
     const allIn = new Set(live.filter((p) => p.stack === 0).map((p) => p.seat));
@@ -1800,31 +1780,32 @@ export class Hand {
       return;
     }
     this.actorSeat = null;
+    // Every pot with two contenders or more holds only shown hands (the others mucked out of it).
+    const shown = this.players.filter((p) => !p.folded && !p.mucked && allShown(p));
+    const { awards, judged } = this.judge(this.pots.list(), shown);
+    this.pay(awards, judged, true);
+  }
+
+  /** Scores `hands` (their hole cards known) on the board and splits `pots` among them. */
+  private judge(
+    pots: ReturnType<PotManager['list']>,
+    hands: readonly PlayerState[],
+  ): { awards: ReturnType<typeof awardPots>; judged: JudgedHand[] } {
     const values = new Map<number, (number | null)[]>();
     const judged: JudgedHand[] = [];
-    for (const p of this.players) {
-      if (p.folded || p.mucked || !allShown(p)) continue;
-      values.set(
-        p.seat,
-        this.rules.showdown.map((side) => side.evaluate(p.hole, this.board)),
-      );
+    for (const p of hands) {
+      const v = this.rules.showdown.map((side) => side.evaluate(p.hole, this.board));
+      values.set(p.seat, v);
       const d = this.rules.showdown.map((side) => side.describe(p.hole, this.board));
       judged.push({
         seat: p.seat,
-        values: values.get(p.seat)!,
+        values: v,
         names: d.map((x) => x?.name ?? null),
         best: d.map((x) => (x === null ? null : [...x.best])),
       });
     }
-    // Every pot with two contenders or more holds only shown hands (the others mucked out of it).
-    const awards = awardPots(
-      this.pots.list(),
-      values,
-      this.clockwise(),
-      this.rules.showdown[0]?.kind ?? 'high',
-      this.houseRules.oddChips,
-    );
-    this.pay(awards, judged, true);
+    const kind = this.rules.showdown[0]?.kind ?? 'high';
+    return { awards: awardPots(pots, values, this.clockwise(), kind, this.houseRules.oddChips), judged };
   }
 
   private clockwise(): Map<number, number> {
