@@ -62,8 +62,6 @@ export async function roomWalletFor(db: Db, roomId: string, userId: string): Pro
   return walletFor({ practice: room?.practice ?? false }, userId);
 }
 
-/** Accounts that hold practice chips, by kind alone (escrows depend on their room). */
-const PRACTICE_KINDS: ReadonlySet<string> = new Set([AccountKind.practice_wallet, AccountKind.practice_source]);
 /** Accounts allowed below zero: the two sources, where chips of each kind enter. */
 const SOURCE_KINDS: ReadonlySet<string> = new Set([AccountKind.grant_source, AccountKind.practice_source]);
 export const escrowAccount = (roomId: string, userId: string): AccountRef => ({
@@ -258,47 +256,33 @@ export async function postLedgerTransaction(
       throw new InsufficientFundsError(p.key, account.balance, -p.amount);
     }
   }
-  await checkChipKinds(tx, req.idempotencyKey, postings);
-  const stored = await tx.ledgerTransaction.create({
-    data: {
-      idempotencyKey: req.idempotencyKey,
-      kind: req.kind,
-      roomId: req.roomId ?? null,
-      handId: req.handId ?? null,
-      tournamentId: req.tournamentId ?? null,
-      ...(req.memo !== undefined ? { memo: req.memo } : {}),
-      entries: {
-        create: postings.map((p) => ({
-          entryKey: `${req.idempotencyKey}/${p.key}`,
-          accountId: accounts.get(p.key)!.id,
-          amount: p.amount,
-        })),
+  // Practice and real chips never meet: the database's trigger (ledger_entries_chip_kinds) refuses the
+  // entries, and the refusal comes back typed, with this transaction's key.
+  const stored = await tx.ledgerTransaction
+    .create({
+      data: {
+        idempotencyKey: req.idempotencyKey,
+        kind: req.kind,
+        roomId: req.roomId ?? null,
+        handId: req.handId ?? null,
+        tournamentId: req.tournamentId ?? null,
+        ...(req.memo !== undefined ? { memo: req.memo } : {}),
+        entries: {
+          create: postings.map((p) => ({
+            entryKey: `${req.idempotencyKey}/${p.key}`,
+            accountId: accounts.get(p.key)!.id,
+            amount: p.amount,
+          })),
+        },
       },
-    },
-    include: { entries: { include: { account: { select: { key: true } } } } },
-  });
+      include: { entries: { include: { account: { select: { key: true } } } } },
+    })
+    .catch((err: unknown) => {
+      throw pgErrorInfo(err).sqlState === 'FL004'
+        ? new PracticeChipsMixedError(req.idempotencyKey, { cause: err })
+        : err;
+    });
   return view(stored, false);
-}
-
-/**
- * The database's rule (trigger ledger_entries_chip_kinds), checked first for a typed error: a
- * transaction's accounts hold either practice chips or real chips, never both.
- */
-async function checkChipKinds(tx: TxClient, idempotencyKey: string, postings: readonly NormalizedPosting[]) {
-  const rooms = [...new Set(postings.flatMap((p) => (p.ref.kind === AccountKind.escrow ? [p.ref.roomId] : [])))];
-  const practiceRooms = new Set(
-    rooms.length === 0
-      ? []
-      : (await tx.room.findMany({ where: { id: { in: rooms }, practice: true }, select: { id: true } })).map(
-          (r) => r.id,
-        ),
-  );
-  const kinds = new Set(
-    postings.map(
-      (p) => PRACTICE_KINDS.has(p.ref.kind) || (p.ref.kind === AccountKind.escrow && practiceRooms.has(p.ref.roomId)),
-    ),
-  );
-  if (kinds.size > 1) throw new PracticeChipsMixedError(idempotencyKey);
 }
 
 /** Makes sure the user's wallet account and its `wallets` row exist. */
