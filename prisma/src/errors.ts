@@ -115,7 +115,7 @@ export class LedgerImmutableError extends DbError {
 /**
  * A ledger transaction would move chips between practice accounts (practice wallets, the practice
  * source, escrows at practice rooms) and real ones, or a room would change between the two. The
- * database refuses it (SQLSTATE FL004), and the ledger turns the refusal into this error.
+ * database refuses it (SQLSTATE FL006), and the ledger turns the refusal into this error.
  */
 export class PracticeChipsMixedError extends DbError {
   constructor(

@@ -278,7 +278,7 @@ export async function postLedgerTransaction(
       include: { entries: { include: { account: { select: { key: true } } } } },
     })
     .catch((err: unknown) => {
-      throw pgErrorInfo(err).sqlState === 'FL004'
+      throw pgErrorInfo(err).sqlState === 'FL006'
         ? new PracticeChipsMixedError(req.idempotencyKey, { cause: err })
         : err;
     });
@@ -536,7 +536,7 @@ export function mapLedgerError(err: unknown): unknown {
   const info = pgErrorInfo(err);
   if (info.sqlState === 'FL002') return new LedgerUnbalancedError(undefined, undefined, { cause: err });
   if (info.sqlState === 'FL001' || info.sqlState === 'FL003') return new LedgerImmutableError({ cause: err });
-  if (info.sqlState === 'FL004') return new PracticeChipsMixedError(undefined, { cause: err });
+  if (info.sqlState === 'FL006') return new PracticeChipsMixedError(undefined, { cause: err });
   if (info.sqlState === '23514' && /ledger_accounts_balance_nonnegative/.test(String((err as Error).message ?? ''))) {
     return new InsufficientFundsError('(unknown)', 0n, 0n, { cause: err });
   }

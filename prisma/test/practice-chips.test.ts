@@ -28,6 +28,7 @@ import {
 } from '@felt/db';
 import type { RoomConfigInput } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mapLedgerError } from '../src/ledger.js';
 import { RAKED_HOLDEM, createRoom, createUser, deliverCashOut, heldSink } from '../../test/money/fixtures.js';
 import { SimTable } from '../../test/money/sim-table.js';
 
@@ -246,11 +247,11 @@ describe('the database keeps practice and real chips apart', () => {
     const was = await balances();
     // A real wallet paying a practice room's escrow; a practice escrow paying a real wallet or the
     // rake; a practice wallet and a real wallet trading directly.
-    expect(await rawPost('mix:real-to-practice-escrow', a.realWallet, a.practiceEscrow, 10)).toBe('FL004');
-    expect(await rawPost('mix:practice-escrow-to-real', a.practiceEscrow, a.playerWallet, 10)).toBe('FL004');
-    expect(await rawPost('mix:practice-rake', a.practiceEscrow, a.rake, 1)).toBe('FL004');
-    expect(await rawPost('mix:practice-wallet-to-real', a.practiceWallet, a.playerWallet, 10)).toBe('FL004');
-    expect(await rawPost('mix:real-to-practice-wallet', a.playerWallet, a.practiceWallet, 10)).toBe('FL004');
+    expect(await rawPost('mix:real-to-practice-escrow', a.realWallet, a.practiceEscrow, 10)).toBe('FL006');
+    expect(await rawPost('mix:practice-escrow-to-real', a.practiceEscrow, a.playerWallet, 10)).toBe('FL006');
+    expect(await rawPost('mix:practice-rake', a.practiceEscrow, a.rake, 1)).toBe('FL006');
+    expect(await rawPost('mix:practice-wallet-to-real', a.practiceWallet, a.playerWallet, 10)).toBe('FL006');
+    expect(await rawPost('mix:real-to-practice-wallet', a.playerWallet, a.practiceWallet, 10)).toBe('FL006');
     expect(await balances()).toEqual(was);
     expect((await ledgerTotals(db.prisma)).transactions).toBe(before.transactions);
     const stray = await client.query("SELECT 1 FROM ledger_transactions WHERE idempotency_key LIKE 'mix:%'");
@@ -277,11 +278,24 @@ describe('the database keeps practice and real chips apart', () => {
       .query('UPDATE rooms SET practice = false WHERE id = $1', [a.room.roomId])
       .then(() => undefined)
       .catch((err: { code?: string }) => err.code);
-    expect(flip).toBe('FL004');
+    expect(flip).toBe('FL006');
   });
 });
 
 describe('refilling a practice wallet', () => {
+  it('keeps its refusal (FL006) apart from hand history immutability (FL004)', async () => {
+    // The first test persisted hands: deleting them is refused as history, not as mixed chips.
+    expect(
+      Number((await client.query<{ n: string }>('SELECT count(*)::text AS n FROM hands')).rows[0]?.n),
+    ).toBeGreaterThan(0);
+    const err = await client.query('DELETE FROM hands').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((err as { code?: string }).code).toBe('FL004');
+    expect(mapLedgerError(err)).not.toBeInstanceOf(PracticeChipsMixedError);
+  });
+
   it('tops it up to the fixed amount when short, once under concurrency, and to the need when that is more', async () => {
     const user = await createUser(db.prisma, 'refill');
     const practice = practiceWalletAccount(user);

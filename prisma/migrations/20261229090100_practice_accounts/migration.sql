@@ -1,5 +1,6 @@
 -- Practice chips, continued: the room flag, the two account kinds' shapes, and the rule that keeps
 -- practice chips and real chips apart in the database itself.
+--   FL006 practice and real chips would meet (a ledger transaction mixing them, a room changing kind).
 
 -- AlterTable
 ALTER TABLE "rooms" ADD COLUMN     "practice" BOOLEAN NOT NULL DEFAULT false;
@@ -37,7 +38,7 @@ CREATE FUNCTION felt_keep_room_practice() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW."practice" <> OLD."practice" THEN
     RAISE EXCEPTION 'felt: room % cannot change between practice and real chips', OLD."id"
-      USING ERRCODE = 'FL004';
+      USING ERRCODE = 'FL006';
   END IF;
   RETURN NEW;
 END
@@ -48,32 +49,31 @@ CREATE TRIGGER "rooms_practice_fixed" BEFORE UPDATE OF "practice" ON "rooms"
 -- Practice chips and real chips never meet. A practice account is a practice wallet, the practice
 -- source, or an escrow at a practice room; every other account holds real chips. A ledger
 -- transaction's entries are all practice or all real: so no practice chip reaches a real wallet, the
--- rake or the bankroll, and no real wallet pays into a practice room. Checked after each insert of
--- entries, against every entry of the transaction so far: a mix is refused when its second kind
--- arrives (so the refusal comes at the INSERT, before COMMIT, and the whole database transaction
--- rolls back). An escrow's room and a room's flag never change (the account guard, the trigger
--- above), so a transaction that passed stays right.
+-- rake or the bankroll, and no real wallet pays into a practice room. Checked once per INSERT
+-- statement (the persister writes a batch of hands' entries in one), against every entry of the
+-- transactions it touched: a mix is refused at the INSERT, before COMMIT, and the whole database
+-- transaction rolls back. An escrow's room and a room's flag never change (the account guard, the
+-- trigger above), so a transaction that passed stays right.
 CREATE FUNCTION felt_check_ledger_chip_kinds() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  practice_n integer;
-  real_n integer;
+  mixed uuid;
 BEGIN
-  SELECT count(*) FILTER (WHERE s."practice"), count(*) FILTER (WHERE NOT s."practice")
-    INTO practice_n, real_n
-  FROM (
-    SELECT (a."kind" IN ('practice_wallet', 'practice_source')
-        OR (a."kind" = 'escrow' AND coalesce(r."practice", false))) AS "practice"
-    FROM "ledger_entries" e
-    JOIN "ledger_accounts" a ON a."id" = e."account_id"
-    LEFT JOIN "rooms" r ON r."id" = a."room_id"
-    WHERE e."transaction_id" = NEW."transaction_id"
-  ) s;
-  IF practice_n > 0 AND real_n > 0 THEN
-    RAISE EXCEPTION 'felt: ledger transaction % moves chips between practice and real accounts', NEW."transaction_id"
-      USING ERRCODE = 'FL004';
+  SELECT e."transaction_id" INTO mixed
+  FROM "ledger_entries" e
+  JOIN "ledger_accounts" a ON a."id" = e."account_id"
+  LEFT JOIN "rooms" r ON r."id" = a."room_id"
+  WHERE e."transaction_id" IN (SELECT DISTINCT i."transaction_id" FROM inserted i)
+  GROUP BY e."transaction_id"
+  HAVING count(DISTINCT (a."kind" IN ('practice_wallet', 'practice_source')
+    OR (a."kind" = 'escrow' AND coalesce(r."practice", false)))) > 1
+  LIMIT 1;
+  IF mixed IS NOT NULL THEN
+    RAISE EXCEPTION 'felt: ledger transaction % moves chips between practice and real accounts', mixed
+      USING ERRCODE = 'FL006';
   END IF;
   RETURN NULL;
 END
 $$;
 CREATE TRIGGER "ledger_entries_chip_kinds" AFTER INSERT ON "ledger_entries"
-  FOR EACH ROW EXECUTE FUNCTION felt_check_ledger_chip_kinds();
+  REFERENCING NEW TABLE AS inserted
+  FOR EACH STATEMENT EXECUTE FUNCTION felt_check_ledger_chip_kinds();
