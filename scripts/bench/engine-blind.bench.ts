@@ -106,15 +106,20 @@ function blindSetup(players: number, handId: string): BlindCost {
     return { ms: ms(start), messages };
   };
 
+  /** Every seat answers at once (the slowest counts), then the server takes each answer. */
+  const atOnce = (): number => {
+    let slowest = 0;
+    const before = serverMs;
+    for (const seat of seats) {
+      const { ms: took, messages } = answer(seat);
+      slowest = Math.max(slowest, took);
+      for (const m of messages) server(seat, m);
+    }
+    return slowest + (serverMs - before);
+  };
+
   // Keys: made at once; the server checks each.
-  let keysMs = 0;
-  const serverBefore = serverMs;
-  for (const seat of seats) {
-    const { ms: took, messages } = answer(seat);
-    keysMs = Math.max(keysMs, took);
-    for (const m of messages) server(seat, m);
-  }
-  keysMs += serverMs - serverBefore;
+  const keysMs = atOnce();
 
   // Shuffles: one after another, each proven then checked.
   let shufflesMs = 0;
@@ -135,13 +140,7 @@ function blindSetup(players: number, handId: string): BlindCost {
     now,
   );
   state = dealt.state;
-  let sharesMs = 0;
-  const serverBeforeShares = serverMs;
-  for (const seat of seats) {
-    const { ms: took, messages } = answer(seat);
-    sharesMs = Math.max(sharesMs, took);
-    for (const m of messages) server(seat, m);
-  }
+  let sharesMs = atOnce();
   let readMs = 0;
   for (const seat of seats) {
     const start = process.hrtime.bigint();
@@ -149,7 +148,7 @@ function blindSetup(players: number, handId: string): BlindCost {
     readMs = Math.max(readMs, ms(start));
     if (cards.size !== 2) throw new Error(`seat ${seat} reads ${cards.size} hole cards`);
   }
-  sharesMs += serverMs - serverBeforeShares + readMs;
+  sharesMs += readMs;
   return {
     criticalMs: keysMs + shufflesMs + sharesMs,
     keysMs,
