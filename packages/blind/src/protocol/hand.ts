@@ -367,7 +367,7 @@ export function requestCards(state: BlindHandState, requests: readonly CardReque
 function openComplete(state: BlindHandState, candidates: readonly number[]): BlindResult {
   const positions = { ...state.positions };
   const opened: number[] = [];
-  const lookup = cardIndex(state.setup.cards);
+  let lookup: ((point: Hex) => string | undefined) | undefined;
   for (const position of candidates) {
     const p = positions[position];
     if (p === undefined || p.card !== undefined) continue;
@@ -379,7 +379,7 @@ function openComplete(state: BlindHandState, candidates: readonly number[]): Bli
       card = openCard(
         state.deck[position] as Ciphertext,
         state.setup.seats.map((s) => held[s] as Hex),
-        lookup,
+        (lookup ??= cardIndex(state.setup.cards)),
       );
     } catch (error) {
       if (error instanceof BlindError && error.code === 'not_a_card') {

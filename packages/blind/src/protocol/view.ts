@@ -5,13 +5,17 @@
  * same (no one else needs them).
  */
 import type { Ciphertext, Hex } from '../crypto/index.js';
-import { owing, shuffler, type BlindFailure, type BlindHandState, type BlindPhase, type BlindTarget } from './hand.js';
+import {
+  owing,
+  shuffler,
+  type BlindFailure,
+  type BlindHandState,
+  type BlindPhase,
+  type BlindPosition,
+} from './hand.js';
 
-export interface BlindPositionView {
+export interface BlindPositionView extends BlindPosition {
   readonly position: number;
-  readonly to: BlindTarget;
-  readonly due: number;
-  readonly card?: string;
   /**
    * Seat → share (the point D) held for this position: every share of a board card or of a shown
    * card; of a hole card, only in its owner's view.
