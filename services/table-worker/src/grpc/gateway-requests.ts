@@ -139,11 +139,11 @@ function toClientCommandFrame(c: ClientCommand): ClientCommandFrame | string {
     case 'chat':
       return { type: 'chat', table_id, text: c.command.chat.text, ...command_id };
     case 'blindKey':
-      return toBlindKeyFrame(table_id, c.commandId, c.command.blindKey);
+      return toBlindKeyFrame(table_id, command_id, c.command.blindKey);
     case 'blindShuffle':
-      return toBlindShuffleFrame(table_id, c.commandId, c.command.blindShuffle);
+      return toBlindShuffleFrame(table_id, command_id, c.command.blindShuffle);
     case 'blindShares':
-      return toBlindSharesFrame(table_id, c.commandId, c.command.blindShares);
+      return toBlindSharesFrame(table_id, command_id, c.command.blindShares);
     default:
       return 'not a table command';
   }
@@ -173,6 +173,9 @@ function toActionFrame(tableId: string, commandId: string | undefined, act: Act)
 
 const BLIND_VALUE_BYTES = 32;
 
+/** The frame's command_id, when the request had one. */
+type CommandIdField = { command_id?: string };
+
 class BadBlindValue extends Error {}
 
 function hex32(value: Uint8Array, what: string): string {
@@ -192,30 +195,26 @@ function blindFrame<F>(build: () => F): F | string {
   }
 }
 
-function commandIdOf(commandId: string | undefined): { command_id?: string } {
-  return commandId !== undefined ? { command_id: commandId } : {};
-}
-
-function toBlindKeyFrame(tableId: string, commandId: string | undefined, key: BlindKey): BlindKeyFrame | string {
+function toBlindKeyFrame(tableId: string, commandId: CommandIdField, key: BlindKey): BlindKeyFrame | string {
   return blindFrame(() => ({
     type: 'blind_key',
     table_id: tableId,
     hand_id: key.handId,
-    ...commandIdOf(commandId),
+    ...commandId,
     proof: { Y: hex32(key.y, 'y'), c: hex32(key.c, 'c'), s: hex32(key.s, 's') },
   }));
 }
 
 function toBlindShuffleFrame(
   tableId: string,
-  commandId: string | undefined,
+  commandId: CommandIdField,
   shuffle: BlindShuffle,
 ): BlindShuffleFrame | string {
   return blindFrame(() => ({
     type: 'blind_shuffle',
     table_id: tableId,
     hand_id: shuffle.handId,
-    ...commandIdOf(commandId),
+    ...commandId,
     output: shuffle.output.map((ct, i) => ({
       c1: hex32(ct.c1, `output[${i}].c1`),
       c2: hex32(ct.c2, `output[${i}].c2`),
@@ -240,14 +239,14 @@ function toBlindShuffleFrame(
 
 function toBlindSharesFrame(
   tableId: string,
-  commandId: string | undefined,
+  commandId: CommandIdField,
   shares: BlindShares,
 ): BlindSharesFrame | string {
   return blindFrame(() => ({
     type: 'blind_shares',
     table_id: tableId,
     hand_id: shares.handId,
-    ...commandIdOf(commandId),
+    ...commandId,
     shares: shares.shares.map((sh, i) => ({
       position: sh.position,
       D: hex32(sh.d, `shares[${i}].d`),
