@@ -245,10 +245,14 @@ export class Seating {
         _count: { select: { memberships: { where: { status: 'active' } } } },
       },
     });
-    const wallet = await accountBalance(this.o.prisma, walletAccount(userId));
-    // A practice room's buy-in comes from the practice wallet, refilled up to at least this much.
-    const practice = await accountBalance(this.o.prisma, practiceWalletAccount(userId));
-    const practiceAffords = practice > PRACTICE_REFILL_CHIPS ? practice : PRACTICE_REFILL_CHIPS;
+    // What the player can pay: the wallet, or at practice rooms (the only ones asked for with
+    // `practice`) the practice wallet, which is refilled up to at least PRACTICE_REFILL_CHIPS.
+    const practice = filter.practice === true;
+    const balance = await accountBalance(
+      this.o.prisma,
+      practice ? practiceWalletAccount(userId) : walletAccount(userId),
+    );
+    const affords = practice && balance < PRACTICE_REFILL_CHIPS ? PRACTICE_REFILL_CHIPS : balance;
     let unaffordable = false;
     for (const candidate of candidates) {
       const config = this.store.readConfig(candidate.config, candidate.id);
@@ -259,7 +263,7 @@ export class Seating {
       if (candidate._count.memberships >= config.seats) continue;
       let amount = buyInChips;
       if (amount === undefined) {
-        amount = Math.min(config.buyIn.max, Number(config.practiceChips ? practiceAffords : wallet));
+        amount = Math.min(config.buyIn.max, Number(affords));
         if (amount < config.buyIn.min) {
           unaffordable = true;
           continue;
