@@ -13,6 +13,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   BlindParticipant,
   blindView,
+  decryptionShare,
+  generateKey,
+  initialDeck as blindDeck,
+  jointKey,
+  shuffleDeck,
+  verifyShare,
+  verifyShuffle,
   requestCards,
   startBlindHand,
   submitKey,
@@ -161,9 +168,52 @@ function blindSetup(players: number, handId: string): BlindCost {
   };
 }
 
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/** One shuffle's proving and checking, one share's making and checking, and a shuffle's bytes: medians. */
+function operations(runs: number): Record<string, string | number> {
+  const keys = Array.from({ length: 9 }, () => generateKey());
+  const Y = jointKey(keys.map((k) => k.Y));
+  let deck = blindDeck(CARDS);
+  const prove: number[] = [];
+  const check: number[] = [];
+  const bytes: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const context = `bench|shuffle|${r}`;
+    let start = process.hrtime.bigint();
+    const { output, proof } = shuffleDeck(deck, Y, context, { lambda: LAMBDA });
+    prove.push(ms(start));
+    start = process.hrtime.bigint();
+    if (!verifyShuffle(deck, output, Y, proof, context, { lambda: LAMBDA })) throw new Error('a shuffle failed');
+    check.push(ms(start));
+    bytes.push(JSON.stringify({ output, proof }).length);
+    deck = output;
+  }
+  const make: number[] = [];
+  const checkShare: number[] = [];
+  for (let position = 0; position < 20; position++) {
+    const key = keys[position % keys.length]!;
+    const context = `bench|share|${position}`;
+    let start = process.hrtime.bigint();
+    const share = decryptionShare(key, deck[position]!, context);
+    make.push(ms(start));
+    start = process.hrtime.bigint();
+    if (!verifyShare(key.Y, deck[position]!, share, context)) throw new Error('a share failed');
+    checkShare.push(ms(start));
+  }
+  return {
+    shuffle_prove_ms: median(prove).toFixed(0),
+    shuffle_check_ms: median(check).toFixed(0),
+    shuffle_bytes: median(bytes),
+    share_make_ms: median(make).toFixed(2),
+    share_check_ms: median(checkShare).toFixed(2),
+  };
+}
+
 export function run(report: BenchReporter): void {
   report.info(`engine-blind: lambda=${LAMBDA}, in process, one core, no network`);
   blindSetup(2, randomUUID()); // the card points and key tables are cached after the first hand
+  report.figure('engine-blind-ops', { lambda: LAMBDA, ...operations(3) });
   for (const players of SIZES) {
     const anchor = standardSetupMs(players);
     const cost = blindSetup(players, randomUUID());
