@@ -247,6 +247,7 @@ export interface RandomSource {
  * Checks engine-blind proofs (`@felt/blind`'s `BlindCheck`). A shuffle's check is about a second of
  * CPU, so production runs it on a pool of threads: the event loop, and every other table on the
  * worker, never waits for it. Resolves true only for a proof that verifies; a malformed task is false.
+ * Rejects when the check could not run (the worker's failure, not the player's).
  */
 export interface ProofChecker {
   check(task: BlindCheck): Promise<boolean>;

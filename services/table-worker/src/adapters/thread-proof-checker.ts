@@ -32,13 +32,13 @@ export class ThreadProofChecker implements ProofChecker {
     });
   }
 
+  /**
+   * A malformed task is answered false by the check itself; a pool that cannot run it (a thread that
+   * died, a task the structured clone refuses) rejects: that is the worker's failure, never a player's
+   * bad proof to blame them for.
+   */
   async check(task: BlindCheck): Promise<boolean> {
-    try {
-      return (await this.#pool.run(task)) === true;
-    } catch {
-      // A task the structured clone refuses, or a thread that died: not a proof that verifies.
-      return false;
-    }
+    return (await this.#pool.run(task)) === true;
   }
 
   async close(): Promise<void> {
