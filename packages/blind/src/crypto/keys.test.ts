@@ -1,20 +1,8 @@
-import { sha512 } from '@noble/hashes/sha2.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Fn, IDENTITY_HEX, Point, parseScalar, scalarHex, type Rng } from './group.js';
+import { seededRng } from './seeded-rng.test-support.js';
+import { Fn, IDENTITY_HEX, Point, parseScalar, scalarHex } from './group.js';
 import { generateKey, jointKey, proveKey, verifyKey, type KeyProof } from './keys.js';
-
-/** Deterministic bytes: SHA-512(label/counter) blocks. */
-function seededRng(label: string): Rng {
-  let counter = 0;
-  return (n) => {
-    const out = new Uint8Array(n);
-    for (let o = 0; o < n; o += 64)
-      out.set(sha512(utf8ToBytes(`${label}/${counter++}`)).subarray(0, Math.min(64, n - o)), o);
-    return out;
-  };
-}
 
 const CONTEXT = 't1|h1|key|3';
 

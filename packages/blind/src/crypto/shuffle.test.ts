@@ -1,9 +1,9 @@
-import { sha512 } from '@noble/hashes/sha2.js';
-import { bytesToHex, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { seededRng } from './seeded-rng.test-support.js';
 import { cardIndex, initialDeck, type Ciphertext } from './cards.js';
-import { Fn, IDENTITY_HEX, Point, parseScalar, scalarHex, type Rng } from './group.js';
+import { Fn, IDENTITY_HEX, Point, parseScalar, scalarHex } from './group.js';
 import { generateKey, jointKey, type PlayerKey } from './keys.js';
 import { decryptionShare, openCard, ownShare, verifyShare } from './shares.js';
 import {
@@ -18,16 +18,6 @@ import {
   type ShuffleProof,
   type ShuffleSeedOpening,
 } from './shuffle.js';
-
-function seededRng(label: string): Rng {
-  let counter = 0;
-  return (n) => {
-    const out = new Uint8Array(n);
-    for (let o = 0; o < n; o += 64)
-      out.set(sha512(utf8ToBytes(`${label}/${counter++}`)).subarray(0, Math.min(64, n - o)), o);
-    return out;
-  };
-}
 
 const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
 const FULL = RANKS.flatMap((r) => ['c', 'd', 'h', 's'].map((s) => `${r}${s}`));

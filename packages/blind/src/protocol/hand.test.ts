@@ -17,13 +17,14 @@ import {
   type BlindStep,
   type CardRequest,
 } from '../index.js';
+import { seededRng } from '../crypto/seeded-rng.test-support.js';
 
 // A short deck and a small lambda keep the tests quick; the crypto's own tests run the full 52 at 40.
 const CARDS = ['As', 'Ks', 'Qs', 'Js', 'Ts', '9s', '8s', '7s', '6s', '5s', '4s', '3s', '2s', 'Ah'];
 const DEADLINES = { keyMs: 2_000, shuffleMs: 5_000, shareMs: 2_000 };
 
-function setupFor(seats: readonly number[], handId = 'h1'): BlindHandSetup {
-  return { tableId: 't1', handId, seats, cards: CARDS, lambda: 3, deadlines: DEADLINES };
+function setupFor(seats: readonly number[], handId = 'h1', lambda = 3): BlindHandSetup {
+  return { tableId: 't1', handId, seats, cards: CARDS, lambda, deadlines: DEADLINES };
 }
 
 /** The table's side: takes each message, relays each step to every participant (as the event stream does). */
@@ -77,9 +78,13 @@ class Table {
   }
 }
 
-function tableOf(seats: readonly number[], handId = 'h1'): Table {
-  const setup = setupFor(seats, handId);
-  return new Table(setup, new Map(seats.map((s) => [s, new BlindParticipant(setup, s)])));
+/** Participants draw from seeded bytes, so every run of a test plays the same hand. */
+function tableOf(seats: readonly number[], handId = 'h1', lambda = 3): Table {
+  const setup = setupFor(seats, handId, lambda);
+  return new Table(
+    setup,
+    new Map(seats.map((s) => [s, new BlindParticipant(setup, s, { rng: seededRng(`${handId}/${s}`) })])),
+  );
 }
 
 /** Hold'em's deal on the short deck: two hole cards each (positions 0..2n-1), then the board. */
@@ -254,7 +259,8 @@ describe('an engine-blind hand fails, naming whom to blame', () => {
   });
 
   it('on a shuffle whose output was tampered with', () => {
-    const table = tableOf([1, 2]);
+    // At the real lambda: at 3, a tampered deck passes the cut-and-choose with probability 1/8.
+    const table = tableOf([1, 2], 'h1', 40);
     for (const seat of [1, 2]) {
       const [key] = (table.players.get(seat) as BlindParticipant).next(blindView(table.state, seat));
       table.send(seat, key as BlindMessage);

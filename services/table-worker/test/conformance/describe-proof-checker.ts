@@ -3,7 +3,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ProofChecker } from '../../src/ports.js';
 
 const CARDS = ['As', 'Kd', 'Qh', 'Jc', 'Ts', '9d', '8h', '7c', '6s', '5d', '4h', '3c'];
-const LAMBDA = 8;
+// The real lambda: a tampered deck passes a cut-and-choose check with probability 2^-lambda, so a
+// smaller one would make the refusals below fail now and then.
+const LAMBDA = 40;
 
 /** A real shuffle of a short deck under a two-player key, and its check. */
 function shuffleCheck(context = 'felt-eb|t|h|shuffle|0'): ShuffleCheck {
