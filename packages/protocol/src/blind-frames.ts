@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commandIdSchema, handIdSchema, tableIdSchema } from './wire.js';
+import { cardSchema, commandIdSchema, epochMsSchema, handIdSchema, seatNumberSchema, tableIdSchema } from './wire.js';
 
 // Engine-blind dealing's client frames (docs/fairness.md, "Engine-blind dealing"): the values of
 // @felt/blind's KeyProof, Ciphertext, ShuffleProof and DecryptionShare, as @felt/blind makes them.
@@ -112,3 +112,76 @@ export const blindSharesSchema = z
 export type BlindKeyFrame = z.infer<typeof blindKeySchema>;
 export type BlindShuffleFrame = z.infer<typeof blindShuffleSchema>;
 export type BlindSharesFrame = z.infer<typeof blindSharesSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// What the table says of engine-blind dealing (server -> client)
+
+export const blindKeyProofSchema = blindKeySchema.shape.proof;
+export const blindShuffleProofSchema = blindShuffleSchema.shape.proof;
+
+export const DealingMode = { STANDARD: 'standard', ENGINE_BLIND: 'engine_blind' } as const;
+export type DealingMode = (typeof DealingMode)[keyof typeof DealingMode];
+export const DEALING_MODES = Object.values(DealingMode) as [DealingMode, ...DealingMode[]];
+
+export const blindFailureSchema = z
+  .strictObject({
+    reason: z.enum(['timeout', 'bad_proof', 'not_a_card']),
+    step: z.enum(['key', 'shuffle', 'shares']),
+    seats: z.array(seatNumberSchema).describe('Whom to blame: whose proof failed, or who still owed the step.'),
+  })
+  .describe('Why an engine-blind hand failed.');
+export type BlindFailureView = z.infer<typeof blindFailureSchema>;
+
+export const blindHandViewSchema = z
+  .strictObject({
+    hand_id: handIdSchema,
+    seats: z.array(seatNumberSchema).describe('The participants (the seats dealt in), in shuffle order.'),
+    lambda: z.number().int().min(1).max(BLIND_MAX_OPENINGS).describe('The shuffle proofs’ shadow shuffles.'),
+    phase: z.enum(['keys', 'shuffle', 'play', 'failed']),
+    keys: z.record(z.string(), hex32Schema).describe('Seat → the public key it sent for this hand.'),
+    joint_key: hex32Schema.nullable(),
+    encrypted: z
+      .array(blindCiphertextSchema)
+      .describe('The encrypted cards as they stand: the initial encoding, then each shuffle’s output.'),
+    shuffled: z.number().int().nonnegative().describe('How many participants have shuffled.'),
+    shuffler: seatNumberSchema.nullable().describe('Whose shuffle is owed now, while shuffling.'),
+    deadline: epochMsSchema.nullable().describe('When the step owed now is due (absolute ms); null when none is.'),
+    positions: z
+      .array(
+        z.strictObject({
+          position: blindPositionSchema,
+          to: z.union([seatNumberSchema, z.literal('board')]),
+          due: epochMsSchema,
+          card: cardSchema.optional().describe('Once opened for everyone (a board card, or a shown card).'),
+          shares: z
+            .record(z.string(), hex32Schema)
+            .describe('Seat → decryption share: of a board or shown card; of a hole card, in its owner’s view only.'),
+        }),
+      )
+      .describe('Positions dealt so far, by position.'),
+    owed: z
+      .strictObject({ key: z.boolean(), shuffle: z.boolean(), positions: z.array(blindPositionSchema) })
+      .nullable()
+      .describe('What you still owe (a participant’s view only).'),
+    failure: blindFailureSchema.nullable(),
+  })
+  .describe(
+    'One engine-blind hand as you may see it (@felt/blind `blindView`): public values only. The SDK’s ' +
+      'participant answers what `owed` lists and reads its hole cards from the shares of its positions.',
+  );
+export type BlindHandView = z.infer<typeof blindHandViewSchema>;
+
+export const dealingViewSchema = z
+  .strictObject({
+    mode: z.enum(DEALING_MODES).describe('How the current (or next) hand is dealt.'),
+    downgraded: z
+      .strictObject({ hand_id: handIdSchema, failure: blindFailureSchema })
+      .nullable()
+      .describe(
+        'The table switched to standard dealing for the rest of its session after this engine-blind hand ' +
+          'failed (show the banner); null while it deals engine-blind.',
+      ),
+    blind: blindHandViewSchema.nullable().describe('The engine-blind hand on the table, if any.'),
+  })
+  .describe('Rooms created with `dealing: "engine_blind"` only (docs/fairness.md, "Engine-blind dealing").');
+export type DealingView = z.infer<typeof dealingViewSchema>;

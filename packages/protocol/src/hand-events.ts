@@ -10,6 +10,15 @@ import {
   turnTokenSchema,
 } from './wire.js';
 import { handScoped, validActionsSchema, variantViewSchema } from './table-views.js';
+import {
+  blindCiphertextSchema,
+  blindFailureSchema,
+  blindKeyProofSchema,
+  blindShareSchema,
+  blindShuffleProofSchema,
+  BLIND_MAX_CARDS,
+  hex32Schema,
+} from './blind-frames.js';
 
 // Server -> client, hand-scoped: each carries table_id, table_seq, hand_id and hand_seq.
 // ---------------------------------------------------------------------------------------------
@@ -235,6 +244,11 @@ export const HandVoidReason = {
   ROOM_CLOSED: 'room_closed',
   /** The checkpoint was read but its hand no longer replays. */
   UNREADABLE: 'unreadable',
+  /**
+   * Engine-blind dealing: a player's key, shuffle or share did not arrive in time or did not verify
+   * (`blind_failure` says which and whose). The table deals standard hands from now on.
+   */
+  ENGINE_BLIND_FAILED: 'engine_blind_failed',
 } as const;
 export type HandVoidReason = (typeof HandVoidReason)[keyof typeof HandVoidReason];
 export const HAND_VOID_REASONS = Object.values(HandVoidReason) as [HandVoidReason, ...HandVoidReason[]];
@@ -244,6 +258,7 @@ export const handVoidedSchema = z
     type: z.literal('hand_voided'),
     ...handScoped,
     reason: z.enum(HAND_VOID_REASONS),
+    blind_failure: blindFailureSchema.optional().describe('With engine_blind_failed: the step and whom to blame.'),
     stacks: z
       .array(z.strictObject({ seat: seatNumberSchema, stack: chipsSchema }))
       .describe('Each seat dealt in (or, when the hand itself was lost, each seated player) and its stack now.'),
@@ -251,4 +266,38 @@ export const handVoidedSchema = z
   .describe(
     'The hand is void: nobody won or lost anything in it and every stack is back at its hand-start value. ' +
       'No hand_result or seed_reveal follows; the turn, if any, is over. The ledger records the hand as voided.',
+  );
+
+export const blindStepSchema = z
+  .strictObject({
+    type: z.literal('blind_step'),
+    ...handScoped,
+    seat: seatNumberSchema.describe('The participant who sent it.'),
+    key: blindKeyProofSchema.optional().describe('A key with its proof of knowledge.'),
+    shuffle: z
+      .strictObject({
+        output: z.array(blindCiphertextSchema).min(2).max(BLIND_MAX_CARDS),
+        proof: blindShuffleProofSchema,
+      })
+      .optional()
+      .describe('A shuffle with its proof, as the table relays it once.'),
+    shuffle_digest: hex32Schema
+      .optional()
+      .describe(
+        'In a resync replay, in place of `shuffle`: SHA-256 of the relayed shuffle’s JSON (the table keeps ' +
+          'no proof in its event buffer). A participant that missed the relay checks the rest from snapshots.',
+      ),
+    shares: z
+      .array(blindShareSchema)
+      .optional()
+      .describe('Decryption shares with their proofs: those of a hole card only to its owner.'),
+  })
+  .refine(
+    (m) => [m.key, m.shuffle, m.shuffle_digest, m.shares].filter((v) => v !== undefined).length === 1,
+    'a blind_step carries exactly one of key, shuffle, shuffle_digest and shares',
+  )
+  .describe(
+    'Engine-blind dealing: a participant’s step the table accepted, relayed so that every participant can ' +
+      'check its proof for itself (docs/fairness.md, "Engine-blind dealing"). `table_state.dealing.blind` ' +
+      'follows with its effect.',
   );

@@ -79,6 +79,7 @@ describe('RoomConfig defaults', () => {
       },
       chat: { enabled: true, spectators: false },
       practiceChips: false,
+      dealing: 'standard',
     });
   });
 
@@ -363,6 +364,31 @@ describe('practice chips', () => {
   it('round-trip through their stored form', () => {
     const config = parseRoomConfig({ practiceChips: true, game: 'omaha', listed: false });
     expect(parseRoomConfig(JSON.parse(JSON.stringify(config)))).toEqual(config);
+  });
+});
+
+describe('engine-blind dealing', () => {
+  it('is off by default, and a stored config from before the field deals standard', () => {
+    expect(parseRoomConfig({}).dealing).toBe('standard');
+    const stored = JSON.parse(JSON.stringify(parseRoomConfig({}))) as Record<string, unknown>;
+    delete stored['dealing'];
+    expect(parseRoomConfig(stored).dealing).toBe('standard');
+  });
+
+  it('needs practice chips, no bot fill and a game it can deal', () => {
+    const ok = parseRoomConfig({ dealing: 'engine_blind', practiceChips: true, game: 'omaha' });
+    expect(ok.dealing).toBe('engine_blind');
+    expect(parseRoomConfig(JSON.parse(JSON.stringify(ok)))).toEqual(ok);
+    expect(issuesOf({ dealing: 'engine_blind' })).toEqual({
+      dealing: 'engine-blind dealing is for practice chips only: set practiceChips',
+    });
+    expect(issuesOf({ dealing: 'engine_blind', practiceChips: true, botFill: { mode: 'fill' } })).toEqual({
+      'botFill.mode': 'engine-blind dealing needs every seat a person: no bot fill',
+    });
+    for (const game of ['stud', 'razz', '27td', 'horse'] as const) {
+      expect(Object.keys(issuesOf({ dealing: 'engine_blind', practiceChips: true, game }))).toEqual(['dealing']);
+    }
+    expect(() => parseRoomConfig({ dealing: 'mental' })).toThrow(RoomConfigError);
   });
 });
 

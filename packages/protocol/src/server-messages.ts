@@ -5,6 +5,7 @@ import { Role, tableScoped, tableStateSchema, tournamentViewSchema, type TableSt
 import { chatMessageSchema } from './chat.js';
 import { lobbyDeltaSchema, lobbyRoomsSchema, waitlistMessageSchema, walletMessageSchema } from './lobby-feed.js';
 import {
+  blindStepSchema,
   cardsShownSchema,
   handResultSchema,
   handStartedSchema,
@@ -135,6 +136,7 @@ export const tableEventSchema = z.discriminatedUnion('type', [
   cardsShownSchema,
   seedRevealSchema,
   handVoidedSchema,
+  blindStepSchema,
   tableClosedSchema,
   chatMessageSchema,
   tournamentStateSchema,
@@ -183,6 +185,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   cardsShownSchema,
   seedRevealSchema,
   handVoidedSchema,
+  blindStepSchema,
   resyncResponseSchema,
   ackSchema,
   tableClosedSchema,
@@ -212,6 +215,7 @@ export type HandResult = z.infer<typeof handResultSchema>;
 export type CardsShown = z.infer<typeof cardsShownSchema>;
 export type SeedReveal = z.infer<typeof seedRevealSchema>;
 export type HandVoided = z.infer<typeof handVoidedSchema>;
+export type BlindStepMessage = z.infer<typeof blindStepSchema>;
 export type Ack = z.infer<typeof ackSchema>;
 
 /** A server message that belongs to one table's stream and so carries its watermark. */

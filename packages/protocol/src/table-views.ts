@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dealingViewSchema } from './blind-frames.js';
 import {
   cardSchema,
   chipsSchema,
@@ -123,6 +124,13 @@ export const validActionsSchema = z
     player_bet: chipsSchema.describe('What you have put in this round.'),
     stack: chipsSchema,
     pot: chipsSchema.describe('Everything in the middle, this round’s bets included.'),
+    show: z
+      .strictObject({ cards: z.number().int().positive() })
+      .optional()
+      .describe(
+        'Engine-blind showdown only: your turn to show (send `blind_shares` with your own shares of your ' +
+          'hole positions: @felt/blind `BlindParticipant.show`) or muck (`action` fold). The clock mucks.',
+      ),
   })
   .describe('What the hero may do now: the only input the action buttons need.');
 export type ValidActionsView = z.infer<typeof validActionsSchema>;
@@ -304,6 +312,7 @@ export const tableStateSchema = z
           'limit on what it puts at risk is reached. Present until a bot is seated.',
       ),
     tournament: tournamentViewSchema.optional().describe('Tables of a tournament only.'),
+    dealing: dealingViewSchema.optional(),
     hero: heroViewSchema.optional(),
     state_hash: stateHashSchema,
   })

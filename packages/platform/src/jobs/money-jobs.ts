@@ -68,7 +68,7 @@ export const cashOutRequestId = {
 } as const;
 
 /** Why a hand was voided (the `reason` of @felt/protocol's `hand_voided` message). */
-export const VOID_REASONS = ['checkpoint_lost', 'room_closed', 'unreadable'] as const;
+export const VOID_REASONS = ['checkpoint_lost', 'room_closed', 'unreadable', 'engine_blind_failed'] as const;
 export type VoidReason = (typeof VOID_REASONS)[number];
 
 /**

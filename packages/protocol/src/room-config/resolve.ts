@@ -1,5 +1,7 @@
 /** Defaults and cross-field rules: from what a host sent to the RoomConfig a room stores. */
+import { BLIND_GAMES } from '@felt/engine';
 import type { z } from 'zod';
+import { DealingMode } from '../blind-frames.js';
 import {
   SINGLE_GAMES,
   defaultLimitFor,
@@ -310,6 +312,22 @@ export function resolve(input: RoomConfigInput): { config: RoomConfig; issues: I
     issues.push({ path: ['botFill', 'targetPlayers'], message: `bots can fill at most the ${seats} seats` });
   }
 
+  const dealing = input.dealing ?? DealingMode.STANDARD;
+  if (dealing === DealingMode.ENGINE_BLIND) {
+    if (!practiceChips) {
+      issues.push({ path: ['dealing'], message: 'engine-blind dealing is for practice chips only: set practiceChips' });
+    }
+    if (botFill.mode !== BotFillMode.OFF) {
+      issues.push({ path: ['botFill', 'mode'], message: 'engine-blind dealing needs every seat a person: no bot fill' });
+    }
+    if (isMixedGame(game) || !BLIND_GAMES.has(game)) {
+      issues.push({
+        path: ['dealing'],
+        message: `engine-blind dealing plays ${[...BLIND_GAMES].join(', ')}, not ${game}`,
+      });
+    }
+  }
+
   const sd = input.rules?.showdown;
   const rules: RoomRules = {
     shortAllInBlind: input.rules?.shortAllInBlind ?? RULES_DEFAULTS.shortAllInBlind,
@@ -359,6 +377,7 @@ export function resolve(input: RoomConfigInput): { config: RoomConfig; issues: I
       spectators: input.chat?.spectators ?? CHAT_DEFAULTS.spectators,
     },
     practiceChips,
+    dealing,
   };
   // Given amounts passed the schema's bound; derived ones must too, or the stored form won't parse.
   issues.push(...amountIssues(config, Number.MAX_SAFE_INTEGER, 'a stored amount can hold'));

@@ -1,5 +1,6 @@
 /** What a host sends (the input schemas) and what a room stores (the resolved RoomConfig). */
 import { z } from 'zod';
+import { DEALING_MODES, type DealingMode } from '../blind-frames.js';
 import {
   BETTING_LIMITS,
   GAME_TYPES,
@@ -194,6 +195,12 @@ export const roomConfigInputSchema = z.strictObject({
    * their real wallet (docs/dev/money-flows.md, "Practice chips"). A practice room takes no rake.
    */
   practiceChips: z.boolean().optional(),
+  /**
+   * How cards are dealt (default "standard"). "engine_blind": the players shuffle and deal among
+   * themselves, so the server never holds an unshown hole card (docs/fairness.md, "Engine-blind
+   * dealing"); practice chips only, no bot fill, and hold'em, Omaha or short deck only.
+   */
+  dealing: z.enum(DEALING_MODES).optional(),
   /** Table chat (docs/protocol.md, "Table chat"). */
   chat: z
     .strictObject({
@@ -242,6 +249,8 @@ export interface RoomConfig {
   readonly chat: RoomChat;
   /** Chips come from practice wallets, never real ones; fixed at creation (rooms.practice). */
   readonly practiceChips: boolean;
+  /** How cards are dealt; engine-blind only with practice chips, no bot fill and a blind-dealable game. */
+  readonly dealing: DealingMode;
 }
 
 /** Who may chat at the room's table. */
