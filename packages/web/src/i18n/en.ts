@@ -601,6 +601,7 @@ export const en = {
       checkpoint_lost: 'the table lost its state during the hand',
       room_closed: 'the room closed during the hand',
       unreadable: 'the table could not replay the hand',
+      engine_blind_failed: 'a player’s step in engine-blind dealing was late or did not verify',
     },
   },
   session: {

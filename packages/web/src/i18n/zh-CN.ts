@@ -592,6 +592,7 @@ export const zhCN: Catalog = {
       checkpoint_lost: '牌桌在这手牌中丢失了状态',
       room_closed: '房间在这手牌中关闭了',
       unreadable: '牌桌无法重放这手牌',
+      engine_blind_failed: '盲发牌中有玩家的步骤超时或未通过验证',
     },
   },
   session: {
