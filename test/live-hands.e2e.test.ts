@@ -156,7 +156,7 @@ describe('live hands across the cluster', () => {
     const { handIds } = await checkTable(t);
     // The humans' seeds counted: both are in every reveal of a hand they were dealt into.
     const job = await records.job(handIds[0]!);
-    expect(job!.payload.reveal.client_seeds.length).toBeGreaterThanOrEqual(1);
+    expect(job!.payload.reveal!.client_seeds.length).toBeGreaterThanOrEqual(1);
     // Bot-fill keeps the table at four players: two bots beside the two humans. A funded bot that
     // goes broke leaves and a fresh one is funded a moment later, so wait for the table to settle
     // rather than read whichever snapshot came last.

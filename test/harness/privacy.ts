@@ -29,6 +29,9 @@ export interface HandTruth {
 }
 
 export function truthOf(job: CompletedHandJob): HandTruth {
+  // The truth of a standard hand is the table's; an engine-blind hand's is its players' (no reveal).
+  const reveal = job.payload.reveal;
+  if (reveal === undefined) throw new Error(`hand ${job.hand_id} is engine-blind: the table holds no truth of it`);
   const ops = job.payload.hand.operations as unknown as Operation[];
   const seatOf = new Map(job.payload.seats.map((s) => [s.user_id, s.seat]));
   const hidden = new Map<string, { seat: number; from: number }[]>();
@@ -46,8 +49,8 @@ export function truthOf(job: CompletedHandJob): HandTruth {
     seatOf,
     hidden,
     shownAt,
-    serverSeed: job.payload.reveal.server_seed,
-    deckSeed: job.payload.reveal.deck_seed,
+    serverSeed: reveal.server_seed,
+    deckSeed: reveal.deck_seed,
   };
 }
 

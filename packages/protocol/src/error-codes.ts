@@ -69,6 +69,11 @@ export const ErrorCode = {
   MESSAGE_INVALID: 'message_invalid',
   /** blind_key, blind_shuffle or blind_shares at a table that does not deal engine-blind hands. */
   NOT_ENGINE_BLIND: 'not_engine_blind',
+  /**
+   * An engine-blind message the hand cannot take now (nothing changed); `reason` says why: not a
+   * participant, not this step, not your turn to shuffle, sent already, or a position not dealt.
+   */
+  BLIND_REFUSED: 'blind_refused',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -3,7 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commonEnv, databaseEnv, envPort, envPositiveInt, grpcTlsEnv, registryEnv } from '@felt/platform';
 import { z } from 'zod';
-import { DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from './table/timing.js';
+import { DEFAULT_BLIND_DEADLINES, DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from './table/timing.js';
 
 const optionalMs = z.coerce.number().int().min(1).max(3_600_000).optional();
 
@@ -56,6 +56,12 @@ export const workerEnv = {
   FELT_BOT_SEED: z.string().max(64).optional(),
   /** With no human connected this long, a table freezes its hand, clock and bots. */
   FELT_FREEZE_AFTER_MS: envPositiveInt.default(DEFAULT_TIMING_OVERRIDES.freezeAfterMs),
+  /** Threads that check engine-blind shuffle proofs off the event loop (about a second of CPU each). */
+  FELT_BLIND_CHECK_THREADS: z.coerce.number().int().min(1).max(64).default(2),
+  /** Engine-blind deadlines (docs/fairness.md, "Engine-blind dealing"): a step still owed then voids the hand. */
+  FELT_BLIND_KEY_MS: envPositiveInt.default(DEFAULT_BLIND_DEADLINES.keyMs),
+  FELT_BLIND_SHUFFLE_MS: envPositiveInt.default(DEFAULT_BLIND_DEADLINES.shuffleMs),
+  FELT_BLIND_SHARE_MS: envPositiveInt.default(DEFAULT_BLIND_DEADLINES.shareMs),
   /**
    * A quiet table (nothing published this long) sends each recipient stream a table_heartbeat with
    * the last table_seq it carried, so a lost last message is noticed. 0 turns it off.
@@ -103,6 +109,7 @@ export function timingFromEnv(env: WorkerEnv): TimingOverrides {
     handPauseMs: env.FELT_HAND_PAUSE_MS,
     botThinkMs: env.FELT_BOT_THINK_MS,
     freezeAfterMs: env.FELT_FREEZE_AFTER_MS,
+    blind: { keyMs: env.FELT_BLIND_KEY_MS, shuffleMs: env.FELT_BLIND_SHUFFLE_MS, shareMs: env.FELT_BLIND_SHARE_MS },
   };
 }
 

@@ -32,6 +32,7 @@ import { TableDirectory } from './actor/table-directory.js';
 import { BullmqHandSink } from './adapters/bullmq-hand-sink.js';
 import { DbSeedSource } from './adapters/db-seed-source.js';
 import { RedisCheckpointStore } from './adapters/redis-checkpoint-store.js';
+import { ThreadProofChecker } from './adapters/thread-proof-checker.js';
 import { RedisLeases } from './adapters/redis-lease.js';
 import { RedisEventPublisher } from './adapters/redis-publisher.js';
 import { cryptoRandom, systemClock, timerScheduler } from './adapters/system.js';
@@ -129,6 +130,9 @@ const peers = new TournamentPeers({
   timeoutMs: env.FELT_TOURNAMENT_RPC_TIMEOUT_MS,
 });
 
+/** Engine-blind shuffle proofs are checked on these threads, never on the tables' event loop. */
+const proofChecker = new ThreadProofChecker({ threads: env.FELT_BLIND_CHECK_THREADS });
+
 /** Gateway streams open on this worker: filled by the table service, read by the directory. */
 const openStreams = new Set<string>();
 const directory = new TableDirectory({
@@ -154,6 +158,7 @@ const directory = new TableDirectory({
   },
   logger,
   tournamentReports: { report: async (r) => void (await peers.send(r)) },
+  proofChecker,
   idleMs: TABLE_IDLE_MS,
   ownership,
   // While draining, the ring still names this worker; the next owner is the ring without it.
@@ -475,6 +480,7 @@ onShutdown(
     peers.close();
     await ops.close();
     await hands.close();
+    await proofChecker.close();
     await prisma.$disconnect();
     await closeRedis(queueRedis);
     await closeRedis(subRedis);

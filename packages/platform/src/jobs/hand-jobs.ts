@@ -106,46 +106,67 @@ export const handRevealSchema = z.strictObject({
   reshuffles: z.array(z.strictObject({ at_index: z.number().int().nonnegative(), discards: z.array(card) })).optional(),
 });
 
-export const handRecordPayloadSchema = z.strictObject({
-  format: z.literal(HAND_RECORD_FORMAT),
-  /** `Hand.toJSON()`: the setup (deck, players with user ids, forced bets) and the whole operation log. */
-  hand: z.looseObject({
-    format: z.literal('felt-hand/1'),
-    setup: z.looseObject({
-      handId: lowerUuid,
-      game: z.string().min(1),
-      limit: z.string().min(1),
-      button: z.number().int().nonnegative(),
-      players: z
-        .array(z.looseObject({ seat: seatNo, id: lowerUuid, stack: chips }))
-        .min(2)
-        .max(10),
-      deck: z.array(card).min(36),
-    }),
-    operations: z.array(z.looseObject({ type: z.string().min(1) })).min(1),
-  }),
-  /** `hand.settlement`: per pot the amount, eligible seats, winners and rake; per player the net. */
-  settlement: z.looseObject({
-    handId: lowerUuid,
-    pots: z.array(
-      z.looseObject({
-        index: z.number().int().nonnegative(),
-        amount: chips,
-        eligible: z.array(seatNo),
-        rake: chips,
-        winners: z.array(z.looseObject({ seat: seatNo, side: z.string(), gross: chips, net: chips })),
+export const handRecordPayloadSchema = z
+  .strictObject({
+    format: z.literal(HAND_RECORD_FORMAT),
+    /** `Hand.toJSON()`: the setup (deck, players with user ids, forced bets) and the whole operation log. */
+    hand: z.looseObject({
+      format: z.literal('felt-hand/1'),
+      setup: z.looseObject({
+        handId: lowerUuid,
+        game: z.string().min(1),
+        limit: z.string().min(1),
+        button: z.number().int().nonnegative(),
+        players: z
+          .array(z.looseObject({ seat: seatNo, id: lowerUuid, stack: chips }))
+          .min(2)
+          .max(10),
+        /** The deck in dealing order; empty for an engine-blind hand (`dealing: 'blind'`), dealt by its players. */
+        deck: z.array(card),
+        dealing: z.literal('blind').optional(),
       }),
-    ),
-    rake: z.looseObject({ amount: chips }),
-    players: z.array(
-      z.looseObject({ seat: seatNo, id: lowerUuid, startingStack: chips, finalStack: chips, net: signedChips }),
-    ),
-  }),
-  reveal: handRevealSchema,
-  seats: z.array(handRecordSeatSchema).min(2).max(10),
-  /** Top-ups applied to stacks before this hand started. */
-  top_ups: z.array(z.strictObject({ id: lowerUuid, applied: chips })).max(100),
-});
+      operations: z.array(z.looseObject({ type: z.string().min(1) })).min(1),
+    }),
+    /** `hand.settlement`: per pot the amount, eligible seats, winners and rake; per player the net. */
+    settlement: z.looseObject({
+      handId: lowerUuid,
+      pots: z.array(
+        z.looseObject({
+          index: z.number().int().nonnegative(),
+          amount: chips,
+          eligible: z.array(seatNo),
+          rake: chips,
+          winners: z.array(z.looseObject({ seat: seatNo, side: z.string(), gross: chips, net: chips })),
+        }),
+      ),
+      rake: z.looseObject({ amount: chips }),
+      players: z.array(
+        z.looseObject({ seat: seatNo, id: lowerUuid, startingStack: chips, finalStack: chips, net: signedChips }),
+      ),
+    }),
+    /** The seeds and every dealt card; absent for an engine-blind hand, which has no seed to reveal. */
+    reveal: handRevealSchema.optional(),
+    seats: z.array(handRecordSeatSchema).min(2).max(10),
+    /** Top-ups applied to stacks before this hand started. */
+    top_ups: z.array(z.strictObject({ id: lowerUuid, applied: chips })).max(100),
+  })
+  .superRefine((payload, ctx) => {
+    // A standard hand has its deck and its reveal; an engine-blind hand has neither (its players dealt it).
+    const blind = payload.hand.setup.dealing === 'blind';
+    if (blind && payload.hand.setup.deck.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['hand', 'setup', 'deck'], message: 'an engine-blind hand has no deck' });
+    }
+    if (!blind && payload.hand.setup.deck.length < 36) {
+      ctx.addIssue({ code: 'custom', path: ['hand', 'setup', 'deck'], message: 'a standard hand needs its deck' });
+    }
+    if (blind !== (payload.reveal === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reveal'],
+        message: blind ? 'an engine-blind hand has no reveal' : 'a standard hand needs its reveal',
+      });
+    }
+  });
 export type HandRecordPayload = z.infer<typeof handRecordPayloadSchema>;
 
 /**

@@ -83,6 +83,8 @@ const ERROR_CODE_DOCS: Record<ErrorCode, string> = {
   message_invalid: 'A `chat` text that is empty after trimming or contains control characters (line breaks included).',
   not_engine_blind:
     '`blind_key`, `blind_shuffle` or `blind_shares` at a table that does not deal engine-blind hands; nothing was applied.',
+  blind_refused:
+    'An engine-blind message the hand cannot take now; nothing was applied. `reason`: `blind_not_participant`, `blind_wrong_phase`, `blind_not_your_turn`, `blind_already_sent`, `blind_bad_position` or `blind_bad_request`.',
 };
 
 const CLOSE_CODE_DOCS: Record<CloseCode, string> = {
@@ -232,6 +234,12 @@ export function renderProtocolDoc(): string {
     '   were on their way from the worker that died), is told again at a new `table_seq`; the attach answer',
     '   carries it ahead of the snapshot too, so neither path makes the other stale. A spectator attaching',
     '   then gets it in the attach answer only.',
+    '8. A room created with `dealing: "engine_blind"` deals differently: no `seed_commit`, `client_seed` or',
+    '   `seed_reveal`; the players key, shuffle and open the cards themselves (`blind_key`, `blind_shuffle`,',
+    '   `blind_shares`, relayed as `blind_step`; `table_state.dealing` says what each owes) and no',
+    '   `hole_cards_dealt` is sent. At its showdown `valid_actions.show` asks you to show (your own shares)',
+    '   or muck (`fold`). A step late or a bad proof voids the hand (`engine_blind_failed`) and the table',
+    '   deals standard from then on. docs/fairness.md, "Engine-blind dealing", has the whole hand.',
     '',
     '## Turns and the clock',
     '',

@@ -318,7 +318,10 @@ export function resolve(input: RoomConfigInput): { config: RoomConfig; issues: I
       issues.push({ path: ['dealing'], message: 'engine-blind dealing is for practice chips only: set practiceChips' });
     }
     if (botFill.mode !== BotFillMode.OFF) {
-      issues.push({ path: ['botFill', 'mode'], message: 'engine-blind dealing needs every seat a person: no bot fill' });
+      issues.push({
+        path: ['botFill', 'mode'],
+        message: 'engine-blind dealing needs every seat a person: no bot fill',
+      });
     }
     if (isMixedGame(game) || !BLIND_GAMES.has(game)) {
       issues.push({

@@ -910,6 +910,7 @@ export const en = {
       message_too_long: 'That message is too long. Shorten it and send it again.',
       message_invalid: 'That message is empty or has characters chat does not allow.',
       not_engine_blind: 'This table does not deal engine-blind hands.',
+      blind_refused: 'The engine-blind hand could not take that step now; nothing changed.',
     },
     tableUnknown: 'The table refused that ({{code}}). Try again.',
     illegal: {

@@ -900,6 +900,7 @@ export const zhCN: Catalog = {
       message_too_long: '这条消息太长了。请缩短后再发送。',
       message_invalid: '这条消息是空的，或含有聊天不允许的字符。',
       not_engine_blind: '这张牌桌不使用引擎盲发牌。',
+      blind_refused: '盲发牌的这一手现在不能接受这一步；没有任何改变。',
     },
     tableUnknown: '牌桌拒绝了这个操作（{{code}}）。请再试一次。',
     illegal: {

@@ -1,9 +1,11 @@
+import { runBlindCheck, type ShuffleCheck } from '@felt/blind';
 import type { Logger } from '@felt/platform';
 import { ErrorCode, Role, type ResyncResponse, type TableEvent } from '@felt/protocol';
 import type {
   CheckpointStore,
   Clock,
   EventPublisher,
+  ProofChecker,
   Publication,
   RandomSource,
   Scheduler,
@@ -14,6 +16,7 @@ import type { BotOptions } from '../bots/bot-brain.js';
 import type { CommandResult } from '../table/command-history.js';
 import type { Emission } from '../table/emissions.js';
 import { EVENT_BUFFER_SIZE, EventBuffer, type BufferedEvent } from '../table/event-buffer.js';
+import { bufferedBlindStep } from '../table/blind-dealing.js';
 import type { LiveTableJSON } from '../table/live-table-json.js';
 import { LiveTable } from '../table/live-table.js';
 import type { ConnectionState } from '../table/seating.js';
@@ -57,6 +60,14 @@ export interface TableActorDeps {
   readonly limits?: Partial<TableLimits>;
   /** Tournament tables' hand reports, to their director. */
   readonly tournamentReports?: TournamentReportSink;
+  /**
+   * Checks engine-blind shuffle proofs off the event loop (a thread pool in the worker). Absent, or
+   * when it cannot run a check, the actor checks on its own thread: a failure of ours never reads as
+   * a player's bad proof.
+   */
+  readonly proofChecker?: ProofChecker;
+  /** Engine-blind shuffle proofs' lambda: tests only (production keeps 40). */
+  readonly blindLambda?: number;
 }
 
 /** Bounds on what a table queues and admits (docs/operations.md, "Security"). */
@@ -154,6 +165,7 @@ export class TableActor {
       botSeed: deps.botSeed,
       onHandEvent: (e: HandLifecycleEvent) => deps.onHandEvent?.(tableId, e),
       fundedBots: deps.seeds.seatBot !== undefined,
+      blindLambda: deps.blindLambda,
     };
   }
 
@@ -442,7 +454,14 @@ export class TableActor {
       if (earlier) return { tableSeq: live.tableSeq, replies: [], result: earlier };
     }
     try {
-      live.command(userId, frame, now);
+      if (frame.type === 'blind_shuffle') {
+        // The proof is checked before the table takes the shuffle (about a second of CPU, off the event
+        // loop); the mailbox holds the table's other commands meanwhile, so the claim stays the same.
+        const verified = await this.checkShuffle(live.blindShuffleCheck(userId, frame));
+        live.command(userId, { ...frame, verified }, this.deps.clock.now());
+      } else {
+        live.command(userId, frame, now);
+      }
     } catch (err) {
       if (!(err instanceof TableError)) throw err;
       // A refusal changes nothing, but is remembered so a retry gets the same answer.
@@ -472,6 +491,22 @@ export class TableActor {
     // Anyone else's, once the commit stands (it is in no checkpoint to roll back with).
     if (commandId !== undefined && !member) this.rememberOthers(userId, commandId, result);
     return { ...outcome, result };
+  }
+
+  /** A shuffle proof's verdict: from the thread pool, or here when the pool could not run it. */
+  private async checkShuffle(task: ShuffleCheck): Promise<boolean> {
+    const checker = this.deps.proofChecker;
+    if (checker !== undefined) {
+      try {
+        return await checker.check(task);
+      } catch (err) {
+        this.deps.logger.warn(
+          { err, tableId: this.live.tableId, event: 'proof_check_failed' },
+          'proof check pool failed; checking in process',
+        );
+      }
+    }
+    return runBlindCheck(task);
   }
 
   /**
@@ -530,8 +565,12 @@ export class TableActor {
     if (events.length > 0 && events.every((e) => e.message.type === 'chat_message')) touched.clear();
     const snapshots = snapshotPublications(live, recipients, touched, forceSnapshot, now);
     const out = replies(live.tableSeq, events);
-    await this.checkpointCarrying(events, carried);
-    this.remember(events, now);
+    // A relayed shuffle went out once, live; the checkpoint and the resync buffer keep its digest.
+    const kept = events.map((e) =>
+      e.message.type === 'blind_step' ? { ...e, message: bufferedBlindStep(e.message) } : e,
+    );
+    await this.checkpointCarrying(kept, carried);
+    this.remember(kept, now);
     const publications = [...fanned.publications, ...snapshots];
     // Nothing happened for a while: each recipient learns the last table_seq its stream carried.
     if (publications.length === 0) publications.push(...this.heartbeats.due(live, recipients, now));

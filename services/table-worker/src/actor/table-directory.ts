@@ -74,7 +74,7 @@ function isLiveTable(state: unknown, tableId: string): state is LiveTableJSON {
 
 /** Whether a live table is between hands: no hand dealt and unfinished, no seed window open. */
 export function atHandBoundary(state: LiveTableJSON): boolean {
-  if (state.pending !== null) return false;
+  if (state.pending !== null || (state.blind?.pending ?? null) !== null) return false;
   return state.hand === null || state.meta === null || state.meta.endedAt !== null;
 }
 
@@ -209,7 +209,8 @@ export class TableDirectory {
       let actor: TableActor;
       let resumedHand: string | undefined;
       if (saved.state !== null && isLiveTable(saved.state, tableId)) {
-        if (!atHandBoundary(saved.state)) resumedHand = saved.state.meta?.handId ?? saved.state.pending?.handId;
+        if (!atHandBoundary(saved.state))
+          resumedHand = saved.state.meta?.handId ?? saved.state.pending?.handId ?? saved.state.blind?.pending?.handId;
         actor = TableActor.restore({ ...saved.state, tableSeq: saved.tableSeq }, saved.events, seed, deps);
       } else {
         actor = TableActor.create(tableId, seed, saved.tableSeq, deps, saved.voided);

@@ -1,5 +1,15 @@
 import { ActionError, type Card, type Hand, type PlayerAction } from '@felt/engine';
-import { ErrorCode, NotAllowedReason, type ActionFrame, type ChatFrame, type TableCommandFrame } from '@felt/protocol';
+import { BlindRefusal, type BlindMessage, type ShuffleCheck } from '@felt/blind';
+import {
+  ErrorCode,
+  NotAllowedReason,
+  type ActionFrame,
+  type BlindKeyFrame,
+  type BlindSharesFrame,
+  type BlindShuffleFrame,
+  type ChatFrame,
+  type TableCommandFrame,
+} from '@felt/protocol';
 import { tableClosed, TableError } from '../actor/table-error.js';
 import type { TableChat } from './chat.js';
 import type { Dealer } from './dealer.js';
@@ -12,7 +22,31 @@ import type { TurnClock } from './turn-clock.js';
  * `chat` is named on its own until @felt/protocol's TableCommandFrame includes it (the gateway
  * forwards it from then on).
  */
-export type ClientCommandFrame = Exclude<TableCommandFrame, { type: 'resync_request' }> | ChatFrame;
+export type ClientCommandFrame =
+  Exclude<TableCommandFrame, { type: 'resync_request' | 'blind_shuffle' }> | ChatFrame | BlindFrame;
+
+/**
+ * An engine-blind frame as the table runs it. A shuffle carries the verdict of its proof, checked off
+ * the event loop by the actor (`verified`); without one the table checks it itself.
+ */
+export type BlindFrame = BlindKeyFrame | BlindSharesFrame | (BlindShuffleFrame & { readonly verified?: boolean });
+
+type BlindShuffle = Extract<BlindMessage, { kind: 'shuffle' }>;
+
+/** The frame's values as @felt/blind's message. */
+export function blindMessageOf(frame: BlindFrame): BlindMessage {
+  switch (frame.type) {
+    case 'blind_key':
+      return { kind: 'key', proof: frame.proof };
+    case 'blind_shuffle':
+      return { kind: 'shuffle', output: frame.output, proof: frame.proof };
+    case 'blind_shares':
+      return {
+        kind: 'shares',
+        shares: frame.shares.map((s) => ({ position: s.position, share: { D: s.D, c: s.c, s: s.s } })),
+      };
+  }
+}
 
 /** What a command asks of the table as a whole once it has changed it. */
 export interface TableRhythm {
@@ -73,8 +107,51 @@ export class TableCommands {
       case 'blind_key':
       case 'blind_shuffle':
       case 'blind_shares':
-        // Engine-blind dealing's messages (docs/dev/engine-blind.md): no table deals such hands yet.
-        return this.refuse(ErrorCode.NOT_ENGINE_BLIND, 'this table does not deal engine-blind hands');
+        return this.blindMessage(userId, frame, now);
+    }
+  }
+
+  /**
+   * What a shuffle's proof must be checked against (the actor checks it off the event loop, then runs
+   * the command with the verdict); throws TableError when the shuffle is not owed.
+   */
+  blindShuffleCheck(userId: string, frame: BlindShuffleFrame): ShuffleCheck {
+    const seat = this.blindSeat(userId, frame.hand_id);
+    return this.blindRefusal(() => this.dealer.blind.shuffleCheck(seat, blindMessageOf(frame) as BlindShuffle));
+  }
+
+  /**
+   * An engine-blind key, shuffle or shares (docs/fairness.md, "Engine-blind dealing"). A message the
+   * hand cannot take is refused and changes nothing; one whose proof fails fails the hand, which is
+   * then void (the table's rhythm does that in `settle`).
+   */
+  private blindMessage(userId: string, frame: BlindFrame, now: number): void {
+    const seat = this.blindSeat(userId, frame.hand_id);
+    this.clock.thaw(now);
+    const message = blindMessageOf(frame);
+    const verified = frame.type === 'blind_shuffle' ? frame.verified : undefined;
+    this.blindRefusal(() => this.dealer.blindMessage(seat, message, now, verified));
+    this.seating.back(userId);
+    this.table.settle(now);
+  }
+
+  private blindSeat(userId: string, handId: string): number {
+    if (this.ctx.config.dealing !== 'engine_blind') {
+      this.refuse(ErrorCode.NOT_ENGINE_BLIND, 'this table does not deal engine-blind hands');
+    }
+    const seat = this.requireSeat(userId);
+    if (this.dealer.blind.seatsOf(handId) === null) {
+      this.refuse(ErrorCode.STALE_HAND, 'that is not the engine-blind hand on the table');
+    }
+    return seat;
+  }
+
+  private blindRefusal<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (err) {
+      if (err instanceof BlindRefusal) this.refuse(ErrorCode.BLIND_REFUSED, err.message, { reason: err.code });
+      throw err;
     }
   }
 
@@ -105,7 +182,7 @@ export class TableCommands {
   private act(userId: string, frame: ActionFrame, now: number): void {
     const seat = this.requireSeat(userId);
     const hand = this.dealer.liveHand;
-    const current = hand?.handId ?? this.dealer.pending?.handId;
+    const current = hand?.handId ?? this.dealer.announcedHandId ?? undefined;
     if (current === undefined || frame.hand_id !== current) {
       this.refuse(ErrorCode.STALE_HAND, 'that is not the hand in progress');
     }
@@ -147,6 +224,8 @@ export class TableCommands {
     };
     switch (frame.action) {
       case 'fold':
+        // At an engine-blind showdown, folding is mucking: the table cannot show cards it never held.
+        return hand.validActions()?.showdown !== undefined ? { type: 'muck' } : { type: 'fold' };
       case 'check':
       case 'call':
       case 'all_in':
@@ -170,6 +249,9 @@ export class TableCommands {
   private clientSeed(userId: string, handId: string, seed: string, now: number): void {
     const seat = this.requireSeat(userId);
     const p = this.dealer.pending;
+    if (this.dealer.blind.seatsOf(handId) !== null) {
+      this.refuse(ErrorCode.SEED_REFUSED, 'an engine-blind hand has no client seeds: its players shuffle the deck');
+    }
     if (p === null || p.handId !== handId) {
       if (this.dealer.hand?.handId === handId) this.refuse(ErrorCode.SEED_REFUSED, 'the client-seed window is closed');
       this.refuse(ErrorCode.STALE_HAND, 'that is not the hand being dealt');
@@ -199,7 +281,7 @@ export class TableCommands {
     if (userId !== this.seating.hostId || !config.startHand.hostMayForceStart) {
       this.refuse(ErrorCode.NOT_ALLOWED, 'only the host may start a hand here', { reason: NotAllowedReason.HOST_ONLY });
     }
-    if (engine.currentHandId !== null || this.dealer.pending !== null) {
+    if (engine.currentHandId !== null || this.dealer.announced) {
       this.refuse(ErrorCode.CANNOT_START, 'a hand is on');
     }
     this.table.syncSeats(now);
@@ -212,6 +294,12 @@ export class TableCommands {
     const hand = this.dealer.hand;
     if (hand === null || hand.handId !== handId) this.refuse(ErrorCode.STALE_HAND, 'that hand is not on the table');
     if (!hand.isComplete) this.refuse(ErrorCode.CANNOT_SHOW, 'cards can be shown once the hand is over');
+    if (hand.dealing === 'blind') {
+      this.refuse(
+        ErrorCode.CANNOT_SHOW,
+        'the table never held your cards: show them with your own shares (blind_shares)',
+      );
+    }
     const seat = hand.setup.players.find((p) => p.id === userId)?.seat;
     if (seat === undefined || !hand.canShow(seat)) this.refuse(ErrorCode.CANNOT_SHOW, 'nothing of yours to show');
     const before = hand.operations.length;

@@ -8,10 +8,13 @@ import {
   type DeckKind,
   type Hand,
   type HandJSON,
+  type Card,
   type HandPlan,
   type Table,
 } from '@felt/engine';
+import type { BlindFailure, BlindMessage } from '@felt/blind';
 import type { VariantView } from '@felt/protocol';
+import { BlindDealing, type BlindDealingJSON } from './blind-dealing.js';
 import { stakesView } from './engine-config.js';
 import { ALL, operationEmissions } from './emissions.js';
 import type { Seating } from './seating.js';
@@ -40,6 +43,8 @@ export interface HandMeta {
   readonly deckSeed: string;
   readonly deck: DeckKind;
   readonly startedAt: number;
+  /** Engine-blind: no seeds, no deck (the seed fields are empty), no reveal. */
+  readonly dealing?: 'blind';
   endedAt: number | null;
   readonly seats: readonly { seat: number; userId: string; name: string; startingStack: number; bot: boolean }[];
   /** Operations already turned into events. */
@@ -52,6 +57,8 @@ export interface DealerState {
   readonly meta: HandMeta | null;
   readonly pending: PendingHand | null;
   readonly handNo: number;
+  /** Engine-blind dealing (absent in checkpoints from before it). */
+  readonly blind?: BlindDealingJSON;
 }
 
 export type RevealRecord = ReturnType<typeof revealRecord>;
@@ -86,6 +93,8 @@ export class Dealer {
   private current: Hand | null;
   private record: HandMeta | null;
   private lastHandNo: number;
+  /** Engine-blind dealing: the hand's protocol, the deck plan and the downgrade. */
+  readonly blind: BlindDealing;
 
   constructor(
     private readonly ctx: TableContext,
@@ -96,14 +105,22 @@ export class Dealer {
     this.record = state.meta ? { ...state.meta } : null;
     this.pendingHand = state.pending ? { ...state.pending, clientSeeds: [...state.pending.clientSeeds] } : null;
     this.lastHandNo = state.handNo;
+    this.blind = new BlindDealing(ctx, state.blind, ctx.timing.blind);
   }
 
-  toJSON(): { hand: HandJSON | null; meta: HandMeta | null; pending: PendingHand | null; handNo: number } {
+  toJSON(): {
+    hand: HandJSON | null;
+    meta: HandMeta | null;
+    pending: PendingHand | null;
+    handNo: number;
+    blind: BlindDealingJSON;
+  } {
     return {
       hand: this.current ? this.current.toJSON() : null,
       meta: this.record,
       pending: this.pendingHand,
       handNo: this.lastHandNo,
+      blind: this.blind.toJSON(),
     };
   }
 
@@ -119,6 +136,19 @@ export class Dealer {
   /** The hand announced and not dealt yet (its client-seed window open). */
   get pending(): Readonly<PendingHand> | null {
     return this.pendingHand;
+  }
+
+  /**
+   * A hand is announced and the engine has not dealt it yet: its client-seed window is open, or an
+   * engine-blind hand's keys, shuffles and hole cards are under way.
+   */
+  get announced(): boolean {
+    return this.pendingHand !== null || this.blind.pending !== null;
+  }
+
+  /** The id of the hand announced and not dealt yet, if any. */
+  get announcedHandId(): string | null {
+    return this.pendingHand?.handId ?? this.blind.pending?.handId ?? null;
   }
 
   /** The number of the table's last completed hand. */
@@ -175,19 +205,26 @@ export class Dealer {
     });
   }
 
-  /** seed_commit: the hand id and the commitment, before the window opens and before any card. */
+  /**
+   * seed_commit: the hand id and the commitment, before the window opens and before any card. Or, at
+   * an engine-blind table, the hand's protocol begins (its players' keys are owed from now).
+   */
   announce(plan: HandPlan, now: number): void {
-    const { deps, engine, timing } = this.ctx;
+    const { deps, timing } = this.ctx;
     // The finished hand stays on the table (show_cards) until this moment.
     this.current = null;
     this.record = null;
+    this.blind.clear();
     const handId = deps.random.uuid();
+    // Engine-blind when every player dealt in is a person at the table now: one who is not could not
+    // take part, and the hand would only fail (the room's next hand tries again).
+    if (this.blind.enabled && plan.dealtIn.every((seat) => this.connectedHumanAt(seat))) {
+      this.blind.start(handId, this.lastHandNo + 1, plan, now);
+      return;
+    }
     const serverSeed = deps.random.bytes(32);
     const commit = seedCommit(serverSeed);
-    const humanSeats = plan.dealtIn.filter((seat) => {
-      const id = engine.seat(seat)?.playerId;
-      return id !== undefined && this.seating.isHuman(id) && this.seating.isConnected(id);
-    });
+    const humanSeats = plan.dealtIn.filter((seat) => this.connectedHumanAt(seat));
     this.pendingHand = {
       handId,
       handNo: this.lastHandNo + 1,
@@ -210,6 +247,11 @@ export class Dealer {
     if (humanSeats.length === 0) this.deal(now);
   }
 
+  private connectedHumanAt(seat: number): boolean {
+    const id = this.ctx.engine.seat(seat)?.playerId;
+    return id !== undefined && this.seating.isHuman(id) && this.seating.isConnected(id);
+  }
+
   /** The client-seed window of the pending hand is over. */
   windowClosed(now: number): boolean {
     return this.pendingHand !== null && now >= this.pendingHand.windowClosesAt;
@@ -230,6 +272,7 @@ export class Dealer {
   /** A hand announced and not dealt yet is dropped (the room closed): no card was dealt. */
   dropPending(): void {
     this.pendingHand = null;
+    if (this.blind.pending !== null) this.blind.clear();
   }
 
   /** The window closed (or every human sent a seed): fix the deck and deal. */
@@ -264,16 +307,31 @@ export class Dealer {
       if (engine.currentHandId !== null) engine.voidHand();
       return;
     }
+    this.started(
+      hand,
+      {
+        handNo: p.handNo,
+        serverSeed: p.serverSeed,
+        seedCommit: p.seedCommit,
+        clientSeeds,
+        deckSeed: bytesToHex(commitment.deckSeed),
+        deck: kind,
+      },
+      now,
+    );
+  }
+
+  /** The engine dealt a hand: its record, then hand_started with the forced bets. */
+  private started(
+    hand: Hand,
+    meta: Omit<HandMeta, 'handId' | 'startedAt' | 'endedAt' | 'seats' | 'emitted'>,
+    now: number,
+  ): void {
     // The number is taken when the hand completes: a voided hand takes none.
     this.current = hand;
     this.record = {
-      handId: p.handId,
-      handNo: p.handNo,
-      serverSeed: p.serverSeed,
-      seedCommit: p.seedCommit,
-      clientSeeds,
-      deckSeed: bytesToHex(commitment.deckSeed),
-      deck: kind,
+      ...meta,
+      handId: hand.handId,
       startedAt: now,
       endedAt: null,
       seats: hand.setup.players.map((pl) => ({
@@ -285,10 +343,10 @@ export class Dealer {
       })),
       emitted: 0,
     };
-    deps.onHandEvent?.({
+    this.ctx.deps.onHandEvent?.({
       kind: 'started',
-      handId: p.handId,
-      handNo: p.handNo,
+      handId: hand.handId,
+      handNo: meta.handNo,
       players: hand.setup.players.length,
     });
     const posts = hand.operations.filter((op) => op.type === 'post');
@@ -302,6 +360,115 @@ export class Dealer {
       seats: hand.setup.players.map((pl) => pl.seat),
       forced_bets: posts.map((op) => ({ seat: op.seat, kind: op.kind, amount: op.amount, all_in: op.allIn })),
     });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Engine-blind hands (docs/fairness.md, "Engine-blind dealing")
+
+  /**
+   * A participant's key, shuffle or shares: throws a BlindRefusal (nothing changed) or takes it,
+   * relays its step and moves the hand on as far as the cards that opened allow. Returns the hand's
+   * failure, if the message failed it (the caller voids the hand).
+   */
+  blindMessage(seat: number, message: BlindMessage, now: number, verified?: boolean): BlindFailure | null {
+    const handSeq = this.current?.operations.length ?? 0;
+    for (const e of this.blind.take(seat, message, now, verified)) {
+      this.ctx.events.emit(e.audience, { ...e.body, hand_seq: handSeq } as typeof e.body);
+    }
+    return this.progressBlind(now);
+  }
+
+  /**
+   * Moves an engine-blind hand on: asks for the hole cards once the deck is shuffled, deals when every
+   * owner can read them, opens the board the engine waits for, and shows each hand whose owner sent
+   * its shares (in turn at the showdown, or after the hand). Returns the failure, if the hand failed.
+   */
+  progressBlind(now: number): BlindFailure | null {
+    const blind = this.blind;
+    if (blind.state === null) return null;
+    if (blind.failure !== null) return blind.failure;
+    if (blind.pending !== null) {
+      blind.requestHoleCards(now);
+      if (blind.failure === null && blind.holeCardsDelivered()) this.dealBlind(now);
+    }
+    const hand = this.current;
+    if (hand === null || hand.dealing !== 'blind') return blind.failure;
+    for (let guard = 0; guard < 64 && blind.failure === null; guard++) {
+      const board = hand.pendingBoard;
+      if (board !== null) {
+        const cards = blind.boardCards(board.indices, now);
+        if (cards === null || !hand.canRevealBoard(cards as Card[])) break;
+        hand.revealBoard(cards as Card[]);
+        continue;
+      }
+      const actor = hand.actor;
+      if (hand.phase === 'showdown' && actor !== null) {
+        const cards = blind.shownCards(actor);
+        if (cards === null || !hand.canShowBlind(actor, cards as Card[])) break;
+        hand.showBlind(actor, cards as Card[]);
+        continue;
+      }
+      break;
+    }
+    // After the hand: a player may still show (its own shares open its cards for everyone).
+    if (hand.isComplete) {
+      for (const p of hand.setup.players) {
+        const cards = blind.shownCards(p.seat);
+        if (cards !== null && hand.canShowBlind(p.seat, cards as Card[])) hand.showBlind(p.seat, cards as Card[]);
+      }
+    }
+    return blind.failure;
+  }
+
+  /** Fails the engine-blind hand if a step it owes is past its deadline; returns the failure. */
+  expireBlind(now: number): BlindFailure | null {
+    const hand = this.current;
+    // A finished hand owes nothing that matters: late shows are a choice.
+    if (this.blind.pending === null && (hand === null || hand.isComplete)) return null;
+    this.blind.expire(now);
+    return this.blind.failure;
+  }
+
+  /** Every hole card can be read by its owner: the engine deals the hand with those cards unknown. */
+  private dealBlind(now: number): void {
+    const p = this.blind.pending!;
+    const { engine } = this.ctx;
+    const plan = engine.planNextHand();
+    const same =
+      plan !== null &&
+      plan.button === p.button &&
+      plan.dealtIn.length === p.seats.length &&
+      plan.dealtIn.every((s, i) => s === p.seats[i]);
+    let hand: Hand;
+    try {
+      // Someone sat out or left while the deck was being shuffled: the plan the deck was dealt by no
+      // longer holds. No card was dealt to the engine and no chip moved.
+      if (!same) throw new Error('the seats dealt in changed while the deck was shuffled');
+      hand = engine.startHand({ handId: p.handId, blind: true, startedAt: new Date(now).toISOString() });
+    } catch (err) {
+      this.ctx.deps.onHandEvent?.({
+        kind: 'aborted',
+        handId: p.handId,
+        reason: err instanceof Error ? err.message : 'cannot deal',
+      });
+      if (engine.currentHandId !== null) engine.voidHand();
+      this.blind.clear();
+      return;
+    }
+    this.blind.dealt();
+    this.started(
+      hand,
+      {
+        handNo: p.handNo,
+        serverSeed: '',
+        seedCommit: '',
+        clientSeeds: [],
+        deckSeed: '',
+        deck: engine.rules.deck,
+        dealing: 'blind',
+      },
+      now,
+    );
   }
 
   /** The hand's operations not yet turned into events go out now. */

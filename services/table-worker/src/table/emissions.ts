@@ -77,6 +77,8 @@ export function operationEmissions(
     if (op.type !== 'show' && op.type !== 'muck') flushShowdown(seq - 1);
     switch (op.type) {
       case 'deal_hole': {
+        // Engine-blind: nobody here knows the cards; their owner reads them from the players' shares.
+        if (op.unknown === true) break;
         const owner = ownerOf(op.seat);
         const streetName = streets[op.street]?.name ?? String(op.street);
         if (owner !== undefined) {

@@ -1,7 +1,9 @@
 import type { Hand } from '@felt/engine';
 import { completedHandJobSchema, HAND_RECORD_FORMAT, type CompletedHandJob, type VoidedHandJob } from '@felt/platform';
 import { HandVoidReason } from '@felt/protocol';
+import type { BlindFailure } from '@felt/blind';
 import type { AppliedTopUp } from '../money/table-money.js';
+import { failureView } from './blind-dealing.js';
 import { revealRecord, type Dealer, type HandMeta, type RevealRecord } from './dealer.js';
 import { ALL, shownSeats } from './emissions.js';
 import type { SeatedPlayer, Seating } from './seating.js';
@@ -16,7 +18,7 @@ function completedHandJob(
   roomId: string,
   hand: Hand,
   meta: HandMeta,
-  reveal: RevealRecord,
+  reveal: RevealRecord | null,
   topUps: readonly AppliedTopUp[],
   now: number,
 ): CompletedHandJob {
@@ -34,7 +36,7 @@ function completedHandJob(
       format: HAND_RECORD_FORMAT,
       hand: json,
       settlement: JSON.parse(JSON.stringify(hand.settlement)) as CompletedHandJob['payload']['settlement'],
-      reveal,
+      ...(reveal !== null ? { reveal } : {}),
       seats: meta.seats.map((s) => ({
         seat: s.seat,
         user_id: s.userId,
@@ -117,14 +119,17 @@ export class HandRecords {
       // Only hands everyone has seen are named: a mucked hand's strength stays private.
       hands: settlement.hands.filter((h) => shown.has(h.seat)).map((h) => ({ seat: h.seat, names: [...h.names] })),
     });
-    const reveal = revealRecord(hand, meta);
-    events.emit(ALL, {
-      type: 'seed_reveal',
-      table_id: tableId,
-      hand_id: hand.handId,
-      hand_seq: hand.operations.length,
-      reveal,
-    });
+    // An engine-blind hand has no seed to reveal: its transcript was checked step by step.
+    const reveal = meta.dealing === 'blind' ? null : revealRecord(hand, meta);
+    if (reveal !== null) {
+      events.emit(ALL, {
+        type: 'seed_reveal',
+        table_id: tableId,
+        hand_id: hand.handId,
+        hand_seq: hand.operations.length,
+        reveal,
+      });
+    }
     // The record first, then the cash-outs of the players it let go (their last hand is this one).
     // A tournament's hands move tournament chips, which no ledger holds: the director gets the
     // table's report instead (tournament-table.ts), and the record is not persisted yet.
@@ -138,11 +143,13 @@ export class HandRecords {
    * told (`hand_voided`), and the void goes to the hands queue so that the ledger records a void
    * rather than a result (docs/dev/money-flows.md). The hand takes no number.
    */
-  voidHand(reason: HandVoidReason, now: number, detail?: string): void {
+  voidHand(reason: HandVoidReason, now: number, detail?: string, blindFailure?: BlindFailure): void {
     const { engine } = this.ctx;
     const hand = this.dealer.liveHand;
     const meta = this.dealer.meta;
-    const id = engine.currentHandId ?? hand?.handId ?? meta?.handId ?? null;
+    // An engine-blind hand that failed before the engine dealt it: no chip moved yet.
+    const announced = this.dealer.blind.pending;
+    const id = engine.currentHandId ?? hand?.handId ?? meta?.handId ?? announced?.handId ?? null;
     // The hand-start stacks: the record's, else the hand's setup (the engine moves no chips before
     // the hand is finished, so these are also the seats' stacks after the void).
     const players =
@@ -153,9 +160,12 @@ export class HandRecords {
         name: this.seating.member(p.id)?.name ?? p.name ?? '',
         stack: p.stack,
       })) ??
-      this.seating.seatedPlayers();
+      (announced !== null
+        ? this.seating.seatedPlayers().filter((p) => announced.seats.includes(p.seat))
+        : this.seating.seatedPlayers());
     if (engine.currentHandId !== null) engine.voidHand();
     this.dealer.clearHand();
+    if (announced !== null) this.dealer.dropPending();
     this.clock.endTurn();
     if (id === null) return;
     this.ctx.deps.onHandEvent?.({
@@ -163,10 +173,18 @@ export class HandRecords {
       handId: id,
       reason: detail !== undefined ? `${reason}: ${detail}` : reason,
     });
-    this.announceVoid(id, reason, hand?.operations.length ?? 0, players, now, {
-      ...(hand !== null ? { game: hand.setup.game, limit: hand.setup.limit } : {}),
-      ...(meta !== null ? { handNo: meta.handNo, startedAt: meta.startedAt } : {}),
-    });
+    this.announceVoid(
+      id,
+      reason,
+      hand?.operations.length ?? 0,
+      players,
+      now,
+      {
+        ...(hand !== null ? { game: hand.setup.game, limit: hand.setup.limit } : {}),
+        ...(meta !== null ? { handNo: meta.handNo, startedAt: meta.startedAt } : {}),
+      },
+      blindFailure,
+    );
   }
 
   /**
@@ -185,6 +203,7 @@ export class HandRecords {
     players: readonly SeatedPlayer[],
     now: number,
     known: VoidDetails,
+    blindFailure?: BlindFailure,
   ): void {
     this.ctx.events.emit(ALL, {
       type: 'hand_voided',
@@ -192,6 +211,7 @@ export class HandRecords {
       hand_id: handId,
       hand_seq: handSeq,
       reason,
+      ...(blindFailure !== undefined ? { blind_failure: failureView(blindFailure) } : {}),
       stacks: players.map((p) => ({ seat: p.seat, stack: p.stack })).sort((a, b) => a.seat - b.seat),
     });
     const job = voidedHandJob(this.ctx.tableId, handId, reason, players, known, now);

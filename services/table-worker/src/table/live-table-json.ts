@@ -3,6 +3,7 @@ import type { CompletedHandJob } from '@felt/platform';
 import type { RoomConfig } from '@felt/protocol';
 import type { MoneySeed, OutboxJob } from '../money/ports.js';
 import type { TableMoneyJSON } from '../money/table-money.js';
+import type { BlindDealingJSON } from './blind-dealing.js';
 import type { CommandRecord } from './command-history.js';
 import type { HandMeta, PendingHand } from './dealer.js';
 import type { ConnectionState, MemberState } from './seating.js';
@@ -47,6 +48,8 @@ export interface LiveTableJSON {
   readonly closing?: boolean;
   /** A tournament's table: the director's orders and what it last said (absent at a cash table). */
   readonly tournament?: TournamentTableJSON;
+  /** Engine-blind dealing: the hand's protocol (public values only) and the downgrade (absent before it). */
+  readonly blind?: BlindDealingJSON;
 }
 
 /** A table's state before anything happened at it: no member seated yet, no hand, nothing sent. */

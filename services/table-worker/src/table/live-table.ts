@@ -1,5 +1,14 @@
 import { Hand, Table } from '@felt/engine';
-import { ErrorCode, HandVoidReason, parseRoomConfig, type RoomConfig, type VariantView } from '@felt/protocol';
+import type { BlindFailure, ShuffleCheck } from '@felt/blind';
+import {
+  ErrorCode,
+  HandVoidReason,
+  parseRoomConfig,
+  type BlindShuffleFrame,
+  type DealingView,
+  type RoomConfig,
+  type VariantView,
+} from '@felt/protocol';
 import { TableError } from '../actor/table-error.js';
 import type { BotFundingRefusal, LiveTableMoney, MoneySeed } from '../money/ports.js';
 import { TableMoney } from '../money/table-money.js';
@@ -100,7 +109,13 @@ export class LiveTable {
     this.seating = new Seating(ctx, this.banks, () => this.dealer.handNo, json);
     this.tournament =
       json.tournament !== undefined ? new TournamentTable(ctx, this.seating, this.banks, json.tournament) : null;
-    this.dealer = new Dealer(ctx, this.seating, { hand, meta: json.meta, pending: json.pending, handNo: json.handNo });
+    this.dealer = new Dealer(ctx, this.seating, {
+      hand,
+      meta: json.meta,
+      pending: json.pending,
+      handNo: json.handNo,
+      ...(json.blind !== undefined ? { blind: json.blind } : {}),
+    });
     this.bots = new BotSeats(ctx, this.seating, this.banks);
     this.clock = new TurnClock(ctx, this.seating, this.bots, this.dealer, this.banks, json);
     this.records = new HandRecords(ctx, this.seating, this.dealer, this.clock);
@@ -193,6 +208,7 @@ export class LiveTable {
       moneyBook: this.money.toJSON(),
       ...(this.lifecycle.closing ? { closing: true } : {}),
       ...(this.tournament !== null ? { tournament: this.tournament.toJSON() } : {}),
+      ...(this.config.dealing === 'engine_blind' ? { blind: dealer.blind } : {}),
     };
   }
 
@@ -302,6 +318,28 @@ export class LiveTable {
     return this.dealer.pending;
   }
 
+  /** A hand announced and not dealt yet (a client-seed window, or an engine-blind hand's setup). */
+  get announcedHandId(): string | null {
+    return this.dealer.announcedHandId;
+  }
+
+  /** The participants of the engine-blind hand on the table, if any. */
+  dealingSeats(): readonly number[] | null {
+    return this.dealer.blind.state?.setup.seats ?? null;
+  }
+
+  /** `table_state.dealing` for a viewer's seat, in a room that deals engine-blind (else undefined). */
+  dealingView(viewerSeat: number | null): DealingView | undefined {
+    if (this.config.dealing !== 'engine_blind') return undefined;
+    const hand = this.dealer.hand;
+    return this.dealer.blind.view(hand, viewerSeat);
+  }
+
+  /** What an engine-blind shuffle's proof is checked against (throws TableError when it is not owed). */
+  blindShuffleCheck(userId: string, frame: BlindShuffleFrame): ShuffleCheck {
+    return this.commands.blindShuffleCheck(userId, frame);
+  }
+
   get turn(): Readonly<TurnState> | null {
     return this.clock.turn;
   }
@@ -403,7 +441,7 @@ export class LiveTable {
     if (this.tournament === null) {
       throw new TableError(ErrorCode.NOT_ALLOWED, 'this table is not a tournament table', this.tableId);
     }
-    const handInProgress = this.engine.currentHandId !== null || this.dealer.pending !== null;
+    const handInProgress = this.engine.currentHandId !== null || this.dealer.announced;
     const result = this.tournament.apply(order, handInProgress);
     if (order.kind === 'close') this.closer.close(null, now);
     else this.settle(now);
@@ -433,7 +471,7 @@ export class LiveTable {
     this.syncSeats(now);
     // A player sat down: the pause before the next hand starts over from now (funding took time the
     // pause was meant to give people arriving at the table).
-    if (this.engine.currentHandId === null && this.dealer.pending === null) this.clock.cancelNextHand();
+    if (this.engine.currentHandId === null && !this.dealer.announced) this.clock.cancelNextHand();
     this.reschedule(now);
   }
 
@@ -456,6 +494,8 @@ export class LiveTable {
     if (this.lifecycle.closed) return;
     if (this.clock.freezeIfDeserted(now) || this.clock.frozen) return;
     if (this.dealer.windowClosed(now)) this.dealer.deal(now);
+    const failure = this.dealer.expireBlind(now);
+    if (failure !== null) this.failBlind(failure, now);
     this.settle(now);
   }
 
@@ -470,7 +510,7 @@ export class LiveTable {
    * next hand. Called after every change.
    */
   private settle(now: number): void {
-    this.clock.playDue(now);
+    this.playDue(now);
     this.dealer.emitOperationsOfHand();
     if (this.dealer.handCompleted) this.finishHand(now);
     this.reschedule(now);
@@ -487,7 +527,7 @@ export class LiveTable {
       return;
     }
     this.syncSeats(now);
-    if (this.engine.currentHandId !== null || this.dealer.pending !== null || this.clock.frozen) return;
+    if (this.engine.currentHandId !== null || this.dealer.announced || this.clock.frozen) return;
     const nextHandAt = this.clock.nextHandAt;
     // No next hand is announced while none could start (too few players who can play): the pause
     // begins once one can. A tournament table deals only when its director says so.
@@ -502,7 +542,7 @@ export class LiveTable {
       return;
     }
     this.beginHand(now);
-    if (this.dealer.pending === null) this.settle(now);
+    if (!this.dealer.announced) this.settle(now);
   }
 
   /**
@@ -511,7 +551,7 @@ export class LiveTable {
    */
   private syncSeats(now: number): void {
     const { closed, closing } = this.lifecycle;
-    if (closed || closing || this.engine.currentHandId !== null || this.dealer.pending !== null) return;
+    if (closed || closing || this.engine.currentHandId !== null || this.dealer.announced) return;
     // The director seats a tournament's players itself.
     if (this.tournament !== null) return;
     this.seating.seatMembers(now);
@@ -525,6 +565,44 @@ export class LiveTable {
     this.tournament?.dealing();
     this.clock.handStarting();
     this.dealer.announce(plan, now);
+  }
+
+  /**
+   * Plays what is due: the clock's decisions and, in an engine-blind hand, what the players' shares
+   * opened (the board, shown hands), each of which may give the next player the turn.
+   */
+  private playDue(now: number): void {
+    for (let guard = 0; guard < 64; guard++) {
+      this.endShownTurn(now);
+      const before = this.dealer.hand?.operations.length ?? -1;
+      this.clock.playDue(now);
+      const failure = this.dealer.progressBlind(now);
+      if (failure !== null) {
+        this.failBlind(failure, now);
+        return;
+      }
+      if ((this.dealer.hand?.operations.length ?? -1) === before) return;
+    }
+  }
+
+  /** An engine-blind show ends the showing player's turn, as an action does. */
+  private endShownTurn(now: number): void {
+    const turn = this.clock.turn;
+    const hand = this.dealer.hand;
+    if (turn === null || hand === null || hand.dealing !== 'blind') return;
+    if (hand.isComplete || hand.actor !== turn.seat) this.clock.acted(turn.playerId, now);
+  }
+
+  /**
+   * An engine-blind hand failed (a step late or a proof that did not verify): it is void, every stake
+   * goes back, everyone is told whom to blame, and the table deals standard hands from now on.
+   */
+  private failBlind(failure: BlindFailure, now: number): void {
+    const handId = this.dealer.announcedHandId ?? this.dealer.hand?.handId;
+    if (handId === undefined) return;
+    this.records.voidHand(HandVoidReason.ENGINE_BLIND_FAILED, now, `${failure.step} ${failure.reason}`, failure);
+    this.dealer.blind.downgrade(handId, failure);
+    if (this.tournament === null) this.clock.afterHand(now);
   }
 
   /** The hand is complete: its result, its record, the seats it let go, then the pause. */

@@ -21,6 +21,8 @@ export interface LiveTableDeps {
    * seats it once the actor has funded it. Off: bots sit at once with chips no ledger knows.
    */
   readonly fundedBots?: boolean;
+  /** Engine-blind shuffle proofs' lambda (tests lower it to run fast; production keeps 40). */
+  readonly blindLambda?: number | undefined;
 }
 
 export type HandLifecycleEvent =

@@ -1,3 +1,4 @@
+import type { BlindDeadlines } from '@felt/blind';
 import type { RoomConfig } from '@felt/protocol';
 
 /** Every timer of a table, in milliseconds. */
@@ -19,7 +20,16 @@ export interface TableTiming {
   readonly botThinkMs: number;
   /** With no human connected for this long, the table freezes its hand, clock and bots. */
   readonly freezeAfterMs: number;
+  /** Engine-blind dealing: each step's deadline (a step still owed then voids the hand). */
+  readonly blind: BlindDeadlines;
 }
+
+/**
+ * Engine-blind deadlines: long enough for a phone to prove a shuffle (a few seconds at lambda 40)
+ * and for a dropped player to reconnect and continue, short enough that a player who left does not
+ * hold the table up for long.
+ */
+export const DEFAULT_BLIND_DEADLINES: BlindDeadlines = { keyMs: 10_000, shuffleMs: 20_000, shareMs: 10_000 };
 
 /** Worker-wide timer settings (env); the clock's three values default to the room config's. */
 export interface TimingOverrides {
@@ -32,6 +42,7 @@ export interface TimingOverrides {
   readonly handPauseMs: number;
   readonly botThinkMs: number;
   readonly freezeAfterMs: number;
+  readonly blind?: BlindDeadlines | undefined;
 }
 
 export const DEFAULT_TIMING_OVERRIDES: TimingOverrides = {
@@ -54,5 +65,6 @@ export function resolveTiming(config: RoomConfig, o: TimingOverrides = DEFAULT_T
     handPauseMs: o.handPauseMs,
     botThinkMs: o.botThinkMs,
     freezeAfterMs: o.freezeAfterMs,
+    blind: o.blind ?? DEFAULT_BLIND_DEADLINES,
   };
 }

@@ -98,7 +98,7 @@ export class TurnClock {
       !this.ctx.lifecycle.closing &&
       this.noHuman !== null &&
       now - this.noHuman >= this.ctx.timing.freezeAfterMs &&
-      (this.dealer.liveHand !== null || this.dealer.pending !== null)
+      (this.dealer.liveHand !== null || this.dealer.announced)
     ) {
       this.frozenSince = now;
       return true;
@@ -117,6 +117,7 @@ export class TurnClock {
       if (this.current.botAt !== null) this.current.botAt += shift;
     }
     this.dealer.shiftWindow(shift);
+    this.dealer.blind.shift(shift);
     if (this.nextHand !== null) this.nextHand += shift;
   }
 
@@ -259,6 +260,8 @@ export class TurnClock {
     if (this.frozenSince === null) {
       const pending = this.dealer.pending;
       if (pending) times.push(pending.windowClosesAt);
+      const blindDue = this.dealer.blind.deadline;
+      if (blindDue !== null) times.push(blindDue);
       const t = this.current;
       if (t) {
         if (t.botAt !== null) times.push(t.botAt);
@@ -274,7 +277,7 @@ export class TurnClock {
         !this.seating.botsOnly &&
         !lifecycle.closing &&
         this.noHuman !== null &&
-        (this.dealer.liveHand !== null || pending !== null)
+        (this.dealer.liveHand !== null || this.dealer.announced)
       ) {
         times.push(this.noHuman + timing.freezeAfterMs);
       }

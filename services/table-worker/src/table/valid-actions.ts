@@ -22,5 +22,7 @@ export function validActionsView(hand: Hand, seat: number): ValidActionsView | n
     player_bet: va.playerBet,
     stack: va.stack,
     pot: va.pot,
+    // An engine-blind showdown: show (blind_shares) or muck (fold).
+    ...(va.showdown !== undefined ? { fold: true, show: { cards: va.showdown.cards } } : {}),
   };
 }

@@ -5,6 +5,7 @@ import {
   HandPhase,
   SeatStatus,
   StateHashInput,
+  type DealingView,
   type HeroView,
   type SeatView,
   type Sha256Hex,
@@ -19,6 +20,8 @@ export type Viewer = string | null;
 
 function phaseOf(live: LiveTable): HandPhase {
   if (live.pending !== null) return HandPhase.SEEDING;
+  // An engine-blind hand's players are keying, shuffling and opening their hole cards.
+  if (live.announcedHandId !== null) return HandPhase.DEALING;
   const hand = live.hand;
   if (hand === null) return HandPhase.WAITING;
   switch (hand.phase) {
@@ -109,6 +112,7 @@ export class TableViews {
     const input = this.sharedInput.withCanonical({
       hero: canonicalJson(own.hero),
       ...(own.seats !== undefined ? { seats: this.seatsText(own.seats) } : {}),
+      ...(own.dealing !== undefined ? { dealing: canonicalJson(own.dealing) } : {}),
     });
     return { body, input, key: input.hash(nativeSha256) };
   }
@@ -142,7 +146,7 @@ function memberParts(
   live: LiveTable,
   viewer: string,
   seats: readonly SeatView[],
-): { seats?: SeatView[]; hero: HeroView } | null {
+): { seats?: SeatView[]; hero: HeroView; dealing?: DealingView } | null {
   const member = live.member(viewer);
   // A tournament player moved away or out sees what the spectators see.
   if (member === undefined || member.bot || member.departed === true) return null;
@@ -164,10 +168,16 @@ function memberParts(
     acting && valid !== null
       ? { seat: heroSeat, cards, valid_actions: valid, turn_token: turn.token }
       : { seat: heroSeat, cards };
-  if (own === undefined) return { hero };
+  // An engine-blind hand's participant sees what it owes and the shares of its own hole cards.
+  const blindSeats = live.dealingSeats();
+  const dealing =
+    engineSeat !== undefined && blindSeats?.includes(engineSeat) === true ? live.dealingView(engineSeat) : undefined;
+  const withDealing = dealing !== undefined ? { dealing } : {};
+  if (own === undefined) return { hero, ...withDealing };
   return {
     seats: seats.map((s) => (s.seat === handSeat ? { ...s, cards: own.hole.map((c) => c) } : s)),
     hero,
+    ...withDealing,
   };
 }
 
@@ -215,7 +225,8 @@ function spectatorBody(live: LiveTable, ts: number): SnapshotBody {
 
   const turn = live.turn;
   const mixed = live.engine.mixed;
-  const handId = live.pending?.handId ?? hand?.handId;
+  const handId = live.announcedHandId ?? hand?.handId;
+  const dealing = live.dealingView(null);
   return {
     type: 'table_state' as const,
     table_id: live.tableId,
@@ -248,12 +259,13 @@ function spectatorBody(live: LiveTable, ts: number): SnapshotBody {
     time_bank_ms: turn?.bankAtStart ?? null,
     ...(live.pending
       ? { seed_commit: live.pending.seedCommit }
-      : live.meta
+      : live.meta && live.meta.dealing !== 'blind'
         ? { seed_commit: live.meta.seedCommit }
         : {}),
     ...(live.nextHandAt !== null ? { next_hand_at: live.nextHandAt } : {}),
     ...(live.closing ? { closing: true as const } : {}),
     ...(live.botsBlocked !== null ? { bots_blocked: live.botsBlocked } : {}),
     ...(live.tournamentInfo !== null ? { tournament: live.tournamentInfo } : {}),
+    ...(dealing !== undefined ? { dealing } : {}),
   };
 }

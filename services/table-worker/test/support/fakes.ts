@@ -131,6 +131,8 @@ export class MemoryCheckpoints extends MemoryCheckpointStore {
   readonly money = new Map<string, unknown>();
   saves = 0;
   fail = false;
+  /** Every state and event batch written, as written (privacy sweeps read them all). */
+  readonly written: string[] = [];
 
   override async save(
     tableId: string,
@@ -142,6 +144,7 @@ export class MemoryCheckpoints extends MemoryCheckpointStore {
     if (this.fail) throw new Error('checkpoint store down');
     await super.save(tableId, tableSeq, stateJson, events, options);
     this.saves++;
+    this.written.push(stateJson, JSON.stringify(events));
     const { moneyJson } = options;
     if (moneyJson !== undefined) this.money.set(tableId, JSON.parse(moneyJson) as unknown);
     this.saved.set(tableId, { version: 1, tableId, tableSeq, state: JSON.parse(stateJson) as unknown });
