@@ -1,5 +1,6 @@
 export * from './fairness/index.js';
 export * from './sdk/backoff.js';
+export * from './sdk/blind-seat.js';
 export * from './sdk/connection.js';
 export * from './sdk/emitter.js';
 export * from './sdk/errors.js';

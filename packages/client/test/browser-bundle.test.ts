@@ -18,6 +18,7 @@ describe('browser bundle', () => {
       alias: {
         '@felt/protocol': src('protocol/src/index.ts'),
         '@felt/engine': src('engine/src/index.ts'),
+        '@felt/blind': src('blind/src/index.ts'),
       },
       metafile: true,
     });
@@ -27,5 +28,6 @@ describe('browser bundle', () => {
     const text = result.outputFiles[0]!.text;
     expect(text).toContain('FeltClient');
     expect(text).toContain('resync_request');
+    expect(text).toContain('blind_shares');
   });
 });

@@ -107,10 +107,14 @@ describe('shuffleDeck / verifyShuffle', () => {
 
   it('rejects a swapped, replaced or duplicated output card', () => {
     const swapped = [output[1]!, output[0]!, ...output.slice(2)];
-    const replaced = [reencrypt(output[0]!, Y), ...output.slice(1)];
-    const otherCard = [shuffleDeck(initialDeck(['Xx']), Y, 'x', { lambda: 1 }).output[0]!, ...output.slice(1)];
+    const replaced = [reencrypt(output[0]!, Y, seededRng('replaced')), ...output.slice(1)];
+    const otherCard = [
+      shuffleDeck(initialDeck(['Xx']), Y, 'x', { lambda: 1, rng: seededRng('other') }).output[0]!,
+      ...output.slice(1),
+    ];
     const duplicated = [output[0]!, output[0]!, ...output.slice(2)];
     const sameC1 = [output[0]!, { c1: output[0]!.c1, c2: output[1]!.c2 }, ...output.slice(2)];
+    // Seeded: at lambda 8 a random forgery would pass one run in 256.
     for (const bad of [swapped, replaced, otherCard, duplicated, sameC1]) expect(verify(bad)).toBe(false);
   });
 
@@ -143,7 +147,7 @@ describe('shuffleDeck / verifyShuffle', () => {
     expect(verify(output, proof, { Y: players(2, 'other').Y })).toBe(false);
     expect(verify(output, proof, { input: initialDeck(SHORT) })).toBe(false);
     // A proof reused with another honest shuffle of the same input.
-    const another = shuffleDeck(input, Y, context, { lambda: LAMBDA });
+    const another = shuffleDeck(input, Y, context, { lambda: LAMBDA, rng: seededRng('another') });
     expect(verify(another.output, proof)).toBe(false);
     expect(verify(output, another.proof)).toBe(false);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BlindTable, SeatEndpoint, seededRng } from '../../test/support/blind-table.js';
 import { HAND_A, holeCards, playerAction, resync, seat, emptySeat, tableState } from '../../test/support/messages.js';
 import { PrivacyAuditor, settlePrivacyAudits } from './privacy-audit.js';
 
@@ -168,5 +169,66 @@ describe('PrivacyAuditor', () => {
       tableState(3, { hero: undefined, seats: [seat(1, { cards: ['Qh', 'Qd'] }), seat(2), seat(3), emptySeat(4)] }),
     );
     expect(midHand.violations).toHaveLength(2);
+  });
+});
+
+describe('PrivacyAuditor: engine-blind dealing', () => {
+  /** Three seats to a shown hand: keys, shuffles, hole shares, the flop, a fold's release, a show. */
+  function blindHand(): BlindTable {
+    const table = new BlindTable([1, 2, 3]);
+    const seats = [1, 2, 3].map((s) => new SeatEndpoint(s, { rng: seededRng(`audit-${s}`) }));
+    for (const e of seats) table.attach(e);
+    table.publish();
+    table.settle();
+    table.dealHoles();
+    table.settle();
+    table.dealBoard(3);
+    table.settle();
+    table.folded.add(3);
+    table.publish();
+    table.settle();
+    void seats[0]?.blind.show();
+    table.settle();
+    return table;
+  }
+
+  it('a whole blind hand, board and shown cards included, leaks nothing to any seat or a spectator', () => {
+    const table = blindHand();
+    const messages = [...table.transcript.values()].flat() as Record<string, unknown>[];
+    // The test sees what it means to: relayed steps, and cards open in the dealing view.
+    expect(messages.some((m) => m.type === 'blind_step')).toBe(true);
+    expect(JSON.stringify(messages)).toMatch(/"card":"[2-9TJQKA][cdhs]"/);
+    for (const [who, stream] of table.transcript) {
+      const auditor = new PrivacyAuditor(who === 'spectator' ? null : who);
+      for (const m of stream) auditor.observe(m);
+      // A resync replays the steps, each shuffle as its digest.
+      if (who !== 'spectator') {
+        auditor.observe(resync(table.seq + 1, table.snapshotFor(who, table.seq + 1), table.replayFor(who, 0)));
+      }
+      expect({ who, violations: auditor.violations }).toEqual({ who, violations: [] });
+    }
+  });
+
+  it('flags a hole card open in the dealing view that its owner did not show', () => {
+    const table = blindHand();
+    // Seat 2's first card, as if the server could read it (and without seat 2's share: no show).
+    const position = table.holePositions(2)[0];
+    const leaked = (to: number): Record<string, unknown> => {
+      const snapshot = table.snapshotFor(to);
+      const blind = snapshot.dealing?.blind;
+      if (blind == null) throw new Error('no blind view');
+      const positions = blind.positions.map((p) => (p.position === position ? { ...p, card: '2c' } : p));
+      return { ...snapshot, dealing: { ...snapshot.dealing, blind: { ...blind, positions } } };
+    };
+    const auditor = new PrivacyAuditor(3);
+    auditor.observe(leaked(3));
+    const index = table.snapshotFor(3).dealing?.blind?.positions.findIndex((p) => p.position === position);
+    expect(auditor.violations.map((v) => [v.kind, v.path])).toEqual([
+      ['foreign_card', `dealing.blind.positions[${index}].card`],
+    ]);
+    // Seat 2's own card is no leak to seat 2.
+    const own = new PrivacyAuditor(2);
+    own.observe(leaked(2));
+    expect(own.violations).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 // Tooling: inspects every message one recipient received for data it must not see (invariant 2 of
 // docs/architecture.md; docs/fairness.md): another seat's hidden cards, the deck, or a seed before the reveal.
+// Engine-blind dealing's fields (table_state.dealing, blind_step) carry public values only: points and
+// scalars in hex, which no card or secret key matches, and a position's card once it is open.
 // It works on raw JSON and knows only which fields may carry a card, so a leak under any field
 // name is caught.
 
@@ -223,6 +225,9 @@ export class PrivacyAuditor {
     if (type === 'hole_cards_dealt' && head === 'cards') {
       return this.ownSeat !== null && msg.seat === this.ownSeat;
     }
+    if (type === 'table_state' && head === 'dealing' && i === 'blind' && sub === 'positions' && path[4] === 'card') {
+      return this.blindCardAllowed(msg, j, card, log);
+    }
     if (type === 'table_state' && head === 'hero' && i === 'cards') {
       return this.ownSeat !== null && isObject(msg.hero) && msg.hero.seat === this.ownSeat;
     }
@@ -263,6 +268,31 @@ export class PrivacyAuditor {
       return false;
     }
     return false;
+  }
+
+  /**
+   * Engine-blind dealing: a dealt position carries its card once it is open for everyone, a board
+   * card or a hole card its owner showed. Only a show sends the owner's own share, so a hole card of
+   * another seat is open only beside that share (or after a showdown this recipient saw).
+   */
+  private blindCardAllowed(
+    msg: Record<string, Json>,
+    index: string | number | undefined,
+    card: string,
+    log: HandLog | null,
+  ): boolean {
+    const blind = isObject(msg.dealing) && isObject(msg.dealing.blind) ? msg.dealing.blind : null;
+    const position =
+      blind !== null && Array.isArray(blind.positions) && typeof index === 'number'
+        ? blind.positions[index]
+        : undefined;
+    if (!isObject(position)) return false;
+    const to = position.to;
+    if (to === 'board') return true;
+    if (typeof to !== 'number') return false;
+    if (this.ownSeat !== null && to === this.ownSeat) return true;
+    if (isObject(position.shares) && position.shares[String(to)] !== undefined) return true;
+    return log?.shown.get(to)?.has(card) === true;
   }
 }
 

@@ -10,6 +10,10 @@ export const SdkErrorCode = {
   NO_TURN: 'no_turn',
   /** The table session or client was closed before the command settled. */
   SESSION_CLOSED: 'session_closed',
+  /** Engine-blind dealing: `show` with no hole card of the hero's in an engine-blind hand (nothing was sent). */
+  BLIND_NOTHING_TO_SHOW: 'blind_nothing_to_show',
+  /** Engine-blind dealing: the hero's own check of the table failed, so the seat sends nothing more this hand. */
+  BLIND_AUDIT_FAILED: 'blind_audit_failed',
 } as const;
 export type SdkErrorCode = (typeof SdkErrorCode)[keyof typeof SdkErrorCode];
 

@@ -11,6 +11,7 @@ import {
   type TableState,
   type TournamentView,
 } from '@felt/protocol';
+import { BlindSeat } from './blind-seat.js';
 import { Emitter, type Unsubscribe } from './emitter.js';
 import { CommandRefusedError, FeltSdkError, SdkErrorCode } from './errors.js';
 import { assessHand, OwnSeedStatus, type HandFairness, type OwnSeed } from './hand-fairness.js';
@@ -120,6 +121,11 @@ export const CHAT_LOG_SIZE = 100;
  */
 export class TableSession {
   readonly events = new Emitter<TableSessionEvents>();
+  /**
+   * The hero's seat in engine-blind hands (docs/fairness.md, "Engine-blind dealing"): it answers the
+   * dealing steps by itself, and holds the hero's hole cards, which are never in `state`.
+   */
+  readonly blind: BlindSeat;
   private currentView: TableView;
   private sessionStatus: SessionStatus = SessionStatus.JOINING;
   private joinCommandId: string | undefined;
@@ -149,6 +155,7 @@ export class TableSession {
     readonly spectate: boolean,
   ) {
     this.currentView = initialTableView(tableId);
+    this.blind = new BlindSeat(tableId, { send: (frame) => this.command(frame) });
   }
 
   /** The current view: snapshot, hand markers and watermark. Replaced (never mutated) on every change. */
@@ -354,6 +361,7 @@ export class TableSession {
     this.setStatus(SessionStatus.JOINING);
     this.resyncInFlight = false;
     if (reconnect) {
+      this.blind.reconnected();
       this.resyncAfterJoin = ResyncReason.RECONNECT;
       this.resyncFromAfterJoin = this.currentView.lastTableSeq;
     }
@@ -438,6 +446,7 @@ export class TableSession {
     this.currentView = result.view;
     const joinedNow = this.sessionStatus === SessionStatus.JOINING && result.view.state !== null;
     if (joinedNow) this.setStatus(SessionStatus.JOINED);
+    this.blind.handle(message, result.lossDetected);
     if (message.type !== 'table_state' && message.type !== 'resync_response') {
       this.events.emit('event', message);
       if (message.type === 'seed_commit') this.onSeedCommit(message);
@@ -482,10 +491,12 @@ export class TableSession {
     this.cancelSilenceWatch?.();
     this.cancelSilenceWatch = undefined;
     this.setStatus(SessionStatus.CLOSED);
+    this.blind.close();
     this.events.emit('closed', { reason, ...(error !== undefined ? { error } : {}) });
   }
 
   private afterJoin(): void {
+    this.blind.resume();
     const reason = this.resyncAfterJoin;
     const from = this.resyncFromAfterJoin;
     this.resyncAfterJoin = undefined;
