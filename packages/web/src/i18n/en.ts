@@ -123,6 +123,14 @@ export const en = {
     practiceChips: 'Practice chips',
     practiceChipsHint:
       'Play for free chips that are never real money: every player pays from a practice wallet that refills when they sit down. A practice room takes no rake.',
+    dealing: 'Dealing',
+    dealingStandard: 'Standard',
+    dealingBlind: 'Engine-blind',
+    dealingStandardHint:
+      'The server shuffles and deals. It commits to each deck before the hand and reveals it after, so every deal can be checked.',
+    dealingBlindHint:
+      'The players shuffle and deal among themselves, so the server never sees a card of yours you do not show. Every player’s device takes part in each shuffle, which adds a few seconds to every hand. Practice chips only, no bots, and only {{games}}. If a player drops out or cheats while a hand is dealt, that hand is voided with every stake returned, and the table switches to standard dealing.',
+    lockedByDealing: 'Engine-blind dealing needs practice chips and no bots.',
     houseRules: 'House rules',
     betting: 'Betting',
     shortAllInBlind: 'Big blind all-in for less',
@@ -202,6 +210,9 @@ export const en = {
       openPairOnly: 'the open-pair rule applies only to Stud and Stud Hi-Lo under fixed limit',
       halfBetOnly: 'the half-bet rule applies only to fixed limit',
       rotationOnly: 'a rotation applies only to horse and 8game',
+      blindPractice: 'engine-blind dealing is for practice chips only',
+      blindBots: 'engine-blind dealing needs every seat a person: no bot fill',
+      blindGames: 'engine-blind dealing plays {{games}}, not {{game}}',
       other: 'this value is not allowed',
     },
     unit: {

@@ -120,6 +120,13 @@ export const zhCN: Catalog = {
     listed: '在大厅中列出（否则只能用房间号加入）',
     practiceChips: '练习筹码',
     practiceChipsHint: '用免费筹码游戏，从不涉及真实筹码：每位玩家从练习钱包付款，入座时自动补足。练习房间不抽水。',
+    dealing: '发牌方式',
+    dealingStandard: '标准',
+    dealingBlind: '盲发牌',
+    dealingStandardHint: '由服务器洗牌发牌。它在每手牌开始前承诺牌序，结束后公开，因此每次发牌都可以核验。',
+    dealingBlindHint:
+      '由玩家们自己洗牌发牌，服务器永远看不到你没有亮出的牌。每位玩家的设备都参与每次洗牌，每手牌因此多花几秒。仅限练习筹码，不能有机器人，且只能玩{{games}}。如果有玩家在发牌时掉线或作弊，这手牌作废、所有下注退回，本桌随后改用标准发牌。',
+    lockedByDealing: '盲发牌需要练习筹码，且不能有机器人。',
     houseRules: '房间规则',
     betting: '下注',
     shortAllInBlind: '大盲不足额全下',
@@ -198,6 +205,9 @@ export const zhCN: Catalog = {
       openPairOnly: '明牌成对规则只适用于固定限注的梭哈和梭哈高低',
       halfBetOnly: '半注规则只适用于固定限注',
       rotationOnly: '轮换只适用于 HORSE 和八项混合',
+      blindPractice: '盲发牌仅限练习筹码',
+      blindBots: '盲发牌要求每个座位都是真人：不能用机器人补位',
+      blindGames: '盲发牌只能玩{{games}}，不能玩{{game}}',
       other: '这个值不被允许',
     },
     unit: {

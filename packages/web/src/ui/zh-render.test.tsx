@@ -45,7 +45,7 @@ import { errorText, lobbyErrorText, tableErrorText } from '../lib/error-text.js'
 import { gameName, gameShortTitle, gameTitle, handNameText, stakesText, streetName } from '../lib/format.js';
 import { dealerLines } from '../lib/chat-feed.js';
 import { buildReplay, voidedText } from '../lib/replay.js';
-import { checkRoomForm, EMPTY_ROOM_FORM, roomIssueText, type RoomForm } from '../lib/room-form.js';
+import { BLIND_DEALING_GAMES, checkRoomForm, EMPTY_ROOM_FORM, roomIssueText, type RoomForm } from '../lib/room-form.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
 import { AppState } from '../state/app-state.js';
 import { ServerClock } from '../lib/clock.js';
@@ -1173,6 +1173,9 @@ describe('every sentence builder in Chinese', () => {
       { botFill: true, botTarget: '9', seats: '6' },
       { sitBuyIn: '1' },
       { sitBuyIn: '1.5' },
+      { dealing: 'engine_blind' },
+      { dealing: 'engine_blind', practiceChips: true, botFill: true },
+      { dealing: 'engine_blind', practiceChips: true, game: 'stud' },
     ];
     let messages = 0;
     for (const over of forms) {
@@ -1193,6 +1196,12 @@ describe('every sentence builder in Chinese', () => {
       expect(roomIssueText(exact), exact).not.toBe(t('room.issue.other'));
       expectChineseText(roomIssueText(exact));
     }
+    // Engine-blind dealing's disclosure, with the games it deals by name.
+    expectChineseText(
+      t('room.dealingBlindHint', {
+        games: BLIND_DEALING_GAMES.map((g) => gameName(g)).join(t('common.listSeparator')),
+      }),
+    );
     // A message no rule knows is not shown in English to a Chinese page.
     expect(roomIssueText('something new from a newer lobby')).toBe(t('room.issue.other'));
   });
