@@ -507,6 +507,47 @@ export const en = {
     show: 'Show my cards',
     muck: 'Muck',
   },
+  blind: {
+    badge: 'Engine-blind',
+    badgeTitle:
+      'Engine-blind dealing: the players shuffle and deal among themselves, so the server never sees a card you do not show.',
+    dealing: 'Dealing',
+    you: 'you',
+    someone: 'a player',
+    step: {
+      key: 'key',
+      shuffle: 'shuffle',
+      shares: 'card shares',
+    },
+    failure: {
+      timeout: 'the {{step}} from {{seats}} did not arrive in time',
+      bad_proof: 'the {{step}} from {{seats}} did not verify',
+      not_a_card: 'the {{step}} from {{seats}} did not open to a card',
+    },
+    downgraded: 'Engine-blind dealing stopped: {{failure}}. This table now deals standard hands.',
+    voided: 'Hand voided: {{failure}}. Every stake was returned.',
+    progress: {
+      keys: 'Exchanging keys {{done}}/{{total}}',
+      shuffle: 'Shuffling {{n}}/{{total}}',
+      cards: 'Opening cards',
+      waitingFor: '{{step}} — waiting for {{names}}',
+      yourDevice: '{{step}} — your device is working on it',
+    },
+    auditStep: {
+      key: 'key',
+      shuffle: 'shuffle',
+      shares: 'card share',
+      deck: 'deck',
+    },
+    audit:
+      'Your device found that the {{step}} from {{seat}} does not check out, so it stopped answering: this hand will be voided.',
+    auditTable:
+      'Your device found that the table’s {{step}} does not check out, so it stopped answering: this hand will be voided.',
+    showPrompt: 'Showdown: show your cards to play for the pot, or muck them unseen.',
+    show: 'Show my cards',
+    muck: 'Muck',
+    unavailable: 'This browser is not taking part in the engine-blind deal, so it cannot show your cards.',
+  },
   fairness: {
     badge: {
       none: 'No hand checked yet',

@@ -6,7 +6,7 @@ import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, GameFamily } from '../lib/format.js';
 import { preActionSpot } from '../lib/pre-actions.js';
-import { voidedNotice, type TableModel } from '../lib/table-model.js';
+import type { TableModel } from '../lib/table-model.js';
 import type { AppState } from '../state/app-state.js';
 import type { TableController, TableScreenState } from '../state/table-controller.js';
 import { ToastKind } from '../state/toasts.js';
@@ -131,8 +131,9 @@ export function TableRoom({
     setAnnouncement(lines.join(translate('common.sentenceSeparator')));
   }, [resultId]);
   const voidedHandId = model?.voidedHandId;
+  const voidedText = model?.voidedText;
   useEffect(() => {
-    if (voidedHandId !== undefined && voidedHandId !== null) setAnnouncement(voidedNotice());
+    if (voidedHandId != null && voidedText != null) setAnnouncement(voidedText);
   }, [voidedHandId]);
   // A new turn clears a draw selection.
   useEffect(() => setSelected(new Set()), [turnToken]);
