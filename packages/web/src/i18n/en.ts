@@ -123,6 +123,14 @@ export const en = {
     practiceChips: 'Practice chips',
     practiceChipsHint:
       'Play for free chips that are never real money: every player pays from a practice wallet that refills when they sit down. A practice room takes no rake.',
+    dealing: 'Dealing',
+    dealingStandard: 'Standard',
+    dealingBlind: 'Engine-blind',
+    dealingStandardHint:
+      'The server shuffles and deals. It commits to each deck before the hand and reveals it after, so every deal can be checked.',
+    dealingBlindHint:
+      'The players shuffle and deal among themselves, so the server never sees a card of yours you do not show. Every player’s device takes part in each shuffle, which adds a few seconds to every hand. Practice chips only, no bots, and only {{games}}. If a player drops out or cheats while a hand is dealt, that hand is voided with every stake returned, and the table switches to standard dealing.',
+    lockedByDealing: 'Engine-blind dealing needs practice chips and no bots.',
     houseRules: 'House rules',
     betting: 'Betting',
     shortAllInBlind: 'Big blind all-in for less',
@@ -202,6 +210,9 @@ export const en = {
       openPairOnly: 'the open-pair rule applies only to Stud and Stud Hi-Lo under fixed limit',
       halfBetOnly: 'the half-bet rule applies only to fixed limit',
       rotationOnly: 'a rotation applies only to horse and 8game',
+      blindPractice: 'engine-blind dealing is for practice chips only',
+      blindBots: 'engine-blind dealing needs every seat a person: no bot fill',
+      blindGames: 'engine-blind dealing plays {{games}}, not {{game}}',
       other: 'this value is not allowed',
     },
     unit: {
@@ -495,6 +506,47 @@ export const en = {
     choice: 'Show or muck your cards',
     show: 'Show my cards',
     muck: 'Muck',
+  },
+  blind: {
+    badge: 'Engine-blind',
+    badgeTitle:
+      'Engine-blind dealing: the players shuffle and deal among themselves, so the server never sees a card you do not show.',
+    dealing: 'Dealing',
+    you: 'you',
+    someone: 'a player',
+    step: {
+      key: 'key',
+      shuffle: 'shuffle',
+      shares: 'card shares',
+    },
+    failure: {
+      timeout: 'the {{step}} from {{seats}} did not arrive in time',
+      bad_proof: 'the {{step}} from {{seats}} did not verify',
+      not_a_card: 'the {{step}} from {{seats}} did not open to a card',
+    },
+    downgraded: 'Engine-blind dealing stopped: {{failure}}. This table now deals standard hands.',
+    voided: 'Hand voided: {{failure}}. Every stake was returned.',
+    progress: {
+      keys: 'Exchanging keys {{done}}/{{total}}',
+      shuffle: 'Shuffling {{n}}/{{total}}',
+      cards: 'Opening cards',
+      waitingFor: '{{step}} — waiting for {{names}}',
+      yourDevice: '{{step}} — your device is working on it',
+    },
+    auditStep: {
+      key: 'key',
+      shuffle: 'shuffle',
+      shares: 'card share',
+      deck: 'deck',
+    },
+    audit:
+      'Your device found that the {{step}} from {{seat}} does not check out, so it stopped answering: this hand will be voided.',
+    auditTable:
+      'Your device found that the table’s {{step}} does not check out, so it stopped answering: this hand will be voided.',
+    showPrompt: 'Showdown: show your cards to play for the pot, or muck them unseen.',
+    show: 'Show my cards',
+    muck: 'Muck',
+    unavailable: 'This browser is not taking part in the engine-blind deal, so it cannot show your cards.',
   },
   fairness: {
     badge: {

@@ -190,4 +190,13 @@ describe('preActionDecision', () => {
     expect(preActionDecision(select('check_fold', betting()), { ...free, discard: { max: 3 } })).toBeNull();
     expect(preActionDecision(null, free)).toBeNull();
   });
+
+  it('never answers an engine-blind showdown: Check/Fold would muck a hand the player may show', () => {
+    const show = validActions({ fold: true, check: false, call: null, raise: null, all_in: null, show: { cards: 2 } });
+    for (const kind of kinds(betting())) expect(preActionDecision(select(kind, betting()), show), kind).toBeNull();
+    expect(preActionDecision(select('call', betting({ currentBet: 60, heroBet: 20 })), show)).toBeNull();
+    // The same turn without `show` is an ordinary one: Check/Fold folds.
+    const { show: _, ...plain } = show;
+    expect(preActionDecision(select('check_fold', betting()), plain)).toEqual({ action: 'fold' });
+  });
 });

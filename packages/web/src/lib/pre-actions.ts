@@ -23,7 +23,8 @@
 //         an all-in), else nothing;
 //       * Call any: check when there is nothing to call, else call, else all-in when that is how the
 //         server offers the call (an all-in no bigger than the bet).
-//     A draw round's turn (discards) is never answered by a pre-action.
+//     A draw round's turn (discards) and an engine-blind showdown's (show or muck) are never answered
+//     by a pre-action: Check/Fold must not muck a hand the player may want to show.
 import type { Decision } from '@felt/client';
 import type { TableState, ValidActionsView } from '@felt/protocol';
 
@@ -125,7 +126,7 @@ function allInCall(va: ValidActionsView): number | null {
 
 /** What the selection sends when the turn arrives with these valid actions, or null for nothing. */
 export function preActionDecision(sel: PreActionSelection | null, va: ValidActionsView): Decision | null {
-  if (sel === null || va.discard !== null) return null;
+  if (sel === null || va.discard !== null || va.show !== undefined) return null;
   switch (sel.kind) {
     case PreActionKind.CHECK_FOLD:
       if (va.check) return { action: 'check' };

@@ -1,10 +1,15 @@
-import { parseRoomConfig } from '@felt/protocol';
+import { GAME_TYPES, parseRoomConfig } from '@felt/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  BLIND_DEALING_GAMES,
   checkRoomForm,
   EMPTY_ROOM_FORM,
+  gamesFor,
   hasFixedLimit,
   hasStudFixedLimit,
+  lockedByDealing,
+  roomIssueText,
+  setDealing,
   stakeFields,
   toConfigInput,
 } from './room-form.js';
@@ -145,5 +150,61 @@ describe('room form', () => {
     expect(hasStudFixedLimit('razz', '')).toBe(false);
     expect(hasFixedLimit('holdem', '')).toBe(false);
     expect(hasFixedLimit('holdem', 'fl')).toBe(true);
+  });
+
+  it('sends standard dealing as nothing (the lobby’s default), and engine-blind when chosen', () => {
+    expect(toConfigInput(EMPTY_ROOM_FORM)).not.toHaveProperty('dealing');
+    expect(checkRoomForm(EMPTY_ROOM_FORM).config!.dealing).toBe('standard');
+    const blind = setDealing(EMPTY_ROOM_FORM, 'engine_blind');
+    const input = toConfigInput(blind);
+    expect(input).toMatchObject({ dealing: 'engine_blind', practiceChips: true, botFill: { mode: 'off' } });
+    expect(input).not.toHaveProperty('rake');
+    const check = checkRoomForm(blind);
+    expect([...check.issues]).toEqual([]);
+    expect(check.config).toMatchObject({ dealing: 'engine_blind', practiceChips: true, botFill: { mode: 'off' } });
+  });
+
+  it('engine-blind ticks practice chips, unticks bot fill and holds both; standard again leaves them', () => {
+    const before = { ...EMPTY_ROOM_FORM, botFill: true, botTarget: '4', game: 'omaha8' as const, limit: 'pl' as const };
+    const blind = setDealing(before, 'engine_blind');
+    expect(blind).toMatchObject({ dealing: 'engine_blind', practiceChips: true, botFill: false });
+    // A game it can deal is kept, with its limit and stakes.
+    expect(blind).toMatchObject({ game: 'omaha8', limit: 'pl' });
+    expect(lockedByDealing(blind)).toEqual({ practiceChips: true, botFill: true });
+    const standard = setDealing(blind, 'standard');
+    expect(standard).toMatchObject({ dealing: 'standard', practiceChips: true, botFill: false });
+    expect(lockedByDealing(standard)).toEqual({ practiceChips: false, botFill: false });
+    expect(lockedByDealing(EMPTY_ROOM_FORM)).toEqual({ practiceChips: false, botFill: false });
+  });
+
+  it('engine-blind offers only the games it deals, and moves another game to Hold’em', () => {
+    expect(BLIND_DEALING_GAMES).toEqual(['holdem', 'omaha', 'omaha5', 'omaha8', 'shortdeck']);
+    expect(gamesFor('engine_blind')).toBe(BLIND_DEALING_GAMES);
+    expect(gamesFor('standard')).toEqual(GAME_TYPES);
+    for (const game of GAME_TYPES) {
+      const form = setDealing({ ...EMPTY_ROOM_FORM, game, stakes: { ante: '5' } }, 'engine_blind');
+      const offered = BLIND_DEALING_GAMES.includes(game);
+      expect(form.game, game).toBe(offered ? game : 'holdem');
+      // The stakes typed for another game do not follow it to Hold'em.
+      expect(form.stakes, game).toEqual(offered ? { ante: '5' } : {});
+      if (offered) continue;
+      expect(form.limit, game).toBe('');
+      expect([...checkRoomForm(form).issues], game).toEqual([]);
+    }
+  });
+
+  it('reports the parser’s engine-blind issues by field, in the page’s words, for a form built by hand', () => {
+    const blind = { ...EMPTY_ROOM_FORM, dealing: 'engine_blind' as const };
+    expect(checkRoomForm(blind).issues.get('dealing')).toBe('engine-blind dealing is for practice chips only');
+    const bots = checkRoomForm({ ...blind, practiceChips: true, botFill: true });
+    expect(bots.config).toBeNull();
+    expect(bots.issues.get('botFill.mode')).toBe('engine-blind dealing needs every seat a person: no bot fill');
+    const stud = checkRoomForm({ ...blind, practiceChips: true, game: 'stud' });
+    expect(stud.issues.get('dealing')).toBe(
+      "engine-blind dealing plays Hold'em, Omaha, 5-Card Omaha, Omaha Hi-Lo, Short Deck, not Seven Card Stud",
+    );
+    expect(roomIssueText('engine-blind dealing plays holdem, omaha, not horse')).toBe(
+      "engine-blind dealing plays Hold'em, Omaha, not HORSE",
+    );
   });
 });

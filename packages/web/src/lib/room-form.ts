@@ -2,6 +2,8 @@
 // and checked with the same parser the lobby and the worker use (@felt/protocol), so the form shows
 // the lobby's own messages next to the fields before anything is sent.
 import {
+  DealingMode,
+  GAME_TYPES,
   isMixedGame,
   newRoomIssues,
   safeParseRoomConfig,
@@ -45,6 +47,11 @@ export interface RoomForm {
   readonly listed: boolean;
   /** Free practice chips instead of the wallet's (no rake). */
   readonly practiceChips: boolean;
+  /**
+   * How cards are dealt. Engine-blind (docs/fairness.md, "Engine-blind dealing") holds practice chips
+   * on, bot fill off and the game to one it can deal: change it with {@link setDealing}.
+   */
+  readonly dealing: DealingMode;
   /** House rules (docs/engine.md). */
   readonly shortAllInBlind: RoomRules['shortAllInBlind'];
   readonly oddChips: RoomRules['oddChips'];
@@ -81,6 +88,7 @@ export const EMPTY_ROOM_FORM: RoomForm = {
   handsPerVariant: '',
   listed: true,
   practiceChips: false,
+  dealing: 'standard',
   shortAllInBlind: 'full_blind',
   oddChips: 'one_each',
   raiseCap: 'default',
@@ -97,6 +105,43 @@ export const EMPTY_ROOM_FORM: RoomForm = {
   sit: true,
   sitBuyIn: '',
 };
+
+/**
+ * The games engine-blind dealing can deal (hold'em, the Omaha family, short deck), as the room parser
+ * says: asked of the parser itself, so the form offers exactly what the lobby accepts.
+ */
+export const BLIND_DEALING_GAMES: readonly GameType[] = GAME_TYPES.filter(
+  (game) => safeParseRoomConfig({ game, dealing: DealingMode.ENGINE_BLIND, practiceChips: true }).success,
+);
+
+/** The games the form offers with this dealing. */
+export function gamesFor(dealing: DealingMode): readonly GameType[] {
+  return dealing === DealingMode.ENGINE_BLIND ? BLIND_DEALING_GAMES : GAME_TYPES;
+}
+
+/**
+ * The form with another dealing. Engine-blind needs practice chips, every seat a person and a game it
+ * can deal, so choosing it ticks practice chips, unticks bot fill and moves a game it cannot deal to
+ * Hold'em (the boxes are then held, see {@link lockedByDealing}). Going back to standard leaves the
+ * rest as it is: the player unticks practice chips if they want a real-chip room.
+ */
+export function setDealing(form: RoomForm, dealing: DealingMode): RoomForm {
+  if (dealing !== DealingMode.ENGINE_BLIND) return { ...form, dealing };
+  const keepGame = BLIND_DEALING_GAMES.includes(form.game);
+  return {
+    ...form,
+    dealing,
+    practiceChips: true,
+    botFill: false,
+    ...(keepGame ? {} : { game: 'holdem', limit: '', stakes: {} }),
+  };
+}
+
+/** The boxes the dealing holds (shown ticked or unticked and disabled). */
+export function lockedByDealing(form: RoomForm): { readonly practiceChips: boolean; readonly botFill: boolean } {
+  const blind = form.dealing === DealingMode.ENGINE_BLIND;
+  return { practiceChips: blind, botFill: blind };
+}
 
 /** The showdown rules, in the order the form lists them. */
 export const SHOWDOWN_FIELDS = Object.keys(EMPTY_ROOM_FORM.showdown) as ShowdownField[];
@@ -187,6 +232,8 @@ export function toConfigInput(form: RoomForm): RoomConfigInput {
     rotation: isMixedGame(form.game) ? defined({ handsPerVariant: num(form.handsPerVariant) }) : undefined,
     listed: form.listed,
     ...(form.practiceChips ? { practiceChips: true } : {}),
+    // Standard is the lobby's default: sent only when engine-blind is chosen.
+    ...(form.dealing !== DealingMode.STANDARD ? { dealing: form.dealing } : {}),
     rules: defined({
       shortAllInBlind: form.shortAllInBlind === 'full_blind' ? undefined : form.shortAllInBlind,
       oddChips: form.oddChips === 'one_each' ? undefined : form.oddChips,
@@ -352,6 +399,19 @@ const ISSUE_RULES: readonly IssueRule[] = [
   [/^the open-pair rule applies only to Stud and Stud Hi-Lo under fixed limit$/, () => t('room.issue.openPairOnly')],
   [/^the half-bet rule applies only to fixed limit$/, () => t('room.issue.halfBetOnly')],
   [/^a rotation applies only to horse and 8game$/, () => t('room.issue.rotationOnly')],
+  [/^engine-blind dealing is for practice chips only: set practiceChips$/, () => t('room.issue.blindPractice')],
+  [/^engine-blind dealing needs every seat a person: no bot fill$/, () => t('room.issue.blindBots')],
+  [
+    /^engine-blind dealing plays (.+), not (\S+)$/,
+    (m) =>
+      t('room.issue.blindGames', {
+        games: m[1]!
+          .split(', ')
+          .map((g) => gameText(g))
+          .join(t('common.listSeparator')),
+        game: gameText(m[2]!),
+      }),
+  ],
 ];
 
 /**

@@ -2,6 +2,8 @@ import { initialTableView, reduceTable, type TableView } from '@felt/client';
 import type { ResyncResponse, TableEvent, TableState } from '@felt/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  blindHand,
+  dealingView,
   emptySeat,
   HAND,
   playerAction,
@@ -309,6 +311,7 @@ describe('toTableModel', () => {
     const m = toTableModel(view)!;
     expect(m.log.at(-1)).toMatchObject({ kind: 'result', text: 'Hand voided: stacks returned' });
     expect(m.voidedHandId).toBe(HAND);
+    expect(m.voidedText).toBe('Hand voided: stacks returned');
     expect(m.turn).toBeNull();
   });
 
@@ -323,5 +326,61 @@ describe('toTableModel', () => {
     expect(m.handId).toBe(next);
     expect(m.seats.find((s) => s.seat === 1)!.folded).toBe(false);
     expect(m.seats.find((s) => s.seat === 1)!.lastAction).toBeNull();
+  });
+
+  it('engine-blind: the hero’s cards come from the player’s device, for the hand on the table only', () => {
+    // No snapshot of a blind hand carries the hero's cards: the seat and `hero` have none.
+    const blind = handState({
+      seats: [inHand(1), inHand(2), emptySeat(3)],
+      hero: { seat: 2, cards: [] },
+      dealing: dealingView({ blind: blindHand({ phase: 'play' }) }),
+    });
+    const mine = { handId: HAND, holeCards: ['Qh', 'Jc'], audit: null };
+    const heroCards = (m: ReturnType<typeof toTableModel>) => m!.seats.find((s) => s.isHero)!.cards.map((c) => c.code);
+    expect(heroCards(toTableModel(feed(blind), mine))).toEqual(['Qh', 'Jc']);
+    expect(toTableModel(feed(blind), mine)!.hero!.cards.map((c) => c.code)).toEqual(['Qh', 'Jc']);
+    expect(
+      toTableModel(feed(blind), mine)!
+        .seats.find((s) => s.seat === 1)!
+        .cards.map((c) => c.code),
+    ).toEqual([null, null]);
+    // Not opened yet, or known only for another hand: face down.
+    expect(heroCards(toTableModel(feed(blind)))).toEqual([null, null]);
+    expect(heroCards(toTableModel(feed(blind), { ...mine, holeCards: [] }))).toEqual([null, null]);
+    expect(heroCards(toTableModel(feed(blind), { ...mine, handId: 'another' }))).toEqual([null, null]);
+    // A hand the table deals standard draws what the table sent, whatever the device says.
+    expect(heroCards(toTableModel(feed(handState()), mine))).toEqual(['As', 'Kd']);
+    const downgraded = handState({ dealing: dealingView({ mode: 'standard', blind: null }) });
+    expect(heroCards(toTableModel(feed(downgraded), mine))).toEqual(['As', 'Kd']);
+    // Another engine-blind hand's view (the snapshot's blind is of an earlier hand): face down.
+    const earlier = handState({
+      seats: [inHand(1), inHand(2), emptySeat(3)],
+      hero: { seat: 2, cards: [] },
+      dealing: dealingView({ blind: blindHand({ hand_id: '1b7f1c1e-2a8e-4d55-9b9a-1c2d3e4f5a6b' }) }),
+    });
+    expect(heroCards(toTableModel(feed(earlier), mine))).toEqual([null, null]);
+    expect(toTableModel(feed(blind), mine)!.dealing).toMatchObject({ engineBlind: true, blindHand: true });
+    expect(toTableModel(feed(handState()))!.dealing).toBeNull();
+  });
+
+  it('an engine-blind failure voids the hand naming the step and the seats it blames', () => {
+    const view = feed(handState({ table_seq: 10, phase: 'dealing', actor: null }), {
+      type: 'hand_voided',
+      table_id: TABLE,
+      table_seq: 11,
+      hand_id: HAND,
+      hand_seq: 0,
+      reason: 'engine_blind_failed',
+      blind_failure: { reason: 'timeout', step: 'shuffle', seats: [1] },
+      stacks: [
+        { seat: 1, stack: 1000 },
+        { seat: 2, stack: 1000 },
+      ],
+    });
+    const m = toTableModel(view)!;
+    const text = 'Hand voided: the shuffle from Player1 did not arrive in time. Every stake was returned.';
+    expect(m.log.at(-1)).toMatchObject({ kind: 'result', text });
+    expect(m.voidedText).toBe(text);
+    expect(m.voidedHandId).toBe(HAND);
   });
 });

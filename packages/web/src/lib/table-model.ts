@@ -4,6 +4,7 @@
 import { currentTurn, type HandMarkers, type TableView, type TurnInfo } from '@felt/client';
 import type { HandResult, SeatStatus, SeatView, TableEvent, TableState, VariantView } from '@felt/protocol';
 import { t } from '../i18n/i18n.js';
+import { dealingModel, voidText, type BlindHeroKnowledge, type DealingModel } from './blind-dealing.js';
 import {
   cardsText,
   chips,
@@ -156,6 +157,10 @@ export interface TableModel {
   readonly log: readonly LogLine[];
   /** The last hand was voided (hand_voided): its id, for a one-time notice. */
   readonly voidedHandId: string | null;
+  /** What the void notice says (an engine-blind failure names the step and the seats it blames). */
+  readonly voidedText: string | null;
+  /** Engine-blind dealing (lib/blind-dealing.ts): tables of rooms created with it only, else null. */
+  readonly dealing: DealingModel | null;
   /** A standing notice about the table (the room is closing, bots cannot be seated), or null. */
   readonly notice: string | null;
 }
@@ -221,7 +226,11 @@ function lastActions(hand: HandMarkers | null): Map<number, string> {
 }
 
 /** The hand's public story from its sequenced events, with seat names where known. */
-export function handLog(hand: HandMarkers | null, names: ReadonlyMap<number, string>): LogLine[] {
+export function handLog(
+  hand: HandMarkers | null,
+  names: ReadonlyMap<number, string>,
+  heroSeat: number | null = null,
+): LogLine[] {
   if (hand === null) return [];
   const who = (seat: number): string => names.get(seat) ?? t('common.seat', { seat });
   const out: LogLine[] = [];
@@ -286,18 +295,13 @@ export function handLog(hand: HandMarkers | null, names: ReadonlyMap<number, str
         }
         break;
       case 'hand_voided':
-        out.push({ key, kind: 'result', text: voidedNotice() });
+        out.push({ key, kind: 'result', text: voidText(e, names, heroSeat) });
         break;
       default:
         break;
     }
   }
   return out;
-}
-
-/** What a player is told when the server voids a hand (every stack back at its hand-start value). */
-export function voidedNotice(): string {
-  return t('log.voided');
 }
 
 function seatCards(seat: SeatView, shown: ReadonlyMap<number, readonly string[]>): CardSlot[] {
@@ -378,8 +382,12 @@ function showdownModel(
   };
 }
 
-/** The table model of a view, or null before the first snapshot. */
-export function toTableModel(view: TableView): TableModel | null {
+/**
+ * The table model of a view, or null before the first snapshot. `blind`: what the player's own device
+ * knows of an engine-blind hand (state/blind-seat.ts): its hole cards are drawn where the hero's cards
+ * go, since no snapshot carries them.
+ */
+export function toTableModel(view: TableView, blind: BlindHeroKnowledge | null = null): TableModel | null {
   const state = view.state;
   if (state === null) return null;
   const hand = view.hand !== null && view.hand.handId === state.hand_id ? view.hand : null;
@@ -401,6 +409,12 @@ export function toTableModel(view: TableView): TableModel | null {
     (result?.hands ?? []).map((h) => [h.seat, h.names.filter((n): n is string => n !== null).map(handNameText)]),
   );
   const names = new Map<number, string>();
+  // The hero's engine-blind hole cards, for the hand on the table only (dealt blind, and this one).
+  const blindHand = state.dealing?.blind?.hand_id;
+  const blindCards =
+    blind !== null && blindHand !== undefined && blindHand === state.hand_id && blind.handId === blindHand
+      ? blind.holeCards
+      : [];
 
   const seats: SeatModel[] = state.seats.map((s) => {
     const place = placements.get(s.seat)!;
@@ -410,6 +424,12 @@ export function toTableModel(view: TableView): TableModel | null {
     if (isHero && state.hero !== undefined && cards.every((c) => c.code === null) && state.hero.cards.length > 0) {
       // A snapshot that lists the hero's cards only under `hero` still shows them on the hero's seat.
       cards = state.hero.cards.map((code, i) => ({ code, up: s.up?.[i] ?? false }));
+    } else if (isHero && s.in_hand && cards.every((c) => c.code === null) && blindCards.length > 0) {
+      // An engine-blind hand: the server never knew these cards; the player's device opened them.
+      cards = Array.from({ length: Math.max(cards.length, blindCards.length) }, (_, i) => ({
+        code: blindCards[i] ?? null,
+        up: false,
+      }));
     }
     return {
       seat: s.seat,
@@ -478,7 +498,9 @@ export function toTableModel(view: TableView): TableModel | null {
     stateHash: state.state_hash,
     closed: view.closed,
     notice: tableNotice(state),
-    log: handLog(hand, names),
+    log: handLog(hand, names, heroSeat),
     voidedHandId: hand?.voided != null ? hand.handId : null,
+    voidedText: hand?.voided != null ? voidText(hand.voided, names, heroSeat) : null,
+    dealing: dealingModel(state, names, blind),
   };
 }

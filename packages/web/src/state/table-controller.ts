@@ -43,6 +43,7 @@ import {
 } from '../lib/session-summary.js';
 import { cueForTurn, cueForWarning, FRESH_CUES, type CueMemory, type SoundCue } from '../lib/sound-cues.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
+import { connectBlindSeat, type BlindSeat, type BlindSeatSource } from './blind-seat.js';
 import {
   breakAddOn,
   followTournament,
@@ -176,6 +177,8 @@ export class TableController {
   readonly store: Store<TableScreenState>;
   readonly clock = new ServerClock();
   readonly session: TableSession;
+  /** The player's engine-blind seat at this table (state/blind-seat.ts), or null when there is none. */
+  private readonly blindSeat: BlindSeat | null;
   private readonly offs: (() => void)[] = [];
   /** How the session ended (the sentence for it is written in the page's language when needed). */
   private closed: { readonly reason: string; readonly error?: ErrorMessage | undefined } | null = null;
@@ -208,13 +211,15 @@ export class TableController {
     private readonly storage: SummaryStorage | null = tabStorage(),
     private readonly sound: SoundPlayer | null = null,
     private readonly link: TournamentLink | null = null,
+    blindSeats: BlindSeatSource = connectBlindSeat,
   ) {
     this.session = client.join(tableId, { spectate });
+    this.blindSeat = blindSeats(this.session);
     const view = this.session.view;
     const hero = heroChips(view);
     this.store = new Store<TableScreenState>({
       view,
-      model: toTableModel(view),
+      model: this.modelOf(view),
       session: this.session.status,
       connection: client.connection.state,
       resyncing: false,
@@ -263,8 +268,13 @@ export class TableController {
       s.on('tournament', (v) => this.onTournament(v)),
       client.on('connection', (c) => this.patch({ connection: c })),
     );
+    // The hero's engine-blind cards open, or its audit refuses a step, between the table's messages.
+    const blindSeat = this.blindSeat;
+    if (blindSeat !== null) {
+      this.offs.push(blindSeat.subscribe(() => this.patch({ model: this.modelOf(this.state.view) })));
+    }
     // The model holds sentences (statuses, the hand log, notices): a language switch writes them again.
-    const relabel = (): void => this.patch({ model: toTableModel(this.state.view), closedReason: this.closedText() });
+    const relabel = (): void => this.patch({ model: this.modelOf(this.state.view), closedReason: this.closedText() });
     i18n.on('languageChanged', relabel);
     this.offs.push(() => i18n.off('languageChanged', relabel));
   }
@@ -322,6 +332,21 @@ export class TableController {
 
   showCards(handId: string): Promise<boolean> {
     return this.run(() => this.session.showCards(handId));
+  }
+
+  /**
+   * Shows the hero's hand at an engine-blind showdown (the turn's `valid_actions.show`): the player's
+   * blind seat sends its own shares of the hero's cards. Mucking is an ordinary fold (`act`).
+   */
+  showBlind(): Promise<boolean> {
+    const turn = currentTurn(this.state.view);
+    if (turn?.validActions.show === undefined) return Promise.resolve(false);
+    const seat = this.blindSeat;
+    if (seat === null) {
+      this.toasts.show(t('blind.unavailable'));
+      return Promise.resolve(false);
+    }
+    return this.run(() => seat.show(turn.handId));
   }
 
   /**
@@ -441,7 +466,7 @@ export class TableController {
     this.store.set({
       ...this.state,
       view,
-      model: toTableModel(view),
+      model: this.modelOf(view),
       finished,
       preAction,
       summary,
@@ -655,6 +680,17 @@ export class TableController {
       return list;
     }
     return [entry, ...list.filter((h) => h.handId !== hand.handId)].slice(0, KEEP_HANDS);
+  }
+
+  /** The table model of a view, with what the player's blind seat knows of the hand on the table. */
+  private modelOf(view: TableView): TableModel | null {
+    const handId = view.state?.hand_id;
+    const seat = this.blindSeat;
+    const blind =
+      seat === null || handId === undefined
+        ? null
+        : { handId, holeCards: seat.holeCards(handId), audit: seat.auditFailure(handId) };
+    return toTableModel(view, blind);
   }
 
   private patch(partial: Partial<TableScreenState>): void {

@@ -1,6 +1,8 @@
 // Wire messages for unit tests, typed by @felt/protocol so a schema change breaks them loudly.
 import {
   parseTournamentConfig,
+  type BlindHandView,
+  type DealingView,
   type HandSummary,
   type LobbyTournamentDetail,
   type LobbyTournamentSummary,
@@ -108,6 +110,34 @@ export function playerAction(
     all_in: false,
     ...over,
   };
+}
+
+/** A 32-byte value as the blind views carry it (64 hex digits), distinct per `n`. */
+export const hex32 = (n: number): string => n.toString(16).padStart(64, '0');
+
+/** An engine-blind hand of seats 1 and 2 (hero 2), as `table_state.dealing.blind`: keys owed by default. */
+export function blindHand(over: Partial<BlindHandView> = {}): BlindHandView {
+  return {
+    hand_id: HAND,
+    seats: [1, 2],
+    lambda: 40,
+    phase: 'keys',
+    keys: {},
+    joint_key: null,
+    encrypted: [],
+    shuffled: 0,
+    shuffler: null,
+    deadline: 1_764_400_002_000,
+    positions: [],
+    owed: { key: true, shuffle: true, positions: [] },
+    failure: null,
+    ...over,
+  };
+}
+
+/** `table_state.dealing` of an engine-blind room. */
+export function dealingView(over: Partial<DealingView> = {}): DealingView {
+  return { mode: 'engine_blind', downgraded: null, blind: null, ...over };
 }
 
 /** Seven-card Stud, fixed limit 2/4 with a 1 ante and a 1 bring-in: a snapshot's `variant`. */

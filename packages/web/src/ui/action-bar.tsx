@@ -27,6 +27,11 @@ interface Props {
   readonly busy: boolean;
   readonly onAct: (d: Decision) => Promise<boolean>;
   /**
+   * An engine-blind showdown (`valid_actions.show`): shows the hero's cards through the player's blind
+   * seat. Mucking there is a fold, sent through `onAct`.
+   */
+  readonly onShow?: (() => void) | undefined;
+  /**
    * Whether the single-letter shortcuts act on this bar. With several tables in the page only the
    * table in focus takes them (false for every other one).
    */
@@ -59,6 +64,7 @@ export function ActionBar({
   clearSelection,
   busy,
   onAct,
+  onShow,
   shortcutsActive = true,
 }: Props) {
   const t = useT();
@@ -102,8 +108,10 @@ export function ActionBar({
     [busy, onAct, clearSelection],
   );
 
+  // At an engine-blind showdown a fold is the muck, whatever `fold` says.
+  const showdown = va.show !== undefined;
   const fold = (): void => {
-    if (va.fold) send({ action: 'fold' });
+    if (va.fold || showdown) send({ action: 'fold' });
   };
   const checkOrCall = (): void => {
     if (va.check) send({ action: 'check' });
@@ -142,6 +150,9 @@ export function ActionBar({
     bring_in: bringIn,
     draw: discard,
   };
+  // An engine-blind showdown offers show or muck only: no other key acts.
+  if (showdown)
+    for (const k of Object.keys(handlers) as ShortcutCommand[]) if (k !== 'fold') handlers[k] = () => undefined;
   const handlersRef = useRef(handlers);
   handlersRef.current = handlers;
 
@@ -194,7 +205,31 @@ export function ActionBar({
       data-turn={turn.fromSeq}
       data-keys={shortcutsActive ? 'on' : 'off'}
     >
-      {va.discard !== null ? (
+      {showdown ? (
+        <div className="action-bar__row" data-testid="blind-show">
+          <p className="action-bar__hint">{t('blind.showPrompt')}</p>
+          <button
+            ref={firstButton}
+            type="button"
+            className="btn btn--primary btn--action"
+            onClick={onShow}
+            disabled={busy || onShow === undefined}
+            data-testid="blind-show-cards"
+          >
+            {t('blind.show')}
+          </button>
+          <button
+            type="button"
+            className="btn btn--fold btn--action"
+            onClick={fold}
+            disabled={busy}
+            aria-keyshortcuts={SHORTCUT_KEYS.fold}
+            data-testid="blind-muck"
+          >
+            {t('blind.muck')} <Key k={SHORTCUT_KEYS.fold} />
+          </button>
+        </div>
+      ) : va.discard !== null ? (
         <div className="action-bar__row">
           <p className="action-bar__hint">{t('action.pickDiscards', { count: maxDiscard })}</p>
           <button

@@ -1,16 +1,20 @@
 import { newCommandId } from '@felt/client';
-import { BETTING_LIMITS, GAME_TYPES, isMixedGame, type BettingLimit, type GameType } from '@felt/protocol';
+import { BETTING_LIMITS, DealingMode, isMixedGame, type BettingLimit, type GameType } from '@felt/protocol';
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { currentLocale } from '../i18n/i18n.js';
 import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, gameName, limitName } from '../lib/format.js';
 import {
+  BLIND_DEALING_GAMES,
   checkRoomForm,
   defaultsFor,
   EMPTY_ROOM_FORM,
+  gamesFor,
   hasFixedLimit,
   hasStudFixedLimit,
+  lockedByDealing,
+  setDealing,
   SHOWDOWN_FIELDS,
   showdownLabel,
   stakeFields,
@@ -69,6 +73,10 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
     submitted || form !== EMPTY_ROOM_FORM ? check.issues.get(path) : undefined;
   const mixed = isMixedGame(form.game);
   const d = defaults;
+  const locked = lockedByDealing(form);
+  const blind = form.dealing === DealingMode.ENGINE_BLIND;
+  // The parser's objections to the dealing (it holds the boxes, so they show only for a form built by hand).
+  const dealingIssue = issue('dealing') ?? issue('botFill.mode');
 
   return (
     <Dialog open={open} title={t('room.title')} onClose={onClose} className="dialog--wide">
@@ -80,7 +88,7 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
               label={t('room.game')}
               value={form.game}
               onChange={(v) => setForm((f) => ({ ...f, game: v as GameType, stakes: {} }))}
-              options={GAME_TYPES.map((g) => [g, gameName(g)])}
+              options={gamesFor(form.dealing).map((g) => [g, gameName(g)])}
             />
             {!mixed && (
               <Select
@@ -117,6 +125,27 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
               }
             />
           )}
+        </fieldset>
+
+        <fieldset data-testid="room-dealing">
+          <legend>{t('room.dealing')}</legend>
+          <Select
+            label={t('room.dealing')}
+            value={form.dealing}
+            onChange={(v) => setForm((f) => setDealing(f, v as DealingMode))}
+            options={[
+              [DealingMode.STANDARD, t('room.dealingStandard')],
+              [DealingMode.ENGINE_BLIND, t('room.dealingBlind')],
+            ]}
+            hint={
+              blind
+                ? t('room.dealingBlindHint', {
+                    games: BLIND_DEALING_GAMES.map((g) => gameName(g)).join(t('common.listSeparator')),
+                  })
+                : t('room.dealingStandardHint')
+            }
+            error={dealingIssue}
+          />
         </fieldset>
 
         <fieldset>
@@ -237,7 +266,12 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
             checked={form.hostMayForceStart}
             onChange={(v) => set('hostMayForceStart', v)}
           />
-          <Check label={t('room.botFill')} checked={form.botFill} onChange={(v) => set('botFill', v)} />
+          <Check
+            label={t('room.botFill')}
+            checked={form.botFill}
+            onChange={(v) => set('botFill', v)}
+            disabled={locked.botFill}
+          />
           {form.botFill && (
             <NumberField
               label={t('room.botTarget')}
@@ -252,8 +286,10 @@ export function CreateRoomDialog({ app, open, onClose, onCreated }: Props) {
             label={t('room.practiceChips')}
             checked={form.practiceChips}
             onChange={(v) => set('practiceChips', v)}
+            disabled={locked.practiceChips}
           />
           {form.practiceChips && <p className="hint">{t('room.practiceChipsHint')}</p>}
+          {(locked.practiceChips || locked.botFill) && <p className="hint">{t('room.lockedByDealing')}</p>}
         </fieldset>
 
         <details className="room-form__rules">
@@ -433,11 +469,19 @@ function Select(props: {
   readonly value: string;
   readonly onChange: (v: string) => void;
   readonly options: readonly (readonly [string, string])[];
+  readonly hint?: string | undefined;
+  readonly error?: string | undefined;
 }) {
   return (
-    <Field label={props.label}>
-      {({ id }) => (
-        <select id={id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+    <Field label={props.label} hint={props.hint} error={props.error}>
+      {({ id, describedBy }) => (
+        <select
+          id={id}
+          value={props.value}
+          aria-invalid={props.error !== undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => props.onChange(e.target.value)}
+        >
           {props.options.map(([v, text]) => (
             <option key={v} value={v}>
               {text}
@@ -449,11 +493,22 @@ function Select(props: {
   );
 }
 
-function Check(props: { readonly label: string; readonly checked: boolean; readonly onChange: (v: boolean) => void }) {
+function Check(props: {
+  readonly label: string;
+  readonly checked: boolean;
+  readonly onChange: (v: boolean) => void;
+  readonly disabled?: boolean;
+}) {
   const id = useId();
   return (
     <div className="check">
-      <input id={id} type="checkbox" checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={props.checked}
+        disabled={props.disabled}
+        onChange={(e) => props.onChange(e.target.checked)}
+      />
       <label htmlFor={id}>{props.label}</label>
     </div>
   );

@@ -99,6 +99,7 @@ export function Felt({ model, serverNow, actionMs, reducedMotion, selected, onTo
           <p className="felt__status" data-testid="table-status">
             {statusLine(model)}
           </p>
+          {model.phase === 'dealing' && model.dealing?.progress != null && <BlindProgressBar model={model} />}
         </div>
         {model.seats.map((s) => (
           <SeatView
@@ -157,6 +158,9 @@ function statusLine(model: TableModel): string {
     }
     case 'seeding':
       return t('felt.shuffling');
+    case 'dealing':
+      // Engine-blind: the players' own devices key, shuffle and open the cards.
+      return model.dealing?.progress?.text ?? t('blind.dealing');
     case 'showdown':
       return t('felt.showdown');
     case 'complete':
@@ -164,6 +168,30 @@ function statusLine(model: TableModel): string {
     default:
       return model.street;
   }
+}
+
+/**
+ * An engine-blind hand's keys or shuffles done, as a bar under the status line that says the same in
+ * words (the bar is not read aloud); its data attributes are the browser tests' hooks.
+ */
+function BlindProgressBar({ model }: { readonly model: TableModel }) {
+  const p = model.dealing?.progress;
+  if (p == null) return null;
+  return (
+    <div
+      className={`blind-progress blind-progress--${p.step}${p.heroOwes ? ' blind-progress--hero' : ''}`}
+      data-testid="blind-progress"
+      data-step={p.step}
+      data-done={p.done}
+      data-total={p.total}
+      data-waiting={p.waitingFor.join(' ')}
+      aria-hidden="true"
+    >
+      {p.total > 0 && (
+        <span className="blind-progress__fill" style={{ width: `${Math.round((100 * p.done) / p.total)}%` }} />
+      )}
+    </div>
+  );
 }
 
 function PotView({ model }: { readonly model: TableModel }) {

@@ -6,7 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { dealerLines } from '../lib/chat-feed.js';
 import { toTableModel, type ShowdownModel } from '../lib/table-model.js';
 import type { FinishedHand, TableController, TableScreenState } from '../state/table-controller.js';
-import { emptySeat, HAND, seat, STUD_VARIANT, TABLE, tableState, validActions } from '../test-support/fixtures.js';
+import {
+  blindHand,
+  dealingView,
+  emptySeat,
+  HAND,
+  seat,
+  STUD_VARIANT,
+  TABLE,
+  tableState,
+  validActions,
+} from '../test-support/fixtures.js';
 import { ActionBar } from './action-bar.js';
 import { Card } from './card.js';
 import { ChatPanel } from './chat-panel.js';
@@ -102,6 +112,38 @@ describe('ActionBar', () => {
   });
 });
 
+describe('ActionBar at an engine-blind showdown', () => {
+  const show = validActions({ fold: true, check: false, call: null, raise: null, all_in: null, show: { cards: 2 } });
+  const render = (onShow?: () => void) =>
+    renderToStaticMarkup(
+      <ActionBar
+        turn={turn(show)}
+        bigUnit={20}
+        heroCards={[]}
+        selected={new Set()}
+        clearSelection={() => undefined}
+        busy={false}
+        onAct={() => Promise.resolve(true)}
+        onShow={onShow}
+      />,
+    );
+
+  it('offers Show and Muck only (Muck on the fold key), and no betting', () => {
+    const html = render(() => undefined);
+    expect(html).toContain('data-testid="blind-show"');
+    expect(html).toContain('Showdown: show your cards to play for the pot, or muck them unseen.');
+    expect(html).toMatch(/<button[^>]*data-testid="blind-show-cards"[^>]*>Show my cards<\/button>/);
+    expect(html).toMatch(/Muck <kbd[^>]*>F<\/kbd>/);
+    expect(html).not.toContain('Fold');
+    expect(html).not.toContain('type="range"');
+    expect(html).not.toMatch(/<button[^>]*disabled=""[^>]*data-testid="blind-show-cards"/);
+  });
+
+  it('holds Show when the page has no blind seat to show through', () => {
+    expect(render()).toMatch(/<button[^>]*disabled=""[^>]*data-testid="blind-show-cards"/);
+  });
+});
+
 describe('Felt', () => {
   it('renders Stud up cards face up for everyone and down cards face down for opponents', () => {
     const stud = tableState({
@@ -123,6 +165,26 @@ describe('Felt', () => {
     expect(html).toContain('aria-label="King of hearts, face up"');
     expect(html).toContain('Ace of spades, face down (only you see it)');
     expect((html.match(/Face-down card/g) ?? []).length).toBe(2);
+  });
+
+  it('says where an engine-blind deal stands, with its bar, while the players deal', () => {
+    const dealing = tableState({
+      hand_id: HAND,
+      phase: 'dealing',
+      street: 'preflop',
+      seats: [seat(1, { in_hand: true, folded: false }), seat(2, { in_hand: true, folded: false })],
+      hero: { seat: 2, cards: [] },
+      dealing: dealingView({
+        blind: blindHand({ phase: 'shuffle', shuffled: 1, shuffler: 1, seats: [2, 1], owed: null }),
+      }),
+    });
+    const model = toTableModel(reduceTable(initialTableView(TABLE), dealing).view)!;
+    const html = renderToStaticMarkup(<Felt model={model} serverNow={() => 0} actionMs={30_000} reducedMotion />);
+    expect(html).toContain('Shuffling 2/2 — waiting for Player1');
+    expect(html).toMatch(
+      /data-testid="blind-progress" data-step="shuffle" data-done="1" data-total="2" data-waiting="1"/,
+    );
+    expect(html).toContain('style="width:50%"');
   });
 });
 

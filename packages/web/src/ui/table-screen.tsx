@@ -6,7 +6,7 @@ import { useT } from '../i18n/use-t.js';
 import { errorText } from '../lib/error-text.js';
 import { chips, GameFamily } from '../lib/format.js';
 import { preActionSpot } from '../lib/pre-actions.js';
-import { voidedNotice, type TableModel } from '../lib/table-model.js';
+import type { TableModel } from '../lib/table-model.js';
 import type { AppState } from '../state/app-state.js';
 import type { TableController, TableScreenState } from '../state/table-controller.js';
 import { ToastKind } from '../state/toasts.js';
@@ -131,8 +131,9 @@ export function TableRoom({
     setAnnouncement(lines.join(translate('common.sentenceSeparator')));
   }, [resultId]);
   const voidedHandId = model?.voidedHandId;
+  const voidedText = model?.voidedText;
   useEffect(() => {
-    if (voidedHandId !== undefined && voidedHandId !== null) setAnnouncement(voidedNotice());
+    if (voidedHandId != null && voidedText != null) setAnnouncement(voidedText);
   }, [voidedHandId]);
   // A new turn clears a draw selection.
   useEffect(() => setSelected(new Set()), [turnToken]);
@@ -175,8 +176,12 @@ export function TableRoom({
   const canDiscard = model.turn?.validActions.discard != null;
   const lastHand = st.finished[0];
   const heroShown = model.showdown?.shown.some((s) => s.seat === hero?.seat) ?? false;
+  // After an engine-blind hand the table cannot show cards it never had: a hero shows (or mucks) at
+  // its showdown, on the turn's valid_actions.show, and never afterwards.
+  const blindDealt = model.dealing !== null && (model.dealing.engineBlind || model.dealing.blindHand);
   const canShow =
     hero !== null &&
+    !blindDealt &&
     hero.inHand &&
     model.phase === 'complete' &&
     model.showdown !== null &&
@@ -203,6 +208,11 @@ export function TableRoom({
           <h1>{model.game.room}</h1>
           <p className="table-bar__sub">
             <span data-testid="stakes">{model.game.stakes}</span>
+            {model.dealing?.engineBlind === true && (
+              <span className="badge badge--blind" title={t('blind.badgeTitle')} data-testid="engine-blind-badge">
+                {t('blind.badge')}
+              </span>
+            )}
             {room !== null && (
               <span>
                 {' · '}
@@ -311,6 +321,23 @@ export function TableRoom({
           {model.notice}
         </p>
       )}
+      {model.dealing?.downgraded != null && (
+        <p
+          className="table-notice table-notice--blind"
+          role="status"
+          data-testid="blind-downgraded"
+          data-hand-id={model.dealing.downgraded.handId}
+          data-step={model.dealing.downgraded.failure.step}
+          data-seats={model.dealing.downgraded.failure.seats.join(' ')}
+        >
+          {model.dealing.downgraded.text}
+        </p>
+      )}
+      {model.dealing?.audit != null && (
+        <p className="table-notice table-notice--alert" role="alert" data-testid="blind-audit">
+          {model.dealing.audit}
+        </p>
+      )}
 
       <div className="table-stage">
         <Felt
@@ -356,6 +383,7 @@ export function TableRoom({
             clearSelection={() => setSelected(new Set())}
             busy={st.busy}
             onAct={(d) => controller.act(d)}
+            onShow={() => void controller.showBlind()}
             shortcutsActive={tile?.shortcutsActive ?? true}
           />
         ) : tourney?.result != null ? (
@@ -524,6 +552,7 @@ function HeroStatus({
   else if (model.phase === 'waiting')
     line = model.seats.filter((s) => !s.empty).length < 2 ? t('table.hero.waitingForPlayer') : t('table.hero.nextSoon');
   else if (model.phase === 'seeding') line = t('table.hero.shuffling');
+  else if (model.phase === 'dealing' && model.dealing?.progress != null) line = model.dealing.progress.text;
   else if (actor !== undefined && !actor.isHero)
     line =
       actor.name !== null

@@ -30,6 +30,7 @@ import {
   GAME_TYPES,
   LOBBY_ERROR_CODES,
   toHandAction,
+  type BlindFailureView,
   type HandDetail,
   type HandSummary,
   type RevealRecordView,
@@ -45,15 +46,18 @@ import { errorText, lobbyErrorText, tableErrorText } from '../lib/error-text.js'
 import { gameName, gameShortTitle, gameTitle, handNameText, stakesText, streetName } from '../lib/format.js';
 import { dealerLines } from '../lib/chat-feed.js';
 import { buildReplay, voidedText } from '../lib/replay.js';
-import { checkRoomForm, EMPTY_ROOM_FORM, roomIssueText, type RoomForm } from '../lib/room-form.js';
+import { BLIND_DEALING_GAMES, checkRoomForm, EMPTY_ROOM_FORM, roomIssueText, type RoomForm } from '../lib/room-form.js';
 import { toTableModel, type TableModel } from '../lib/table-model.js';
 import { AppState } from '../state/app-state.js';
 import { ServerClock } from '../lib/clock.js';
 import { Store } from '../state/store.js';
 import type { FinishedHand, TableController, TableScreenState } from '../state/table-controller.js';
 import {
+  blindHand,
+  dealingView,
   emptySeat,
   HAND,
+  hex32,
   PLAYED_HAND as PLAYED,
   playerAction,
   seat,
@@ -362,7 +366,60 @@ function tableModels(): Record<string, TableModel> {
     }),
   )!;
   const base = (over: Partial<TableState>): TableModel => toTableModel(feed(tableState(over)))!;
+  // Engine-blind: bob (seat 1) and alice (seat 2, the hero) deal a hand among themselves.
+  const blindState = (blind: Parameters<typeof blindHand>[0], over: Partial<TableState> = {}): TableState =>
+    handState({
+      phase: 'dealing',
+      street: 'preflop',
+      board: [],
+      seats: [inHand(1, { name: 'bob' }), inHand(2, { name: 'alice' }), emptySeat(3)],
+      pots: [],
+      pot_total: 0,
+      current_bet: 0,
+      actor: null,
+      deadline: null,
+      hero: { seat: 2, cards: [] },
+      dealing: dealingView({ blind: blindHand({ owed: { key: false, shuffle: false, positions: [] }, ...blind }) }),
+      ...over,
+    });
+  const blind = (b: Parameters<typeof blindHand>[0], over: Partial<TableState> = {}, audit = false): TableModel =>
+    toTableModel(feed(blindState(b, over)), {
+      handId: HAND,
+      holeCards: ['Qh', 'Jc'],
+      audit: audit ? { step: 'shares', seat: 1, detail: 'share does not verify' } : null,
+    })!;
+  const failure: BlindFailureView = { reason: 'timeout', step: 'shuffle', seats: [1] };
   return {
+    blindKeys: blind({ phase: 'keys', keys: { '2': hex32(2) } }),
+    blindKeysHero: blind({ phase: 'keys', owed: { key: true, shuffle: true, positions: [] } }),
+    blindShuffle: blind({ phase: 'shuffle', shuffled: 0, shuffler: 1 }),
+    blindShuffleHero: blind({ phase: 'shuffle', shuffled: 1, shuffler: 2 }),
+    blindCards: blind({ phase: 'play', positions: [{ position: 4, to: 'board', due: 1, shares: { '2': hex32(2) } }] }),
+    blindAudit: blind({ phase: 'play' }, {}, true),
+    blindShowdown: {
+      ...blind({ phase: 'play' }, { phase: 'showdown', street: 'river', board: ['2c', '7d', 'Jh', 'Qs', '3h'] }),
+      turn: turn(validActions({ fold: true, check: false, call: null, raise: null, all_in: null, show: { cards: 2 } })),
+    },
+    blindDowngraded: base({
+      hero: { seat: 1, cards: [] },
+      seats: [seat(1, { name: 'alice' }), seat(2, { name: 'bob' })],
+      dealing: { mode: 'standard', downgraded: { hand_id: HAND, failure }, blind: null },
+    }),
+    blindVoided: toTableModel(
+      feed(blindState({ phase: 'shuffle', shuffler: 1 }), {
+        type: 'hand_voided',
+        table_id: TABLE,
+        table_seq: 12,
+        hand_id: HAND,
+        hand_seq: 0,
+        reason: 'engine_blind_failed',
+        blind_failure: failure,
+        stacks: [
+          { seat: 1, stack: 1000 },
+          { seat: 2, stack: 1000 },
+        ],
+      }),
+    )!,
     betting: { ...betting, turn: turn() },
     bettingOther: betting,
     showdown,
@@ -889,6 +946,32 @@ describe('every screen in Chinese', () => {
     expectChinese(joining);
   });
 
+  it('engine-blind: the badge, the progress of each step, the audit, the show-or-muck turn, the banner', () => {
+    const app = appState({ status: 'signed_in', me: ME });
+    const models = tableModels();
+    const html = (name: string): string => {
+      const out = render(<TableRoom app={app} controller={controllerFor(models[name]!)} onExit={() => undefined} />);
+      expectChinese(out);
+      return out;
+    };
+    for (const name of ['blindKeys', 'blindKeysHero', 'blindShuffle', 'blindShuffleHero', 'blindCards']) {
+      const out = html(name);
+      expect(out, name).toContain('data-testid="engine-blind-badge"');
+      expect(out, name).toContain('data-testid="blind-progress"');
+      expect(out, name).toContain(models[name]!.dealing!.progress!.text);
+    }
+    expect(html('blindShuffle')).toContain('洗牌 1/2——等待bob');
+    expect(html('blindAudit')).toContain('data-testid="blind-audit"');
+    const showdown = html('blindShowdown');
+    expect(showdown).toContain('data-testid="blind-show"');
+    // The hero's cards, from the device.
+    expect(showdown).toMatch(/data-testid="cards-2"[^]*data-card="Qh"[^]*data-card="Jc"/);
+    const downgraded = html('blindDowngraded');
+    expect(downgraded).toContain('data-testid="blind-downgraded"');
+    expect(downgraded).not.toContain('data-testid="engine-blind-badge"');
+    expect(html('blindVoided')).toContain('bob的洗牌未按时送达');
+  });
+
   it('the chat panel: messages, dealer lines, the muted, the counter, a refusal, the host switches', () => {
     const model = tableModels().betting!;
     const controller = controllerFor(model, {
@@ -1173,6 +1256,9 @@ describe('every sentence builder in Chinese', () => {
       { botFill: true, botTarget: '9', seats: '6' },
       { sitBuyIn: '1' },
       { sitBuyIn: '1.5' },
+      { dealing: 'engine_blind' },
+      { dealing: 'engine_blind', practiceChips: true, botFill: true },
+      { dealing: 'engine_blind', practiceChips: true, game: 'stud' },
     ];
     let messages = 0;
     for (const over of forms) {
@@ -1193,12 +1279,18 @@ describe('every sentence builder in Chinese', () => {
       expect(roomIssueText(exact), exact).not.toBe(t('room.issue.other'));
       expectChineseText(roomIssueText(exact));
     }
+    // Engine-blind dealing's disclosure, with the games it deals by name.
+    expectChineseText(
+      t('room.dealingBlindHint', {
+        games: BLIND_DEALING_GAMES.map((g) => gameName(g)).join(t('common.listSeparator')),
+      }),
+    );
     // A message no rule knows is not shown in English to a Chinese page.
     expect(roomIssueText('something new from a newer lobby')).toBe(t('room.issue.other'));
   });
 
   it('voided hands and the table model’s sentences', () => {
-    for (const reason of ['checkpoint_lost', 'room_closed', 'unreadable'])
+    for (const reason of ['checkpoint_lost', 'room_closed', 'unreadable', 'engine_blind_failed'])
       expectChineseText(voidedText({ voided_reason: reason })!);
     for (const model of Object.values(tableModels())) {
       expectChineseText(
@@ -1211,6 +1303,10 @@ describe('every sentence builder in Chinese', () => {
         ...model.seats.flatMap((s) => [s.statusLabel ?? '', s.lastAction ?? '', ...s.handNames]),
         ...model.pots.map((p) => p.label),
         ...(model.showdown?.pots.flatMap((p) => [p.label, ...p.winners.map((w) => w.handName ?? '')]) ?? []),
+        model.voidedText ?? '',
+        model.dealing?.progress?.text ?? '',
+        model.dealing?.downgraded?.text ?? '',
+        model.dealing?.audit ?? '',
       );
     }
   });
