@@ -42,14 +42,31 @@ export interface BlindSeat {
 }
 
 /**
- * The engine-blind seat of a table session, or null when this session deals no blind hands for the
- * player (a spectator, a room that deals standard, an SDK without blind seats).
- *
- * Not connected yet: the SDK's blind seat is being written (packages/client/src/sdk/blind-seat.ts).
- * Until it is, no session has one, and an engine-blind hand draws the hero's cards face down.
+ * The engine-blind seat of a table session: the SDK's `session.blind` (@felt/client `BlindSeat`), seen
+ * through the interface above. The SDK's seat holds one hand at a time (the one on the table), so an
+ * answer about any other hand is "nothing opened".
  */
-export function connectBlindSeat(_session: TableSession): BlindSeat | null {
-  return null;
+export function connectBlindSeat(session: TableSession): BlindSeat | null {
+  const seat = session.blind;
+  return {
+    holeCards: (handId) => (seat.handId === handId ? seat.holeCards() : []),
+    show: (handId) =>
+      seat.handId === handId ? seat.show() : Promise.reject(new Error(`hand ${handId} is not the blind hand here`)),
+    auditFailure: (handId) => {
+      const f = seat.failure;
+      return f !== null && f.handId === handId ? { step: f.step, seat: f.seat, detail: f.detail } : null;
+    },
+    subscribe: (listener) => {
+      const offs = [
+        seat.on('cards', () => listener()),
+        seat.on('audit_failed', () => listener()),
+        seat.on('status', () => listener()),
+      ];
+      return () => {
+        for (const off of offs) off();
+      };
+    },
+  };
 }
 
 /** How a table controller finds its session's blind seat: {@link connectBlindSeat}, or a test's fake. */
