@@ -1,6 +1,7 @@
 // The table controller's pre-actions against a fake SDK session: the choice is kept or cleared by
 // each snapshot and sent through act() (the clicked actions' path) once the turn's snapshot is in.
 import {
+  BlindSeat,
   initialTableView,
   reduceTable,
   type Decision,
@@ -47,6 +48,8 @@ function harness(storage: ReturnType<typeof memoryStorage> | null = null, sound:
     fairness: () => undefined,
     chatLog: () => [],
     detach: () => undefined,
+    // The SDK's own blind seat: it sends nothing at a table that deals standard.
+    blind: new BlindSeat(TABLE, { send: () => Promise.reject(new Error('no blind hand here')) }),
   };
   const client = {
     join: () => session as unknown as TableSession,
