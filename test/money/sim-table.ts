@@ -6,6 +6,7 @@ import {
   randomUnit,
   randomUuid,
   toRevealRecord,
+  type Card,
   type Hand,
   type PlayerAction,
   type RakeConfig,
@@ -26,12 +27,22 @@ import { parseRoomConfig, type RoomConfig } from '@felt/protocol';
  * plays real engine hands at one room and produces exactly the jobs the spec asks a table worker
  * to enqueue (hand records and cash-out requests), in the order it asks for. It reads the room the
  * way a worker does (loadTableSeed) and never writes to Postgres itself.
+ *
+ * With `blind: true` it deals engine-blind hands (docs/fairness.md) as the table worker does once the
+ * players' protocol has run: the engine deals deck indices only; the board and the hands shown at the
+ * showdown come from a deck the table never sees (here a seeded shuffle standing in for the players'),
+ * in deal order; the record carries no reveal.
  */
 
 /** Where the table's jobs go: a BullMQ queue in integration tests, the persister functions in unit tests. */
 export interface MoneySink {
   hand(job: HandJob): Promise<void>;
   cashOut(job: CashOutJob): Promise<void>;
+}
+
+export interface SimTableOptions {
+  /** Deal engine-blind hands (no deck, no reveal; the board and shows fed from a hidden deck). */
+  readonly blind?: boolean;
 }
 
 /** A `hand.completed` job as the spec has the worker enqueue it (record in `payload`). */
@@ -69,6 +80,13 @@ export class SimTable {
   private clock: number;
   private closed = false;
   hand: Hand | null = null;
+  /**
+   * Deal the next hands engine-blind; set it false to deal standard from then on, as a table does for
+   * the rest of its session once a blind hand failed.
+   */
+  blind: boolean;
+  /** Engine-blind hands: each hand's deck, which only its players knew (the oracle of a test). */
+  readonly playersDecks = new Map<string, readonly Card[]>();
 
   private constructor(
     private readonly db: Db,
@@ -77,7 +95,9 @@ export class SimTable {
     lastHandNo: number,
     private readonly sink: MoneySink,
     private readonly rng: Rng,
+    options: SimTableOptions = {},
   ) {
+    this.blind = options.blind === true;
     this.config = config;
     this.lastHandNo = lastHandNo;
     const rake: RakeConfig | null =
@@ -100,10 +120,16 @@ export class SimTable {
   }
 
   /** Loads the room as a worker creates a table actor from its seed. */
-  static async load(db: Db, roomId: string, sink: MoneySink, rng: Rng): Promise<SimTable> {
+  static async load(
+    db: Db,
+    roomId: string,
+    sink: MoneySink,
+    rng: Rng,
+    options: SimTableOptions = {},
+  ): Promise<SimTable> {
     const seed = await loadTableSeed(db, roomId, parseRoomConfig);
     if (!seed) throw new Error(`no room ${roomId}`);
-    const t = new SimTable(db, roomId, seed.room.config, seed.room.lastHandNo, sink, rng);
+    const t = new SimTable(db, roomId, seed.room.config, seed.room.lastHandNo, sink, rng, options);
     await t.sync();
     return t;
   }
@@ -197,12 +223,18 @@ export class SimTable {
             .filter(() => randomUnit(this.rng) < 0.5)
             .map((s) => ({ seat: s.seat, seed: randomBytes(this.rng, 32) }));
     const { commitment, order } = prepareDeck({ handId, serverSeed, clientSeeds, kind: this.table.rules.deck });
+    const blind = this.blind;
+    if (blind) this.playersDecks.set(handId, order);
     const startedAt = new Date((this.clock += 1000)).toISOString();
-    const hand = this.table.startHand({ handId, deck: order, startedAt });
+    // Engine-blind: `order` stands in for the deck the players shuffled; the table never holds it.
+    const hand = blind
+      ? this.table.startHand({ handId, blind: true, startedAt })
+      : this.table.startHand({ handId, deck: order, startedAt });
     this.hand = hand;
     let actions = 0;
     let interrupted = false;
     while (!hand.isComplete) {
+      if (blind && this.blindStep(hand, order)) continue;
       const seat = hand.actor;
       if (seat === null) throw new Error('stuck hand');
       const leaving = this.table.seat(seat)?.leaveAfterHand === true;
@@ -215,6 +247,13 @@ export class SimTable {
         await midHand();
         if (this.closed) return true;
       }
+    }
+    // Now and then a player who did not show does after an engine-blind hand (its own shares).
+    const unshown = blind ? hand.state().players.filter((p) => !p.shown) : [];
+    if (unshown.length > 0 && randomUnit(this.rng) < 0.3) {
+      const p = unshown[Math.floor(randomUnit(this.rng) * unshown.length)]!;
+      const cards = holeFrom(hand, order, p.seat);
+      if (hand.canShowBlind(p.seat, cards)) hand.showBlind(p.seat, cards);
     }
     const reported = [...this.unreported.values()].flat();
     this.unreported.clear();
@@ -235,7 +274,8 @@ export class SimTable {
         format: HAND_RECORD_FORMAT,
         hand: JSON.parse(JSON.stringify(hand.toJSON())) as Record<string, unknown>,
         settlement: JSON.parse(JSON.stringify(hand.settlement)) as Record<string, unknown>,
-        reveal: toRevealRecord(commitment, hand.setup.game, hand.dealtCards(), hand.reshuffles()),
+        // An engine-blind hand has no seed to reveal.
+        ...(blind ? {} : { reveal: toRevealRecord(commitment, hand.setup.game, hand.dealtCards(), hand.reshuffles()) }),
         top_ups: reported,
       },
     });
@@ -244,6 +284,26 @@ export class SimTable {
       const info = this.seated.get(l.playerId);
       if (info) await this.emitCashOut(l.playerId, info, 'leave', l.cashOut);
     }
+    return true;
+  }
+
+  /**
+   * An engine-blind hand's inputs other than bets: the board the engine waits for, and at the showdown
+   * the seat in turn shows (its cards in deal order, as the worker passes them), mucks, or times out.
+   * Returns false when a betting decision is due.
+   */
+  private blindStep(hand: Hand, deck: readonly Card[]): boolean {
+    const pending = hand.pendingBoard;
+    if (pending !== null) {
+      hand.revealBoard(pending.indices.map((i) => deck[i]!));
+      return true;
+    }
+    const seat = hand.actor;
+    if (hand.phase !== 'showdown' || seat === null) return false;
+    const r = randomUnit(this.rng);
+    if (r < 0.7) hand.showBlind(seat, holeFrom(hand, deck, seat));
+    else if (r < 0.9) hand.muckBlind(seat);
+    else hand.applyTimeout();
     return true;
   }
 
@@ -287,6 +347,13 @@ export class SimTable {
       requested_at: new Date((this.clock += 1)).toISOString(),
     });
   }
+}
+
+/** The cards `seat` was dealt in an engine-blind hand from `deck`, in deal order (the indices its deal_hole named). */
+function holeFrom(hand: Hand, deck: readonly Card[], seat: number): Card[] {
+  return hand.operations.flatMap((op) =>
+    op.type === 'deal_hole' && op.seat === seat ? op.indices.map((i) => deck[i]!) : [],
+  );
 }
 
 /**

@@ -5,6 +5,7 @@
 // answer with them.
 import { z } from 'zod';
 import { BETTING_LIMITS, GAME_TYPES, roomConfigInputSchema } from './room-config.js';
+import { DEALING_MODES } from './blind-frames.js';
 import { handActionSchema } from './hand-actions.js';
 import { tournamentConfigInputSchema } from './tournament-config.js';
 
@@ -84,7 +85,20 @@ export const LOBBY_ERROR_CODES = Object.values(LobbyErrorCode) as [LobbyErrorCod
 const chips = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
 const VOIDED_REASON =
-  'Present when the hand was voided (checkpoint_lost, room_closed or unreadable): no result, every stack back at its start';
+  'Present when the hand was voided (checkpoint_lost, room_closed, unreadable or engine_blind_failed): no result, every stack back at its start';
+
+/**
+ * How a stored hand was dealt. Optional so that a client reads answers of a lobby from before
+ * engine-blind dealing: absent means `standard`.
+ */
+const handDealingSchema = z
+  .enum(DEALING_MODES)
+  .optional()
+  .describe(
+    'How the hand was dealt: standard (from the committed seed, with a reveal record) or engine_blind (the players ' +
+      'dealt among themselves: no seed and no reveal record, and a hole card nobody showed is unknown to the ' +
+      'server too); absent means standard',
+  );
 
 // ---- errors ---------------------------------------------------------------------------------
 
@@ -386,7 +400,10 @@ export const historyQuerySchema = z.object({
 });
 export type HistoryQuery = z.input<typeof historyQuerySchema>;
 
-const cardOrHidden = z.string().nullable().describe('A card such as "As"; null when you did not see it');
+const cardOrHidden = z
+  .string()
+  .nullable()
+  .describe('A card such as "As"; null when you did not see it (in an engine-blind hand, any card nobody showed)');
 
 export const handSummarySchema = z.object({
   hand_id: z.string(),
@@ -398,7 +415,9 @@ export const handSummarySchema = z.object({
   started_at: z.iso.datetime(),
   ended_at: z.iso.datetime(),
   seat: z.number().int(),
-  cards: z.array(z.string()).describe('Your hole cards'),
+  cards: z
+    .array(z.string())
+    .describe('Your hole cards (of an engine-blind hand, only if you showed them: the server never knew them)'),
   board: z.array(z.string()),
   starting_stack: chips,
   final_stack: chips,
@@ -408,6 +427,7 @@ export const handSummarySchema = z.object({
   pot_total: chips,
   rake: chips,
   voided_reason: z.string().optional().describe(VOIDED_REASON),
+  dealing: handDealingSchema,
 });
 export type HandSummary = z.infer<typeof handSummarySchema>;
 
@@ -446,6 +466,7 @@ export const handDetailSchema = z.object({
   pot_total: chips,
   rake: chips,
   voided_reason: z.string().optional().describe(VOIDED_REASON),
+  dealing: handDealingSchema,
   players: z.array(handDetailPlayerSchema),
   actions: z.array(handActionSchema).describe("The operation log in order; other players' unseen cards are null"),
   pots: z.array(
@@ -458,14 +479,16 @@ export const handDetailSchema = z.object({
       winners: z.unknown(),
     }),
   ),
-  fairness: z.object({
-    seed_commit: z.string().nullable(),
-    server_seed: z.string().nullable(),
-    client_seeds: z.unknown(),
-    deck_seed: z.string().nullable(),
-    version: z.string().nullable(),
-    deck: z.string().nullable(),
-  }),
+  fairness: z
+    .object({
+      seed_commit: z.string().nullable(),
+      server_seed: z.string().nullable(),
+      client_seeds: z.unknown(),
+      deck_seed: z.string().nullable(),
+      version: z.string().nullable(),
+      deck: z.string().nullable(),
+    })
+    .describe('The reveal material (docs/fairness.md); every field null for a voided or an engine-blind hand'),
 });
 export type HandDetail = z.infer<typeof handDetailSchema>;
 

@@ -84,7 +84,9 @@ export type HandPlayer = Prisma.HandPlayerModel
 export type HandAction = Prisma.HandActionModel
 /**
  * Model HandCard
- * Every dealt card with its deck index (docs/fairness.md, derivation step 10).
+ * Every dealt card with its deck index (docs/fairness.md, derivation step 10). An engine-blind hand
+ * has a row only for a card known: a board card, or a hole card its owner showed (at the deck index
+ * its seat was dealt at the same position); never one for a hole card nobody showed.
  */
 export type HandCard = Prisma.HandCardModel
 /**

@@ -8,6 +8,10 @@ import { HandRecordInvalidError } from '../errors.js';
  * operation log), `settlement` is `hand.settlement`, `reveal` is `toRevealRecord(...)`. Player ids
  * in the setup are user ids. The schema is loose where the engine owns the shape (operations are
  * read by field), strict where money or fairness depends on it.
+ *
+ * An engine-blind hand (`hand.setup.dealing: 'blind'`, docs/fairness.md) was dealt by its players:
+ * no deck, no reveal, hole cards dealt as deck indices only (`deal_hole` with `unknown: true` and no
+ * cards); what became known is in the log, the board in `deal_board` and the hands shown in `show`.
  */
 
 export const HAND_RECORD_FORMAT = 'felt-hand-record/1';
@@ -33,6 +37,9 @@ const setupSchema = z.looseObject({
     .max(10),
   forcedBets: z.array(z.looseObject({ seat, kind: z.string(), amount: chips })),
   deck: z.array(card),
+  /** Absent in standard hands; `blind` for an engine-blind one. */
+  dealing: z.enum(['standard', 'blind']).optional(),
+  deckSeed: z.string().optional(),
 });
 
 /** One engine operation; only the fields the history needs are typed, the rest is kept verbatim. */
@@ -47,6 +54,8 @@ const operationSchema = z.looseObject({
   cards: z.array(card).optional(),
   indices: z.array(z.number().int().nonnegative()).optional(),
   visibility: z.array(z.enum(['up', 'down'])).optional(),
+  /** A hole card of an engine-blind hand: dealt by deck index, its card unknown to everyone but its owner. */
+  unknown: z.literal(true).optional(),
 });
 
 const settlementSchema = z.looseObject({
@@ -103,7 +112,8 @@ export const handRecordSchema = z.looseObject({
     operations: z.array(operationSchema).min(1),
   }),
   settlement: settlementSchema,
-  reveal: revealSchema,
+  /** Required for a standard hand; an engine-blind hand has none (no seed: its players dealt it). */
+  reveal: revealSchema.optional(),
   /** Top-ups the worker added to stacks since the previous hand it reported, before this one started. */
   top_ups: z
     .array(z.strictObject({ id: uuid, applied: chips }))
@@ -151,6 +161,24 @@ export interface NormalizedAction {
   readonly data: Record<string, unknown>;
 }
 
+/** How a hand was dealt, as `hands.dealing` stores it. */
+export const HandDealing = { STANDARD: 'standard', ENGINE_BLIND: 'engine_blind' } as const;
+export type HandDealing = (typeof HandDealing)[keyof typeof HandDealing];
+
+/** The reveal material of a standard hand (docs/fairness.md), as the `hands` row stores it. */
+export interface NormalizedSeeds {
+  readonly seedCommit: string;
+  readonly serverSeed: string;
+  readonly clientSeeds: { seat: number; seed: string }[];
+  readonly deckSeed: string;
+  readonly derivation: string;
+  readonly deckKind: string | null;
+}
+
+/**
+ * A card the hand record makes known, with its deck index: every dealt card of a standard hand; of an
+ * engine-blind hand, the board and the hole cards shown.
+ */
 export interface NormalizedCard {
   readonly deckIndex: number;
   readonly card: string;
@@ -191,14 +219,9 @@ export interface NormalizedHand {
   readonly pots: readonly NormalizedPot[];
   readonly potTotal: bigint;
   readonly rake: bigint;
-  readonly seeds: {
-    readonly seedCommit: string;
-    readonly serverSeed: string;
-    readonly clientSeeds: { seat: number; seed: string }[];
-    readonly deckSeed: string;
-    readonly derivation: string;
-    readonly deckKind: string | null;
-  };
+  readonly dealing: HandDealing;
+  /** Null for an engine-blind hand: there is no seed to reveal. */
+  readonly seeds: NormalizedSeeds | null;
   readonly topUps: readonly { readonly id: string; readonly applied: bigint }[];
   /** What is stored in hands.payload: the envelope and the record. */
   readonly payload: Record<string, unknown>;
@@ -240,7 +263,17 @@ export function normalizeHandJob(job: unknown): NormalizedHand {
 
   check(setup.handId === e.hand_id, `hand.setup.handId ${setup.handId} is not the job's hand_id`);
   check(s.handId === e.hand_id, 'settlement.handId is not the job hand_id');
-  check(r.reveal.hand_id === e.hand_id, 'reveal.hand_id is not the job hand_id');
+  // A standard hand carries its deck and the reveal of its seeds; an engine-blind one neither.
+  const blind = setup.dealing === 'blind';
+  const reveal = r.reveal;
+  if (blind) {
+    check(reveal === undefined, 'an engine-blind hand has no reveal (no seed: its players dealt it)');
+    check(setup.deck.length === 0, 'an engine-blind hand has no deck');
+    check(setup.deckSeed === undefined, 'an engine-blind hand has no deck seed');
+  } else {
+    check(reveal !== undefined, 'a standard hand needs its reveal');
+    check(reveal === undefined || reveal.hand_id === e.hand_id, 'reveal.hand_id is not the job hand_id');
+  }
   const startedAt = new Date(e.started_at);
   const endedAt = new Date(e.ended_at);
   check(endedAt.getTime() >= startedAt.getTime(), 'ended_at is before started_at');
@@ -313,31 +346,50 @@ export function normalizeHandJob(job: unknown): NormalizedHand {
     check((returnedBySeat.get(p.seat) ?? 0) === p.returned, `seat ${p.seat}: returned is not its uncalled bets`);
   }
 
-  // The operation log, with the street each operation belongs to; and every dealt card.
+  // The operation log, with the street each operation belongs to; every card it makes known; and,
+  // per seat, the deck indices of its hole cards in deal order (what an engine-blind show opens).
   const actions: NormalizedAction[] = [];
   const cards: NormalizedCard[] = [];
   const board: string[] = [];
+  const dealtIndices: number[] = [];
+  const holeBySeat = new Map<number, { index: number; street: number; faceUp: boolean }[]>();
+  const shows: { seq: number; seat: number; cards: readonly string[] }[] = [];
   let street = 0;
   operations.forEach((op, seq) => {
     if (op.street !== undefined) street = op.street;
     const dealt = op.cards ?? [];
     if (op.type === 'deal_hole' || op.type === 'deal_board') {
       const indices = op.indices ?? [];
-      check(indices.length === dealt.length, `operation ${seq}: cards and indices differ in length`);
-      dealt.forEach((c, i) => {
-        const hole = op.type === 'deal_hole';
-        cards.push({
-          deckIndex: indices[i] ?? -1,
-          card: c,
-          kind: hole ? 'hole' : 'board',
-          seat: hole ? (op.seat ?? null) : null,
-          street,
-          faceUp: hole ? op.visibility?.[i] === 'up' : true,
+      const hole = op.type === 'deal_hole';
+      dealtIndices.push(...indices);
+      if (hole && op.seat !== undefined) {
+        const list = holeBySeat.get(op.seat) ?? [];
+        indices.forEach((index, i) => list.push({ index, street, faceUp: op.visibility?.[i] === 'up' }));
+        holeBySeat.set(op.seat, list);
+      }
+      if (hole && op.unknown === true) {
+        // Nobody knew these cards when they were dealt: they get no row unless their owner shows them.
+        check(blind, `operation ${seq}: a hole card dealt unknown in a standard hand`);
+        check(dealt.length === 0, `operation ${seq}: a hole card dealt unknown names cards`);
+        check(indices.length > 0, `operation ${seq}: a hole card dealt unknown without its deck index`);
+      } else {
+        check(!(blind && hole), `operation ${seq}: an engine-blind hand deals a hole card the server knew`);
+        check(indices.length === dealt.length, `operation ${seq}: cards and indices differ in length`);
+        dealt.forEach((c, i) => {
+          cards.push({
+            deckIndex: indices[i] ?? -1,
+            card: c,
+            kind: hole ? 'hole' : 'board',
+            seat: hole ? (op.seat ?? null) : null,
+            street,
+            faceUp: hole ? op.visibility?.[i] === 'up' : true,
+          });
+          if (!hole) board.push(c);
         });
-        if (!hole) board.push(c);
-      });
+      }
       check(op.type !== 'deal_hole' || op.seat !== undefined, `operation ${seq}: hole cards without a seat`);
     }
+    if (blind && op.type === 'show' && op.seat !== undefined) shows.push({ seq, seat: op.seat, cards: dealt });
     actions.push({
       seq,
       type: op.type,
@@ -350,8 +402,13 @@ export function normalizeHandJob(job: unknown): NormalizedHand {
       data: op,
     });
   });
-  const last = operations[operations.length - 1];
+  // The log ends with hand_end, or with shows made after it (the engine records a voluntary show
+  // once the hand is over there).
+  let end = operations.length - 1;
+  while (end > 0 && operations[end]?.type === 'show') end--;
+  const last = operations[end];
   check(last?.type === 'hand_end', 'the operation log does not end with hand_end');
+  check(operations.filter((op) => op.type === 'hand_end').length === 1, 'the operation log has more than one hand_end');
   const endStacks = isObject(last) && Array.isArray(last.stacks) ? (last.stacks as unknown[]) : [];
   for (const entry of endStacks) {
     if (!isObject(entry)) continue;
@@ -359,19 +416,59 @@ export function normalizeHandJob(job: unknown): NormalizedHand {
     check(p !== undefined && p.finalStack === entry.stack, `hand_end stack of seat ${String(entry.seat)} disagrees`);
   }
 
-  // Fairness material: the commitment opens to the server seed, and the reveal lists exactly the
-  // cards the log dealt, at indices 0..k-1.
-  const reveal = r.reveal;
-  const commit = 'sha256:' + createHash('sha256').update(Buffer.from(reveal.server_seed, 'hex')).digest('hex');
-  check(commit === reveal.seed_commit, 'seed_commit is not SHA-256 of server_seed');
-  const revealed = new Map(reveal.dealt.map((d) => [d.index, d.card]));
-  check(revealed.size === reveal.dealt.length, 'reveal.dealt repeats an index');
-  for (let i = 0; i < reveal.dealt.length; i++) check(revealed.has(i), `reveal.dealt misses index ${i}`);
-  const logged = new Map(cards.map((c) => [c.deckIndex, c.card]));
-  check(logged.size === cards.length, 'the log deals one deck index twice');
-  check(logged.size === revealed.size, `the log deals ${logged.size} cards, the reveal lists ${revealed.size}`);
-  for (const [index, c] of logged) {
-    check(revealed.get(index) === c, `deck index ${index}: the log dealt ${c}, the reveal says ${revealed.get(index)}`);
+  if (reveal !== undefined) {
+    // Fairness material: the commitment opens to the server seed, and the reveal lists exactly the
+    // cards the log dealt, at indices 0..k-1.
+    const commit = 'sha256:' + createHash('sha256').update(Buffer.from(reveal.server_seed, 'hex')).digest('hex');
+    check(commit === reveal.seed_commit, 'seed_commit is not SHA-256 of server_seed');
+    const revealed = new Map(reveal.dealt.map((d) => [d.index, d.card]));
+    check(revealed.size === reveal.dealt.length, 'reveal.dealt repeats an index');
+    for (let i = 0; i < reveal.dealt.length; i++) check(revealed.has(i), `reveal.dealt misses index ${i}`);
+    const logged = new Map(cards.map((c) => [c.deckIndex, c.card]));
+    check(logged.size === cards.length, 'the log deals one deck index twice');
+    check(logged.size === revealed.size, `the log deals ${logged.size} cards, the reveal lists ${revealed.size}`);
+    for (const [index, c] of logged) {
+      check(
+        revealed.get(index) === c,
+        `deck index ${index}: the log dealt ${c}, the reveal says ${revealed.get(index)}`,
+      );
+    }
+  }
+  if (blind) {
+    // No reveal to check against: the log itself must deal deck indices 0..k-1, each once (the
+    // players' protocol opens exactly these positions), and a shown hand is the cards its seat was
+    // dealt, in deal order (the table passes them so, and the engine keeps that order), each card once.
+    const distinct = new Set(dealtIndices);
+    check(distinct.size === dealtIndices.length, 'the log deals one deck index twice');
+    for (let i = 0; i < dealtIndices.length; i++) check(distinct.has(i), `the log never deals deck index ${i}`);
+    const shownSeats = new Set<number>();
+    for (const show of shows) {
+      const hole = holeBySeat.get(show.seat) ?? [];
+      if (shownSeats.has(show.seat)) {
+        problems.push(`operation ${show.seq}: seat ${show.seat} shows twice`);
+        continue;
+      }
+      shownSeats.add(show.seat);
+      if (show.cards.length !== hole.length) {
+        problems.push(
+          `operation ${show.seq}: seat ${show.seat} shows ${show.cards.length} of ${hole.length} hole cards`,
+        );
+        continue;
+      }
+      show.cards.forEach((c, i) => {
+        const dealt = hole[i]!;
+        cards.push({
+          deckIndex: dealt.index,
+          card: c,
+          kind: 'hole',
+          seat: show.seat,
+          street: dealt.street,
+          faceUp: dealt.faceUp,
+        });
+      });
+    }
+    const known = cards.map((c) => c.card);
+    check(new Set(known).size === known.length, 'a card is known twice (on the board or in two shown hands)');
   }
   check(new Set(r.top_ups.map((t) => t.id)).size === r.top_ups.length, 'top_ups repeats an id');
 
@@ -403,14 +500,18 @@ export function normalizeHandJob(job: unknown): NormalizedHand {
     })),
     potTotal: BigInt(potTotal),
     rake: BigInt(rake),
-    seeds: {
-      seedCommit: reveal.seed_commit,
-      serverSeed: reveal.server_seed,
-      clientSeeds: reveal.client_seeds.map((c) => ({ seat: c.seat, seed: c.seed })),
-      deckSeed: reveal.deck_seed,
-      derivation: reveal.version,
-      deckKind: reveal.deck ?? null,
-    },
+    dealing: blind ? HandDealing.ENGINE_BLIND : HandDealing.STANDARD,
+    seeds:
+      reveal === undefined
+        ? null
+        : {
+            seedCommit: reveal.seed_commit,
+            serverSeed: reveal.server_seed,
+            clientSeeds: reveal.client_seeds.map((c) => ({ seat: c.seat, seed: c.seed })),
+            deckSeed: reveal.deck_seed,
+            derivation: reveal.version,
+            deckKind: reveal.deck ?? null,
+          },
     topUps: r.top_ups.map((t) => ({ id: t.id, applied: BigInt(t.applied) })),
     payload: job,
   };

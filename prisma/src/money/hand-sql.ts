@@ -272,12 +272,14 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
       ended_at: hand.endedAt.toISOString(),
       payload: hand.payload,
       button: hand.button,
-      seed_commit: hand.seeds.seedCommit,
-      server_seed: hand.seeds.serverSeed,
-      client_seeds: hand.seeds.clientSeeds,
-      deck_seed: hand.seeds.deckSeed,
-      derivation: hand.seeds.derivation,
-      deck_kind: hand.seeds.deckKind,
+      dealing: hand.dealing,
+      // An engine-blind hand has no reveal material: null columns (the hands_dealing check).
+      seed_commit: hand.seeds?.seedCommit ?? null,
+      server_seed: hand.seeds?.serverSeed ?? null,
+      client_seeds: hand.seeds?.clientSeeds ?? null,
+      deck_seed: hand.seeds?.deckSeed ?? null,
+      derivation: hand.seeds?.derivation ?? null,
+      deck_kind: hand.seeds?.deckKind ?? null,
       board: hand.board,
       pot_total: hand.potTotal.toString(),
       rake: hand.rake.toString(),
@@ -360,11 +362,11 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
     WITH "d" AS (SELECT ${doc}::json AS "j"),
     "h" AS (
       INSERT INTO "hands" ("hand_id", "room_id", "hand_no", "game", "limit", "blinds", "started_at", "ended_at",
-        "payload", "button", "seed_commit", "server_seed", "client_seeds", "deck_seed", "derivation", "deck_kind",
-        "board", "pot_total", "rake")
+        "payload", "button", "dealing", "seed_commit", "server_seed", "client_seeds", "deck_seed", "derivation",
+        "deck_kind", "board", "pot_total", "rake")
       SELECT r.* FROM "d", json_to_recordset("d"."j"->'hands') AS r("hand_id" text, "room_id" uuid, "hand_no" int,
         "game" text, "limit" text, "blinds" jsonb, "started_at" timestamptz, "ended_at" timestamptz, "payload" json,
-        "button" int, "seed_commit" text, "server_seed" text, "client_seeds" jsonb, "deck_seed" text,
+        "button" int, "dealing" text, "seed_commit" text, "server_seed" text, "client_seeds" jsonb, "deck_seed" text,
         "derivation" text, "deck_kind" text, "board" text[], "pot_total" bigint, "rake" bigint)
     ),
     "p" AS (

@@ -1,6 +1,7 @@
 import { voidedHandJobSchema } from '@felt/platform';
 import type { Prisma, PrismaClient, TxClient } from '../client.js';
 import { HandConflictError, HandRecordInvalidError } from '../errors.js';
+import { HandDealing } from './hand-record.js';
 import { mapLedgerError } from '../ledger.js';
 import { withTransaction } from '../transaction.js';
 
@@ -21,6 +22,9 @@ export type VoidedHandResult = {
  * - A hand id already persisted as a completed hand throws HandConflictError (permanent).
  * - A void takes no number, so it needs no earlier hand and never holds up later ones or the
  *   cash-outs waiting on the room's cursor.
+ * - An engine-blind hand its players failed to deal (`engine_blind_failed`, possibly before the deal:
+ *   no game, limit nor number then) is recorded as `dealing: engine_blind`; the job's other reasons
+ *   do not say how the hand was dealt, and are recorded as `standard`.
  */
 export async function persistVoidedHand(prisma: PrismaClient, job: unknown): Promise<VoidedHandResult> {
   const parsed = voidedHandJobSchema.safeParse(job);
@@ -74,6 +78,7 @@ async function write(
       endedAt: voidedAt,
       payload: raw as Prisma.InputJsonObject,
       voidedReason: v.reason,
+      dealing: v.reason === 'engine_blind_failed' ? HandDealing.ENGINE_BLIND : HandDealing.STANDARD,
     },
   });
   // Only players the database knows (a table without Postgres-funded bots may list others).

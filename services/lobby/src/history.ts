@@ -12,7 +12,7 @@ import {
   type Operation,
   type ShownCards,
 } from '@felt/engine';
-import { toHandAction, type HandDetail, type HistoryPage, type RevealResponse } from '@felt/protocol';
+import { DealingMode, toHandAction, type HandDetail, type HistoryPage, type RevealResponse } from '@felt/protocol';
 import { ApiErrorCode, LobbyError } from './errors.js';
 
 /**
@@ -23,6 +23,10 @@ import { ApiErrorCode, LobbyError } from './errors.js';
  * deck and so reconstruct them (docs/fairness.md, honest limits). Which card a viewer saw is the
  * engine's one rule (`seesHoleCard`, `viewOperationLog`), for the operation log and every other field
  * alike.
+ *
+ * An engine-blind hand (`hands.dealing`, docs/fairness.md) was dealt by its players: it has no seed and
+ * no reveal record, and the server knows only the board and the hands shown, so every other hole card
+ * (the viewer's own included) is null for every viewer and `????` in PHH.
  */
 
 /** What one viewer may see of a stored hand. */
@@ -43,6 +47,10 @@ function operationsOf(actions: readonly { readonly data: unknown }[]): Operation
 }
 
 const chips = (n: bigint): number => Number(n);
+
+/** `hands.dealing` as the API says it. */
+const dealingOf = (stored: string): DealingMode =>
+  stored === DealingMode.ENGINE_BLIND ? DealingMode.ENGINE_BLIND : DealingMode.STANDARD;
 
 /** hands.payload is the whole job: the record sits in its `payload` or beside the envelope. */
 function recordOf(stored: unknown): Record<string, unknown> {
@@ -65,6 +73,33 @@ function decodeCursor(cursor: string): { endedAt: Date; handId: string } {
   } catch {
     throw new LobbyError(ApiErrorCode.INVALID_REQUEST, 'that cursor is not one this API gave out');
   }
+}
+
+/**
+ * A seat's hole cards in an engine-blind hand, in deal order: the stored card where its owner showed
+ * it (a shown card is public), null where nobody but its owner ever knew it. The log's `deal_hole`
+ * gives the deck indices; `hand_cards` holds a hole card only once shown.
+ */
+function blindHoleCards(
+  v: Visibility,
+  operations: readonly Operation[],
+  cards: readonly {
+    readonly deckIndex: number;
+    readonly card: string;
+    readonly kind: string;
+    readonly faceUp: boolean;
+  }[],
+  seat: number,
+): (string | null)[] {
+  const known = new Map(cards.filter((c) => c.kind === 'hole').map((c) => [c.deckIndex, c]));
+  return operations.flatMap((op) =>
+    op.type === 'deal_hole' && op.seat === seat
+      ? op.indices.map((i) => {
+          const c = known.get(i);
+          return c !== undefined && canSee(v, seat, c.card, c.faceUp) ? c.card : null;
+        })
+      : [],
+  );
 }
 
 export class History {
@@ -97,6 +132,7 @@ export class History {
             potTotal: true,
             rake: true,
             voidedReason: true,
+            dealing: true,
             cards: { where: { kind: 'hole' }, select: { seat: true, card: true, deckIndex: true } },
           },
         },
@@ -128,6 +164,7 @@ export class History {
         pot_total: chips(p.hand.potTotal),
         rake: chips(p.hand.rake),
         ...(p.hand.voidedReason !== null ? { voided_reason: p.hand.voidedReason } : {}),
+        dealing: dealingOf(p.hand.dealing),
       })),
       next: rows.length > pageSize && last ? encodeCursor(last.endedAt, last.handId) : null,
     };
@@ -136,12 +173,16 @@ export class History {
   /** One hand as the user may see it. */
   async get(userId: string, handId: string): Promise<HandDetail> {
     const { hand, visibility } = await this.load(userId, handId);
+    const dealing = dealingOf(hand.dealing);
+    const operations = operationsOf(hand.actions);
     const holeOf = (seat: number): (string | null)[] =>
-      hand.cards
-        .filter((c) => c.kind === 'hole' && c.seat === seat)
-        .sort((a, b) => a.deckIndex - b.deckIndex)
-        .map((c) => (canSee(visibility, seat, c.card, c.faceUp) ? c.card : null));
-    const actions = viewOperationLog(operationsOf(hand.actions), visibility.seat).map((view, i) =>
+      dealing === DealingMode.ENGINE_BLIND
+        ? blindHoleCards(visibility, operations, hand.cards, seat)
+        : hand.cards
+            .filter((c) => c.kind === 'hole' && c.seat === seat)
+            .sort((a, b) => a.deckIndex - b.deckIndex)
+            .map((c) => (canSee(visibility, seat, c.card, c.faceUp) ? c.card : null));
+    const actions = viewOperationLog(operations, visibility.seat).map((view, i) =>
       toHandAction(hand.actions[i]!.seq, view),
     );
     return {
@@ -159,6 +200,7 @@ export class History {
       pot_total: chips(hand.potTotal),
       rake: chips(hand.rake),
       ...(hand.voidedReason !== null ? { voided_reason: hand.voidedReason } : {}),
+      dealing,
       players: hand.players.map((p) => ({
         seat: p.seat,
         user_id: p.userId,
@@ -205,6 +247,10 @@ export class History {
       // Never dealt to the end: no seed was revealed, and none will be.
       throw new LobbyError(ApiErrorCode.EXPORT_UNSUPPORTED, 'a voided hand has no reveal record');
     }
+    if (dealingOf(hand.dealing) === DealingMode.ENGINE_BLIND) {
+      // Its players dealt it among themselves (each step checked as it was played): there is no seed.
+      throw new LobbyError(ApiErrorCode.EXPORT_UNSUPPORTED, 'an engine-blind hand has no seed reveal');
+    }
     const record = recordOf(hand.payload).reveal as Record<string, unknown> | undefined;
     const withheld: number[] = [];
     const dealt = hand.cards
@@ -248,7 +294,10 @@ export class History {
     return ohh;
   }
 
-  /** PHH (pokerkit notation) for this viewer: unseen cards are written `??`. */
+  /**
+   * PHH (pokerkit notation) for this viewer: unseen cards are written `??`, and so is every hole card
+   * of an engine-blind hand nobody showed, the viewer's own included (the server never knew them).
+   */
   async phh(userId: string, handId: string): Promise<string> {
     const { hand, visibility, engineHand } = await this.loadEngine(userId, handId);
     const names = Object.fromEntries(hand.players.map((p) => [p.seat, p.name]));

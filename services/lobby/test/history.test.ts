@@ -6,11 +6,12 @@ import {
   shownCards,
   shuffleDeck,
   viewOperationLog,
+  type Card,
   type DeckKind,
   type Operation,
 } from '@felt/engine';
 import { persistVoidedHand } from '@felt/db';
-import { handDetailSchema, toHandAction, type HandDetail } from '@felt/protocol';
+import { handDetailSchema, historyPageSchema, toHandAction, type HandDetail } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directSink } from '../../../test/money/fixtures.js';
 import { SimTable, type HandJob } from '../../../test/money/sim-table.js';
@@ -304,5 +305,173 @@ describe('the operation log of a hand history', () => {
     }
     expect(discards).toBeGreaterThan(0);
     expect(reshuffles).toBeGreaterThan(0);
+  });
+});
+
+describe('engine-blind hands in the history', () => {
+  // The players dealt these hands among themselves (docs/fairness.md, "Engine-blind dealing"): the
+  // server knows the board and the hands shown, nothing else, and there is no seed to reveal. The
+  // decks the players shuffled are the test's oracle of what must never appear.
+  let blindPlayers: User[];
+  let blindHands: HandJob[];
+  let decks: ReadonlyMap<string, readonly Card[]>;
+
+  beforeAll(async () => {
+    blindPlayers = [await h.user(), await h.user(), await h.user()];
+    const created = await blindPlayers[0]!.post<{ session_id: string; code: string }>('/api/rooms', {
+      config: {
+        game: 'holdem',
+        stakes: { smallBlind: 1, bigBlind: 2 },
+        practiceChips: true,
+        dealing: 'engine_blind',
+        listed: false,
+      },
+      sit: { buy_in: 200 },
+    });
+    expect(created.status).toBe(201);
+    for (const p of blindPlayers.slice(1)) {
+      expect((await p.post('/api/rooms/join', { code: created.body.code, buy_in: 200 })).status).toBe(200);
+    }
+    const sink = directSink(h.db.prisma);
+    const table = await SimTable.load(h.db.prisma, created.body.session_id, sink, new SeededRng('history-blind'), {
+      blind: true,
+    });
+    for (let i = 0; i < 12; i++) await table.playHand();
+    blindHands = sink.hands;
+    decks = table.playersDecks;
+  });
+
+  /** Hole cards of `job` that nobody showed: the cards the server never knew. */
+  function unshown(job: HandJob): string[] {
+    const log = ops(job);
+    const shown = new Set(log.filter((o) => o.type === 'show').map((o) => o.seat));
+    const deck = decks.get(job.hand_id)!;
+    return log.flatMap((o) => (o.type === 'deal_hole' && !shown.has(o.seat) ? o.indices!.map((i) => deck[i]!) : []));
+  }
+
+  it('says engine_blind, has no seeds, and shows the board and the shown hands only, to every player', async () => {
+    let secret = 0;
+    let shownHands = 0;
+    for (const job of blindHands) {
+      const log = ops(job);
+      for (const p of blindPlayers) {
+        const seat = seatOf(job, p.id)!;
+        const res = await p.get<HandDetail>(`/api/hands/${job.hand_id}`);
+        expect(res.status).toBe(200);
+        expect(handDetailSchema.parse(res.body)).toEqual(res.body);
+        expect(res.body.dealing).toBe('engine_blind');
+        expect(res.body.fairness).toEqual({
+          seed_commit: null,
+          server_seed: null,
+          client_seeds: null,
+          deck_seed: null,
+          version: null,
+          deck: null,
+        });
+        const text = JSON.stringify(res.body);
+        for (const c of unshown(job)) {
+          secret++;
+          expect(text, `${c} was never shown`).not.toContain(`"${c}"`);
+        }
+        for (const player of res.body.players) {
+          const dealt = log.filter((o) => o.type === 'deal_hole' && o.seat === player.seat).flatMap((o) => o.indices!);
+          const show = log.find((o) => o.type === 'show' && o.seat === player.seat);
+          // Shown: the cards, in deal order; not shown: as many nulls as cards dealt, the viewer's own too.
+          expect(player.cards).toEqual(show?.cards ?? dealt.map(() => null));
+          expect(player.shown).toBe(show !== undefined);
+          if (show !== undefined && player.seat !== seat) shownHands++;
+        }
+        expect(res.body.actions).toEqual(
+          viewOperationLog(log as unknown as Operation[], seat).map((v, seq) => toHandAction(seq, v)),
+        );
+      }
+    }
+    expect(secret).toBeGreaterThan(20);
+    expect(shownHands).toBeGreaterThan(0);
+  });
+
+  it('lists them as engine_blind beside standard hands', async () => {
+    const p = blindPlayers[0]!;
+    const res = await p.get<{ hands: { hand_id: string; dealing?: string; cards: string[] }[] }>(
+      '/api/hands?page_size=100',
+    );
+    expect(res.status).toBe(200);
+    expect(historyPageSchema.parse(res.body)).toEqual(res.body);
+    expect(res.body.hands.map((x) => x.hand_id).sort()).toEqual(blindHands.map((j) => j.hand_id).sort());
+    for (const x of res.body.hands) expect(x.dealing).toBe('engine_blind');
+    const standard = await players[0]!.get<{ hands: { dealing?: string }[] }>('/api/hands?page_size=3');
+    expect(standard.body.hands.length).toBeGreaterThan(0);
+    for (const x of standard.body.hands) expect(x.dealing).toBe('standard');
+  });
+
+  it('shows a blind hand its players failed to deal as voided, and engine_blind', async () => {
+    const [a, b] = [blindPlayers[0]!, blindPlayers[1]!];
+    const handId = '0f0e0d0c-0b0a-4909-8807-0605040302b1';
+    await persistVoidedHand(h.db.prisma, {
+      kind: 'voided',
+      hand_id: handId,
+      room_id: blindHands[0]!.room_id,
+      reason: 'engine_blind_failed',
+      voided_at: '2099-01-02T00:00:00.000Z',
+      players: [
+        { seat: 1, user_id: a.id, name: a.name, stack: 200 },
+        { seat: 2, user_id: b.id, name: b.name, stack: 200 },
+      ],
+    });
+    const list = await a.get<{ hands: Record<string, unknown>[] }>('/api/hands?page_size=1');
+    expect(list.body.hands[0]).toMatchObject({
+      hand_id: handId,
+      voided_reason: 'engine_blind_failed',
+      dealing: 'engine_blind',
+      net: 0,
+      cards: [],
+    });
+    const detail = await b.get<HandDetail>(`/api/hands/${handId}`);
+    expect(detail.body).toMatchObject({ voided_reason: 'engine_blind_failed', dealing: 'engine_blind', actions: [] });
+    const reveal = await a.get(`/api/hands/${handId}/reveal`);
+    expect(reveal.body).toMatchObject({ error: { code: 'export_unsupported' } });
+  });
+
+  it('has no reveal record; its PHH writes every unshown hole card ????, its OHH leaves them out', async () => {
+    let unknownDeals = 0;
+    for (const job of blindHands) {
+      const log = ops(job);
+      for (const p of blindPlayers) {
+        const reveal = await p.get(`/api/hands/${job.hand_id}/reveal`);
+        expect(reveal.status).toBe(422);
+        expect(reveal.body).toMatchObject({ error: { code: 'export_unsupported', message: /no seed reveal/ } });
+
+        const phh = await p.get<string>(`/api/hands/${job.hand_id}/phh`);
+        expect(phh.status).toBe(200);
+        const ohh = await p.get<{
+          ohh: { rounds: { actions: { action: string; cards?: string[] }[] }[] };
+        }>(`/api/hands/${job.hand_id}/ohh`);
+        expect(ohh.status).toBe(200);
+        // The hand's actions, and the shows after it (`_shown_after_hand`): every card PHH writes.
+        const actions = phh.body
+          .split('\n')
+          .filter((l) => /^\s*"(d d[hb]|p\d+ )/.test(l) || l.startsWith('_shown_after_hand'))
+          .join('\n');
+        for (const c of unshown(job)) {
+          expect(actions).not.toContain(c);
+          expect(JSON.stringify(ohh.body)).not.toContain(`"${c}"`);
+        }
+        // PHH numbers the players p1, p2, … as its `seats` list orders them.
+        const seats = JSON.parse(/^seats = (\[.*\])$/m.exec(phh.body)![1]!) as number[];
+        const pOf = (seat: number): string => `p${seats.indexOf(seat) + 1}`;
+        for (const o of log.filter((x) => x.type === 'deal_hole')) {
+          // Every hole card was dealt unknown, to everyone: the viewer's own too.
+          expect(actions).toContain(`"d dh ${pOf(o.seat!)} ${'??'.repeat(o.indices!.length)}"`);
+          unknownDeals++;
+        }
+        for (const o of log.filter((x) => x.type === 'show')) {
+          expect(actions).toContain(`"${pOf(o.seat!)} sm ${o.cards!.join('')}"`);
+        }
+        const dealt = ohh.body.ohh.rounds.flatMap((r) => r.actions).filter((a) => a.action === 'Dealt Cards');
+        expect(dealt).toHaveLength(log.filter((x) => x.type === 'deal_hole').length);
+        for (const a of dealt) expect(a.cards).toBeUndefined();
+      }
+    }
+    expect(unknownDeals).toBeGreaterThan(30);
   });
 });

@@ -23,7 +23,7 @@ import {
 } from '@felt/platform';
 import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoom, heldSink } from '../../../test/money/fixtures.js';
+import { RAKED_HOLDEM, createRoom, heldSink, queueSink, until } from '../../../test/money/fixtures.js';
 import { SimTable } from '../../../test/money/sim-table.js';
 import { HandConsumer } from '../src/hand-consumer.js';
 import { PrismaMoneyStore } from '../src/money-store.js';
@@ -151,6 +151,119 @@ describe('voided hands in the persister (real Redis, BullMQ and Postgres)', () =
     const again = await queue.add(MoneyJobName.HAND_VOIDED, voided, voidedHandJobOptions(voided.hand_id));
     expect(await again.waitUntilFinished(events, 10_000)).toEqual({ kind: 'hand', result: 'duplicate' });
     expect(await db.prisma.hand.count({ where: { handId: voided.hand_id } })).toBe(1);
+    expect((await runAudit(db.prisma)).issues).toEqual([]);
+  });
+
+  it('records an engine-blind hand its players failed to deal, before the deal or after it; the table then deals standard', async () => {
+    const room = await createRoom(
+      db.prisma,
+      [
+        { name: 'ba', buyIn: 120 },
+        { name: 'bb', buyIn: 140 },
+        { name: 'bc', buyIn: 160 },
+      ],
+      { ...RAKED_HOLDEM, rake: { percent: 0 }, practiceChips: true, dealing: 'engine_blind' },
+    );
+    const [a, b, c] = [room.users[0]!, room.users[1]!, room.users[2]!];
+    const totalsBefore = await ledgerTotals(db.prisma);
+    const voided = async (job: VoidedHandJob) => {
+      const added = await queue.add(MoneyJobName.HAND_VOIDED, job, voidedHandJobOptions(job.hand_id));
+      expect(await added.waitUntilFinished(events, 10_000)).toEqual({ kind: 'hand', result: 'written' });
+      return db.prisma.hand.findUniqueOrThrow({
+        where: { handId: job.hand_id },
+        include: { players: { orderBy: { seat: 'asc' } }, pots: true, actions: true, cards: true },
+      });
+    };
+
+    // A player went silent mid-shuffle: the hand was announced to its participants but never dealt,
+    // so the worker knows no game, limit, number nor start, only the hand id and who was in it.
+    const early: VoidedHandJob = {
+      kind: 'voided',
+      hand_id: uuid(),
+      room_id: room.roomId,
+      reason: 'engine_blind_failed',
+      voided_at: new Date().toISOString(),
+      players: [
+        { seat: 1, user_id: a.id, name: a.name, stack: 120 },
+        { seat: 2, user_id: b.id, name: b.name, stack: 140 },
+        { seat: 3, user_id: c.id, name: c.name, stack: 160 },
+      ],
+    };
+    const row = await voided(early);
+    expect(row).toMatchObject({
+      handNo: null,
+      voidedReason: 'engine_blind_failed',
+      dealing: 'engine_blind',
+      game: 'unknown',
+      limit: 'unknown',
+      seedCommit: null,
+      serverSeed: null,
+      potTotal: 0n,
+      rake: 0n,
+    });
+    expect(row.startedAt).toEqual(row.endedAt);
+    expect([row.pots, row.actions, row.cards]).toEqual([[], [], []]);
+    expect(row.players.map((p) => [p.userId, p.startingStack, p.finalStack, p.net])).toEqual([
+      [a.id, 120n, 120n, 0n],
+      [b.id, 140n, 140n, 0n],
+      [c.id, 160n, 160n, 0n],
+    ]);
+    expect(await db.prisma.ledgerTransaction.count({ where: { handId: early.hand_id } })).toBe(0);
+
+    // Then the table deals a blind hand to the end, and the next one fails after the deal (a board
+    // share never came): the void knows the game and the number the hand would have taken.
+    const sink = queueSink(queue);
+    const table = await SimTable.load(db.prisma, room.roomId, sink, new SeededRng('void-blind'), { blind: true });
+    await table.playHand();
+    const hand1 = sink.hands[0]!;
+    expect(hand1.payload).not.toHaveProperty('reveal');
+    const finals = (hand1.payload as { settlement: { players: { id: string; finalStack: number }[] } }).settlement
+      .players;
+    const stackOf = (userId: string): number => finals.find((p) => p.id === userId)!.finalStack;
+    const late: VoidedHandJob = {
+      kind: 'voided',
+      hand_id: uuid(),
+      room_id: room.roomId,
+      hand_no: 2,
+      reason: 'engine_blind_failed',
+      game: 'holdem',
+      limit: 'nl',
+      started_at: new Date(Date.now() - 1000).toISOString(),
+      voided_at: new Date().toISOString(),
+      players: [a, b, c].map((u, i) => ({ seat: i + 1, user_id: u.id, name: u.name, stack: stackOf(u.id) })),
+    };
+    expect(await voided(late)).toMatchObject({
+      handNo: null,
+      voidedReason: 'engine_blind_failed',
+      dealing: 'engine_blind',
+      game: 'holdem',
+      limit: 'nl',
+    });
+    // The downgraded table deals standard hands; the void held none of them up.
+    table.blind = false;
+    await table.playHand();
+    const hand2 = sink.hands[1]!;
+    await until(
+      async () => (await db.prisma.room.findUniqueOrThrow({ where: { id: room.roomId } })).lastHandNo === 2,
+      'the blind hand and the standard one after the void are written',
+    );
+    const written = await db.prisma.hand.findMany({
+      where: { handId: { in: [hand1.hand_id, hand2.hand_id] } },
+      orderBy: { handNo: 'asc' },
+    });
+    expect(written.map((h) => [h.handNo, h.dealing, h.seedCommit === null])).toEqual([
+      [1, 'engine_blind', true],
+      [2, 'standard', false],
+    ]);
+    // The voids moved nothing; the hands moved practice chips only, real chips not at all.
+    const totals = await ledgerTotals(db.prisma);
+    expect([totals.granted, totals.wallets, totals.escrow, totals.rake]).toEqual([
+      totalsBefore.granted,
+      totalsBefore.wallets,
+      totalsBefore.escrow,
+      totalsBefore.rake,
+    ]);
+    expect(totals.practiceWallets + totals.practiceEscrow).toBe(totals.practiceIssued);
     expect((await runAudit(db.prisma)).issues).toEqual([]);
   });
 

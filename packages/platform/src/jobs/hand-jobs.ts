@@ -123,7 +123,9 @@ export const handRecordPayloadSchema = z
           .max(10),
         /** The deck in dealing order; empty for an engine-blind hand (`dealing: 'blind'`), dealt by its players. */
         deck: z.array(card),
-        dealing: z.literal('blind').optional(),
+        /** Absent (or `standard`) for a hand dealt from the committed seed; `blind` for an engine-blind one. */
+        dealing: z.enum(['standard', 'blind']).optional(),
+        deckSeed: z.string().optional(),
       }),
       operations: z.array(z.looseObject({ type: z.string().min(1) })).min(1),
     }),
@@ -155,6 +157,13 @@ export const handRecordPayloadSchema = z
     const blind = payload.hand.setup.dealing === 'blind';
     if (blind && payload.hand.setup.deck.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['hand', 'setup', 'deck'], message: 'an engine-blind hand has no deck' });
+    }
+    if (blind && payload.hand.setup.deckSeed !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['hand', 'setup', 'deckSeed'],
+        message: 'an engine-blind hand has no deck seed',
+      });
     }
     if (!blind && payload.hand.setup.deck.length < 36) {
       ctx.addIssue({ code: 'custom', path: ['hand', 'setup', 'deck'], message: 'a standard hand needs its deck' });

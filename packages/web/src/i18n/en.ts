@@ -648,6 +648,9 @@ export const en = {
     ohh: 'OHH',
     phh: 'PHH',
     reveal: 'reveal record',
+    noReveal: 'engine-blind: no seed reveal',
+    noRevealWhy:
+      'The players dealt this hand among themselves, each step checked as it was played: there is no seed to reveal, and nobody saw a card that was not shown.',
     voidedText: 'Voided: {{reason}}. No result; every stack went back to its start.',
     voidedReason: {
       checkpoint_lost: 'the table lost its state during the hand',

@@ -635,6 +635,8 @@ export const zhCN: Catalog = {
     ohh: 'OHH',
     phh: 'PHH',
     reveal: '公开记录',
+    noReveal: '引擎盲发牌：没有种子公开',
+    noRevealWhy: '这手牌由玩家们自己发牌，每一步在进行时都已验证：没有种子可以公开，没亮出的牌谁也没见过。',
     voidedText: '已作废：{{reason}}。没有结果；每个人的筹码都回到了开始时的数量。',
     voidedReason: {
       checkpoint_lost: '牌桌在这手牌中丢失了状态',

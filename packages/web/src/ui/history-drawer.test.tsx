@@ -1,8 +1,9 @@
 import type { HandDetail, HandSummary } from '@felt/protocol';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { blindHandDetail } from '../test-support/blind-hand.js';
 import { PLAYED_HAND as played } from '../test-support/fixtures.js';
-import { HistoryRow, VoidedHand } from './history-drawer.js';
+import { HistoryRow, Replay, VoidedHand } from './history-drawer.js';
 
 const voided: HandSummary = {
   ...played,
@@ -88,5 +89,33 @@ describe('VoidedHand', () => {
     expect(html).toContain('185');
     expect(html).not.toContain('/ohh');
     expect(html).not.toContain('Replay step');
+  });
+});
+
+describe('Replay', () => {
+  const replay = (detail: HandDetail): string =>
+    renderToStaticMarkup(<Replay detail={detail} onBack={() => undefined} />);
+
+  it('says an engine-blind hand has no seed reveal in place of the reveal link; a standard hand links its reveal', () => {
+    const blind = blindHandDetail();
+    // A real blind hand: seat 2's own cards were never known to the server, the first to show's were.
+    expect(blind.players.some((p) => p.shown)).toBe(true);
+    const html = replay(blind);
+    expect(html).toContain('data-testid="replay-no-reveal"');
+    expect(html).toContain('engine-blind: no seed reveal');
+    expect(html).toContain('there is no seed to reveal');
+    expect(html).not.toContain('/reveal');
+    expect(html).not.toContain('reveal record');
+    // The exports stay.
+    expect(html).toContain(`/api/hands/${blind.hand_id}/phh`);
+    expect(html).toContain(`/api/hands/${blind.hand_id}/ohh`);
+
+    // The same hand from a lobby that does not say how it was dealt reads as standard: the link is back.
+    const { dealing: _dealing, ...standard } = blind;
+    const linked = replay(standard);
+    expect(linked).toContain(`href="/api/hands/${blind.hand_id}/reveal"`);
+    expect(linked).toContain('reveal record');
+    expect(linked).not.toContain('no seed reveal');
+    expect(replay({ ...blind, dealing: 'standard' })).toContain('reveal record');
   });
 });

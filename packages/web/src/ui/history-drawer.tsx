@@ -329,9 +329,16 @@ export function Replay({ detail, onBack }: { readonly detail: HandDetail; readon
           {t('history.phh')}
         </a>{' '}
         ·{' '}
-        <a href={`/api/hands/${detail.hand_id}/reveal`} target="_blank" rel="noreferrer">
-          {t('history.reveal')}
-        </a>
+        {detail.dealing === 'engine_blind' ? (
+          // The players dealt it: no seed exists, so there is nothing to verify against one.
+          <span className="muted" title={t('history.noRevealWhy')} data-testid="replay-no-reveal">
+            {t('history.noReveal')}
+          </span>
+        ) : (
+          <a href={`/api/hands/${detail.hand_id}/reveal`} target="_blank" rel="noreferrer">
+            {t('history.reveal')}
+          </a>
+        )}
       </p>
     </div>
   );

@@ -72,6 +72,7 @@ import {
   validActions,
 } from '../test-support/fixtures.js';
 import { tournamentDetailHtml as detail } from '../test-support/tournament-detail.js';
+import { blindHandDetail } from '../test-support/blind-hand.js';
 import { ActionBar } from './action-bar.js';
 import { ChatPanel } from './chat-panel.js';
 import { PreActionBar } from './pre-action-bar.js';
@@ -1062,6 +1063,10 @@ describe('every screen in Chinese', () => {
     expectChinese(
       render(<VoidedHand detail={{ ...details[0]!, voided_reason: 'unreadable' }} onBack={() => undefined} />),
     );
+    // An engine-blind hand: no seed reveal, said in Chinese.
+    const blind = render(<Replay detail={blindHandDetail()} onBack={() => undefined} />);
+    expect(blind).toContain('引擎盲发牌：没有种子公开');
+    expectChinese(blind);
     for (const detail of details) {
       expectChinese(render(<Replay detail={detail} onBack={() => undefined} />));
       // Every step's caption, not only the first one the replay shows.

@@ -2089,6 +2089,7 @@ export const HandScalarFieldEnum = {
   payload: 'payload',
   createdAt: 'createdAt',
   button: 'button',
+  dealing: 'dealing',
   seedCommit: 'seedCommit',
   serverSeed: 'serverSeed',
   clientSeeds: 'clientSeeds',

@@ -223,6 +223,7 @@ export const HandScalarFieldEnum = {
   payload: 'payload',
   createdAt: 'createdAt',
   button: 'button',
+  dealing: 'dealing',
   seedCommit: 'seedCommit',
   serverSeed: 'serverSeed',
   clientSeeds: 'clientSeeds',

@@ -52,6 +52,7 @@ export type HandMinAggregateOutputType = {
   endedAt: Date | null
   createdAt: Date | null
   button: number | null
+  dealing: string | null
   seedCommit: string | null
   serverSeed: string | null
   deckSeed: string | null
@@ -73,6 +74,7 @@ export type HandMaxAggregateOutputType = {
   endedAt: Date | null
   createdAt: Date | null
   button: number | null
+  dealing: string | null
   seedCommit: string | null
   serverSeed: string | null
   deckSeed: string | null
@@ -96,6 +98,7 @@ export type HandCountAggregateOutputType = {
   payload: number
   createdAt: number
   button: number
+  dealing: number
   seedCommit: number
   serverSeed: number
   clientSeeds: number
@@ -135,6 +138,7 @@ export type HandMinAggregateInputType = {
   endedAt?: true
   createdAt?: true
   button?: true
+  dealing?: true
   seedCommit?: true
   serverSeed?: true
   deckSeed?: true
@@ -156,6 +160,7 @@ export type HandMaxAggregateInputType = {
   endedAt?: true
   createdAt?: true
   button?: true
+  dealing?: true
   seedCommit?: true
   serverSeed?: true
   deckSeed?: true
@@ -179,6 +184,7 @@ export type HandCountAggregateInputType = {
   payload?: true
   createdAt?: true
   button?: true
+  dealing?: true
   seedCommit?: true
   serverSeed?: true
   clientSeeds?: true
@@ -291,6 +297,7 @@ export type HandGroupByOutputType = {
   payload: runtime.JsonValue
   createdAt: Date
   button: number | null
+  dealing: string
   seedCommit: string | null
   serverSeed: string | null
   clientSeeds: runtime.JsonValue | null
@@ -339,6 +346,7 @@ export type HandWhereInput = {
   payload?: Prisma.JsonFilter<"Hand">
   createdAt?: Prisma.DateTimeFilter<"Hand"> | Date | string
   button?: Prisma.IntNullableFilter<"Hand"> | number | null
+  dealing?: Prisma.StringFilter<"Hand"> | string
   seedCommit?: Prisma.StringNullableFilter<"Hand"> | string | null
   serverSeed?: Prisma.StringNullableFilter<"Hand"> | string | null
   clientSeeds?: Prisma.JsonNullableFilter<"Hand">
@@ -369,6 +377,7 @@ export type HandOrderByWithRelationInput = {
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   button?: Prisma.SortOrderInput | Prisma.SortOrder
+  dealing?: Prisma.SortOrder
   seedCommit?: Prisma.SortOrderInput | Prisma.SortOrder
   serverSeed?: Prisma.SortOrderInput | Prisma.SortOrder
   clientSeeds?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -403,6 +412,7 @@ export type HandWhereUniqueInput = Prisma.AtLeast<{
   payload?: Prisma.JsonFilter<"Hand">
   createdAt?: Prisma.DateTimeFilter<"Hand"> | Date | string
   button?: Prisma.IntNullableFilter<"Hand"> | number | null
+  dealing?: Prisma.StringFilter<"Hand"> | string
   seedCommit?: Prisma.StringNullableFilter<"Hand"> | string | null
   serverSeed?: Prisma.StringNullableFilter<"Hand"> | string | null
   clientSeeds?: Prisma.JsonNullableFilter<"Hand">
@@ -433,6 +443,7 @@ export type HandOrderByWithAggregationInput = {
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   button?: Prisma.SortOrderInput | Prisma.SortOrder
+  dealing?: Prisma.SortOrder
   seedCommit?: Prisma.SortOrderInput | Prisma.SortOrder
   serverSeed?: Prisma.SortOrderInput | Prisma.SortOrder
   clientSeeds?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -466,6 +477,7 @@ export type HandScalarWhereWithAggregatesInput = {
   payload?: Prisma.JsonWithAggregatesFilter<"Hand">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Hand"> | Date | string
   button?: Prisma.IntNullableWithAggregatesFilter<"Hand"> | number | null
+  dealing?: Prisma.StringWithAggregatesFilter<"Hand"> | string
   seedCommit?: Prisma.StringNullableWithAggregatesFilter<"Hand"> | string | null
   serverSeed?: Prisma.StringNullableWithAggregatesFilter<"Hand"> | string | null
   clientSeeds?: Prisma.JsonNullableWithAggregatesFilter<"Hand">
@@ -490,6 +502,7 @@ export type HandCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -520,6 +533,7 @@ export type HandUncheckedCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -548,6 +562,7 @@ export type HandUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -578,6 +593,7 @@ export type HandUncheckedUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -607,6 +623,7 @@ export type HandCreateManyInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -631,6 +648,7 @@ export type HandUpdateManyMutationInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -656,6 +674,7 @@ export type HandUncheckedUpdateManyInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -704,6 +723,7 @@ export type HandCountOrderByAggregateInput = {
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   button?: Prisma.SortOrder
+  dealing?: Prisma.SortOrder
   seedCommit?: Prisma.SortOrder
   serverSeed?: Prisma.SortOrder
   clientSeeds?: Prisma.SortOrder
@@ -734,6 +754,7 @@ export type HandMaxOrderByAggregateInput = {
   endedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   button?: Prisma.SortOrder
+  dealing?: Prisma.SortOrder
   seedCommit?: Prisma.SortOrder
   serverSeed?: Prisma.SortOrder
   deckSeed?: Prisma.SortOrder
@@ -755,6 +776,7 @@ export type HandMinOrderByAggregateInput = {
   endedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   button?: Prisma.SortOrder
+  dealing?: Prisma.SortOrder
   seedCommit?: Prisma.SortOrder
   serverSeed?: Prisma.SortOrder
   deckSeed?: Prisma.SortOrder
@@ -904,6 +926,7 @@ export type HandCreateWithoutRoomInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -932,6 +955,7 @@ export type HandUncheckedCreateWithoutRoomInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -990,6 +1014,7 @@ export type HandScalarWhereInput = {
   payload?: Prisma.JsonFilter<"Hand">
   createdAt?: Prisma.DateTimeFilter<"Hand"> | Date | string
   button?: Prisma.IntNullableFilter<"Hand"> | number | null
+  dealing?: Prisma.StringFilter<"Hand"> | string
   seedCommit?: Prisma.StringNullableFilter<"Hand"> | string | null
   serverSeed?: Prisma.StringNullableFilter<"Hand"> | string | null
   clientSeeds?: Prisma.JsonNullableFilter<"Hand">
@@ -1014,6 +1039,7 @@ export type HandCreateWithoutPlayersInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1043,6 +1069,7 @@ export type HandUncheckedCreateWithoutPlayersInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1086,6 +1113,7 @@ export type HandUpdateWithoutPlayersInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1115,6 +1143,7 @@ export type HandUncheckedUpdateWithoutPlayersInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1142,6 +1171,7 @@ export type HandCreateWithoutActionsInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1171,6 +1201,7 @@ export type HandUncheckedCreateWithoutActionsInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1214,6 +1245,7 @@ export type HandUpdateWithoutActionsInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1243,6 +1275,7 @@ export type HandUncheckedUpdateWithoutActionsInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1270,6 +1303,7 @@ export type HandCreateWithoutCardsInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1299,6 +1333,7 @@ export type HandUncheckedCreateWithoutCardsInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1342,6 +1377,7 @@ export type HandUpdateWithoutCardsInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1371,6 +1407,7 @@ export type HandUncheckedUpdateWithoutCardsInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1398,6 +1435,7 @@ export type HandCreateWithoutPotsInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1427,6 +1465,7 @@ export type HandUncheckedCreateWithoutPotsInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1470,6 +1509,7 @@ export type HandUpdateWithoutPotsInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1499,6 +1539,7 @@ export type HandUncheckedUpdateWithoutPotsInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1526,6 +1567,7 @@ export type HandCreateManyRoomInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   button?: number | null
+  dealing?: string
   seedCommit?: string | null
   serverSeed?: string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1550,6 +1592,7 @@ export type HandUpdateWithoutRoomInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1578,6 +1621,7 @@ export type HandUncheckedUpdateWithoutRoomInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1606,6 +1650,7 @@ export type HandUncheckedUpdateManyWithoutRoomInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   button?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  dealing?: Prisma.StringFieldUpdateOperationsInput | string
   seedCommit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   serverSeed?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   clientSeeds?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
@@ -1689,6 +1734,7 @@ export type HandSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   payload?: boolean
   createdAt?: boolean
   button?: boolean
+  dealing?: boolean
   seedCommit?: boolean
   serverSeed?: boolean
   clientSeeds?: boolean
@@ -1720,6 +1766,7 @@ export type HandSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   payload?: boolean
   createdAt?: boolean
   button?: boolean
+  dealing?: boolean
   seedCommit?: boolean
   serverSeed?: boolean
   clientSeeds?: boolean
@@ -1746,6 +1793,7 @@ export type HandSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   payload?: boolean
   createdAt?: boolean
   button?: boolean
+  dealing?: boolean
   seedCommit?: boolean
   serverSeed?: boolean
   clientSeeds?: boolean
@@ -1772,6 +1820,7 @@ export type HandSelectScalar = {
   payload?: boolean
   createdAt?: boolean
   button?: boolean
+  dealing?: boolean
   seedCommit?: boolean
   serverSeed?: boolean
   clientSeeds?: boolean
@@ -1784,7 +1833,7 @@ export type HandSelectScalar = {
   voidedReason?: boolean
 }
 
-export type HandOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "handId" | "roomId" | "handNo" | "game" | "limit" | "blinds" | "startedAt" | "endedAt" | "payload" | "createdAt" | "button" | "seedCommit" | "serverSeed" | "clientSeeds" | "deckSeed" | "derivation" | "deckKind" | "board" | "potTotal" | "rake" | "voidedReason", ExtArgs["result"]["hand"]>
+export type HandOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "handId" | "roomId" | "handNo" | "game" | "limit" | "blinds" | "startedAt" | "endedAt" | "payload" | "createdAt" | "button" | "dealing" | "seedCommit" | "serverSeed" | "clientSeeds" | "deckSeed" | "derivation" | "deckKind" | "board" | "potTotal" | "rake" | "voidedReason", ExtArgs["result"]["hand"]>
 export type HandInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
   players?: boolean | Prisma.Hand$playersArgs<ExtArgs>
@@ -1836,7 +1885,13 @@ export type $HandPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     createdAt: Date
     button: number | null
     /**
-     * Reveal material (docs/fairness.md): public once the hand is over.
+     * `standard` (the server dealt from its committed seed) or `engine_blind` (the players dealt
+     * among themselves, docs/fairness.md): such a hand has no reveal material, and `hand_cards` holds
+     * only the cards known (the board, the hands shown).
+     */
+    dealing: string
+    /**
+     * Reveal material (docs/fairness.md): public once the hand is over. None for an engine-blind hand.
      */
     seedCommit: string | null
     serverSeed: string | null
@@ -2298,6 +2353,7 @@ export interface HandFieldRefs {
   readonly payload: Prisma.FieldRef<"Hand", 'Json'>
   readonly createdAt: Prisma.FieldRef<"Hand", 'DateTime'>
   readonly button: Prisma.FieldRef<"Hand", 'Int'>
+  readonly dealing: Prisma.FieldRef<"Hand", 'String'>
   readonly seedCommit: Prisma.FieldRef<"Hand", 'String'>
   readonly serverSeed: Prisma.FieldRef<"Hand", 'String'>
   readonly clientSeeds: Prisma.FieldRef<"Hand", 'Json'>

@@ -17,7 +17,9 @@ export function registerHandRoutes(app: OpenAPIHono<Env>, history: History): voi
     'You see what you could see at the table (your cards, cards dealt face up, the board, every hand shown) ' +
     "plus what the reveal made public (the seeds). Other players' cards that were never shown are never " +
     'served as cards; but the revealed server seed rebuilds the whole deck, so anyone can reconstruct them ' +
-    'afterwards: that is the price of verifiable dealing (docs/fairness.md, honest limits).';
+    'afterwards: that is the price of verifiable dealing (docs/fairness.md, honest limits). An engine-blind hand ' +
+    '(`dealing: "engine_blind"`) was dealt by its players: it has no seed, and the server never knew a hole card ' +
+    'nobody showed, yours included.';
 
   app.openapi(
     createRoute({
@@ -57,10 +59,11 @@ export function registerHandRoutes(app: OpenAPIHono<Env>, history: History): voi
       description:
         'Seeds (seed_commit, server_seed, client seeds, deck_seed) and every dealt deck index with its card; ' +
         'a card you did not see at the table is withheld as `card: null` and listed in `withheld`. ' +
+        'A voided or engine-blind hand has none (422 export_unsupported). ' +
         HISTORY_NOTE,
       security: cookieAuth,
       request: { params: handIdParamSchema },
-      responses: { 200: json(revealResponseSchema, 'The reveal record'), ...errors(400, 401, 404) },
+      responses: { 200: json(revealResponseSchema, 'The reveal record'), ...errors(400, 401, 404, 422) },
     }),
     async (c) => c.json(await history.reveal(c.get('auth').userId, c.req.valid('param').id), 200),
   );
@@ -85,7 +88,7 @@ export function registerHandRoutes(app: OpenAPIHono<Env>, history: History): voi
     createRoute({
       method: 'get',
       path: '/api/hands/{id}/phh',
-      summary: 'The hand as PHH (pokerkit notation); cards you did not see are ??',
+      summary: 'The hand as PHH (pokerkit notation); cards you did not see (or nobody knew) are ??',
       description: HISTORY_NOTE,
       security: cookieAuth,
       request: { params: handIdParamSchema },
