@@ -20,7 +20,21 @@ beforeAll(async () => {
     FELT_BLIND_SHARE_MS: '15000',
     FELT_BLIND_CHECK_THREADS: '1',
   });
+  await rig.cluster.startPersister();
 });
+
+/** Every row of every table of the cluster's database, as JSON text: what a privacy sweep reads. */
+async function everyRow(): Promise<string> {
+  const prisma = rig.cluster.db.prisma;
+  const tables = await prisma.$queryRaw<{ table_name: string }[]>`
+    SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`;
+  const out: string[] = [];
+  for (const { table_name: name } of tables) {
+    const rows = await prisma.$queryRawUnsafe<{ j: unknown }[]>(`SELECT json_agg(t) AS j FROM "${name}" t`);
+    out.push(JSON.stringify(rows[0]?.j ?? null));
+  }
+  return out.join('\n');
+}
 
 afterAll(async () => {
   await rig?.stop();
@@ -78,6 +92,20 @@ describe('engine-blind dealing on the cluster', () => {
       const everything = JSON.stringify(c.received);
       for (const card of folded) expect(everything).not.toContain(`"${card}"`);
     }
+    // Nor any row in Postgres, once the persister has written the hand.
+    const prisma = rig.cluster.db.prisma;
+    await eventually(
+      'the hand in Postgres',
+      async () => (await prisma.hand.count({ where: { handId } })) === 1,
+      60_000,
+    );
+    const rows = await everyRow();
+    expect(rows).toContain(handId);
+    // Cards are there as quoted codes (the board's), so the absence below is meaningful.
+    const board = ofType(ann!, 'street_revealed').flatMap((m) => m.board as string[]);
+    expect(board.length).toBeGreaterThan(0);
+    for (const card of board) expect(rows).toContain(`"${card}"`);
+    for (const card of folded) expect(rows).not.toContain(`"${card}"`);
     // Those who showed showed what they read.
     const shown = ofType(ann!, 'showdown').flatMap((m) => m.shown as { seat: number; cards: string[] }[]);
     const seats = ann!.state!.dealing!.blind!.seats;
