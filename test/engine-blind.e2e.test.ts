@@ -23,6 +23,31 @@ beforeAll(async () => {
   await rig.cluster.startPersister();
 });
 
+/**
+ * Every value under the cluster's Redis prefix (checkpoints, resync buffers, marks, the hands queue's
+ * jobs) and every log line of every service, as text: the rest of what a privacy sweep reads.
+ */
+async function redisAndLogs(): Promise<string> {
+  const out: string[] = rig.cluster.processes().flatMap((p) => p.logs);
+  const redis = rig.redis;
+  const match = `${rig.prefix.replace(/:$/, '')}*`;
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 500);
+    cursor = next;
+    for (const key of keys) {
+      const type = await redis.type(key);
+      if (type === 'string') out.push((await redis.get(key)) ?? '');
+      else if (type === 'list') out.push(...(await redis.lrange(key, 0, -1)));
+      else if (type === 'hash') out.push(JSON.stringify(await redis.hgetall(key)));
+      else if (type === 'set') out.push(...(await redis.smembers(key)));
+      else if (type === 'zset') out.push(...(await redis.zrange(key, 0, -1)));
+      else if (type === 'stream') out.push(JSON.stringify(await redis.xrange(key, '-', '+')));
+    }
+  } while (cursor !== '0');
+  return out.join('\n');
+}
+
 /** Every row of every table of the cluster's database, as JSON text: what a privacy sweep reads. */
 async function everyRow(): Promise<string> {
   const prisma = rig.cluster.db.prisma;
@@ -106,6 +131,11 @@ describe('engine-blind dealing on the cluster', () => {
     expect(board.length).toBeGreaterThan(0);
     for (const card of board) expect(rows).toContain(`"${card}"`);
     for (const card of folded) expect(rows).not.toContain(`"${card}"`);
+    // Nor Redis (the table's checkpoint and buffer, the queue's job), nor any service's log. The
+    // checkpoint holds the board as text, so a card written there would be found.
+    const kept = await redisAndLogs();
+    expect(kept).toContain(`"${board[0]}"`);
+    for (const card of folded) expect(kept).not.toContain(`"${card}"`);
     // Those who showed showed what they read.
     const shown = ofType(ann!, 'showdown').flatMap((m) => m.shown as { seat: number; cards: string[] }[]);
     const seats = ann!.state!.dealing!.blind!.seats;
