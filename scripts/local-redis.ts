@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { createRedis } from '@felt/platform';
 import { Redis } from 'ioredis';
 import { waitFor } from '../test/harness/wait.js';
 
@@ -63,10 +64,8 @@ export function localRedisUrl(password: string, port: number): string {
   return `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}`;
 }
 
-/** A Redis URL fit for a log line: host and port, never the user or password. */
-export function redisAddress(url: string): string {
-  return new URL(url).host;
-}
+/** A Redis URL fit for a log line: host and port (or the Sentinels'), never the user or password. */
+export { redisAddress } from '@felt/platform';
 
 /**
  * The URL of the local Redis that a running `npm start` started in `feltDir`, or undefined when none
@@ -95,12 +94,11 @@ export async function shutdownLeftover(url: string | undefined, timeoutMs = 3000
 
 /** Whether a server at `url` answers PING (authenticated with the URL's credentials). */
 export async function redisAnswers(url: string, timeoutMs = 3000): Promise<boolean> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: timeoutMs,
-  });
+  const redis = createRedis(
+    url,
+    { name: 'felt-probe', maxRetriesPerRequest: 0 },
+    { lazyConnect: true, retryStrategy: () => null, sentinelRetryStrategy: () => null, connectTimeout: timeoutMs },
+  );
   redis.on('error', () => undefined);
   try {
     await redis.connect();

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, fundHouseBankroll, type TestDatabase } from '@felt/db';
-import { revocationsLoadedKey } from '@felt/platform';
+import { createRedis, revocationsLoadedKey } from '@felt/platform';
 import { grpcChannelCredentials } from '@felt/proto';
 import type { ChannelCredentials } from '@grpc/grpc-js';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ensureDevCertificates, type DevCertificates } from '../../scripts/dev-certs.js';
 import { ServiceProcess } from './service-process.js';
 import { TcpProxy } from './tcp-proxy.js';
@@ -111,10 +111,11 @@ export class Cluster {
     const bankroll = options.bankroll ?? TEST_BANKROLL;
     if (bankroll > 0n) await fundHouseBankroll(db.prisma, bankroll, 'test-cluster');
     const redisUrl = options.redisUrl ?? REDIS_URL;
-    const redis = new Redis(redisUrl, {
-      maxRetriesPerRequest: 2,
-      ...(options.redisCa ? { tls: { ca: readFileSync(options.redisCa) } } : {}),
-    });
+    const redis = createRedis(
+      redisUrl,
+      { name: 'test-cluster', maxRetriesPerRequest: 2 },
+      options.redisCa ? { tls: { ca: readFileSync(options.redisCa) } } : {},
+    );
     const run = randomBytes(5).toString('hex');
     const cluster = new Cluster(
       db,

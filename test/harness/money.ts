@@ -1,7 +1,6 @@
 import { ledgerTotals, runAudit, type AuditReport, type LiveTableMoney, type PrismaClient } from '@felt/db';
-import { bullmqPrefix } from '@felt/platform';
+import { bullmqPrefix, createRedis } from '@felt/platform';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Cluster } from './cluster.js';
 import { waitFor } from './wait.js';
@@ -36,7 +35,7 @@ export async function checkpointMoneyOf(cluster: Cluster, roomId: string): Promi
 }
 
 async function withQueue<T>(cluster: Cluster, fn: (queue: Queue) => Promise<T>): Promise<T> {
-  const connection = new Redis(cluster.redisUrl, { maxRetriesPerRequest: null });
+  const connection = createRedis(cluster.redisUrl, { name: 'test-money-queue', maxRetriesPerRequest: null });
   const queue = new Queue(HANDS_QUEUE, { connection, prefix: bullmqPrefix(cluster.prefix) });
   try {
     return await fn(queue);

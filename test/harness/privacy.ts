@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { bullmqPrefix, type CompletedHandJob } from '@felt/platform';
+import type { Redis } from 'ioredis';
+import { bullmqPrefix, createRedis, type CompletedHandJob } from '@felt/platform';
 import type { Msg } from './table-client.js';
 
 const CARD = /^[2-9TJQKA][cdhs]$/;
@@ -61,7 +61,7 @@ export class HandRecords {
   private readonly cache = new Map<string, HandTruth>();
 
   constructor(redisUrl: string, prefix: string, queueName = 'hands') {
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    this.redis = createRedis(redisUrl, { name: 'test-hand-records', maxRetriesPerRequest: null });
     this.queue = new Queue(queueName, { connection: this.redis, prefix: bullmqPrefix(prefix) });
   }
 

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { waitFor } from './wait.js';
 
 /** A free TCP port on 127.0.0.1 (asked of the kernel, then released). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();

@@ -81,6 +81,14 @@ export const workerEnv = {
   WORKER_MAX_SPECTATORS: z.coerce.number().int().min(0).max(100_000).default(200),
   /** A table lease's time to live; it is renewed every third of it (tests shorten it). */
   FELT_LEASE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /**
+   * Redis replicas that must hold a table's checkpoint (and a hand's job on the queue) before the
+   * command is answered (`WAIT`). With Redis behind Sentinel set 1, so a failover keeps everything
+   * acknowledged (docs/operations.md, "Redis"); 0 (default) waits for none.
+   */
+  FELT_REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
+  /** How long a save waits for those replicas; a save they did not confirm fails its command (retried by the client). */
+  FELT_REDIS_WAIT_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
   /** How long a first request for a table waits for another worker's lease to be released or expire. */
   FELT_LEASE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /**

@@ -30,6 +30,7 @@ import { z } from 'zod';
 import { MailboxClosedError } from './actor/mailbox.js';
 import { TableDirectory } from './actor/table-directory.js';
 import { BullmqHandSink } from './adapters/bullmq-hand-sink.js';
+import { EVENT_BUFFER_SIZE } from './table/event-buffer.js';
 import { DbSeedSource } from './adapters/db-seed-source.js';
 import { RedisCheckpointStore } from './adapters/redis-checkpoint-store.js';
 import { ThreadProofChecker } from './adapters/thread-proof-checker.js';
@@ -91,7 +92,9 @@ for (const r of [redis, subRedis, queueRedis])
 await refuseEvictingRedis(redis, logger);
 const subscriber = new ChannelSubscriber(subRedis);
 const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
-const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE);
+/** Replicas that must hold a checkpoint or a queued job before it counts (Redis behind Sentinel). */
+const replicaAcks = { replicas: env.FELT_REDIS_WAIT_REPLICAS, timeoutMs: env.FELT_REDIS_WAIT_MS };
+const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE, replicaAcks);
 // Hand jobs queued and not yet confirmed written: sent again if Redis loses the queue (table-directory.ts).
 const unconfirmed = new UnconfirmedHands();
 
@@ -140,7 +143,7 @@ const directory = new TableDirectory({
     ...(env.FELT_BOT_BANKROLL_ROOM_MAX > 0 ? { perRoom: BigInt(env.FELT_BOT_BANKROLL_ROOM_MAX) } : {}),
     ...(env.FELT_BOT_BANKROLL_DAILY_MAX > 0 ? { perDay: BigInt(env.FELT_BOT_BANKROLL_DAILY_MAX) } : {}),
   }),
-  checkpoints: new RedisCheckpointStore(redis, prefix),
+  checkpoints: new RedisCheckpointStore(redis, prefix, EVENT_BUFFER_SIZE, replicaAcks),
   publisher: new RedisEventPublisher(redis, prefix),
   hands: rememberingSentHands(hands, unconfirmed),
   unconfirmed,
@@ -183,7 +186,7 @@ sizeOf.live = () => directory.size;
 const directors = new Directors({
   store: new DbTournamentStore(prisma),
   peers,
-  checkpoints: new RedisCheckpointStore(redis, prefix),
+  checkpoints: new RedisCheckpointStore(redis, prefix, EVENT_BUFFER_SIZE, replicaAcks),
   ownership,
   owns: (key) => !stopping && ring.ownerOf(key)?.id === env.WORKER_ID,
   clock: systemClock,

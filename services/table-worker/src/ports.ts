@@ -108,6 +108,12 @@ export interface CheckpointSaveOptions {
    * parse the state). Absent: no hand in progress, hand number unknown.
    */
   readonly mark?: { readonly handId: string | null; readonly handNo: number };
+  /**
+   * Buffered events from this table_seq on are dropped before `events` are added: after a save that
+   * failed (the actor rolled back), the store may still hold what it wrote (a reply lost, or a write
+   * not confirmed by the replicas in time), and the table_seqs it used are used again.
+   */
+  readonly supersedeFrom?: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   createRedis,
   decodeEnvelope,
   redisKeys,
+  ReplicationLagError,
   RingView,
   WorkerRegistry,
   type Envelope,
@@ -97,6 +98,8 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
   let other: WorkerRegistry;
   let ring: RingView;
   let mineTable = '';
+  /** While set, every checkpoint is written but not confirmed by the replicas (a Redis failing over). */
+  let unconfirmed = false;
   let theirsTable = '';
   const rooms = new Map<string, TableSeed>();
 
@@ -143,7 +146,14 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     const logger = createLogger('test', { level: 'silent' });
     const directory = new TableDirectory({
       seeds: new MemorySeeds(rooms),
-      checkpoints: new RedisCheckpointStore(redis, prefix),
+      checkpoints: ((store) => ({
+        load: (tableId: string) => store.load(tableId),
+        mark: (tableId: string) => store.mark(tableId),
+        save: async (...args: Parameters<RedisCheckpointStore['save']>) => {
+          await store.save(...args);
+          if (unconfirmed) throw new ReplicationLagError(1, 0);
+        },
+      }))(new RedisCheckpointStore(redis, prefix)),
       publisher: new RedisEventPublisher(redis, prefix),
       hands: new MemoryHands(),
       clock: systemClock,
@@ -325,6 +335,26 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
       }),
     );
     expect((await c.answer('c4'))[0]?.frame).toMatchObject({ $case: 'error', error: { code: 'invalid_frame' } });
+    c.stream.end();
+  });
+
+  it('a command whose checkpoint the replicas did not confirm is undone and answered unavailable; sent again, applied once', async () => {
+    const c = open();
+    c.send(attach('u1', 'conn-ann-u', 'ann', mineTable));
+    await c.answer('u1');
+    unconfirmed = true;
+    const sitOut = { commandId: 'so-u', command: { $case: 'sitOut' as const, sitOut: {} } };
+    c.send(command('u2', 'conn-ann-u', 'ann', mineTable, sitOut));
+    const refused = await c.answer('u2');
+    expect(refused.map((f) => f.frame?.$case)).toEqual(['error']);
+    expect(refused[0]!.frame).toMatchObject({ $case: 'error', error: { code: 'unavailable' } });
+    unconfirmed = false;
+    c.send(command('u3', 'conn-ann-u', 'ann', mineTable, sitOut));
+    const ok = await c.answer('u3');
+    expect(ok.map((f) => f.frame?.$case)).toEqual(['ack']);
+    const at = (ok[0]!.frame as Extract<WorkerFrame['frame'], { $case: 'ack' }>).ack.atTableSeq;
+    c.send(command('u4', 'conn-ann-u', 'ann', mineTable, sitOut));
+    expect((await c.answer('u4'))[0]?.frame).toMatchObject({ $case: 'ack', ack: { atTableSeq: at } });
     c.stream.end();
   });
 

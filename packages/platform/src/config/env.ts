@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSentinelUrl, RedisUrlError } from '../redis/connect.js';
 
 export const ConfigErrorCode = { INVALID: 'config_invalid' } as const;
 export type ConfigErrorCode = (typeof ConfigErrorCode)[keyof typeof ConfigErrorCode];
@@ -108,7 +109,31 @@ export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 's
 
 /** Variables every service reads. */
 export const commonEnv = {
-  REDIS_URL: urlWithScheme(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').default('redis://127.0.0.1:6379'),
+  /** One server (`redis://`, `rediss://`), or the master a group of Sentinels watches (`redis+sentinel://`). */
+  REDIS_URL: z
+    .string()
+    .superRefine((s, ctx) => {
+      try {
+        if (parseSentinelUrl(s) !== undefined) return;
+      } catch (err) {
+        if (err instanceof RedisUrlError) ctx.addIssue({ code: 'custom', message: err.message });
+        else throw err;
+        return;
+      }
+      let scheme = '';
+      try {
+        scheme = new URL(s).protocol;
+      } catch {
+        // not a URL: the message below says what is expected
+      }
+      if (scheme !== 'redis:' && scheme !== 'rediss:') {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected a URL like redis://127.0.0.1:6379 or redis+sentinel://127.0.0.1:26379/<master>',
+        });
+      }
+    })
+    .default('redis://127.0.0.1:6379'),
   FELT_REDIS_PREFIX: z
     .string()
     .max(64)

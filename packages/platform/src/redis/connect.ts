@@ -12,13 +12,145 @@ export interface CreateRedisOptions {
   readonly maxRetriesPerRequest?: number | null;
 }
 
-export function createRedis(url: string, options: CreateRedisOptions): Redis {
+/** The scheme of a Redis reached through Sentinel: `redis+sentinel://…` (docs/operations.md, "Redis"). */
+export const SENTINEL_SCHEME = 'redis+sentinel:';
+
+/** A Redis reached through Sentinel, as `redis+sentinel://` names it. */
+export interface SentinelTarget {
+  /** The Sentinels to ask for the master, in order. */
+  readonly sentinels: readonly { readonly host: string; readonly port: number }[];
+  /** The master's name in the Sentinels' configuration (`sentinel monitor <name> …`). */
+  readonly name: string;
+  /** The data nodes' ACL user and password (the URL's user info). */
+  readonly username?: string;
+  readonly password?: string;
+  readonly db?: number;
+  /** The Sentinels' own user and password, when they require one (`?sentinelUsername=&sentinelPassword=`). */
+  readonly sentinelUsername?: string;
+  readonly sentinelPassword?: string;
+}
+
+export class RedisUrlError extends Error {
+  override readonly name = 'RedisUrlError';
+}
+
+const SENTINEL_PARAMS = new Set(['db', 'sentinelUsername', 'sentinelPassword']);
+
+/**
+ * Reads `redis+sentinel://[user:password@]host[:port][,host[:port]…]/<master name>[?db=N&sentinelPassword=…]`
+ * (port 26379 when left out). The user info is the data nodes'; the Sentinels' is in the query.
+ * Throws a RedisUrlError saying what is wrong; undefined for any other scheme.
+ */
+export function parseSentinelUrl(url: string): SentinelTarget | undefined {
+  if (!url.startsWith(`${SENTINEL_SCHEME}//`)) return undefined;
+  const rest = url.slice(SENTINEL_SCHEME.length + 2);
+  const slash = rest.indexOf('/');
+  if (slash < 0)
+    throw new RedisUrlError(
+      'a redis+sentinel URL names the master after the hosts: redis+sentinel://host:26379/<master>',
+    );
+  const authority = rest.slice(0, slash);
+  const [pathPart = '', query = ''] = rest.slice(slash + 1).split('?', 2);
+  const at = authority.lastIndexOf('@');
+  const userInfo = at >= 0 ? authority.slice(0, at) : undefined;
+  const hostList = at >= 0 ? authority.slice(at + 1) : authority;
+  const sentinels = hostList.split(',').map((entry) => {
+    const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry);
+    const port = m?.[2] === undefined ? 26379 : Number(m[2]);
+    if (m === null || port < 1 || port > 65535) {
+      throw new RedisUrlError(`a redis+sentinel URL's hosts are host[:port] separated by commas; "${entry}" is not`);
+    }
+    return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port };
+  });
+  const name = decodeURIComponent(pathPart.replace(/\/$/, ''));
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
+    throw new RedisUrlError(`a redis+sentinel URL's path is the master's name (letters, digits, _ . -); got "${name}"`);
+  }
+  const params = new URLSearchParams(query);
+  for (const key of params.keys()) {
+    if (!SENTINEL_PARAMS.has(key)) {
+      throw new RedisUrlError(
+        `a redis+sentinel URL takes ${[...SENTINEL_PARAMS].join(', ')} in its query; not "${key}"`,
+      );
+    }
+  }
+  const dbText = params.get('db');
+  const db = dbText === null ? undefined : Number(dbText);
+  if (db !== undefined && !(Number.isInteger(db) && db >= 0 && db <= 15)) {
+    throw new RedisUrlError(`a redis+sentinel URL's db is a number from 0 to 15; got "${dbText}"`);
+  }
+  let username: string | undefined;
+  let password: string | undefined;
+  if (userInfo !== undefined) {
+    const colon = userInfo.indexOf(':');
+    const user = decodeURIComponent(colon >= 0 ? userInfo.slice(0, colon) : userInfo);
+    if (user !== '') username = user;
+    if (colon >= 0) password = decodeURIComponent(userInfo.slice(colon + 1));
+  }
+  const sentinelUsername = params.get('sentinelUsername') ?? undefined;
+  const sentinelPassword = params.get('sentinelPassword') ?? undefined;
+  return {
+    sentinels,
+    name,
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+    ...(db === undefined ? {} : { db }),
+    ...(sentinelUsername === undefined ? {} : { sentinelUsername }),
+    ...(sentinelPassword === undefined ? {} : { sentinelPassword }),
+  };
+}
+
+/**
+ * What ioredis needs to reach the master of a Sentinel-watched Redis and follow it through a
+ * failover: it asks the Sentinels for the master (and checks its ROLE), listens for
+ * `+switch-master` to reconnect at once (`failoverDetector`), and a write refused by a node that has
+ * just become a replica (`READONLY`) reconnects to the new master and is sent again: Redis ran none of
+ * it, so sending it again cannot apply it twice.
+ */
+export function sentinelOptions(target: SentinelTarget): RedisOptions {
+  return {
+    sentinels: target.sentinels.map((s) => ({ host: s.host, port: s.port })),
+    name: target.name,
+    ...(target.username === undefined ? {} : { username: target.username }),
+    ...(target.password === undefined ? {} : { password: target.password }),
+    ...(target.db === undefined ? {} : { db: target.db }),
+    ...(target.sentinelUsername === undefined ? {} : { sentinelUsername: target.sentinelUsername }),
+    ...(target.sentinelPassword === undefined ? {} : { sentinelPassword: target.sentinelPassword }),
+    failoverDetector: true,
+    sentinelReconnectStrategy: (times) => Math.min(times * 200, 2000),
+    reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
+  };
+}
+
+/** `host:port` of a Redis URL for messages (the Sentinels' list for a redis+sentinel URL); never the password. */
+export function redisAddress(url: string): string {
+  try {
+    const sentinel = parseSentinelUrl(url);
+    if (sentinel !== undefined) {
+      return `${sentinel.name} via sentinels ${sentinel.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
+    }
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '6379'}`;
+  } catch {
+    return 'an unreadable REDIS_URL';
+  }
+}
+
+/**
+ * A connection to the Redis the URL names: `redis://` or `rediss://` for one server, or
+ * `redis+sentinel://` for the master a group of Sentinels watches (followed through failovers).
+ * `extra` adds client options (a test's TLS CA, for one).
+ */
+export function createRedis(url: string, options: CreateRedisOptions, extra: RedisOptions = {}): Redis {
   const redisOptions: RedisOptions = {
     connectionName: options.name,
     maxRetriesPerRequest: options.maxRetriesPerRequest === undefined ? 2 : options.maxRetriesPerRequest,
     retryStrategy: (times) => Math.min(times * 200, 2000),
     enableReadyCheck: true,
+    ...extra,
   };
+  const sentinel = parseSentinelUrl(url);
+  if (sentinel !== undefined) return new Redis({ ...redisOptions, ...sentinelOptions(sentinel) });
   return new Redis(url, redisOptions);
 }
 

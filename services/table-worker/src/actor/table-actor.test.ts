@@ -70,6 +70,29 @@ describe('TableActor pipeline', () => {
     expect(saved.tableSeq).toBe(actor.tableSeq);
   });
 
+  it('a save written but not confirmed is undone, and the next save supersedes its buffered events', async () => {
+    const h = harness();
+    const actor = await twoPlayers(h);
+    const seq = actor.tableSeq;
+    const published = h.publisher.all.length;
+    // A chat line is a buffered event (everyone's, for a resync).
+    const say = (text: string) =>
+      actor.submit({ kind: 'client', connectionId: 'ca', userId: A, frame: { type: 'chat', table_id: TABLE, text } });
+    h.checkpoints.failAfterWrite = true;
+    await expect(say('lost')).rejects.toThrow(/not confirmed/);
+    expect(h.publisher.all.length).toBe(published);
+    expect(actor.tableSeq).toBe(seq);
+    // The store kept what that save wrote; the next command takes the same table_seqs.
+    expect((await h.checkpoints.load(TABLE))!.events.at(-1)).toMatchObject({ tableSeq: seq + 1 });
+    const again = await say('kept');
+    const { events } = (await h.checkpoints.load(TABLE))!;
+    expect(JSON.stringify(events)).not.toContain('lost');
+    const seqs = events.map((e) => e.tableSeq);
+    expect(new Set(seqs).size, `buffered table_seqs ${seqs.join(',')}`).toBe(seqs.length);
+    expect(seqs.at(-1)).toBe(again.tableSeq);
+    await actor.stop();
+  });
+
   it('answers a checkpointed command even when its publish is lost, and the next message shows the gap', async () => {
     const h = harness();
     const actor = await twoPlayers(h);

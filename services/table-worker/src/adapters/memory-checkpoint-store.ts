@@ -51,11 +51,17 @@ export class MemoryCheckpointStore implements CheckpointStore {
     tableSeq: number,
     stateJson: string,
     events: readonly BufferedEvent[],
-    { moneyJson, fence, mark }: CheckpointSaveOptions = {},
+    { moneyJson, fence, mark, supersedeFrom }: CheckpointSaveOptions = {},
   ): Promise<void> {
     const current = this.ownership.epoch(tableId);
     if (fence && current !== fence.epoch) return Promise.reject(new StaleEpochError(tableId, fence.epoch, current));
     this.texts.set(tableId, encodeCheckpoint(tableId, tableSeq, stateJson, { moneyJson, fence }));
+    if (supersedeFrom !== undefined) {
+      const kept = [...(this.buffers.get(tableId) ?? [])];
+      while (kept.length > 0 && (JSON.parse(kept[kept.length - 1]!) as BufferedEvent).tableSeq >= supersedeFrom)
+        kept.pop();
+      this.buffers.set(tableId, kept);
+    }
     if (events.length > 0) {
       const buffer = [...(this.buffers.get(tableId) ?? []), ...events.map(encodeBufferedEvent)];
       this.buffers.set(tableId, buffer.slice(-this.bufferSize));

@@ -1,4 +1,4 @@
-import { redisKeys, type Redis, type RedisKeys } from '@felt/platform';
+import { NO_REPLICA_ACKS, redisKeys, replicated, type Redis, type RedisKeys, type ReplicaAcks } from '@felt/platform';
 import {
   StaleEpochError,
   type CheckpointSaveOptions,
@@ -16,7 +16,8 @@ const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
  * One atomic write: the checkpoint, the event buffer and the mark, and only while the table's epoch
  * is the writer's (ARGV[1] empty: an unfenced write, for single-worker tools and tests).
  * KEYS: epoch, checkpoint, events, mark. ARGV: epoch, text, ttl seconds, buffer size, table_seq,
- * hand id ('' for none), last completed hand number ('' when unknown), then the events.
+ * hand id ('' for none), last completed hand number ('' when unknown), the table_seq from which
+ * buffered events are superseded ('' for none: read only after a failed save), then the events.
  * Returns {1, epoch} when written, {0, current epoch} when refused.
  */
 const SAVE_SCRIPT = `
@@ -25,8 +26,18 @@ if ARGV[1] ~= '' and current ~= tonumber(ARGV[1]) then
   return {0, current}
 end
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
-if #ARGV > 7 then
-  for i = 8, #ARGV do
+if ARGV[8] ~= '' then
+  local from = tonumber(ARGV[8])
+  while true do
+    local last = redis.call('LINDEX', KEYS[3], -1)
+    if not last then break end
+    local ok, event = pcall(cjson.decode, last)
+    if not ok or type(event) ~= 'table' or tonumber(event.tableSeq) == nil or tonumber(event.tableSeq) < from then break end
+    redis.call('RPOP', KEYS[3])
+  end
+end
+if #ARGV > 8 then
+  for i = 9, #ARGV do
     redis.call('RPUSH', KEYS[3], ARGV[i])
   end
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[4]), -1)
@@ -58,6 +69,12 @@ export class RedisCheckpointStore implements CheckpointStore {
     redis: Redis,
     prefix: string,
     private readonly bufferSize = EVENT_BUFFER_SIZE,
+    /**
+     * Replicas that must have each save before it counts (`WAIT`): with Redis behind Sentinel, a
+     * save only its old master held is lost in a failover, so the command it carried must not be
+     * answered. Default none (one Redis, or losses accepted as a data-loss fault).
+     */
+    private readonly replicas: ReplicaAcks = NO_REPLICA_ACKS,
   ) {
     this.keys = redisKeys(prefix);
     // EVALSHA (ioredis falls back to EVAL once after a NOSCRIPT): the script's 700 bytes are not sent,
@@ -95,7 +112,7 @@ export class RedisCheckpointStore implements CheckpointStore {
     tableSeq: number,
     stateJson: string,
     events: readonly BufferedEvent[],
-    { moneyJson, fence, mark }: CheckpointSaveOptions = {},
+    { moneyJson, fence, mark, supersedeFrom }: CheckpointSaveOptions = {},
   ): Promise<void> {
     // The envelope around the state the actor serialized once.
     const text = encodeCheckpoint(tableId, tableSeq, stateJson, { moneyJson, fence });
@@ -111,8 +128,10 @@ export class RedisCheckpointStore implements CheckpointStore {
       String(tableSeq),
       mark?.handId ?? '',
       mark !== undefined ? String(mark.handNo) : '',
+      supersedeFrom === undefined ? '' : String(supersedeFrom),
       ...events.map(encodeBufferedEvent),
     );
     if (result[0] !== 1) throw new StaleEpochError(tableId, fence?.epoch ?? 0, Number(result[1]));
+    await replicated(this.redis, this.replicas);
   }
 }

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { status, type ServerDuplexStream } from '@grpc/grpc-js';
-import { extractTraceContext, type Logger, type RingView, type WorkerRegistry } from '@felt/platform';
+import {
+  extractTraceContext,
+  ReplicationLagError,
+  type Logger,
+  type RingView,
+  type WorkerRegistry,
+} from '@felt/platform';
 import { type GatewayFrame, HealthResponse_Status, type TableServiceServer, type WorkerFrame } from '@felt/proto';
 import { ErrorCode } from '@felt/protocol';
 import { MailboxClosedError } from '../actor/mailbox.js';
@@ -176,6 +182,21 @@ export function createTableService(deps: TableServiceDeps): TableServiceServer {
             if (err instanceof TableError) {
               result = err.code;
               write(errorFrame(req.requestId, req.tableId, { code: err.code, message: err.message, ...err.details }));
+              return;
+            }
+            if (err instanceof ReplicationLagError) {
+              // Redis is failing over (or its replicas lag): the command was undone; the client may retry.
+              result = ErrorCode.UNAVAILABLE;
+              logger.warn(
+                { err, tableId: req.tableId, type: req.type, event: 'checkpoint_unconfirmed' },
+                'checkpoint not replicated in time',
+              );
+              write(
+                errorFrame(req.requestId, req.tableId, {
+                  code: ErrorCode.UNAVAILABLE,
+                  message: 'the table could not save this in time; retry shortly',
+                }),
+              );
               return;
             }
             result = ErrorCode.INTERNAL;

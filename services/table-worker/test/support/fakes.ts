@@ -131,6 +131,8 @@ export class MemoryCheckpoints extends MemoryCheckpointStore {
   readonly money = new Map<string, unknown>();
   saves = 0;
   fail = false;
+  /** The next save is written, then fails: a reply lost, or replicas that did not confirm it in time. */
+  failAfterWrite = false;
   /** Every state and event batch written, as written (privacy sweeps read them all). */
   readonly written: string[] = [];
 
@@ -143,6 +145,10 @@ export class MemoryCheckpoints extends MemoryCheckpointStore {
   ): Promise<void> {
     if (this.fail) throw new Error('checkpoint store down');
     await super.save(tableId, tableSeq, stateJson, events, options);
+    if (this.failAfterWrite) {
+      this.failAfterWrite = false;
+      throw new Error('checkpoint written but not confirmed');
+    }
     this.saves++;
     this.written.push(stateJson, JSON.stringify(events));
     const { moneyJson } = options;

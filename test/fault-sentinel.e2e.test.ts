@@ -1,0 +1,141 @@
+// Redis behind Sentinel, failed over to its replica in the middle of a hand: a primary, a replica
+// and three Sentinels of the test's own (test/harness/private-sentinel.ts), never the shared Redis.
+// Every service reaches Redis by `redis+sentinel://` and follows the master; the workers answer a
+// command only once a replica holds its checkpoint (FELT_REDIS_WAIT_REPLICAS=1), so the failover
+// loses nothing acknowledged: every acked action is in its hand's record, no chip is made or lost,
+// the audit is clean, every client converges and the table deals on. The second test also kills the
+// table's owner right after the failover, so the next owner reads the checkpoint from the new master:
+// what the old master acknowledged alone would be missing there.
+import { randomBytes } from 'node:crypto';
+import { createRedis, type Redis } from '@felt/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleAndMeasure, systemTotal } from '../scripts/chaos/checks.js';
+import { Cluster } from './harness/cluster.js';
+import { leaseHolder, workerById } from './harness/failover-play.js';
+import { PrivateSentinelGroup } from './harness/private-sentinel.js';
+import { HandRecords } from './harness/privacy.js';
+import { waitFor } from './harness/wait.js';
+import { TableCrew } from './sdk/crew.js';
+
+let group: PrivateSentinelGroup;
+let cluster: Cluster;
+let redis: Redis;
+let records: HandRecords;
+let crew: TableCrew | undefined;
+
+beforeAll(async () => {
+  group = await PrivateSentinelGroup.start();
+  cluster = await Cluster.start({
+    workers: 2,
+    gateways: 2,
+    lobby: true,
+    persister: true,
+    redisUrl: group.url,
+    env: {
+      FELT_REDIS_WAIT_REPLICAS: '1',
+      FELT_MEMBER_TTL_MS: '15000',
+      FELT_ACTION_MS: '5000',
+      FELT_TIME_BANK_MS: '0',
+      FELT_WARNING_MS: '1000',
+      FELT_HAND_PAUSE_MS: '200',
+    },
+  });
+  redis = createRedis(group.url, { name: 'test-fault-sentinel', maxRetriesPerRequest: null });
+  records = new HandRecords(group.url, cluster.prefix);
+});
+
+afterAll(async () => {
+  if (crew) for (const m of crew.members) m.client.close();
+  await records?.close();
+  redis?.disconnect();
+  await cluster?.stop();
+  await group?.stop();
+});
+
+describe('Redis behind Sentinel', () => {
+  it(
+    'fails over mid-hand: services follow the new master, nothing acked is lost and no chip moves',
+    { timeout: 300_000 },
+    async () => {
+      crew = await TableCrew.create({
+        lobbyUrl: cluster.lobby!.url,
+        game: 'holdem',
+        limit: 'fl',
+        players: 3,
+        spectators: 1,
+        namePrefix: `fs${randomBytes(3).toString('hex')}`,
+        seed: 19,
+      });
+      await crew.waitHands(2, 60_000);
+      const totalBefore = await systemTotal(cluster);
+
+      // The exact step: a hand is being bet, so a turn, a checkpoint and the pub/sub streams are live.
+      const watcher = crew.members[0]!;
+      await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
+      const hands = crew.handsCompleted.size;
+      const { from, to } = await group.failover();
+      expect(to).not.toBe(from);
+
+      await crew.waitHands(hands + 3, 90_000);
+      for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
+
+      const measured = await settleAndMeasure(cluster, redis, records, crew, totalBefore);
+      expect(measured.unconverged).toEqual([]);
+      expect(measured.lost.problems).toEqual([]);
+      expect(measured.lost.acked).toBeGreaterThan(10);
+      expect(measured.audit).toBe('ok');
+      expect(measured.chipsDelta).toBe(0n);
+      // The hands after the failover were played on the new master: it holds the table's checkpoint.
+      expect(await redis.exists(`${cluster.prefix}checkpoint:${crew.tableId}`)).toBe(1);
+      expect(Number(/tcp_port:(\d+)/.exec(await redis.info('server'))?.[1])).toBe(to);
+    },
+  );
+
+  it(
+    'fails over and the table’s owner dies: the next owner resumes from the new master, nothing acked is lost',
+    { timeout: 300_000 },
+    async () => {
+      const crew2 = await TableCrew.create({
+        lobbyUrl: cluster.lobby!.url,
+        game: 'holdem',
+        limit: 'fl',
+        players: 3,
+        spectators: 1,
+        namePrefix: `fk${randomBytes(3).toString('hex')}`,
+        seed: 20,
+      });
+      crew = crew2;
+      await crew2.waitHands(2, 60_000);
+      const totalBefore = await systemTotal(cluster);
+      const watcher = crew2.members[0]!;
+      await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
+      const hands = crew2.handsCompleted.size;
+      await group.failover();
+      const holder = await waitFor(
+        'the table’s lease holder',
+        async () => (await leaseHolder(redis, cluster.prefix, crew2.tableId)) ?? undefined,
+      );
+      const owner = workerById(cluster, holder.workerId);
+      expect(owner, `lease holder ${holder.workerId} is a live worker`).toBeDefined();
+      await owner!.proc.kill('SIGKILL');
+      await cluster.addWorker();
+      await waitFor(
+        'another worker serving the table',
+        async () => {
+          const next = await leaseHolder(redis, cluster.prefix, crew2.tableId);
+          return next !== null && next.workerId !== holder.workerId;
+        },
+        60_000,
+        100,
+      );
+
+      await crew2.waitHands(hands + 3, 120_000);
+      const measured = await settleAndMeasure(cluster, redis, records, crew2, totalBefore);
+      expect(measured.unconverged).toEqual([]);
+      expect(measured.lost.problems).toEqual([]);
+      expect(measured.lost.acked).toBeGreaterThan(10);
+      expect(measured.audit).toBe('ok');
+      expect(measured.chipsDelta).toBe(0n);
+    },
+  );
+});

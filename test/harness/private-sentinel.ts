@@ -1,0 +1,221 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { freePort } from './private-redis.js';
+import { waitFor } from './wait.js';
+
+/** The master's name in the group's Sentinels. */
+export const SENTINEL_MASTER = 'felt';
+
+interface Server {
+  readonly port: number;
+  readonly child: ChildProcess;
+}
+
+/**
+ * A Redis primary, its replica and three Sentinels of a test's own (spare ports, data in a temp
+ * directory, never the shared Redis): what an operator runs for Redis with automatic failover. The
+ * services reach it by `url` (`redis+sentinel://…`); `failover()` moves the master to the replica as
+ * `SENTINEL FAILOVER` does, and the old primary becomes the new one's replica.
+ */
+export class PrivateSentinelGroup {
+  private constructor(
+    private readonly dir: string,
+    private readonly nodes: Server[],
+    private readonly sentinels: Server[],
+  ) {}
+
+  /** The URL services use: every Sentinel, then the master's name. */
+  get url(): string {
+    return `redis+sentinel://${this.sentinels.map((s) => `127.0.0.1:${s.port}`).join(',')}/${SENTINEL_MASTER}`;
+  }
+
+  /** The port of the node the Sentinels name as master now. */
+  async masterPort(): Promise<number> {
+    const sentinel = this.client(this.sentinels[0]!.port);
+    try {
+      const addr = (await sentinel.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER)) as [string, string];
+      return Number(addr[1]);
+    } finally {
+      sentinel.disconnect();
+    }
+  }
+
+  static async start(): Promise<PrivateSentinelGroup> {
+    const dir = mkdtempSync(join(tmpdir(), 'felt-sentinel-'));
+    const group = new PrivateSentinelGroup(dir, [], []);
+    try {
+      const primary = await group.launchNode('primary', await freePort());
+      await group.launchNode('replica', await freePort(), primary.port);
+      await waitFor(
+        'the replica in sync with the primary',
+        () => group.withClient(primary.port, async (r) => (await r.info('replication')).includes('state=online')),
+        15_000,
+      );
+      for (let i = 0; i < 3; i++) await group.launchSentinel(i, await freePort(), primary.port);
+      // A manual failover needs a replica the Sentinels know (they find it in the primary's INFO,
+      // within 10 s), and every Sentinel should know the others to follow the new master.
+      await waitFor(
+        'every Sentinel knowing the replica and the other Sentinels',
+        async () => {
+          for (const s of group.sentinels) {
+            const known = await group.withClient(s.port, async (r) => {
+              const replicas = (await r.call('SENTINEL', 'REPLICAS', SENTINEL_MASTER)) as string[][];
+              const others = (await r.call('SENTINEL', 'SENTINELS', SENTINEL_MASTER)) as string[][];
+              const good = replicas.some((fields) => {
+                const flags = fields[fields.indexOf('flags') + 1] ?? '';
+                return flags === 'slave';
+              });
+              return good && others.length === group.sentinels.length - 1;
+            });
+            if (!known) return false;
+          }
+          return true;
+        },
+        30_000,
+        200,
+      );
+      return group;
+    } catch (err) {
+      await group.stop();
+      throw err;
+    }
+  }
+
+  /**
+   * Fails the master over to its replica (`SENTINEL FAILOVER`) and waits until every Sentinel names
+   * the new master and the old one follows it. Returns the ports before and after.
+   */
+  async failover(): Promise<{ from: number; to: number }> {
+    const from = await this.masterPort();
+    await this.withClient(this.sentinels[0]!.port, (r) => r.call('SENTINEL', 'FAILOVER', SENTINEL_MASTER));
+    const to = await waitFor(
+      'every Sentinel naming the new master',
+      async () => {
+        const ports = new Set<number>();
+        for (const s of this.sentinels) {
+          const addr = await this.withClient(s.port, (r) =>
+            r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER),
+          );
+          ports.add(Number((addr as [string, string])[1]));
+        }
+        const [port] = [...ports];
+        return ports.size === 1 && port !== from ? port : undefined;
+      },
+      30_000,
+      100,
+    );
+    await waitFor(
+      'the old master replicating from the new one',
+      () =>
+        this.withClient(from, async (r) => {
+          const role = (await r.call('ROLE')) as [string, string, number, string];
+          return role[0] === 'slave' && role[2] === to && role[3] === 'connected';
+        }),
+      30_000,
+      100,
+    );
+    return { from, to: to };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.sentinels, ...this.nodes].map((s) => kill(s.child)));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private client(port: number): Redis {
+    const r = new Redis({
+      host: '127.0.0.1',
+      port,
+      lazyConnect: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    r.on('error', () => undefined);
+    return r;
+  }
+
+  private async withClient<T>(port: number, fn: (r: Redis) => Promise<T>): Promise<T> {
+    const r = this.client(port);
+    try {
+      return await fn(r);
+    } finally {
+      r.disconnect();
+    }
+  }
+
+  private async launchNode(name: string, port: number, replicaOf?: number): Promise<Server> {
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dir,
+        '--dbfilename',
+        `${name}.rdb`,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+        ...(replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(replicaOf)]),
+      ],
+      { stdio: 'ignore' },
+    );
+    const server = { port, child };
+    this.nodes.push(server);
+    await this.answers(server, `redis-server ${name} on port ${port}`);
+    return server;
+  }
+
+  private async launchSentinel(index: number, port: number, primaryPort: number): Promise<void> {
+    // A Sentinel rewrites its configuration file as it learns: each needs one of its own.
+    const conf = join(this.dir, `sentinel-${index}.conf`);
+    writeFileSync(
+      conf,
+      [
+        `port ${port}`,
+        'bind 127.0.0.1',
+        `dir ${this.dir}`,
+        `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${primaryPort} 2`,
+        `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
+        `sentinel failover-timeout ${SENTINEL_MASTER} 10000`,
+        `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
+        '',
+      ].join('\n'),
+    );
+    const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
+    const server = { port, child };
+    this.sentinels.push(server);
+    await this.answers(server, `redis sentinel on port ${port}`);
+  }
+
+  private async answers(server: Server, what: string): Promise<void> {
+    await waitFor(
+      what,
+      async () => {
+        if (server.child.exitCode !== null) throw new Error(`${what} exited with ${server.child.exitCode}`);
+        try {
+          return await this.withClient(server.port, async (r) => (await r.ping()) === 'PONG');
+        } catch {
+          return false;
+        }
+      },
+      10_000,
+      50,
+    );
+  }
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await exited;
+}
