@@ -13,6 +13,8 @@ export type TxClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0
 export interface CreatePrismaOptions {
   /** Pool size (pg's default is 10). */
   readonly maxConnections?: number;
+  /** How long opening a connection may take before it fails (pg's default: no limit). */
+  readonly connectTimeoutMs?: number;
 }
 
 /** A PrismaClient on @prisma/adapter-pg (no native query engine). Call `$disconnect()` when done. */
@@ -20,6 +22,7 @@ export function createPrisma(databaseUrl: string, options: CreatePrismaOptions =
   const adapter = new PrismaPg({
     connectionString: databaseUrl,
     ...(options.maxConnections !== undefined ? { max: options.maxConnections } : {}),
+    ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
   });
   return new PrismaClient({ adapter });
 }

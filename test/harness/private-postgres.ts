@@ -1,8 +1,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { waitFor } from './wait.js';
 
@@ -19,7 +19,9 @@ async function freePort(): Promise<number> {
 /** The directory of the machine's PostgreSQL server binaries (initdb, pg_ctl), newest version first. */
 function postgresBin(): string {
   const fromPath = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' }).stdout.trim();
-  if (fromPath) return join(fromPath, '..');
+  // Through symlinks (/usr/local/bin/pg_ctl → /usr/lib/postgresql/15/bin/pg_ctl): the other tools
+  // (pg_basebackup) are beside the real one.
+  if (fromPath) return dirname(realpathSync(fromPath));
   const base = '/usr/lib/postgresql';
   const versions = existsSync(base)
     ? readdirSync(base)
@@ -64,6 +66,71 @@ export class PrivatePostgres {
     await server.run('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
     await server.startServer();
     return server;
+  }
+
+  /**
+   * A hot standby of `primary` (pg_basebackup, streaming replication) on a spare port of its own:
+   * read-only, following every database of the primary, those created later included.
+   */
+  static async startStandby(primary: PrivatePostgres): Promise<PrivatePostgres> {
+    const dir = mkdtempSync(join(tmpdir(), 'felt-pg-standby-'));
+    const server = new PrivatePostgres(await freePort(), dir);
+    if (isRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+      chownSync(dir, uid, gid);
+      chmodSync(dir, 0o700);
+    }
+    await server.run('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-D',
+      join(dir, 'data'),
+      '-R',
+      '-X',
+      'stream',
+      '--no-sync',
+    ]);
+    await server.startServer();
+    return server;
+  }
+
+  /** A standby's URL for `database` (the same name as on the primary). */
+  url(database: string): string {
+    return `postgresql://postgres@127.0.0.1:${this.port}/${database}`;
+  }
+
+  /** Runs one statement as the superuser on the `postgres` database, returning its rows. */
+  async query<R extends Record<string, unknown>>(sql: string): Promise<R[]> {
+    const client = new pg.Client({ connectionString: this.adminUrl });
+    await client.connect();
+    try {
+      return (await client.query<R>(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** On a standby: waits until it has replayed everything `primary` has written so far. */
+  async caughtUpWith(primary: PrivatePostgres): Promise<void> {
+    const [row] = await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+    const lsn = row!.lsn;
+    if (!/^[0-9A-F]+\/[0-9A-F]+$/.test(lsn)) throw new Error(`not an LSN: ${lsn}`);
+    await waitFor(
+      `the standby on port ${this.port} replaying up to ${lsn}`,
+      async () => {
+        const [row] = await this.query<{ behind: boolean }>(
+          `SELECT pg_wal_lsn_diff('${lsn}', pg_last_wal_replay_lsn()) > 0 AS behind`,
+        );
+        return row?.behind === false;
+      },
+      20_000,
+      50,
+    );
   }
 
   /** Stops the server as a crash does (immediate: no checkpoint, clients cut at once). */

@@ -19,6 +19,7 @@ import { AddressPolicy } from './client-address.js';
 import { ApiErrorCode, LobbyError } from './errors.js';
 import { HashQueue } from './hash-queue.js';
 import { History } from './history.js';
+import { ReplicaHistory, type HistoryReader } from './history-reader.js';
 import { homePage } from './home-page.js';
 import { DEFAULT_LIMITS, type LobbyLimits } from './limits.js';
 import { createOpsApp } from './ops-app.js';
@@ -53,6 +54,11 @@ export type { NodeBindings } from './routes/http.js';
 /** What the lobby needs from outside; tests pass a test database and a random Redis prefix. */
 export interface LobbyDeps {
   readonly prisma: PrismaClient;
+  /**
+   * A read replica of the same database (DATABASE_REPLICA_URL): hand history reads it, falling back
+   * to `prisma` when it fails or lags (history-reader.ts). Absent: everything reads `prisma`.
+   */
+  readonly replica?: PrismaClient;
   readonly redis: Redis;
   /** FELT_REDIS_PREFIX. */
   readonly redisPrefix: string;
@@ -180,6 +186,15 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
   });
 
   const history = new History(deps.prisma);
+  const replicaFallbacks = new Counter({
+    name: 'felt_lobby_history_replica_fallbacks_total',
+    help: 'Hand-history reads the replica could not serve and the primary did, by reason (failed, lagging)',
+    labelNames: ['reason'],
+    registers: [metrics],
+  });
+  const historyReader: HistoryReader = deps.replica
+    ? new ReplicaHistory(new History(deps.replica), history, log, (reason) => replicaFallbacks.inc({ reason }))
+    : history;
   const walletHistory = new WalletHistory(deps.prisma);
   const tournaments = new Tournaments(deps.prisma, log, clock, throttles);
 
@@ -309,7 +324,7 @@ export function createLobbyApp(deps: LobbyDeps): LobbyApp {
 
   registerAccountRoutes(app, { accounts, rooms, walletHistory, clock, cookieSecure: deps.cookieSecure, addressOf });
   registerRoomRoutes(app, { rooms, addressOf });
-  registerHandRoutes(app, history);
+  registerHandRoutes(app, historyReader);
   registerTournamentRoutes(app, tournaments);
 
   app.doc('/openapi.json', {

@@ -1,4 +1,12 @@
-import { commonEnv, databaseEnv, envFlag, envList, envPort, sessionSecretEnv } from '@felt/platform';
+import {
+  commonEnv,
+  databaseEnv,
+  databaseReplicaEnv,
+  envFlag,
+  envList,
+  envPort,
+  sessionSecretEnv,
+} from '@felt/platform';
 import { z } from 'zod';
 import { parseAddressRange } from './client-address.js';
 import { DEFAULT_LIMITS } from './limits.js';
@@ -65,6 +73,7 @@ const origin = z.string().refine(
 export const lobbyEnv = {
   ...commonEnv,
   ...databaseEnv,
+  ...databaseReplicaEnv,
   ...sessionSecretEnv,
   LOBBY_HOST: z.string().min(1).default('0.0.0.0'),
   LOBBY_PORT: envPort.default(8080),

@@ -15,12 +15,19 @@ const migrated = await migrate(env.DATABASE_URL);
 if (migrated.applied.length > 0) logger.info({ event: 'migrated', applied: migrated.applied }, 'migrations applied');
 
 const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
+// Hand history reads a replica when there is one (the primary stands behind it).
+const replica =
+  env.DATABASE_REPLICA_URL === undefined
+    ? undefined
+    : // An unreachable replica fails fast, and the primary answers (history-reader.ts).
+      createPrisma(env.DATABASE_REPLICA_URL, { maxConnections: env.DATABASE_POOL_MAX, connectTimeoutMs: 2_000 });
 // A bound on retries turns a Redis outage into a failed request instead of a hung one.
 const redis = createRedis(env.REDIS_URL, { name: 'lobby', maxRetriesPerRequest: 2 });
 redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
 
 const lobby = createLobbyApp({
   prisma,
+  ...(replica === undefined ? {} : { replica }),
   redis,
   redisPrefix: env.FELT_REDIS_PREFIX,
   sessionSecret: env.FELT_SESSION_SECRET,
@@ -120,6 +127,7 @@ onShutdown(
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await new Promise<void>((resolve) => opsServer.close(() => resolve()));
     await prisma.$disconnect();
+    await replica?.$disconnect();
     await closeRedis(redis);
     await shutdownTelemetry();
   },

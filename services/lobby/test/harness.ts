@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createTestDatabase, ledgerTotals, type TestDatabase } from '@felt/db';
+import { createTestDatabase, ledgerTotals, type PrismaClient, type TestDatabase } from '@felt/db';
 import { closeRedis, createLogger, createRedis, redisKeys, type Logger, type Redis } from '@felt/platform';
 import { lobbyErrorSchema, SESSION_COOKIE, type LobbyErrorBody } from '@felt/protocol';
 import { createLobbyApp, type LobbyApp, type LobbyDeps } from '../src/app.js';
@@ -102,8 +102,16 @@ export function uniqueName(base = 'p'): string {
   return `${base}${++names}_${randomBytes(3).toString('hex')}`;
 }
 
-export async function startHarness(overrides: Partial<LobbyDeps> = {}): Promise<Harness> {
-  const db = await createTestDatabase();
+export interface HarnessOptions {
+  /** The Postgres server to create the test database on (a private one); default the shared one. */
+  readonly postgresAdminUrl?: string;
+  /** A client on a read replica of the test database, given its name (LobbyDeps.replica). */
+  readonly replicaOf?: (database: string) => PrismaClient;
+}
+
+export async function startHarness(overrides: Partial<LobbyDeps> = {}, options: HarnessOptions = {}): Promise<Harness> {
+  const db = await createTestDatabase(options.postgresAdminUrl ? { adminUrl: options.postgresAdminUrl } : {});
+  const replica = options.replicaOf?.(db.name);
   const redis = createRedis(REDIS_URL, { name: 'lobby-test' });
   const prefix = `felt-test:${randomBytes(6).toString('hex')}:`;
   const lobby = createLobbyApp({
@@ -119,6 +127,7 @@ export async function startHarness(overrides: Partial<LobbyDeps> = {}): Promise<
     // These suites pay leaves and closes from the ledger unless a test asks for the worker mode
     // (money.test.ts); the process default (FELT_CASH_OUT_MODE) is `worker`.
     cashOutMode: 'ledger',
+    ...(replica ? { replica } : {}),
     ...overrides,
   });
   return {
@@ -150,6 +159,7 @@ export async function startHarness(overrides: Partial<LobbyDeps> = {}): Promise<
       await lobby.revocationSync.stop();
       await flushPrefix(redis, prefix);
       await closeRedis(redis);
+      await replica?.$disconnect();
       await db.drop();
     },
   };

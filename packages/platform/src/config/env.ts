@@ -155,6 +155,14 @@ export const databaseEnv = {
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
 };
 
+/** A read replica of DATABASE_URL's database (streaming replication), for reads that may lag a moment. */
+export const databaseReplicaEnv = {
+  DATABASE_REPLICA_URL: urlWithScheme(
+    ['postgres:', 'postgresql:'],
+    'postgresql://postgres@replica.example:5432/felt',
+  ).optional(),
+};
+
 export const sessionSecretEnv = {
   FELT_SESSION_SECRET: z
     .string({ message: 'required (at least 32 characters)' })

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { History } from '../history.js';
+import type { HistoryReader } from '../history-reader.js';
 import {
   handDetailSchema,
   handIdParamSchema,
@@ -12,7 +12,7 @@ import {
 import { cookieAuth, errors, json, type Env } from './http.js';
 
 /** The signed-in user's hand history: a page of hands, one hand, its reveal record, OHH and PHH. */
-export function registerHandRoutes(app: OpenAPIHono<Env>, history: History): void {
+export function registerHandRoutes(app: OpenAPIHono<Env>, history: HistoryReader): void {
   const HISTORY_NOTE =
     'You see what you could see at the table (your cards, cards dealt face up, the board, every hand shown) ' +
     "plus what the reveal made public (the seeds). Other players' cards that were never shown are never " +
