@@ -5,7 +5,8 @@
 // loses nothing acknowledged: every acked action is in its hand's record, no chip is made or lost,
 // the audit is clean, every client converges and the table deals on. The second test also kills the
 // table's owner right after the failover, so the next owner reads the checkpoint from the new master:
-// what the old master acknowledged alone would be missing there.
+// what the old master acknowledged alone would be missing there. The third kills the master itself
+// (SIGKILL): the Sentinels notice, agree and promote a replica.
 import { randomBytes } from 'node:crypto';
 import { createRedis, type Redis } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,8 @@ let records: HandRecords;
 let crew: TableCrew | undefined;
 
 beforeAll(async () => {
-  group = await PrivateSentinelGroup.start();
+  // Two replicas: after a master dies, one is promoted and the other still confirms every write.
+  group = await PrivateSentinelGroup.start({ replicas: 2 });
   cluster = await Cluster.start({
     workers: 2,
     gateways: 2,
@@ -41,6 +43,8 @@ beforeAll(async () => {
     },
   });
   redis = createRedis(group.url, { name: 'test-fault-sentinel', maxRetriesPerRequest: null });
+  // A killed master refuses connections until the Sentinels name the next one: expected here.
+  redis.on('error', () => undefined);
   records = new HandRecords(group.url, cluster.prefix);
 });
 
@@ -136,6 +140,42 @@ describe('Redis behind Sentinel', () => {
       expect(measured.lost.acked).toBeGreaterThan(10);
       expect(measured.audit).toBe('ok');
       expect(measured.chipsDelta).toBe(0n);
+    },
+  );
+
+  it(
+    'the master is killed mid-hand: the Sentinels promote a replica, nothing acked is lost and no chip moves',
+    { timeout: 300_000 },
+    async () => {
+      const crew3 = await TableCrew.create({
+        lobbyUrl: cluster.lobby!.url,
+        game: 'holdem',
+        limit: 'fl',
+        players: 3,
+        spectators: 1,
+        namePrefix: `fm${randomBytes(3).toString('hex')}`,
+        seed: 21,
+      });
+      crew = crew3;
+      await crew3.waitHands(2, 60_000);
+      const totalBefore = await systemTotal(cluster);
+      const watcher = crew3.members[0]!;
+      await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
+      const hands = crew3.handsCompleted.size;
+      // The worker the last test killed stays dead: every other process must live through this one.
+      const living = cluster.processes().filter((p) => p.alive);
+      const { from, to } = await group.killMaster();
+      expect(to).not.toBe(from);
+
+      await crew3.waitHands(hands + 3, 120_000);
+      for (const p of living) expect(p.alive, p.name).toBe(true);
+      const measured = await settleAndMeasure(cluster, redis, records, crew3, totalBefore);
+      expect(measured.unconverged).toEqual([]);
+      expect(measured.lost.problems).toEqual([]);
+      expect(measured.lost.acked).toBeGreaterThan(10);
+      expect(measured.audit).toBe('ok');
+      expect(measured.chipsDelta).toBe(0n);
+      expect(Number(/tcp_port:(\d+)/.exec(await redis.info('server'))?.[1])).toBe(to);
     },
   );
 });

@@ -15,10 +15,11 @@ interface Server {
 }
 
 /**
- * A Redis primary, its replica and three Sentinels of a test's own (spare ports, data in a temp
- * directory, never the shared Redis): what an operator runs for Redis with automatic failover. The
- * services reach it by `url` (`redis+sentinel://…`); `failover()` moves the master to the replica as
- * `SENTINEL FAILOVER` does, and the old primary becomes the new one's replica.
+ * A Redis primary, its replicas (one unless asked) and three Sentinels of a test's own (spare ports,
+ * data in a temp directory, never the shared Redis): what an operator runs for Redis with automatic
+ * failover. The services reach it by `url` (`redis+sentinel://…`); `failover()` moves the master to a
+ * replica as `SENTINEL FAILOVER` does (the old primary becomes a replica), and `killMaster()` SIGKILLs
+ * the master and waits for the Sentinels to promote a replica.
  */
 export class PrivateSentinelGroup {
   private constructor(
@@ -43,17 +44,14 @@ export class PrivateSentinelGroup {
     }
   }
 
-  static async start(): Promise<PrivateSentinelGroup> {
+  static async start(options: { replicas?: number } = {}): Promise<PrivateSentinelGroup> {
+    const replicas = options.replicas ?? 1;
     const dir = mkdtempSync(join(tmpdir(), 'felt-sentinel-'));
     const group = new PrivateSentinelGroup(dir, [], []);
     try {
       const primary = await group.launchNode('primary', await freePort());
-      await group.launchNode('replica', await freePort(), primary.port);
-      await waitFor(
-        'the replica in sync with the primary',
-        () => group.withClient(primary.port, async (r) => (await r.info('replication')).includes('state=online')),
-        15_000,
-      );
+      for (let i = 0; i < replicas; i++) await group.launchNode(`replica-${i}`, await freePort(), primary.port);
+      await group.replicasOnline(primary.port, replicas);
       for (let i = 0; i < 3; i++) await group.launchSentinel(i, await freePort(), primary.port);
       // A manual failover needs a replica the Sentinels know (they find it in the primary's INFO,
       // within 10 s), and every Sentinel should know the others to follow the new master.
@@ -64,11 +62,8 @@ export class PrivateSentinelGroup {
             const known = await group.withClient(s.port, async (r) => {
               const replicas = (await r.call('SENTINEL', 'REPLICAS', SENTINEL_MASTER)) as string[][];
               const others = (await r.call('SENTINEL', 'SENTINELS', SENTINEL_MASTER)) as string[][];
-              const good = replicas.some((fields) => {
-                const flags = fields[fields.indexOf('flags') + 1] ?? '';
-                return flags === 'slave';
-              });
-              return good && others.length === group.sentinels.length - 1;
+              const good = replicas.filter((fields) => fields[fields.indexOf('flags') + 1] === 'slave').length;
+              return good === group.nodes.length - 1 && others.length === group.sentinels.length - 1;
             });
             if (!known) return false;
           }
@@ -91,7 +86,55 @@ export class PrivateSentinelGroup {
   async failover(): Promise<{ from: number; to: number }> {
     const from = await this.masterPort();
     await this.withClient(this.sentinels[0]!.port, (r) => r.call('SENTINEL', 'FAILOVER', SENTINEL_MASTER));
-    const to = await waitFor(
+    const to = await this.newMaster(from);
+    await waitFor(
+      'the old master replicating from the new one',
+      () =>
+        this.withClient(from, async (r) => {
+          const role = (await r.call('ROLE')) as [string, string, number, string];
+          return role[0] === 'slave' && role[2] === to && role[3] === 'connected';
+        }),
+      30_000,
+      100,
+    );
+    return { from, to };
+  }
+
+  /**
+   * SIGKILLs the master (a crash: nothing flushed, its clients cut) and waits until the Sentinels
+   * agree it is down, promote a replica, and every other replica follows the new master. Returns the
+   * ports before and after. The dead node stays down.
+   */
+  async killMaster(): Promise<{ from: number; to: number }> {
+    const from = await this.masterPort();
+    const node = this.nodes.find((n) => n.port === from);
+    if (node === undefined) throw new Error(`no node on port ${from}`);
+    await kill(node.child);
+    const to = await this.newMaster(from);
+    await this.replicasOnline(
+      to,
+      this.nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null).length - 1,
+    );
+    return { from, to };
+  }
+
+  /** Waits until `port` has `count` replicas online. */
+  private async replicasOnline(port: number, count: number): Promise<void> {
+    await waitFor(
+      `${count} replicas online at port ${port}`,
+      () =>
+        this.withClient(port, async (r) => {
+          const info = await r.info('replication');
+          return (info.match(/state=online/g) ?? []).length >= count;
+        }),
+      30_000,
+      100,
+    );
+  }
+
+  /** Waits until every Sentinel names one master other than `from`; its port. */
+  private async newMaster(from: number): Promise<number> {
+    return waitFor(
       'every Sentinel naming the new master',
       async () => {
         const ports = new Set<number>();
@@ -107,17 +150,6 @@ export class PrivateSentinelGroup {
       30_000,
       100,
     );
-    await waitFor(
-      'the old master replicating from the new one',
-      () =>
-        this.withClient(from, async (r) => {
-          const role = (await r.call('ROLE')) as [string, string, number, string];
-          return role[0] === 'slave' && role[2] === to && role[3] === 'connected';
-        }),
-      30_000,
-      100,
-    );
-    return { from, to: to };
   }
 
   async stop(): Promise<void> {
