@@ -388,6 +388,39 @@ describe('FeltClient: commands', () => {
     expect((err as CommandRefusedError).serverCode).toBe('illegal_action');
   });
 
+  it('an unavailable answer sends the command again with its command_id; a refusal only when it keeps failing', async () => {
+    const { sockets, timers, table } = onTurn();
+    const unavailable = (commandId: unknown) => ({
+      type: 'error',
+      code: 'unavailable',
+      message: 'the table could not save this in time; retry shortly',
+      command_id: commandId,
+      table_id: TABLE,
+    });
+    const acked = table.act({ action: 'call' });
+    const first = sockets.last.framesOfType('action')[0]!;
+    deliver(sockets.last, unavailable(first.command_id));
+    expect(sockets.last.framesOfType('action')).toHaveLength(1);
+    timers.advance(500);
+    const frames = sockets.last.framesOfType('action');
+    expect(frames).toEqual([first, first]);
+    deliver(sockets.last, { type: 'ack', table_id: TABLE, command_id: first.command_id, at_table_seq: 12 });
+    await expect(acked).resolves.toMatchObject({ command_id: first.command_id });
+
+    // Unavailable at every attempt: refused with that code once the attempts are spent.
+    const { sockets: s2, timers: t2, table: table2 } = onTurn();
+    const refused = table2.act({ action: 'call' });
+    const frame = s2.last.framesOfType('action')[0]!;
+    for (let i = 0; i < 3; i++) {
+      deliver(s2.last, unavailable(frame.command_id));
+      t2.advance(500);
+    }
+    const err = await refused.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CommandRefusedError);
+    expect((err as CommandRefusedError).serverCode).toBe('unavailable');
+    expect(s2.last.framesOfType('action')).toHaveLength(3);
+  });
+
   it('act outside the hero’s turn sends nothing', async () => {
     const { sockets, table } = setup();
     deliver(sockets.last, tableState(10, { actor: 1 }));

@@ -103,6 +103,9 @@ interface Pending {
 const LOBBY_RETRY_MS = 1_000;
 const LOBBY_UNAVAILABLE_RETRY_MS = 5_000;
 
+/** After an `unavailable` answer, a command is sent again this much later (at most the retry interval). */
+const UNAVAILABLE_RETRY_MS = 500;
+
 const RETRYABLE_JOIN_CODES: ReadonlySet<string> = new Set(['unavailable', 'rate_limited', 'internal']);
 
 /**
@@ -467,6 +470,17 @@ export class FeltClient {
     const commandId = error.command_id;
     if (commandId !== undefined) {
       const p = this.pending.get(commandId);
+      if (p && error.code === ErrorCode.UNAVAILABLE && p.attempts < this.commandAttempts) {
+        // The table could not take it just now (its worker or Redis failing over, a save not yet
+        // confirmed): send it again soon with the same command_id, which the table applies once.
+        p.cancelRetry?.();
+        const handle = this.timers.setTimeout(
+          () => this.transmit(p),
+          Math.min(UNAVAILABLE_RETRY_MS, this.commandRetryMs),
+        );
+        p.cancelRetry = () => this.timers.clearTimeout(handle);
+        return;
+      }
       if (p) {
         this.stats.refusals++;
         this.sessions.get(p.tableId)?.noteCommandSettled(p.frame, 'refused');
