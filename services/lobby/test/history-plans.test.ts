@@ -191,7 +191,7 @@ describe('every hand-table query uses an index (1,000,000 hands)', () => {
         });
       });
       const planned = await plans(statements);
-        expect(planned.length).toBeGreaterThanOrEqual(2);
+      expect(planned.length).toBeGreaterThanOrEqual(2);
       expect(planned.filter((x) => x.seqScans.length > 0)).toEqual([]);
     } finally {
       await pool.end();

@@ -52,7 +52,9 @@ async function listed(): Promise<string[]> {
 
 async function fallbacks(reason: string): Promise<number> {
   const text = (await player.ops<string>('/metrics')).body;
-  const m = new RegExp(`felt_lobby_history_replica_fallbacks_total\\{[^}]*reason="${reason}"[^}]*\\} (\\d+)`).exec(text);
+  const m = new RegExp(`felt_lobby_history_replica_fallbacks_total\\{[^}]*reason="${reason}"[^}]*\\} (\\d+)`).exec(
+    text,
+  );
   return m ? Number(m[1]) : 0;
 }
 
