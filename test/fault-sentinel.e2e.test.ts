@@ -22,7 +22,7 @@ let group: PrivateSentinelGroup;
 let cluster: Cluster;
 let redis: Redis;
 let records: HandRecords;
-let crew: TableCrew | undefined;
+const crews: TableCrew[] = [];
 
 beforeAll(async () => {
   // Two replicas: after a master dies, one is promoted and the other still confirms every write.
@@ -49,49 +49,65 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (crew) for (const m of crew.members) m.client.close();
+  for (const crew of crews) for (const m of crew.members) m.client.close();
   await records?.close();
   redis?.disconnect();
   await cluster?.stop();
   await group?.stop();
 });
 
+/**
+ * A table of three bots and a spectator, two hands in, caught while a hand is being bet (a turn, a
+ * checkpoint and the pub/sub streams live): the exact step each fault below strikes at.
+ */
+async function crewInBetting(namePrefix: string, seed: number) {
+  const crew = await TableCrew.create({
+    lobbyUrl: cluster.lobby!.url,
+    game: 'holdem',
+    limit: 'fl',
+    players: 3,
+    spectators: 1,
+    namePrefix: `${namePrefix}${randomBytes(3).toString('hex')}`,
+    seed,
+  });
+  crews.push(crew);
+  await crew.waitHands(2, 60_000);
+  const totalBefore = await systemTotal(cluster);
+  const watcher = crew.members[0]!;
+  await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
+  return { crew, totalBefore, hands: crew.handsCompleted.size };
+}
+
+/** Every acked action in its hand's record, every client converged, the audit clean, no chip moved. */
+async function expectNothingLost(crew: TableCrew, totalBefore: bigint): Promise<void> {
+  const measured = await settleAndMeasure(cluster, redis, records, crew, totalBefore);
+  expect(measured.unconverged).toEqual([]);
+  expect(measured.lost.problems).toEqual([]);
+  expect(measured.lost.acked).toBeGreaterThan(10);
+  expect(measured.audit).toBe('ok');
+  expect(measured.chipsDelta).toBe(0n);
+}
+
+/** The port of the Redis the test's own connection (through the Sentinels) is on. */
+async function connectedPort(): Promise<number> {
+  return Number(/tcp_port:(\d+)/.exec(await redis.info('server'))?.[1]);
+}
+
 describe('Redis behind Sentinel', () => {
   it(
     'fails over mid-hand: services follow the new master, nothing acked is lost and no chip moves',
     { timeout: 300_000 },
     async () => {
-      crew = await TableCrew.create({
-        lobbyUrl: cluster.lobby!.url,
-        game: 'holdem',
-        limit: 'fl',
-        players: 3,
-        spectators: 1,
-        namePrefix: `fs${randomBytes(3).toString('hex')}`,
-        seed: 19,
-      });
-      await crew.waitHands(2, 60_000);
-      const totalBefore = await systemTotal(cluster);
-
-      // The exact step: a hand is being bet, so a turn, a checkpoint and the pub/sub streams are live.
-      const watcher = crew.members[0]!;
-      await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
-      const hands = crew.handsCompleted.size;
+      const { crew, totalBefore, hands } = await crewInBetting('fs', 19);
       const { from, to } = await group.failover();
       expect(to).not.toBe(from);
 
       await crew.waitHands(hands + 3, 90_000);
       for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
-
-      const measured = await settleAndMeasure(cluster, redis, records, crew, totalBefore);
-      expect(measured.unconverged).toEqual([]);
-      expect(measured.lost.problems).toEqual([]);
-      expect(measured.lost.acked).toBeGreaterThan(10);
-      expect(measured.audit).toBe('ok');
-      expect(measured.chipsDelta).toBe(0n);
+      await expectNothingLost(crew, totalBefore);
       // The hands after the failover were played on the new master: it holds the table's checkpoint.
       expect(await redis.exists(`${cluster.prefix}checkpoint:${crew.tableId}`)).toBe(1);
-      expect(Number(/tcp_port:(\d+)/.exec(await redis.info('server'))?.[1])).toBe(to);
+      expect(await connectedPort()).toBe(to);
     },
   );
 
@@ -99,25 +115,11 @@ describe('Redis behind Sentinel', () => {
     'fails over and the table’s owner dies: the next owner resumes from the new master, nothing acked is lost',
     { timeout: 300_000 },
     async () => {
-      const crew2 = await TableCrew.create({
-        lobbyUrl: cluster.lobby!.url,
-        game: 'holdem',
-        limit: 'fl',
-        players: 3,
-        spectators: 1,
-        namePrefix: `fk${randomBytes(3).toString('hex')}`,
-        seed: 20,
-      });
-      crew = crew2;
-      await crew2.waitHands(2, 60_000);
-      const totalBefore = await systemTotal(cluster);
-      const watcher = crew2.members[0]!;
-      await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
-      const hands = crew2.handsCompleted.size;
+      const { crew, totalBefore, hands } = await crewInBetting('fk', 20);
       await group.failover();
       const holder = await waitFor(
         'the table’s lease holder',
-        async () => (await leaseHolder(redis, cluster.prefix, crew2.tableId)) ?? undefined,
+        async () => (await leaseHolder(redis, cluster.prefix, crew.tableId)) ?? undefined,
       );
       const owner = workerById(cluster, holder.workerId);
       expect(owner, `lease holder ${holder.workerId} is a live worker`).toBeDefined();
@@ -126,20 +128,15 @@ describe('Redis behind Sentinel', () => {
       await waitFor(
         'another worker serving the table',
         async () => {
-          const next = await leaseHolder(redis, cluster.prefix, crew2.tableId);
+          const next = await leaseHolder(redis, cluster.prefix, crew.tableId);
           return next !== null && next.workerId !== holder.workerId;
         },
         60_000,
         100,
       );
 
-      await crew2.waitHands(hands + 3, 120_000);
-      const measured = await settleAndMeasure(cluster, redis, records, crew2, totalBefore);
-      expect(measured.unconverged).toEqual([]);
-      expect(measured.lost.problems).toEqual([]);
-      expect(measured.lost.acked).toBeGreaterThan(10);
-      expect(measured.audit).toBe('ok');
-      expect(measured.chipsDelta).toBe(0n);
+      await crew.waitHands(hands + 3, 120_000);
+      await expectNothingLost(crew, totalBefore);
     },
   );
 
@@ -147,35 +144,16 @@ describe('Redis behind Sentinel', () => {
     'the master is killed mid-hand: the Sentinels promote a replica, nothing acked is lost and no chip moves',
     { timeout: 300_000 },
     async () => {
-      const crew3 = await TableCrew.create({
-        lobbyUrl: cluster.lobby!.url,
-        game: 'holdem',
-        limit: 'fl',
-        players: 3,
-        spectators: 1,
-        namePrefix: `fm${randomBytes(3).toString('hex')}`,
-        seed: 21,
-      });
-      crew = crew3;
-      await crew3.waitHands(2, 60_000);
-      const totalBefore = await systemTotal(cluster);
-      const watcher = crew3.members[0]!;
-      await waitFor('a hand in its betting', () => watcher.session.state?.phase === 'betting', 30_000, 5);
-      const hands = crew3.handsCompleted.size;
+      const { crew, totalBefore, hands } = await crewInBetting('fm', 21);
       // The worker the last test killed stays dead: every other process must live through this one.
       const living = cluster.processes().filter((p) => p.alive);
       const { from, to } = await group.killMaster();
       expect(to).not.toBe(from);
 
-      await crew3.waitHands(hands + 3, 120_000);
+      await crew.waitHands(hands + 3, 120_000);
       for (const p of living) expect(p.alive, p.name).toBe(true);
-      const measured = await settleAndMeasure(cluster, redis, records, crew3, totalBefore);
-      expect(measured.unconverged).toEqual([]);
-      expect(measured.lost.problems).toEqual([]);
-      expect(measured.lost.acked).toBeGreaterThan(10);
-      expect(measured.audit).toBe('ok');
-      expect(measured.chipsDelta).toBe(0n);
-      expect(Number(/tcp_port:(\d+)/.exec(await redis.info('server'))?.[1])).toBe(to);
+      await expectNothingLost(crew, totalBefore);
+      expect(await connectedPort()).toBe(to);
     },
   );
 });

@@ -120,7 +120,10 @@ describe('a tournament on the cluster', () => {
       expect(watched.bad).toEqual([]);
       const director = (await directorOf(cluster, id))!;
       expect(director.state.chipsInPlay).toBe(8 * 300);
-      expect(Object.keys(director.tables)).toHaveLength(3);
+      // At least the third table the first late entry opened. A fourth opens when busts broke that
+      // table before the second late entry came and every open table was full again: it depends on
+      // how fast the bots bust, so the count is a floor.
+      expect(Object.keys(director.tables).length).toBeGreaterThanOrEqual(3);
       // Eight entries, eight places, the whole pool paid (eight buy-ins: prizes were set at the close).
       expect(detail.players).toHaveLength(8);
       expect(detail.late_registration_open).toBe(false);

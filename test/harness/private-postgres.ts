@@ -34,6 +34,18 @@ function postgresBin(): string {
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
+/** A temp directory for a server's data, owned by the `postgres` user when this process is root. */
+function serverDirectory(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (isRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+    chmodSync(dir, 0o700);
+  }
+  return dir;
+}
+
 /**
  * A PostgreSQL server of a test's own, for tests that stop or restart Postgres (never the shared one
  * on 5432): a fresh cluster (initdb) in a temp directory on a spare port, trust authentication on
@@ -55,14 +67,8 @@ export class PrivatePostgres {
   }
 
   static async start(): Promise<PrivatePostgres> {
-    const dir = mkdtempSync(join(tmpdir(), 'felt-pg-'));
+    const dir = serverDirectory('felt-pg-');
     const server = new PrivatePostgres(await freePort(), dir);
-    if (isRoot) {
-      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-      chownSync(dir, uid, gid);
-      chmodSync(dir, 0o700);
-    }
     await server.run('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
     await server.startServer();
     return server;
@@ -73,14 +79,8 @@ export class PrivatePostgres {
    * read-only, following every database of the primary, those created later included.
    */
   static async startStandby(primary: PrivatePostgres): Promise<PrivatePostgres> {
-    const dir = mkdtempSync(join(tmpdir(), 'felt-pg-standby-'));
+    const dir = serverDirectory('felt-pg-standby-');
     const server = new PrivatePostgres(await freePort(), dir);
-    if (isRoot) {
-      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-      chownSync(dir, uid, gid);
-      chmodSync(dir, 0o700);
-    }
     await server.run('pg_basebackup', [
       '-h',
       '127.0.0.1',
