@@ -108,12 +108,6 @@ export interface CheckpointSaveOptions {
    * parse the state). Absent: no hand in progress, hand number unknown.
    */
   readonly mark?: { readonly handId: string | null; readonly handNo: number };
-  /**
-   * Buffered events from this table_seq on are dropped before `events` are added: after a save that
-   * failed (the actor rolled back), the store may still hold what it wrote (a reply lost, or a write
-   * not confirmed by the replicas in time), and the table_seqs it used are used again.
-   */
-  readonly supersedeFrom?: number;
 }
 
 /**
@@ -165,7 +159,10 @@ export interface CheckpointStore {
   load(tableId: string): Promise<{ checkpoint: TableCheckpoint; events: BufferedEvent[] } | null>;
   /**
    * Saves the state (already serialized: the actor writes one JSON string per command) and appends
-   * `events` to the table's bounded event buffer, atomically. See CheckpointSaveOptions.
+   * `events` to the table's bounded event buffer, atomically. See CheckpointSaveOptions. A save
+   * whose writer saw it fail may still have been written (its reply lost, its replicas late); the
+   * writer then rolls back and uses those table_seqs again, so a save whose first table_seq the mark
+   * already reached first drops the buffered events from that table_seq on.
    */
   save(
     tableId: string,

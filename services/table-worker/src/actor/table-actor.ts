@@ -134,12 +134,6 @@ export class TableActor {
 
   /** The state of the last successful checkpoint (JSON): what a failed command rolls back to. */
   private saved: string;
-  /**
-   * After a failed save, the first table_seq the rolled-back table will use again: the store may
-   * hold what that save wrote (its reply lost, or its replicas late), and the next save supersedes
-   * those buffered events.
-   */
-  private supersedeFrom: number | undefined;
   /** This table's last publish, still in flight or done (stop waits for it). */
   private publishing: Promise<void> = Promise.resolve();
   /**
@@ -664,15 +658,14 @@ export class TableActor {
       await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, {
         moneyJson: money,
         mark: this.live.checkpointMark(),
-        ...(this.supersedeFrom === undefined ? {} : { supersedeFrom: this.supersedeFrom }),
       });
     } catch (err) {
+      // The store may hold what this save wrote (its reply lost, its replicas late): the next save
+      // supersedes it (CheckpointStore.save).
       this.rollback();
-      this.supersedeFrom = Math.min(this.supersedeFrom ?? Infinity, this.live.tableSeq + 1);
       throw err;
     }
     this.saved = state;
-    this.supersedeFrom = undefined;
   }
 
   /** Back to the last checkpoint, in memory too. */

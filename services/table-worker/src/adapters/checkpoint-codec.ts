@@ -34,6 +34,15 @@ export function encodeCheckpoint(
   return `{"version":1,"tableId":${JSON.stringify(tableId)},"tableSeq":${tableSeq},${epochField}"state":${stateJson}${moneyField}}`;
 }
 
+/**
+ * The first table_seq a save buffers: its first event's, or the one after the state's when it has
+ * none. A store whose mark is already there holds a save its writer counted as failed, and drops
+ * the buffered events from there on before it adds these (CheckpointStore.save).
+ */
+export function firstBuffered(tableSeq: number, events: readonly BufferedEvent[]): number {
+  return events[0]?.tableSeq ?? tableSeq + 1;
+}
+
 export function encodeBufferedEvent(event: BufferedEvent): string {
   return JSON.stringify(event);
 }

@@ -6,7 +6,7 @@ import {
   type TableCheckpoint,
 } from '../ports.js';
 import { EVENT_BUFFER_SIZE, type BufferedEvent } from '../table/event-buffer.js';
-import { decodeCheckpoint, encodeBufferedEvent, encodeCheckpoint } from './checkpoint-codec.js';
+import { decodeCheckpoint, encodeBufferedEvent, encodeCheckpoint, firstBuffered } from './checkpoint-codec.js';
 import { MemoryOwnershipStore } from './memory-ownership.js';
 
 export interface MemoryCheckpointStoreOptions {
@@ -51,15 +51,16 @@ export class MemoryCheckpointStore implements CheckpointStore {
     tableSeq: number,
     stateJson: string,
     events: readonly BufferedEvent[],
-    { moneyJson, fence, mark, supersedeFrom }: CheckpointSaveOptions = {},
+    { moneyJson, fence, mark }: CheckpointSaveOptions = {},
   ): Promise<void> {
     const current = this.ownership.epoch(tableId);
     if (fence && current !== fence.epoch) return Promise.reject(new StaleEpochError(tableId, fence.epoch, current));
     this.texts.set(tableId, encodeCheckpoint(tableId, tableSeq, stateJson, { moneyJson, fence }));
-    if (supersedeFrom !== undefined) {
+    // As the Redis store: a save written though its writer counted it failed is superseded.
+    const from = firstBuffered(tableSeq, events);
+    if ((this.marks.get(tableId)?.tableSeq ?? -1) >= from) {
       const kept = [...(this.buffers.get(tableId) ?? [])];
-      while (kept.length > 0 && (JSON.parse(kept[kept.length - 1]!) as BufferedEvent).tableSeq >= supersedeFrom)
-        kept.pop();
+      while (kept.length > 0 && (JSON.parse(kept[kept.length - 1]!) as BufferedEvent).tableSeq >= from) kept.pop();
       this.buffers.set(tableId, kept);
     }
     if (events.length > 0) {

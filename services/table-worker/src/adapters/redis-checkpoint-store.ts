@@ -7,7 +7,7 @@ import {
   type TableCheckpoint,
 } from '../ports.js';
 import { EVENT_BUFFER_SIZE, type BufferedEvent } from '../table/event-buffer.js';
-import { decodeCheckpoint, encodeBufferedEvent, encodeCheckpoint } from './checkpoint-codec.js';
+import { decodeCheckpoint, encodeBufferedEvent, encodeCheckpoint, firstBuffered } from './checkpoint-codec.js';
 
 /** Idle tables' checkpoints outlive their actors by this long, so table_seq survives a quiet week. */
 const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
@@ -16,9 +16,14 @@ const CHECKPOINT_TTL_SECONDS = 7 * 24 * 3600;
  * One atomic write: the checkpoint, the event buffer and the mark, and only while the table's epoch
  * is the writer's (ARGV[1] empty: an unfenced write, for single-worker tools and tests).
  * KEYS: epoch, checkpoint, events, mark. ARGV: epoch, text, ttl seconds, buffer size, table_seq,
- * hand id ('' for none), last completed hand number ('' when unknown), the table_seq from which
- * buffered events are superseded ('' for none: read only after a failed save), then the events.
+ * hand id ('' for none), last completed hand number ('' when unknown), the first table_seq this save
+ * buffers (its first event's, or table_seq + 1 with none), then the events.
  * Returns {1, epoch} when written, {0, current epoch} when refused.
+ *
+ * A save the writer counted as failed (its reply lost, its replicas late) may still have been written:
+ * the writer rolled back and uses those table_seqs again. The mark tells: when it already names a
+ * table_seq at or past this save's first, the buffered events from that one on are dropped before
+ * this save's are added. A normal save reads the mark and drops nothing.
  */
 const SAVE_SCRIPT = `
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -26,8 +31,8 @@ if ARGV[1] ~= '' and current ~= tonumber(ARGV[1]) then
   return {0, current}
 end
 redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
-if ARGV[8] ~= '' then
-  local from = tonumber(ARGV[8])
+local from = tonumber(ARGV[8])
+if tonumber(redis.call('HGET', KEYS[4], 'tableSeq') or '-1') >= from then
   while true do
     local last = redis.call('LINDEX', KEYS[3], -1)
     if not last then break end
@@ -112,7 +117,7 @@ export class RedisCheckpointStore implements CheckpointStore {
     tableSeq: number,
     stateJson: string,
     events: readonly BufferedEvent[],
-    { moneyJson, fence, mark, supersedeFrom }: CheckpointSaveOptions = {},
+    { moneyJson, fence, mark }: CheckpointSaveOptions = {},
   ): Promise<void> {
     // The envelope around the state the actor serialized once.
     const text = encodeCheckpoint(tableId, tableSeq, stateJson, { moneyJson, fence });
@@ -128,7 +133,7 @@ export class RedisCheckpointStore implements CheckpointStore {
       String(tableSeq),
       mark?.handId ?? '',
       mark !== undefined ? String(mark.handNo) : '',
-      supersedeFrom === undefined ? '' : String(supersedeFrom),
+      String(firstBuffered(tableSeq, events)),
       ...events.map(encodeBufferedEvent),
     );
     if (result[0] !== 1) throw new StaleEpochError(tableId, fence?.epoch ?? 0, Number(result[1]));

@@ -74,17 +74,21 @@ export function describeCheckpointStore(
       expect(loaded?.checkpoint.state).toEqual({ again: true });
     });
 
-    it('a save that supersedes drops the buffered events from that table_seq on, then adds its own', async () => {
+    it('a save at a table_seq the mark already reached drops the buffered events from there on, then adds its own', async () => {
       const { store } = await open();
       await store.save('t', 3, '{}', [event(1), event(2), event(3)]);
       // A save whose answer never came back (or whose replicas were late): the actor rolled back to 3.
       await store.save('t', 5, '{"lost":true}', [event(4, 'u1'), event(5)]);
-      await store.save('t', 4, '{"again":true}', [event(4)], { supersedeFrom: 4 });
+      await store.save('t', 4, '{"again":true}', [event(4)]);
       const loaded = await store.load('t');
       expect(loaded?.events).toEqual([event(1), event(2), event(3), event(4)]);
       expect(loaded?.checkpoint).toMatchObject({ tableSeq: 4, state: { again: true } });
       // Nothing to supersede: nothing dropped.
-      await store.save('t', 5, '{}', [event(5)], { supersedeFrom: 5 });
+      await store.save('t', 5, '{}', [event(5)]);
+      expect((await store.load('t'))?.events.map((e) => e.tableSeq)).toEqual([1, 2, 3, 4, 5]);
+      // Another lost save, then a save with no events at the rolled-back table_seq: dropped all the same.
+      await store.save('t', 7, '{"lost":true}', [event(6), event(7)]);
+      await store.save('t', 5, '{"quiet":true}', []);
       expect((await store.load('t'))?.events.map((e) => e.tableSeq)).toEqual([1, 2, 3, 4, 5]);
     });
 
