@@ -86,14 +86,18 @@ const redis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}` });
 const subRedis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:sub`, maxRetriesPerRequest: null });
 // BullMQ needs maxRetriesPerRequest: null and does not close the connection it is given.
 const queueRedis = createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:queue`, maxRetriesPerRequest: null });
-for (const r of [redis, subRedis, queueRedis])
+/** Replicas that must hold a checkpoint or a queued job before it counts (Redis behind Sentinel). */
+const replicaAcks = { replicas: env.FELT_REDIS_WAIT_REPLICAS, timeoutMs: env.FELT_REDIS_WAIT_MS };
+// WAIT holds its connection until it returns: with replicas asked for, checkpoints get a connection
+// of their own, so leases and publications never queue behind one (the hands queue has its own).
+const checkpointRedis =
+  replicaAcks.replicas > 0 ? createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:checkpoints` }) : redis;
+for (const r of new Set([redis, subRedis, queueRedis, checkpointRedis]))
   r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
 // An evicting Redis could drop a lease, a checkpoint or a queued hand: refuse to run on one.
 await refuseEvictingRedis(redis, logger);
 const subscriber = new ChannelSubscriber(subRedis);
 const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
-/** Replicas that must hold a checkpoint or a queued job before it counts (Redis behind Sentinel). */
-const replicaAcks = { replicas: env.FELT_REDIS_WAIT_REPLICAS, timeoutMs: env.FELT_REDIS_WAIT_MS };
 const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE, replicaAcks);
 // Hand jobs queued and not yet confirmed written: sent again if Redis loses the queue (table-directory.ts).
 const unconfirmed = new UnconfirmedHands();
@@ -143,7 +147,7 @@ const directory = new TableDirectory({
     ...(env.FELT_BOT_BANKROLL_ROOM_MAX > 0 ? { perRoom: BigInt(env.FELT_BOT_BANKROLL_ROOM_MAX) } : {}),
     ...(env.FELT_BOT_BANKROLL_DAILY_MAX > 0 ? { perDay: BigInt(env.FELT_BOT_BANKROLL_DAILY_MAX) } : {}),
   }),
-  checkpoints: new RedisCheckpointStore(redis, prefix, EVENT_BUFFER_SIZE, replicaAcks),
+  checkpoints: new RedisCheckpointStore(checkpointRedis, prefix, EVENT_BUFFER_SIZE, replicaAcks),
   publisher: new RedisEventPublisher(redis, prefix),
   hands: rememberingSentHands(hands, unconfirmed),
   unconfirmed,
@@ -186,7 +190,7 @@ sizeOf.live = () => directory.size;
 const directors = new Directors({
   store: new DbTournamentStore(prisma),
   peers,
-  checkpoints: new RedisCheckpointStore(redis, prefix, EVENT_BUFFER_SIZE, replicaAcks),
+  checkpoints: new RedisCheckpointStore(checkpointRedis, prefix, EVENT_BUFFER_SIZE, replicaAcks),
   ownership,
   owns: (key) => !stopping && ring.ownerOf(key)?.id === env.WORKER_ID,
   clock: systemClock,
@@ -486,6 +490,7 @@ onShutdown(
     await proofChecker.close();
     await prisma.$disconnect();
     await closeRedis(queueRedis);
+    if (checkpointRedis !== redis) await closeRedis(checkpointRedis);
     await closeRedis(subRedis);
     await closeRedis(redis);
     rmSync(tokenFile, { force: true });

@@ -20,13 +20,49 @@ export class ReplicationLagError extends CodedError<'redis_not_replicated'> {
   }
 }
 
+/** One connection's WAITs: the one on the wire, and the next, which every caller until it is sent shares. */
+interface Waits {
+  inFlight: Promise<unknown> | undefined;
+  next: Promise<number> | undefined;
+}
+
+const waitsOf = new WeakMap<Redis, Waits>();
+
 /**
  * Waits (`WAIT`) until `acks.replicas` replicas hold every write this connection sent so far, and
  * throws ReplicationLagError when fewer did within `acks.timeoutMs`. Nothing with no replicas asked.
  * Run it on the connection that made the writes: WAIT counts that client's writes only.
+ *
+ * WAIT blocks its connection until it returns, so the callers share them: one WAIT at a time on a
+ * connection, and every caller that comes while it is out shares the one sent after it (which
+ * covers all their writes). However many tables save at once, a connection waits for at most two
+ * WAITs, not one per save, when the replicas lag.
  */
-export async function replicated(redis: Redis, acks: ReplicaAcks): Promise<void> {
-  if (acks.replicas <= 0) return;
-  const confirmed = await redis.wait(acks.replicas, acks.timeoutMs);
-  if (confirmed < acks.replicas) throw new ReplicationLagError(acks.replicas, confirmed);
+export function replicated(redis: Redis, acks: ReplicaAcks): Promise<void> {
+  if (acks.replicas <= 0) return Promise.resolve();
+  let waits = waitsOf.get(redis);
+  if (waits === undefined) {
+    waits = { inFlight: undefined, next: undefined };
+    waitsOf.set(redis, waits);
+  }
+  if (waits.next === undefined) {
+    const w = waits;
+    const previous = w.inFlight ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(() => {
+        // Sent now: later callers need a WAIT of their own, after this one.
+        w.next = undefined;
+        return redis.wait(acks.replicas, acks.timeoutMs);
+      });
+    w.next = next;
+    w.inFlight = next;
+    void next.then(
+      () => (w.inFlight === next ? (w.inFlight = undefined) : undefined),
+      () => (w.inFlight === next ? (w.inFlight = undefined) : undefined),
+    );
+  }
+  return waits.next!.then((confirmed) => {
+    if (confirmed < acks.replicas) throw new ReplicationLagError(acks.replicas, confirmed);
+  });
 }
