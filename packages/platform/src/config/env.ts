@@ -93,17 +93,17 @@ export const envList = z.string().transform((s) =>
     .filter((x) => x.length > 0),
 );
 
+/** Whether `s` is a URL with one of `schemes` (`'redis:'`, with the colon). */
+function hasScheme(s: string, schemes: readonly string[]): boolean {
+  try {
+    return schemes.includes(new URL(s).protocol);
+  } catch {
+    return false;
+  }
+}
+
 const urlWithScheme = (schemes: readonly string[], example: string) =>
-  z.string().refine(
-    (s) => {
-      try {
-        return schemes.includes(new URL(s).protocol);
-      } catch {
-        return false;
-      }
-    },
-    { message: `expected a URL like ${example}` },
-  );
+  z.string().refine((s) => hasScheme(s, schemes), { message: `expected a URL like ${example}` });
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -120,13 +120,7 @@ export const commonEnv = {
         else throw err;
         return;
       }
-      let scheme = '';
-      try {
-        scheme = new URL(s).protocol;
-      } catch {
-        // not a URL: the message below says what is expected
-      }
-      if (scheme !== 'redis:' && scheme !== 'rediss:') {
+      if (!hasScheme(s, ['redis:', 'rediss:'])) {
         ctx.addIssue({
           code: 'custom',
           message: 'expected a URL like redis://127.0.0.1:6379 or redis+sentinel://127.0.0.1:26379/<master>',
