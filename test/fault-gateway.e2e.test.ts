@@ -11,9 +11,10 @@ import { headerWebSocketFactory, type WebSocketFactory, type WebSocketLike } fro
 import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settleAndMeasure, systemTotal } from '../scripts/chaos/checks.js';
+import { systemTotal } from '../scripts/chaos/checks.js';
 import { DOWNTIME_MS } from '../scripts/chaos/faults.js';
 import { Cluster, type GatewayHandle } from './harness/cluster.js';
+import { expectNothingLost } from './harness/fault-checks.js';
 import { HandRecords } from './harness/privacy.js';
 import { pause, waitFor } from './harness/wait.js';
 import { TableCrew } from './sdk/crew.js';
@@ -120,12 +121,7 @@ describe('a gateway killed with an action in flight', () => {
         expect(player.bot!.actions.filter((a) => a.outcome === 'failed')).toEqual([]);
       }
 
-      const measured = await settleAndMeasure(cluster, redis, records, crew, totalBefore);
-      expect(measured.unconverged).toEqual([]);
-      expect(measured.lost.problems).toEqual([]);
-      expect(measured.lost.acked).toBeGreaterThan(10);
-      expect(measured.audit).toBe('ok');
-      expect(measured.chipsDelta).toBe(0n);
+      await expectNothingLost(cluster, redis, records, crew, totalBefore);
       for (const m of crew.members) expect(m.problems.filter((p) => !p.startsWith('error unavailable'))).toEqual([]);
     },
   );

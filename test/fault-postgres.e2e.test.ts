@@ -8,8 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settleAndMeasure, systemTotal } from '../scripts/chaos/checks.js';
+import { systemTotal } from '../scripts/chaos/checks.js';
 import { Cluster } from './harness/cluster.js';
+import { expectNothingLost } from './harness/fault-checks.js';
 import { LobbyClient } from './harness/lobby-client.js';
 import { PrivatePostgres } from './harness/private-postgres.js';
 import { HandRecords } from './harness/privacy.js';
@@ -94,12 +95,7 @@ describe('Postgres restarted', () => {
       await crew.waitHands(crew.handsCompleted.size + 2, 90_000);
       for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
 
-      const measured = await settleAndMeasure(cluster, redis, records, crew, totalBefore);
-      expect(measured.unconverged).toEqual([]);
-      expect(measured.lost.problems).toEqual([]);
-      expect(measured.lost.acked).toBeGreaterThan(10);
-      expect(measured.audit).toBe('ok');
-      expect(measured.chipsDelta).toBe(0n);
+      await expectNothingLost(cluster, redis, records, crew, totalBefore);
     },
   );
 });

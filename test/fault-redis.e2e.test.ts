@@ -15,6 +15,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleAndMeasure, systemTotal } from '../scripts/chaos/checks.js';
 import { Cluster } from './harness/cluster.js';
+import { expectNothingLost } from './harness/fault-checks.js';
 import { PrivateRedis } from './harness/private-redis.js';
 import { HandRecords } from './harness/privacy.js';
 import { waitFor } from './harness/wait.js';
@@ -91,12 +92,7 @@ describe('Redis restarted with its data', () => {
       await crew.waitHands(hands + 3, 90_000);
       for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
 
-      const measured = await settleAndMeasure(cluster, redis, records, crew, totalBefore);
-      expect(measured.unconverged).toEqual([]);
-      expect(measured.lost.problems).toEqual([]);
-      expect(measured.lost.acked).toBeGreaterThan(10);
-      expect(measured.audit).toBe('ok');
-      expect(measured.chipsDelta).toBe(0n);
+      await expectNothingLost(cluster, redis, records, crew, totalBefore);
     },
   );
 });

@@ -10,8 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { createRedis, type Redis } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settleAndMeasure, systemTotal } from '../scripts/chaos/checks.js';
+import { systemTotal } from '../scripts/chaos/checks.js';
 import { Cluster } from './harness/cluster.js';
+import { expectNothingLost } from './harness/fault-checks.js';
 import { leaseHolder, workerById } from './harness/failover-play.js';
 import { PrivateSentinelGroup } from './harness/private-sentinel.js';
 import { HandRecords } from './harness/privacy.js';
@@ -78,16 +79,6 @@ async function crewInBetting(namePrefix: string, seed: number) {
   return { crew, totalBefore, hands: crew.handsCompleted.size };
 }
 
-/** Every acked action in its hand's record, every client converged, the audit clean, no chip moved. */
-async function expectNothingLost(crew: TableCrew, totalBefore: bigint): Promise<void> {
-  const measured = await settleAndMeasure(cluster, redis, records, crew, totalBefore);
-  expect(measured.unconverged).toEqual([]);
-  expect(measured.lost.problems).toEqual([]);
-  expect(measured.lost.acked).toBeGreaterThan(10);
-  expect(measured.audit).toBe('ok');
-  expect(measured.chipsDelta).toBe(0n);
-}
-
 /** The port of the Redis the test's own connection (through the Sentinels) is on. */
 async function connectedPort(): Promise<number> {
   return Number(/tcp_port:(\d+)/.exec(await redis.info('server'))?.[1]);
@@ -104,7 +95,7 @@ describe('Redis behind Sentinel', () => {
 
       await crew.waitHands(hands + 3, 90_000);
       for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
-      await expectNothingLost(crew, totalBefore);
+      await expectNothingLost(cluster, redis, records, crew, totalBefore);
       // The hands after the failover were played on the new master: it holds the table's checkpoint.
       expect(await redis.exists(`${cluster.prefix}checkpoint:${crew.tableId}`)).toBe(1);
       expect(await connectedPort()).toBe(to);
@@ -136,7 +127,7 @@ describe('Redis behind Sentinel', () => {
       );
 
       await crew.waitHands(hands + 3, 120_000);
-      await expectNothingLost(crew, totalBefore);
+      await expectNothingLost(cluster, redis, records, crew, totalBefore);
     },
   );
 
@@ -152,7 +143,7 @@ describe('Redis behind Sentinel', () => {
 
       await crew.waitHands(hands + 3, 120_000);
       for (const p of living) expect(p.alive, p.name).toBe(true);
-      await expectNothingLost(crew, totalBefore);
+      await expectNothingLost(cluster, redis, records, crew, totalBefore);
       expect(await connectedPort()).toBe(to);
     },
   );
