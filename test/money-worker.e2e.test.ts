@@ -150,7 +150,7 @@ describe('the table worker’s money side, end to end', () => {
       20_000,
       100,
     );
-    const hand = await cluster.db.prisma.hand.findUniqueOrThrow({ where: { handId } });
+    const hand = await cluster.db.prisma.hand.findFirstOrThrow({ where: { handId } });
     const played = await cluster.db.prisma.handPlayer.findFirstOrThrow({ where: { handId, userId: leaver.userId } });
     expect(paid).toMatchObject({ reason: 'leave', lastHandNo: hand.handNo, finalStack: played.finalStack });
     expect(paid.paidAmount).toBe(played.finalStack);
@@ -213,7 +213,7 @@ describe('the table worker’s money side, end to end', () => {
       100,
     );
     // The hand counts: a numbered hands row with its result, and each refund is the stack it left.
-    const hand = await cluster.db.prisma.hand.findUniqueOrThrow({ where: { handId } });
+    const hand = await cluster.db.prisma.hand.findFirstOrThrow({ where: { handId } });
     expect(hand).toMatchObject({ handNo: 1, voidedReason: null });
     const played = await cluster.db.prisma.handPlayer.findMany({ where: { handId } });
     const refunds = await cluster.db.prisma.cashOut.findMany({ where: { roomId: tableId } });

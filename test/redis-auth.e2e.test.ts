@@ -78,7 +78,7 @@ describe('Redis with TLS and an ACL user', () => {
 
     // The hand job went through the queue on that Redis and the persister wrote it.
     const hand = await waitFor('the hand in Postgres', () =>
-      cluster.db.prisma.hand.findUnique({ where: { handId } }).then((h) => h ?? undefined),
+      cluster.db.prisma.hand.findFirst({ where: { handId } }).then((h) => h ?? undefined),
     );
     expect(hand.roomId).toBe(tableId);
     // Every service says Redis answers.

@@ -16,6 +16,8 @@ export * from './money/audit.js';
 export * from './money/bots.js';
 export * from './money/bankroll.js';
 export * from './money/voided-hand.js';
+export * from './money/hand-lookup.js';
+export * from './money/hand-partitions.js';
 export * from './money/tournament.js';
 export * from './money/practice.js';
 export * from './tournament-tables.js';

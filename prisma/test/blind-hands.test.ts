@@ -235,7 +235,7 @@ async function blindRoomStandard(tag: string): Promise<{ jobs: HandJob[] }> {
 
 describe('persisting engine-blind hands', () => {
   async function stored(handId: string) {
-    return db.prisma.hand.findUniqueOrThrow({
+    return db.prisma.hand.findFirstOrThrow({
       where: { handId },
       include: { players: true, cards: { orderBy: { deckIndex: 'asc' } }, actions: true },
     });

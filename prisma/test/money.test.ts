@@ -104,7 +104,7 @@ describe('persisting hands (persistHand)', () => {
     const out = await persistHand(db.prisma, hand);
     expect(out.result).toBe('written');
 
-    const stored = await db.prisma.hand.findUniqueOrThrow({
+    const stored = await db.prisma.hand.findFirstOrThrow({
       where: { handId: job.hand_id },
       include: { players: true, actions: { orderBy: { seq: 'asc' } }, cards: true, pots: true },
     });

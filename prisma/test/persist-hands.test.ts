@@ -96,9 +96,9 @@ describe.each(RUNNERS)('persistHands $name', ({ name, options }) => {
     expect([await cursor(a.roomId), await cursor(b.roomId)]).toEqual([3, 2]);
     // Every row persistHand writes: players, the whole log, every dealt card, pots, ledger entries.
     for (const h of batch) {
-      const row = await db.prisma.hand.findUniqueOrThrow({
+      const row = await db.prisma.hand.findFirstOrThrow({
         where: { handId: h.handId },
-        include: { players: true, actions: true, cards: true, pots: true },
+        include: { players: { orderBy: { seat: 'asc' } }, actions: true, cards: true, pots: true },
       });
       expect(row.handNo).toBe(h.handNo);
       expect(row.players.map((p) => [p.seat, p.userId, p.finalStack])).toEqual(

@@ -166,7 +166,7 @@ export async function lostActions(
  */
 async function waitForJob(cluster: Cluster, records: HandRecords, handId: string) {
   const persisted = async (): Promise<CompletedHandJob | undefined> => {
-    const row = await cluster.db.prisma.hand.findUnique({ where: { handId }, select: { payload: true } });
+    const row = await cluster.db.prisma.hand.findFirst({ where: { handId }, select: { payload: true } });
     return row ? (row.payload as unknown as CompletedHandJob) : undefined;
   };
   try {

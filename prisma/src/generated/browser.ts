@@ -70,8 +70,24 @@ export type LedgerEntry = Prisma.LedgerEntryModel
  * Model Hand
  * A completed hand. The persister writes it, its children and its ledger entries in one transaction;
  * UNIQUE(hand_id) makes a replay a no-op, and rows are immutable (a trigger refuses UPDATE/DELETE).
+ * Partitioned by month of `ended_at` (docs/operations.md, "Hand history: partitions and retention"),
+ * as are its players, actions, cards and pots: their keys hold `ended_at`. A hand id is unique across
+ * partitions through `hand_ids`, a room's hand number through `hand_numbers`, both written by the
+ * insert's trigger. Look a hand up by id through `HandKey`: it names the partition.
  */
 export type Hand = Prisma.HandModel
+/**
+ * Model HandKey
+ * Every hand id, with the `ended_at` that names its partition: one hand per id across partitions.
+ * Written by the trigger on `hands`; immutable but for a retention drop.
+ */
+export type HandKey = Prisma.HandKeyModel
+/**
+ * Model HandNumber
+ * Every numbered hand: one hand per number in a room across partitions. Written by the trigger on
+ * `hands`; immutable but for a retention drop.
+ */
+export type HandNumber = Prisma.HandNumberModel
 /**
  * Model HandPlayer
  * A player dealt into a hand, with the hand's money outcome for them.

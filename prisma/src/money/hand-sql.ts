@@ -173,8 +173,10 @@ export async function readHandContexts(
           'hand_id', h."hand_id", 'room_id', h."room_id", 'hand_no', h."hand_no",
           'players', (SELECT coalesce(json_agg(json_build_object(
               'seat', p."seat", 'user_id', p."user_id", 'final_stack', p."final_stack"::text)), '[]'::json)
-            FROM "hand_players" p WHERE p."hand_id" = h."hand_id"))), '[]'::json)
-        FROM "hands" h WHERE h."hand_id" = ANY(${handIds}::text[])) AS "existing",
+            FROM "hand_players" p WHERE p."hand_id" = h."hand_id" AND p."ended_at" = h."ended_at"))), '[]'::json)
+        -- hand_ids names each hand's partition: one index probe per hand, not one per partition.
+        FROM "hand_ids" k JOIN "hands" h ON h."hand_id" = k."hand_id" AND h."ended_at" = k."ended_at"
+        WHERE k."hand_id" = ANY(${handIds}::text[])) AS "existing",
       (SELECT coalesce(json_agg(json_build_object('id', u."id", 'name', u."name")), '[]'::json)
         FROM "users" u WHERE u."id" = ANY(${userIds}::uuid[])) AS "users",
       (SELECT coalesce(json_agg(json_build_object(
@@ -261,6 +263,7 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
       topUps.push({ id: t.id, applied: t.applied.toString(), hand_no: hand.handNo, settled_at: now.toISOString() });
     }
     const handId = hand.handId;
+    const endedAt = hand.endedAt.toISOString();
     hands.push({
       hand_id: handId,
       room_id: hand.roomId,
@@ -304,6 +307,7 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
     for (const a of hand.actions) {
       actions.push({
         hand_id: handId,
+        ended_at: endedAt,
         seq: a.seq,
         type: a.type,
         seat: a.seat,
@@ -318,6 +322,7 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
     for (const c of hand.cards) {
       cards.push({
         hand_id: handId,
+        ended_at: endedAt,
         deck_index: c.deckIndex,
         card: c.card,
         kind: c.kind,
@@ -329,6 +334,7 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
     for (const p of hand.pots) {
       pots.push({
         hand_id: handId,
+        ended_at: endedAt,
         pot_index: p.index,
         amount: p.amount.toString(),
         level_from: p.from.toString(),
@@ -377,21 +383,24 @@ export async function insertHands(sql: SqlRunner, inserts: readonly HandInsert[]
         "rake_paid" bigint, "final_stack" bigint, "net" bigint, "folded" boolean, "ended_at" timestamptz)
     ),
     "a" AS (
-      INSERT INTO "hand_actions" ("hand_id", "seq", "type", "seat", "street", "amount", "to_amount", "all_in",
-        "timeout", "data")
-      SELECT r.* FROM "d", json_to_recordset("d"."j"->'actions') AS r("hand_id" text, "seq" int, "type" text,
+      INSERT INTO "hand_actions" ("hand_id", "ended_at", "seq", "type", "seat", "street", "amount", "to_amount",
+        "all_in", "timeout", "data")
+      SELECT r.* FROM "d", json_to_recordset("d"."j"->'actions') AS r("hand_id" text, "ended_at" timestamptz,
+        "seq" int, "type" text,
         "seat" int, "street" int, "amount" bigint, "to_amount" bigint, "all_in" boolean, "timeout" boolean,
         "data" jsonb)
     ),
     "c" AS (
-      INSERT INTO "hand_cards" ("hand_id", "deck_index", "card", "kind", "seat", "street", "face_up")
-      SELECT r.* FROM "d", json_to_recordset("d"."j"->'cards') AS r("hand_id" text, "deck_index" int,
+      INSERT INTO "hand_cards" ("hand_id", "ended_at", "deck_index", "card", "kind", "seat", "street", "face_up")
+      SELECT r.* FROM "d", json_to_recordset("d"."j"->'cards') AS r("hand_id" text, "ended_at" timestamptz,
+        "deck_index" int,
         "card" text, "kind" text, "seat" int, "street" int, "face_up" boolean)
     ),
     "pt" AS (
-      INSERT INTO "hand_pots" ("hand_id", "pot_index", "amount", "level_from", "level_to", "eligible", "contested",
-        "rake", "winners")
-      SELECT r.* FROM "d", json_to_recordset("d"."j"->'pots') AS r("hand_id" text, "pot_index" int,
+      INSERT INTO "hand_pots" ("hand_id", "ended_at", "pot_index", "amount", "level_from", "level_to", "eligible",
+        "contested", "rake", "winners")
+      SELECT r.* FROM "d", json_to_recordset("d"."j"->'pots') AS r("hand_id" text, "ended_at" timestamptz,
+        "pot_index" int,
         "amount" bigint, "level_from" bigint, "level_to" bigint, "eligible" int[], "contested" boolean,
         "rake" bigint, "winners" jsonb)
     ),

@@ -21,6 +21,7 @@ import {
 import { isUniqueViolation } from '../pg-error.js';
 import { withPgTransaction, withTransaction, type PgPool } from '../transaction.js';
 import { settleRoomCashOuts, type CashOutOutcome } from './cash-out.js';
+import { ensureHandPartitions, forgetHandPartitionsOn } from './hand-partitions.js';
 import type { NormalizedHand } from './hand-record.js';
 import {
   advanceRoomCursors,
@@ -77,10 +78,12 @@ export async function persistHand(
 ): Promise<PersistResult> {
   const now = options.now ?? (() => new Date());
   try {
+    await ensureHandPartitions(prisma, [hand.endedAt]);
     return await withTransaction(prisma, (tx) => writeHand(tx, hand, now()), {
       retryOn: (err) => isIdempotencyRace(err) || isHandIdRace(err),
     });
   } catch (err) {
+    forgetHandPartitionsOn(prisma, err);
     throw mapLedgerError(err);
   }
 }
@@ -89,7 +92,7 @@ export async function persistHand(
 function isHandIdRace(err: unknown): boolean {
   const e = err as { code?: unknown; meta?: { target?: unknown } };
   if (e?.code === 'P2002' && JSON.stringify(e.meta?.target ?? '').includes('hand_id')) return true;
-  return isUniqueViolation(err, 'hands_hand_id_key');
+  return isUniqueViolation(err, 'hand_ids_pkey');
 }
 
 /** The ledger accounts a plain hand moves: its players' escrows, and the house's rake if any. */
@@ -362,10 +365,15 @@ export async function persistHands(
   let decided = new Map<number, HandBatchOutcome>();
   if (hands.length > 1 || pool) {
     try {
+      await ensureHandPartitions(
+        pool ?? prisma,
+        hands.map((h) => h.endedAt),
+      );
       decided = pool
         ? await withPgTransaction(pool, (client) => writeBatch(pgSql(client), hands, now()), { retryOn })
         : await withTransaction(prisma, (tx) => writeBatch(prismaSql(tx), hands, now()), { retryOn });
-    } catch {
+    } catch (err) {
+      forgetHandPartitionsOn(pool ?? prisma, err);
       decided = new Map();
     }
   }

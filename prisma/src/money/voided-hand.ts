@@ -2,7 +2,10 @@ import { voidedHandJobSchema } from '@felt/platform';
 import type { Prisma, PrismaClient, TxClient } from '../client.js';
 import { HandConflictError, HandRecordInvalidError } from '../errors.js';
 import { HandDealing } from './hand-record.js';
+import { handKey } from './hand-lookup.js';
+import { ensureHandPartitions, forgetHandPartitionsOn } from './hand-partitions.js';
 import { mapLedgerError } from '../ledger.js';
+import { isUniqueViolation } from '../pg-error.js';
 import { withTransaction } from '../transaction.js';
 
 export type VoidedHandResult = {
@@ -37,15 +40,18 @@ export async function persistVoidedHand(prisma: PrismaClient, job: unknown): Pro
   }
   const v = parsed.data;
   try {
+    await ensureHandPartitions(prisma, [new Date(v.voided_at)]);
     return await withTransaction(prisma, (tx) => write(tx, v, job), { retryOn: isHandIdRace });
   } catch (err) {
+    forgetHandPartitionsOn(prisma, err);
     throw mapLedgerError(err);
   }
 }
 
 function isHandIdRace(err: unknown): boolean {
   const e = err as { code?: unknown; meta?: { target?: unknown } };
-  return e?.code === 'P2002' && JSON.stringify(e.meta?.target ?? '').includes('hand_id');
+  if (e?.code === 'P2002' && JSON.stringify(e.meta?.target ?? '').includes('hand_id')) return true;
+  return isUniqueViolation(err, 'hand_ids_pkey');
 }
 
 async function write(
@@ -53,10 +59,8 @@ async function write(
   v: ReturnType<typeof voidedHandJobSchema.parse>,
   raw: unknown,
 ): Promise<VoidedHandResult> {
-  const existing = await tx.hand.findUnique({
-    where: { handId: v.hand_id },
-    select: { roomId: true, voidedReason: true },
-  });
+  const key = await handKey(tx, v.hand_id);
+  const existing = key ? await tx.hand.findUnique({ where: key, select: { roomId: true, voidedReason: true } }) : null;
   if (existing) {
     if (existing.voidedReason === null || existing.roomId !== v.room_id) {
       throw new HandConflictError(v.hand_id, v.room_id, v.hand_no ?? 0, 'persisted as a completed hand');

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@felt/db';
+import { handKey, storedHandRecord, type PrismaClient } from '@felt/db';
 import {
   ExportError,
   Hand,
@@ -53,11 +53,6 @@ const dealingOf = (stored: string): DealingMode =>
   stored === DealingMode.ENGINE_BLIND ? DealingMode.ENGINE_BLIND : DealingMode.STANDARD;
 
 /** hands.payload is the whole job: the record sits in its `payload` or beside the envelope. */
-function recordOf(stored: unknown): Record<string, unknown> {
-  const job = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<string, unknown>;
-  const inner = job.payload;
-  return typeof inner === 'object' && inner !== null && !Array.isArray(inner) && 'format' in inner ? inner : job;
-}
 
 function encodeCursor(endedAt: Date, handId: string): string {
   return Buffer.from(JSON.stringify({ e: endedAt.toISOString(), h: handId })).toString('base64url');
@@ -251,7 +246,7 @@ export class History {
       // Its players dealt it among themselves (each step checked as it was played): there is no seed.
       throw new LobbyError(ApiErrorCode.EXPORT_UNSUPPORTED, 'an engine-blind hand has no seed reveal');
     }
-    const record = recordOf(hand.payload).reveal as Record<string, unknown> | undefined;
+    const record = storedHandRecord(hand.payload).reveal as Record<string, unknown> | undefined;
     const withheld: number[] = [];
     const dealt = hand.cards
       .sort((a, b) => a.deckIndex - b.deckIndex)
@@ -315,15 +310,19 @@ export class History {
 
   private async load(userId: string, handId: string) {
     if (handId.length > 128) throw new LobbyError(ApiErrorCode.HAND_NOT_FOUND, 'no such hand');
-    const hand = await this.prisma.hand.findUnique({
-      where: { handId },
-      include: {
-        players: { orderBy: { seat: 'asc' } },
-        actions: { orderBy: { seq: 'asc' } },
-        cards: { orderBy: { deckIndex: 'asc' } },
-        pots: { orderBy: { potIndex: 'asc' } },
-      },
-    });
+    // hand_ids names the hand's partition; the hand and its rows are then read from it alone.
+    const key = await handKey(this.prisma, handId);
+    const hand =
+      key &&
+      (await this.prisma.hand.findUnique({
+        where: key,
+        include: {
+          players: { orderBy: { seat: 'asc' } },
+          actions: { orderBy: { seq: 'asc' } },
+          cards: { orderBy: { deckIndex: 'asc' } },
+          pots: { orderBy: { potIndex: 'asc' } },
+        },
+      }));
     const me = hand?.players.find((p) => p.userId === userId);
     // Hands a user was not dealt into are not theirs to read: the same answer as a missing hand.
     if (!hand || !me) throw new LobbyError(ApiErrorCode.HAND_NOT_FOUND, 'no such hand among yours');
@@ -336,7 +335,7 @@ export class History {
     if (loaded.hand.voidedReason !== null) {
       throw new LobbyError(ApiErrorCode.EXPORT_UNSUPPORTED, 'a voided hand has no play to export');
     }
-    const json = recordOf(loaded.hand.payload).hand;
+    const json = storedHandRecord(loaded.hand.payload).hand;
     let engineHand: Hand;
     try {
       engineHand = Hand.fromJSON(json);

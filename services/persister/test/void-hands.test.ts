@@ -120,7 +120,7 @@ describe('voided hands in the persister (real Redis, BullMQ and Postgres)', () =
     const v = await queue.add(MoneyJobName.HAND_VOIDED, voided, voidedHandJobOptions(voided.hand_id));
     expect(v.id).toBe(voided.hand_id);
     expect(await v.waitUntilFinished(events, 10_000)).toEqual({ kind: 'hand', result: 'written' });
-    const row = await db.prisma.hand.findUniqueOrThrow({
+    const row = await db.prisma.hand.findFirstOrThrow({
       where: { handId: voided.hand_id },
       include: { players: { orderBy: { seat: 'asc' } }, pots: true, actions: true, cards: true },
     });
@@ -169,7 +169,7 @@ describe('voided hands in the persister (real Redis, BullMQ and Postgres)', () =
     const voided = async (job: VoidedHandJob) => {
       const added = await queue.add(MoneyJobName.HAND_VOIDED, job, voidedHandJobOptions(job.hand_id));
       expect(await added.waitUntilFinished(events, 10_000)).toEqual({ kind: 'hand', result: 'written' });
-      return db.prisma.hand.findUniqueOrThrow({
+      return db.prisma.hand.findFirstOrThrow({
         where: { handId: job.hand_id },
         include: { players: { orderBy: { seat: 'asc' } }, pots: true, actions: true, cards: true },
       });
@@ -290,7 +290,7 @@ describe('voided hands in the persister (real Redis, BullMQ and Postgres)', () =
     const job = await queue.add(MoneyJobName.HAND_VOIDED, voided, voidedHandJobOptions(voided.hand_id));
     await expect(job.waitUntilFinished(events, 10_000)).rejects.toThrow(/hand_conflict/);
     expect((await queue.getJob(job.id!))?.attemptsMade).toBe(1);
-    const stored = await db.prisma.hand.findUniqueOrThrow({ where: { handId: hand1.hand_id } });
+    const stored = await db.prisma.hand.findFirstOrThrow({ where: { handId: hand1.hand_id } });
     expect(stored).toMatchObject({ handNo: 1, voidedReason: null });
   });
 });

@@ -407,6 +407,8 @@ export const ModelName = {
   LedgerTransaction: 'LedgerTransaction',
   LedgerEntry: 'LedgerEntry',
   Hand: 'Hand',
+  HandKey: 'HandKey',
+  HandNumber: 'HandNumber',
   HandPlayer: 'HandPlayer',
   HandAction: 'HandAction',
   HandCard: 'HandCard',
@@ -432,7 +434,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "user" | "session" | "room" | "membership" | "waitlistEntry" | "ledgerAccount" | "wallet" | "ledgerTransaction" | "ledgerEntry" | "hand" | "handPlayer" | "handAction" | "handCard" | "handPot" | "topUp" | "cashOut" | "moneyIncident" | "tournament" | "tournamentEntry" | "tournamentTable"
+    modelProps: "user" | "session" | "room" | "membership" | "waitlistEntry" | "ledgerAccount" | "wallet" | "ledgerTransaction" | "ledgerEntry" | "hand" | "handKey" | "handNumber" | "handPlayer" | "handAction" | "handCard" | "handPot" | "topUp" | "cashOut" | "moneyIncident" | "tournament" | "tournamentEntry" | "tournamentTable"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1173,6 +1175,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.HandCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.HandCountAggregateOutputType> | number
+        }
+      }
+    }
+    HandKey: {
+      payload: Prisma.$HandKeyPayload<ExtArgs>
+      fields: Prisma.HandKeyFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HandKeyFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HandKeyFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload>
+        }
+        findFirst: {
+          args: Prisma.HandKeyFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HandKeyFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload>
+        }
+        findMany: {
+          args: Prisma.HandKeyFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload>[]
+        }
+        create: {
+          args: Prisma.HandKeyCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload>
+        }
+        createMany: {
+          args: Prisma.HandKeyCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HandKeyCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload>[]
+        }
+        delete: {
+          args: Prisma.HandKeyDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload>
+        }
+        update: {
+          args: Prisma.HandKeyUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload>
+        }
+        deleteMany: {
+          args: Prisma.HandKeyDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HandKeyUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HandKeyUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload>[]
+        }
+        upsert: {
+          args: Prisma.HandKeyUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandKeyPayload>
+        }
+        aggregate: {
+          args: Prisma.HandKeyAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHandKey>
+        }
+        groupBy: {
+          args: Prisma.HandKeyGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandKeyGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HandKeyCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandKeyCountAggregateOutputType> | number
+        }
+      }
+    }
+    HandNumber: {
+      payload: Prisma.$HandNumberPayload<ExtArgs>
+      fields: Prisma.HandNumberFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HandNumberFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HandNumberFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload>
+        }
+        findFirst: {
+          args: Prisma.HandNumberFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HandNumberFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload>
+        }
+        findMany: {
+          args: Prisma.HandNumberFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload>[]
+        }
+        create: {
+          args: Prisma.HandNumberCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload>
+        }
+        createMany: {
+          args: Prisma.HandNumberCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HandNumberCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload>[]
+        }
+        delete: {
+          args: Prisma.HandNumberDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload>
+        }
+        update: {
+          args: Prisma.HandNumberUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload>
+        }
+        deleteMany: {
+          args: Prisma.HandNumberDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HandNumberUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HandNumberUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload>[]
+        }
+        upsert: {
+          args: Prisma.HandNumberUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HandNumberPayload>
+        }
+        aggregate: {
+          args: Prisma.HandNumberAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHandNumber>
+        }
+        groupBy: {
+          args: Prisma.HandNumberGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandNumberGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HandNumberCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HandNumberCountAggregateOutputType> | number
         }
       }
     }
@@ -2077,7 +2227,6 @@ export type LedgerEntryScalarFieldEnum = (typeof LedgerEntryScalarFieldEnum)[key
 
 
 export const HandScalarFieldEnum = {
-  id: 'id',
   handId: 'handId',
   roomId: 'roomId',
   handNo: 'handNo',
@@ -2105,6 +2254,23 @@ export const HandScalarFieldEnum = {
 export type HandScalarFieldEnum = (typeof HandScalarFieldEnum)[keyof typeof HandScalarFieldEnum]
 
 
+export const HandKeyScalarFieldEnum = {
+  handId: 'handId',
+  endedAt: 'endedAt'
+} as const
+
+export type HandKeyScalarFieldEnum = (typeof HandKeyScalarFieldEnum)[keyof typeof HandKeyScalarFieldEnum]
+
+
+export const HandNumberScalarFieldEnum = {
+  roomId: 'roomId',
+  handNo: 'handNo',
+  handId: 'handId'
+} as const
+
+export type HandNumberScalarFieldEnum = (typeof HandNumberScalarFieldEnum)[keyof typeof HandNumberScalarFieldEnum]
+
+
 export const HandPlayerScalarFieldEnum = {
   handId: 'handId',
   seat: 'seat',
@@ -2126,6 +2292,7 @@ export type HandPlayerScalarFieldEnum = (typeof HandPlayerScalarFieldEnum)[keyof
 
 export const HandActionScalarFieldEnum = {
   handId: 'handId',
+  endedAt: 'endedAt',
   seq: 'seq',
   type: 'type',
   seat: 'seat',
@@ -2142,6 +2309,7 @@ export type HandActionScalarFieldEnum = (typeof HandActionScalarFieldEnum)[keyof
 
 export const HandCardScalarFieldEnum = {
   handId: 'handId',
+  endedAt: 'endedAt',
   deckIndex: 'deckIndex',
   card: 'card',
   kind: 'kind',
@@ -2155,6 +2323,7 @@ export type HandCardScalarFieldEnum = (typeof HandCardScalarFieldEnum)[keyof typ
 
 export const HandPotScalarFieldEnum = {
   handId: 'handId',
+  endedAt: 'endedAt',
   potIndex: 'potIndex',
   amount: 'amount',
   levelFrom: 'levelFrom',
@@ -2705,6 +2874,8 @@ export type GlobalOmitConfig = {
   ledgerTransaction?: Prisma.LedgerTransactionOmit
   ledgerEntry?: Prisma.LedgerEntryOmit
   hand?: Prisma.HandOmit
+  handKey?: Prisma.HandKeyOmit
+  handNumber?: Prisma.HandNumberOmit
   handPlayer?: Prisma.HandPlayerOmit
   handAction?: Prisma.HandActionOmit
   handCard?: Prisma.HandCardOmit

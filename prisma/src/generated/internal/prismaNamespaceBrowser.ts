@@ -61,6 +61,8 @@ export const ModelName = {
   LedgerTransaction: 'LedgerTransaction',
   LedgerEntry: 'LedgerEntry',
   Hand: 'Hand',
+  HandKey: 'HandKey',
+  HandNumber: 'HandNumber',
   HandPlayer: 'HandPlayer',
   HandAction: 'HandAction',
   HandCard: 'HandCard',
@@ -211,7 +213,6 @@ export type LedgerEntryScalarFieldEnum = (typeof LedgerEntryScalarFieldEnum)[key
 
 
 export const HandScalarFieldEnum = {
-  id: 'id',
   handId: 'handId',
   roomId: 'roomId',
   handNo: 'handNo',
@@ -239,6 +240,23 @@ export const HandScalarFieldEnum = {
 export type HandScalarFieldEnum = (typeof HandScalarFieldEnum)[keyof typeof HandScalarFieldEnum]
 
 
+export const HandKeyScalarFieldEnum = {
+  handId: 'handId',
+  endedAt: 'endedAt'
+} as const
+
+export type HandKeyScalarFieldEnum = (typeof HandKeyScalarFieldEnum)[keyof typeof HandKeyScalarFieldEnum]
+
+
+export const HandNumberScalarFieldEnum = {
+  roomId: 'roomId',
+  handNo: 'handNo',
+  handId: 'handId'
+} as const
+
+export type HandNumberScalarFieldEnum = (typeof HandNumberScalarFieldEnum)[keyof typeof HandNumberScalarFieldEnum]
+
+
 export const HandPlayerScalarFieldEnum = {
   handId: 'handId',
   seat: 'seat',
@@ -260,6 +278,7 @@ export type HandPlayerScalarFieldEnum = (typeof HandPlayerScalarFieldEnum)[keyof
 
 export const HandActionScalarFieldEnum = {
   handId: 'handId',
+  endedAt: 'endedAt',
   seq: 'seq',
   type: 'type',
   seat: 'seat',
@@ -276,6 +295,7 @@ export type HandActionScalarFieldEnum = (typeof HandActionScalarFieldEnum)[keyof
 
 export const HandCardScalarFieldEnum = {
   handId: 'handId',
+  endedAt: 'endedAt',
   deckIndex: 'deckIndex',
   card: 'card',
   kind: 'kind',
@@ -289,6 +309,7 @@ export type HandCardScalarFieldEnum = (typeof HandCardScalarFieldEnum)[keyof typ
 
 export const HandPotScalarFieldEnum = {
   handId: 'handId',
+  endedAt: 'endedAt',
   potIndex: 'potIndex',
   amount: 'amount',
   levelFrom: 'levelFrom',

@@ -16,6 +16,10 @@ import type * as Prisma from "../internal/prismaNamespace.js"
  * Model Hand
  * A completed hand. The persister writes it, its children and its ledger entries in one transaction;
  * UNIQUE(hand_id) makes a replay a no-op, and rows are immutable (a trigger refuses UPDATE/DELETE).
+ * Partitioned by month of `ended_at` (docs/operations.md, "Hand history: partitions and retention"),
+ * as are its players, actions, cards and pots: their keys hold `ended_at`. A hand id is unique across
+ * partitions through `hand_ids`, a room's hand number through `hand_numbers`, both written by the
+ * insert's trigger. Look a hand up by id through `HandKey`: it names the partition.
  */
 export type HandModel = runtime.Types.Result.DefaultSelection<Prisma.$HandPayload>
 
@@ -42,7 +46,6 @@ export type HandSumAggregateOutputType = {
 }
 
 export type HandMinAggregateOutputType = {
-  id: string | null
   handId: string | null
   roomId: string | null
   handNo: number | null
@@ -64,7 +67,6 @@ export type HandMinAggregateOutputType = {
 }
 
 export type HandMaxAggregateOutputType = {
-  id: string | null
   handId: string | null
   roomId: string | null
   handNo: number | null
@@ -86,7 +88,6 @@ export type HandMaxAggregateOutputType = {
 }
 
 export type HandCountAggregateOutputType = {
-  id: number
   handId: number
   roomId: number
   handNo: number
@@ -128,7 +129,6 @@ export type HandSumAggregateInputType = {
 }
 
 export type HandMinAggregateInputType = {
-  id?: true
   handId?: true
   roomId?: true
   handNo?: true
@@ -150,7 +150,6 @@ export type HandMinAggregateInputType = {
 }
 
 export type HandMaxAggregateInputType = {
-  id?: true
   handId?: true
   roomId?: true
   handNo?: true
@@ -172,7 +171,6 @@ export type HandMaxAggregateInputType = {
 }
 
 export type HandCountAggregateInputType = {
-  id?: true
   handId?: true
   roomId?: true
   handNo?: true
@@ -285,7 +283,6 @@ export type HandGroupByArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
 }
 
 export type HandGroupByOutputType = {
-  id: string
   handId: string
   roomId: string
   handNo: number | null
@@ -334,7 +331,6 @@ export type HandWhereInput = {
   AND?: Prisma.HandWhereInput | Prisma.HandWhereInput[]
   OR?: Prisma.HandWhereInput[]
   NOT?: Prisma.HandWhereInput | Prisma.HandWhereInput[]
-  id?: Prisma.UuidFilter<"Hand"> | string
   handId?: Prisma.StringFilter<"Hand"> | string
   roomId?: Prisma.UuidFilter<"Hand"> | string
   handNo?: Prisma.IntNullableFilter<"Hand"> | number | null
@@ -365,7 +361,6 @@ export type HandWhereInput = {
 }
 
 export type HandOrderByWithRelationInput = {
-  id?: Prisma.SortOrder
   handId?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
   handNo?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -396,12 +391,11 @@ export type HandOrderByWithRelationInput = {
 }
 
 export type HandWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
-  handId?: string
-  roomId_handNo?: Prisma.HandRoomIdHandNoCompoundUniqueInput
+  handId_endedAt?: Prisma.HandHandIdEndedAtCompoundUniqueInput
   AND?: Prisma.HandWhereInput | Prisma.HandWhereInput[]
   OR?: Prisma.HandWhereInput[]
   NOT?: Prisma.HandWhereInput | Prisma.HandWhereInput[]
+  handId?: Prisma.StringFilter<"Hand"> | string
   roomId?: Prisma.UuidFilter<"Hand"> | string
   handNo?: Prisma.IntNullableFilter<"Hand"> | number | null
   game?: Prisma.StringFilter<"Hand"> | string
@@ -428,10 +422,9 @@ export type HandWhereUniqueInput = Prisma.AtLeast<{
   actions?: Prisma.HandActionListRelationFilter
   cards?: Prisma.HandCardListRelationFilter
   pots?: Prisma.HandPotListRelationFilter
-}, "id" | "handId" | "roomId_handNo">
+}, "handId_endedAt">
 
 export type HandOrderByWithAggregationInput = {
-  id?: Prisma.SortOrder
   handId?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
   handNo?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -465,7 +458,6 @@ export type HandScalarWhereWithAggregatesInput = {
   AND?: Prisma.HandScalarWhereWithAggregatesInput | Prisma.HandScalarWhereWithAggregatesInput[]
   OR?: Prisma.HandScalarWhereWithAggregatesInput[]
   NOT?: Prisma.HandScalarWhereWithAggregatesInput | Prisma.HandScalarWhereWithAggregatesInput[]
-  id?: Prisma.UuidWithAggregatesFilter<"Hand"> | string
   handId?: Prisma.StringWithAggregatesFilter<"Hand"> | string
   roomId?: Prisma.UuidWithAggregatesFilter<"Hand"> | string
   handNo?: Prisma.IntNullableWithAggregatesFilter<"Hand"> | number | null
@@ -491,7 +483,6 @@ export type HandScalarWhereWithAggregatesInput = {
 }
 
 export type HandCreateInput = {
-  id?: string
   handId: string
   handNo?: number | null
   game: string
@@ -521,7 +512,6 @@ export type HandCreateInput = {
 }
 
 export type HandUncheckedCreateInput = {
-  id?: string
   handId: string
   roomId: string
   handNo?: number | null
@@ -551,7 +541,6 @@ export type HandUncheckedCreateInput = {
 }
 
 export type HandUpdateInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   game?: Prisma.StringFieldUpdateOperationsInput | string
@@ -581,7 +570,6 @@ export type HandUpdateInput = {
 }
 
 export type HandUncheckedUpdateInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   roomId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -611,7 +599,6 @@ export type HandUncheckedUpdateInput = {
 }
 
 export type HandCreateManyInput = {
-  id?: string
   handId: string
   roomId: string
   handNo?: number | null
@@ -637,7 +624,6 @@ export type HandCreateManyInput = {
 }
 
 export type HandUpdateManyMutationInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   game?: Prisma.StringFieldUpdateOperationsInput | string
@@ -662,7 +648,6 @@ export type HandUpdateManyMutationInput = {
 }
 
 export type HandUncheckedUpdateManyInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   roomId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -705,13 +690,12 @@ export type StringNullableListFilter<$PrismaModel = never> = {
   isEmpty?: boolean
 }
 
-export type HandRoomIdHandNoCompoundUniqueInput = {
-  roomId: string
-  handNo: number
+export type HandHandIdEndedAtCompoundUniqueInput = {
+  handId: string
+  endedAt: Date | string
 }
 
 export type HandCountOrderByAggregateInput = {
-  id?: Prisma.SortOrder
   handId?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
   handNo?: Prisma.SortOrder
@@ -744,7 +728,6 @@ export type HandAvgOrderByAggregateInput = {
 }
 
 export type HandMaxOrderByAggregateInput = {
-  id?: Prisma.SortOrder
   handId?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
   handNo?: Prisma.SortOrder
@@ -766,7 +749,6 @@ export type HandMaxOrderByAggregateInput = {
 }
 
 export type HandMinOrderByAggregateInput = {
-  id?: Prisma.SortOrder
   handId?: Prisma.SortOrder
   roomId?: Prisma.SortOrder
   handNo?: Prisma.SortOrder
@@ -915,7 +897,6 @@ export type HandUpdateOneRequiredWithoutPotsNestedInput = {
 }
 
 export type HandCreateWithoutRoomInput = {
-  id?: string
   handId: string
   handNo?: number | null
   game: string
@@ -944,7 +925,6 @@ export type HandCreateWithoutRoomInput = {
 }
 
 export type HandUncheckedCreateWithoutRoomInput = {
-  id?: string
   handId: string
   handNo?: number | null
   game: string
@@ -1002,7 +982,6 @@ export type HandScalarWhereInput = {
   AND?: Prisma.HandScalarWhereInput | Prisma.HandScalarWhereInput[]
   OR?: Prisma.HandScalarWhereInput[]
   NOT?: Prisma.HandScalarWhereInput | Prisma.HandScalarWhereInput[]
-  id?: Prisma.UuidFilter<"Hand"> | string
   handId?: Prisma.StringFilter<"Hand"> | string
   roomId?: Prisma.UuidFilter<"Hand"> | string
   handNo?: Prisma.IntNullableFilter<"Hand"> | number | null
@@ -1028,7 +1007,6 @@ export type HandScalarWhereInput = {
 }
 
 export type HandCreateWithoutPlayersInput = {
-  id?: string
   handId: string
   handNo?: number | null
   game: string
@@ -1057,7 +1035,6 @@ export type HandCreateWithoutPlayersInput = {
 }
 
 export type HandUncheckedCreateWithoutPlayersInput = {
-  id?: string
   handId: string
   roomId: string
   handNo?: number | null
@@ -1102,7 +1079,6 @@ export type HandUpdateToOneWithWhereWithoutPlayersInput = {
 }
 
 export type HandUpdateWithoutPlayersInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   game?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1131,7 +1107,6 @@ export type HandUpdateWithoutPlayersInput = {
 }
 
 export type HandUncheckedUpdateWithoutPlayersInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   roomId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -1160,7 +1135,6 @@ export type HandUncheckedUpdateWithoutPlayersInput = {
 }
 
 export type HandCreateWithoutActionsInput = {
-  id?: string
   handId: string
   handNo?: number | null
   game: string
@@ -1189,7 +1163,6 @@ export type HandCreateWithoutActionsInput = {
 }
 
 export type HandUncheckedCreateWithoutActionsInput = {
-  id?: string
   handId: string
   roomId: string
   handNo?: number | null
@@ -1234,7 +1207,6 @@ export type HandUpdateToOneWithWhereWithoutActionsInput = {
 }
 
 export type HandUpdateWithoutActionsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   game?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1263,7 +1235,6 @@ export type HandUpdateWithoutActionsInput = {
 }
 
 export type HandUncheckedUpdateWithoutActionsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   roomId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -1292,7 +1263,6 @@ export type HandUncheckedUpdateWithoutActionsInput = {
 }
 
 export type HandCreateWithoutCardsInput = {
-  id?: string
   handId: string
   handNo?: number | null
   game: string
@@ -1321,7 +1291,6 @@ export type HandCreateWithoutCardsInput = {
 }
 
 export type HandUncheckedCreateWithoutCardsInput = {
-  id?: string
   handId: string
   roomId: string
   handNo?: number | null
@@ -1366,7 +1335,6 @@ export type HandUpdateToOneWithWhereWithoutCardsInput = {
 }
 
 export type HandUpdateWithoutCardsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   game?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1395,7 +1363,6 @@ export type HandUpdateWithoutCardsInput = {
 }
 
 export type HandUncheckedUpdateWithoutCardsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   roomId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -1424,7 +1391,6 @@ export type HandUncheckedUpdateWithoutCardsInput = {
 }
 
 export type HandCreateWithoutPotsInput = {
-  id?: string
   handId: string
   handNo?: number | null
   game: string
@@ -1453,7 +1419,6 @@ export type HandCreateWithoutPotsInput = {
 }
 
 export type HandUncheckedCreateWithoutPotsInput = {
-  id?: string
   handId: string
   roomId: string
   handNo?: number | null
@@ -1498,7 +1463,6 @@ export type HandUpdateToOneWithWhereWithoutPotsInput = {
 }
 
 export type HandUpdateWithoutPotsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   game?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1527,7 +1491,6 @@ export type HandUpdateWithoutPotsInput = {
 }
 
 export type HandUncheckedUpdateWithoutPotsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   roomId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -1556,7 +1519,6 @@ export type HandUncheckedUpdateWithoutPotsInput = {
 }
 
 export type HandCreateManyRoomInput = {
-  id?: string
   handId: string
   handNo?: number | null
   game: string
@@ -1581,7 +1543,6 @@ export type HandCreateManyRoomInput = {
 }
 
 export type HandUpdateWithoutRoomInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   game?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1610,7 +1571,6 @@ export type HandUpdateWithoutRoomInput = {
 }
 
 export type HandUncheckedUpdateWithoutRoomInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   game?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1639,7 +1599,6 @@ export type HandUncheckedUpdateWithoutRoomInput = {
 }
 
 export type HandUncheckedUpdateManyWithoutRoomInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
   handId?: Prisma.StringFieldUpdateOperationsInput | string
   handNo?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   game?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1722,7 +1681,6 @@ export type HandCountOutputTypeCountPotsArgs<ExtArgs extends runtime.Types.Exten
 
 
 export type HandSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
-  id?: boolean
   handId?: boolean
   roomId?: boolean
   handNo?: boolean
@@ -1754,7 +1712,6 @@ export type HandSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
 }, ExtArgs["result"]["hand"]>
 
 export type HandSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
-  id?: boolean
   handId?: boolean
   roomId?: boolean
   handNo?: boolean
@@ -1781,7 +1738,6 @@ export type HandSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
 }, ExtArgs["result"]["hand"]>
 
 export type HandSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
-  id?: boolean
   handId?: boolean
   roomId?: boolean
   handNo?: boolean
@@ -1808,7 +1764,6 @@ export type HandSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
 }, ExtArgs["result"]["hand"]>
 
 export type HandSelectScalar = {
-  id?: boolean
   handId?: boolean
   roomId?: boolean
   handNo?: boolean
@@ -1833,7 +1788,7 @@ export type HandSelectScalar = {
   voidedReason?: boolean
 }
 
-export type HandOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "handId" | "roomId" | "handNo" | "game" | "limit" | "blinds" | "startedAt" | "endedAt" | "payload" | "createdAt" | "button" | "dealing" | "seedCommit" | "serverSeed" | "clientSeeds" | "deckSeed" | "derivation" | "deckKind" | "board" | "potTotal" | "rake" | "voidedReason", ExtArgs["result"]["hand"]>
+export type HandOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"handId" | "roomId" | "handNo" | "game" | "limit" | "blinds" | "startedAt" | "endedAt" | "payload" | "createdAt" | "button" | "dealing" | "seedCommit" | "serverSeed" | "clientSeeds" | "deckSeed" | "derivation" | "deckKind" | "board" | "potTotal" | "rake" | "voidedReason", ExtArgs["result"]["hand"]>
 export type HandInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   room?: boolean | Prisma.RoomDefaultArgs<ExtArgs>
   players?: boolean | Prisma.Hand$playersArgs<ExtArgs>
@@ -1859,7 +1814,6 @@ export type $HandPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     pots: Prisma.$HandPotPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
-    id: string
     /**
      * The hand id the worker assigned (also the BullMQ job id).
      */
@@ -1996,8 +1950,8 @@ export interface HandDelegate<ExtArgs extends runtime.Types.Extensions.InternalA
    * // Get first 10 Hands
    * const hands = await prisma.hand.findMany({ take: 10 })
    * 
-   * // Only select the `id`
-   * const handWithIdOnly = await prisma.hand.findMany({ select: { id: true } })
+   * // Only select the `handId`
+   * const handWithHandIdOnly = await prisma.hand.findMany({ select: { handId: true } })
    * 
    */
   findMany<T extends HandFindManyArgs>(args?: Prisma.SelectSubset<T, HandFindManyArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HandPayload<ExtArgs>, T, "findMany", GlobalOmitOptions>>
@@ -2041,9 +1995,9 @@ export interface HandDelegate<ExtArgs extends runtime.Types.Extensions.InternalA
    *   ]
    * })
    * 
-   * // Create many Hands and only return the `id`
-   * const handWithIdOnly = await prisma.hand.createManyAndReturn({
-   *   select: { id: true },
+   * // Create many Hands and only return the `handId`
+   * const handWithHandIdOnly = await prisma.hand.createManyAndReturn({
+   *   select: { handId: true },
    *   data: [
    *     // ... provide data here
    *   ]
@@ -2132,9 +2086,9 @@ export interface HandDelegate<ExtArgs extends runtime.Types.Extensions.InternalA
    *   ]
    * })
    * 
-   * // Update zero or more Hands and only return the `id`
-   * const handWithIdOnly = await prisma.hand.updateManyAndReturn({
-   *   select: { id: true },
+   * // Update zero or more Hands and only return the `handId`
+   * const handWithHandIdOnly = await prisma.hand.updateManyAndReturn({
+   *   select: { handId: true },
    *   where: {
    *     // ... provide filter here
    *   },
@@ -2341,7 +2295,6 @@ export interface Prisma__HandClient<T, Null = never, ExtArgs extends runtime.Typ
  * Fields of the Hand model
  */
 export interface HandFieldRefs {
-  readonly id: Prisma.FieldRef<"Hand", 'String'>
   readonly handId: Prisma.FieldRef<"Hand", 'String'>
   readonly roomId: Prisma.FieldRef<"Hand", 'String'>
   readonly handNo: Prisma.FieldRef<"Hand", 'Int'>

@@ -44,6 +44,7 @@ export type HandActionSumAggregateOutputType = {
 
 export type HandActionMinAggregateOutputType = {
   handId: string | null
+  endedAt: Date | null
   seq: number | null
   type: string | null
   seat: number | null
@@ -56,6 +57,7 @@ export type HandActionMinAggregateOutputType = {
 
 export type HandActionMaxAggregateOutputType = {
   handId: string | null
+  endedAt: Date | null
   seq: number | null
   type: string | null
   seat: number | null
@@ -68,6 +70,7 @@ export type HandActionMaxAggregateOutputType = {
 
 export type HandActionCountAggregateOutputType = {
   handId: number
+  endedAt: number
   seq: number
   type: number
   seat: number
@@ -99,6 +102,7 @@ export type HandActionSumAggregateInputType = {
 
 export type HandActionMinAggregateInputType = {
   handId?: true
+  endedAt?: true
   seq?: true
   type?: true
   seat?: true
@@ -111,6 +115,7 @@ export type HandActionMinAggregateInputType = {
 
 export type HandActionMaxAggregateInputType = {
   handId?: true
+  endedAt?: true
   seq?: true
   type?: true
   seat?: true
@@ -123,6 +128,7 @@ export type HandActionMaxAggregateInputType = {
 
 export type HandActionCountAggregateInputType = {
   handId?: true
+  endedAt?: true
   seq?: true
   type?: true
   seat?: true
@@ -223,6 +229,7 @@ export type HandActionGroupByArgs<ExtArgs extends runtime.Types.Extensions.Inter
 
 export type HandActionGroupByOutputType = {
   handId: string
+  endedAt: Date
   seq: number
   type: string
   seat: number | null
@@ -259,6 +266,7 @@ export type HandActionWhereInput = {
   OR?: Prisma.HandActionWhereInput[]
   NOT?: Prisma.HandActionWhereInput | Prisma.HandActionWhereInput[]
   handId?: Prisma.StringFilter<"HandAction"> | string
+  endedAt?: Prisma.DateTimeFilter<"HandAction"> | Date | string
   seq?: Prisma.IntFilter<"HandAction"> | number
   type?: Prisma.StringFilter<"HandAction"> | string
   seat?: Prisma.IntNullableFilter<"HandAction"> | number | null
@@ -273,6 +281,7 @@ export type HandActionWhereInput = {
 
 export type HandActionOrderByWithRelationInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   type?: Prisma.SortOrder
   seat?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -286,11 +295,12 @@ export type HandActionOrderByWithRelationInput = {
 }
 
 export type HandActionWhereUniqueInput = Prisma.AtLeast<{
-  handId_seq?: Prisma.HandActionHandIdSeqCompoundUniqueInput
+  handId_endedAt_seq?: Prisma.HandActionHandIdEndedAtSeqCompoundUniqueInput
   AND?: Prisma.HandActionWhereInput | Prisma.HandActionWhereInput[]
   OR?: Prisma.HandActionWhereInput[]
   NOT?: Prisma.HandActionWhereInput | Prisma.HandActionWhereInput[]
   handId?: Prisma.StringFilter<"HandAction"> | string
+  endedAt?: Prisma.DateTimeFilter<"HandAction"> | Date | string
   seq?: Prisma.IntFilter<"HandAction"> | number
   type?: Prisma.StringFilter<"HandAction"> | string
   seat?: Prisma.IntNullableFilter<"HandAction"> | number | null
@@ -301,10 +311,11 @@ export type HandActionWhereUniqueInput = Prisma.AtLeast<{
   timeout?: Prisma.BoolFilter<"HandAction"> | boolean
   data?: Prisma.JsonFilter<"HandAction">
   hand?: Prisma.XOR<Prisma.HandScalarRelationFilter, Prisma.HandWhereInput>
-}, "handId_seq">
+}, "handId_endedAt_seq">
 
 export type HandActionOrderByWithAggregationInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   type?: Prisma.SortOrder
   seat?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -326,6 +337,7 @@ export type HandActionScalarWhereWithAggregatesInput = {
   OR?: Prisma.HandActionScalarWhereWithAggregatesInput[]
   NOT?: Prisma.HandActionScalarWhereWithAggregatesInput | Prisma.HandActionScalarWhereWithAggregatesInput[]
   handId?: Prisma.StringWithAggregatesFilter<"HandAction"> | string
+  endedAt?: Prisma.DateTimeWithAggregatesFilter<"HandAction"> | Date | string
   seq?: Prisma.IntWithAggregatesFilter<"HandAction"> | number
   type?: Prisma.StringWithAggregatesFilter<"HandAction"> | string
   seat?: Prisma.IntNullableWithAggregatesFilter<"HandAction"> | number | null
@@ -352,6 +364,7 @@ export type HandActionCreateInput = {
 
 export type HandActionUncheckedCreateInput = {
   handId: string
+  endedAt: Date | string
   seq: number
   type: string
   seat?: number | null
@@ -378,6 +391,7 @@ export type HandActionUpdateInput = {
 
 export type HandActionUncheckedUpdateInput = {
   handId?: Prisma.StringFieldUpdateOperationsInput | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   seat?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -391,6 +405,7 @@ export type HandActionUncheckedUpdateInput = {
 
 export type HandActionCreateManyInput = {
   handId: string
+  endedAt: Date | string
   seq: number
   type: string
   seat?: number | null
@@ -416,6 +431,7 @@ export type HandActionUpdateManyMutationInput = {
 
 export type HandActionUncheckedUpdateManyInput = {
   handId?: Prisma.StringFieldUpdateOperationsInput | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   seat?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -437,13 +453,15 @@ export type HandActionOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
 }
 
-export type HandActionHandIdSeqCompoundUniqueInput = {
+export type HandActionHandIdEndedAtSeqCompoundUniqueInput = {
   handId: string
+  endedAt: Date | string
   seq: number
 }
 
 export type HandActionCountOrderByAggregateInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   type?: Prisma.SortOrder
   seat?: Prisma.SortOrder
@@ -465,6 +483,7 @@ export type HandActionAvgOrderByAggregateInput = {
 
 export type HandActionMaxOrderByAggregateInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   type?: Prisma.SortOrder
   seat?: Prisma.SortOrder
@@ -477,6 +496,7 @@ export type HandActionMaxOrderByAggregateInput = {
 
 export type HandActionMinOrderByAggregateInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   type?: Prisma.SortOrder
   seat?: Prisma.SortOrder
@@ -604,6 +624,7 @@ export type HandActionScalarWhereInput = {
   OR?: Prisma.HandActionScalarWhereInput[]
   NOT?: Prisma.HandActionScalarWhereInput | Prisma.HandActionScalarWhereInput[]
   handId?: Prisma.StringFilter<"HandAction"> | string
+  endedAt?: Prisma.DateTimeFilter<"HandAction"> | Date | string
   seq?: Prisma.IntFilter<"HandAction"> | number
   type?: Prisma.StringFilter<"HandAction"> | string
   seat?: Prisma.IntNullableFilter<"HandAction"> | number | null
@@ -667,6 +688,7 @@ export type HandActionUncheckedUpdateManyWithoutHandInput = {
 
 export type HandActionSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   handId?: boolean
+  endedAt?: boolean
   seq?: boolean
   type?: boolean
   seat?: boolean
@@ -681,6 +703,7 @@ export type HandActionSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
 
 export type HandActionSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   handId?: boolean
+  endedAt?: boolean
   seq?: boolean
   type?: boolean
   seat?: boolean
@@ -695,6 +718,7 @@ export type HandActionSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
 
 export type HandActionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   handId?: boolean
+  endedAt?: boolean
   seq?: boolean
   type?: boolean
   seat?: boolean
@@ -709,6 +733,7 @@ export type HandActionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
 
 export type HandActionSelectScalar = {
   handId?: boolean
+  endedAt?: boolean
   seq?: boolean
   type?: boolean
   seat?: boolean
@@ -720,7 +745,7 @@ export type HandActionSelectScalar = {
   data?: boolean
 }
 
-export type HandActionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"handId" | "seq" | "type" | "seat" | "street" | "amount" | "toAmount" | "allIn" | "timeout" | "data", ExtArgs["result"]["handAction"]>
+export type HandActionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"handId" | "endedAt" | "seq" | "type" | "seat" | "street" | "amount" | "toAmount" | "allIn" | "timeout" | "data", ExtArgs["result"]["handAction"]>
 export type HandActionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   hand?: boolean | Prisma.HandDefaultArgs<ExtArgs>
 }
@@ -738,6 +763,10 @@ export type $HandActionPayload<ExtArgs extends runtime.Types.Extensions.Internal
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     handId: string
+    /**
+     * The hand's, for the partition.
+     */
+    endedAt: Date
     seq: number
     type: string
     seat: number | null
@@ -1181,6 +1210,7 @@ export interface Prisma__HandActionClient<T, Null = never, ExtArgs extends runti
  */
 export interface HandActionFieldRefs {
   readonly handId: Prisma.FieldRef<"HandAction", 'String'>
+  readonly endedAt: Prisma.FieldRef<"HandAction", 'DateTime'>
   readonly seq: Prisma.FieldRef<"HandAction", 'Int'>
   readonly type: Prisma.FieldRef<"HandAction", 'String'>
   readonly seat: Prisma.FieldRef<"HandAction", 'Int'>

@@ -42,6 +42,7 @@ export type HandCardSumAggregateOutputType = {
 
 export type HandCardMinAggregateOutputType = {
   handId: string | null
+  endedAt: Date | null
   deckIndex: number | null
   card: string | null
   kind: string | null
@@ -52,6 +53,7 @@ export type HandCardMinAggregateOutputType = {
 
 export type HandCardMaxAggregateOutputType = {
   handId: string | null
+  endedAt: Date | null
   deckIndex: number | null
   card: string | null
   kind: string | null
@@ -62,6 +64,7 @@ export type HandCardMaxAggregateOutputType = {
 
 export type HandCardCountAggregateOutputType = {
   handId: number
+  endedAt: number
   deckIndex: number
   card: number
   kind: number
@@ -86,6 +89,7 @@ export type HandCardSumAggregateInputType = {
 
 export type HandCardMinAggregateInputType = {
   handId?: true
+  endedAt?: true
   deckIndex?: true
   card?: true
   kind?: true
@@ -96,6 +100,7 @@ export type HandCardMinAggregateInputType = {
 
 export type HandCardMaxAggregateInputType = {
   handId?: true
+  endedAt?: true
   deckIndex?: true
   card?: true
   kind?: true
@@ -106,6 +111,7 @@ export type HandCardMaxAggregateInputType = {
 
 export type HandCardCountAggregateInputType = {
   handId?: true
+  endedAt?: true
   deckIndex?: true
   card?: true
   kind?: true
@@ -203,6 +209,7 @@ export type HandCardGroupByArgs<ExtArgs extends runtime.Types.Extensions.Interna
 
 export type HandCardGroupByOutputType = {
   handId: string
+  endedAt: Date
   deckIndex: number
   card: string
   kind: string
@@ -236,6 +243,7 @@ export type HandCardWhereInput = {
   OR?: Prisma.HandCardWhereInput[]
   NOT?: Prisma.HandCardWhereInput | Prisma.HandCardWhereInput[]
   handId?: Prisma.StringFilter<"HandCard"> | string
+  endedAt?: Prisma.DateTimeFilter<"HandCard"> | Date | string
   deckIndex?: Prisma.IntFilter<"HandCard"> | number
   card?: Prisma.StringFilter<"HandCard"> | string
   kind?: Prisma.StringFilter<"HandCard"> | string
@@ -247,6 +255,7 @@ export type HandCardWhereInput = {
 
 export type HandCardOrderByWithRelationInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   deckIndex?: Prisma.SortOrder
   card?: Prisma.SortOrder
   kind?: Prisma.SortOrder
@@ -257,11 +266,12 @@ export type HandCardOrderByWithRelationInput = {
 }
 
 export type HandCardWhereUniqueInput = Prisma.AtLeast<{
-  handId_deckIndex?: Prisma.HandCardHandIdDeckIndexCompoundUniqueInput
+  handId_endedAt_deckIndex?: Prisma.HandCardHandIdEndedAtDeckIndexCompoundUniqueInput
   AND?: Prisma.HandCardWhereInput | Prisma.HandCardWhereInput[]
   OR?: Prisma.HandCardWhereInput[]
   NOT?: Prisma.HandCardWhereInput | Prisma.HandCardWhereInput[]
   handId?: Prisma.StringFilter<"HandCard"> | string
+  endedAt?: Prisma.DateTimeFilter<"HandCard"> | Date | string
   deckIndex?: Prisma.IntFilter<"HandCard"> | number
   card?: Prisma.StringFilter<"HandCard"> | string
   kind?: Prisma.StringFilter<"HandCard"> | string
@@ -269,10 +279,11 @@ export type HandCardWhereUniqueInput = Prisma.AtLeast<{
   street?: Prisma.IntFilter<"HandCard"> | number
   faceUp?: Prisma.BoolFilter<"HandCard"> | boolean
   hand?: Prisma.XOR<Prisma.HandScalarRelationFilter, Prisma.HandWhereInput>
-}, "handId_deckIndex">
+}, "handId_endedAt_deckIndex">
 
 export type HandCardOrderByWithAggregationInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   deckIndex?: Prisma.SortOrder
   card?: Prisma.SortOrder
   kind?: Prisma.SortOrder
@@ -291,6 +302,7 @@ export type HandCardScalarWhereWithAggregatesInput = {
   OR?: Prisma.HandCardScalarWhereWithAggregatesInput[]
   NOT?: Prisma.HandCardScalarWhereWithAggregatesInput | Prisma.HandCardScalarWhereWithAggregatesInput[]
   handId?: Prisma.StringWithAggregatesFilter<"HandCard"> | string
+  endedAt?: Prisma.DateTimeWithAggregatesFilter<"HandCard"> | Date | string
   deckIndex?: Prisma.IntWithAggregatesFilter<"HandCard"> | number
   card?: Prisma.StringWithAggregatesFilter<"HandCard"> | string
   kind?: Prisma.StringWithAggregatesFilter<"HandCard"> | string
@@ -311,6 +323,7 @@ export type HandCardCreateInput = {
 
 export type HandCardUncheckedCreateInput = {
   handId: string
+  endedAt: Date | string
   deckIndex: number
   card: string
   kind: string
@@ -331,6 +344,7 @@ export type HandCardUpdateInput = {
 
 export type HandCardUncheckedUpdateInput = {
   handId?: Prisma.StringFieldUpdateOperationsInput | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deckIndex?: Prisma.IntFieldUpdateOperationsInput | number
   card?: Prisma.StringFieldUpdateOperationsInput | string
   kind?: Prisma.StringFieldUpdateOperationsInput | string
@@ -341,6 +355,7 @@ export type HandCardUncheckedUpdateInput = {
 
 export type HandCardCreateManyInput = {
   handId: string
+  endedAt: Date | string
   deckIndex: number
   card: string
   kind: string
@@ -360,6 +375,7 @@ export type HandCardUpdateManyMutationInput = {
 
 export type HandCardUncheckedUpdateManyInput = {
   handId?: Prisma.StringFieldUpdateOperationsInput | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deckIndex?: Prisma.IntFieldUpdateOperationsInput | number
   card?: Prisma.StringFieldUpdateOperationsInput | string
   kind?: Prisma.StringFieldUpdateOperationsInput | string
@@ -378,13 +394,15 @@ export type HandCardOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
 }
 
-export type HandCardHandIdDeckIndexCompoundUniqueInput = {
+export type HandCardHandIdEndedAtDeckIndexCompoundUniqueInput = {
   handId: string
+  endedAt: Date | string
   deckIndex: number
 }
 
 export type HandCardCountOrderByAggregateInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   deckIndex?: Prisma.SortOrder
   card?: Prisma.SortOrder
   kind?: Prisma.SortOrder
@@ -401,6 +419,7 @@ export type HandCardAvgOrderByAggregateInput = {
 
 export type HandCardMaxOrderByAggregateInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   deckIndex?: Prisma.SortOrder
   card?: Prisma.SortOrder
   kind?: Prisma.SortOrder
@@ -411,6 +430,7 @@ export type HandCardMaxOrderByAggregateInput = {
 
 export type HandCardMinOrderByAggregateInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   deckIndex?: Prisma.SortOrder
   card?: Prisma.SortOrder
   kind?: Prisma.SortOrder
@@ -516,6 +536,7 @@ export type HandCardScalarWhereInput = {
   OR?: Prisma.HandCardScalarWhereInput[]
   NOT?: Prisma.HandCardScalarWhereInput | Prisma.HandCardScalarWhereInput[]
   handId?: Prisma.StringFilter<"HandCard"> | string
+  endedAt?: Prisma.DateTimeFilter<"HandCard"> | Date | string
   deckIndex?: Prisma.IntFilter<"HandCard"> | number
   card?: Prisma.StringFilter<"HandCard"> | string
   kind?: Prisma.StringFilter<"HandCard"> | string
@@ -564,6 +585,7 @@ export type HandCardUncheckedUpdateManyWithoutHandInput = {
 
 export type HandCardSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   handId?: boolean
+  endedAt?: boolean
   deckIndex?: boolean
   card?: boolean
   kind?: boolean
@@ -575,6 +597,7 @@ export type HandCardSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
 
 export type HandCardSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   handId?: boolean
+  endedAt?: boolean
   deckIndex?: boolean
   card?: boolean
   kind?: boolean
@@ -586,6 +609,7 @@ export type HandCardSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
 
 export type HandCardSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   handId?: boolean
+  endedAt?: boolean
   deckIndex?: boolean
   card?: boolean
   kind?: boolean
@@ -597,6 +621,7 @@ export type HandCardSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
 
 export type HandCardSelectScalar = {
   handId?: boolean
+  endedAt?: boolean
   deckIndex?: boolean
   card?: boolean
   kind?: boolean
@@ -605,7 +630,7 @@ export type HandCardSelectScalar = {
   faceUp?: boolean
 }
 
-export type HandCardOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"handId" | "deckIndex" | "card" | "kind" | "seat" | "street" | "faceUp", ExtArgs["result"]["handCard"]>
+export type HandCardOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"handId" | "endedAt" | "deckIndex" | "card" | "kind" | "seat" | "street" | "faceUp", ExtArgs["result"]["handCard"]>
 export type HandCardInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   hand?: boolean | Prisma.HandDefaultArgs<ExtArgs>
 }
@@ -623,6 +648,10 @@ export type $HandCardPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     handId: string
+    /**
+     * The hand's, for the partition.
+     */
+    endedAt: Date
     deckIndex: number
     card: string
     /**
@@ -1060,6 +1089,7 @@ export interface Prisma__HandCardClient<T, Null = never, ExtArgs extends runtime
  */
 export interface HandCardFieldRefs {
   readonly handId: Prisma.FieldRef<"HandCard", 'String'>
+  readonly endedAt: Prisma.FieldRef<"HandCard", 'DateTime'>
   readonly deckIndex: Prisma.FieldRef<"HandCard", 'Int'>
   readonly card: Prisma.FieldRef<"HandCard", 'String'>
   readonly kind: Prisma.FieldRef<"HandCard", 'String'>

@@ -331,8 +331,8 @@ export type HandPlayerOrderByWithRelationInput = {
 }
 
 export type HandPlayerWhereUniqueInput = Prisma.AtLeast<{
-  handId_userId?: Prisma.HandPlayerHandIdUserIdCompoundUniqueInput
-  handId_seat?: Prisma.HandPlayerHandIdSeatCompoundUniqueInput
+  handId_endedAt_userId?: Prisma.HandPlayerHandIdEndedAtUserIdCompoundUniqueInput
+  handId_endedAt_seat?: Prisma.HandPlayerHandIdEndedAtSeatCompoundUniqueInput
   AND?: Prisma.HandPlayerWhereInput | Prisma.HandPlayerWhereInput[]
   OR?: Prisma.HandPlayerWhereInput[]
   NOT?: Prisma.HandPlayerWhereInput | Prisma.HandPlayerWhereInput[]
@@ -351,7 +351,7 @@ export type HandPlayerWhereUniqueInput = Prisma.AtLeast<{
   endedAt?: Prisma.DateTimeFilter<"HandPlayer"> | Date | string
   hand?: Prisma.XOR<Prisma.HandScalarRelationFilter, Prisma.HandWhereInput>
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
-}, "handId_seat" | "handId_userId">
+}, "handId_endedAt_seat" | "handId_endedAt_userId">
 
 export type HandPlayerOrderByWithAggregationInput = {
   handId?: Prisma.SortOrder
@@ -404,7 +404,6 @@ export type HandPlayerCreateInput = {
   finalStack: bigint | number
   net: bigint | number
   folded: boolean
-  endedAt: Date | string
   hand: Prisma.HandCreateNestedOneWithoutPlayersInput
   user: Prisma.UserCreateNestedOneWithoutHandPlayersInput
 }
@@ -436,7 +435,6 @@ export type HandPlayerUpdateInput = {
   finalStack?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   net?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   folded?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   hand?: Prisma.HandUpdateOneRequiredWithoutPlayersNestedInput
   user?: Prisma.UserUpdateOneRequiredWithoutHandPlayersNestedInput
 }
@@ -484,7 +482,6 @@ export type HandPlayerUpdateManyMutationInput = {
   finalStack?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   net?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   folded?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type HandPlayerUncheckedUpdateManyInput = {
@@ -513,13 +510,15 @@ export type HandPlayerOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
 }
 
-export type HandPlayerHandIdUserIdCompoundUniqueInput = {
+export type HandPlayerHandIdEndedAtUserIdCompoundUniqueInput = {
   handId: string
+  endedAt: Date | string
   userId: string
 }
 
-export type HandPlayerHandIdSeatCompoundUniqueInput = {
+export type HandPlayerHandIdEndedAtSeatCompoundUniqueInput = {
   handId: string
+  endedAt: Date | string
   seat: number
 }
 
@@ -688,7 +687,6 @@ export type HandPlayerCreateWithoutUserInput = {
   finalStack: bigint | number
   net: bigint | number
   folded: boolean
-  endedAt: Date | string
   hand: Prisma.HandCreateNestedOneWithoutPlayersInput
 }
 
@@ -763,7 +761,6 @@ export type HandPlayerCreateWithoutHandInput = {
   finalStack: bigint | number
   net: bigint | number
   folded: boolean
-  endedAt: Date | string
   user: Prisma.UserCreateNestedOneWithoutHandPlayersInput
 }
 
@@ -779,7 +776,6 @@ export type HandPlayerUncheckedCreateWithoutHandInput = {
   finalStack: bigint | number
   net: bigint | number
   folded: boolean
-  endedAt: Date | string
 }
 
 export type HandPlayerCreateOrConnectWithoutHandInput = {
@@ -834,7 +830,6 @@ export type HandPlayerUpdateWithoutUserInput = {
   finalStack?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   net?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   folded?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   hand?: Prisma.HandUpdateOneRequiredWithoutPlayersNestedInput
 }
 
@@ -880,7 +875,6 @@ export type HandPlayerCreateManyHandInput = {
   finalStack: bigint | number
   net: bigint | number
   folded: boolean
-  endedAt: Date | string
 }
 
 export type HandPlayerUpdateWithoutHandInput = {
@@ -894,7 +888,6 @@ export type HandPlayerUpdateWithoutHandInput = {
   finalStack?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   net?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   folded?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   user?: Prisma.UserUpdateOneRequiredWithoutHandPlayersNestedInput
 }
 
@@ -910,7 +903,6 @@ export type HandPlayerUncheckedUpdateWithoutHandInput = {
   finalStack?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   net?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   folded?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type HandPlayerUncheckedUpdateManyWithoutHandInput = {
@@ -925,7 +917,6 @@ export type HandPlayerUncheckedUpdateManyWithoutHandInput = {
   finalStack?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   net?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   folded?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 

@@ -46,6 +46,7 @@ export type HandPotSumAggregateOutputType = {
 
 export type HandPotMinAggregateOutputType = {
   handId: string | null
+  endedAt: Date | null
   potIndex: number | null
   amount: bigint | null
   levelFrom: bigint | null
@@ -56,6 +57,7 @@ export type HandPotMinAggregateOutputType = {
 
 export type HandPotMaxAggregateOutputType = {
   handId: string | null
+  endedAt: Date | null
   potIndex: number | null
   amount: bigint | null
   levelFrom: bigint | null
@@ -66,6 +68,7 @@ export type HandPotMaxAggregateOutputType = {
 
 export type HandPotCountAggregateOutputType = {
   handId: number
+  endedAt: number
   potIndex: number
   amount: number
   levelFrom: number
@@ -98,6 +101,7 @@ export type HandPotSumAggregateInputType = {
 
 export type HandPotMinAggregateInputType = {
   handId?: true
+  endedAt?: true
   potIndex?: true
   amount?: true
   levelFrom?: true
@@ -108,6 +112,7 @@ export type HandPotMinAggregateInputType = {
 
 export type HandPotMaxAggregateInputType = {
   handId?: true
+  endedAt?: true
   potIndex?: true
   amount?: true
   levelFrom?: true
@@ -118,6 +123,7 @@ export type HandPotMaxAggregateInputType = {
 
 export type HandPotCountAggregateInputType = {
   handId?: true
+  endedAt?: true
   potIndex?: true
   amount?: true
   levelFrom?: true
@@ -217,6 +223,7 @@ export type HandPotGroupByArgs<ExtArgs extends runtime.Types.Extensions.Internal
 
 export type HandPotGroupByOutputType = {
   handId: string
+  endedAt: Date
   potIndex: number
   amount: bigint
   levelFrom: bigint
@@ -252,6 +259,7 @@ export type HandPotWhereInput = {
   OR?: Prisma.HandPotWhereInput[]
   NOT?: Prisma.HandPotWhereInput | Prisma.HandPotWhereInput[]
   handId?: Prisma.StringFilter<"HandPot"> | string
+  endedAt?: Prisma.DateTimeFilter<"HandPot"> | Date | string
   potIndex?: Prisma.IntFilter<"HandPot"> | number
   amount?: Prisma.BigIntFilter<"HandPot"> | bigint | number
   levelFrom?: Prisma.BigIntFilter<"HandPot"> | bigint | number
@@ -265,6 +273,7 @@ export type HandPotWhereInput = {
 
 export type HandPotOrderByWithRelationInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   potIndex?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   levelFrom?: Prisma.SortOrder
@@ -277,11 +286,12 @@ export type HandPotOrderByWithRelationInput = {
 }
 
 export type HandPotWhereUniqueInput = Prisma.AtLeast<{
-  handId_potIndex?: Prisma.HandPotHandIdPotIndexCompoundUniqueInput
+  handId_endedAt_potIndex?: Prisma.HandPotHandIdEndedAtPotIndexCompoundUniqueInput
   AND?: Prisma.HandPotWhereInput | Prisma.HandPotWhereInput[]
   OR?: Prisma.HandPotWhereInput[]
   NOT?: Prisma.HandPotWhereInput | Prisma.HandPotWhereInput[]
   handId?: Prisma.StringFilter<"HandPot"> | string
+  endedAt?: Prisma.DateTimeFilter<"HandPot"> | Date | string
   potIndex?: Prisma.IntFilter<"HandPot"> | number
   amount?: Prisma.BigIntFilter<"HandPot"> | bigint | number
   levelFrom?: Prisma.BigIntFilter<"HandPot"> | bigint | number
@@ -291,10 +301,11 @@ export type HandPotWhereUniqueInput = Prisma.AtLeast<{
   rake?: Prisma.BigIntFilter<"HandPot"> | bigint | number
   winners?: Prisma.JsonFilter<"HandPot">
   hand?: Prisma.XOR<Prisma.HandScalarRelationFilter, Prisma.HandWhereInput>
-}, "handId_potIndex">
+}, "handId_endedAt_potIndex">
 
 export type HandPotOrderByWithAggregationInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   potIndex?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   levelFrom?: Prisma.SortOrder
@@ -315,6 +326,7 @@ export type HandPotScalarWhereWithAggregatesInput = {
   OR?: Prisma.HandPotScalarWhereWithAggregatesInput[]
   NOT?: Prisma.HandPotScalarWhereWithAggregatesInput | Prisma.HandPotScalarWhereWithAggregatesInput[]
   handId?: Prisma.StringWithAggregatesFilter<"HandPot"> | string
+  endedAt?: Prisma.DateTimeWithAggregatesFilter<"HandPot"> | Date | string
   potIndex?: Prisma.IntWithAggregatesFilter<"HandPot"> | number
   amount?: Prisma.BigIntWithAggregatesFilter<"HandPot"> | bigint | number
   levelFrom?: Prisma.BigIntWithAggregatesFilter<"HandPot"> | bigint | number
@@ -339,6 +351,7 @@ export type HandPotCreateInput = {
 
 export type HandPotUncheckedCreateInput = {
   handId: string
+  endedAt: Date | string
   potIndex: number
   amount: bigint | number
   levelFrom: bigint | number
@@ -363,6 +376,7 @@ export type HandPotUpdateInput = {
 
 export type HandPotUncheckedUpdateInput = {
   handId?: Prisma.StringFieldUpdateOperationsInput | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   potIndex?: Prisma.IntFieldUpdateOperationsInput | number
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   levelFrom?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -375,6 +389,7 @@ export type HandPotUncheckedUpdateInput = {
 
 export type HandPotCreateManyInput = {
   handId: string
+  endedAt: Date | string
   potIndex: number
   amount: bigint | number
   levelFrom: bigint | number
@@ -398,6 +413,7 @@ export type HandPotUpdateManyMutationInput = {
 
 export type HandPotUncheckedUpdateManyInput = {
   handId?: Prisma.StringFieldUpdateOperationsInput | string
+  endedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   potIndex?: Prisma.IntFieldUpdateOperationsInput | number
   amount?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   levelFrom?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
@@ -426,13 +442,15 @@ export type IntNullableListFilter<$PrismaModel = never> = {
   isEmpty?: boolean
 }
 
-export type HandPotHandIdPotIndexCompoundUniqueInput = {
+export type HandPotHandIdEndedAtPotIndexCompoundUniqueInput = {
   handId: string
+  endedAt: Date | string
   potIndex: number
 }
 
 export type HandPotCountOrderByAggregateInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   potIndex?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   levelFrom?: Prisma.SortOrder
@@ -454,6 +472,7 @@ export type HandPotAvgOrderByAggregateInput = {
 
 export type HandPotMaxOrderByAggregateInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   potIndex?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   levelFrom?: Prisma.SortOrder
@@ -464,6 +483,7 @@ export type HandPotMaxOrderByAggregateInput = {
 
 export type HandPotMinOrderByAggregateInput = {
   handId?: Prisma.SortOrder
+  endedAt?: Prisma.SortOrder
   potIndex?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   levelFrom?: Prisma.SortOrder
@@ -585,6 +605,7 @@ export type HandPotScalarWhereInput = {
   OR?: Prisma.HandPotScalarWhereInput[]
   NOT?: Prisma.HandPotScalarWhereInput | Prisma.HandPotScalarWhereInput[]
   handId?: Prisma.StringFilter<"HandPot"> | string
+  endedAt?: Prisma.DateTimeFilter<"HandPot"> | Date | string
   potIndex?: Prisma.IntFilter<"HandPot"> | number
   amount?: Prisma.BigIntFilter<"HandPot"> | bigint | number
   levelFrom?: Prisma.BigIntFilter<"HandPot"> | bigint | number
@@ -643,6 +664,7 @@ export type HandPotUncheckedUpdateManyWithoutHandInput = {
 
 export type HandPotSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   handId?: boolean
+  endedAt?: boolean
   potIndex?: boolean
   amount?: boolean
   levelFrom?: boolean
@@ -656,6 +678,7 @@ export type HandPotSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
 
 export type HandPotSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   handId?: boolean
+  endedAt?: boolean
   potIndex?: boolean
   amount?: boolean
   levelFrom?: boolean
@@ -669,6 +692,7 @@ export type HandPotSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
 
 export type HandPotSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   handId?: boolean
+  endedAt?: boolean
   potIndex?: boolean
   amount?: boolean
   levelFrom?: boolean
@@ -682,6 +706,7 @@ export type HandPotSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
 
 export type HandPotSelectScalar = {
   handId?: boolean
+  endedAt?: boolean
   potIndex?: boolean
   amount?: boolean
   levelFrom?: boolean
@@ -692,7 +717,7 @@ export type HandPotSelectScalar = {
   winners?: boolean
 }
 
-export type HandPotOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"handId" | "potIndex" | "amount" | "levelFrom" | "levelTo" | "eligible" | "contested" | "rake" | "winners", ExtArgs["result"]["handPot"]>
+export type HandPotOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"handId" | "endedAt" | "potIndex" | "amount" | "levelFrom" | "levelTo" | "eligible" | "contested" | "rake" | "winners", ExtArgs["result"]["handPot"]>
 export type HandPotInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   hand?: boolean | Prisma.HandDefaultArgs<ExtArgs>
 }
@@ -710,6 +735,10 @@ export type $HandPotPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     handId: string
+    /**
+     * The hand's, for the partition.
+     */
+    endedAt: Date
     potIndex: number
     amount: bigint
     /**
@@ -1149,6 +1178,7 @@ export interface Prisma__HandPotClient<T, Null = never, ExtArgs extends runtime.
  */
 export interface HandPotFieldRefs {
   readonly handId: Prisma.FieldRef<"HandPot", 'String'>
+  readonly endedAt: Prisma.FieldRef<"HandPot", 'DateTime'>
   readonly potIndex: Prisma.FieldRef<"HandPot", 'Int'>
   readonly amount: Prisma.FieldRef<"HandPot", 'BigInt'>
   readonly levelFrom: Prisma.FieldRef<"HandPot", 'BigInt'>
