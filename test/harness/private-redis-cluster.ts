@@ -1,0 +1,173 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Cluster, Redis, type ClusterOptions } from 'ioredis';
+import { freePort } from './private-redis.js';
+import { waitFor } from './wait.js';
+
+/**
+ * A Redis Cluster of a test's own (docs/dev/scale-out.md, step 2): `masters` primaries with
+ * `replicasPerMaster` replicas each, every one a `redis-server --cluster-enabled yes` on a spare port
+ * of 127.0.0.1 with its data in a temp directory, joined by `redis-cli --cluster create`. In memory
+ * (no append-only file): a bench measures Redis, not the disk. Never the shared Redis on 6379.
+ */
+export interface PrivateRedisClusterOptions {
+  /** Default 3, the smallest cluster Redis accepts. */
+  readonly masters?: number;
+  /** Default 1. */
+  readonly replicasPerMaster?: number;
+}
+
+interface Node {
+  readonly port: number;
+  readonly dir: string;
+  readonly child: ChildProcess;
+}
+
+export class PrivateRedisCluster {
+  private constructor(private readonly nodes: readonly Node[]) {}
+
+  /** The nodes' addresses, for ioredis's Cluster (it discovers the rest from any one). */
+  get startupNodes(): { host: string; port: number }[] {
+    return this.nodes.map((n) => ({ host: '127.0.0.1', port: n.port }));
+  }
+
+  get ports(): number[] {
+    return this.nodes.map((n) => n.port);
+  }
+
+  /**
+   * A cluster client, once it has read the slot map and connected to the nodes it names (before
+   * that, a command may go over a startup connection the client is about to replace, and fail with
+   * "Connection is closed"). The caller closes it.
+   */
+  async client(options: ClusterOptions = {}): Promise<Cluster> {
+    const client = new Cluster(this.startupNodes, { ...options });
+    await new Promise<void>((resolve, reject) => {
+      client.once('ready', () => resolve());
+      client.once('end', () => reject(new Error('the cluster client ended before it was ready')));
+    });
+    return client;
+  }
+
+  static async start(options: PrivateRedisClusterOptions = {}): Promise<PrivateRedisCluster> {
+    const masters = options.masters ?? 3;
+    const replicas = options.replicasPerMaster ?? 1;
+    const nodes: Node[] = [];
+    const cluster = new PrivateRedisCluster(nodes);
+    try {
+      for (let i = 0; i < masters * (1 + replicas); i++) nodes.push(await launch(await freePort()));
+      const created = spawnSync(
+        'redis-cli',
+        [
+          '--cluster',
+          'create',
+          ...nodes.map((n) => `127.0.0.1:${n.port}`),
+          '--cluster-replicas',
+          String(replicas),
+          '--cluster-yes',
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      if (created.status !== 0) {
+        throw new Error(`redis-cli --cluster create failed (${created.status}): ${created.stdout}${created.stderr}`);
+      }
+      // Every node agrees the cluster is whole (all 16384 slots served) and sees each node in its role
+      // before a client may use it: a node told late of a replica still lists it as a master.
+      for (const n of nodes) {
+        await waitFor(
+          `cluster_state:ok and ${masters} masters with ${replicas} replicas each, seen from ${n.port}`,
+          async () => {
+            const probe = new Redis(n.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
+            probe.on('error', () => undefined);
+            try {
+              await probe.connect();
+              if (!(await probe.cluster('INFO')).includes('cluster_state:ok')) return false;
+              const flags = ((await probe.cluster('NODES')) as string)
+                .trim()
+                .split('\n')
+                .map((line) => line.split(' ')[2]!.split(','));
+              return (
+                flags.filter((f) => f.includes('master')).length === masters &&
+                flags.filter((f) => f.includes('slave')).length === masters * replicas
+              );
+            } finally {
+              probe.disconnect();
+            }
+          },
+          30_000,
+          100,
+        );
+      }
+      return cluster;
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.nodes.map(async (n) => {
+        if (n.child.exitCode === null && n.child.signalCode === null) {
+          const exited = new Promise<void>((resolve) => n.child.once('exit', () => resolve()));
+          n.child.kill('SIGKILL');
+          await exited;
+        }
+        rmSync(n.dir, { recursive: true, force: true });
+      }),
+    );
+  }
+}
+
+async function launch(port: number): Promise<Node> {
+  const dir = mkdtempSync(join(tmpdir(), 'felt-redis-cluster-'));
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      join(dir, 'nodes.conf'),
+      '--cluster-node-timeout',
+      '2000',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
+    { stdio: 'ignore' },
+  );
+  const node = { port, dir, child };
+  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await waitFor(
+      `redis-server --cluster-enabled on port ${port}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+        try {
+          if (probe.status !== 'ready') await probe.connect();
+          return (await probe.ping()) === 'PONG';
+        } catch {
+          probe.disconnect();
+          return false;
+        }
+      },
+      10_000,
+      50,
+    );
+  } finally {
+    probe.disconnect();
+  }
+  return node;
+}

@@ -1,0 +1,100 @@
+// What a Redis Cluster asks of Felt's Redis use, shown on a real 3-master cluster with a replica each
+// (test/harness/private-redis-cluster.ts; docs/dev/scale-out.md, steps 1 and 2):
+// - the worker's multi-key scripts (lease acquire, checkpoint save) run when a table's keys share a
+//   hash tag, and are refused (CROSSSLOT) with today's single-node layout, where they do not;
+// - a pipeline over several tables' keys (the worker's lease renewals) must be split per node;
+// - sharded pub/sub (SSUBSCRIBE through ioredis's per-shard subscribers) delivers a table's events.
+import { randomUUID } from 'node:crypto';
+import { redisKeys } from '@felt/platform';
+import type { Cluster, Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisCheckpointStore } from '../services/table-worker/src/adapters/redis-checkpoint-store.js';
+import { RedisLeases } from '../services/table-worker/src/adapters/redis-lease.js';
+import { PrivateRedisCluster } from './harness/private-redis-cluster.js';
+import { waitFor } from './harness/wait.js';
+
+let cluster: PrivateRedisCluster;
+let client: Cluster;
+
+beforeAll(async () => {
+  cluster = await PrivateRedisCluster.start({ masters: 3, replicasPerMaster: 1 });
+  client = await cluster.client({ redisOptions: { maxRetriesPerRequest: 2 } });
+}, 90_000);
+
+afterAll(async () => {
+  client?.disconnect();
+  await cluster?.stop();
+});
+
+const leases = (prefix: string) =>
+  new RedisLeases({ redis: client as unknown as Redis, prefix, workerId: 'w1', instance: 'i1', ttlMs: 10_000 });
+
+describe('Felt on a Redis Cluster', () => {
+  it('has three masters, each with a replica, serving every slot', async () => {
+    const flags = ((await client.cluster('NODES')) as string)
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ')[2]!.split(','));
+    expect(flags.filter((f) => f.includes('master')).length).toBe(3);
+    expect(flags.filter((f) => f.includes('slave')).length).toBe(3);
+    expect(await client.cluster('INFO')).toContain('cluster_slots_assigned:16384');
+  });
+
+  it("runs a table's scripts when its keys share one hash tag; refuses them with the single-node layout", async () => {
+    const id = randomUUID();
+    // Today's layout: `felt:lease:<id>` and `felt:epoch:<id>` hash to different slots.
+    await expect(leases('felt:').acquire(id)).rejects.toThrow(/CROSSSLOT/);
+    // One tag per table: every key of the table in one slot.
+    const tagged = `felt:{table:${id}}:`;
+    const acquired = await leases(tagged).acquire(id);
+    expect(acquired.acquired).toBe(true);
+    if (!acquired.acquired) return;
+    const store = new RedisCheckpointStore(client as unknown as Redis, tagged);
+    await store.save(id, 1, '{"state":1}', [], { fence: { epoch: acquired.grant.epoch } });
+    expect((await store.load(id))?.checkpoint.tableSeq).toBe(1);
+    // The fence still holds: an older epoch's save changes nothing.
+    await expect(
+      store.save(id, 2, '{"state":2}', [], { fence: { epoch: acquired.grant.epoch - 1 } }),
+    ).rejects.toThrow();
+    expect((await store.load(id))?.checkpoint.tableSeq).toBe(1);
+  });
+
+  it('renews leases of tables on different nodes only pipeline by pipeline per node', async () => {
+    // Tables whose tags land on different masters.
+    const grants = [];
+    const slots = new Set<number>();
+    for (let i = 0; grants.length < 2 && i < 50; i++) {
+      const id = randomUUID();
+      const prefix = `felt:{table:${id}}:`;
+      const slot = Number(await client.cluster('KEYSLOT', redisKeys(prefix).lease(id)));
+      const node = Math.floor(slot / (16384 / 3));
+      if (slots.has(node)) continue;
+      slots.add(node);
+      const l = leases(prefix);
+      const r = await l.acquire(id);
+      if (r.acquired) grants.push({ l, grant: r.grant, prefix });
+    }
+    expect(grants.length).toBe(2);
+    // One pipeline across nodes: ioredis refuses it (the worker's renew batches all its tables today).
+    const pipeline = client.pipeline();
+    for (const g of grants) pipeline.pexpire(redisKeys(g.prefix).lease(g.grant.tableId), 10_000);
+    await expect(pipeline.exec()).rejects.toThrow(/same slot|slots allocation group/i);
+    // Table by table, each renewal holds.
+    for (const g of grants) expect(await g.l.renew([g.grant])).toEqual([true]);
+  });
+
+  it("delivers a table's events by sharded pub/sub to a subscriber on the shard that owns the slot", async () => {
+    const subscriber = await cluster.client({ shardedSubscribers: true });
+    try {
+      const got: string[] = [];
+      subscriber.on('smessage', (_channel: string, message: string) => got.push(message));
+      const channels = [0, 1, 2].map(() => `felt:{table:${randomUUID()}}:table`);
+      for (const c of channels) await subscriber.ssubscribe(c);
+      for (const [i, c] of channels.entries()) expect(await client.spublish(c, `event ${i}`)).toBe(1);
+      await waitFor('three sharded messages', () => got.length === 3, 10_000);
+      expect(got.sort()).toEqual(['event 0', 'event 1', 'event 2']);
+    } finally {
+      subscriber.disconnect();
+    }
+  });
+});
