@@ -60,16 +60,17 @@ describe('Felt on a Redis Cluster', () => {
   });
 
   it('renews leases of tables on different nodes only pipeline by pipeline per node', async () => {
-    // Tables whose tags land on different masters.
+    // Tables whose tags land on different masters (CLUSTER SLOTS: [start, end, [host, port, id], ...]).
+    const ranges = await client.cluster('SLOTS');
+    const masterOf = (slot: number) => ranges.find(([from, to]) => slot >= from && slot <= to)![2]![2];
     const grants = [];
-    const slots = new Set<number>();
+    const masters = new Set<string>();
     for (let i = 0; grants.length < 2 && i < 50; i++) {
       const id = randomUUID();
       const prefix = `felt:{table:${id}}:`;
-      const slot = Number(await client.cluster('KEYSLOT', redisKeys(prefix).lease(id)));
-      const node = Math.floor(slot / (16384 / 3));
-      if (slots.has(node)) continue;
-      slots.add(node);
+      const node = masterOf(Number(await client.cluster('KEYSLOT', redisKeys(prefix).lease(id))));
+      if (masters.has(node)) continue;
+      masters.add(node);
       const l = leases(prefix);
       const r = await l.acquire(id);
       if (r.acquired) grants.push({ l, grant: r.grant, prefix });
