@@ -57,40 +57,54 @@ beforeAll(async () => {
   });
   const seedRoom = other.body.session_id;
   const [a, b] = [players[0]!.id, players[1]!.id];
-  const prisma = h.db.prisma;
+  // One connection, loading as a bulk loader would: triggers and foreign-key checks off
+  // (session_replication_role), so the hands' global keys (hand_ids, hand_numbers, which the insert
+  // trigger writes for the persister) are loaded by their own statements. This test reads plans; the
+  // trigger has tests of its own (prisma/test/hand-partitions.test.ts).
+  const seed = new pg.Client({ connectionString: h.db.url });
+  await seed.connect();
   // Their months' partitions (about 23 of them), as the persister would have made them.
-  await prisma.$executeRawUnsafe(`
+  await seed.query(`
     SELECT felt_hand_partitions_ensure(m)
     FROM generate_series(timestamptz '2020-01-01', timestamptz '2020-01-01' + ${SEEDED_HANDS} * interval '1 minute',
       interval '1 month') AS m`);
-  await prisma.$executeRawUnsafe(`
+  await seed.query(`SET session_replication_role = replica`);
+  await seed.query(`
+    INSERT INTO "hand_ids" ("hand_id", "ended_at")
+    SELECT 'seed-' || g, timestamptz '2020-01-01' + g * interval '1 minute' FROM generate_series(1, ${SEEDED_HANDS}) g`);
+  await seed.query(`
+    INSERT INTO "hand_numbers" ("room_id", "hand_no", "hand_id")
+    SELECT '${seedRoom}'::uuid, g, 'seed-' || g FROM generate_series(1, ${SEEDED_HANDS}) g`);
+  await seed.query(`
     INSERT INTO "hands" ("hand_id", "room_id", "hand_no", "game", "limit", "blinds", "started_at", "ended_at",
       "payload", "pot_total", "rake")
     SELECT 'seed-' || g, '${seedRoom}'::uuid, g, 'holdem', 'nl', '{"sb":1,"bb":2}'::jsonb,
       timestamptz '2020-01-01' + g * interval '1 minute', timestamptz '2020-01-01' + g * interval '1 minute',
       '{}'::json, 3, 0
     FROM generate_series(1, ${SEEDED_HANDS}) g`);
-  await prisma.$executeRawUnsafe(`
+  await seed.query(`
     INSERT INTO "hand_players" ("hand_id", "seat", "user_id", "name", "starting_stack", "contributed", "returned",
       "won", "rake_paid", "final_stack", "net", "folded", "ended_at")
     SELECT 'seed-' || g, s.seat, s.uid, 'seed', 100, 0, 0, 0, 0, 100, 0, false,
       timestamptz '2020-01-01' + g * interval '1 minute'
     FROM generate_series(1, ${SEEDED_HANDS}) g, (VALUES (1, '${a}'::uuid), (2, '${b}'::uuid)) AS s(seat, uid)`);
-  await prisma.$executeRawUnsafe(`
+  await seed.query(`
     INSERT INTO "hand_cards" ("hand_id", "ended_at", "deck_index", "card", "kind", "seat", "street", "face_up")
     SELECT 'seed-' || g, timestamptz '2020-01-01' + g * interval '1 minute', c.i, c.card, 'hole', c.seat, 0, false
     FROM generate_series(1, ${DETAILED_HANDS}) g,
       (VALUES (0, 'As', 1), (1, 'Kd', 2), (2, 'Qh', 1), (3, 'Jc', 2)) AS c(i, card, seat)`);
-  await prisma.$executeRawUnsafe(`
+  await seed.query(`
     INSERT INTO "hand_actions" ("hand_id", "ended_at", "seq", "type", "seat", "street", "amount", "data")
     SELECT 'seed-' || g, timestamptz '2020-01-01' + g * interval '1 minute', a.seq, 'post', a.seat, 0, a.amount, '{}'::json
     FROM generate_series(1, ${DETAILED_HANDS}) g, (VALUES (0, 1, 1), (1, 2, 2)) AS a(seq, seat, amount)`);
-  await prisma.$executeRawUnsafe(`
+  await seed.query(`
     INSERT INTO "hand_pots" ("hand_id", "ended_at", "pot_index", "amount", "level_from", "level_to", "eligible",
       "contested", "rake", "winners")
     SELECT 'seed-' || g, timestamptz '2020-01-01' + g * interval '1 minute', 0, 3, 0, 2, '{1,2}', false, 0, '[]'::json
     FROM generate_series(1, ${DETAILED_HANDS}) g`);
-  await prisma.$executeRawUnsafe('ANALYZE');
+  await seed.query(`SET session_replication_role = origin`);
+  await seed.query('ANALYZE');
+  await seed.end();
 
   // Hands played from now on wait for the persister's batch path (below, captured).
   holding = true;
