@@ -2,7 +2,8 @@
 // (test/harness/private-redis-cluster.ts; docs/dev/scale-out.md, steps 1 and 2):
 // - the worker's multi-key scripts (lease acquire, checkpoint save) run when a table's keys share a
 //   hash tag, and are refused (CROSSSLOT) with today's single-node layout, where they do not;
-// - a pipeline over several tables' keys (the worker's lease renewals) must be split per node;
+// - a pipeline over several tables' keys cannot span nodes: the worker's lease renewals go one by one
+//   on a cluster (RedisLeases.renew), all at once;
 // - sharded pub/sub (SSUBSCRIBE through ioredis's per-shard subscribers) delivers a table's events.
 import { randomUUID } from 'node:crypto';
 import { redisKeys } from '@felt/platform';
@@ -25,6 +26,13 @@ afterAll(async () => {
   client?.disconnect();
   await cluster?.stop();
 });
+
+/** The id of the master serving a key (CLUSTER SLOTS: [start, end, [host, port, id], ...]). */
+async function masterOf(key: string): Promise<string> {
+  const slot = Number(await client.cluster('KEYSLOT', key));
+  const ranges = await client.cluster('SLOTS');
+  return ranges.find(([from, to]) => slot >= from && slot <= to)![2]![2];
+}
 
 const leases = (prefix: string) =>
   new RedisLeases({ redis: client as unknown as Redis, prefix, workerId: 'w1', instance: 'i1', ttlMs: 10_000 });
@@ -60,15 +68,13 @@ describe('Felt on a Redis Cluster', () => {
   });
 
   it('renews leases of tables on different nodes only pipeline by pipeline per node', async () => {
-    // Tables whose tags land on different masters (CLUSTER SLOTS: [start, end, [host, port, id], ...]).
-    const ranges = await client.cluster('SLOTS');
-    const masterOf = (slot: number) => ranges.find(([from, to]) => slot >= from && slot <= to)![2]![2];
+    // Tables whose tags land on different masters.
     const grants = [];
     const masters = new Set<string>();
     for (let i = 0; grants.length < 2 && i < 50; i++) {
       const id = randomUUID();
       const prefix = `felt:{table:${id}}:`;
-      const node = masterOf(Number(await client.cluster('KEYSLOT', redisKeys(prefix).lease(id))));
+      const node = await masterOf(redisKeys(prefix).lease(id));
       if (masters.has(node)) continue;
       masters.add(node);
       const l = leases(prefix);
@@ -82,6 +88,27 @@ describe('Felt on a Redis Cluster', () => {
     await expect(pipeline.exec()).rejects.toThrow(/same slot|slots allocation group/i);
     // Table by table, each renewal holds.
     for (const g of grants) expect(await g.l.renew([g.grant])).toEqual([true]);
+  });
+
+  it("RedisLeases.renew renews a worker's tables across every node in one call, and says which it lost", async () => {
+    // The renewal touches the lease key alone, so it runs on a cluster under today's layout too.
+    const l = leases('felt:');
+    const keys = redisKeys('felt:');
+    const grants = Array.from({ length: 24 }, (_, i) => ({
+      tableId: randomUUID(),
+      epoch: i + 1,
+      value: `w1|i1|${i + 1}`,
+    }));
+    for (const g of grants) await client.set(keys.lease(g.tableId), g.value, 'PX', 1_000);
+    // Another worker took the last one.
+    await client.set(keys.lease(grants[23]!.tableId), 'w2|i2|99', 'PX', 1_000);
+    const slots = await Promise.all(
+      grants.map(async (g) => Number(await client.cluster('KEYSLOT', keys.lease(g.tableId)))),
+    );
+    expect(new Set(slots.map((slot) => Math.min(2, Math.floor(slot / 5462)))).size).toBeGreaterThan(1);
+    expect(await l.renew(grants)).toEqual([...grants.slice(0, 23).map(() => true), false]);
+    for (const g of grants.slice(0, 23)) expect(await client.pttl(keys.lease(g.tableId))).toBeGreaterThan(5_000);
+    expect(await client.get(keys.lease(grants[23]!.tableId))).toBe('w2|i2|99');
   });
 
   it("delivers a table's events by sharded pub/sub to a subscriber on the shard that owns the slot", async () => {

@@ -62,6 +62,11 @@ export interface RedisLeaseOptions {
 
 const RENEW_COMMAND = 'feltLeaseRenew';
 
+/** An ioredis Cluster (it has `isCluster: true`); a single node or a Sentinel-managed one does not. */
+function isCluster(redis: Redis): boolean {
+  return (redis as { isCluster?: boolean }).isCluster === true;
+}
+
 /**
  * Per-table leases in Redis (`P lease:<tableId>`, `P epoch:<tableId>`): a worker serves a table
  * only while it holds the lease, and writes its checkpoints fenced by the lease's epoch.
@@ -101,9 +106,25 @@ export class RedisLeases implements TableLeases {
     return { acquired: false, holder: parseLeaseHolder(String(r[1]), Number(r[2] ?? 0)) };
   }
 
-  /** Renews every grant in one round trip; the answer says, per grant, whether it is still ours. */
+  /**
+   * Renews every grant in one round trip; the answer says, per grant, whether it is still ours. On a
+   * Redis Cluster one pipeline cannot span nodes (ioredis refuses it), so there each renewal goes on
+   * its own, all at once: one round trip per node in flight, batched per node by the client's
+   * auto-pipelining when it is on (docs/dev/scale-out.md, step 2).
+   */
   async renew(grants: readonly LeaseGrant[]): Promise<boolean[]> {
     if (grants.length === 0) return [];
+    if (isCluster(this.options.redis)) {
+      const redis = this.options.redis as unknown as Record<
+        typeof RENEW_COMMAND,
+        (lease: string, value: string, ttlMs: string) => Promise<unknown>
+      >;
+      const ttl = String(this.options.ttlMs);
+      const replies = await Promise.all(
+        grants.map((g) => redis[RENEW_COMMAND](this.keys.lease(g.tableId), g.value, ttl)),
+      );
+      return replies.map((value) => value === 1);
+    }
     const pipeline = this.options.redis.pipeline() as ReturnType<Redis['pipeline']> & {
       [RENEW_COMMAND](lease: string, value: string, ttlMs: string): unknown;
     };
