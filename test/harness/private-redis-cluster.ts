@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster, Redis, type ClusterOptions } from 'ioredis';
-import { freePort } from './private-redis.js';
+import { freePort, untilRedisAnswers } from './private-redis.js';
 import { waitFor } from './wait.js';
 
 /**
@@ -148,26 +148,6 @@ async function launch(port: number): Promise<Node> {
     { stdio: 'ignore' },
   );
   const node = { port, dir, child };
-  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  try {
-    await waitFor(
-      `redis-server --cluster-enabled on port ${port}`,
-      async () => {
-        if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-        try {
-          if (probe.status !== 'ready') await probe.connect();
-          return (await probe.ping()) === 'PONG';
-        } catch {
-          probe.disconnect();
-          return false;
-        }
-      },
-      10_000,
-      50,
-    );
-  } finally {
-    probe.disconnect();
-  }
+  await untilRedisAnswers(child, `redis://127.0.0.1:${port}`);
   return node;
 }

@@ -138,32 +138,38 @@ export class PrivateRedis {
       { stdio: 'ignore' },
     );
     this.child = child;
-    const probe = new Redis(this.url, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      ...this.clientOptions(),
-    });
-    // Refused connections while the server starts are expected: the probe retries until it answers.
-    probe.on('error', () => undefined);
-    try {
-      await waitFor(
-        `redis-server on port ${this.port}`,
-        async () => {
-          if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-          try {
-            if (probe.status !== 'ready') await probe.connect();
-            return (await probe.ping()) === 'PONG';
-          } catch {
-            probe.disconnect();
-            return false;
-          }
-        },
-        10_000,
-        50,
-      );
-    } finally {
-      probe.disconnect();
-    }
+    await untilRedisAnswers(child, this.url, this.clientOptions());
+  }
+}
+
+/**
+ * Waits until the redis-server `child` answers PING at `url` (refused connections while it starts are
+ * expected), or fails at once if it exits.
+ */
+export async function untilRedisAnswers(
+  child: ChildProcess,
+  url: string,
+  options: { tls?: { ca: Buffer } } = {},
+): Promise<void> {
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...options });
+  probe.on('error', () => undefined);
+  try {
+    await waitFor(
+      `redis-server at ${url.replace(/\/\/[^@]*@/, '//')}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+        try {
+          if (probe.status !== 'ready') await probe.connect();
+          return (await probe.ping()) === 'PONG';
+        } catch {
+          probe.disconnect();
+          return false;
+        }
+      },
+      10_000,
+      50,
+    );
+  } finally {
+    probe.disconnect();
   }
 }
