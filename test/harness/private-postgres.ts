@@ -1,20 +1,10 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 import { waitFor } from './wait.js';
-
-/** A free TCP port on 127.0.0.1 (asked of the kernel, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
-}
 
 /** The directory of the machine's PostgreSQL server binaries (initdb, pg_ctl), newest version first. */
 function postgresBin(): string {

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster, Redis, type ClusterOptions } from 'ioredis';
-import { freePort, untilRedisAnswers } from './private-redis.js';
+import { freePort } from './free-port.js';
+import { untilRedisAnswers } from './private-redis.js';
 import { waitFor } from './wait.js';
 
 /**

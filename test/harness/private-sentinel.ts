@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from './private-redis.js';
+import { freePort } from './free-port.js';
 import { waitFor } from './wait.js';
 
 /** The master's name in the group's Sentinels. */
