@@ -11,8 +11,12 @@ describe('chaos', () => {
   it(
     '60 s of every fault kind: lost_actions=0 chips_delta=0 stale_writes=0 unconverged=0 audit=ok',
     { timeout: 400_000 },
-    async () => {
+    async ({ onTestFailed }) => {
       const lines: string[] = [];
+      // A run that never finishes (the test's timeout) says nothing else: print where it was.
+      onTestFailed(() => {
+        console.error(`chaos: the run's last log lines\n${lines.slice(-80).join('\n')}`);
+      });
       const report = await runChaos({
         seconds: 60,
         tables: 10,
