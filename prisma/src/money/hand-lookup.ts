@@ -1,4 +1,5 @@
 import type { PrismaClient, TxClient } from '../client.js';
+import { isUniqueViolation } from '../pg-error.js';
 
 /** A hand's key: its id and the `ended_at` that names its partition. */
 export interface HandKeyWhere {
@@ -23,4 +24,15 @@ export function storedHandRecord(stored: unknown): Record<string, unknown> {
   const job = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<string, unknown>;
   const inner = job.payload;
   return typeof inner === 'object' && inner !== null && !Array.isArray(inner) && 'format' in inner ? inner : job;
+}
+
+/**
+ * Two writers of one hand id at once (a voided hand does not take the room lock): the second fails
+ * on `hand_ids_pkey`, which the insert's trigger writes; its transaction can run again and find the
+ * hand written. Prisma names the key's field (P2002), pg the constraint.
+ */
+export function isHandIdRace(err: unknown): boolean {
+  const e = err as { code?: unknown; meta?: { target?: unknown } };
+  if (e?.code === 'P2002' && JSON.stringify(e.meta?.target ?? '').includes('hand_id')) return true;
+  return isUniqueViolation(err, 'hand_ids_pkey');
 }

@@ -18,9 +18,9 @@ import {
   walletFor,
   type AccountRef,
 } from '../ledger.js';
-import { isUniqueViolation } from '../pg-error.js';
 import { withPgTransaction, withTransaction, type PgPool } from '../transaction.js';
 import { settleRoomCashOuts, type CashOutOutcome } from './cash-out.js';
+import { isHandIdRace } from './hand-lookup.js';
 import { ensureHandPartitions, forgetHandPartitionsOn } from './hand-partitions.js';
 import type { NormalizedHand } from './hand-record.js';
 import {
@@ -86,13 +86,6 @@ export async function persistHand(
     forgetHandPartitionsOn(prisma, err);
     throw mapLedgerError(err);
   }
-}
-
-/** Two writers of one hand id at once (a voided hand does not take the room lock): run again. */
-function isHandIdRace(err: unknown): boolean {
-  const e = err as { code?: unknown; meta?: { target?: unknown } };
-  if (e?.code === 'P2002' && JSON.stringify(e.meta?.target ?? '').includes('hand_id')) return true;
-  return isUniqueViolation(err, 'hand_ids_pkey');
 }
 
 /** The ledger accounts a plain hand moves: its players' escrows, and the house's rake if any. */

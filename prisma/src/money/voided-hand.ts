@@ -2,10 +2,9 @@ import { voidedHandJobSchema } from '@felt/platform';
 import type { Prisma, PrismaClient, TxClient } from '../client.js';
 import { HandConflictError, HandRecordInvalidError } from '../errors.js';
 import { HandDealing } from './hand-record.js';
-import { handKey } from './hand-lookup.js';
+import { handKey, isHandIdRace } from './hand-lookup.js';
 import { ensureHandPartitions, forgetHandPartitionsOn } from './hand-partitions.js';
 import { mapLedgerError } from '../ledger.js';
-import { isUniqueViolation } from '../pg-error.js';
 import { withTransaction } from '../transaction.js';
 
 export type VoidedHandResult = {
@@ -46,12 +45,6 @@ export async function persistVoidedHand(prisma: PrismaClient, job: unknown): Pro
     forgetHandPartitionsOn(prisma, err);
     throw mapLedgerError(err);
   }
-}
-
-function isHandIdRace(err: unknown): boolean {
-  const e = err as { code?: unknown; meta?: { target?: unknown } };
-  if (e?.code === 'P2002' && JSON.stringify(e.meta?.target ?? '').includes('hand_id')) return true;
-  return isUniqueViolation(err, 'hand_ids_pkey');
 }
 
 async function write(
