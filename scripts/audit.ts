@@ -63,7 +63,7 @@ async function main(): Promise<number> {
     let liveTable: ((roomId: string) => Promise<LiveTableMoney | null>) | undefined;
     let readerNotes: string[] = [];
     if (redis) {
-      const queue = new Queue(QUEUE, { connection: redis, prefix: bullmqPrefix(PREFIX) });
+      const queue = new Queue(QUEUE, { connection: redis, prefix: bullmqPrefix(PREFIX, redis.isCluster) });
       failedJobs = (await queue.getJobCounts('failed')).failed;
       await queue.close();
       const reader = liveTableMoneyReader(redis, PREFIX);

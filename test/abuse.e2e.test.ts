@@ -7,6 +7,7 @@
 // and the fuzzers in ws-fuzz.e2e.test.ts and the lobby's http-fuzz test.
 import { randomUUID } from 'node:crypto';
 import { bankrollFlows, ledgerTotals } from '@felt/db';
+import { redisKeys } from '@felt/platform';
 import type { TableState } from '@felt/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, TEST_BANKROLL, TEST_ORIGIN } from './harness/cluster.js';
@@ -160,7 +161,8 @@ describe('hostile players at the table', () => {
     await connect(guest, room.sessionId);
     const spies = await Promise.all([signUp(), signUp(), signUp(), signUp()]);
     const spy = await connect(spies[0], room.sessionId, { spectate: true });
-    const checkpoint = async () => (await cluster.redis.get(`${cluster.prefix}checkpoint:${room.sessionId}`)) ?? '';
+    const checkpoint = async () =>
+      (await cluster.redis.get(redisKeys(cluster.prefix).tableCheckpoint(room.sessionId))) ?? '';
     const before = (await checkpoint()).length;
     const ids: string[] = [];
     for (let i = 0; i < 200; i++) ids.push(spy.command({ type: 'sit_in' }));
@@ -189,7 +191,7 @@ describe('hostile players at the table', () => {
     await lobby.logout(user);
     expect(await TestSocket.refusal(url, opts)).toBe(401);
     // Redis loses its data (a failover to a replica that lagged): every revocation key is gone.
-    const keys = await cluster.redis.keys(`${cluster.prefix}revo*`);
+    const keys = await cluster.redis.keys(`${cluster.prefix}{revocations}:*`);
     expect(keys.length).toBeGreaterThan(0);
     await cluster.redis.del(...keys);
     // Whatever the gateway answers meanwhile, it never lets the cookie in: 503 until a lobby has

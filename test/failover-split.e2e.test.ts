@@ -3,6 +3,7 @@
 // serving), and a corrupt checkpoint: the hand in progress is voided, every stack back to its exact
 // hand-start value, and the ledger sees a void.
 import { roomEscrows } from '@felt/db';
+import { redisKeys } from '@felt/platform';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from './harness/cluster.js';
@@ -67,7 +68,7 @@ describe('split brain and lost checkpoints', () => {
       // The hand goes on at the new owner.
       const a = await playOneAction(both);
       acked.push(a!);
-      const seqAtNewOwner = JSON.parse((await redis.get(`${cluster.prefix}checkpoint:${tableId}`))!) as {
+      const seqAtNewOwner = JSON.parse((await redis.get(redisKeys(cluster.prefix).tableCheckpoint(tableId)))!) as {
         epoch: number;
         tableSeq: number;
       };
@@ -91,7 +92,7 @@ describe('split brain and lost checkpoints', () => {
       );
       expect(['renew_refused', 'expired', 'stale_epoch', undefined]).toContain(lost.reason);
       // Nothing it held was written over the new owner's state.
-      const now = JSON.parse((await redis.get(`${cluster.prefix}checkpoint:${tableId}`))!) as {
+      const now = JSON.parse((await redis.get(redisKeys(cluster.prefix).tableCheckpoint(tableId)))!) as {
         epoch: number;
         tableSeq: number;
       };
@@ -132,7 +133,7 @@ describe('split brain and lost checkpoints', () => {
     const holder = (await leaseHolder(redis, cluster.prefix, tableId))!;
     const old = workerById(cluster, holder.workerId)!;
     const seqBefore = both.map((c) => c.lastSeq);
-    await redis.set(`${cluster.prefix}checkpoint:${tableId}`, '{"version":1,"tableId":"garbage');
+    await redis.set(redisKeys(cluster.prefix).tableCheckpoint(tableId), '{"version":1,"tableId":"garbage');
     await old.proc.kill('SIGKILL');
     const replacement = cluster.addWorker();
 

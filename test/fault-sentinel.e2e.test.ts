@@ -8,7 +8,7 @@
 // what the old master acknowledged alone would be missing there. The third kills the master itself
 // (SIGKILL): the Sentinels notice, agree and promote a replica.
 import { randomBytes } from 'node:crypto';
-import { createRedis, type Redis } from '@felt/platform';
+import { createRedis, type Redis, redisKeys } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemTotal } from '../scripts/chaos/checks.js';
 import { Cluster } from './harness/cluster.js';
@@ -97,7 +97,7 @@ describe('Redis behind Sentinel', () => {
       for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
       await expectNothingLost(cluster, redis, records, crew, totalBefore);
       // The hands after the failover were played on the new master: it holds the table's checkpoint.
-      expect(await redis.exists(`${cluster.prefix}checkpoint:${crew.tableId}`)).toBe(1);
+      expect(await redis.exists(redisKeys(cluster.prefix).tableCheckpoint(crew.tableId))).toBe(1);
       expect(await connectedPort()).toBe(to);
     },
   );

@@ -278,7 +278,7 @@ describe('lobby abuse', () => {
     expect(await state(sid)).toBe('revoked');
 
     // Redis forgets the revocation list and its marker (a restart without persistence).
-    const keys = await cluster.redis.keys(`${cluster.prefix}revo*`);
+    const keys = await cluster.redis.keys(`${cluster.prefix}{revocations}:*`);
     await cluster.redis.del(...keys);
     expect(await state(sid)).toBe('unknown');
     expect(

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { SeededRng } from '@felt/engine';
 import { createTestDatabase, type TestDatabase } from '@felt/db';
-import { closeRedis, createRedis, type Redis } from '@felt/platform';
+import { closeRedis, createRedis, type Redis, redisKeys } from '@felt/platform';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom, directSink } from './money/fixtures.js';
@@ -49,7 +49,7 @@ describe('npm run audit', () => {
     for (let i = 0; i < 8; i++) await table.playHand();
     // The table's checkpoint, with the money section the spec asks workers to keep in it.
     await redis.set(
-      `${prefix}checkpoint:${roomId}`,
+      redisKeys(prefix).tableCheckpoint(roomId),
       JSON.stringify({ version: 1, tableId: roomId, money: table.liveMoney() }),
     );
   });
@@ -71,7 +71,7 @@ describe('npm run audit', () => {
   it('flags a live stack that does not match the escrow', async () => {
     const money = table.liveMoney();
     money.seats[0]!.stack += 7;
-    await redis.set(`${prefix}checkpoint:${roomId}`, JSON.stringify({ version: 1, tableId: roomId, money }));
+    await redis.set(redisKeys(prefix).tableCheckpoint(roomId), JSON.stringify({ version: 1, tableId: roomId, money }));
     const r = await audit(env);
     expect(r.code).toBe(1);
     expect(r.lines[0]).toMatch(/^AUDIT ok=false .* imbalance=0 issues=1$/);
@@ -79,7 +79,7 @@ describe('npm run audit', () => {
       expect.stringMatching(/^ISSUE live_stack_mismatch: /),
     ]);
     await redis.set(
-      `${prefix}checkpoint:${roomId}`,
+      redisKeys(prefix).tableCheckpoint(roomId),
       JSON.stringify({ version: 1, tableId: roomId, money: table.liveMoney() }),
     );
   });

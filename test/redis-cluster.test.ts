@@ -1,12 +1,12 @@
 // What a Redis Cluster asks of Felt's Redis use, shown on a real 3-master cluster with a replica each
 // (test/harness/private-redis-cluster.ts; docs/dev/scale-out.md, steps 1 and 2):
-// - the worker's multi-key scripts (lease acquire, checkpoint save) run when a table's keys share a
-//   hash tag, and are refused (CROSSSLOT) with today's single-node layout, where they do not;
+// - the worker's multi-key scripts (lease acquire, checkpoint save) run because a table's keys share a
+//   hash tag (key layout 2); layout 1's keys of a table hashed apart, and a script over them is refused;
 // - a pipeline over several tables' keys cannot span nodes: the worker's lease renewals go one by one
 //   on a cluster (RedisLeases.renew), all at once;
 // - sharded pub/sub (SSUBSCRIBE through ioredis's per-shard subscribers) delivers a table's events.
 import { randomUUID } from 'node:crypto';
-import { redisKeys } from '@felt/platform';
+import { layoutOneKeys, redisKeys } from '@felt/platform';
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisCheckpointStore } from '../services/table-worker/src/adapters/redis-checkpoint-store.js';
@@ -48,16 +48,32 @@ describe('Felt on a Redis Cluster', () => {
     expect(await client.cluster('INFO')).toContain('cluster_slots_assigned:16384');
   });
 
-  it("runs a table's scripts when its keys share one hash tag; refuses them with the single-node layout", async () => {
+  it("runs a table's scripts with the key layout's keys, every key of a table in one slot", async () => {
     const id = randomUUID();
-    // Today's layout: `felt:lease:<id>` and `felt:epoch:<id>` hash to different slots.
-    await expect(leases('felt:').acquire(id)).rejects.toThrow(/CROSSSLOT/);
-    // One tag per table: every key of the table in one slot.
-    const tagged = `felt:{table:${id}}:`;
-    const acquired = await leases(tagged).acquire(id);
+    const keys = redisKeys('felt:');
+    const slot = async (key: string) => Number(await client.cluster('KEYSLOT', key));
+    // Layout 2 (REDIS_LAYOUT): one hash tag per table, so the lease, checkpoint and channel share a slot.
+    const slots = await Promise.all(
+      [
+        keys.lease(id),
+        keys.epoch(id),
+        keys.tableCheckpoint(id),
+        keys.tableEvents(id),
+        keys.checkpointMark(id),
+        keys.table(id),
+      ].map(slot),
+    );
+    expect(new Set(slots).size).toBe(1);
+    // Layout 1 spelled `felt:lease:<id>` and `felt:epoch:<id>`, which hash apart: its scripts were
+    // refused here (CROSSSLOT); `npm run redis:migrate` exists for single nodes only.
+    const old = layoutOneKeys('felt:').tableKinds.map((kind) => `${kind.old}${id}`);
+    expect(new Set(await Promise.all(old.map(slot))).size).toBeGreaterThan(1);
+    await expect(client.eval("return redis.call('GET', KEYS[1])", 2, ...old.slice(0, 2))).rejects.toThrow(/CROSSSLOT/);
+
+    const acquired = await leases('felt:').acquire(id);
     expect(acquired.acquired).toBe(true);
     if (!acquired.acquired) return;
-    const store = new RedisCheckpointStore(client as unknown as Redis, tagged);
+    const store = new RedisCheckpointStore(client as unknown as Redis, 'felt:');
     await store.save(id, 1, '{"state":1}', [], { fence: { epoch: acquired.grant.epoch } });
     expect((await store.load(id))?.checkpoint.tableSeq).toBe(1);
     // The fence still holds: an older epoch's save changes nothing.
@@ -73,7 +89,7 @@ describe('Felt on a Redis Cluster', () => {
     const masters = new Set<string>();
     for (let i = 0; grants.length < 2 && i < 50; i++) {
       const id = randomUUID();
-      const prefix = `felt:{table:${id}}:`;
+      const prefix = 'felt:';
       const node = await masterOf(redisKeys(prefix).lease(id));
       if (masters.has(node)) continue;
       masters.add(node);
@@ -91,7 +107,6 @@ describe('Felt on a Redis Cluster', () => {
   });
 
   it("RedisLeases.renew renews a worker's tables across every node in one call, and says which it lost", async () => {
-    // The renewal touches the lease key alone, so it runs on a cluster under today's layout too.
     const l = leases('felt:');
     const keys = redisKeys('felt:');
     const grants = Array.from({ length: 24 }, (_, i) => ({
@@ -116,7 +131,7 @@ describe('Felt on a Redis Cluster', () => {
     try {
       const got: string[] = [];
       subscriber.on('smessage', (_channel: string, message: string) => got.push(message));
-      const channels = [0, 1, 2].map(() => `felt:{table:${randomUUID()}}:table`);
+      const channels = [0, 1, 2].map(() => redisKeys('felt:').table(randomUUID()));
       for (const c of channels) await subscriber.ssubscribe(c);
       for (const [i, c] of channels.entries()) expect(await client.spublish(c, `event ${i}`)).toBe(1);
       await waitFor('three sharded messages', () => got.length === 3, 10_000);

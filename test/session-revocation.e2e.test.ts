@@ -5,6 +5,7 @@
 // (GATEWAY_SESSION_CHECK_MS) finds the count ahead of the last message, or when the gateway's
 // subscriber connection is back.
 import { randomUUID } from 'node:crypto';
+import { redisKeys } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, TEST_ORIGIN, type GatewayHandle } from './harness/cluster.js';
 import { LobbyClient } from './harness/lobby-client.js';
@@ -57,8 +58,8 @@ async function session(): Promise<{ sessionId: string; cookie: string }> {
 async function revokeSilently(sessionId: string): Promise<void> {
   await cluster.redis
     .multi()
-    .set(`${cluster.prefix}revoked:${sessionId}`, '1', 'PX', 600_000)
-    .incr(`${cluster.prefix}revocations:seq`)
+    .set(redisKeys(cluster.prefix).revoked(sessionId), '1', 'PX', 600_000)
+    .incr(redisKeys(cluster.prefix).revocationsSeq)
     .exec();
 }
 

@@ -4,13 +4,14 @@
 // store's fenced save script) or command, from FELT_BENCH_REDIS_TABLES tables at once, each table with
 // one operation in flight, as a worker's actors run them.
 //
-// Each table's keys carry one hash tag (`bench:{t<n>}:…`, the layout step 1 gives every table), so a
+// Each table's keys carry its hash tag (`bench:{table:<id>}:…`, the key layout's own spelling), so a
 // table's multi-key scripts stay in one slot and the tables spread over the masters. On the cluster the
 // events go out both ways: PUBLISH (copied to every node over the cluster bus) and SPUBLISH (sharded
 // pub/sub, Redis 7: only the shard owning the slot). Everything runs on this machine: the load, one
 // Redis and the three masters share its cores, so the cluster's figure here is a floor, not its
 // capacity on three machines.
 import { randomUUID } from 'node:crypto';
+import { redisKeys } from '@felt/platform';
 import { Redis, type Cluster } from 'ioredis';
 import { RedisCheckpointStore } from '../../services/table-worker/src/adapters/redis-checkpoint-store.js';
 import { RedisLeases } from '../../services/table-worker/src/adapters/redis-lease.js';
@@ -50,8 +51,9 @@ type Client = Redis | Cluster;
 
 async function tables(redis: Client): Promise<Table[]> {
   const out: Table[] = [];
+  const prefix = 'bench:';
+  const keys = redisKeys(prefix);
   for (let i = 0; i < TABLES; i++) {
-    const prefix = `bench:{t${i}}:`;
     const id = randomUUID();
     // The adapters type their connection as a single node's; a Cluster has every method they call.
     const leases = new RedisLeases({
@@ -67,7 +69,7 @@ async function tables(redis: Client): Promise<Table[]> {
       id,
       leases,
       store: new RedisCheckpointStore(redis as Redis, prefix),
-      channel: `${prefix}table:${id}`,
+      channel: keys.table(id),
       grant: acquired.grant,
       seq: 0,
     });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, fundHouseBankroll, type TestDatabase } from '@felt/db';
-import { createRedis, revocationsLoadedKey } from '@felt/platform';
+import { createRedis, redisNodes, revocationsLoadedKey } from '@felt/platform';
 import { grpcChannelCredentials } from '@felt/proto';
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import type { Redis } from 'ioredis';
@@ -338,12 +338,18 @@ export class Cluster {
     await Promise.all(this.processes().map((p) => p.stop()));
     for (const g of this.gateways) await g.service?.close();
     for (const link of this.workerLinks.values()) await link.close();
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await this.redis.del(...keys);
-    } while (cursor !== '0');
+    // Every key of the cluster's prefix, on each master of a Redis Cluster (one DEL a key there: they
+    // live in different slots).
+    for (const node of redisNodes(this.redis)) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length === 0) continue;
+        if (this.redis.isCluster) await Promise.all(keys.map((k) => this.redis.del(k)));
+        else await this.redis.del(...keys);
+      } while (cursor !== '0');
+    }
     this.redis.disconnect();
     if (this.certs) rmSync(this.certs.dir, { recursive: true, force: true });
     await this.db.drop();

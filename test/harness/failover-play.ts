@@ -2,6 +2,7 @@
 // holds a table's lease, driving a hand action by action through a worker's death, and an
 // independent watch on checkpoint epochs.
 import type { Redis } from 'ioredis';
+import { redisKeys } from '@felt/platform';
 import type { Cluster, WorkerHandle } from './cluster.js';
 import type { Msg, TableClient } from './table-client.js';
 import { waitFor, pause } from './wait.js';
@@ -16,14 +17,14 @@ export interface LeaseInfo {
 
 /** `P lease:<tableId>` as the worker writes it: `<workerId>|<instance>|<epoch>`. */
 export async function leaseHolder(redis: Redis, prefix: string, tableId: string): Promise<LeaseInfo | null> {
-  const v = await redis.get(`${prefix}lease:${tableId}`);
+  const v = await redis.get(redisKeys(prefix).lease(tableId));
   if (v === null) return null;
   const [workerId = '', , epoch = '0'] = v.split('|');
   return { workerId, epoch: Number(epoch) };
 }
 
 export async function tableEpoch(redis: Redis, prefix: string, tableId: string): Promise<number> {
-  return Number((await redis.get(`${prefix}epoch:${tableId}`)) ?? 0);
+  return Number((await redis.get(redisKeys(prefix).epoch(tableId))) ?? 0);
 }
 
 export function workerById(cluster: Cluster, id: string): WorkerHandle | undefined {
@@ -181,7 +182,11 @@ export class CheckpointWatch {
     try {
       const ids = this.tables();
       if (ids.length === 0) return;
-      const raws = await this.redis.mget(...ids.map((id) => `${this.prefix}checkpoint:${id}`));
+      const keys = ids.map((id) => redisKeys(this.prefix).tableCheckpoint(id));
+      // Tables' checkpoints live in different slots of a Redis Cluster: one GET each there.
+      const raws = this.redis.isCluster
+        ? await Promise.all(keys.map((k) => this.redis.get(k)))
+        : await this.redis.mget(...keys);
       ids.forEach((id, i) => {
         const raw = raws[i];
         if (!raw) return;

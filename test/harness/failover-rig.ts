@@ -1,7 +1,7 @@
 // The cluster, lobby, Redis and hand-record handles every failover e2e suite starts with, and the
 // heads-up table they all play on: two humans, one per gateway, each sending client seeds.
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRedis, type Redis } from '@felt/platform';
 import { Cluster } from './cluster.js';
 import { CheckpointWatch } from './failover-play.js';
 import { LobbyClient, type CreatedRoom } from './lobby-client.js';
@@ -46,14 +46,23 @@ export class FailoverRig {
     this.watch = new CheckpointWatch(redis, cluster.prefix, () => this.tables);
   }
 
-  /** Two gateways, two workers and a lobby with `env` over {@link FAILOVER_ENV}; the watch runs. */
-  static async start(env: Record<string, string> = {}): Promise<FailoverRig> {
-    const cluster = await Cluster.start({ gateways: 2, workers: 2, lobby: true, env: { ...FAILOVER_ENV, ...env } });
+  /**
+   * Two gateways, two workers and a lobby with `env` over {@link FAILOVER_ENV}; the watch runs.
+   * `redisUrl`: another Redis than the machine's (a Redis Cluster of the test's own, for one).
+   */
+  static async start(env: Record<string, string> = {}, redisUrl = REDIS_URL): Promise<FailoverRig> {
+    const cluster = await Cluster.start({
+      gateways: 2,
+      workers: 2,
+      lobby: true,
+      redisUrl,
+      env: { ...FAILOVER_ENV, ...env },
+    });
     const rig = new FailoverRig(
       cluster,
       new LobbyClient(cluster.lobby!.url),
-      new Redis(REDIS_URL),
-      new HandRecords(REDIS_URL, cluster.prefix),
+      createRedis(redisUrl, { name: 'test-failover-rig', maxRetriesPerRequest: 2 }),
+      new HandRecords(redisUrl, cluster.prefix),
     );
     rig.watch.start();
     return rig;

@@ -1,5 +1,5 @@
 import { ledgerTotals, runAudit, type AuditReport, type LiveTableMoney, type PrismaClient } from '@felt/db';
-import { bullmqPrefix, createRedis } from '@felt/platform';
+import { bullmqPrefix, createRedis, redisKeys } from '@felt/platform';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { Cluster } from './cluster.js';
@@ -29,14 +29,14 @@ const checkpointMoney = z.object({
 
 /** The `money` section of a table's checkpoint, or null when there is none. */
 export async function checkpointMoneyOf(cluster: Cluster, roomId: string): Promise<LiveTableMoney | null> {
-  const raw = await cluster.redis.get(`${cluster.prefix}checkpoint:${roomId}`);
+  const raw = await cluster.redis.get(redisKeys(cluster.prefix).tableCheckpoint(roomId));
   if (raw === null) return null;
   return checkpointMoney.parse(JSON.parse(raw)).money;
 }
 
 async function withQueue<T>(cluster: Cluster, fn: (queue: Queue) => Promise<T>): Promise<T> {
   const connection = createRedis(cluster.redisUrl, { name: 'test-money-queue', maxRetriesPerRequest: null });
-  const queue = new Queue(HANDS_QUEUE, { connection, prefix: bullmqPrefix(cluster.prefix) });
+  const queue = new Queue(HANDS_QUEUE, { connection, prefix: bullmqPrefix(cluster.prefix, connection.isCluster) });
   try {
     return await fn(queue);
   } finally {

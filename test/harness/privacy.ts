@@ -62,7 +62,7 @@ export class HandRecords {
 
   constructor(redisUrl: string, prefix: string, queueName = 'hands') {
     this.redis = createRedis(redisUrl, { name: 'test-hand-records', maxRetriesPerRequest: null });
-    this.queue = new Queue(queueName, { connection: this.redis, prefix: bullmqPrefix(prefix) });
+    this.queue = new Queue(queueName, { connection: this.redis, prefix: bullmqPrefix(prefix, this.redis.isCluster) });
   }
 
   async job(handId: string): Promise<CompletedHandJob | undefined> {

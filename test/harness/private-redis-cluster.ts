@@ -34,6 +34,11 @@ export class PrivateRedisCluster {
     return this.nodes.map((n) => ({ host: '127.0.0.1', port: n.port }));
   }
 
+  /** The services' REDIS_URL for this cluster (`redis+cluster://`, every node a startup node). */
+  get url(): string {
+    return `redis+cluster://${this.nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`;
+  }
+
   get ports(): number[] {
     return this.nodes.map((n) => n.port);
   }

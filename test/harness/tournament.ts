@@ -12,6 +12,7 @@ import {
   type TableSession,
 } from '@felt/client';
 import { createTournament, newTournament } from '@felt/db';
+import { redisKeys } from '@felt/platform';
 import { parseTournamentConfig, type LobbyTournamentDetail, type TournamentConfigInput } from '@felt/protocol';
 import WebSocket from 'ws';
 import { seededRandom } from '../sdk/crew.js';
@@ -164,7 +165,7 @@ export interface DirectorCheckpoint {
 
 /** The director's checkpoint as Redis holds it (`P checkpoint:tournament:<id>`), or null. */
 export async function directorOf(cluster: Cluster, tournamentId: string): Promise<DirectorCheckpoint | null> {
-  const raw = await cluster.redis.get(`${cluster.prefix}checkpoint:tournament:${tournamentId}`);
+  const raw = await cluster.redis.get(redisKeys(cluster.prefix).tableCheckpoint(`tournament:${tournamentId}`));
   return raw === null ? null : (JSON.parse(raw) as { state: DirectorCheckpoint }).state;
 }
 

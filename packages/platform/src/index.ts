@@ -22,4 +22,5 @@ export * from './jobs/live-table-money.js';
 export * from './lifecycle/shutdown.js';
 export * from './revocations.js';
 export * from './redis/eviction.js';
+export * from './redis/layout.js';
 export * from './telemetry/queue-telemetry.js';

@@ -6,13 +6,13 @@ import { redisKeys } from './redis/keys.js';
  * Durable logout, as the gateways see it. The lobby's `sessions` rows (revoked_at) are the truth;
  * Redis holds a cache of them for the gateways, which never call the database:
  *
- * - `P revoked:<sid>`: the session was revoked (TTL: the session's remaining life);
- * - `P revocations:loaded` (no TTL): the revoked keys are complete. Each lobby replica checks it
+ * - `P {revocations}:revoked:<sid>`: the session was revoked (TTL: the session's remaining life);
+ * - `P {revocations}:loaded` (no TTL): the revoked keys are complete. Each lobby replica checks it
  *   at start and every few seconds, and when it is missing (Redis restarted without persistence,
  *   was flushed, or evicted it) reloads every revoked, unexpired session from Postgres and then sets
  *   it again.
  *
- * Without the marker, a missing `revoked:<sid>` proves nothing, so a reader must fail closed.
+ * Without the marker, a missing `{revocations}:revoked:<sid>` proves nothing, so a reader must fail closed.
  */
 export const RevocationState = {
   /** The session was revoked (logout, log out everywhere). */
@@ -25,7 +25,7 @@ export const RevocationState = {
 export type RevocationState = (typeof RevocationState)[keyof typeof RevocationState];
 
 /**
- * `P revocations:loaded` (`redisKeys(prefix).revocationsLoaded`): present (no TTL) while the
+ * `P {revocations}:loaded` (`redisKeys(prefix).revocationsLoaded`): present (no TTL) while the
  * revocation keys are complete.
  */
 export function revocationsLoadedKey(prefix: string): string {
@@ -33,7 +33,7 @@ export function revocationsLoadedKey(prefix: string): string {
 }
 
 /**
- * `P revocations:loading` (`redisKeys(prefix).revocationsLoading`): the token of the lobby replica
+ * `P {revocations}:loading` (`redisKeys(prefix).revocationsLoading`): the token of the lobby replica
  * reloading the keys. A flush during the reload deletes it, and the replica then does not set the
  * marker (it reloads again instead).
  */

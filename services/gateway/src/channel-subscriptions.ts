@@ -29,6 +29,11 @@ export interface ChannelSubscriptionsOptions<C extends ClientConnection> {
   readonly onDropped: () => void;
   /** A table's worker built it again without its attachments (a `control: "reattach"` envelope). */
   readonly onReattach: (tableId: string) => void;
+  /**
+   * Sharded pub/sub (SSUBSCRIBE, on a Redis Cluster): each table's channels are subscribed on the shard
+   * that owns the table's slot, where its worker SPUBLISHes them.
+   */
+  readonly sharded?: boolean;
 }
 
 /**
@@ -51,7 +56,7 @@ export class ChannelSubscriptions<C extends ClientConnection> {
     }
     const sub: Subscription = { count: 1, ready: Promise.resolve(), off: undefined };
     sub.ready = this.o.subscriber
-      .subscribe(name, (message) => this.onMessage(ch, name, message))
+      .subscribe(name, (message) => this.onMessage(ch, name, message), { sharded: this.o.sharded ?? false })
       .then((off) => {
         sub.off = off;
         // Everyone left while SUBSCRIBE was in flight.
@@ -77,7 +82,7 @@ export class ChannelSubscriptions<C extends ClientConnection> {
   }
 
   private channelName(ch: Channel): string {
-    return ch.kind === 'table' ? this.o.keys.table(ch.tableId) : this.o.keys.user(ch.userId);
+    return ch.kind === 'table' ? this.o.keys.table(ch.tableId) : this.o.keys.userAtTable(ch.tableId, ch.userId);
   }
 
   private onMessage(ch: Channel, channel: string, text: string): void {

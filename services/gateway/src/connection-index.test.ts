@@ -37,11 +37,13 @@ describe('envelope routing', () => {
     const env: Envelope = { table_id: 'T', table_seq: 5, msg };
     expect(
       index
-        .recipients({ kind: 'user', userId: 'ann' }, env)
+        .recipients({ kind: 'user', tableId: 'T', userId: 'ann' }, env)
         .map((c) => c.id)
         .sort(),
     ).toEqual(['a1', 'a2']);
-    expect(index.recipients({ kind: 'user', userId: 'nobody' }, env)).toEqual([]);
+    expect(index.recipients({ kind: 'user', tableId: 'T', userId: 'nobody' }, env)).toEqual([]);
+    // A user channel is one table's: an envelope naming another table is not delivered from it.
+    expect(index.recipients({ kind: 'user', tableId: 'T', userId: 'ann' }, { ...env, table_id: 'OTHER' })).toEqual([]);
   });
 
   it('drops a table-channel envelope naming another table', () => {
@@ -55,6 +57,6 @@ describe('envelope routing', () => {
     i.add(c, 'T');
     i.remove(c, 'T');
     expect(i.tableIds()).toEqual([]);
-    expect(i.recipients({ kind: 'user', userId: 'u' }, { table_id: 'T', table_seq: 1, msg })).toEqual([]);
+    expect(i.recipients({ kind: 'user', tableId: 'T', userId: 'u' }, { table_id: 'T', table_seq: 1, msg })).toEqual([]);
   });
 });

@@ -47,7 +47,8 @@ class NoTables extends Map<string, Attachment> {
 export const NO_TABLES: Map<string, Attachment> = new NoTables();
 
 export type Channel =
-  { readonly kind: 'table'; readonly tableId: string } | { readonly kind: 'user'; readonly userId: string };
+  | { readonly kind: 'table'; readonly tableId: string }
+  | { readonly kind: 'user'; readonly tableId: string; readonly userId: string };
 
 /**
  * Which connections sit at which table, for delivering pub/sub envelopes. A connection counts from
@@ -87,7 +88,7 @@ export class ConnectionIndex {
    * message goes only to that user's connections at that table.
    */
   recipients(channel: Channel, envelope: Envelope): ClientConnection[] {
-    if (channel.kind === 'table' && envelope.table_id !== channel.tableId) return [];
+    if (envelope.table_id !== channel.tableId) return [];
     const conns = this.at(envelope.table_id);
     const out: ClientConnection[] = [];
     if (channel.kind === 'table') {

@@ -211,6 +211,8 @@ export class Gateway {
       dropRate: o.dropRate ?? 0,
       onDropped: () => this.metrics.dropped.inc(),
       onReattach: (tableId) => this.tables.reattachTable(tableId),
+      // On a Redis Cluster each table's channels are subscribed on the shard its worker SPUBLISHes to.
+      sharded: o.redis.isCluster,
     });
     this.tables = new TableRequests<SocketData>({
       gatewayId: o.gatewayId,

@@ -34,9 +34,9 @@ interface Held {
 
 /**
  * The live lobby at one gateway (docs/protocol.md, "Live lobby"): sockets that sent lobby_subscribe
- * get the lobby's list from Redis (`P lobby-feed:rooms`) and then every `lobby_delta` the lobby's feed
+ * get the lobby's list from Redis (`P {lobby-feed}:rooms`) and then every `lobby_delta` the lobby's feed
  * publishes on `P lobby-feed`, and their user's `wallet` messages (`P wallet:<userId>`). The channels
- * are held while a socket here needs them; the users watching are named in `P lobby-feed:watchers`
+ * are held while a socket here needs them; the users watching are named in `P {lobby-feed}:watchers`
  * (renewed every WATCH_TTL_MS / 3), so that the feed reads only their wallets.
  */
 export class LobbyFeedFanout<C extends LobbySocket> {

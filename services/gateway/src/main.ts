@@ -7,6 +7,7 @@ import {
   createRedis,
   loadEnv,
   onShutdown,
+  refuseForeignRedisLayout,
   RingView,
   shutdownTelemetry,
 } from '@felt/platform';
@@ -28,8 +29,16 @@ try {
 }
 
 const redis = createRedis(env.REDIS_URL, { name: `gateway:${env.GATEWAY_ID}` });
-const subRedis = createRedis(env.REDIS_URL, { name: `gateway:${env.GATEWAY_ID}:sub`, maxRetriesPerRequest: null });
+const subRedis = createRedis(env.REDIS_URL, {
+  name: `gateway:${env.GATEWAY_ID}:sub`,
+  maxRetriesPerRequest: null,
+  // On a Redis Cluster: a subscriber connection per shard for the tables' sharded channels.
+  shardedSubscribers: true,
+});
 for (const r of [redis, subRedis]) r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+// The gateway reads the worker registry and the revocation keys, and subscribes to tables' channels,
+// all spelled by the key layout: refuse a Redis that holds another one.
+await refuseForeignRedisLayout(redis, env.FELT_REDIS_PREFIX, logger);
 const subscriber = new ChannelSubscriber(subRedis);
 
 const ring = new RingView({

@@ -18,11 +18,11 @@ function rig(revoked: ReadonlySet<string> = new Set(), seq = { n: 0 }) {
   const reads: number[] = [];
   const mget = vi.fn((ks: string[]) => {
     reads.push(ks.length);
-    return Promise.resolve(ks.map((k) => (revoked.has(k.slice('t:revoked:'.length)) ? '1' : null)));
+    return Promise.resolve(ks.map((k) => (revoked.has(k.slice(keys.revoked('').length)) ? '1' : null)));
   });
   const redis = {
     get: vi.fn((key: string) => {
-      expect(key).toBe('t:revocations:seq');
+      expect(key).toBe(keys.revocationsSeq);
       return Promise.resolve(seq.n === 0 ? null : String(seq.n));
     }),
     mget,

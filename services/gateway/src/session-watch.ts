@@ -22,7 +22,7 @@ export interface SessionWatchOptions<S extends WatchedSocket> {
   readonly logger: Logger;
   /**
    * GATEWAY_SESSION_CHECK_MS: the period of the check that ends expired sessions and reads
-   * `P revocations:seq`, re-reading every open session when a revocation message was missed.
+   * `P {revocations}:seq`, re-reading every open session when a revocation message was missed.
    */
   readonly sweepMs: number;
   /** Ends one socket whose session was revoked or expired (close 4001). */
@@ -33,13 +33,13 @@ export interface SessionWatchOptions<S extends WatchedSocket> {
  * The open sockets of a gateway, by session, and the end of those whose session is revoked (logout)
  * or expires while they are open.
  *
- * - Push: when the lobby revokes a session it increments `P revocations:seq` and publishes
+ * - Push: when the lobby revokes a session it increments `P {revocations}:seq` and publishes
  *   `<n> <sid>` on `P sessions-revoked`; the sockets of that session are ended as the message arrives.
  * - Pub/sub is at most once: a message published while this gateway's subscriber connection was down
  *   is lost. Every `sweepMs` the gateway ends the sockets whose session expired (no Redis) and reads
  *   the count: when it is not the number of the last message heard (or a message skipped a number,
  *   or the subscriber has just reconnected), a message was missed, and a sweep re-reads
- *   `P revoked:<sid>` of every open session, {@link SWEEP_CHUNK} keys per MGET, one MGET at a time
+ *   `P {revocations}:revoked:<sid>` of every open session, {@link SWEEP_CHUNK} keys per MGET, one MGET at a time
  *   (a gateway with many sockets never holds thousands of commands and promises at once). So the
  *   periodic check costs Redis one GET while nothing is lost, however many sockets are open.
  */
@@ -212,7 +212,7 @@ export class SessionWatch<S extends WatchedSocket> {
     for (const sid of expired) this.endSession(sid, 'session expired');
   }
 
-  /** Reads `revoked:<sid>` of every open session, a chunk per MGET. */
+  /** Reads `{revocations}:revoked:<sid>` of every open session, a chunk per MGET. */
   private async readAll(): Promise<void> {
     // A Map's key iterator visits the sessions added while the sweep waits for Redis and skips those
     // deleted meanwhile, so the sweep needs no copy of the session ids.

@@ -183,7 +183,7 @@ export class TableRequests<C extends TableClient> {
       this.o.index.add(conn, tableId);
       await Promise.all([
         this.o.channels.acquire({ kind: 'table', tableId }),
-        this.o.channels.acquire({ kind: 'user', userId: conn.userId }),
+        this.o.channels.acquire({ kind: 'user', tableId, userId: conn.userId }),
       ]);
     }
     const routed = await this.o.router.request(tableId, (requestId) => attachFrame(requestId, conn, tableId, spectate));
@@ -224,7 +224,7 @@ export class TableRequests<C extends TableClient> {
     if (conn.tables.size === 0) conn.tables = NO_TABLES;
     this.o.index.remove(conn, tableId);
     this.o.channels.release({ kind: 'table', tableId });
-    this.o.channels.release({ kind: 'user', userId: conn.userId });
+    this.o.channels.release({ kind: 'user', tableId, userId: conn.userId });
   }
 
   private scheduleReconcile(): void {

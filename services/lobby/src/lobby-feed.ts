@@ -9,7 +9,7 @@ import { summaryJson } from './routes/room-routes.js';
 const PUBLISH = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[2], ARGV[2])
-redis.call('PUBLISH', KEYS[3], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[3])
 return 1`;
 
 /** Takes the lock, or keeps it when it is this replica's; returns whether this replica holds it. */
@@ -41,10 +41,10 @@ export interface LobbyFeedOptions {
 /**
  * The live lobby's source (docs/protocol.md, "Live lobby"; docs/dev/contracts.md, `P lobby-feed`).
  * One lobby replica at a time (a Redis lock) reads the open listed rooms every `intervalMs`, as
- * GET /api/rooms lists them, and when they changed writes the whole list (`P lobby-feed:rooms`, a
+ * GET /api/rooms lists them, and when they changed writes the whole list (`P {lobby-feed}:rooms`, a
  * `lobby_rooms` message) and publishes the change (`P lobby-feed`, a `lobby_delta`), both in one
  * script that checks the lock. It also reads the wallets of the users the gateways say are watching
- * (`P lobby-feed:watchers`) and publishes each balance that changed on `P wallet:<userId>`. So the
+ * (`P {lobby-feed}:watchers`) and publishes each balance that changed on `P wallet:<userId>`. So the
  * cluster reads the list once a tick, whatever the number of players watching, and any writer of
  * rooms or wallets (the lobby, the persister's cash-outs, a worker seating bots) is seen.
  */
@@ -122,13 +122,14 @@ export class LobbyFeed {
     const delta: LobbyDelta = { type: 'lobby_delta', version, prev_version: before.version, upserts, removed };
     const done = await this.o.redis.eval(
       PUBLISH,
-      3,
+      2,
       this.keys.lobbyFeedLock,
       this.keys.lobbyFeedRooms,
-      this.keys.lobbyFeed,
       this.token,
       JSON.stringify(rooms),
       JSON.stringify(delta),
+      // A channel, not a key: it is no part of the script's slot (its keys share `{lobby-feed}`).
+      this.keys.lobbyFeed,
     );
     if (done !== 1) {
       this.last = null;

@@ -1,6 +1,14 @@
 import { serve } from '@hono/node-server';
 import { createPrisma, migrate } from '@felt/db';
-import { closeRedis, createLogger, createRedis, loadEnv, onShutdown, shutdownTelemetry } from '@felt/platform';
+import {
+  closeRedis,
+  createLogger,
+  createRedis,
+  loadEnv,
+  onShutdown,
+  refuseForeignRedisLayout,
+  shutdownTelemetry,
+} from '@felt/platform';
 import type { AddressInfo } from 'node:net';
 import { createLobbyApp } from './app.js';
 import { lobbyEnv } from './config.js';
@@ -24,6 +32,9 @@ const replica =
 // A bound on retries turns a Redis outage into a failed request instead of a hung one.
 const redis = createRedis(env.REDIS_URL, { name: 'lobby', maxRetriesPerRequest: 2 });
 redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+// The lobby writes revocations, the live lobby's keys and tables' bot-only marks: refuse a Redis that
+// holds another key layout (docs/operations.md, "Upgrading the Redis key layout").
+await refuseForeignRedisLayout(redis, env.FELT_REDIS_PREFIX, logger);
 
 const lobby = createLobbyApp({
   prisma,

@@ -46,12 +46,12 @@ export function revocationTtlMs(expiresAt: Date, now = Date.now()): number {
 }
 
 /**
- * `P revoked:<sid>` keys for the gateways. Postgres (sessions.revoked_at) is written first and is
+ * `P {revocations}:revoked:<sid>` keys for the gateways. Postgres (sessions.revoked_at) is written first and is
  * the truth; a key that Redis refused is kept here and written again by the revocation sync's next
  * check, and the completeness marker is dropped (when Redis lets us), so that gateways fail closed
  * instead of trusting an incomplete list.
  *
- * With each key (one script, so atomically), `P revocations:seq` is incremented and `<n> <sid>`
+ * With each key (one script, so atomically), `P {revocations}:seq` is incremented and `<n> <sid>`
  * published on `P sessions-revoked`, n the new count: every gateway ends that session's open sockets
  * at once, and a gateway that missed a message sees the count differ from its last message's and
  * re-reads its open sessions (GATEWAY_SESSION_CHECK_MS).

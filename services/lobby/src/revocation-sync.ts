@@ -40,7 +40,7 @@ export interface RevocationSyncOptions {
 /**
  * Keeps the gateways' revocation keys complete (`revocationState` in @felt/platform). At start and
  * every `intervalMs`, each lobby replica retries the revocations Redis refused, then checks
- * `P revocations:loaded`; when the marker is missing it writes `P revoked:<sid>` for every revoked,
+ * `P {revocations}:loaded`; when the marker is missing it writes `P {revocations}:revoked:<sid>` for every revoked,
  * unexpired session in Postgres (each with the session's remaining life as TTL) and sets the marker.
  * Replicas may do this at once: the keys they write are the same, and only the last one to start
  * sets the marker.

@@ -1,5 +1,5 @@
 import { ledgerTotals } from '@felt/db';
-import { signSessionToken, verifySessionToken } from '@felt/platform';
+import { signSessionToken, verifySessionToken, redisKeys } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET, startHarness, uniqueName, type Harness } from './harness.js';
 
@@ -147,7 +147,7 @@ describe('login and logout', () => {
 
     const session = await h.db.prisma.session.findUniqueOrThrow({ where: { id: claims.sessionId } });
     expect(session.revokedAt).toBeInstanceOf(Date);
-    const key = `${h.prefix}revoked:${claims.sessionId}`;
+    const key = redisKeys(h.prefix).revoked(claims.sessionId);
     expect(await h.redis.exists(key)).toBe(1);
     const ttl = await h.redis.pttl(key);
     expect(ttl).toBeGreaterThan(6 * 24 * 3600 * 1000);
@@ -172,7 +172,7 @@ describe('login and logout', () => {
     const claims = await verifySessionToken(SECRET, u.cookie!.slice('felt_session='.length));
     const cookie = u.cookie!;
     await u.post('/api/auth/logout');
-    await h.redis.del(`${h.prefix}revoked:${claims.sessionId}`);
+    await h.redis.del(redisKeys(h.prefix).revoked(claims.sessionId));
     const replay = h.client();
     replay.cookie = cookie;
     expect((await replay.get('/api/me')).status).toBe(401);

@@ -1,7 +1,7 @@
 // Logout used to live for gateways only as a Redis key with a TTL; once Redis lost it, a
 // logged-out cookie opened sockets again. The sessions rows are the truth, and Redis is reloaded
 // from them whenever its list is incomplete.
-import { revocationState, revocationsLoadedKey, SESSION_COOKIE, verifySessionToken } from '@felt/platform';
+import { revocationState, revocationsLoadedKey, SESSION_COOKIE, verifySessionToken, redisKeys } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RevocationSync } from '../src/revocation-sync.js';
 import { RedisRevocationList } from '../src/redis-adapters.js';
@@ -73,9 +73,9 @@ describe('durable logout', () => {
     expect(await state(liveSid)).toBe('live');
     // The revocation count moved with the reload: a gateway whose count no longer matches re-reads
     // every open session, so a socket of a session revoked only in Postgres is ended too.
-    expect(Number(await h.redis.get(`${h.prefix}revocations:seq`))).toBeGreaterThanOrEqual(1);
+    expect(Number(await h.redis.get(redisKeys(h.prefix).revocationsSeq))).toBeGreaterThanOrEqual(1);
     // Each key lives as long as its session would have.
-    const ttl = await h.redis.pttl(`${h.prefix}revoked:${outSid}`);
+    const ttl = await h.redis.pttl(redisKeys(h.prefix).revoked(outSid));
     expect(ttl).toBeGreaterThan(row.expiresAt.getTime() - Date.now() - 60_000);
     expect(ttl).toBeLessThanOrEqual(row.expiresAt.getTime() - Date.now() + 1000);
 

@@ -88,7 +88,7 @@ export class HandConsumer {
       writeHands && batchMax > 1
         ? new HandBatcher({ maxSize: batchMax, waitMs: o.batchWaitMs ?? 20, write: writeHands })
         : undefined;
-    const prefix = bullmqPrefix(o.prefix);
+    const prefix = bullmqPrefix(o.prefix, o.connection.isCluster);
     this.keys = redisKeys(o.prefix);
     this.jobs = new Counter({
       name: 'felt_persister_jobs_total',

@@ -8,6 +8,7 @@ import {
   loadEnv,
   onShutdown,
   refuseEvictingRedis,
+  refuseForeignRedisLayout,
   shutdownTelemetry,
   startOpsServer,
 } from '@felt/platform';
@@ -27,6 +28,8 @@ const publisher = createRedis(env.REDIS_URL, { name: 'persister-outcomes', maxRe
 publisher.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error (outcomes)'));
 // An evicting Redis could drop a lease, a checkpoint or a queued hand: refuse to run on one.
 await refuseEvictingRedis(redis, logger);
+// The audit reads the tables' checkpoints: refuse a Redis in another key layout.
+await refuseForeignRedisLayout(redis, env.FELT_REDIS_PREFIX, logger);
 // Hands' hot statements go straight to pg (money/hand-sql.ts in @felt/db); Prisma keeps cash-outs,
 // voids and incidents. The two pools share DATABASE_POOL_MAX: a batch of hands holds one connection,
 // so a few are plenty.

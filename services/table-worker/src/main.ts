@@ -12,7 +12,10 @@ import {
   HashRing,
   loadEnv,
   onShutdown,
+  idInKey,
+  redisNodes,
   refuseEvictingRedis,
+  refuseForeignRedisLayout,
   redisKeys,
   RingView,
   shutdownTelemetry,
@@ -94,8 +97,19 @@ const checkpointRedis =
   replicaAcks.replicas > 0 ? createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:checkpoints` }) : redis;
 for (const r of new Set([redis, subRedis, queueRedis, checkpointRedis]))
   r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
+if (redis.isCluster && replicaAcks.replicas > 0) {
+  // WAIT has no key: on a cluster it would count one node's replicas, not those of the slot's master.
+  logger.fatal(
+    { event: 'config_invalid', variable: 'FELT_REDIS_WAIT_REPLICAS' },
+    'FELT_REDIS_WAIT_REPLICAS is not supported on a Redis Cluster yet: set it to 0 or use Sentinel',
+  );
+  process.exit(1);
+}
 // An evicting Redis could drop a lease, a checkpoint or a queued hand: refuse to run on one.
 await refuseEvictingRedis(redis, logger);
+// A Redis that holds another key layout would let this worker and an older one fence the same table
+// on different keys: refuse to start on one (docs/operations.md, "Upgrading the Redis key layout").
+await refuseForeignRedisLayout(redis, env.FELT_REDIS_PREFIX, logger);
 const subscriber = new ChannelSubscriber(subRedis);
 const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
 const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE, replicaAcks);
@@ -339,17 +353,23 @@ server.addService(
 
 /**
  * Bot-only tables run with nobody attached, so no request brings them to their next owner: each
- * worker starts the ones the ring gives it (`P bots-only:*`), at start-up and after every ring change.
+ * worker starts the ones the ring gives it (`P {table:*}:bots-only`), at start-up and after every ring change.
  */
 async function adoptBotTables(): Promise<void> {
   if (stopping) return;
+  // Each master of a Redis Cluster holds its own slots' keys: SCAN walks them one by one.
+  for (const node of redisNodes(redis)) await adoptBotTablesOn(node);
+}
+
+async function adoptBotTablesOn(node: typeof redis): Promise<void> {
   let cursor = '0';
   do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', keys.botsOnly('*'), 'COUNT', 200);
+    const [next, found] = await node.scan(cursor, 'MATCH', keys.botsOnly('*'), 'COUNT', 200);
     cursor = next;
     for (const key of found) {
-      const tableId = key.slice(keys.botsOnly('').length);
-      if (stopping || directory.peek(tableId) || ring.ownerOf(tableId)?.id !== env.WORKER_ID) continue;
+      const tableId = idInKey(keys.botsOnly, key);
+      if (tableId === null || stopping || directory.peek(tableId) || ring.ownerOf(tableId)?.id !== env.WORKER_ID)
+        continue;
       if ((await redis.get(key)) !== '1') continue;
       await directory
         .get(tableId)

@@ -232,7 +232,7 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     const sub = createRedis(REDIS_URL, { name: 'svc-test-watch' });
     const got: { channel: string; env: Envelope }[] = [];
     sub.on('message', (channel: string, text: string) => got.push({ channel, env: decodeEnvelope(channel, text) }));
-    await sub.subscribe(keys.table(mineTable), keys.user('ann'));
+    await sub.subscribe(keys.table(mineTable), keys.userAtTable(mineTable, 'ann'));
     const c = open();
     c.send(attach('r1', 'conn-ann', 'ann', mineTable));
     const frames = await c.answer('r1');
@@ -251,7 +251,7 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
     expect(ack.ack.atTableSeq).toBe(snapshot.table_seq);
 
     await vi.waitFor(() => expect(got.length).toBeGreaterThan(0), { timeout: 5_000, interval: 10 });
-    expect(got.map((g) => g.channel)).toEqual([keys.user('ann')]);
+    expect(got.map((g) => g.channel)).toEqual([keys.userAtTable(mineTable, 'ann')]);
 
     // A spectator attaches with spectate: the table channel now carries its view, excepting Ann,
     // who has her own.
@@ -275,7 +275,7 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
 
     // Bob watches through another gateway's stream; the first stream ending disconnects Ann (and
     // the spectator), and Bob sees it.
-    await sub.subscribe(keys.user('bob'));
+    await sub.subscribe(keys.userAtTable(mineTable, 'bob'));
     const other = open();
     other.send(attach('r1b', 'conn-bob', 'bob', mineTable));
     await other.answer('r1b');
@@ -285,7 +285,7 @@ describe('worker gRPC service (real Redis, in-process worker)', () => {
       () => {
         const hit = got.find(
           (g) =>
-            g.channel === keys.user('bob') &&
+            g.channel === keys.userAtTable(mineTable, 'bob') &&
             (g.env.msg as unknown as { seats?: { status: string }[] }).seats?.[0]?.status === 'disconnected',
         );
         if (!hit) throw new Error('Bob has not seen Ann disconnected yet');

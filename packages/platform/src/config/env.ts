@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseSentinelUrl, RedisUrlError } from '../redis/connect.js';
+import { parseClusterUrl, parseSentinelUrl, RedisUrlError } from '../redis/connect.js';
 
 export const ConfigErrorCode = { INVALID: 'config_invalid' } as const;
 export type ConfigErrorCode = (typeof ConfigErrorCode)[keyof typeof ConfigErrorCode];
@@ -109,12 +109,15 @@ export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 's
 
 /** Variables every service reads. */
 export const commonEnv = {
-  /** One server (`redis://`, `rediss://`), or the master a group of Sentinels watches (`redis+sentinel://`). */
+  /**
+   * One server (`redis://`, `rediss://`), the master a group of Sentinels watches (`redis+sentinel://`),
+   * or a Redis Cluster (`redis+cluster://`, `rediss+cluster://`).
+   */
   REDIS_URL: z
     .string()
     .superRefine((s, ctx) => {
       try {
-        if (parseSentinelUrl(s) !== undefined) return;
+        if (parseSentinelUrl(s) !== undefined || parseClusterUrl(s) !== undefined) return;
       } catch (err) {
         if (err instanceof RedisUrlError) ctx.addIssue({ code: 'custom', message: err.message });
         else throw err;
@@ -123,7 +126,8 @@ export const commonEnv = {
       if (!hasScheme(s, ['redis:', 'rediss:'])) {
         ctx.addIssue({
           code: 'custom',
-          message: 'expected a URL like redis://127.0.0.1:6379 or redis+sentinel://127.0.0.1:26379/<master>',
+          message:
+            'expected a URL like redis://127.0.0.1:6379, redis+sentinel://127.0.0.1:26379/<master> or redis+cluster://127.0.0.1:7000,127.0.0.1:7001',
         });
       }
     })

@@ -2,6 +2,15 @@ import type { Redis } from 'ioredis';
 
 export type ChannelHandler = (message: string, channel: string) => void;
 
+export interface SubscribeOptions {
+  /**
+   * Sharded pub/sub (Redis 7: SSUBSCRIBE, messages SPUBLISHed to the shard owning the channel's slot).
+   * On a Redis Cluster client made with `shardedSubscribers` (createRedis's option), ioredis holds one
+   * subscriber connection per shard. A channel is sharded or not for every handler of it.
+   */
+  readonly sharded?: boolean;
+}
+
 /**
  * One Redis connection in subscriber mode shared by every part of a process that listens to
  * channels. Handlers are reference counted per channel: the first handler SUBSCRIBEs, the last one to
@@ -13,15 +22,22 @@ export class ChannelSubscriber {
   private readonly pending = new Map<string, Promise<void>>();
 
   constructor(private readonly redis: Redis) {
-    redis.on('message', (channel: string, message: string) => {
+    const dispatch = (channel: string, message: string): void => {
       const set = this.handlers.get(channel);
       if (!set) return;
       for (const handler of [...set]) handler(message, channel);
-    });
+    };
+    redis.on('message', dispatch);
+    redis.on('smessage', dispatch);
   }
 
   /** Resolves once Redis confirmed the subscription; the returned function removes the handler. */
-  async subscribe(channel: string, handler: ChannelHandler): Promise<() => Promise<void>> {
+  async subscribe(
+    channel: string,
+    handler: ChannelHandler,
+    options: SubscribeOptions = {},
+  ): Promise<() => Promise<void>> {
+    const sharded = options.sharded ?? false;
     let set = this.handlers.get(channel);
     const first = !set;
     if (!set) {
@@ -33,7 +49,8 @@ export class ChannelSubscriber {
       if (first) {
         await this.enqueue(channel, async () => {
           await this.ready();
-          await this.redis.subscribe(channel);
+          if (sharded) await this.redis.ssubscribe(channel);
+          else await this.redis.subscribe(channel);
         });
       } else await this.pending.get(channel);
     } catch (err) {
@@ -52,7 +69,9 @@ export class ChannelSubscriber {
         this.handlers.delete(channel);
         await this.enqueue(channel, async () => {
           // A new handler may have arrived while the queue drained.
-          if (!this.handlers.has(channel)) await this.redis.unsubscribe(channel);
+          if (this.handlers.has(channel)) return;
+          if (sharded) await this.redis.sunsubscribe(channel);
+          else await this.redis.unsubscribe(channel);
         });
       }
     };

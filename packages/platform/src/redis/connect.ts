@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 
 export { Redis } from 'ioredis';
 
@@ -10,10 +10,28 @@ export interface CreateRedisOptions {
    * revocation check want a bound, so that an outage turns into a refusal instead of a hang.
    */
   readonly maxRetriesPerRequest?: number | null;
+  /**
+   * On a Redis Cluster: one subscriber connection per shard for SSUBSCRIBE (ChannelSubscriber's
+   * `sharded` channels). Ignored elsewhere.
+   */
+  readonly shardedSubscribers?: boolean;
 }
 
 /** The scheme of a Redis reached through Sentinel: `redis+sentinel://…` (docs/operations.md, "Redis"). */
 export const SENTINEL_SCHEME = 'redis+sentinel:';
+
+/** The schemes of a Redis Cluster: `redis+cluster://…`, and `rediss+cluster://…` for TLS. */
+export const CLUSTER_SCHEMES = ['redis+cluster:', 'rediss+cluster:'] as const;
+
+/** A Redis Cluster, as `redis+cluster://` names it. */
+export interface ClusterTarget {
+  /** Nodes to read the slot map from (any of the cluster's; more than one survives one being down). */
+  readonly nodes: readonly { readonly host: string; readonly port: number }[];
+  /** The nodes' ACL user and password (the URL's user info). */
+  readonly username?: string;
+  readonly password?: string;
+  readonly tls: boolean;
+}
 
 /** A Redis reached through Sentinel, as `redis+sentinel://` names it. */
 export interface SentinelTarget {
@@ -79,14 +97,7 @@ export function parseSentinelUrl(url: string): SentinelTarget | undefined {
   if (db !== undefined && !(Number.isInteger(db) && db >= 0 && db <= 15)) {
     throw new RedisUrlError(`a redis+sentinel URL's db is a number from 0 to 15; got "${dbText}"`);
   }
-  let username: string | undefined;
-  let password: string | undefined;
-  if (userInfo !== undefined) {
-    const colon = userInfo.indexOf(':');
-    const user = decodeURIComponent(colon >= 0 ? userInfo.slice(0, colon) : userInfo);
-    if (user !== '') username = user;
-    if (colon >= 0) password = decodeURIComponent(userInfo.slice(colon + 1));
-  }
+  const { username, password } = userInfoOf(userInfo);
   const sentinelUsername = params.get('sentinelUsername') ?? undefined;
   const sentinelPassword = params.get('sentinelPassword') ?? undefined;
   return {
@@ -97,6 +108,65 @@ export function parseSentinelUrl(url: string): SentinelTarget | undefined {
     ...(db === undefined ? {} : { db }),
     ...(sentinelUsername === undefined ? {} : { sentinelUsername }),
     ...(sentinelPassword === undefined ? {} : { sentinelPassword }),
+  };
+}
+
+/** `[user:password@]` of a URL's authority, percent-decoded; an empty user is none (`:password@`). */
+function userInfoOf(userInfo: string | undefined): { username?: string; password?: string } {
+  if (userInfo === undefined) return {};
+  const colon = userInfo.indexOf(':');
+  const user = decodeURIComponent(colon >= 0 ? userInfo.slice(0, colon) : userInfo);
+  return {
+    ...(user === '' ? {} : { username: user }),
+    ...(colon >= 0 ? { password: decodeURIComponent(userInfo.slice(colon + 1)) } : {}),
+  };
+}
+
+/**
+ * Reads `redis+cluster://[user:password@]host[:port][,host[:port]…]` (`rediss+cluster://` for TLS; port
+ * 6379 when left out; no path or query: a cluster has one database). Throws a RedisUrlError saying
+ * what is wrong; undefined for any other scheme.
+ */
+export function parseClusterUrl(url: string): ClusterTarget | undefined {
+  const scheme = CLUSTER_SCHEMES.find((s) => url.startsWith(`${s}//`));
+  if (scheme === undefined) return undefined;
+  const rest = url.slice(scheme.length + 2).replace(/\/$/, '');
+  if (/[/?#]/.test(rest)) {
+    throw new RedisUrlError(
+      'a redis+cluster URL is only its nodes: redis+cluster://host:6379,host:6380 (no path or query)',
+    );
+  }
+  const at = rest.lastIndexOf('@');
+  const hostList = at >= 0 ? rest.slice(at + 1) : rest;
+  const nodes = hostList.split(',').map((entry) => {
+    const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry);
+    const port = m?.[2] === undefined ? 6379 : Number(m[2]);
+    if (m === null || port < 1 || port > 65535) {
+      throw new RedisUrlError(`a redis+cluster URL's nodes are host[:port] separated by commas; "${entry}" is not`);
+    }
+    return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port };
+  });
+  return { nodes, ...userInfoOf(at >= 0 ? rest.slice(0, at) : undefined), tls: scheme === 'rediss+cluster:' };
+}
+
+/**
+ * What ioredis needs for a Redis Cluster: the slot map read from the nodes given and followed through
+ * `MOVED` and failovers, every command sent to its slot's master, and commands issued in the same
+ * tick sent to each node as one batch (`enableAutoPipelining`: a worker's lease renewals, one command
+ * per table on a cluster, leave as one write per node).
+ */
+export function clusterOptions(target: ClusterTarget, redisOptions: RedisOptions): ClusterOptions {
+  return {
+    redisOptions: {
+      ...redisOptions,
+      ...(target.username === undefined ? {} : { username: target.username }),
+      ...(target.password === undefined ? {} : { password: target.password }),
+      ...(target.tls ? { tls: { ...(redisOptions.tls ?? {}) } } : {}),
+    },
+    enableAutoPipelining: true,
+    enableReadyCheck: true,
+    scaleReads: 'master',
+    clusterRetryStrategy: (times) => Math.min(times * 200, 2000),
   };
 }
 
@@ -125,6 +195,8 @@ export function sentinelOptions(target: SentinelTarget): RedisOptions {
 /** `host:port` of a Redis URL for messages (the Sentinels' list for a redis+sentinel URL); never the password. */
 export function redisAddress(url: string): string {
   try {
+    const cluster = parseClusterUrl(url);
+    if (cluster !== undefined) return `a cluster via ${cluster.nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
     const sentinel = parseSentinelUrl(url);
     if (sentinel !== undefined) {
       return `${sentinel.name} via sentinels ${sentinel.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
@@ -137,9 +209,15 @@ export function redisAddress(url: string): string {
 }
 
 /**
- * A connection to the Redis the URL names: `redis://` or `rediss://` for one server, or
- * `redis+sentinel://` for the master a group of Sentinels watches (followed through failovers).
- * `extra` adds client options (a test's TLS CA, for one).
+ * A connection to the Redis the URL names: `redis://` or `rediss://` for one server,
+ * `redis+sentinel://` for the master a group of Sentinels watches (followed through failovers), or
+ * `redis+cluster://` for a Redis Cluster. `extra` adds client options (a test's TLS CA, for one).
+ *
+ * A cluster's client is an ioredis `Cluster`, returned as the `Redis` every caller types it as: it
+ * has the commands, scripts (`defineCommand`, `eval`), pipelines and pub/sub the services use, and
+ * `isCluster` is true on it. What it does not do, callers check `isCluster` for: a pipeline or
+ * multi-key command must stay in one slot (the key layout's hash tags see to it), `SCAN` walks one
+ * node (use `redisNodes`), and BullMQ needs a hash tag in its prefix (`bullmqPrefix`).
  */
 export function createRedis(url: string, options: CreateRedisOptions, extra: RedisOptions = {}): Redis {
   const redisOptions: RedisOptions = {
@@ -149,9 +227,21 @@ export function createRedis(url: string, options: CreateRedisOptions, extra: Red
     enableReadyCheck: true,
     ...extra,
   };
+  const cluster = parseClusterUrl(url);
+  if (cluster !== undefined) {
+    return new Cluster(
+      cluster.nodes.map((n) => ({ host: n.host, port: n.port })),
+      { ...clusterOptions(cluster, redisOptions), shardedSubscribers: options.shardedSubscribers ?? false },
+    ) as unknown as Redis;
+  }
   const sentinel = parseSentinelUrl(url);
   if (sentinel !== undefined) return new Redis({ ...redisOptions, ...sentinelOptions(sentinel) });
   return new Redis(url, redisOptions);
+}
+
+/** The connections a `SCAN` must walk: each master of a cluster, or the one server. */
+export function redisNodes(redis: Redis): Redis[] {
+  return redis.isCluster ? (redis as unknown as Cluster).nodes('master') : [redis];
 }
 
 /** QUIT, falling back to a hard disconnect when Redis does not answer. */

@@ -40,7 +40,11 @@ export class BullmqHandSink implements MoneyJobSink {
     queueName: string,
     private readonly replicas: ReplicaAcks = NO_REPLICA_ACKS,
   ) {
-    this.queue = new Queue(queueName, { connection, prefix: bullmqPrefix(prefix), telemetry: queueTelemetry() });
+    this.queue = new Queue(queueName, {
+      connection,
+      prefix: bullmqPrefix(prefix, connection.isCluster),
+      telemetry: queueTelemetry(),
+    });
   }
 
   async enqueue(job: CompletedHandJob): Promise<void> {

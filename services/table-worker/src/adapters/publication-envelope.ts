@@ -16,9 +16,9 @@ export function publicationEnvelope(
   };
 }
 
-/** The channel a publication goes to: the table's (spectator view) or its user's own. */
+/** The channel a publication goes to: the table's (spectator view) or its user's own at the table. */
 export function publicationChannel(keys: RedisKeys, tableId: string, p: Publication): string {
-  return p.audience.kind === 'table' ? keys.table(tableId) : keys.user(p.audience.userId);
+  return p.audience.kind === 'table' ? keys.table(tableId) : keys.userAtTable(tableId, p.audience.userId);
 }
 
 /** The gateways' notice that a table was built again without its attachments (EventPublisher.tableReset). */

@@ -17,12 +17,19 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  */
 export class RedisEventPublisher implements EventPublisher {
   private readonly keys: RedisKeys;
+  /**
+   * On a Redis Cluster, SPUBLISH: a table's channels (its own and its users') share its hash tag, so a
+   * batch goes to the one shard that owns the slot, in order, and no further. A plain PUBLISH has no
+   * key: the cluster client would send each to any node, and the bus would copy it to every node.
+   */
+  private readonly sharded: boolean;
 
   constructor(
     private readonly redis: Redis,
     prefix: string,
   ) {
     this.keys = redisKeys(prefix);
+    this.sharded = redis.isCluster;
   }
 
   async publish(tableId: string, publications: readonly Publication[]): Promise<void> {
@@ -38,10 +45,10 @@ export class RedisEventPublisher implements EventPublisher {
     await nextTurn();
     const pipeline = this.redis.pipeline();
     for (const p of publications) {
-      pipeline.publish(
-        publicationChannel(this.keys, tableId, p),
-        encodeEnvelope(publicationEnvelope(tableId, p, traceContext)),
-      );
+      const channel = publicationChannel(this.keys, tableId, p);
+      const envelope = encodeEnvelope(publicationEnvelope(tableId, p, traceContext));
+      if (this.sharded) pipeline.spublish(channel, envelope);
+      else pipeline.publish(channel, envelope);
     }
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([err]) => err);
@@ -51,6 +58,9 @@ export class RedisEventPublisher implements EventPublisher {
   async tableReset(tableId: string, tableSeq: number): Promise<void> {
     // Behind any batch published before it.
     await nextTurn();
-    await this.redis.publish(this.keys.table(tableId), encodeEnvelope(resetEnvelope(tableId, tableSeq)));
+    const channel = this.keys.table(tableId);
+    const envelope = encodeEnvelope(resetEnvelope(tableId, tableSeq));
+    if (this.sharded) await this.redis.spublish(channel, envelope);
+    else await this.redis.publish(channel, envelope);
   }
 }

@@ -115,7 +115,7 @@ export function tournamentMessageTarget(message: TournamentMessage): string {
 
 /**
  * The director's name on the ring, in the lease and checkpoint keys (`lease:tournament:<id>`,
- * `checkpoint:tournament:<id>`), so that it never shares a key with a table.
+ * `{table:tournament:<id>}:checkpoint`), so that it never shares a key with a table.
  */
 export function directorKey(tournamentId: string): string {
   return `tournament:${tournamentId}`;

@@ -48,7 +48,7 @@ interface PendingCommand {
   readonly command: Work;
 }
 
-/** The director's checkpoint (`P checkpoint:tournament:<id>`'s state). */
+/** The director's checkpoint (`P {table:tournament:<id>}:checkpoint`'s state). */
 export interface DirectorJSON {
   readonly format: 'felt-director/1';
   readonly tournamentId: string;

@@ -1,7 +1,11 @@
+import { redisKeys } from '@felt/platform';
 import type { TableHeartbeat, TableMessage } from '@felt/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Delivery } from '../../src/adapters/memory-publisher.js';
 import type { EventPublisher, Publication } from '../../src/ports.js';
+
+/** Channel names without the Redis prefix, as a listener reports them. */
+const ch = redisKeys('');
 
 /** What subscribers of some channels received, in order. */
 export interface Listener {
@@ -74,9 +78,9 @@ export function describeEventPublisher(adapter: string, make: () => Promise<Even
       const l = await listen(p, 't1', ['u1']);
       await p.publisher.publish('t1', [toTable(closed('t1', 4)), toTable(closed('t1', 5), ['u1', 'u2'])]);
       expect(await received(l, 2)).toEqual<Delivery[]>([
-        { channel: 'table:t1', envelope: { table_id: 't1', table_seq: 4, msg: closed('t1', 4) } },
+        { channel: ch.table('t1'), envelope: { table_id: 't1', table_seq: 4, msg: closed('t1', 4) } },
         {
-          channel: 'table:t1',
+          channel: ch.table('t1'),
           envelope: { table_id: 't1', table_seq: 5, except: ['u1', 'u2'], msg: closed('t1', 5) },
         },
       ]);
@@ -88,11 +92,11 @@ export function describeEventPublisher(adapter: string, make: () => Promise<Even
       await p.publisher.publish('t1', [toUser('u2', closed('t1', 7)), toTable(closed('t1', 8))]);
       const got = await received(l, 2);
       expect(got[0]).toEqual<Delivery>({
-        channel: 'user:u2',
+        channel: ch.userAtTable('t1', 'u2'),
         envelope: { table_id: 't1', table_seq: 7, msg: closed('t1', 7) },
       });
       // The table publication after it is the barrier: nothing reached u1 meanwhile.
-      expect(got.map((d) => d.channel)).toEqual(['user:u2', 'table:t1']);
+      expect(got.map((d) => d.channel)).toEqual([ch.userAtTable('t1', 'u2'), ch.table('t1')]);
     });
 
     it('keeps the order of a batch, and of batches one after another, across channels', async () => {
@@ -109,11 +113,11 @@ export function describeEventPublisher(adapter: string, make: () => Promise<Even
       await first;
       const got = await received(l, 5);
       expect(got.map((d) => `${d.channel}@${d.envelope.table_seq}`)).toEqual([
-        'user:u1@1',
-        'table:t1@1',
-        'user:u2@2',
-        'table:t1@3',
-        'user:u1@4',
+        `${ch.userAtTable('t1', 'u1')}@1`,
+        `${ch.table('t1')}@1`,
+        `${ch.userAtTable('t1', 'u2')}@2`,
+        `${ch.table('t1')}@3`,
+        `${ch.userAtTable('t1', 'u1')}@4`,
       ]);
     });
 
@@ -122,8 +126,8 @@ export function describeEventPublisher(adapter: string, make: () => Promise<Even
       const l = await listen(p, 't1', ['u1']);
       await p.publisher.publish('t1', [toUser('u1', heartbeat('t1', 12)), toTable(heartbeat('t1', 11))]);
       expect(await received(l, 2)).toEqual<Delivery[]>([
-        { channel: 'user:u1', envelope: { table_id: 't1', table_seq: 12, msg: heartbeat('t1', 12) } },
-        { channel: 'table:t1', envelope: { table_id: 't1', table_seq: 11, msg: heartbeat('t1', 11) } },
+        { channel: ch.userAtTable('t1', 'u1'), envelope: { table_id: 't1', table_seq: 12, msg: heartbeat('t1', 12) } },
+        { channel: ch.table('t1'), envelope: { table_id: 't1', table_seq: 11, msg: heartbeat('t1', 11) } },
       ]);
     });
 
@@ -136,7 +140,7 @@ export function describeEventPublisher(adapter: string, make: () => Promise<Even
       await p.publisher.publish('t1', [toTable(closed('t1', 3))]);
       const got = await received(l, 1);
       expect(got).toEqual<Delivery[]>([
-        { channel: 'table:t1', envelope: { table_id: 't1', table_seq: 3, msg: closed('t1', 3) } },
+        { channel: ch.table('t1'), envelope: { table_id: 't1', table_seq: 3, msg: closed('t1', 3) } },
       ]);
     });
   });

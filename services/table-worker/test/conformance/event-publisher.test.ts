@@ -12,7 +12,8 @@ describeEventPublisher('memory', () => {
     publisher,
     listen: (tableId, userIds) => {
       const deliveries: Delivery[] = [];
-      const channels = new Set([`table:${tableId}`, ...userIds.map((u) => `user:${u}`)]);
+      const unprefixed = redisKeys('');
+      const channels = new Set([unprefixed.table(tableId), ...userIds.map((u) => unprefixed.userAtTable(tableId, u))]);
       const stop = publisher.listen((d) => {
         if (channels.has(d.channel)) deliveries.push(d);
       });
@@ -36,7 +37,9 @@ describeEventPublisher('redis', () => {
       const onMessage = (message: string, channel: string) =>
         deliveries.push({ channel: channel.slice(prefix.length), envelope: decodeEnvelope(channel, message) });
       const offs = await Promise.all(
-        [keys.table(tableId), ...userIds.map((u) => keys.user(u))].map((c) => subscriber.subscribe(c, onMessage)),
+        [keys.table(tableId), ...userIds.map((u) => keys.userAtTable(tableId, u))].map((c) =>
+          subscriber.subscribe(c, onMessage),
+        ),
       );
       return { deliveries, stop: async () => void (await Promise.all(offs.map((off) => off()))) };
     },
