@@ -2,14 +2,14 @@
 // middle of a hand while every service runs on 3 masters with a replica each; another worker takes
 // the lease on the table's slot (a higher epoch), resumes from the checkpoint there, and the hand ends
 // with the committed deck, every acked action in it and no table_seq issued twice.
-import { verifyReveal } from '@felt/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACTION_OPS,
   eventually,
   leaseHolder,
   playOneAction,
-  playStep,
+  playToReveal,
+  revealChecks,
   workerById,
   type AckedAction,
 } from './harness/failover-play.js';
@@ -33,7 +33,6 @@ describe('failover on a Redis Cluster', () => {
   it('a worker killed mid-hand: the next owner resumes the hand from the checkpoint on the slot', async () => {
     const { tableId, ann, both } = await rig.headsUp({ game: 'holdem', limit: 'nl' }, { dealt: true });
     const handId = ann.state!.hand_id!;
-    const commit = ann.received.find((m) => m.type === 'seed_commit' && m.hand_id === handId)!;
     const acked: AckedAction[] = [];
     const first = await playOneAction(both);
     expect(first).not.toBeNull();
@@ -63,20 +62,8 @@ describe('failover on a Redis Cluster', () => {
       expect(c.state!.actor).toBe(before.actor);
     }
 
-    const revealed = () => ann.received.some((m) => m.type === 'seed_reveal' && m.hand_id === handId);
-    while (!revealed()) {
-      const a = await playStep(both, revealed, { actionTimeoutMs: 10_000, backOffOnRefusal: true });
-      if (a?.handId === handId) acked.push(a);
-    }
-    const reveal = ann.received.find((m) => m.type === 'seed_reveal' && m.hand_id === handId)!;
-    for (const c of both) {
-      const own = c.sentSeeds.get(handId);
-      const result = verifyReveal(reveal.reveal, {
-        expectedCommit: commit.seed_commit as string,
-        ...(own !== undefined ? { ownSeed: { seat: c.state!.hero!.seat, seed: own } } : {}),
-      });
-      expect(result.ok, JSON.stringify(result)).toBe(true);
-    }
+    await playToReveal(both, handId, acked);
+    for (const check of revealChecks(both, handId)) expect(check.ok, check.detail).toBe(true);
     // Every acked action is in the hand's record, which the worker queued on the cluster, in order.
     const job = await eventually('the hand record', () => rig.records.job(handId), 20_000);
     const ops = (job.payload.hand.operations as unknown as { type: string; seat?: number }[]).filter((o) =>

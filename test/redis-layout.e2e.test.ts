@@ -8,7 +8,6 @@
 // backwards), with every service that writes them stopped, as an operator stops them to upgrade.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { verifyReveal } from '@felt/client';
 import { layoutOneKeys, REDIS_LAYOUT, redisKeys } from '@felt/platform';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +15,8 @@ import {
   eventually,
   leaseHolder,
   playOneAction,
-  playStep,
+  playToReveal,
+  revealChecks,
   tableEpoch,
   type AckedAction,
 } from './harness/failover-play.js';
@@ -77,7 +77,6 @@ describe('upgrading the Redis key layout', () => {
 
     const { tableId, ann, both } = await rig.headsUp({ game: 'holdem', limit: 'nl' }, { dealt: true });
     const handId = ann.state!.hand_id!;
-    const commit = ann.received.find((m) => m.type === 'seed_commit' && m.hand_id === handId)!;
     const acked: AckedAction[] = [];
     const first = await playOneAction(both);
     expect(first).not.toBeNull();
@@ -142,21 +141,8 @@ describe('upgrading the Redis key layout', () => {
     }
 
     // The hand plays out from the same committed deck.
-    const revealed = () => ann.received.some((m) => m.type === 'seed_reveal' && m.hand_id === handId);
-    while (!revealed()) {
-      const a = await playStep(both, revealed, { actionTimeoutMs: 10_000, backOffOnRefusal: true });
-      if (a) acked.push(a);
-    }
+    await playToReveal(both, handId, acked);
     expect(acked.length).toBeGreaterThanOrEqual(2);
-    const reveal = ann.received.find((m) => m.type === 'seed_reveal' && m.hand_id === handId)!;
-    for (const c of both) {
-      const seat = c.state!.hero!.seat;
-      const own = c.sentSeeds.get(handId);
-      const result = verifyReveal(reveal.reveal, {
-        expectedCommit: commit.seed_commit as string,
-        ...(own !== undefined ? { ownSeed: { seat, seed: own } } : {}),
-      });
-      expect(result.ok, JSON.stringify(result)).toBe(true);
-    }
+    for (const check of revealChecks(both, handId)) expect(check.ok, check.detail).toBe(true);
   }, 180_000);
 });

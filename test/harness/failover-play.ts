@@ -1,6 +1,7 @@
 // Helpers for the failover and chaos suites (docs/architecture.md, Ownership and failover): who
 // holds a table's lease, driving a hand action by action through a worker's death, and an
 // independent watch on checkpoint epochs.
+import { verifyReveal } from '@felt/client';
 import type { Redis } from 'ioredis';
 import { redisKeys } from '@felt/platform';
 import type { Cluster, WorkerHandle } from './cluster.js';
@@ -142,6 +143,46 @@ export async function playStep(
     await waitFor('a turn to play, or the end of the hand', () => over() || turnOf(clients) !== null, 30_000);
   }
   return acked;
+}
+
+/**
+ * Plays hand `handId` out through its owner's changes (playStep, backing off a refused action) until
+ * its seed_reveal reaches the first client; appends each acked action of that hand to `acked`.
+ * Resolves with the reveal.
+ */
+export async function playToReveal(
+  clients: readonly TableClient[],
+  handId: string,
+  acked: AckedAction[],
+): Promise<Msg> {
+  const reveal = () => clients[0]!.received.find((m) => m.type === 'seed_reveal' && m.hand_id === handId);
+  while (!reveal()) {
+    const a = await playStep(clients, () => reveal() !== undefined, {
+      actionTimeoutMs: 10_000,
+      backOffOnRefusal: true,
+    });
+    if (a?.handId === handId) acked.push(a);
+  }
+  return reveal()!;
+}
+
+/**
+ * Each client's check of a hand's reveal (the fairness verifier): the deck comes from the commitment
+ * sent before the deal, with the client's own seed mixed in.
+ */
+export function revealChecks(clients: readonly TableClient[], handId: string): { ok: boolean; detail: string }[] {
+  const first = clients[0]!;
+  const commit = first.received.find((m) => m.type === 'seed_commit' && m.hand_id === handId);
+  const reveal = first.received.find((m) => m.type === 'seed_reveal' && m.hand_id === handId);
+  if (!commit || !reveal) return [{ ok: false, detail: `hand ${handId}: no commitment or no reveal` }];
+  return clients.map((c) => {
+    const own = c.sentSeeds.get(handId);
+    const result = verifyReveal(reveal.reveal, {
+      expectedCommit: commit.seed_commit as string,
+      ...(own !== undefined && c.state?.hero ? { ownSeed: { seat: c.state.hero.seat, seed: own } } : {}),
+    });
+    return { ok: result.ok, detail: JSON.stringify(result) };
+  });
 }
 
 /**

@@ -63,7 +63,10 @@ export class PrivateRedisCluster {
     const nodes: Node[] = [];
     const cluster = new PrivateRedisCluster(nodes);
     try {
-      for (let i = 0; i < masters * (1 + replicas); i++) nodes.push(await launch(await freePort()));
+      // The cluster bus gets a port of its own: by default it is the data port plus 10000, which for a
+      // kernel-chosen port above 55535 does not exist (redis-server then refuses to start) and may be
+      // taken by another process below it.
+      for (let i = 0; i < masters * (1 + replicas); i++) nodes.push(await launch(await freePort(), await freePort()));
       const created = spawnSync(
         'redis-cli',
         [
@@ -127,7 +130,7 @@ export class PrivateRedisCluster {
   }
 }
 
-async function launch(port: number): Promise<Node> {
+async function launch(port: number, busPort: number): Promise<Node> {
   const dir = mkdtempSync(join(tmpdir(), 'felt-redis-cluster-'));
   const child = spawn(
     'redis-server',
@@ -140,6 +143,8 @@ async function launch(port: number): Promise<Node> {
       dir,
       '--cluster-enabled',
       'yes',
+      '--cluster-port',
+      String(busPort),
       '--cluster-config-file',
       join(dir, 'nodes.conf'),
       '--cluster-node-timeout',
