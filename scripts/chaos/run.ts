@@ -32,6 +32,29 @@ import {
   type FaultKind,
 } from './faults.js';
 
+/**
+ * The most one phase after the faults may take. A phase that hangs (an await nobody answers) fails the
+ * run naming itself, instead of leaving it to the caller's timeout with nothing said: a clean-clone
+ * run once hung to the test's 400 s timeout with no line to read.
+ */
+const PHASE_MS = 90_000;
+
+async function within<T>(what: string, ms: number, p: Promise<T>, log: (line: string) => void): Promise<T> {
+  log(`chaos: waiting for ${what}`);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      log(`chaos: ${what} did not finish within ${ms} ms`);
+      reject(new Error(`chaos: ${what} did not finish within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([p, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface ChaosOptions {
   readonly seconds: number;
   readonly tables?: number;
@@ -340,7 +363,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
 
     log('chaos: stopping the chaos; letting the cluster settle');
-    await Promise.all(recoveries);
+    await within('the recoveries (restarts, resumes, reconnections)', PHASE_MS, Promise.all(recoveries), log);
     // Every table still deals after the chaos: each plays one more hand (unless a player is out of
     // chips: then it waits for a top-up, which is no failure of the cluster).
     const settleFrom = crews.map((c) => c.handsCompleted.size);
@@ -369,23 +392,28 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     );
     for (const c of crews) c.pauseBots();
 
-    const converged = await convergence(
-      cluster,
-      redis,
-      crews.flatMap((c) => c.members),
+    const converged = await within(
+      'the convergence check',
+      PHASE_MS,
+      convergence(
+        cluster,
+        redis,
+        crews.flatMap((c) => c.members),
+      ),
+      log,
     );
     problems.push(...converged.problems);
 
     // Every player leaves and every room closes: the clock acts at once for a player who left, so
     // the hand each table is in finishes now and is recorded (with the bots paused it would
     // otherwise wait out every turn clock, and its acked actions would look lost).
-    await Promise.all(crews.map((c) => c.stop()));
+    await within('every table closing', PHASE_MS, Promise.all(crews.map((c) => c.stop())), log);
 
-    const lost = await lostActions(cluster, records, crews, log);
+    const lost = await within('the lost-actions check', PHASE_MS, lostActions(cluster, records, crews, log), log);
     problems.push(...lost.problems);
 
     // Every hand and cash-out is in Postgres before the totals are compared and the audit runs.
-    const audit = await auditAfter(cluster, tableIds);
+    const audit = await within('the audit', PHASE_MS, auditAfter(cluster, tableIds), log);
     if (audit !== 'ok') problems.push(`audit: ${audit}`);
     const totalAfter = await systemTotal(cluster);
     await watch.stop();
