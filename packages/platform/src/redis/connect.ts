@@ -72,14 +72,7 @@ export function parseSentinelUrl(url: string): SentinelTarget | undefined {
   const at = authority.lastIndexOf('@');
   const userInfo = at >= 0 ? authority.slice(0, at) : undefined;
   const hostList = at >= 0 ? authority.slice(at + 1) : authority;
-  const sentinels = hostList.split(',').map((entry) => {
-    const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry);
-    const port = m?.[2] === undefined ? 26379 : Number(m[2]);
-    if (m === null || port < 1 || port > 65535) {
-      throw new RedisUrlError(`a redis+sentinel URL's hosts are host[:port] separated by commas; "${entry}" is not`);
-    }
-    return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port };
-  });
+  const sentinels = hostsOf(hostList, 26379, "a redis+sentinel URL's hosts");
   const name = decodeURIComponent(pathPart.replace(/\/$/, ''));
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
     throw new RedisUrlError(`a redis+sentinel URL's path is the master's name (letters, digits, _ . -); got "${name}"`);
@@ -111,6 +104,22 @@ export function parseSentinelUrl(url: string): SentinelTarget | undefined {
   };
 }
 
+/**
+ * `host[:port],host[:port]…` of a URL's authority (a bracketed IPv6 address allowed), `defaultPort`
+ * where a port is left out. Throws a RedisUrlError naming the entry that is not one (`what` says
+ * whose hosts they are).
+ */
+function hostsOf(list: string, defaultPort: number, what: string): { host: string; port: number }[] {
+  return list.split(',').map((entry) => {
+    const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry);
+    const port = m?.[2] === undefined ? defaultPort : Number(m[2]);
+    if (m === null || port < 1 || port > 65535) {
+      throw new RedisUrlError(`${what} are host[:port] separated by commas; "${entry}" is not`);
+    }
+    return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port };
+  });
+}
+
 /** `[user:password@]` of a URL's authority, percent-decoded; an empty user is none (`:password@`). */
 function userInfoOf(userInfo: string | undefined): { username?: string; password?: string } {
   if (userInfo === undefined) return {};
@@ -138,14 +147,7 @@ export function parseClusterUrl(url: string): ClusterTarget | undefined {
   }
   const at = rest.lastIndexOf('@');
   const hostList = at >= 0 ? rest.slice(at + 1) : rest;
-  const nodes = hostList.split(',').map((entry) => {
-    const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry);
-    const port = m?.[2] === undefined ? 6379 : Number(m[2]);
-    if (m === null || port < 1 || port > 65535) {
-      throw new RedisUrlError(`a redis+cluster URL's nodes are host[:port] separated by commas; "${entry}" is not`);
-    }
-    return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port };
-  });
+  const nodes = hostsOf(hostList, 6379, "a redis+cluster URL's nodes");
   return { nodes, ...userInfoOf(at >= 0 ? rest.slice(0, at) : undefined), tls: scheme === 'rediss+cluster:' };
 }
 
