@@ -199,8 +199,9 @@ export function layoutOneKeys(prefix: string): {
   readonly fixed: readonly { readonly old: string; readonly to: string }[];
 } {
   const k = redisKeys(prefix);
+  const workers = `${prefix}workers`;
   return {
-    workers: `${prefix}workers`,
+    workers,
     // `checkpoint-mark:` before `checkpoint:` does not matter (their patterns do not overlap), but the
     // order is the one the worker writes them in.
     tableKinds: [
@@ -214,7 +215,7 @@ export function layoutOneKeys(prefix: string): {
     workerHashes: { old: `${prefix}worker:`, to: k.worker },
     revoked: { old: `${prefix}revoked:`, to: k.revoked },
     fixed: [
-      { old: `${prefix}workers`, to: k.workers },
+      { old: workers, to: k.workers },
       { old: `${prefix}revocations:seq`, to: k.revocationsSeq },
       { old: `${prefix}revocations:loaded`, to: k.revocationsLoaded },
       { old: `${prefix}revocations:loading`, to: k.revocationsLoading },
