@@ -118,6 +118,19 @@ export class PrivateSentinelGroup {
     return { from, to };
   }
 
+  /** Each node's port and role as it answers now (`down` for a node that does not), for failure messages. */
+  async roles(): Promise<string> {
+    const parts: string[] = [];
+    for (const n of this.nodes) {
+      const role = await this.withClient(n.port, async (r) => {
+        const reply = (await r.call('ROLE')) as [string, string?, number?];
+        return reply[0] === 'slave' ? `replica of ${reply[2]}` : reply[0];
+      }).catch(() => 'down');
+      parts.push(`${n.port} ${role}`);
+    }
+    return parts.join(', ');
+  }
+
   /** Waits until `port` has `count` replicas online. */
   private async replicasOnline(port: number, count: number): Promise<void> {
     await waitFor(
