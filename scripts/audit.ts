@@ -1,5 +1,5 @@
 // `npm run audit`: the operator's reconciliation of Felt's money (docs/operations.md, "Money"). Reads Postgres, and
-// where Redis answers, the hands queue's failed set and the live tables' stacks from the workers'
+// where Redis answers, the hands queues' failed sets and the live tables' stacks from the workers'
 // checkpoints (their `money` section, docs/dev/money-flows.md). Prints one summary line, then one
 // line per violation, then notes; exits 0 when every check holds, 1 when one does not, 2 when it
 // could not run. Without REDIS_URL it reads the Redis of the cluster `npm start` runs in this checkout
@@ -11,7 +11,7 @@ import { Queue } from 'bullmq';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { bullmqPrefix, liveTableMoneyReader } from '@felt/platform';
+import { handsQueuesInUse, liveTableMoneyReader } from '@felt/platform';
 import { redisAddress, runningLocalRedisUrl } from './local-redis.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/felt';
@@ -63,9 +63,14 @@ async function main(): Promise<number> {
     let liveTable: ((roomId: string) => Promise<LiveTableMoney | null>) | undefined;
     let readerNotes: string[] = [];
     if (redis) {
-      const queue = new Queue(QUEUE, { connection: redis, prefix: bullmqPrefix(PREFIX, redis.isCluster) });
-      failedJobs = (await queue.getJobCounts('failed')).failed;
-      await queue.close();
+      // Every hands queue that holds a job: FELT_HANDS_QUEUES of them, and any past them.
+      const spec = { prefix: PREFIX, name: QUEUE, cluster: redis.isCluster };
+      failedJobs = 0;
+      for (const q of await handsQueuesInUse(redis, spec, 1)) {
+        const queue = new Queue(q.name, { connection: redis, prefix: q.prefix });
+        failedJobs += (await queue.getJobCounts('failed')).failed ?? 0;
+        await queue.close();
+      }
       const reader = liveTableMoneyReader(redis, PREFIX);
       liveTable = (roomId) => reader.read(roomId);
       readerNotes = reader.notes;

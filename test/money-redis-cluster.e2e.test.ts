@@ -1,8 +1,10 @@
 // Money on a Redis Cluster (docs/dev/scale-out.md, step 2): hands played by two humans and bots at each
-// of two tables at once, the hands queue under BullMQ's tagged prefix, the persister writing every
-// hand from it; the money audit (live stacks from the checkpoints on the
-// cluster) is clean and no chip was made or lost.
+// of two tables at once, spread over three hands queues (FELT_HANDS_QUEUES=3), each under a hash tag
+// of its own, the persister writing every hand from them; the money audit (live stacks from the
+// checkpoints on the cluster) is clean and no chip was made or lost.
 import { randomUUID } from 'node:crypto';
+import { HandJobName, handsQueueIndexOf, handsQueues } from '@felt/platform';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from './harness/cluster.js';
 import { LobbyClient } from './harness/lobby-client.js';
@@ -10,6 +12,7 @@ import { auditCluster, waitPersisted } from './harness/money.js';
 import { PrivateRedisCluster } from './harness/private-redis-cluster.js';
 import { randomPlay, TableClient } from './harness/table-client.js';
 
+const QUEUES = 3;
 let redis: PrivateRedisCluster;
 let cluster: Cluster;
 let lobby: LobbyClient;
@@ -30,6 +33,7 @@ beforeAll(async () => {
       FELT_BOT_THINK_MS: '20',
       FELT_BOT_ITERATIONS: '40',
       FELT_BOT_SEED: 'money-redis-cluster',
+      FELT_HANDS_QUEUES: String(QUEUES),
     },
   });
   lobby = new LobbyClient(cluster.lobby!.url);
@@ -65,7 +69,7 @@ async function playTable(hands: number): Promise<string> {
 }
 
 describe('money on a Redis Cluster', () => {
-  it('every hand is persisted from the tagged queue and the audit is clean', async () => {
+  it('every hand is persisted from its table’s tagged queue and the audit is clean', async () => {
     const rooms = await Promise.all([playTable(3), playTable(3)]);
     await waitPersisted(cluster, cluster.db.prisma, rooms, 60_000);
     const hands = await cluster.db.prisma.hand.count({ where: { roomId: { in: rooms } } });
@@ -75,6 +79,29 @@ describe('money on a Redis Cluster', () => {
     expect(audit.report.ok).toBe(true);
     expect(audit.report.imbalance).toBe(0n);
     expect(audit.liveCompared).toBe(2);
+    // Each table's hands went through the queue its id hashes to, and through no other.
+    const queues = handsQueues({ prefix: cluster.prefix, name: 'hands', cluster: true }, QUEUES).map(
+      (q) => new Queue(q.name, { connection: cluster.redis, prefix: q.prefix }),
+    );
+    try {
+      const roomsOf = await Promise.all(
+        queues.map(async (q) =>
+          (await q.getJobs(['completed']))
+            .filter((j) => j.name === HandJobName.HAND_COMPLETED)
+            .map((j) => (j.data as { room_id: string }).room_id),
+        ),
+      );
+      // (The tables play on meanwhile, so the counts are lower bounds.)
+      for (const room of rooms) {
+        roomsOf.forEach((held, i) => {
+          const n = held.filter((r) => r === room).length;
+          if (i === handsQueueIndexOf(room, QUEUES)) expect(n).toBeGreaterThanOrEqual(3);
+          else expect(n).toBe(0);
+        });
+      }
+    } finally {
+      for (const q of queues) await q.close();
+    }
     for (const c of clients) {
       expect(c.invalidMessages).toEqual([]);
       expect(c.hashMismatches).toBe(0);

@@ -1,6 +1,6 @@
 import { ledgerTotals, runAudit, type AuditReport, type LiveTableMoney, type PrismaClient } from '@felt/db';
-import { bullmqPrefix, createRedis, redisKeys } from '@felt/platform';
-import { Queue } from 'bullmq';
+import { createRedis, handsQueuesInUse, redisKeys } from '@felt/platform';
+import { Queue, type JobType } from 'bullmq';
 import { z } from 'zod';
 import type { Cluster } from './cluster.js';
 import { waitFor } from './wait.js';
@@ -34,13 +34,19 @@ export async function checkpointMoneyOf(cluster: Cluster, roomId: string): Promi
   return checkpointMoney.parse(JSON.parse(raw)).money;
 }
 
-async function withQueue<T>(cluster: Cluster, fn: (queue: Queue) => Promise<T>): Promise<T> {
+/** Sums `states`' job counts over every hands queue that holds a job (as scripts/audit.ts finds them). */
+async function handJobCounts(cluster: Cluster, ...states: JobType[]): Promise<number> {
   const connection = createRedis(cluster.redisUrl, { name: 'test-money-queue', maxRetriesPerRequest: null });
-  const queue = new Queue(HANDS_QUEUE, { connection, prefix: bullmqPrefix(cluster.prefix, connection.isCluster) });
   try {
-    return await fn(queue);
+    const spec = { prefix: cluster.prefix, name: HANDS_QUEUE, cluster: connection.isCluster };
+    let jobs = 0;
+    for (const q of await handsQueuesInUse(connection, spec, 1)) {
+      const queue = new Queue(q.name, { connection, prefix: q.prefix });
+      for (const n of Object.values(await queue.getJobCounts(...states))) jobs += n;
+      await queue.close();
+    }
+    return jobs;
   } finally {
-    await queue.close();
     connection.disconnect();
   }
 }
@@ -58,7 +64,7 @@ export interface MoneyAudit {
 
 /** Runs the operator's audit as `npm run audit` does, with the live stacks of the given tables. */
 export async function auditCluster(cluster: Cluster, prisma: PrismaClient): Promise<MoneyAudit> {
-  const failedJobs = await withQueue(cluster, async (q) => (await q.getJobCounts('failed')).failed ?? 0);
+  const failedJobs = await handJobCounts(cluster, 'failed');
   const compared = new Set<string>();
   const report = await runAudit(prisma, {
     failedJobs,
@@ -106,8 +112,7 @@ export async function waitPersisted(
         const pending = await prisma.cashOut.count({ where: { roomId, status: 'pending' } });
         if (pending > 0) return false;
       }
-      const counts = await withQueue(cluster, (q) => q.getJobCounts('waiting', 'delayed', 'active', 'prioritized'));
-      return Object.values(counts).every((n) => n === 0);
+      return (await handJobCounts(cluster, 'waiting', 'delayed', 'active', 'prioritized')) === 0;
     },
     timeoutMs,
     200,

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { bullmqPrefix, createRedis, type CompletedHandJob } from '@felt/platform';
+import { createRedis, handsQueues, type CompletedHandJob } from '@felt/platform';
 import type { Msg } from './table-client.js';
 
 const CARD = /^[2-9TJQKA][cdhs]$/;
@@ -54,20 +54,27 @@ export function truthOf(job: CompletedHandJob): HandTruth {
   };
 }
 
-/** Reads completed-hand jobs from the cluster's BullMQ hands queue (the worker's own records). */
+/**
+ * Reads completed-hand jobs from the cluster's BullMQ hands queues (the worker's own records): the
+ * `queues` of FELT_HANDS_QUEUES, looked through in turn.
+ */
 export class HandRecords {
   private readonly redis: Redis;
-  private readonly queue: Queue;
+  private readonly queues: Queue[];
   private readonly cache = new Map<string, HandTruth>();
 
-  constructor(redisUrl: string, prefix: string, queueName = 'hands') {
+  constructor(redisUrl: string, prefix: string, queueName = 'hands', queues = 1) {
     this.redis = createRedis(redisUrl, { name: 'test-hand-records', maxRetriesPerRequest: null });
-    this.queue = new Queue(queueName, { connection: this.redis, prefix: bullmqPrefix(prefix, this.redis.isCluster) });
+    const spec = { prefix, name: queueName, cluster: this.redis.isCluster };
+    this.queues = handsQueues(spec, queues).map((q) => new Queue(q.name, { connection: this.redis, prefix: q.prefix }));
   }
 
   async job(handId: string): Promise<CompletedHandJob | undefined> {
-    const job = await this.queue.getJob(handId);
-    return job ? (job.data as CompletedHandJob) : undefined;
+    for (const queue of this.queues) {
+      const job = await queue.getJob(handId);
+      if (job) return job.data as CompletedHandJob;
+    }
+    return undefined;
   }
 
   async truth(handId: string): Promise<HandTruth | undefined> {
@@ -81,7 +88,7 @@ export class HandRecords {
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    for (const queue of this.queues) await queue.close();
     this.redis.disconnect();
   }
 }

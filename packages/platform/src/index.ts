@@ -16,6 +16,7 @@ export * from './redis/envelope.js';
 export * from './registry/worker-registry.js';
 export * from './registry/ring-view.js';
 export * from './jobs/hand-jobs.js';
+export * from './jobs/hands-queues.js';
 export * from './jobs/money-jobs.js';
 export * from './jobs/persist-outcome.js';
 export * from './jobs/live-table-money.js';

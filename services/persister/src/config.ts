@@ -1,16 +1,13 @@
-import { commonEnv, databaseEnv, envPort, envPositiveInt } from '@felt/platform';
+import { commonEnv, databaseEnv, envHandsQueueName, envHandsQueues, envPort, envPositiveInt } from '@felt/platform';
 import { z } from 'zod';
 
 export const persisterEnv = {
   ...commonEnv,
   ...databaseEnv,
   PERSISTER_HTTP_PORT: envPort.default(9092),
-  FELT_HANDS_QUEUE: z
-    .string()
-    .min(1)
-    .max(64)
-    .regex(/^[A-Za-z0-9_.-]+$/, { message: 'expected letters, digits, _ . or -' })
-    .default('hands'),
+  FELT_HANDS_QUEUE: envHandsQueueName,
+  /** The workers' FELT_HANDS_QUEUES: the persister consumes those queues, and drains any left past them. */
+  FELT_HANDS_QUEUES: envHandsQueues,
   PERSISTER_CONCURRENCY: envPositiveInt.default(4),
   /** Hands written in one transaction at most; the consumer takes this many jobs at once. 1: no batches. */
   PERSISTER_BATCH_MAX: envPositiveInt.default(16),

@@ -1,12 +1,13 @@
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
-  bullmqPrefix,
   HandJobName,
   handCompletedJobSchema,
+  handsQueue,
   MoneyJobName,
   queueTelemetry,
   redisKeys,
+  type HandsQueue,
   type Logger,
   type PersistOutcome,
   type Redis,
@@ -29,9 +30,15 @@ const handJobEnvelope = handCompletedJobSchema.extend({
 });
 
 export interface HandConsumerOptions {
+  /** FELT_HANDS_QUEUE: queue 0's name. */
   readonly queueName: string;
   /** FELT_REDIS_PREFIX; BullMQ keys become `<prefix without colon>:<queue>:...`. */
   readonly prefix: string;
+  /**
+   * The queues to consume (`handsQueuesInUse`: FELT_HANDS_QUEUES of them and any left past them);
+   * default queue 0 alone.
+   */
+  readonly queues?: readonly HandsQueue[];
   /** Must have maxRetriesPerRequest: null. BullMQ does not close it: the caller does. */
   readonly connection: Redis;
   /** Publishes outcomes on `P persist-outcomes`; none: outcomes are only logged and counted. */
@@ -73,8 +80,10 @@ type JobResult = { kind: 'hand'; result: string } | { kind: 'cash_out'; status: 
  *   in the failed set when the attempts run out.
  */
 export class HandConsumer {
-  private readonly worker: Worker;
-  private readonly queue: Queue;
+  private readonly workers: Worker[];
+  /** The consumed queues by name (a napping hand's wake-up names its queue). */
+  private readonly queues: Map<string, Queue>;
+  private readonly firstQueue: string;
   private readonly jobs: Counter<'kind' | 'result'>;
   private readonly handLag: Histogram;
   private readonly waits: Counter;
@@ -88,7 +97,8 @@ export class HandConsumer {
       writeHands && batchMax > 1
         ? new HandBatcher({ maxSize: batchMax, waitMs: o.batchWaitMs ?? 20, write: writeHands })
         : undefined;
-    const prefix = bullmqPrefix(o.prefix, o.connection.isCluster);
+    const specs = o.queues ?? [handsQueue({ prefix: o.prefix, name: o.queueName, cluster: o.connection.isCluster }, 0)];
+    if (specs.length === 0) throw new Error('a hand consumer needs a queue');
     this.keys = redisKeys(o.prefix);
     this.jobs = new Counter({
       name: 'felt_persister_jobs_total',
@@ -107,70 +117,95 @@ export class HandConsumer {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [o.registry],
     });
-    this.queue = new Queue(o.queueName, { connection: o.connection, prefix, telemetry: queueTelemetry() });
-    const queue = this.queue;
+    this.queues = new Map(
+      specs.map((q) => [
+        q.name,
+        new Queue(q.name, { connection: o.connection, prefix: q.prefix, telemetry: queueTelemetry() }),
+      ]),
+    );
+    this.firstQueue = specs[0]!.name;
+    const queues = [...this.queues.values()];
     new Gauge({
       name: 'felt_persister_queue_depth',
-      help: 'Jobs in the hands queue by state',
-      labelNames: ['state'] as const,
+      help: 'Jobs in the hands queues by queue and state',
+      labelNames: ['queue', 'state'] as const,
       registers: [o.registry],
       async collect() {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-        for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+        for (const queue of queues) {
+          const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+          for (const [state, n] of Object.entries(counts)) this.set({ queue: queue.name, state }, n);
+        }
       },
     });
     new Gauge({
       name: 'felt_persister_queue_lag_seconds',
-      help: 'Age of the oldest job waiting in the hands queue (0 when none waits)',
+      help: 'Age of the oldest job waiting in the hands queues (0 when none waits)',
       registers: [o.registry],
       async collect() {
-        this.set(await oldestWaitingAgeSeconds(queue));
+        let oldest = 0;
+        for (const queue of queues) oldest = Math.max(oldest, await oldestWaitingAgeSeconds(queue));
+        this.set(oldest);
       },
     });
-    this.worker = new Worker(o.queueName, (job, token) => this.process(job, token), {
-      connection: o.connection,
-      prefix,
-      telemetry: queueTelemetry(),
-      // Hands are batched from the jobs in flight, so a batch can only be as large as this.
-      concurrency: Math.max(o.concurrency, this.batcher ? batchMax : 1),
-      autorun: false,
-      lockDuration: o.lockDurationMs ?? 30_000,
-      stalledInterval: o.stalledIntervalMs ?? 30_000,
-      // Every write is idempotent, so a job whose persister died may safely run again.
-      maxStalledCount: 5,
-      removeOnComplete: { count: 10_000 },
-      // removeOnFail left unset: failed jobs are kept for inspection and replay.
+    this.workers = specs.map((q) => {
+      const worker = new Worker(q.name, (job, token) => this.process(job, token, q.name), {
+        connection: o.connection,
+        prefix: q.prefix,
+        telemetry: queueTelemetry(),
+        // Hands are batched from the jobs in flight, so a batch can only be as large as this.
+        concurrency: Math.max(o.concurrency, this.batcher ? batchMax : 1),
+        autorun: false,
+        lockDuration: o.lockDurationMs ?? 30_000,
+        stalledInterval: o.stalledIntervalMs ?? 30_000,
+        // Every write is idempotent, so a job whose persister died may safely run again.
+        maxStalledCount: 5,
+        removeOnComplete: { count: 10_000 },
+        // removeOnFail left unset: failed jobs are kept for inspection and replay.
+      });
+      worker.on('failed', (job, err) => {
+        if (!job) return;
+        const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+        o.logger.warn(
+          {
+            event: 'persist_job_failed',
+            jobId: job.id,
+            name: job.name,
+            queue: q.name,
+            attempts: job.attemptsMade,
+            final,
+            err: err.message,
+          },
+          final ? 'job failed; it stays in the failed set' : 'job failed; will retry',
+        );
+        this.publish(job, final ? 'failed' : 'retrying', err instanceof UnrecoverableError ? errorCode(err) : 'error');
+      });
+      worker.on('error', (err) => o.logger.error({ err, queue: q.name }, 'hand consumer error'));
+      return worker;
     });
-    this.worker.on('failed', (job, err) => {
-      if (!job) return;
-      const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
-      o.logger.warn(
-        {
-          event: 'persist_job_failed',
-          jobId: job.id,
-          name: job.name,
-          attempts: job.attemptsMade,
-          final,
-          err: err.message,
-        },
-        final ? 'job failed; it stays in the failed set' : 'job failed; will retry',
-      );
-      this.publish(job, final ? 'failed' : 'retrying', err instanceof UnrecoverableError ? errorCode(err) : 'error');
-    });
-    this.worker.on('error', (err) => o.logger.error({ err }, 'hand consumer error'));
   }
 
   start(): void {
-    void this.worker.run().catch((err: unknown) => this.o.logger.error({ err }, 'hand consumer stopped'));
+    for (const worker of this.workers) {
+      void worker
+        .run()
+        .catch((err: unknown) => this.o.logger.error({ err, queue: worker.name }, 'hand consumer stopped'));
+    }
   }
 
-  /** Jobs in the hands queue's failed set (the money audit counts them as violations). */
+  /** Jobs in the hands queues' failed sets (the money audit counts them as violations). */
   async failedJobs(): Promise<number> {
-    return (await this.queue.getJobCounts('failed')).failed ?? 0;
+    let failed = 0;
+    for (const queue of this.queues.values()) failed += (await queue.getJobCounts('failed')).failed ?? 0;
+    return failed;
+  }
+
+  /** The names of the queues consumed. */
+  queueNames(): string[] {
+    return [...this.queues.keys()];
   }
 
   isRunning(): boolean {
-    return this.worker.isRunning();
+    return this.workers.every((w) => w.isRunning());
   }
 
   /**
@@ -178,17 +213,17 @@ export class HandConsumer {
    * lapse and another consumer runs them again, as after a crash).
    */
   async close(options: { readonly force?: boolean } = {}): Promise<void> {
-    await this.worker.close(options.force ?? false);
-    await this.queue.close();
+    await Promise.all(this.workers.map((w) => w.close(options.force ?? false)));
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
 
-  private process(job: Job, token: string | undefined): Promise<JobResult> {
+  private process(job: Job, token: string | undefined, queueName: string): Promise<JobResult> {
     return tracer.startActiveSpan(
       'persister.' + job.name,
       { kind: SpanKind.CONSUMER, attributes: { 'felt.job_id': job.id ?? '', 'felt.attempt': job.attemptsMade } },
       async (span) => {
         try {
-          return await this.dispatch(job, token, span);
+          return await this.dispatch(job, token, span, queueName);
         } catch (err) {
           if (!(err instanceof DelayedError)) {
             span.recordException(err as Error);
@@ -206,6 +241,7 @@ export class HandConsumer {
     job: Job,
     token: string | undefined,
     span: { setAttribute(k: string, v: string): unknown },
+    queueName: string,
   ): Promise<JobResult> {
     if (job.name === HandJobName.HAND_COMPLETED) {
       const envelope = handJobEnvelope.safeParse(job.data);
@@ -263,7 +299,13 @@ export class HandConsumer {
           // Parking each early hand once keeps a backlog from churning through the queue.
           const distance = Math.min(6, err.handNo - err.lastHandNo - 1);
           const delay = (this.o.waitDelayMs ?? 5_000) * distance * (1 + Math.random() / 4);
-          await this.o.connection.set(this.keys.persistWait(err.roomId, err.handNo), job.id ?? '', 'PX', 600_000);
+          // The wake-up names the queue: with several queues, the next hand's may not be this one.
+          await this.o.connection.set(
+            this.keys.persistWait(err.roomId, err.handNo),
+            `${queueName} ${job.id ?? ''}`,
+            'PX',
+            600_000,
+          );
           await job.moveToDelayed(Date.now() + delay, token);
           // The earlier hand may have been written meanwhile, before this job was in the delayed set.
           if ((await this.o.store.lastHandNo(err.roomId)) >= err.handNo - 1) await job.promote().catch(() => undefined);
@@ -307,10 +349,14 @@ export class HandConsumer {
   private async promoteNext(roomId: string, handNo: number): Promise<void> {
     try {
       const key = this.keys.persistWait(roomId, handNo + 1);
-      const id = await this.o.connection.get(key);
-      if (!id) return;
+      const waiting = await this.o.connection.get(key);
+      if (!waiting) return;
       await this.o.connection.del(key);
-      const next = await this.queue.getJob(id);
+      // `<queue> <job id>`; a bare job id (written before there were several queues) is queue 0's.
+      const space = waiting.indexOf(' ');
+      const [queueName, id] =
+        space < 0 ? [this.firstQueue, waiting] : [waiting.slice(0, space), waiting.slice(space + 1)];
+      const next = await this.queues.get(queueName)?.getJob(id);
       if (next && (await next.isDelayed())) await next.promote();
     } catch (err) {
       // Only a speed-up: the delay brings the job back anyway.

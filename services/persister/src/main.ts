@@ -5,6 +5,7 @@ import {
   createMetricsRegistry,
   registerDependencyGauge,
   createRedis,
+  handsQueuesInUse,
   loadEnv,
   onShutdown,
   refuseEvictingRedis,
@@ -41,8 +42,19 @@ const pool = createPgPool(env.DATABASE_URL, { max: pgConnections });
 const registry = createMetricsRegistry('persister');
 registerDependencyGauge(registry, { redis: () => redis.ping(), postgres: () => prisma.$queryRaw`SELECT 1` });
 
+// FELT_HANDS_QUEUES queues, and any queue past them that still holds jobs (the count was lowered):
+// those are drained, never stranded.
+const queueSpec = { prefix: env.FELT_REDIS_PREFIX, name: env.FELT_HANDS_QUEUE, cluster: redis.isCluster };
+const queues = await handsQueuesInUse(redis, queueSpec, env.FELT_HANDS_QUEUES);
+if (queues.length > env.FELT_HANDS_QUEUES) {
+  logger.warn(
+    { event: 'hands_queues_draining', queues: queues.slice(env.FELT_HANDS_QUEUES).map((q) => q.name) },
+    'hands queues past FELT_HANDS_QUEUES still hold jobs: consuming them too until they are empty',
+  );
+}
 const consumer = new HandConsumer({
   queueName: env.FELT_HANDS_QUEUE,
+  queues,
   prefix: env.FELT_REDIS_PREFIX,
   connection: redis,
   publisher,
@@ -84,7 +96,7 @@ const ops = await startOpsServer({
 
 consumer.start();
 audit.start();
-logger.info({ event: 'ready', httpPort: ops.port, queue: env.FELT_HANDS_QUEUE }, 'persister ready');
+logger.info({ event: 'ready', httpPort: ops.port, queues: consumer.queueNames() }, 'persister ready');
 
 onShutdown(
   async () => {

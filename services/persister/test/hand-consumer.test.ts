@@ -285,7 +285,7 @@ describe('hand consumer (real Redis, BullMQ and Postgres)', () => {
   it('reports queue depth, lag and job results as metrics', async () => {
     const text = await registry.metrics();
     // The registry adds a service label after each metric's own.
-    expect(text).toMatch(/felt_persister_queue_depth\{state="waiting",service="test"\} \d+/);
+    expect(text).toMatch(/felt_persister_queue_depth\{queue="hands-[0-9a-f]+",state="waiting",service="test"\} \d+/);
     expect(text).toMatch(/felt_persister_queue_lag_seconds\{service="test"\} \d/);
     expect(text).toMatch(/felt_persister_jobs_total\{kind="hand",result="written",service="test"\} [1-9]/);
     expect(text).toMatch(/felt_persister_jobs_total\{kind="hand",result="duplicate",service="test"\} [1-9]/);

@@ -1,7 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commonEnv, databaseEnv, envPort, envPositiveInt, grpcTlsEnv, registryEnv } from '@felt/platform';
+import {
+  commonEnv,
+  databaseEnv,
+  envHandsQueueName,
+  envHandsQueues,
+  envPort,
+  envPositiveInt,
+  grpcTlsEnv,
+  registryEnv,
+} from '@felt/platform';
 import { z } from 'zod';
 import { DEFAULT_BLIND_DEADLINES, DEFAULT_TIMING_OVERRIDES, type TimingOverrides } from './table/timing.js';
 
@@ -32,12 +41,9 @@ export const workerEnv = {
     .optional(),
   WORKER_HTTP_PORT: envPort.default(9091),
   /** BullMQ queue of completed hands (its prefix is FELT_REDIS_PREFIX without the colon). */
-  FELT_HANDS_QUEUE: z
-    .string()
-    .min(1)
-    .max(64)
-    .regex(/^[A-Za-z0-9_.-]+$/, { message: 'expected letters, digits, _ . or -' })
-    .default('hands'),
+  FELT_HANDS_QUEUE: envHandsQueueName,
+  /** How many hands queues the workers spread tables' jobs over (the persister consumes them all). */
+  FELT_HANDS_QUEUES: envHandsQueues,
   /** Multiplies every room's action clock, time bank and warning (tests shorten the clock). */
   FELT_CLOCK_SCALE: z.coerce.number().positive().max(100).default(1),
   /** Explicit overrides of the room's action clock, time bank and warning, in ms. */

@@ -112,7 +112,7 @@ await refuseEvictingRedis(redis, logger);
 await refuseForeignRedisLayout(redis, env.FELT_REDIS_PREFIX, logger);
 const subscriber = new ChannelSubscriber(subRedis);
 const prisma = createPrisma(env.DATABASE_URL, { maxConnections: env.DATABASE_POOL_MAX });
-const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE, replicaAcks);
+const hands = new BullmqHandSink(queueRedis, prefix, env.FELT_HANDS_QUEUE, replicaAcks, env.FELT_HANDS_QUEUES);
 // Hand jobs queued and not yet confirmed written: sent again if Redis loses the queue (table-directory.ts).
 const unconfirmed = new UnconfirmedHands();
 

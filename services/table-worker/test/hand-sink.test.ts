@@ -1,7 +1,16 @@
 // The BullMQ hands queue as a rebuilt table sees it (real Redis): how many of a room's completed
 // hands still wait to be persisted.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { bullmqPrefix, closeRedis, createRedis, HandJobName, type Redis } from '@felt/platform';
+import {
+  bullmqPrefix,
+  closeRedis,
+  createRedis,
+  HandJobName,
+  handsQueueIndexOf,
+  type CompletedHandJob,
+  handsQueues,
+  type Redis,
+} from '@felt/platform';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BullmqHandSink } from '../src/adapters/bullmq-hand-sink.js';
@@ -72,6 +81,64 @@ describe('BullmqHandSink.pendingHandsOf', () => {
       }
     } finally {
       await queue.close();
+      await sink.close();
+    }
+  });
+});
+
+describe('BullmqHandSink over several queues (FELT_HANDS_QUEUES)', () => {
+  it('puts every job of a table (hands and cash-outs) on the queue its id hashes to, and only there', async () => {
+    const p = `tsinkq${randomBytes(4).toString('hex')}:`;
+    const sink = new BullmqHandSink(redis, p, QUEUE, undefined, 3);
+    const queues = handsQueues({ prefix: p, name: QUEUE, cluster: false }, 3).map(
+      (q) => new Queue(q.name, { connection: redis, prefix: q.prefix }),
+    );
+    try {
+      expect(queues.map((q) => q.qualifiedName)).toEqual([`${p}hands`, `${p}hands-1`, `${p}hands-2`]);
+      // Tables until each queue has two (how evenly the hash spreads them is the platform's test).
+      const rooms: string[] = [];
+      const perQueue = [0, 0, 0];
+      while (perQueue.some((n) => n < 2)) {
+        const room = randomUUID();
+        rooms.push(room);
+        perQueue[handsQueueIndexOf(room, 3)]!++;
+      }
+      for (const room of rooms) {
+        // Only the envelope's ids matter to the sink: the record is the table's (built to its schema).
+        await sink.enqueue({
+          hand_id: randomUUID(),
+          room_id: room,
+          hand_no: 1,
+          game: 'holdem',
+          limit: 'no_limit',
+          blinds: { small: 1, big: 2 },
+          started_at: '2025-01-01T00:00:00.000Z',
+          ended_at: '2025-01-01T00:01:00.000Z',
+          payload: { format: 'felt-hand-record/1' },
+        } as unknown as CompletedHandJob);
+        await sink.cashOut({
+          request_id: `leave-${randomUUID()}`,
+          room_id: room,
+          user_id: randomUUID(),
+          reason: 'leave',
+          last_hand_no: 1,
+          final_stack: 10,
+          requested_at: '2025-01-01T00:02:00.000Z',
+        });
+      }
+      const roomsOf = await Promise.all(
+        queues.map(async (q) => (await q.getJobs(['waiting'])).map((j) => (j.data as { room_id: string }).room_id)),
+      );
+      for (const room of rooms) {
+        const at = handsQueueIndexOf(room, 3);
+        roomsOf.forEach((held, i) => expect(held.filter((r) => r === room)).toHaveLength(i === at ? 2 : 0));
+      }
+      expect(await sink.pendingHandsOf(rooms[0]!)).toBe(1);
+    } finally {
+      for (const q of queues) {
+        await q.obliterate({ force: true });
+        await q.close();
+      }
       await sink.close();
     }
   });

@@ -9,9 +9,10 @@ import {
   type VoidedHandJob,
 } from '@felt/db';
 import {
-  bullmqPrefix,
   HandJobName,
   handJobOptions,
+  handsQueueIndexOf,
+  handsQueues,
   NO_REPLICA_ACKS,
   queueTelemetry,
   replicated,
@@ -22,61 +23,75 @@ import {
 import type { MoneyJobSink } from '../money/ports.js';
 
 /**
- * Completed and voided hands and cash-out requests onto the BullMQ hands queue (FELT_HANDS_QUEUE), job id =
- * hand id or `cash-out-<request id>`, so a job enqueued again (a retry, or the next owner replaying
- * the outbox) is the same job.
+ * Completed and voided hands and cash-out requests onto the BullMQ hands queues (FELT_HANDS_QUEUE,
+ * FELT_HANDS_QUEUES): every job of a table on the queue its id hashes to (`handsQueueIndexOf`), job
+ * id = hand id or `cash-out-<request id>`, so a job enqueued again (a retry, or the next owner
+ * replaying the outbox) is the same job.
  */
 export class BullmqHandSink implements MoneyJobSink {
-  private readonly queue: Queue;
+  private readonly queues: Queue[];
 
   /**
    * `connection` needs maxRetriesPerRequest: null; BullMQ does not close it, the caller does. With
    * `replicas`, a job counts as sent (and leaves the table's outbox) only once that many Redis
-   * replicas hold it: the queue uses this very connection, and WAIT counts its writes.
+   * replicas hold it: the queues use this very connection, and WAIT counts its writes.
    */
   constructor(
     private readonly connection: Redis,
     prefix: string,
     queueName: string,
     private readonly replicas: ReplicaAcks = NO_REPLICA_ACKS,
+    queueCount = 1,
   ) {
-    this.queue = new Queue(queueName, {
-      connection,
-      prefix: bullmqPrefix(prefix, connection.isCluster),
-      telemetry: queueTelemetry(),
-    });
+    this.queues = handsQueues({ prefix, name: queueName, cluster: connection.isCluster }, queueCount).map(
+      (q) => new Queue(q.name, { connection, prefix: q.prefix, telemetry: queueTelemetry() }),
+    );
+  }
+
+  /** The queue of the table (room) a job belongs to. */
+  private queueOf(roomId: string): Queue {
+    return this.queues[handsQueueIndexOf(roomId, this.queues.length)]!;
   }
 
   async enqueue(job: CompletedHandJob): Promise<void> {
-    await this.queue.add(HandJobName.HAND_COMPLETED, job, handJobOptions(job.hand_id));
+    await this.queueOf(job.room_id).add(HandJobName.HAND_COMPLETED, job, handJobOptions(job.hand_id));
     await replicated(this.connection, this.replicas);
   }
 
   async cashOut(job: CashOutJob): Promise<void> {
     // A request that does not match the contract fails here, loudly, not in the persister.
     const parsed = cashOutJobSchema.parse(job);
-    await this.queue.add(MoneyJobName.CASH_OUT_REQUESTED, parsed, cashOutJobOptions(parsed.request_id));
+    await this.queueOf(parsed.room_id).add(
+      MoneyJobName.CASH_OUT_REQUESTED,
+      parsed,
+      cashOutJobOptions(parsed.request_id),
+    );
     await replicated(this.connection, this.replicas);
   }
 
   async voided(job: VoidedHandJob): Promise<void> {
     const parsed = voidedHandJobSchema.parse(job);
-    await this.queue.add(MoneyJobName.HAND_VOIDED, parsed, voidedHandJobOptions(parsed.hand_id));
+    await this.queueOf(parsed.room_id).add(MoneyJobName.HAND_VOIDED, parsed, voidedHandJobOptions(parsed.hand_id));
     await replicated(this.connection, this.replicas);
   }
 
   async pendingHandsOf(roomId: string): Promise<number> {
-    // A scan of the unfinished jobs: only a table rebuilt without its checkpoint asks.
-    const jobs = await this.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
-    return jobs.filter(
-      (j) =>
-        j !== undefined &&
-        j.name === HandJobName.HAND_COMPLETED &&
-        (j.data as { room_id?: unknown } | null)?.room_id === roomId,
-    ).length;
+    // A scan of the unfinished jobs of every queue (a table's earlier hands may sit on another queue
+    // if FELT_HANDS_QUEUES changed): only a table rebuilt without its checkpoint asks.
+    let pending = 0;
+    for (const queue of this.queues) {
+      const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+      pending += jobs.filter(
+        (j) =>
+          j !== undefined &&
+          j.name === HandJobName.HAND_COMPLETED &&
+          (j.data as { room_id?: unknown } | null)?.room_id === roomId,
+      ).length;
+    }
+    return pending;
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    await Promise.all(this.queues.map((q) => q.close()));
   }
 }

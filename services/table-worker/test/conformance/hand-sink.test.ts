@@ -1,5 +1,5 @@
 // The hand sink contract, run against the memory queue and the BullMQ one.
-import { bullmqPrefix, closeRedis } from '@felt/platform';
+import { closeRedis, handsQueues } from '@felt/platform';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, expect, vi } from 'vitest';
 import { BullmqHandSink } from '../../src/adapters/bullmq-hand-sink.js';
@@ -17,40 +17,58 @@ describeHandSink('memory', () => {
 });
 
 const ns = new RedisNamespace('hand-sink-conformance');
+const QUEUE = 'hands';
 afterAll(() => ns.close());
 
-describeHandSink('bullmq', () => {
-  const prefix = ns.prefix();
-  const QUEUE = 'hands';
-  const sink = new BullmqHandSink(ns.redis, prefix, QUEUE);
-  const queue = new Queue(QUEUE, { connection: ns.redis, prefix: bullmqPrefix(prefix) });
-  return Promise.resolve({
-    sink,
-    queued: async () => {
-      const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized', 'completed', 'failed']);
-      return jobs
-        .sort((a, b) => a.timestamp - b.timestamp || Number(a.processedOn ?? 0) - Number(b.processedOn ?? 0))
-        .map((j): QueuedJob => ({ name: j.name as QueuedJob['name'], id: j.id!, data: j.data as unknown }));
-    },
-    drain: async () => {
-      const connection = ns.redis.duplicate();
-      const worker = new Worker(QUEUE, () => Promise.resolve(), { connection, prefix: bullmqPrefix(prefix) });
-      try {
-        await vi.waitFor(
-          async () => {
-            const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
-            expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(0);
-          },
-          { timeout: 10_000, interval: 25 },
+/** The BullMQ sink over `count` hands queues, seen through every one of them. */
+function bullmqSink(count: number) {
+  return () => {
+    const prefix = ns.prefix();
+    const sink = new BullmqHandSink(ns.redis, prefix, QUEUE, undefined, count);
+    const queues = handsQueues({ prefix, name: QUEUE, cluster: false }, count).map(
+      (q) => new Queue(q.name, { connection: ns.redis, prefix: q.prefix }),
+    );
+    return Promise.resolve({
+      sink,
+      queued: async () => {
+        const jobs = [];
+        for (const queue of queues) {
+          jobs.push(...(await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized', 'completed', 'failed'])));
+        }
+        return jobs
+          .sort((a, b) => a.timestamp - b.timestamp || Number(a.processedOn ?? 0) - Number(b.processedOn ?? 0))
+          .map((j): QueuedJob => ({ name: j.name as QueuedJob['name'], id: j.id!, data: j.data as unknown }));
+      },
+      drain: async () => {
+        const connection = ns.redis.duplicate();
+        const workers = queues.map(
+          (q) => new Worker(q.name, () => Promise.resolve(), { connection, prefix: q.opts.prefix! }),
         );
-      } finally {
-        await worker.close();
-        await closeRedis(connection);
-      }
-    },
-    close: async () => {
-      await queue.close();
-      await sink.close();
-    },
-  });
-});
+        try {
+          await vi.waitFor(
+            async () => {
+              let left = 0;
+              for (const queue of queues) {
+                const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+                left += Object.values(counts).reduce((a, b) => a + b, 0);
+              }
+              expect(left).toBe(0);
+            },
+            { timeout: 10_000, interval: 25 },
+          );
+        } finally {
+          await Promise.all(workers.map((w) => w.close()));
+          await closeRedis(connection);
+        }
+      },
+      close: async () => {
+        await Promise.all(queues.map((q) => q.close()));
+        await sink.close();
+      },
+    });
+  };
+}
+
+describeHandSink('bullmq', bullmqSink(1));
+// FELT_HANDS_QUEUES=3: the same contract whichever queue a table's jobs hash to.
+describeHandSink('bullmq, 3 queues', bullmqSink(3));
