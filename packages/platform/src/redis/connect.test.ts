@@ -104,11 +104,11 @@ describe('parseClusterUrl', () => {
     expect(() => parseClusterUrl('redis+cluster://h:99999')).toThrow(/"h:99999" is not/);
   });
 
-  it('gives ioredis the credentials per node, auto-pipelining and reads from masters', () => {
+  it('gives ioredis the credentials per node, no auto-pipelining (MOVED after a failover) and reads from masters', () => {
     const target = parseClusterUrl('rediss+cluster://u:p@h:1')!;
     const options = clusterOptions(target, { connectionName: 'x', maxRetriesPerRequest: 2 });
     expect(options).toMatchObject({
-      enableAutoPipelining: true,
+      enableAutoPipelining: false,
       scaleReads: 'master',
       redisOptions: { connectionName: 'x', maxRetriesPerRequest: 2, username: 'u', password: 'p', tls: {} },
     });

@@ -153,9 +153,10 @@ export function parseClusterUrl(url: string): ClusterTarget | undefined {
 
 /**
  * What ioredis needs for a Redis Cluster: the slot map read from the nodes given and followed through
- * `MOVED` and failovers, every command sent to its slot's master, and commands issued in the same
- * tick sent to each node as one batch (`enableAutoPipelining`: a worker's lease renewals, one command
- * per table on a cluster, leave as one write per node).
+ * `MOVED` and failovers, and every command sent to its slot's master. Auto-pipelining stays off: with
+ * it, ioredis batches commands per node, and when a slot moves (a master failed over) the batch's
+ * commands for that slot come back as `MOVED` errors instead of being sent again to the new master
+ * (ioredis issue #2075); the chaos run on a cluster met it as a failed `GET` right after a failover.
  */
 export function clusterOptions(target: ClusterTarget, redisOptions: RedisOptions): ClusterOptions {
   return {
@@ -165,7 +166,7 @@ export function clusterOptions(target: ClusterTarget, redisOptions: RedisOptions
       ...(target.password === undefined ? {} : { password: target.password }),
       ...(target.tls ? { tls: { ...(redisOptions.tls ?? {}) } } : {}),
     },
-    enableAutoPipelining: true,
+    enableAutoPipelining: false,
     enableReadyCheck: true,
     scaleReads: 'master',
     clusterRetryStrategy: (times) => Math.min(times * 200, 2000),

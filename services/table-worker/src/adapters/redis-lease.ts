@@ -109,8 +109,7 @@ export class RedisLeases implements TableLeases {
   /**
    * Renews every grant in one round trip; the answer says, per grant, whether it is still ours. On a
    * Redis Cluster one pipeline cannot span nodes (ioredis refuses it), so there each renewal goes on
-   * its own, all at once: one round trip per node in flight, batched per node by the client's
-   * auto-pipelining when it is on (docs/dev/scale-out.md, step 2).
+   * its own, all at once, each in flight at the same time (docs/dev/scale-out.md, step 2).
    */
   async renew(grants: readonly LeaseGrant[]): Promise<boolean[]> {
     if (grants.length === 0) return [];
