@@ -18,9 +18,11 @@ const USAGE = `usage: npm run chaos -- [options]
   --pause-every MS   mean time between owner SIGSTOPs past the lease (default 15000)
   --gateway-every MS mean time between gateway SIGKILLs (default 20000)
   --persister-every MS  mean time between persister SIGKILLs (default 20000)
-  --redis-every MS   mean time between Redis restarts, data kept (default 30000)
+  --redis-every MS   mean time between Redis restarts, data kept, or master failovers (default 30000)
   --postgres-every MS  mean time between Postgres restarts, each 3 s down (default 30000)
   --link-every MS    mean time between stalls of a worker's link to Redis (default 20000)
+  --redis-cluster    run every service on a 3-master Redis Cluster of the run's own (a replica each);
+                     the redis fault then fails a master over to its replica (link is not injected)
   --seed N           seed of the bots and of the chaos schedule
   --quiet            no progress lines`;
 
@@ -48,6 +50,7 @@ const { values } = parseArgs({
     'link-every': { type: 'string' },
     faults: { type: 'string' },
     seed: { type: 'string' },
+    'redis-cluster': { type: 'boolean' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -56,10 +59,14 @@ if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-let faults: FaultKind[] = [...FAULT_KINDS];
+const onCluster = values['redis-cluster'] === true;
+let faults: FaultKind[] = FAULT_KINDS.filter((k) => !onCluster || k !== 'link');
 if (values.faults !== undefined) {
   try {
     faults = parseFaults(values.faults);
+    if (onCluster && faults.includes('link')) {
+      throw new FaultListError('--faults link: not with --redis-cluster (a cluster client reaches every node)');
+    }
   } catch (err) {
     if (!(err instanceof FaultListError)) throw err;
     process.stderr.write(`${err.message}\n${USAGE}\n`);
@@ -68,6 +75,7 @@ if (values.faults !== undefined) {
 }
 const report = await runChaos({
   faults,
+  redisCluster: onCluster,
   seconds: int('seconds', values.seconds, 60, 1),
   tables: int('tables', values.tables, 20, 1),
   playersPerTable: int('players', values.players, 2, 2),

@@ -11,9 +11,11 @@
 //   unconverged   clients whose final state_hash differs from the owner's (a resync's snapshot)
 //   audit         the operator's audit once the persister caught up: ok or the first violation
 // With `redis` among the faults the run uses a Redis of its own (a redis-server on a spare port), and
-// with `postgres` a Postgres of its own (initdb in a temp directory, a spare port).
+// with `postgres` a Postgres of its own (initdb in a temp directory, a spare port). With `redisCluster`
+// (`npm run chaos -- --redis-cluster`) every service runs on a 3-master Redis Cluster of the run's own,
+// each master with a replica, and the `redis` fault fails a master over to its replica.
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRedis } from '@felt/platform';
 import { Cluster, type WorkerHandle } from '../../test/harness/cluster.js';
 import { CheckpointWatch } from '../../test/harness/failover-play.js';
 import { HandRecords } from '../../test/harness/privacy.js';
@@ -21,8 +23,10 @@ import { seededRandom, TableCrew } from '../../test/sdk/crew.js';
 import { auditAfter, convergence, lostActions, systemTotal } from './checks.js';
 import { PrivatePostgres } from '../../test/harness/private-postgres.js';
 import { PrivateRedis } from '../../test/harness/private-redis.js';
+import { PrivateRedisCluster } from '../../test/harness/private-redis-cluster.js';
 import {
   FAULT_KINDS,
+  FaultListError,
   killGateway,
   killPersister,
   pauseOwner,
@@ -73,8 +77,14 @@ export interface ChaosOptions {
   readonly postgresEveryMs?: number;
   /** Mean time between stalls of a worker's link to Redis. */
   readonly linkEveryMs?: number;
-  /** The fault kinds to inject; default all of FAULT_KINDS. */
+  /** The fault kinds to inject; default all of FAULT_KINDS (without `link` on a Redis Cluster). */
   readonly faults?: readonly FaultKind[];
+  /**
+   * Runs every service on a 3-master Redis Cluster of the run's own (a replica each); the `redis`
+   * fault is then a master failed over to its replica (`CLUSTER FAILOVER`). The `link` fault stalls
+   * one proxied connection, and a cluster client talks to every node: it is refused here.
+   */
+  readonly redisCluster?: boolean;
   readonly seed?: number;
   readonly log?: (line: string) => void;
 }
@@ -138,7 +148,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => undefined);
   const tables = options.tables ?? 20;
   const players = options.playersPerTable ?? 2;
-  const kinds = new Set<FaultKind>(options.faults ?? FAULT_KINDS);
+  const onCluster = options.redisCluster === true;
+  const kinds = new Set<FaultKind>(options.faults ?? FAULT_KINDS.filter((k) => !onCluster || k !== 'link'));
+  if (onCluster && kinds.has('link')) {
+    throw new FaultListError(
+      '--faults link: not on a Redis Cluster (a cluster client reaches every node, past the one proxied link)',
+    );
+  }
   const killEvery = options.killEveryMs ?? 5_000;
   const pauseEvery = options.pauseEveryMs ?? 15_000;
   const gatewayEvery = options.gatewayEveryMs ?? 20_000;
@@ -150,9 +166,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const random = seededRandom(seed);
   const problems: string[] = [];
 
-  log(`chaos: starting 3 workers, 2 gateways, lobby and persister (seed ${seed}; faults ${[...kinds].join(',')})`);
+  log(
+    `chaos: starting 3 workers, 2 gateways, lobby and persister${onCluster ? ' on a 3-master Redis Cluster' : ''} ` +
+      `(seed ${seed}; faults ${[...kinds].join(',')})`,
+  );
   // Restarting Redis needs one of the run's own, never the shared one.
-  const server = kinds.has('redis') ? await PrivateRedis.start() : undefined;
+  const redisCluster = onCluster ? await PrivateRedisCluster.start({ masters: 3, replicasPerMaster: 1 }) : undefined;
+  const server = kinds.has('redis') && !redisCluster ? await PrivateRedis.start() : undefined;
   // So does stopping Postgres.
   const pgServer = kinds.has('postgres') ? await PrivatePostgres.start() : undefined;
   const cluster = await Cluster.start({
@@ -161,6 +181,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     gatewayServices: true,
     workerLinks: kinds.has('link'),
     ...(server ? { redisUrl: server.url } : {}),
+    ...(redisCluster ? { redisUrl: redisCluster.url } : {}),
     ...(pgServer ? { postgresAdminUrl: pgServer.adminUrl } : {}),
     lobby: true,
     persister: true,
@@ -180,7 +201,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       LOG_LEVEL: 'info',
     },
   });
-  const redis = new Redis(cluster.redisUrl);
+  const redis = createRedis(cluster.redisUrl, { name: 'chaos' });
   redis.on('error', () => undefined);
   const records = new HandRecords(cluster.redisUrl, cluster.prefix);
   const crews: TableCrew[] = [];
@@ -313,6 +334,23 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
             server.restart({ keepData: true }).finally(() => {
               down.redis = false;
             }),
+          );
+        }
+      }
+      if (redisCluster && kinds.has('redis') && now >= nextRedis) {
+        nextRedis = next(redisEvery);
+        if (!down.redis) {
+          faults.redis++;
+          down.redis = true;
+          const master = random();
+          recover(
+            'fail a Redis master over',
+            redisCluster
+              .failover((n) => Math.floor(master * n))
+              .then(({ from, to }) => log(`chaos: Redis master ${from} failed over to its replica ${to}`))
+              .finally(() => {
+                down.redis = false;
+              }),
           );
         }
       }
@@ -452,6 +490,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     redis.disconnect();
     await cluster.stop().catch(() => undefined);
     await server?.stop().catch(() => undefined);
+    await redisCluster?.stop().catch(() => undefined);
     await pgServer?.stop().catch(() => undefined);
   }
 }

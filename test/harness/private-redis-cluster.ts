@@ -57,6 +57,53 @@ export class PrivateRedisCluster {
     return client;
   }
 
+  /**
+   * Fails master `pick(count)` over to its replica as an operator's `CLUSTER FAILOVER` does: the
+   * replica catches up with the master's replication stream, takes its slots under a new epoch, and
+   * the old master becomes its replica. Every client of the old master is told `MOVED` (or loses its
+   * connection) and follows the slot map. Waits until every node agrees on the new roles and the
+   * cluster is whole; returns the ports before and after. Needs a replica per master.
+   */
+  async failover(pick: (count: number) => number = () => 0): Promise<{ from: number; to: number }> {
+    const view = parseNodes(await this.withNode(this.nodes[0]!.port, (r) => r.cluster('NODES') as Promise<string>));
+    const masters = view.filter((n) => n.flags.includes('master') && !n.flags.includes('fail'));
+    const master = masters[Math.min(masters.length - 1, Math.max(0, pick(masters.length)))];
+    const replica = view.find((n) => n.flags.includes('slave') && n.masterId === master?.id);
+    if (master === undefined || replica === undefined) throw new Error('failover: no master with a replica');
+    await this.withNode(replica.port, (r) => r.cluster('FAILOVER'));
+    for (const n of this.nodes) {
+      await waitFor(
+        `${n.port} seeing ${replica.port} as master and ${master.port} as its replica, cluster_state:ok`,
+        () =>
+          this.withNode(n.port, async (r) => {
+            if (!(await r.cluster('INFO')).includes('cluster_state:ok')) return false;
+            const now = parseNodes((await r.cluster('NODES')) as string);
+            const promoted = now.find((x) => x.id === replica.id);
+            const demoted = now.find((x) => x.id === master.id);
+            return (
+              promoted?.flags.includes('master') === true &&
+              demoted?.flags.includes('slave') === true &&
+              demoted.masterId === replica.id
+            );
+          }),
+        30_000,
+        100,
+      );
+    }
+    return { from: master.port, to: replica.port };
+  }
+
+  private async withNode<T>(port: number, fn: (r: Redis) => Promise<T>): Promise<T> {
+    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      return await fn(probe);
+    } finally {
+      probe.disconnect();
+    }
+  }
+
   static async start(options: PrivateRedisClusterOptions = {}): Promise<PrivateRedisCluster> {
     const masters = options.masters ?? 3;
     const replicas = options.replicasPerMaster ?? 1;
@@ -128,6 +175,30 @@ export class PrivateRedisCluster {
       }),
     );
   }
+}
+
+interface NodeView {
+  readonly id: string;
+  readonly port: number;
+  readonly flags: readonly string[];
+  /** The master's id for a replica, else `-`. */
+  readonly masterId: string;
+}
+
+/** `CLUSTER NODES`: `<id> <ip:port@bus> <flags> <master> …` a line. */
+function parseNodes(text: string): NodeView[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [id, addr, flags, masterId] = line.split(' ');
+      return {
+        id: id!,
+        port: Number(/:(\d+)@/.exec(addr!)?.[1]),
+        flags: flags!.split(','),
+        masterId: masterId!,
+      };
+    });
 }
 
 async function launch(port: number, busPort: number): Promise<Node> {
