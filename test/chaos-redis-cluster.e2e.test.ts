@@ -1,8 +1,10 @@
 // The chaos run (scripts/chaos/run.ts, `npm run chaos -- --redis-cluster`) with every service on a
 // 3-master Redis Cluster of its own, each master with a replica: workers SIGKILLed and restarted, an
 // owner SIGSTOPped past its lease, gateways SIGKILLed and replaced, the persister SIGKILLed mid-batch,
-// Postgres stopped and started again, and Redis masters failed over to their replicas (each a
-// `CLUSTER FAILOVER`: the slots move under a new epoch, every client of the old master is moved).
+// Postgres stopped and started again, and Redis masters, in turn, failed over to their replicas
+// (`CLUSTER FAILOVER`: the slots move under a new epoch, every client of the old master is moved) and
+// crashed (SIGKILL: the cluster promotes the replica, the dead node comes back as its replica). The
+// workers wait for a replica (FELT_REDIS_WAIT_REPLICAS=1), so a crash loses nothing acknowledged.
 // SDK bots play throughout. No acked action lost, no chip created or destroyed, no stale write
 // accepted, every client converged, the audit clean.
 import { describe, expect, it } from 'vitest';
@@ -10,7 +12,7 @@ import { chaosFailed, chaosLine, runChaos } from '../scripts/chaos/run.js';
 
 describe('chaos on a Redis Cluster', () => {
   it(
-    '45 s of every fault kind, Redis masters failing over: lost_actions=0 chips_delta=0 stale_writes=0 unconverged=0 audit=ok',
+    '45 s of every fault kind, Redis masters failing over and crashing: lost_actions=0 chips_delta=0 stale_writes=0 unconverged=0 audit=ok',
     { timeout: 400_000 },
     async ({ onTestFailed }) => {
       const lines: string[] = [];
@@ -36,6 +38,8 @@ describe('chaos on a Redis Cluster', () => {
       );
       expect(chaosFailed(report)).toBe(false);
       expect(report.faults.redis, line).toBeGreaterThanOrEqual(2);
+      expect(lines.filter((l) => / failed over to \d+$/.test(l)).length, line).toBeGreaterThanOrEqual(1);
+      expect(lines.filter((l) => / crashed; its replica \d+ took over/.test(l)).length, line).toBeGreaterThanOrEqual(1);
       expect(report.faults.link).toBe(0);
       expect(report.kills, line).toBeGreaterThanOrEqual(2);
       expect(report.faults.gateway).toBeGreaterThanOrEqual(1);

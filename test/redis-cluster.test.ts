@@ -4,9 +4,11 @@
 //   hash tag (key layout 2); layout 1's keys of a table hashed apart, and a script over them is refused;
 // - a pipeline over several tables' keys cannot span nodes: the worker's lease renewals go one by one
 //   on a cluster (RedisLeases.renew), all at once;
-// - sharded pub/sub (SSUBSCRIBE through ioredis's per-shard subscribers) delivers a table's events.
+// - sharded pub/sub (SSUBSCRIBE through ioredis's per-shard subscribers) delivers a table's events;
+// - the replica wait (FELT_REDIS_WAIT_REPLICAS) asks the master of the write's slot, on the
+//   connection that carried the write.
 import { randomUUID } from 'node:crypto';
-import { layoutOneKeys, redisKeys } from '@felt/platform';
+import { layoutOneKeys, redisKeys, replicated, ReplicationLagError } from '@felt/platform';
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisCheckpointStore } from '../services/table-worker/src/adapters/redis-checkpoint-store.js';
@@ -139,5 +141,55 @@ describe('Felt on a Redis Cluster', () => {
     } finally {
       subscriber.disconnect();
     }
+  });
+
+  it("waits for the replica of the write's own master: a stopped replica there is noticed, one elsewhere is not", async () => {
+    const keys = redisKeys('felt:');
+    // CLUSTER NODES: `<id> <ip:port@bus> <flags> <master id> … <slot ranges>` a line (CLUSTER SLOTS
+    // leaves out a replica until it has synced).
+    const nodes = ((await client.cluster('NODES')) as string)
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '));
+    const portOf = (fields: string[]) => Number(/:(\d+)@/.exec(fields[1]!)![1]);
+    const servedBy = async (key: string) => {
+      const slot = Number(await client.cluster('KEYSLOT', key));
+      const master = nodes.find(
+        (f) =>
+          f[2]!.includes('master') &&
+          f.slice(8).some((r) => {
+            const [from, to = from] = r.split('-').map(Number);
+            return slot >= from! && slot <= to!;
+          }),
+      )!;
+      const replica = nodes.find((f) => f[2]!.includes('slave') && f[3] === master[0])!;
+      return { master: portOf(master), replica: portOf(replica) };
+    };
+    const a = keys.tableCheckpoint(randomUUID());
+    let b = keys.tableCheckpoint(randomUUID());
+    while ((await servedBy(b)).master === (await servedBy(a)).master) b = keys.tableCheckpoint(randomUUID());
+    const acks = { replicas: 1, timeoutMs: 300 };
+    // Both confirmed while every replica runs.
+    await client.set(a, 'x');
+    await client.set(b, 'y');
+    await replicated(client as unknown as Redis, acks, a);
+    await replicated(client as unknown as Redis, acks, b);
+
+    const resume = cluster.pause((await servedBy(a)).replica);
+    try {
+      await client.set(a, 'x2');
+      await expect(replicated(client as unknown as Redis, acks, a)).rejects.toBeInstanceOf(ReplicationLagError);
+      // b's master has its replica: b's write is confirmed (a WAIT sent to b's node for a, or to a's
+      // node for b, would answer wrongly one way or the other).
+      await client.set(b, 'y2');
+      await replicated(client as unknown as Redis, acks, b);
+    } finally {
+      resume();
+    }
+    await waitFor('a confirmed once its replica runs again', () =>
+      replicated(client as unknown as Redis, acks, a).then(() => true),
+    );
+    // A cluster cannot guess which master to ask.
+    await expect(replicated(client as unknown as Redis, acks)).rejects.toThrow(/needs the key/);
   });
 });

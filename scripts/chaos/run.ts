@@ -13,7 +13,7 @@
 // With `redis` among the faults the run uses a Redis of its own (a redis-server on a spare port), and
 // with `postgres` a Postgres of its own (initdb in a temp directory, a spare port). With `redisCluster`
 // (`npm run chaos -- --redis-cluster`) every service runs on a 3-master Redis Cluster of the run's own,
-// each master with a replica, and the `redis` fault fails a master over to its replica.
+// each master with a replica, and the `redis` fault fails a master over to its replica or crashes it.
 import { randomBytes } from 'node:crypto';
 import { createRedis } from '@felt/platform';
 import { Cluster, type WorkerHandle } from '../../test/harness/cluster.js';
@@ -80,9 +80,11 @@ export interface ChaosOptions {
   /** The fault kinds to inject; default all of FAULT_KINDS (without `link` on a Redis Cluster). */
   readonly faults?: readonly FaultKind[];
   /**
-   * Runs every service on a 3-master Redis Cluster of the run's own (a replica each); the `redis`
-   * fault is then a master failed over to its replica (`CLUSTER FAILOVER`). The `link` fault stalls
-   * one proxied connection, and a cluster client talks to every node: it is refused here.
+   * Runs every service on a 3-master Redis Cluster of the run's own (a replica each), the workers
+   * waiting for a replica (FELT_REDIS_WAIT_REPLICAS=1); the `redis` fault then is, in turn, a master
+   * failed over to its replica (`CLUSTER FAILOVER`) and a master SIGKILLed (its replica promoted by
+   * the cluster, the dead node back as a replica). The `link` fault stalls one proxied connection,
+   * and a cluster client talks to every node: it is refused here.
    */
   readonly redisCluster?: boolean;
   readonly seed?: number;
@@ -198,6 +200,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       // default 30 s, so a run's hands are written before it ends.
       PERSISTER_LOCK_MS: '4000',
       PERSISTER_STALLED_INTERVAL_MS: '2000',
+      // On a cluster a master may crash: a table's checkpoint and a hand's job count only once its
+      // replica holds them, so the promoted replica has everything acknowledged.
+      ...(redisCluster ? { FELT_REDIS_WAIT_REPLICAS: '1' } : {}),
       LOG_LEVEL: 'info',
     },
   });
@@ -343,11 +348,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           faults.redis++;
           down.redis = true;
           const master = random();
+          // Turn about: a planned failover, then a crash (the replica promoted by the cluster itself).
+          const crash = faults.redis % 2 === 0;
+          const fault = crash
+            ? redisCluster.crashMaster((n) => Math.floor(master * n))
+            : redisCluster.failover((n) => Math.floor(master * n));
+          log(`chaos: ${crash ? 'SIGKILL a Redis master' : 'failing a Redis master over to its replica'}`);
           recover(
-            'fail a Redis master over',
-            redisCluster
-              .failover((n) => Math.floor(master * n))
-              .then(({ from, to }) => log(`chaos: Redis master ${from} failed over to its replica ${to}`))
+            crash ? 'crash a Redis master' : 'fail a Redis master over',
+            fault
+              .then(({ from, to }) =>
+                log(
+                  `chaos: Redis master ${from} ${crash ? 'crashed; its replica' : 'failed over to'} ${to}${crash ? ' took over, and it came back as a replica' : ''}`,
+                ),
+              )
               .finally(() => {
                 down.redis = false;
               }),

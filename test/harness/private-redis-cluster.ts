@@ -22,12 +22,13 @@ export interface PrivateRedisClusterOptions {
 
 interface Node {
   readonly port: number;
+  readonly busPort: number;
   readonly dir: string;
   readonly child: ChildProcess;
 }
 
 export class PrivateRedisCluster {
-  private constructor(private readonly nodes: readonly Node[]) {}
+  private constructor(private readonly nodes: Node[]) {}
 
   /** The nodes' addresses, for ioredis's Cluster (it discovers the rest from any one). */
   get startupNodes(): { host: string; port: number }[] {
@@ -93,6 +94,60 @@ export class PrivateRedisCluster {
     return { from: master.port, to: replica.port };
   }
 
+  /**
+   * Crashes master `pick(count)`: SIGKILL (nothing flushed, every client cut), then the cluster's own
+   * failure detection (`cluster-node-timeout`, 2 s here) marks it failed and its replica takes its
+   * slots under a new epoch. Writes the master acknowledged but had not sent to the replica are lost,
+   * unless the writer waited for the replica (`WAIT`, FELT_REDIS_WAIT_REPLICAS). The dead node is
+   * then started again on its port with its cluster config and no data: it rejoins as the new
+   * master's replica and syncs. Waits for all of it; returns the ports before and after.
+   */
+  async crashMaster(pick: (count: number) => number = () => 0): Promise<{ from: number; to: number }> {
+    const view = parseNodes(await this.withNode(this.nodes[0]!.port, (r) => r.cluster('NODES') as Promise<string>));
+    const masters = view.filter((n) => n.flags.includes('master') && !n.flags.includes('fail'));
+    const master = masters[Math.min(masters.length - 1, Math.max(0, pick(masters.length)))];
+    const replica = view.find((n) => n.flags.includes('slave') && n.masterId === master?.id);
+    const index = this.nodes.findIndex((n) => n.port === master?.port);
+    if (master === undefined || replica === undefined || index < 0) throw new Error('crash: no master with a replica');
+    const dead = this.nodes[index]!;
+    const exited = new Promise<void>((resolve) => dead.child.once('exit', () => resolve()));
+    dead.child.kill('SIGKILL');
+    await exited;
+    for (const n of this.nodes.filter((x) => x !== dead)) {
+      await waitFor(
+        `${n.port} seeing ${replica.port} promoted in place of the crashed ${master.port}, cluster_state:ok`,
+        () =>
+          this.withNode(n.port, async (r) => {
+            if (!(await r.cluster('INFO')).includes('cluster_state:ok')) return false;
+            const now = parseNodes((await r.cluster('NODES')) as string);
+            return now.find((x) => x.id === replica.id)?.flags.includes('master') === true;
+          }),
+        30_000,
+        100,
+      );
+    }
+    this.nodes[index] = await launch(dead.port, dead.busPort, dead.dir);
+    await waitFor(
+      `the restarted ${master.port} synced as a replica of ${replica.port}`,
+      () =>
+        this.withNode(master.port, async (r) => {
+          const role = (await r.call('ROLE')) as [string, string, number, string];
+          return role[0] === 'slave' && role[2] === replica.port && role[3] === 'connected';
+        }),
+      30_000,
+      100,
+    );
+    return { from: master.port, to: replica.port };
+  }
+
+  /** SIGSTOPs the node on `port` (it neither answers nor replicates); the returned call SIGCONTs it. */
+  pause(port: number): () => void {
+    const node = this.nodes.find((n) => n.port === port);
+    if (node === undefined) throw new Error(`no cluster node on port ${port}`);
+    node.child.kill('SIGSTOP');
+    return () => void node.child.kill('SIGCONT');
+  }
+
   private async withNode<T>(port: number, fn: (r: Redis) => Promise<T>): Promise<T> {
     const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
     probe.on('error', () => undefined);
@@ -133,7 +188,7 @@ export class PrivateRedisCluster {
       // before a client may use it: a node told late of a replica still lists it as a master.
       for (const n of nodes) {
         await waitFor(
-          `cluster_state:ok and ${masters} masters with ${replicas} replicas each, seen from ${n.port}`,
+          `cluster_state:ok and ${masters} masters with ${replicas} synced replicas each, seen from ${n.port}`,
           async () => {
             const probe = new Redis(n.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
             probe.on('error', () => undefined);
@@ -144,10 +199,16 @@ export class PrivateRedisCluster {
                 .trim()
                 .split('\n')
                 .map((line) => line.split(' ')[2]!.split(','));
-              return (
-                flags.filter((f) => f.includes('master')).length === masters &&
-                flags.filter((f) => f.includes('slave')).length === masters * replicas
-              );
+              if (
+                flags.filter((f) => f.includes('master')).length !== masters ||
+                flags.filter((f) => f.includes('slave')).length !== masters * replicas
+              ) {
+                return false;
+              }
+              // A master counts its replicas once they have synced (online): only then does a WAIT
+              // (FELT_REDIS_WAIT_REPLICAS) or a failover find them.
+              const info = await probe.info('replication');
+              return !info.includes('role:master') || (info.match(/state=online/g) ?? []).length >= replicas;
             } finally {
               probe.disconnect();
             }
@@ -201,8 +262,11 @@ function parseNodes(text: string): NodeView[] {
     });
 }
 
-async function launch(port: number, busPort: number): Promise<Node> {
-  const dir = mkdtempSync(join(tmpdir(), 'felt-redis-cluster-'));
+async function launch(
+  port: number,
+  busPort: number,
+  dir = mkdtempSync(join(tmpdir(), 'felt-redis-cluster-')),
+): Promise<Node> {
   const child = spawn(
     'redis-server',
     [
@@ -229,7 +293,7 @@ async function launch(port: number, busPort: number): Promise<Node> {
     ],
     { stdio: 'ignore' },
   );
-  const node = { port, dir, child };
+  const node = { port, busPort, dir, child };
   await untilRedisAnswers(child, `redis://127.0.0.1:${port}`);
   return node;
 }

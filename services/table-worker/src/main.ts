@@ -97,14 +97,6 @@ const checkpointRedis =
   replicaAcks.replicas > 0 ? createRedis(env.REDIS_URL, { name: `worker:${env.WORKER_ID}:checkpoints` }) : redis;
 for (const r of new Set([redis, subRedis, queueRedis, checkpointRedis]))
   r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error'));
-if (redis.isCluster && replicaAcks.replicas > 0) {
-  // WAIT has no key: on a cluster it would count one node's replicas, not those of the slot's master.
-  logger.fatal(
-    { event: 'config_invalid', variable: 'FELT_REDIS_WAIT_REPLICAS' },
-    'FELT_REDIS_WAIT_REPLICAS is not supported on a Redis Cluster yet: set it to 0 or use Sentinel',
-  );
-  process.exit(1);
-}
 // An evicting Redis could drop a lease, a checkpoint or a queued hand: refuse to run on one.
 await refuseEvictingRedis(redis, logger);
 // A Redis that holds another key layout would let this worker and an older one fence the same table

@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+import calculateSlot from 'cluster-key-slot';
 import { CodedError } from '@felt/engine';
 
 /** How many replicas must confirm a write before it counts, and how long to wait for them. */
@@ -33,13 +34,23 @@ const waitsOf = new WeakMap<Redis, Waits>();
  * throws ReplicationLagError when fewer did within `acks.timeoutMs`. Nothing with no replicas asked.
  * Run it on the connection that made the writes: WAIT counts that client's writes only.
  *
+ * On a Redis Cluster `key` names the write's slot (any key of its hash tag): WAIT goes to the
+ * connection the cluster client keeps to that slot's master, the one that carried the write, and
+ * counts that master's replicas. A slot whose master the client does not know (a failover under way)
+ * throws ReplicationLagError: the write is not known to be safe.
+ *
  * WAIT blocks its connection until it returns, so the callers share them: one WAIT at a time on a
  * connection, and every caller that comes while it is out shares the one sent after it (which
  * covers all their writes). However many tables save at once, a connection waits for at most two
  * WAITs, not one per save, when the replicas lag.
  */
-export function replicated(redis: Redis, acks: ReplicaAcks): Promise<void> {
+export function replicated(client: Redis, acks: ReplicaAcks, key?: string): Promise<void> {
   if (acks.replicas <= 0) return Promise.resolve();
+  if (client.isCluster && key === undefined) {
+    return Promise.reject(new Error('replicated: a Redis Cluster needs the key of the write'));
+  }
+  const redis = client.isCluster ? masterConnectionOf(client as unknown as Cluster, key) : client;
+  if (redis === undefined) return Promise.reject(new ReplicationLagError(acks.replicas, 0));
   let waits = waitsOf.get(redis);
   if (waits === undefined) {
     waits = { inFlight: undefined, next: undefined };
@@ -65,4 +76,12 @@ export function replicated(redis: Redis, acks: ReplicaAcks): Promise<void> {
   return waits.next!.then((confirmed) => {
     if (confirmed < acks.replicas) throw new ReplicationLagError(acks.replicas, confirmed);
   });
+}
+
+/** The cluster client's own connection to the master of `key`'s slot, or undefined when unknown. */
+function masterConnectionOf(cluster: Cluster, key: string | undefined): Redis | undefined {
+  if (key === undefined) return undefined;
+  const master = cluster.slots[calculateSlot(key)]?.[0];
+  if (master === undefined) return undefined;
+  return cluster.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === master);
 }

@@ -30,6 +30,8 @@ import type { MoneyJobSink } from '../money/ports.js';
  */
 export class BullmqHandSink implements MoneyJobSink {
   private readonly queues: Queue[];
+  /** A key of each queue's hash tag, for the replica wait on a Redis Cluster (`replicated`). */
+  private readonly slotKeys: string[];
 
   /**
    * `connection` needs maxRetriesPerRequest: null; BullMQ does not close it, the caller does. With
@@ -43,9 +45,9 @@ export class BullmqHandSink implements MoneyJobSink {
     private readonly replicas: ReplicaAcks = NO_REPLICA_ACKS,
     queueCount = 1,
   ) {
-    this.queues = handsQueues({ prefix, name: queueName, cluster: connection.isCluster }, queueCount).map(
-      (q) => new Queue(q.name, { connection, prefix: q.prefix, telemetry: queueTelemetry() }),
-    );
+    const specs = handsQueues({ prefix, name: queueName, cluster: connection.isCluster }, queueCount);
+    this.queues = specs.map((q) => new Queue(q.name, { connection, prefix: q.prefix, telemetry: queueTelemetry() }));
+    this.slotKeys = specs.map((q) => `${q.prefix}:${q.name}:id`);
   }
 
   /** The queue of the table (room) a job belongs to. */
@@ -53,9 +55,14 @@ export class BullmqHandSink implements MoneyJobSink {
     return this.queues[handsQueueIndexOf(roomId, this.queues.length)]!;
   }
 
+  /** Waits for the replicas to hold the job just added for `roomId` (FELT_REDIS_WAIT_REPLICAS). */
+  private replicatedFor(roomId: string): Promise<void> {
+    return replicated(this.connection, this.replicas, this.slotKeys[handsQueueIndexOf(roomId, this.queues.length)]);
+  }
+
   async enqueue(job: CompletedHandJob): Promise<void> {
     await this.queueOf(job.room_id).add(HandJobName.HAND_COMPLETED, job, handJobOptions(job.hand_id));
-    await replicated(this.connection, this.replicas);
+    await this.replicatedFor(job.room_id);
   }
 
   async cashOut(job: CashOutJob): Promise<void> {
@@ -66,13 +73,13 @@ export class BullmqHandSink implements MoneyJobSink {
       parsed,
       cashOutJobOptions(parsed.request_id),
     );
-    await replicated(this.connection, this.replicas);
+    await this.replicatedFor(parsed.room_id);
   }
 
   async voided(job: VoidedHandJob): Promise<void> {
     const parsed = voidedHandJobSchema.parse(job);
     await this.queueOf(parsed.room_id).add(MoneyJobName.HAND_VOIDED, parsed, voidedHandJobOptions(parsed.hand_id));
-    await replicated(this.connection, this.replicas);
+    await this.replicatedFor(parsed.room_id);
   }
 
   async pendingHandsOf(roomId: string): Promise<number> {

@@ -137,6 +137,6 @@ export class RedisCheckpointStore implements CheckpointStore {
       ...events.map(encodeBufferedEvent),
     );
     if (result[0] !== 1) throw new StaleEpochError(tableId, fence?.epoch ?? 0, Number(result[1]));
-    await replicated(this.redis, this.replicas);
+    await replicated(this.redis, this.replicas, this.keys.tableCheckpoint(tableId));
   }
 }
