@@ -206,7 +206,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       LOG_LEVEL: 'info',
     },
   });
-  const redis = createRedis(cluster.redisUrl, { name: 'chaos' });
+  const redis = createRedis(cluster.redisUrl, { name: 'chaos', maxRetriesPerRequest: 20 });
   redis.on('error', () => undefined);
   const records = new HandRecords(cluster.redisUrl, cluster.prefix);
   const crews: TableCrew[] = [];
