@@ -64,6 +64,23 @@ describe('hand consumer over several queues (real Redis, BullMQ and Postgres)', 
   const written = async (handIds: readonly string[]) =>
     (await db.prisma.hand.count({ where: { handId: { in: [...handIds] } } })) === handIds.length;
 
+  /** A new heads-up room's first `hands` hands, played in the simulator and held back (not queued). */
+  async function heldHands(seed: string, hands: number): Promise<{ roomId: string; jobs: HandJob[] }> {
+    const room = await createRoom(db.prisma, [
+      { name: 'h1', buyIn: 150 },
+      { name: 'h2', buyIn: 150 },
+    ]);
+    const jobs: HandJob[] = [];
+    const t = await SimTable.load(
+      db.prisma,
+      room.roomId,
+      { hand: (job) => Promise.resolve(void jobs.push(job)), cashOut: () => Promise.resolve() },
+      new SeededRng(seed),
+    );
+    for (let i = 0; i < hands; i++) await t.playHand();
+    return { roomId: room.roomId, jobs };
+  }
+
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = createRedis(REDIS_URL, { name: 'persister-queues-test', maxRetriesPerRequest: null });
@@ -120,20 +137,8 @@ describe('hand consumer over several queues (real Redis, BullMQ and Postgres)', 
   });
 
   it('keeps a room’s hand order across queues: a hand waits for its predecessor on another queue and is woken when it is written', async () => {
-    const room = await createRoom(db.prisma, [
-      { name: 'w1', buyIn: 150 },
-      { name: 'w2', buyIn: 150 },
-    ]);
-    const held: HandJob[] = [];
-    const t = await SimTable.load(
-      db.prisma,
-      room.roomId,
-      { hand: (job) => Promise.resolve(void held.push(job)), cashOut: () => Promise.resolve() },
-      new SeededRng('across-queues'),
-    );
-    await t.playHand();
-    await t.playHand();
-    const [first, second] = held as [HandJob, HandJob];
+    const { roomId, jobs } = await heldHands('across-queues', 2);
+    const [first, second] = jobs as [HandJob, HandJob];
     // As after FELT_HANDS_QUEUES changed between the two hands: hand 2 on queue 2 arrives first.
     await queues[2]!.add(HandJobName.HAND_COMPLETED, second, handJobOptions(second.hand_id));
     await until(
@@ -143,25 +148,13 @@ describe('hand consumer over several queues (real Redis, BullMQ and Postgres)', 
     expect(await written([second.hand_id])).toBe(false);
     await queues[0]!.add(HandJobName.HAND_COMPLETED, first, handJobOptions(first.hand_id));
     await until(() => written([first.hand_id, second.hand_id]), 'both hands written, hand 2 woken at once');
-    const stored = await db.prisma.hand.findMany({ where: { roomId: room.roomId }, orderBy: { handNo: 'asc' } });
+    const stored = await db.prisma.hand.findMany({ where: { roomId }, orderBy: { handNo: 'asc' } });
     expect(stored.map((h) => h.handId)).toEqual([first.hand_id, second.hand_id]);
     expect((await runAudit(db.prisma)).issues).toEqual([]);
   });
 
   it('drains a queue past FELT_HANDS_QUEUES that still holds jobs (the count was lowered), then leaves it', async () => {
-    const room = await createRoom(db.prisma, [
-      { name: 'd1', buyIn: 150 },
-      { name: 'd2', buyIn: 150 },
-    ]);
-    const held: HandJob[] = [];
-    const t = await SimTable.load(
-      db.prisma,
-      room.roomId,
-      { hand: (job) => Promise.resolve(void held.push(job)), cashOut: () => Promise.resolve() },
-      new SeededRng('drained'),
-    );
-    await t.playHand();
-    const job = held[0]!;
+    const job = (await heldHands('drained', 1)).jobs[0]!;
     // Queued by a worker of an installation that had 6 queues; the persisters now read 3.
     await queues[5]!.add(HandJobName.HAND_COMPLETED, job, handJobOptions(job.hand_id));
     const inUse = await handsQueuesInUse(connection, spec, COUNT);

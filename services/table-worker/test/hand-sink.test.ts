@@ -7,13 +7,13 @@ import {
   createRedis,
   HandJobName,
   handsQueueIndexOf,
-  type CompletedHandJob,
   handsQueues,
   type Redis,
 } from '@felt/platform';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BullmqHandSink } from '../src/adapters/bullmq-hand-sink.js';
+import { cashOut, completed } from './conformance/describe-hand-sink.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `tsink${randomBytes(4).toString('hex')}:`;
@@ -104,27 +104,8 @@ describe('BullmqHandSink over several queues (FELT_HANDS_QUEUES)', () => {
         perQueue[handsQueueIndexOf(room, 3)]!++;
       }
       for (const room of rooms) {
-        // Only the envelope's ids matter to the sink: the record is the table's (built to its schema).
-        await sink.enqueue({
-          hand_id: randomUUID(),
-          room_id: room,
-          hand_no: 1,
-          game: 'holdem',
-          limit: 'no_limit',
-          blinds: { small: 1, big: 2 },
-          started_at: '2025-01-01T00:00:00.000Z',
-          ended_at: '2025-01-01T00:01:00.000Z',
-          payload: { format: 'felt-hand-record/1' },
-        } as unknown as CompletedHandJob);
-        await sink.cashOut({
-          request_id: `leave-${randomUUID()}`,
-          room_id: room,
-          user_id: randomUUID(),
-          reason: 'leave',
-          last_hand_no: 1,
-          final_stack: 10,
-          requested_at: '2025-01-01T00:02:00.000Z',
-        });
+        await sink.enqueue(completed(room, 1));
+        await sink.cashOut(cashOut(room));
       }
       const roomsOf = await Promise.all(
         queues.map(async (q) => (await q.getJobs(['waiting'])).map((j) => (j.data as { room_id: string }).room_id)),

@@ -23,7 +23,7 @@ export interface HandSinkUnderTest {
 
 // The completed hand's record is not checked by the sink (the table built it against the schema);
 // only its envelope's ids matter here.
-const completed = (roomId: string, handNo: number, handId = randomUUID()): CompletedHandJob =>
+export const completed = (roomId: string, handNo: number, handId = randomUUID()): CompletedHandJob =>
   ({
     hand_id: handId,
     room_id: roomId,
@@ -36,7 +36,7 @@ const completed = (roomId: string, handNo: number, handId = randomUUID()): Compl
     payload: { format: 'felt-hand-record/1' },
   }) as unknown as CompletedHandJob;
 
-const cashOut = (roomId: string, membershipId = randomUUID()): CashOutJob => ({
+export const cashOut = (roomId: string, membershipId = randomUUID()): CashOutJob => ({
   request_id: `leave-${membershipId}`,
   room_id: roomId,
   user_id: randomUUID(),
