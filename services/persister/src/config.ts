@@ -8,6 +8,8 @@ export const persisterEnv = {
   FELT_HANDS_QUEUE: envHandsQueueName,
   /** The workers' FELT_HANDS_QUEUES: the persister consumes those queues, and drains any left past them. */
   FELT_HANDS_QUEUES: envHandsQueues,
+  /** How often the persister looks for queues past FELT_HANDS_QUEUES that hold jobs, to consume them too. */
+  PERSISTER_QUEUE_SCAN_MS: envPositiveInt.default(30_000),
   PERSISTER_CONCURRENCY: envPositiveInt.default(4),
   /** Hands written in one transaction at most; the consumer takes this many jobs at once. 1: no batches. */
   PERSISTER_BATCH_MAX: envPositiveInt.default(16),

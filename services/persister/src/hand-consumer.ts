@@ -4,6 +4,8 @@ import {
   HandJobName,
   handCompletedJobSchema,
   handsQueue,
+  handsQueuesInUse,
+  type HandsQueueSpec,
   MoneyJobName,
   queueTelemetry,
   redisKeys,
@@ -80,10 +82,12 @@ type JobResult = { kind: 'hand'; result: string } | { kind: 'cash_out'; status: 
  *   in the failed set when the attempts run out.
  */
 export class HandConsumer {
-  private readonly workers: Worker[];
   /** The consumed queues by name (a napping hand's wake-up names its queue). */
-  private readonly queues: Map<string, Queue>;
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers: Worker[] = [];
   private readonly firstQueue: string;
+  private started = false;
+  private closed = false;
   private readonly jobs: Counter<'kind' | 'result'>;
   private readonly handLag: Histogram;
   private readonly waits: Counter;
@@ -117,21 +121,15 @@ export class HandConsumer {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [o.registry],
     });
-    this.queues = new Map(
-      specs.map((q) => [
-        q.name,
-        new Queue(q.name, { connection: o.connection, prefix: q.prefix, telemetry: queueTelemetry() }),
-      ]),
-    );
     this.firstQueue = specs[0]!.name;
-    const queues = [...this.queues.values()];
+    const queues = this.queues;
     new Gauge({
       name: 'felt_persister_queue_depth',
       help: 'Jobs in the hands queues by queue and state',
       labelNames: ['queue', 'state'] as const,
       registers: [o.registry],
       async collect() {
-        for (const queue of queues) {
+        for (const queue of queues.values()) {
           const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
           for (const [state, n] of Object.entries(counts)) this.set({ queue: queue.name, state }, n);
         }
@@ -143,53 +141,70 @@ export class HandConsumer {
       registers: [o.registry],
       async collect() {
         let oldest = 0;
-        for (const queue of queues) oldest = Math.max(oldest, await oldestWaitingAgeSeconds(queue));
+        for (const queue of queues.values()) oldest = Math.max(oldest, await oldestWaitingAgeSeconds(queue));
         this.set(oldest);
       },
     });
-    this.workers = specs.map((q) => {
-      const worker = new Worker(q.name, (job, token) => this.process(job, token, q.name), {
-        connection: o.connection,
-        prefix: q.prefix,
-        telemetry: queueTelemetry(),
-        // Hands are batched from the jobs in flight, so a batch can only be as large as this.
-        concurrency: Math.max(o.concurrency, this.batcher ? batchMax : 1),
-        autorun: false,
-        lockDuration: o.lockDurationMs ?? 30_000,
-        stalledInterval: o.stalledIntervalMs ?? 30_000,
-        // Every write is idempotent, so a job whose persister died may safely run again.
-        maxStalledCount: 5,
-        removeOnComplete: { count: 10_000 },
-        // removeOnFail left unset: failed jobs are kept for inspection and replay.
-      });
-      worker.on('failed', (job, err) => {
-        if (!job) return;
-        const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
-        o.logger.warn(
-          {
-            event: 'persist_job_failed',
-            jobId: job.id,
-            name: job.name,
-            queue: q.name,
-            attempts: job.attemptsMade,
-            final,
-            err: err.message,
-          },
-          final ? 'job failed; it stays in the failed set' : 'job failed; will retry',
-        );
-        this.publish(job, final ? 'failed' : 'retrying', err instanceof UnrecoverableError ? errorCode(err) : 'error');
-      });
-      worker.on('error', (err) => o.logger.error({ err, queue: q.name }, 'hand consumer error'));
-      return worker;
+    for (const q of specs) this.consume(q);
+  }
+
+  /**
+   * Consumes one more queue (one the persister found holding jobs after it started: a worker with a
+   * larger FELT_HANDS_QUEUES during a rollout). A queue consumed already is left as it is; false then.
+   */
+  consume(q: HandsQueue): boolean {
+    if (this.closed || this.queues.has(q.name)) return false;
+    const o = this.o;
+    this.queues.set(
+      q.name,
+      new Queue(q.name, { connection: o.connection, prefix: q.prefix, telemetry: queueTelemetry() }),
+    );
+    const worker = new Worker(q.name, (job, token) => this.process(job, token, q.name), {
+      connection: o.connection,
+      prefix: q.prefix,
+      telemetry: queueTelemetry(),
+      // Hands are batched from the jobs in flight, so a batch can only be as large as this.
+      concurrency: Math.max(o.concurrency, this.batcher ? (o.batchMax ?? 16) : 1),
+      autorun: false,
+      lockDuration: o.lockDurationMs ?? 30_000,
+      stalledInterval: o.stalledIntervalMs ?? 30_000,
+      // Every write is idempotent, so a job whose persister died may safely run again.
+      maxStalledCount: 5,
+      removeOnComplete: { count: 10_000 },
+      // removeOnFail left unset: failed jobs are kept for inspection and replay.
     });
+    worker.on('failed', (job, err) => {
+      if (!job) return;
+      const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+      o.logger.warn(
+        {
+          event: 'persist_job_failed',
+          jobId: job.id,
+          name: job.name,
+          queue: q.name,
+          attempts: job.attemptsMade,
+          final,
+          err: err.message,
+        },
+        final ? 'job failed; it stays in the failed set' : 'job failed; will retry',
+      );
+      this.publish(job, final ? 'failed' : 'retrying', err instanceof UnrecoverableError ? errorCode(err) : 'error');
+    });
+    worker.on('error', (err) => o.logger.error({ err, queue: q.name }, 'hand consumer error'));
+    this.workers.push(worker);
+    if (this.started) this.run(worker);
+    return true;
   }
 
   start(): void {
-    for (const worker of this.workers) {
-      void worker
-        .run()
-        .catch((err: unknown) => this.o.logger.error({ err, queue: worker.name }, 'hand consumer stopped'));
-    }
+    this.started = true;
+    for (const worker of this.workers) this.run(worker);
+  }
+
+  private run(worker: Worker): void {
+    void worker
+      .run()
+      .catch((err: unknown) => this.o.logger.error({ err, queue: worker.name }, 'hand consumer stopped'));
   }
 
   /** Jobs in the hands queues' failed sets (the money audit counts them as violations). */
@@ -213,6 +228,7 @@ export class HandConsumer {
    * lapse and another consumer runs them again, as after a crash).
    */
   async close(options: { readonly force?: boolean } = {}): Promise<void> {
+    this.closed = true;
     await Promise.all(this.workers.map((w) => w.close(options.force ?? false)));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
@@ -409,6 +425,44 @@ export class HandConsumer {
       ?.publish(this.keys.persistOutcomes, JSON.stringify(message))
       .catch((err: unknown) => this.o.logger.warn({ err }, 'outcome not published'));
   }
+}
+
+/**
+ * Every `everyMs`, looks for hands queues past the ones `consumer` reads that hold jobs
+ * (`handsQueuesInUse`) and consumes them too: a worker still running with a larger
+ * FELT_HANDS_QUEUES during a rollout, or one configured apart from the persisters, never strands a
+ * hand or a cash-out. Returns the stop.
+ */
+export function watchHandsQueues(o: {
+  readonly consumer: HandConsumer;
+  readonly redis: Redis;
+  readonly spec: HandsQueueSpec;
+  readonly count: number;
+  readonly everyMs: number;
+  readonly logger: Logger;
+}): () => void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    handsQueuesInUse(o.redis, o.spec, o.count)
+      .then((queues) => {
+        for (const q of queues) {
+          if (o.consumer.consume(q)) {
+            o.logger.warn(
+              { event: 'hands_queues_draining', queues: [q.name] },
+              'a hands queue past FELT_HANDS_QUEUES holds jobs: consuming it too',
+            );
+          }
+        }
+      })
+      .catch((err: unknown) => o.logger.warn({ err }, 'hands queues not scanned'))
+      .finally(() => {
+        busy = false;
+      });
+  }, o.everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 function text(v: unknown): string | undefined {

@@ -14,7 +14,7 @@ import {
   startOpsServer,
 } from '@felt/platform';
 import { persisterEnv } from './config.js';
-import { HandConsumer } from './hand-consumer.js';
+import { HandConsumer, watchHandsQueues } from './hand-consumer.js';
 import { PrismaMoneyStore } from './money-store.js';
 import { ScheduledAudit } from './scheduled-audit.js';
 
@@ -95,12 +95,22 @@ const ops = await startOpsServer({
 });
 
 consumer.start();
+// Queues that fill past FELT_HANDS_QUEUES later (a worker of a larger count mid-rollout) are taken on too.
+const stopWatchingQueues = watchHandsQueues({
+  consumer,
+  redis,
+  spec: queueSpec,
+  count: env.FELT_HANDS_QUEUES,
+  everyMs: env.PERSISTER_QUEUE_SCAN_MS,
+  logger,
+});
 audit.start();
 logger.info({ event: 'ready', httpPort: ops.port, queues: consumer.queueNames() }, 'persister ready');
 
 onShutdown(
   async () => {
     stopping = true;
+    stopWatchingQueues();
     // Lets the job in hand finish; BullMQ returns unfinished ones to the queue on the next start.
     await audit.stop();
     await consumer.close();

@@ -22,7 +22,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom, until } from '../../../test/money/fixtures.js';
 import { SimTable, type HandJob } from '../../../test/money/sim-table.js';
-import { HandConsumer } from '../src/hand-consumer.js';
+import { HandConsumer, watchHandsQueues } from '../src/hand-consumer.js';
 import { PrismaMoneyStore } from '../src/money-store.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -153,15 +153,28 @@ describe('hand consumer over several queues (real Redis, BullMQ and Postgres)', 
     expect((await runAudit(db.prisma)).issues).toEqual([]);
   });
 
-  it('drains a queue past FELT_HANDS_QUEUES that still holds jobs (the count was lowered), then leaves it', async () => {
+  it('drains a queue past FELT_HANDS_QUEUES that holds jobs (a worker with a larger count), found while running', async () => {
     const job = (await heldHands('drained', 1)).jobs[0]!;
-    // Queued by a worker of an installation that had 6 queues; the persisters now read 3.
+    // Queued by a worker that still runs with 6 queues (mid-rollout); the persisters read 3.
     await queues[5]!.add(HandJobName.HAND_COMPLETED, job, handJobOptions(job.hand_id));
     const inUse = await handsQueuesInUse(connection, spec, COUNT);
     expect(inUse.map((q) => q.name)).toEqual(['hands', 'hands-1', 'hands-2', 'hands-5']);
-    // A persister started now (as main.ts does) consumes it too.
-    consumer(inUse);
-    await until(() => written([job.hand_id]), 'the hand on queue 5 written');
+    // The running persister finds it on its next look (main.ts looks every PERSISTER_QUEUE_SCAN_MS;
+    // one started now would find it at once, as it takes handsQueuesInUse's list).
+    const stop = watchHandsQueues({
+      consumer: consumers[0]!,
+      redis: connection,
+      spec,
+      count: COUNT,
+      everyMs: 50,
+      logger: createLogger('test', { level: 'silent' }),
+    });
+    try {
+      await until(() => written([job.hand_id]), 'the hand on queue 5 written');
+    } finally {
+      stop();
+    }
+    expect(consumers[0]!.queueNames()).toEqual(['hands', 'hands-1', 'hands-2', 'hands-5']);
     await until(
       async () => (await handsQueuesInUse(connection, spec, COUNT)).length === COUNT,
       'queue 5 no longer holding a job',
