@@ -10,8 +10,7 @@ import { createPrisma, runAudit, type AuditReport, type LiveTableMoney } from '@
 import { Queue } from 'bullmq';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import { handsQueuesInUse, liveTableMoneyReader } from '@felt/platform';
+import { createRedis, handsQueuesInUse, liveTableMoneyReader, requireRedisLayout, type Redis } from '@felt/platform';
 import { redisAddress, runningLocalRedisUrl } from './local-redis.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/felt';
@@ -21,22 +20,29 @@ const PREFIX = process.env.FELT_REDIS_PREFIX ?? 'felt:';
 const QUEUE = process.env.FELT_HANDS_QUEUE ?? 'hands';
 const useRedis = !process.argv.includes('--no-redis');
 
+/** Redis by any form of REDIS_URL (a single node, `redis+sentinel://`, `redis+cluster://`), or null when it does not answer in 3 s. */
 async function connectRedis(): Promise<Redis | null> {
   if (!useRedis || REDIS_URL === undefined) return null;
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: null,
-    retryStrategy: () => null,
-    connectTimeout: 3000,
-  });
+  const redis = createRedis(
+    REDIS_URL,
+    { name: 'audit', maxRetriesPerRequest: null },
+    { lazyConnect: true, retryStrategy: () => null, connectTimeout: 3000 },
+  );
   redis.on('error', () => undefined);
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await redis.connect();
-    await redis.ping();
+    await Promise.race([
+      redis.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('Redis did not answer')), 3000);
+      }),
+    ]);
     return redis;
   } catch {
     redis.disconnect();
     return null;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -63,6 +69,9 @@ async function main(): Promise<number> {
     let liveTable: ((roomId: string) => Promise<LiveTableMoney | null>) | undefined;
     let readerNotes: string[] = [];
     if (redis) {
+      // A Redis of another key layout holds the checkpoints under other names: every live table would
+      // look missing. Refuse, saying why (exit 2), and never write the layout as a service would.
+      await requireRedisLayout(redis, PREFIX, { write: false });
       // Every hands queue that holds a job: FELT_HANDS_QUEUES of them, and any past them.
       const spec = { prefix: PREFIX, name: QUEUE, cluster: redis.isCluster };
       failedJobs = 0;

@@ -61,6 +61,22 @@ describe('npm run audit', () => {
     await db.drop();
   });
 
+  it('refuses a Redis of the older key layout, saying so, instead of finding every live table missing', async () => {
+    const old = `t${randomBytes(5).toString('hex')}:`;
+    await redis.set(`${old}revocations:loaded`, new Date().toISOString());
+    try {
+      const r = await audit({ ...env, FELT_REDIS_PREFIX: old });
+      expect(r.code).toBe(2);
+      expect(r.lines.join('\n')).toMatch(
+        /AUDIT could not run: Redis holds keys of the older key layout.*redis:migrate/,
+      );
+      // A reader never writes the layout.
+      expect(await redis.exists(redisKeys(old).layout)).toBe(0);
+    } finally {
+      await redis.del(`${old}revocations:loaded`);
+    }
+  });
+
   it('passes a consistent system and prints the summary line', async () => {
     const r = await audit(env);
     expect(r.lines[0]).toMatch(/^AUDIT ok=true transactions=\d+ hands=8 wallets=3 imbalance=0 issues=0$/);

@@ -95,6 +95,15 @@ describe('requireRedisLayout', () => {
     expect(await requireRedisLayout(redis, prefix)).toBe('current');
   });
 
+  it('as a reader (write: false) finds a fresh Redis fresh and leaves it so, and still refuses layout 1', async () => {
+    const prefix = fresh();
+    expect(await requireRedisLayout(redis, prefix, { write: false })).toBe('fresh');
+    expect(await redis.exists(redisKeys(prefix).layout)).toBe(0);
+    await redis.set(`${prefix}revocations:loaded`, new Date().toISOString());
+    expect((await caught(requireRedisLayout(redis, prefix, { write: false }))).found).toBe('1');
+    expect(await redis.exists(redisKeys(prefix).layout)).toBe(0);
+  });
+
   it('lets services that start at once agree: one sets it, the others find it', async () => {
     const prefix = fresh();
     const results = await Promise.all(Array.from({ length: 6 }, () => requireRedisLayout(redis, prefix)));

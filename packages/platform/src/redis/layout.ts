@@ -45,8 +45,15 @@ async function liveLayoutOneWorkers(redis: Redis, prefix: string, now: number): 
  *   a new one.
  * - Otherwise throws RedisLayoutError: another layout's number, layout-1 keys not migrated, or a
  *   layout-1 worker alive.
+ *
+ * With `write: false` (a reader such as `npm run audit`) it never sets `P layout`: a fresh Redis
+ * resolves `fresh` as it is.
  */
-export async function requireRedisLayout(redis: Redis, prefix: string): Promise<'current' | 'fresh'> {
+export async function requireRedisLayout(
+  redis: Redis,
+  prefix: string,
+  { write = true }: { readonly write?: boolean } = {},
+): Promise<'current' | 'fresh'> {
   const keys = redisKeys(prefix);
   const expected = String(REDIS_LAYOUT);
   const live = await liveLayoutOneWorkers(redis, prefix, Date.now());
@@ -81,6 +88,7 @@ export async function requireRedisLayout(redis: Redis, prefix: string): Promise<
       '1',
     );
   }
+  if (!write) return 'fresh';
   if ((await redis.set(keys.layout, expected, 'NX')) === 'OK') return 'fresh';
   // Another service set it first: it must be ours too.
   return check(await redis.get(keys.layout)) ?? 'fresh';
