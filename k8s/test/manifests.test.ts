@@ -71,6 +71,7 @@ describe('k8s/overlays/example (the base plus its Secret and image)', () => {
         'Certificate/felt-worker-grpc',
         'ConfigMap/felt-config-<hash>',
         'ConfigMap/felt-grafana-dashboard',
+        'CronJob/felt-redis-migrate',
         'Deployment/felt-gateway',
         'Deployment/felt-lobby',
         'Deployment/felt-persister',

@@ -66,6 +66,7 @@ describe('NetworkPolicies of the example overlay', () => {
   const worker = (): Endpoint => p('StatefulSet', 'felt-table-worker');
   const persister = (): Endpoint => p('Deployment', 'felt-persister');
   const migrate = (): Endpoint => p('Job', 'felt-migrate');
+  const redisMigrate = (): Endpoint => p('CronJob', 'felt-redis-migrate');
   const services = (): Endpoint[] => [lobby(), gateway(), worker(), persister()];
   const can = (from: Endpoint, to: Endpoint, port: number | string, protocol = 'TCP'): boolean =>
     connectionAllowed(example, from, to, port, protocol);
@@ -77,7 +78,7 @@ describe('NetworkPolicies of the example overlay', () => {
         expect(can(strayElsewhere, to, port.containerPort), `shop → ${to.name}:${port.name}`).toBe(false);
       }
     }
-    for (const from of [...services(), migrate()]) {
+    for (const from of [...services(), migrate(), redisMigrate()]) {
       expect(can(from, somewhereElse, 443), `${from.name} → internet`).toBe(false);
       expect(can(from, strayElsewhere, 80), `${from.name} → shop`).toBe(false);
     }
@@ -113,6 +114,10 @@ describe('NetworkPolicies of the example overlay', () => {
   it('lets each service reach Redis, and Postgres only those that use it (never the gateways)', () => {
     for (const s of services()) expect(can(s, managedRedis, 6379), `${s.name} → redis`).toBe(true);
     expect(can(migrate(), managedRedis, 6379)).toBe(false);
+    // The key-layout move reaches Redis and nothing else.
+    expect(can(redisMigrate(), managedRedis, 6379)).toBe(true);
+    expect(can(redisMigrate(), managedPostgres, 5432)).toBe(false);
+    expect(can(redisMigrate(), collector, 4318)).toBe(false);
     for (const s of [lobby(), worker(), persister(), migrate()])
       expect(can(s, managedPostgres, 5432), `${s.name} → postgres`).toBe(true);
     expect(can(gateway(), managedPostgres, 5432)).toBe(false);
