@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import {
   cashOutJobOptions,
   cashOutJobSchema,
@@ -29,9 +29,8 @@ import type { MoneyJobSink } from '../money/ports.js';
  * replaying the outbox) is the same job.
  */
 export class BullmqHandSink implements MoneyJobSink {
-  private readonly queues: Queue[];
-  /** A key of each queue's hash tag, for the replica wait on a Redis Cluster (`replicated`). */
-  private readonly slotKeys: string[];
+  /** Each hands queue, with a key of its hash tag for the replica wait on a Redis Cluster (`replicated`). */
+  private readonly queues: { readonly queue: Queue; readonly slotKey: string }[];
 
   /**
    * `connection` needs maxRetriesPerRequest: null; BullMQ does not close it, the caller does. With
@@ -45,48 +44,39 @@ export class BullmqHandSink implements MoneyJobSink {
     private readonly replicas: ReplicaAcks = NO_REPLICA_ACKS,
     queueCount = 1,
   ) {
-    const specs = handsQueues({ prefix, name: queueName, cluster: connection.isCluster }, queueCount);
-    this.queues = specs.map((q) => new Queue(q.name, { connection, prefix: q.prefix, telemetry: queueTelemetry() }));
-    this.slotKeys = specs.map((q) => `${q.prefix}:${q.name}:id`);
+    this.queues = handsQueues({ prefix, name: queueName, cluster: connection.isCluster }, queueCount).map((q) => ({
+      queue: new Queue(q.name, { connection, prefix: q.prefix, telemetry: queueTelemetry() }),
+      slotKey: `${q.prefix}:${q.name}:id`,
+    }));
   }
 
-  /** The queue of the table (room) a job belongs to. */
-  private queueOf(roomId: string): Queue {
-    return this.queues[handsQueueIndexOf(roomId, this.queues.length)]!;
-  }
-
-  /** Waits for the replicas to hold the job just added for `roomId` (FELT_REDIS_WAIT_REPLICAS). */
-  private replicatedFor(roomId: string): Promise<void> {
-    return replicated(this.connection, this.replicas, this.slotKeys[handsQueueIndexOf(roomId, this.queues.length)]);
+  /** Adds a job of table `roomId` to the table's queue, then waits for the replicas (FELT_REDIS_WAIT_REPLICAS). */
+  private async add(roomId: string, name: string, data: unknown, options: JobsOptions): Promise<void> {
+    const { queue, slotKey } = this.queues[handsQueueIndexOf(roomId, this.queues.length)]!;
+    await queue.add(name, data, options);
+    await replicated(this.connection, this.replicas, slotKey);
   }
 
   async enqueue(job: CompletedHandJob): Promise<void> {
-    await this.queueOf(job.room_id).add(HandJobName.HAND_COMPLETED, job, handJobOptions(job.hand_id));
-    await this.replicatedFor(job.room_id);
+    await this.add(job.room_id, HandJobName.HAND_COMPLETED, job, handJobOptions(job.hand_id));
   }
 
   async cashOut(job: CashOutJob): Promise<void> {
     // A request that does not match the contract fails here, loudly, not in the persister.
     const parsed = cashOutJobSchema.parse(job);
-    await this.queueOf(parsed.room_id).add(
-      MoneyJobName.CASH_OUT_REQUESTED,
-      parsed,
-      cashOutJobOptions(parsed.request_id),
-    );
-    await this.replicatedFor(parsed.room_id);
+    await this.add(parsed.room_id, MoneyJobName.CASH_OUT_REQUESTED, parsed, cashOutJobOptions(parsed.request_id));
   }
 
   async voided(job: VoidedHandJob): Promise<void> {
     const parsed = voidedHandJobSchema.parse(job);
-    await this.queueOf(parsed.room_id).add(MoneyJobName.HAND_VOIDED, parsed, voidedHandJobOptions(parsed.hand_id));
-    await this.replicatedFor(parsed.room_id);
+    await this.add(parsed.room_id, MoneyJobName.HAND_VOIDED, parsed, voidedHandJobOptions(parsed.hand_id));
   }
 
   async pendingHandsOf(roomId: string): Promise<number> {
     // A scan of the unfinished jobs of every queue (a table's earlier hands may sit on another queue
     // if FELT_HANDS_QUEUES changed): only a table rebuilt without its checkpoint asks.
     let pending = 0;
-    for (const queue of this.queues) {
+    for (const { queue } of this.queues) {
       const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
       pending += jobs.filter(
         (j) =>
@@ -99,6 +89,6 @@ export class BullmqHandSink implements MoneyJobSink {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.queues.map((q) => q.close()));
+    await Promise.all(this.queues.map(({ queue }) => queue.close()));
   }
 }
