@@ -41,6 +41,12 @@ beforeAll(async () => {
       FELT_TIME_BANK_MS: '0',
       FELT_WARNING_MS: '1000',
       FELT_HAND_PAUSE_MS: '200',
+      // The persister's own writes are not waited for: a job's completion the old master took after
+      // the promotion is lost, and the job comes back only once its lock lapses and the stalled-job
+      // check runs (lock plus up to two intervals: 90 s at the defaults, past the test's 60 s wait for
+      // the persister). Short ones, as the chaos cluster sets, exercise that path within the wait.
+      PERSISTER_LOCK_MS: '4000',
+      PERSISTER_STALLED_INTERVAL_MS: '2000',
     },
   });
   redis = createRedis(group.url, { name: 'test-fault-sentinel', maxRetriesPerRequest: null });

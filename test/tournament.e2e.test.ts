@@ -11,6 +11,7 @@ import {
   createTestTournament,
   directorOf,
   leaveField,
+  rankingProblem,
   tournamentFinished,
   tournamentField,
   watchChips,
@@ -62,9 +63,7 @@ describe('a tournament on the cluster', () => {
       expect(director.state.players[winner.user_id]!.chips).toBe(7 * 300);
       // Every player has a place; first place is one player; the prizes are the pool, exactly.
       expect(detail.players).toHaveLength(7);
-      const places = detail.players.map((p) => p.place);
-      expect(places.every((p) => p !== null && p >= 1 && p <= 7)).toBe(true);
-      expect(places.filter((p) => p === 1)).toHaveLength(1);
+      expect(rankingProblem(detail.players.map((p) => p.place))).toBeNull();
       expect(detail.players.reduce((n, p) => n + p.prize, 0)).toBe(700);
       expect(winner.prize).toBe(Math.max(...detail.players.map((p) => p.prize)));
       // Each player's SDK saw its own place.
@@ -124,11 +123,12 @@ describe('a tournament on the cluster', () => {
       // table before the second late entry came and every open table was full again: it depends on
       // how fast the bots bust, so the count is a floor.
       expect(Object.keys(director.tables).length).toBeGreaterThanOrEqual(3);
-      // Eight entries, eight places, the whole pool paid (eight buy-ins: prizes were set at the close).
+      // Eight entries, eight places (players who bust in one hand with equal stacks tie, as two late
+      // entries on their first 300 chips can), the whole pool paid (eight buy-ins: prizes were set at
+      // the close).
       expect(detail.players).toHaveLength(8);
       expect(detail.late_registration_open).toBe(false);
-      const places = detail.players.map((p) => p.place).sort((a, b) => a! - b!);
-      expect(places).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(rankingProblem(detail.players.map((p) => p.place))).toBeNull();
       expect(detail.players.reduce((n, p) => n + p.prize, 0)).toBe(800);
       await waitFor(
         'every seat to know its place',
@@ -188,8 +188,8 @@ describe('a tournament on the cluster', () => {
       expect(director.state.chipsInPlay).toBe(entries * 200);
       // Every entry has a place, the places are 1..entries (ties share one), the pool is paid exactly.
       expect(detail.players).toHaveLength(entries);
-      expect(detail.players.every((p) => p.status === 'finished' && p.place !== null && p.place <= entries)).toBe(true);
-      expect(detail.players.filter((p) => p.place === 1)).toHaveLength(1);
+      expect(detail.players.every((p) => p.status === 'finished')).toBe(true);
+      expect(rankingProblem(detail.players.map((p) => p.place))).toBeNull();
       expect(detail.players.reduce((n, p) => n + p.prize, 0)).toBe(entries * 100);
       for (const p of reEntered) {
         const rows = detail.players.filter((r) => r.user_id === p.userId);
@@ -234,8 +234,7 @@ describe('a tournament on the cluster', () => {
     try {
       const detail = await tournamentFinished(players, id, 240_000);
       expect((await chips.stop()).bad).toEqual([]);
-      expect(detail.players.filter((p) => p.place === 1)).toHaveLength(1);
-      expect(detail.players.every((p) => p.place !== null)).toBe(true);
+      expect(rankingProblem(detail.players.map((p) => p.place))).toBeNull();
       expect(detail.players.reduce((n, p) => n + p.prize, 0)).toBe(250);
       // The hands dealt were the rotation's games (limit hold'em first).
       const games = new Set(players.flatMap((p) => [...p.games]));

@@ -98,21 +98,33 @@ export async function waitPersisted(
   roomIds: readonly string[],
   timeoutMs = 30_000,
 ): Promise<void> {
+  let behind = '';
   await waitFor(
-    'the persister to catch up',
+    () => `the persister to catch up (still: ${behind})`,
     async () => {
       for (const roomId of roomIds) {
         const room = await prisma.room.findUnique({
           where: { id: roomId },
           select: { lastHandNo: true, status: true },
         });
-        if (!room) return false;
+        if (!room) {
+          behind = `no room ${roomId}`;
+          return false;
+        }
         const money = await checkpointMoneyOf(cluster, roomId);
-        if (room.status !== 'closed' && money !== null && money.lastHandNo !== room.lastHandNo) return false;
+        if (room.status !== 'closed' && money !== null && money.lastHandNo !== room.lastHandNo) {
+          behind = `room ${roomId} persisted to hand ${room.lastHandNo}, its table is at ${money.lastHandNo}`;
+          return false;
+        }
         const pending = await prisma.cashOut.count({ where: { roomId, status: 'pending' } });
-        if (pending > 0) return false;
+        if (pending > 0) {
+          behind = `room ${roomId} has ${pending} cash-out(s) pending`;
+          return false;
+        }
       }
-      return (await handJobCounts(cluster, 'waiting', 'delayed', 'active', 'prioritized')) === 0;
+      const jobs = await handJobCounts(cluster, 'waiting', 'delayed', 'active', 'prioritized');
+      behind = `${jobs} hands job(s) waiting, delayed or active`;
+      return jobs === 0;
     },
     timeoutMs,
     200,

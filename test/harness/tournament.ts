@@ -142,6 +142,23 @@ export function tournamentFinished(
   );
 }
 
+/**
+ * Whether `places` (one per entry, any order) are a standard competition ranking of the field: first
+ * place once, and players who tie for a place (busted in the same hand with equal starting stacks,
+ * the simultaneous-bust rule) take it together and push the next place down by their number, so eight
+ * entries with a tie for seventh are 1..6, 7, 7. Returns what is wrong, or null.
+ */
+export function rankingProblem(places: readonly (number | null)[]): string | null {
+  if (places.some((p) => p === null)) return `an entry has no place: ${JSON.stringify(places)}`;
+  const sorted = [...(places as number[])].sort((a, b) => a - b);
+  if (sorted.filter((p) => p === 1).length !== 1) return `not one first place: ${sorted.join(',')}`;
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i] !== sorted[i - 1] && sorted[i] !== i + 1)
+      return `place ${sorted[i]} at rank ${i + 1}: ${sorted.join(',')}`;
+  }
+  return null;
+}
+
 export function leaveField(players: readonly TournamentPlayer[]): void {
   for (const p of players) {
     p.seat.stop();
