@@ -381,11 +381,6 @@ async function checkEscrows(
   // Each live table is read once however many of its seats are audited: one round trip per room, and
   // every seat of a room compared with the same snapshot of it.
   const liveTables = new Map<string, Promise<LiveTableMoney | null>>();
-  const liveTableOf = (read: (roomId: string) => Promise<LiveTableMoney | null>, roomId: string) => {
-    let live = liveTables.get(roomId);
-    if (live === undefined) liveTables.set(roomId, (live = read(roomId)));
-    return live;
-  };
 
   for (const m of active) {
     const key = `${m.room_id}:${m.user_id}`;
@@ -424,7 +419,9 @@ async function checkEscrows(
       );
     }
     if (options.liveTable && room && room.status !== 'closed') {
-      const live = await liveTableOf(options.liveTable, m.room_id);
+      let read = liveTables.get(m.room_id);
+      if (read === undefined) liveTables.set(m.room_id, (read = options.liveTable(m.room_id)));
+      const live = await read;
       if (live === null) continue;
       if (live.lastHandNo !== room.lastHandNo) {
         notes.push(`room ${m.room_id}: worker at hand ${live.lastHandNo}, ${room.lastHandNo} persisted (in flight)`);
