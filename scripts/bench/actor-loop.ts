@@ -8,12 +8,11 @@
  *
  * Prints the actor's CPU per completed hand, commits per hand and the mean checkpoint size.
  */
-import { encodeEnvelope } from '@felt/platform';
 import type { TableMessage } from '@felt/protocol';
 import { TableActor } from '../../services/table-worker/src/actor/table-actor.js';
 import { MemoryCheckpointStore } from '../../services/table-worker/src/adapters/memory-checkpoint-store.js';
 import type { EventPublisher, Publication } from '../../services/table-worker/src/ports.js';
-import { publicationEnvelope } from '../../services/table-worker/src/adapters/publication-envelope.js';
+import { encodePublication } from '../../services/table-worker/src/adapters/publication-envelope.js';
 import { CountingRandom, FAST, harness, room, TABLE, uid } from '../../services/table-worker/test/support/fakes.js';
 import { ownCpuSeconds } from './proc-cpu.js';
 
@@ -26,7 +25,7 @@ class EncodingPublisher implements EventPublisher {
   constructor(private readonly deliver: (p: Publication) => void) {}
   publish(tableId: string, publications: readonly Publication[]): Promise<void> {
     for (const p of publications) {
-      this.bytes += encodeEnvelope(publicationEnvelope(tableId, p)).length;
+      this.bytes += encodePublication(tableId, p).length;
       this.deliver(p);
     }
     return Promise.resolve();

@@ -151,4 +151,23 @@ describe('StateHashInput and a native digest', () => {
     // The input is not changed by `with`.
     expect(input.hash()).toBe(stateHash(VECTOR));
   });
+
+  it('snapshotText is the whole snapshot as JSON: the hashed text and the fields the hash leaves out', () => {
+    const input = StateHashInput.of(VECTOR);
+    const sent = { ...VECTOR, state_hash: input.hash(native) };
+    const text = input.snapshotText(sent);
+    expect(JSON.parse(text)).toEqual(sent);
+    // The hashed fields are the canonical text (non-ASCII escaped); the others follow it.
+    expect(text.startsWith(input.text().slice(0, -1) + ',')).toBe(true);
+    // An excluded field that is undefined is left out, as JSON.stringify leaves it out.
+    expect(JSON.parse(input.snapshotText({ ts: 1, hand_seq: undefined }))).toEqual({
+      ...VECTOR,
+      ts: 1,
+      table_seq: undefined,
+      hand_seq: undefined,
+    });
+    // No hashed field at all.
+    expect(StateHashInput.of({}).snapshotText({ table_seq: 3 })).toBe('{"table_seq":3}');
+    expect(StateHashInput.of({}).snapshotText({})).toBe('{}');
+  });
 });

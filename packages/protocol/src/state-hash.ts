@@ -184,6 +184,9 @@ const EXCLUDED: ReadonlySet<string> = new Set(STATE_HASH_EXCLUDED_FIELDS);
  * prev_table_seq) without encoding the rest again. `hash()` equals `stateHash` of the same fields.
  */
 export class StateHashInput {
+  /** `text()`, once built: an input never changes. */
+  private encoded: string | undefined;
+
   private constructor(private readonly fields: ReadonlyMap<string, string>) {}
 
   static of(snapshot: Readonly<Record<string, unknown>>): StateHashInput {
@@ -222,10 +225,29 @@ export class StateHashInput {
 
   /** The canonical JSON that is hashed. */
   text(): string {
+    if (this.encoded !== undefined) return this.encoded;
     let out = '{';
     for (const k of sortKeys([...this.fields.keys()])) {
       if (out.length > 1) out += ',';
       out += escapeString(k) + ':' + this.fields.get(k)!;
+    }
+    return (this.encoded = out + '}');
+  }
+
+  /**
+   * The JSON of the whole snapshot whose hashed fields these are, given the fields the hash leaves
+   * out (`excluded`: ts, table_seq, hand_seq, state_hash; an undefined one is left out as
+   * JSON.stringify would): parsed, it equals the snapshot. For a sender that would otherwise encode
+   * every snapshot a second time.
+   */
+  snapshotText(excluded: Readonly<Record<string, unknown>>): string {
+    const text = this.text();
+    let out = text.slice(0, -1);
+    for (const k of STATE_HASH_EXCLUDED_FIELDS) {
+      const v = excluded[k];
+      if (v === undefined) continue;
+      if (out.length > 1) out += ',';
+      out += escapeString(k) + ':' + encodeChecked(v, `$.${k}`);
     }
     return out + '}';
   }

@@ -50,6 +50,11 @@ export interface Publication {
   readonly audience: Audience;
   /** Carries its own table_seq (and prev_table_seq for its recipient's stream). */
   readonly message: TableMessage | TableHeartbeat;
+  /**
+   * `message` as JSON, when it was built already (a snapshot's, from the canonical text its
+   * state_hash covers): published as it is. Parsed, it equals `message`.
+   */
+  readonly text?: string;
 }
 
 /**

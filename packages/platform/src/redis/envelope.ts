@@ -41,6 +41,15 @@ export function encodeEnvelope(envelope: Envelope): string {
   return JSON.stringify(envelope);
 }
 
+/**
+ * encodeEnvelope for a message already in JSON (`msgText`, which must parse to the message): the
+ * message is put in as it is instead of being encoded again.
+ */
+export function encodeEnvelopeAround(envelope: Omit<Envelope, 'msg'>, msgText: string): string {
+  const head = JSON.stringify(envelope);
+  return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"msg":${msgText}}`;
+}
+
 export function decodeEnvelope(channel: string, text: string): Envelope {
   let raw: unknown;
   try {

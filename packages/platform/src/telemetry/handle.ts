@@ -11,6 +11,8 @@ export interface TelemetryHandle {
   readonly serviceName: string;
   /** Present when FELT_TRACE_MEMORY=1. */
   readonly memoryExporter: RecentSpansExporter | undefined;
+  /** The libraries whose calls make spans: grpc and http always; ioredis and pg when spans are exported. */
+  readonly instrumented: readonly string[];
   shutdown(): Promise<void>;
 }
 

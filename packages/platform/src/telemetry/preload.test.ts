@@ -11,7 +11,7 @@ function probe(env: Record<string, string>) {
     import { startTelemetry } from ${JSON.stringify(preload)};
     startTelemetry('probe');
     const { trace } = await import('@opentelemetry/api');
-    const { createLogger, debugSpans, injectTraceContext, shutdownTelemetry } = await import(${JSON.stringify(index)});
+    const { createLogger, debugSpans, injectTraceContext, shutdownTelemetry, telemetryHandle } = await import(${JSON.stringify(index)});
     const log = createLogger('probe');
     let carrier;
     trace.getTracer('t').startActiveSpan('probe-span', (span) => {
@@ -22,7 +22,7 @@ function probe(env: Record<string, string>) {
     // The memory exporter gets a span once the SDK's resource attributes are resolved: wait for it.
     const provider = trace.getTracerProvider();
     await (provider.getDelegate?.() ?? provider).forceFlush?.();
-    process.stdout.write('RESULT ' + JSON.stringify({ carrier, spans: debugSpans() }) + '\\n');
+    process.stdout.write('RESULT ' + JSON.stringify({ carrier, spans: debugSpans(), instrumented: telemetryHandle().instrumented }) + '\\n');
     await shutdownTelemetry();
   `;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
@@ -36,14 +36,17 @@ function probe(env: Record<string, string>) {
   const result = JSON.parse(lines.find((l) => l.startsWith('RESULT '))!.slice(7)) as {
     carrier: Record<string, string>;
     spans: { name: string; service: string; traceId: string }[] | null;
+    instrumented: string[];
   };
   return { log, ...result };
 }
 
 describe('telemetry preload', () => {
   it('keeps trace ids in logs and propagation working even with no exporter configured', () => {
-    const { log, carrier, spans } = probe({});
+    const { log, carrier, spans, instrumented } = probe({});
     expect(log.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    // Redis and Postgres commands are not wrapped: their spans could go nowhere.
+    expect(instrumented).toEqual(['grpc', 'http']);
     expect(log.service).toBe('probe');
     // Nothing exports, so nothing is recorded: the context goes on unsampled (flags 00).
     expect(carrier.traceparent).toBe(`00-${String(log.trace_id)}-${String(log.span_id)}-00`);
@@ -56,7 +59,8 @@ describe('telemetry preload', () => {
   });
 
   it('keeps finished spans in memory with FELT_TRACE_MEMORY=1', () => {
-    const { log, spans } = probe({ FELT_TRACE_MEMORY: '1' });
+    const { log, spans, instrumented } = probe({ FELT_TRACE_MEMORY: '1' });
+    expect(instrumented).toEqual(['grpc', 'http', 'ioredis', 'pg']);
     expect(spans).toEqual([expect.objectContaining({ name: 'probe-span', service: 'probe', traceId: log.trace_id })]);
   });
 });

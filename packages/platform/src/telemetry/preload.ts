@@ -32,14 +32,6 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
   const existing = (globalThis as Record<symbol, TelemetryHandle | undefined>)[TELEMETRY_GLOBAL];
   if (existing) return existing;
 
-  if (env.OTEL_ESM_HOOK !== '0') {
-    // Limit the hook to what we instrument: wrapping every module costs start-up time and has broken
-    // native addons elsewhere.
-    register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
-      data: { include: ['@grpc/grpc-js', 'http', 'node:http', 'https', 'node:https', 'ioredis', 'pg', 'pg-pool'] },
-    });
-  }
-
   const spanProcessors: SpanProcessor[] = [];
   let memoryExporter: RecentSpansExporter | undefined;
   if (env.FELT_TRACE_MEMORY === '1' || env.FELT_TRACE_MEMORY === 'true') {
@@ -65,6 +57,20 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
       ? new ParentBasedSampler({ root: new AlwaysOffSampler() })
       : undefined;
 
+  // Redis and Postgres calls carry no trace context: their spans are only ever seen in an exporter.
+  // With none, the instrumentations would wrap every command for nothing (about 3 % of a table
+  // worker's CPU under play, docs/architecture.md), so they are left out.
+  const dataSpans = !exportsNothing;
+  const instrumented = ['grpc', 'http', ...(dataSpans ? ['ioredis', 'pg'] : [])];
+
+  if (env.OTEL_ESM_HOOK !== '0') {
+    // Limit the hook to what we instrument: wrapping every module costs start-up time and has broken
+    // native addons elsewhere.
+    const include = ['@grpc/grpc-js', 'http', 'node:http', 'https', 'node:https'];
+    if (dataSpans) include.push('ioredis', 'pg', 'pg-pool');
+    register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } });
+  }
+
   const sdk = new NodeSDK({
     serviceName,
     spanProcessors,
@@ -81,8 +87,9 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
       // Redis and Postgres calls inside a traced operation (a player's action: the checkpoint, the
       // publish, the hand job; the persister's writes). Background work with no span (lease renewals,
       // heartbeats, scrapes) makes none, or they would drown the traces that matter.
-      new IORedisInstrumentation({ requireParentSpan: true }),
-      new PgInstrumentation({ requireParentSpan: true }),
+      ...(dataSpans
+        ? [new IORedisInstrumentation({ requireParentSpan: true }), new PgInstrumentation({ requireParentSpan: true })]
+        : []),
     ],
   });
   sdk.start();
@@ -90,6 +97,7 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
   const handle: TelemetryHandle = {
     serviceName,
     memoryExporter,
+    instrumented,
     shutdown: () => sdk.shutdown(),
   };
   (globalThis as Record<symbol, TelemetryHandle | undefined>)[TELEMETRY_GLOBAL] = handle;

@@ -1,7 +1,7 @@
 import type { Publication } from '../ports.js';
 import type { LiveTable } from '../table/live-table.js';
 import { recipientStreams, type Recipients } from '../table/stream-book.js';
-import { finishSnapshot, TableViews, type PreparedView } from '../table/views.js';
+import { finishSnapshotText, TableViews, type PreparedView } from '../table/views.js';
 import { audienceOf } from './fan-out.js';
 
 /**
@@ -30,6 +30,7 @@ export function snapshotPublications(
   const tableSeq = live.nextTableSeq();
   return due.map((d) => {
     const prev = live.streams.snapshotSent(d.key, tableSeq, d.view.key);
-    return { audience: audienceOf(d.key, recipients.users), message: finishSnapshot(d.view, tableSeq, prev) };
+    const { message, text } = finishSnapshotText(d.view, tableSeq, prev);
+    return { audience: audienceOf(d.key, recipients.users), message, text };
   });
 }

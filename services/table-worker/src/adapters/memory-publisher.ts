@@ -1,6 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import { decodeEnvelope, encodeEnvelope, redisKeys, type Envelope } from '@felt/platform';
 import type { EventPublisher, Publication } from '../ports.js';
-import { publicationChannel, publicationEnvelope, resetEnvelope } from './publication-envelope.js';
+import { encodePublication, publicationChannel, resetEnvelope } from './publication-envelope.js';
 
 /** One envelope as a subscriber of its channel receives it. */
 export interface Delivery {
@@ -10,6 +11,15 @@ export interface Delivery {
 }
 
 const unprefixed = redisKeys('');
+
+/** Throws unless `text` parses to what JSON.stringify(`message`) does. */
+function assertSameJson(text: string, message: unknown): void {
+  const parsed: unknown = JSON.parse(text);
+  const expected: unknown = JSON.parse(JSON.stringify(message));
+  if (!isDeepStrictEqual(parsed, expected)) {
+    throw new Error(`a publication's text is not its message: ${text} vs ${JSON.stringify(message)}`);
+  }
+}
 
 /**
  * Fan-out in one process, with RedisEventPublisher's behaviour: each publication becomes the same
@@ -24,8 +34,10 @@ export class MemoryEventPublisher implements EventPublisher {
     for (const p of publications) {
       this.all.push(structuredClone(p));
       const channel = publicationChannel(unprefixed, tableId, p);
+      // A prepared text must be the message: every test that publishes through here checks it.
+      if (p.text !== undefined) assertSameJson(p.text, p.message);
       // Through the wire format, as a subscriber reads it.
-      const envelope = decodeEnvelope(channel, encodeEnvelope(publicationEnvelope(tableId, p)));
+      const envelope = decodeEnvelope(channel, encodePublication(tableId, p));
       for (const listener of [...this.listeners]) listener({ channel, envelope });
     }
     return Promise.resolve();

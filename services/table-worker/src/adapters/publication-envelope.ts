@@ -1,4 +1,4 @@
-import type { Envelope, RedisKeys } from '@felt/platform';
+import { encodeEnvelope, encodeEnvelopeAround, type Envelope, type RedisKeys } from '@felt/platform';
 import type { Publication } from '../ports.js';
 
 /** What goes on the wire for one publication (docs/dev/contracts.md, "Envelope on both channel kinds"). */
@@ -14,6 +14,18 @@ export function publicationEnvelope(
     msg: p.message,
     ...(traceContext ? { trace_context: { ...traceContext } } : {}),
   };
+}
+
+/** The envelope's text: a publication's prepared JSON (a snapshot's) goes in as it is. */
+export function encodePublication(
+  tableId: string,
+  p: Publication,
+  traceContext?: Readonly<Record<string, string>>,
+): string {
+  const envelope = publicationEnvelope(tableId, p, traceContext);
+  if (p.text === undefined) return encodeEnvelope(envelope);
+  const { msg: _msg, ...head } = envelope;
+  return encodeEnvelopeAround(head, p.text);
 }
 
 /** The channel a publication goes to: the table's (spectator view) or its user's own at the table. */

@@ -1,7 +1,7 @@
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { encodeEnvelope, injectTraceContext, redisKeys, type Redis, type RedisKeys } from '@felt/platform';
 import type { EventPublisher, Publication } from '../ports.js';
-import { publicationChannel, publicationEnvelope, resetEnvelope } from './publication-envelope.js';
+import { encodePublication, publicationChannel, resetEnvelope } from './publication-envelope.js';
 
 /** Resolves in the event loop's next check phase, after everything the current turn wrote. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -46,7 +46,7 @@ export class RedisEventPublisher implements EventPublisher {
     const pipeline = this.redis.pipeline();
     for (const p of publications) {
       const channel = publicationChannel(this.keys, tableId, p);
-      const envelope = encodeEnvelope(publicationEnvelope(tableId, p, traceContext));
+      const envelope = encodePublication(tableId, p, traceContext);
       if (this.sharded) pipeline.spublish(channel, envelope);
       else pipeline.publish(channel, envelope);
     }

@@ -127,15 +127,29 @@ export class TableViews {
 
 /** Stamps a view with its place in the recipient's stream and hashes it as sent. */
 export function finishSnapshot(view: PreparedView, tableSeq: number, prevTableSeq: number | null): TableState {
+  return finishSnapshotText(view, tableSeq, prevTableSeq).message;
+}
+
+/**
+ * finishSnapshot, with the snapshot's JSON (`text`) built from the canonical text its state_hash
+ * covers and the fields the hash leaves out, so that it is not encoded a second time to be published.
+ * Parsed, `text` equals `message`.
+ */
+export function finishSnapshotText(
+  view: PreparedView,
+  tableSeq: number,
+  prevTableSeq: number | null,
+): { message: TableState; text: string } {
   // table_seq is not hashed, so without a prev_table_seq the hash is the key's.
-  const stateHash =
-    prevTableSeq !== null ? view.input.with({ prev_table_seq: prevTableSeq }).hash(nativeSha256) : view.key;
-  return {
+  const input = prevTableSeq !== null ? view.input.with({ prev_table_seq: prevTableSeq }) : view.input;
+  const stateHash = prevTableSeq !== null ? input.hash(nativeSha256) : view.key;
+  const message: TableState = {
     ...view.body,
     table_seq: tableSeq,
     ...(prevTableSeq !== null ? { prev_table_seq: prevTableSeq } : {}),
     state_hash: stateHash,
   };
+  return { message, text: input.snapshotText(message) };
 }
 
 /**
