@@ -68,6 +68,21 @@ describe('EventBuffer', () => {
     expect(again.since(2, null).complete).toBe(false);
     expect(again.since(3, null).events).toHaveLength(3);
   });
+
+  it('keeps exactly the last `size` events through many drops, read between pushes or not', () => {
+    const b = new EventBuffer(undefined, 3);
+    for (let s = 1; s <= 40; s++) {
+      b.push(event(s));
+      expect(b.length).toBe(Math.min(s, 3));
+      if (s % 5 !== 0) continue; // read every fifth push: dropped ones pile up past the bound between reads
+      const kept = b.since(0, null);
+      expect(kept.events.map((e) => e.table_seq)).toEqual([s - 2, s - 1, s].filter((x) => x >= 1));
+      expect(kept.complete).toBe(s <= 3);
+      expect(b.since(Math.max(0, s - 3), null).complete).toBe(true);
+    }
+    expect(b.toJSON()).toMatchObject({ evictedThrough: 37 });
+    expect(b.toJSON().events.map((e) => e.tableSeq)).toEqual([38, 39, 40]);
+  });
 });
 
 describe('CommandHistory', () => {
