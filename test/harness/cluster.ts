@@ -132,10 +132,19 @@ export class Cluster {
     cluster.linkWorkers = options.workerLinks ?? false;
     if (options.grpcTls ?? true) cluster.certs = ensureDevCertificates(mkdtempSync(join(tmpdir(), 'felt-grpc-')));
     try {
-      for (let i = 0; i < (options.workers ?? 2); i++) await cluster.addWorker();
-      for (let i = 0; i < (options.gateways ?? 2); i++) await cluster.addGateway();
+      // Each service's start is mostly its own CPU (loading modules, about 1.5 s here), so services
+      // that do not wait for each other start together: the workers and the persister, then the
+      // gateways (which find the workers), then the lobby (which is given the gateways' addresses).
+      // `workers` and `gateways` keep the order the services were asked for (w1 before w2).
+      const workerIds = Array.from({ length: options.workers ?? 2 }, (_, i) => cluster.workerIdAt(i));
+      await Promise.all([
+        ...workerIds.map((id) => cluster.addWorker(id)),
+        ...(options.persister ? [cluster.startPersister()] : []),
+      ]);
+      cluster.workers.sort((a, b) => workerIds.indexOf(a.id) - workerIds.indexOf(b.id));
+      const gateways = await Promise.all(Array.from({ length: options.gateways ?? 2 }, () => cluster.addGateway()));
+      cluster.gateways.sort((a, b) => gateways.indexOf(a) - gateways.indexOf(b));
       if (options.lobby ?? true) await cluster.startLobby();
-      if (options.persister) await cluster.startPersister();
       // Every gateway has a stream to every worker before tests start.
       for (const g of cluster.gateways) await cluster.waitReady(g.httpUrl);
     } catch (err) {
@@ -187,7 +196,12 @@ export class Cluster {
 
   /** A worker id for the next addWorker, so a test can place tables on it before it starts. */
   nextWorkerId(): string {
-    return `w${this.nextWorker + 1}-${randomBytes(2).toString('hex')}`;
+    return this.workerIdAt(this.nextWorker);
+  }
+
+  /** The id of the (i + 1)th worker, ahead of the ones already added. */
+  private workerIdAt(i: number): string {
+    return `w${i + 1}-${randomBytes(2).toString('hex')}`;
   }
 
   /** Starts a worker; `env` adds to (or overrides) this worker's environment only (e.g. its REDIS_URL). */
