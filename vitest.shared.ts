@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineProject, mergeConfig, type UserWorkspaceConfig } from 'vitest/config';
+import { configDefaults, defineProject, mergeConfig, type UserWorkspaceConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -32,4 +32,25 @@ export function feltProject(name: string, overrides: UserWorkspaceConfig = {}): 
     }),
     overrides,
   );
+}
+
+/**
+ * Test files that keep the machine's cores busy on their own (proof checking, chaos runs, fuzzers, the
+ * demo's tables): the `serial` project runs them one at a time after everything else, which runs two
+ * files at once (vitest.config.ts). Paths from the repository's root.
+ */
+export const SERIAL_TESTS = [
+  'test/engine-blind.e2e.test.ts',
+  'test/chaos.e2e.test.ts',
+  'test/chaos-redis-cluster.e2e.test.ts',
+  'test/ws-fuzz.e2e.test.ts',
+  'test/fault-sentinel.e2e.test.ts',
+  'test/sdk-demo.test.ts',
+  'services/lobby/test/http-fuzz.test.ts',
+];
+
+/** The exclude list of the project in `dir` (a path from the root): the defaults and its serial files. */
+export function serialExcluded(dir: string): string[] {
+  const own = SERIAL_TESTS.filter((f) => f.startsWith(`${dir}/`)).map((f) => f.slice(dir.length + 1));
+  return [...configDefaults.exclude, ...own];
 }

@@ -1,3 +1,5 @@
-import { feltProject } from '../vitest.shared.ts';
+import { feltProject, serialExcluded } from '../vitest.shared.ts';
 
-export default feltProject('e2e', { test: { include: ['**/*.test.ts'], testTimeout: 120_000, hookTimeout: 180_000 } });
+export default feltProject('e2e', {
+  test: { include: ['**/*.test.ts'], exclude: serialExcluded('test'), testTimeout: 120_000, hookTimeout: 180_000 },
+});
