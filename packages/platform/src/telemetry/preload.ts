@@ -48,7 +48,7 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
   // in every log line) would vanish; a no-op processor keeps ids and propagation, exporting nothing.
   // Nothing records then either, unless OTEL_TRACES_SAMPLER says otherwise: the SDK's default
   // (parentbased_always_on) would build every span in full only to drop it, about 5% of a table
-  // worker's CPU under play (docs/architecture.md, "Where a worker's CPU goes"). Unsampled spans
+  // worker's CPU under play (docs/architecture.md, "Where a hand's CPU goes"). Unsampled spans
   // still carry trace ids, into the logs and across the hops.
   const exportsNothing = spanProcessors.length === 0;
   if (exportsNothing) spanProcessors.push(new NoopSpanProcessor());
