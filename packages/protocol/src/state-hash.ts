@@ -247,7 +247,8 @@ export class StateHashInput {
       const v = excluded[k];
       if (v === undefined) continue;
       if (out.length > 1) out += ',';
-      out += escapeString(k) + ':' + encodeChecked(v, `$.${k}`);
+      // Not hashed, so any JSON will do: as JSON.stringify writes it (a clock's fraction included).
+      out += escapeString(k) + ':' + JSON.stringify(v);
     }
     return out + '}';
   }
