@@ -51,7 +51,7 @@ async function allHealthy(): Promise<void> {
 }
 
 beforeAll(async () => {
-  cluster = await Cluster.start({ gateways: 2, workers: 2, lobby: true, persister: true });
+  cluster = await Cluster.start({ gateways: 2, workers: 2, lobby: true, persister: true, tracing: true });
   lobby = new LobbyClient(cluster.lobby!.url);
 });
 

@@ -19,6 +19,7 @@ beforeAll(async () => {
     workers: 1,
     lobby: true,
     persister: true,
+    tracing: true,
     env: { FELT_HAND_PAUSE_MS: '200', FELT_SEED_WINDOW_MS: '300' },
   });
 });

@@ -73,6 +73,8 @@ export async function withCluster<T>(options: BenchClusterOptions, fn: (cluster:
     env: {
       // The production defaults of what the harness shortens for tests: background work as deployed.
       FELT_TRACE_MEMORY: '0',
+      // The module hook as deployed (the harness leaves it out of clusters that record no spans).
+      OTEL_ESM_HOOK: '1',
       FELT_HEARTBEAT_MS: '1000',
       FELT_MEMBER_TTL_MS: '5000',
       GATEWAY_SESSION_CHECK_MS: '15000',
