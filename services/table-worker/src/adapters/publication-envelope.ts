@@ -7,11 +7,19 @@ export function publicationEnvelope(
   p: Publication,
   traceContext?: Readonly<Record<string, string>>,
 ): Envelope {
+  return { ...envelopeHead(tableId, p, traceContext), msg: p.message };
+}
+
+/** The envelope's fields but its message. */
+function envelopeHead(
+  tableId: string,
+  p: Publication,
+  traceContext: Readonly<Record<string, string>> | undefined,
+): Omit<Envelope, 'msg'> {
   return {
     table_id: tableId,
     table_seq: p.message.table_seq,
     ...(p.audience.kind === 'table' && p.audience.except.length > 0 ? { except: [...p.audience.except] } : {}),
-    msg: p.message,
     ...(traceContext ? { trace_context: { ...traceContext } } : {}),
   };
 }
@@ -22,10 +30,8 @@ export function encodePublication(
   p: Publication,
   traceContext?: Readonly<Record<string, string>>,
 ): string {
-  const envelope = publicationEnvelope(tableId, p, traceContext);
-  if (p.text === undefined) return encodeEnvelope(envelope);
-  const { msg: _msg, ...head } = envelope;
-  return encodeEnvelopeAround(head, p.text);
+  if (p.text === undefined) return encodeEnvelope(publicationEnvelope(tableId, p, traceContext));
+  return encodeEnvelopeAround(envelopeHead(tableId, p, traceContext), p.text);
 }
 
 /** The channel a publication goes to: the table's (spectator view) or its user's own at the table. */

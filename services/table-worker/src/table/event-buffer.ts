@@ -45,11 +45,15 @@ export class EventBuffer {
 
   /** The kept events, oldest first. */
   private get events(): BufferedEvent[] {
-    if (this.head > 0) {
-      this.all = this.all.slice(this.head);
-      this.head = 0;
-    }
+    this.compact();
     return this.all;
+  }
+
+  /** Removes the dropped events. */
+  private compact(): void {
+    if (this.head === 0) return;
+    this.all = this.all.slice(this.head);
+    this.head = 0;
   }
 
   /**
@@ -61,10 +65,7 @@ export class EventBuffer {
     if (over <= 0) return;
     this.head += over;
     this.evictedThrough = Math.max(this.evictedThrough, this.all[this.head - 1]!.tableSeq);
-    if (this.head >= this.size) {
-      this.all = this.all.slice(this.head);
-      this.head = 0;
-    }
+    if (this.head >= this.size) this.compact();
   }
 
   /**

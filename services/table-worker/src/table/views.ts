@@ -127,7 +127,7 @@ export class TableViews {
 
 /** Stamps a view with its place in the recipient's stream and hashes it as sent. */
 export function finishSnapshot(view: PreparedView, tableSeq: number, prevTableSeq: number | null): TableState {
-  return finishSnapshotText(view, tableSeq, prevTableSeq).message;
+  return stamp(view, tableSeq, prevTableSeq).message;
 }
 
 /**
@@ -140,6 +140,16 @@ export function finishSnapshotText(
   tableSeq: number,
   prevTableSeq: number | null,
 ): { message: TableState; text: string } {
+  const { input, message } = stamp(view, tableSeq, prevTableSeq);
+  return { message, text: input.snapshotText(message) };
+}
+
+/** The snapshot sent, and what its state_hash covers. */
+function stamp(
+  view: PreparedView,
+  tableSeq: number,
+  prevTableSeq: number | null,
+): { input: StateHashInput; message: TableState } {
   // table_seq is not hashed, so without a prev_table_seq the hash is the key's.
   const input = prevTableSeq !== null ? view.input.with({ prev_table_seq: prevTableSeq }) : view.input;
   const stateHash = prevTableSeq !== null ? input.hash(nativeSha256) : view.key;
@@ -149,7 +159,7 @@ export function finishSnapshotText(
     ...(prevTableSeq !== null ? { prev_table_seq: prevTableSeq } : {}),
     state_hash: stateHash,
   };
-  return { message, text: input.snapshotText(message) };
+  return { input, message };
 }
 
 /**
