@@ -1,6 +1,6 @@
 import { SpanKind, trace } from '@opentelemetry/api';
 import {
-  decodeEnvelope,
+  decodeEnvelopeText,
   extractTraceContext,
   type ChannelSubscriber,
   type Envelope,
@@ -86,9 +86,10 @@ export class ChannelSubscriptions<C extends ClientConnection> {
   }
 
   private onMessage(ch: Channel, channel: string, text: string): void {
-    let envelope;
+    let envelope: Envelope;
+    let msgText: string | undefined;
     try {
-      envelope = decodeEnvelope(channel, text);
+      ({ envelope, msgText } = decodeEnvelopeText(channel, text));
     } catch (err) {
       this.o.logger.warn({ err, channel }, 'dropping invalid envelope');
       return;
@@ -101,8 +102,11 @@ export class ChannelSubscriptions<C extends ClientConnection> {
     }
     const recipients = this.o.index.recipients(ch, envelope);
     if (recipients.length === 0) return;
+    // The worker's own text of the message when it has one (it put the message last): it parses to
+    // the message validated above, and is not encoded again.
+    const payload = msgText ?? JSON.stringify(envelope.msg);
     if (envelope.trace_context === undefined) {
-      this.deliverAll(envelope, recipients);
+      this.deliverAll(payload, recipients);
       return;
     }
     // A traced publication: its delivery is a span of the same trace.
@@ -120,7 +124,7 @@ export class ChannelSubscriptions<C extends ClientConnection> {
       extractTraceContext(envelope.trace_context),
       (span) => {
         try {
-          this.deliverAll(envelope, recipients);
+          this.deliverAll(payload, recipients);
         } finally {
           span.end();
         }
@@ -128,8 +132,7 @@ export class ChannelSubscriptions<C extends ClientConnection> {
     );
   }
 
-  private deliverAll(envelope: Envelope, recipients: readonly ClientConnection[]): void {
-    const payload = JSON.stringify(envelope.msg);
+  private deliverAll(payload: string, recipients: readonly ClientConnection[]): void {
     for (const conn of recipients) {
       if (this.o.dropRate > 0 && Math.random() < this.o.dropRate) {
         this.o.onDropped();
