@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleAndMeasure, systemTotal } from '../scripts/chaos/checks.js';
 import { Cluster } from './harness/cluster.js';
-import { expectNothingLost } from './harness/fault-checks.js';
+import { describeCrew, expectNothingLost } from './harness/fault-checks.js';
 import { PrivateRedis } from './harness/private-redis.js';
 import { HandRecords } from './harness/privacy.js';
 import { waitFor } from './harness/wait.js';
@@ -48,16 +48,6 @@ beforeAll(async () => {
 });
 
 /** Each member's view of the table, for a failure message. */
-function describeCrew(c: TableCrew): string {
-  return c.members
-    .map((m) => {
-      const st = m.session.state;
-      const seats = st?.seats.map((x) => `${x.seat}:${x.status}`).join(' ') ?? '-';
-      return `${m.name} ${m.session.status} seq=${st?.table_seq ?? '-'} phase=${st?.phase ?? '-'} hand=${st?.hand_id?.slice(0, 8) ?? '-'} seats=[${seats}]`;
-    })
-    .join('\n');
-}
-
 afterAll(async () => {
   if (crew) for (const m of crew.members) m.client.close();
   await records?.close();

@@ -12,7 +12,7 @@ import { createRedis, type Redis, redisKeys } from '@felt/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemTotal } from '../scripts/chaos/checks.js';
 import { Cluster } from './harness/cluster.js';
-import { expectNothingLost } from './harness/fault-checks.js';
+import { expectNothingLost, waitHandsOrReport } from './harness/fault-checks.js';
 import { leaseHolder, workerById } from './harness/failover-play.js';
 import { PrivateSentinelGroup } from './harness/private-sentinel.js';
 import { HandRecords } from './harness/privacy.js';
@@ -118,10 +118,11 @@ describe('Redis behind Sentinel', () => {
     { timeout: 300_000 },
     async () => {
       const { crew, totalBefore, hands } = await crewInBetting('fs', 19);
+      const since = Date.now();
       const { from, to } = await group.failover();
       expect(to).not.toBe(from);
 
-      await crew.waitHands(hands + 3, 90_000);
+      await waitHandsOrReport(cluster, crew, hands + 3, 90_000, since, () => group.sentinelLogs());
       for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
       await expectNothingLost(cluster, redis, records, crew, totalBefore);
       // The hands after the failover were played on the new master: it holds the table's checkpoint.
@@ -135,6 +136,7 @@ describe('Redis behind Sentinel', () => {
     { timeout: 300_000 },
     async () => {
       const { crew, totalBefore, hands } = await crewInBetting('fk', 20);
+      const since = Date.now();
       await group.failover();
       const holder = await waitFor(
         'the table’s lease holder',
@@ -154,7 +156,7 @@ describe('Redis behind Sentinel', () => {
         100,
       );
 
-      await crew.waitHands(hands + 3, 120_000);
+      await waitHandsOrReport(cluster, crew, hands + 3, 120_000, since, () => group.sentinelLogs());
       await expectNothingLost(cluster, redis, records, crew, totalBefore);
     },
   );
@@ -166,10 +168,11 @@ describe('Redis behind Sentinel', () => {
       const { crew, totalBefore, hands } = await crewInBetting('fm', 21);
       // The worker the last test killed stays dead: every other process must live through this one.
       const living = cluster.processes().filter((p) => p.alive);
+      const since = Date.now();
       const { from, to } = await group.killMaster();
       expect(to).not.toBe(from);
 
-      await crew.waitHands(hands + 3, 120_000);
+      await waitHandsOrReport(cluster, crew, hands + 3, 120_000, since, () => group.sentinelLogs());
       for (const p of living) expect(p.alive, p.name).toBe(true);
       await expectNothingLost(cluster, redis, records, crew, totalBefore);
       await expectOnCurrentMaster(to);

@@ -24,3 +24,33 @@ export async function expectNothingLost(
   expect(measured.audit).toBe('ok');
   expect(measured.chipsDelta).toBe(0n);
 }
+
+/** One line per member: session status, table_seq, phase, hand and seats, for a stalled table's report. */
+export function describeCrew(crew: TableCrew): string {
+  return crew.members
+    .map((m) => {
+      const st = m.session.state;
+      const seats = st?.seats.map((x) => `${x.seat}:${x.status}`).join(' ') ?? '-';
+      return `${m.name} ${m.session.status} seq=${st?.table_seq ?? '-'} phase=${st?.phase ?? '-'} hand=${st?.hand_id?.slice(0, 8) ?? '-'} seats=[${seats}]`;
+    })
+    .join('\n');
+}
+
+/**
+ * Waits for `count` hands at the crew's table; if they do not come, fails with what a stall needs to
+ * be read from CI's output alone: each member's view, the table's log lines since `since`, and `more`.
+ */
+export async function waitHandsOrReport(
+  cluster: Cluster,
+  crew: TableCrew,
+  count: number,
+  timeoutMs: number,
+  since: number,
+  more: () => string = () => '',
+): Promise<void> {
+  await crew.waitHands(count, timeoutMs).catch((err: unknown) => {
+    throw new Error(
+      `${String(err)}\n${describeCrew(crew)}\n${cluster.timeline(crew.tableId, { since: since - 2_000, withGlobal: true })}\n${more()}`,
+    );
+  });
+}

@@ -67,6 +67,9 @@ export class HandRecords {
     this.redis = createRedis(redisUrl, { name: 'test-hand-records', maxRetriesPerRequest: null });
     const spec = { prefix, name: queueName, cluster: this.redis.isCluster };
     this.queues = handsQueues(spec, queues).map((q) => new Queue(q.name, { connection: this.redis, prefix: q.prefix }));
+    // Fault tests cut this Redis on purpose: a refused reconnect is expected, and the reads retry.
+    this.redis.on('error', () => undefined);
+    for (const queue of this.queues) queue.on('error', () => undefined);
   }
 
   async job(handId: string): Promise<CompletedHandJob | undefined> {

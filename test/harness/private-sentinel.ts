@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -147,22 +147,53 @@ export class PrivateSentinelGroup {
 
   /** Waits until every Sentinel names one master other than `from`; its port. */
   private async newMaster(from: number): Promise<number> {
-    return waitFor(
-      'every Sentinel naming the new master',
-      async () => {
-        const ports = new Set<number>();
-        for (const s of this.sentinels) {
-          const addr = await this.withClient(s.port, (r) =>
-            r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER),
-          );
-          ports.add(Number((addr as [string, string])[1]));
+    let seen = '';
+    try {
+      return await waitFor(
+        () => `every Sentinel naming a new master (the old one is ${from}); ${seen}`,
+        async () => {
+          const ports = new Set<number>();
+          const views: string[] = [];
+          for (const s of this.sentinels) {
+            const view = await this.withClient(s.port, async (r) => {
+              const addr = (await r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER)) as [string, string];
+              const fields = (await r.call('SENTINEL', 'MASTER', SENTINEL_MASTER)) as string[];
+              const field = (name: string): string => fields[fields.indexOf(name) + 1] ?? '?';
+              return {
+                port: Number(addr[1]),
+                text: `${addr[1]} (${field('flags')}, config-epoch ${field('config-epoch')})`,
+              };
+            });
+            ports.add(view.port);
+            views.push(`sentinel ${s.port} names ${view.text}`);
+          }
+          seen = views.join('; ');
+          const [port] = [...ports];
+          return ports.size === 1 && port !== from ? port : undefined;
+        },
+        30_000,
+        100,
+      );
+    } catch (err) {
+      throw new Error(`${(err as Error).message}; nodes: ${await this.roles()}\n${this.sentinelLogs()}`, {
+        cause: err,
+      });
+    }
+  }
+
+  /** The last lines of each Sentinel's log (its events: +sdown, +odown, +failover-state-…, -failover-abort-…). */
+  sentinelLogs(lines = 40): string {
+    return this.sentinels
+      .map((_, i) => {
+        let text: string;
+        try {
+          text = readFileSync(join(this.dir, `sentinel-${i}.log`), 'utf8');
+        } catch {
+          text = '(no log)';
         }
-        const [port] = [...ports];
-        return ports.size === 1 && port !== from ? port : undefined;
-      },
-      30_000,
-      100,
-    );
+        return `--- sentinel ${i}\n${text.trimEnd().split('\n').slice(-lines).join('\n')}`;
+      })
+      .join('\n');
   }
 
   async stop(): Promise<void> {
@@ -228,6 +259,8 @@ export class PrivateSentinelGroup {
         `port ${port}`,
         'bind 127.0.0.1',
         `dir ${this.dir}`,
+        // Read back into a failed wait's message (sentinelLogs): what the Sentinels decided, and when.
+        `logfile ${join(this.dir, `sentinel-${index}.log`)}`,
         `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${primaryPort} 2`,
         `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
         `sentinel failover-timeout ${SENTINEL_MASTER} 10000`,

@@ -10,6 +10,7 @@ export * from './ring/murmur3.js';
 export * from './ring/hash-ring.js';
 export * from './redis/keys.js';
 export * from './redis/connect.js';
+export * from './redis/sentinel-watch.js';
 export * from './redis/replicas.js';
 export * from './redis/channel-subscriber.js';
 export * from './redis/envelope.js';

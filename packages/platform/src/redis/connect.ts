@@ -1,4 +1,5 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { watchSentinelFailovers } from './sentinel-watch.js';
 
 export { Redis } from 'ioredis';
 
@@ -175,10 +176,11 @@ export function clusterOptions(target: ClusterTarget, redisOptions: RedisOptions
 
 /**
  * What ioredis needs to reach the master of a Sentinel-watched Redis and follow it through a
- * failover: it asks the Sentinels for the master (and checks its ROLE), listens for
- * `+switch-master` to reconnect at once (`failoverDetector`), and a write refused by a node that has
- * just become a replica (`READONLY`) reconnects to the new master and is sent again: Redis ran none of
- * it, so sending it again cannot apply it twice.
+ * failover: it asks the Sentinels for the master (and checks its ROLE), and a write refused by a node
+ * that has just become a replica (`READONLY`) reconnects to the new master and is sent again: Redis
+ * ran none of it, so sending it again cannot apply it twice. ioredis's own `failoverDetector` stays
+ * off: a `+switch-master` heard while the client is reconnecting ends the client for good
+ * (sentinel-watch.ts); createRedis listens for it instead (watchSentinelFailovers).
  */
 export function sentinelOptions(target: SentinelTarget): RedisOptions {
   return {
@@ -189,8 +191,7 @@ export function sentinelOptions(target: SentinelTarget): RedisOptions {
     ...(target.db === undefined ? {} : { db: target.db }),
     ...(target.sentinelUsername === undefined ? {} : { sentinelUsername: target.sentinelUsername }),
     ...(target.sentinelPassword === undefined ? {} : { sentinelPassword: target.sentinelPassword }),
-    failoverDetector: true,
-    sentinelReconnectStrategy: (times) => Math.min(times * 200, 2000),
+    failoverDetector: false,
     reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
   };
 }
@@ -238,7 +239,11 @@ export function createRedis(url: string, options: CreateRedisOptions, extra: Red
     ) as unknown as Redis;
   }
   const sentinel = parseSentinelUrl(url);
-  if (sentinel !== undefined) return new Redis({ ...redisOptions, ...sentinelOptions(sentinel) });
+  if (sentinel !== undefined) {
+    const client = new Redis({ ...redisOptions, ...sentinelOptions(sentinel) });
+    watchSentinelFailovers(client, sentinel);
+    return client;
+  }
   return new Redis(url, redisOptions);
 }
 
