@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleAndMeasure, systemTotal } from '../scripts/chaos/checks.js';
 import { Cluster } from './harness/cluster.js';
-import { describeCrew, expectNothingLost } from './harness/fault-checks.js';
+import { describeCrew, expectNothingLost, waitHandsOrReport } from './harness/fault-checks.js';
 import { PrivateRedis } from './harness/private-redis.js';
 import { HandRecords } from './harness/privacy.js';
 import { waitFor } from './harness/wait.js';
@@ -125,11 +125,7 @@ describe('Redis restarted without its data', () => {
       const restartedAt = Date.now();
       await server.restart({ keepData: false });
 
-      await crew2.waitHands(hands + 3, 90_000).catch((err: unknown) => {
-        throw new Error(
-          `${String(err)}\n${describeCrew(crew2)}\n${cluster.timeline(crew2.tableId, { since: restartedAt - 2_000, withGlobal: true })}`,
-        );
-      });
+      await waitHandsOrReport(cluster, crew2, hands + 3, 90_000, restartedAt);
       for (const p of cluster.processes()) expect(p.alive, p.name).toBe(true);
       // table_seq only grows for the clients, though the checkpoint and its mark are gone. (A client
       // a step behind catches up by its next message, or the snapshot of its re-attachment.)

@@ -330,17 +330,21 @@ export class Cluster {
   }
 
   /**
-   * The log lines of every process that name `tableId` (or carry no table at all when `withGlobal`),
-   * in time order, one line each: what a test prints when a table stalls, so that CI's output says
-   * which step it stalled at.
+   * The log lines of every process that name `tableId` (and the warnings that name no table when
+   * `withGlobal`; only those with `globalOnly`), in time order, one line each: what a test prints when
+   * a table stalls, so that CI's output says which step it stalled at.
    */
-  timeline(tableId: string, options: { since?: number; limit?: number; withGlobal?: boolean } = {}): string {
+  timeline(
+    tableId: string,
+    options: { since?: number; limit?: number; withGlobal?: boolean; globalOnly?: boolean } = {},
+  ): string {
     const lines: { time: number; text: string }[] = [];
     for (const p of this.processes()) {
       for (const l of p.jsonLogs()) {
         const time = typeof l.time === 'number' ? l.time : 0;
         if (options.since !== undefined && time < options.since) continue;
         const names = JSON.stringify(l).includes(tableId);
+        if (names && options.globalOnly) continue;
         if (!names && !(options.withGlobal && l.tableId === undefined && (l.level as number) >= 40)) continue;
         const { time: _t, pid: _p, hostname: _h, level, msg, ...rest } = l;
         lines.push({

@@ -50,7 +50,16 @@ export async function waitHandsOrReport(
 ): Promise<void> {
   await crew.waitHands(count, timeoutMs).catch((err: unknown) => {
     throw new Error(
-      `${String(err)}\n${describeCrew(crew)}\n${cluster.timeline(crew.tableId, { since: since - 2_000, withGlobal: true })}\n${more()}`,
+      [
+        String(err),
+        describeCrew(crew),
+        '--- the table’s log lines',
+        cluster.timeline(crew.tableId, { since: since - 2_000, limit: 150 }),
+        // Apart, so that a process repeating one warning cannot push the table's own lines out.
+        '--- warnings naming no table (the last 40)',
+        cluster.timeline(crew.tableId, { since: since - 2_000, limit: 40, withGlobal: true, globalOnly: true }),
+        more(),
+      ].join('\n'),
     );
   });
 }

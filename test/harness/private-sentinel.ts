@@ -97,6 +97,32 @@ export class PrivateSentinelGroup {
       30_000,
       100,
     );
+    // Every Sentinel must also have seen the old master answer as a replica. A Sentinel that never
+    // did still holds its role as `master`, reported long ago; if the next failover promotes this
+    // node, that Sentinel takes the promotion for a stray master and at once turns it back into a
+    // replica (+convert-to-slave), and the failover aborts (-failover-abort-slave-timeout).
+    await waitFor(
+      () => `every Sentinel seeing ${from} as a replica of ${to}`,
+      async () => {
+        for (const s of this.sentinels) {
+          const seen = await this.withClient(s.port, async (r) => {
+            const replicas = (await r.call('SENTINEL', 'REPLICAS', SENTINEL_MASTER)) as string[][];
+            return replicas.some((fields) => {
+              const field = (name: string): string | undefined => fields[fields.indexOf(name) + 1];
+              return (
+                Number(field('port')) === from &&
+                field('role-reported') === 'slave' &&
+                Number(field('master-port')) === to
+              );
+            });
+          });
+          if (!seen) return false;
+        }
+        return true;
+      },
+      30_000,
+      100,
+    );
     return { from, to };
   }
 
