@@ -2,6 +2,7 @@ export * from './auth/session-token.js';
 export * from './config/env.js';
 export * from './logging/logger.js';
 export * from './metrics/registry.js';
+export * from './metrics/event-loop-lag.js';
 export * from './metrics/dependencies.js';
 export * from './ops/ops-server.js';
 export * from './telemetry/handle.js';

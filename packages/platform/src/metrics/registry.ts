@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { EVENT_LOOP_LAG_METRICS, registerEventLoopLag } from './event-loop-lag.js';
 
 export type { Registry } from 'prom-client';
 
@@ -10,7 +11,12 @@ export function createMetricsRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   // The standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, …), unprefixed, so
-  // stock Node.js dashboards and alerts work as they are.
-  collectDefaultMetrics({ register: registry });
+  // stock Node.js dashboards and alerts work as they are. prom-client's event-loop lag gauges give way
+  // to Felt's (event-loop-lag.ts: the same names, sampled every 100 ms instead of every 10, the
+  // sampling interval taken out); prom-client cannot leave them out, so its monitor samples once a
+  // second, unread.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 1000 });
+  for (const name of EVENT_LOOP_LAG_METRICS) registry.removeSingleMetric(name);
+  registerEventLoopLag(registry);
   return registry;
 }
