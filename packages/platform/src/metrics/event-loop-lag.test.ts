@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { EVENT_LOOP_LAG_METRICS, EVENT_LOOP_RESOLUTION_MS, registerEventLoopLag } from './event-loop-lag.js';
 import { createMetricsRegistry } from './registry.js';
 
@@ -39,7 +39,7 @@ describe('event-loop lag gauges', () => {
 
   it('reads an idle loop’s delay without the sampling interval (Node’s monitor reads both together)', async () => {
     const registry = new Registry();
-    registerEventLoopLag(registry);
+    onTestFinished(registerEventLoopLag(registry).stop);
     // monitorEventLoopDelay's record of an idle loop is the interval itself, 100 ms; its delay is about 0.
     const p50 = await scrapedValue(registry, 'nodejs_eventloop_lag_p50_seconds');
     expect(p50).toBeGreaterThanOrEqual(0);
@@ -48,7 +48,7 @@ describe('event-loop lag gauges', () => {
 
   it('reads a stalled loop’s delay', async () => {
     const registry = new Registry();
-    registerEventLoopLag(registry);
+    onTestFinished(registerEventLoopLag(registry).stop);
     // Right after a scrape's reset, as an alert would need it (Node's monitor loses this stall).
     await scrapedValue(registry, 'nodejs_eventloop_lag_p50_seconds');
     block(400);

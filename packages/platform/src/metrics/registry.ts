@@ -12,10 +12,9 @@ export function createMetricsRegistry(service: string): Registry {
   registry.setDefaultLabels({ service });
   // The standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, …), unprefixed, so
   // stock Node.js dashboards and alerts work as they are. prom-client's event-loop lag gauges give way
-  // to Felt's (event-loop-lag.ts: the same names, sampled every 100 ms instead of every 10, the
-  // sampling interval taken out); prom-client cannot leave them out, so its monitor samples once a
-  // second, unread.
-  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 1000 });
+  // to Felt's (event-loop-lag.ts: the same names, sampled every 100 ms instead of every 10, the delay
+  // alone); prom-client cannot leave them out, so its monitor samples once a minute, unread.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 60_000 });
   for (const name of EVENT_LOOP_LAG_METRICS) registry.removeSingleMetric(name);
   registerEventLoopLag(registry);
   return registry;
