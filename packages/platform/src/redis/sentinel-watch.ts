@@ -1,5 +1,14 @@
 import { Redis } from 'ioredis';
-import type { SentinelTarget } from './connect.js';
+
+/** What the watch needs of a `redis+sentinel://` target (connect.ts's SentinelTarget has it). */
+export interface SentinelGroup {
+  /** The Sentinels to subscribe to. */
+  readonly sentinels: readonly { readonly host: string; readonly port: number }[];
+  /** The master's name in their configuration. */
+  readonly name: string;
+  readonly sentinelUsername?: string;
+  readonly sentinelPassword?: string;
+}
 
 /** The channel on which each Sentinel announces a failover it has taken up. */
 export const SWITCH_MASTER_CHANNEL = '+switch-master';
@@ -53,7 +62,7 @@ class SentinelSwitchWatch {
   private readonly subscribers: Redis[];
 
   constructor(
-    private readonly target: SentinelTarget,
+    private readonly target: SentinelGroup,
     private readonly onEmpty: () => void,
   ) {
     this.subscribers = target.sentinels.map((s) => {
@@ -106,7 +115,7 @@ const watches = new Map<string, SentinelSwitchWatch>();
  * Moves `client` to the new master whenever a Sentinel of `target` announces one, for as long as the
  * client lives (until its `end`). The connections of one target in a process share one watch.
  */
-export function watchSentinelFailovers(client: Redis, target: SentinelTarget): void {
+export function watchSentinelFailovers(client: Redis, target: SentinelGroup): void {
   const key = JSON.stringify([target.sentinels, target.name, target.sentinelUsername, target.sentinelPassword]);
   let watch = watches.get(key);
   if (watch === undefined) {
