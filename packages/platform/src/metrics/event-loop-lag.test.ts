@@ -3,7 +3,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { EVENT_LOOP_LAG_METRICS, EVENT_LOOP_RESOLUTION_MS, registerEventLoopLag } from './event-loop-lag.js';
 import { createMetricsRegistry } from './registry.js';
 
-/** The gauge's value after a scrape of the registry (which sets every lag gauge), once it has one. */
+/** The gauge's value after a scrape of the registry (which sets every lag gauge; each reads 0 before). */
 async function scrapedValue(registry: Registry, name: string): Promise<number> {
   return vi.waitFor(
     async () => {
@@ -39,7 +39,15 @@ describe('event-loop lag gauges', () => {
 
   it('reads an idle loop’s delay without the sampling interval (Node’s monitor reads both together)', async () => {
     const registry = new Registry();
-    onTestFinished(registerEventLoopLag(registry).stop);
+    const monitor = registerEventLoopLag(registry);
+    onTestFinished(monitor.stop);
+    // A gauge reads 0 before its first value: read it once samples were taken.
+    await vi.waitFor(
+      () => {
+        if (monitor.samples() < 3) throw new Error(`${monitor.samples()} samples`);
+      },
+      { timeout: 10_000, interval: EVENT_LOOP_RESOLUTION_MS },
+    );
     // monitorEventLoopDelay's record of an idle loop is the interval itself, 100 ms; its delay is about 0.
     const p50 = await scrapedValue(registry, 'nodejs_eventloop_lag_p50_seconds');
     expect(p50).toBeGreaterThanOrEqual(0);

@@ -23,6 +23,8 @@ export const EVENT_LOOP_LAG_METRICS = [
 
 /** The timer behind a registry's lag gauges. */
 export interface EventLoopLagMonitor {
+  /** Samples taken since the last scrape. */
+  readonly samples: () => number;
   /** Stops sampling (the gauges keep their last values). */
   readonly stop: () => void;
 }
@@ -48,11 +50,11 @@ export function registerEventLoopLag(registry: Registry, resolutionMs = EVENT_LO
     last = now;
   }, resolutionMs).unref();
   const seconds = (ns: number): number => (ns <= 1 ? 0 : ns / 1e9);
-  const gauge = (name: string, help: string): Gauge =>
-    new Gauge({ name, help, registers: [registry], aggregator: 'average' });
+  const gauge = (name: string, help: string, aggregator: 'average' | 'min' | 'max' = 'average'): Gauge =>
+    new Gauge({ name, help, registers: [registry], aggregator });
   const [, minName, maxName, meanName, stddevName, p50Name, p90Name, p99Name] = EVENT_LOOP_LAG_METRICS;
-  const min = gauge(minName, 'The minimum recorded event loop delay.');
-  const max = gauge(maxName, 'The maximum recorded event loop delay.');
+  const min = gauge(minName, 'The minimum recorded event loop delay.', 'min');
+  const max = gauge(maxName, 'The maximum recorded event loop delay.', 'max');
   const mean = gauge(meanName, 'The mean of the recorded event loop delays.');
   const stddev = gauge(stddevName, 'The standard deviation of the recorded event loop delays.');
   const p50 = gauge(p50Name, 'The 50th percentile of the recorded event loop delays.');
@@ -79,5 +81,5 @@ export function registerEventLoopLag(registry: Registry, resolutionMs = EVENT_LO
       histogram.reset();
     },
   });
-  return { stop: () => clearInterval(timer) };
+  return { samples: () => histogram.count, stop: () => clearInterval(timer) };
 }

@@ -138,8 +138,10 @@ afterAll(async () => {
   await sentinel?.stop();
 });
 
+/** The scripted Sentinel's URL, with REDIS_URL's credentials (the data node's). */
 function url(): string {
-  return `redis+sentinel://127.0.0.1:${sentinel.port}/felt`;
+  const auth = master.username || master.password ? `${master.username}:${master.password}@` : '';
+  return `redis+sentinel://${auth}127.0.0.1:${sentinel.port}/felt`;
 }
 
 /** Resolves on the next event `name` of `client`. */
@@ -251,6 +253,23 @@ describe('watchSentinelFailovers', () => {
       expect(await client.client('ID')).not.toBe(idBefore);
     },
   );
+
+  it('moves the copies made with duplicate() too (BullMQ’s worker connections)', { timeout: 30_000 }, async () => {
+    const client = createRedis(url(), { name: 'test-sentinel-watch-copied', maxRetriesPerRequest: null });
+    const copy = client.duplicate();
+    const copyOfCopy = copy.duplicate();
+    const all = [client, copy, copyOfCopy];
+    for (const c of all) {
+      c.on('error', () => undefined);
+      clients.push(c);
+    }
+    await Promise.all(all.map((c) => next(c, 'ready')));
+    await until('the watch subscribed', () => sentinel.subscribers.size >= 1);
+    const ready = Promise.all(all.map((c) => next(c, 'ready')));
+    sentinel.announce(`felt ${MASTER_HOST} ${MASTER_PORT} 10.255.255.1 6399`);
+    await ready;
+    for (const c of all) expect(await c.ping()).toBe('PONG');
+  });
 
   it('shares one subscription per Sentinel among a process’s clients, and closes it with the last', async () => {
     const before = openSentinelWatches();

@@ -49,7 +49,7 @@ function connectedTo(client: Redis, host: string, port: number): boolean {
  * the client is left in status `end` for good, every later command refused. A crashed master makes
  * exactly that likely, and a table worker whose connection ended serves nothing until it restarts.
  * Here only a connection that is up (`connect` or `ready`) and not on the new master yet is cut
- * (`disconnect(true)`: it reconnects at once and asks the Sentinels); one that is reconnecting
+ * (`disconnect(true)`: it reconnects at its first retry, 200 ms on, and asks the Sentinels); one that is reconnecting
  * already asks them by itself.
  *
  * A master that dies closes its connections, and a Sentinel reconfiguring a node closes its clients
@@ -112,8 +112,9 @@ class SentinelSwitchWatch {
 const watches = new Map<string, SentinelSwitchWatch>();
 
 /**
- * Moves `client` to the new master whenever a Sentinel of `target` announces one, for as long as the
- * client lives (until its `end`). The connections of one target in a process share one watch.
+ * Moves `client` (and every copy made of it with `duplicate()`) to the new master whenever a Sentinel
+ * of `target` announces one, for as long as the client lives (until its `end`). The connections of one
+ * target in a process share one watch.
  */
 export function watchSentinelFailovers(client: Redis, target: SentinelGroup): void {
   const key = JSON.stringify([target.sentinels, target.name, target.sentinelUsername, target.sentinelPassword]);
@@ -123,6 +124,13 @@ export function watchSentinelFailovers(client: Redis, target: SentinelGroup): vo
     watches.set(key, watch);
   }
   watch.add(client);
+  // Copies (BullMQ's worker makes its own connections with `duplicate()`) are watched as well.
+  const duplicate = client.duplicate.bind(client);
+  client.duplicate = (override) => {
+    const copy = duplicate(override);
+    watchSentinelFailovers(copy, target);
+    return copy;
+  };
 }
 
 /** How many watches (distinct Sentinel groups) are open in this process: for tests. */
