@@ -6,6 +6,12 @@ import { Redis } from 'ioredis';
 import { freePort } from './free-port.js';
 import { waitFor } from './wait.js';
 
+/** A field of a Sentinel's reply about an instance (`SENTINEL MASTER`, `REPLICAS`): name, value, name, …. */
+function fieldOf(fields: readonly string[], name: string): string | undefined {
+  const i = fields.indexOf(name);
+  return i < 0 ? undefined : fields[i + 1];
+}
+
 /** The master's name in the group's Sentinels. */
 export const SENTINEL_MASTER = 'felt';
 
@@ -62,7 +68,7 @@ export class PrivateSentinelGroup {
             const known = await group.withClient(s.port, async (r) => {
               const replicas = (await r.call('SENTINEL', 'REPLICAS', SENTINEL_MASTER)) as string[][];
               const others = (await r.call('SENTINEL', 'SENTINELS', SENTINEL_MASTER)) as string[][];
-              const good = replicas.filter((fields) => fields[fields.indexOf('flags') + 1] === 'slave').length;
+              const good = replicas.filter((fields) => fieldOf(fields, 'flags') === 'slave').length;
               return good === group.nodes.length - 1 && others.length === group.sentinels.length - 1;
             });
             if (!known) return false;
@@ -108,11 +114,10 @@ export class PrivateSentinelGroup {
           const seen = await this.withClient(s.port, async (r) => {
             const replicas = (await r.call('SENTINEL', 'REPLICAS', SENTINEL_MASTER)) as string[][];
             return replicas.some((fields) => {
-              const field = (name: string): string | undefined => fields[fields.indexOf(name) + 1];
               return (
-                Number(field('port')) === from &&
-                field('role-reported') === 'slave' &&
-                Number(field('master-port')) === to
+                Number(fieldOf(fields, 'port')) === from &&
+                fieldOf(fields, 'role-reported') === 'slave' &&
+                Number(fieldOf(fields, 'master-port')) === to
               );
             });
           });
@@ -184,10 +189,9 @@ export class PrivateSentinelGroup {
             const view = await this.withClient(s.port, async (r) => {
               const addr = (await r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER)) as [string, string];
               const fields = (await r.call('SENTINEL', 'MASTER', SENTINEL_MASTER)) as string[];
-              const field = (name: string): string => fields[fields.indexOf(name) + 1] ?? '?';
               return {
                 port: Number(addr[1]),
-                text: `${addr[1]} (${field('flags')}, config-epoch ${field('config-epoch')})`,
+                text: `${addr[1]} (${fieldOf(fields, 'flags') ?? '?'}, config-epoch ${fieldOf(fields, 'config-epoch') ?? '?'})`,
               };
             });
             ports.add(view.port);

@@ -139,6 +139,14 @@ afterAll(async () => {
 });
 
 /** The scripted Sentinel's URL, with REDIS_URL's credentials (the data node's). */
+/** A services' connection (createRedis) through the scripted Sentinel, closed after the test. */
+function connect(name: string, options: { maxRetriesPerRequest?: null } = {}): Redis {
+  const client = createRedis(url(), { name, ...options });
+  client.on('error', () => undefined);
+  clients.push(client);
+  return client;
+}
+
 function url(): string {
   const auth = master.username || master.password ? `${master.username}:${master.password}@` : '';
   return `redis+sentinel://${auth}127.0.0.1:${sentinel.port}/felt`;
@@ -212,9 +220,7 @@ describe('watchSentinelFailovers', () => {
       await until('its subscriptions gone', () => sentinel.subscribers.size === 0);
 
       // The services' connection (createRedis): reconnected, and answering.
-      const client = createRedis(url(), { name: 'test-sentinel-watch', maxRetriesPerRequest: null });
-      client.on('error', () => undefined);
-      clients.push(client);
+      const client = connect('test-sentinel-watch', { maxRetriesPerRequest: null });
       await next(client, 'ready');
       await until('the watch subscribed', () => sentinel.subscribers.size >= 1);
       const ready = next(client, 'ready');
@@ -229,9 +235,7 @@ describe('watchSentinelFailovers', () => {
     'moves a connected client at once when another master is announced, and only then',
     { timeout: 30_000 },
     async () => {
-      const client = createRedis(url(), { name: 'test-sentinel-watch-move', maxRetriesPerRequest: null });
-      client.on('error', () => undefined);
-      clients.push(client);
+      const client = connect('test-sentinel-watch-move', { maxRetriesPerRequest: null });
       await next(client, 'ready');
       await until('the watch subscribed', () => sentinel.subscribers.size >= 1);
       const idBefore = await client.client('ID');
@@ -255,11 +259,11 @@ describe('watchSentinelFailovers', () => {
   );
 
   it('moves the copies made with duplicate() too (BullMQ’s worker connections)', { timeout: 30_000 }, async () => {
-    const client = createRedis(url(), { name: 'test-sentinel-watch-copied', maxRetriesPerRequest: null });
+    const client = connect('test-sentinel-watch-copied', { maxRetriesPerRequest: null });
     const copy = client.duplicate();
     const copyOfCopy = copy.duplicate();
     const all = [client, copy, copyOfCopy];
-    for (const c of all) {
+    for (const c of [copy, copyOfCopy]) {
       c.on('error', () => undefined);
       clients.push(c);
     }
@@ -273,9 +277,8 @@ describe('watchSentinelFailovers', () => {
 
   it('shares one subscription per Sentinel among a process’s clients, and closes it with the last', async () => {
     const before = openSentinelWatches();
-    const a = createRedis(url(), { name: 'test-sentinel-watch-a' });
-    const b = createRedis(url(), { name: 'test-sentinel-watch-b' });
-    for (const c of [a, b]) c.on('error', () => undefined);
+    const a = connect('test-sentinel-watch-a');
+    const b = connect('test-sentinel-watch-b');
     await Promise.all([next(a, 'ready'), next(b, 'ready')]);
     await until('the watch subscribed', () => sentinel.subscribers.size >= 1);
     expect(openSentinelWatches()).toBe(before + 1);

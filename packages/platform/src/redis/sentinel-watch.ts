@@ -49,8 +49,8 @@ function connectedTo(client: Redis, host: string, port: number): boolean {
  * the client is left in status `end` for good, every later command refused. A crashed master makes
  * exactly that likely, and a table worker whose connection ended serves nothing until it restarts.
  * Here only a connection that is up (`connect` or `ready`) and not on the new master yet is cut
- * (`disconnect(true)`: it reconnects at its first retry, 200 ms on, and asks the Sentinels); one that is reconnecting
- * already asks them by itself.
+ * (`disconnect(true)`: it reconnects at its first retry, 200 ms on, and asks the Sentinels); one
+ * that is reconnecting already asks them by itself.
  *
  * A master that dies closes its connections, and a Sentinel reconfiguring a node closes its clients
  * (`CLIENT KILL`), so without the notice a connection finds the new master too, at its next retry
