@@ -29,7 +29,7 @@ import { fanOut } from './fan-out.js';
 import { Heartbeats } from './heartbeats.js';
 import { Mailbox } from './mailbox.js';
 import { OutboxSender } from './outbox-sender.js';
-import { snapshotPublications } from './snapshots.js';
+import { dueSnapshots, snapshotTexts } from './snapshots.js';
 import { notJoined, TableError } from './table-error.js';
 import type { ConnectionReply, TableCommand, TableOutcome } from './table-command.js';
 import type { TournamentOrder, TournamentOrderResult } from '../tournament/contracts.js';
@@ -563,13 +563,14 @@ export class TableActor {
     // Chat changes nobody's view: a batch of chat alone ends with no snapshot (one that another
     // change made due still goes out). The check stops at the first event of any other batch.
     if (events.length > 0 && events.every((e) => e.message.type === 'chat_message')) touched.clear();
-    const snapshots = snapshotPublications(live, recipients, touched, forceSnapshot, now);
+    const due = dueSnapshots(live, recipients, touched, forceSnapshot, now);
     const out = replies(live.tableSeq, events);
     // A relayed shuffle went out once, live; the checkpoint and the resync buffer keep its digest.
     const kept = events.map((e) =>
       e.message.type === 'blind_step' ? { ...e, message: bufferedBlindStep(e.message) } : e,
     );
-    await this.checkpointCarrying(kept, carried);
+    // The snapshots' texts are not in the checkpoint: they are built while it travels to Redis and back.
+    const snapshots = await this.checkpointCarrying(kept, carried, () => snapshotTexts(due));
     this.remember(kept, now);
     const publications = [...fanned.publications, ...snapshots];
     // Nothing happened for a while: each recipient learns the last table_seq its stream carried.
@@ -612,9 +613,13 @@ export class TableActor {
    * an accepted command must survive this worker. Emissions owed from before any command are in no
    * checkpoint: if this one fails they wait for the next command again, or they would be lost.
    */
-  private async checkpointCarrying(events: readonly BufferedEvent[], carried: Emission[]): Promise<void> {
+  private async checkpointCarrying<T>(
+    events: readonly BufferedEvent[],
+    carried: Emission[],
+    meanwhile: () => T,
+  ): Promise<T> {
     try {
-      await this.checkpoint(events);
+      return await this.checkpoint(events, meanwhile);
     } catch (err) {
       this.pendingEmissions = carried;
       throw err;
@@ -648,17 +653,29 @@ export class TableActor {
   /**
    * Saves the state. When that fails the command is undone, in memory too: the table goes back to
    * its last checkpoint, so nothing that was not checkpointed is ever published or acknowledged.
+   * `meanwhile` runs once the save is sent, before its answer is awaited (work the checkpoint does
+   * not hold, done while Redis works); what it returns is returned once the save stands.
    */
-  private async checkpoint(events: readonly BufferedEvent[]): Promise<void> {
+  private async checkpoint(events: readonly BufferedEvent[]): Promise<void>;
+  private async checkpoint<T>(events: readonly BufferedEvent[], meanwhile: () => T): Promise<T>;
+  private async checkpoint<T>(events: readonly BufferedEvent[], meanwhile?: () => T): Promise<T | undefined> {
     // Serialized now: the live objects (the hand's log, the turn) keep changing after this point.
     const state = JSON.stringify(this.live.toJSON());
     // The audit's view of the stacks, beside the state (docs/dev/money-flows.md §7).
     const money = JSON.stringify(this.live.liveMoney());
+    const saving = this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, {
+      moneyJson: money,
+      mark: this.live.checkpointMark(),
+    });
+    // Should `meanwhile` throw, the save is still settled first (and undone if it failed).
+    let result: { value: T | undefined } | { error: unknown };
     try {
-      await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, {
-        moneyJson: money,
-        mark: this.live.checkpointMark(),
-      });
+      result = { value: meanwhile?.() };
+    } catch (error) {
+      result = { error };
+    }
+    try {
+      await saving;
     } catch (err) {
       // The store may hold what this save wrote (its reply lost, its replicas late): the next save
       // supersedes it (CheckpointStore.save).
@@ -666,6 +683,8 @@ export class TableActor {
       throw err;
     }
     this.saved = state;
+    if ('error' in result) throw result.error;
+    return result.value;
   }
 
   /** Back to the last checkpoint, in memory too. */
