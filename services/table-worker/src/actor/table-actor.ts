@@ -569,8 +569,16 @@ export class TableActor {
     const kept = events.map((e) =>
       e.message.type === 'blind_step' ? { ...e, message: bufferedBlindStep(e.message) } : e,
     );
-    // The snapshots' texts are not in the checkpoint: they are built while it travels to Redis and back.
-    const snapshots = await this.checkpointCarrying(kept, carried, () => snapshotTexts(due));
+    // The Redis store writes the save's command before its first await, so it is on its way when this
+    // returns. The snapshots' texts are not in the checkpoint: they are built while it travels to Redis
+    // and back, and nothing is published until it stands.
+    const saving = this.checkpointCarrying(kept, carried);
+    let snapshots: Publication[];
+    try {
+      snapshots = snapshotTexts(due);
+    } finally {
+      await saving;
+    }
     this.remember(kept, now);
     const publications = [...fanned.publications, ...snapshots];
     // Nothing happened for a while: each recipient learns the last table_seq its stream carried.
@@ -613,13 +621,9 @@ export class TableActor {
    * an accepted command must survive this worker. Emissions owed from before any command are in no
    * checkpoint: if this one fails they wait for the next command again, or they would be lost.
    */
-  private async checkpointCarrying<T>(
-    events: readonly BufferedEvent[],
-    carried: Emission[],
-    meanwhile: () => T,
-  ): Promise<T> {
+  private async checkpointCarrying(events: readonly BufferedEvent[], carried: Emission[]): Promise<void> {
     try {
-      return await this.checkpoint(events, meanwhile);
+      await this.checkpoint(events);
     } catch (err) {
       this.pendingEmissions = carried;
       throw err;
@@ -653,29 +657,17 @@ export class TableActor {
   /**
    * Saves the state. When that fails the command is undone, in memory too: the table goes back to
    * its last checkpoint, so nothing that was not checkpointed is ever published or acknowledged.
-   * `meanwhile` runs once the save is sent, before its answer is awaited (work the checkpoint does
-   * not hold, done while Redis works); what it returns is returned once the save stands.
    */
-  private async checkpoint(events: readonly BufferedEvent[]): Promise<void>;
-  private async checkpoint<T>(events: readonly BufferedEvent[], meanwhile: () => T): Promise<T>;
-  private async checkpoint<T>(events: readonly BufferedEvent[], meanwhile?: () => T): Promise<T | undefined> {
+  private async checkpoint(events: readonly BufferedEvent[]): Promise<void> {
     // Serialized now: the live objects (the hand's log, the turn) keep changing after this point.
     const state = JSON.stringify(this.live.toJSON());
     // The audit's view of the stacks, beside the state (docs/dev/money-flows.md §7).
     const money = JSON.stringify(this.live.liveMoney());
-    const saving = this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, {
-      moneyJson: money,
-      mark: this.live.checkpointMark(),
-    });
-    // Should `meanwhile` throw, the save is still settled first (and undone if it failed).
-    let result: { value: T | undefined } | { error: unknown };
     try {
-      result = { value: meanwhile?.() };
-    } catch (error) {
-      result = { error };
-    }
-    try {
-      await saving;
+      await this.deps.checkpoints.save(this.live.tableId, this.live.tableSeq, state, events, {
+        moneyJson: money,
+        mark: this.live.checkpointMark(),
+      });
     } catch (err) {
       // The store may hold what this save wrote (its reply lost, its replicas late): the next save
       // supersedes it (CheckpointStore.save).
@@ -683,8 +675,6 @@ export class TableActor {
       throw err;
     }
     this.saved = state;
-    if ('error' in result) throw result.error;
-    return result.value;
   }
 
   /** Back to the last checkpoint, in memory too. */
