@@ -1,7 +1,7 @@
 // The pure parts of `npm run bench` (scripts/bench/): percentiles and goals, sizes from the
 // environment, /proc and Prometheus parsing, and the cpuprofile summariser. No timing is asserted.
 import { describe, expect, it } from 'vitest';
-import { BenchConfigError, envInt, goalFields, metricSum, percentile } from '../scripts/bench/measure.js';
+import { BenchConfigError, envInt, envPairs, goalFields, metricSum, percentile } from '../scripts/bench/measure.js';
 import { parseProcStat, parseVmRss } from '../scripts/bench/proc-cpu.js';
 import { originOf, summarizeProfile, type CpuProfile } from '../scripts/bench/profile-top.js';
 
@@ -44,6 +44,27 @@ describe('envInt', () => {
     expect(() => envInt('N', 4, 1, { N: '0' })).toThrow(BenchConfigError);
     expect(() => envInt('N', 4, 1, { N: '2.5' })).toThrow(/N must be an integer >= 1/);
     expect(() => envInt('N', 4, 1, { N: 'lots' })).toThrow(BenchConfigError);
+  });
+});
+
+describe('envPairs', () => {
+  it('reads NAME=value pairs split by spaces, a value with = in it whole, and none when unset', () => {
+    expect(envPairs('E', {})).toEqual({});
+    expect(envPairs('E', { E: '  ' })).toEqual({});
+    expect(envPairs('E', { E: ' PERSISTER_BATCH_WAIT_MS=250  LOG_LEVEL=warn ' })).toEqual({
+      PERSISTER_BATCH_WAIT_MS: '250',
+      LOG_LEVEL: 'warn',
+    });
+    expect(envPairs('E', { E: 'OTEL_RESOURCE_ATTRIBUTES=a=1,b=2 EMPTY=' })).toEqual({
+      OTEL_RESOURCE_ATTRIBUTES: 'a=1,b=2',
+      EMPTY: '',
+    });
+  });
+
+  it('refuses a pair without a name, or with a name that is not an environment name', () => {
+    expect(() => envPairs('E', { E: 'LOG_LEVEL' })).toThrow(BenchConfigError);
+    expect(() => envPairs('E', { E: '=1' })).toThrow(/E: "=1" is not NAME=value/);
+    expect(() => envPairs('E', { E: 'log-level=1' })).toThrow(BenchConfigError);
   });
 });
 

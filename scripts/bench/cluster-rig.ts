@@ -13,6 +13,7 @@ import { RawSocket, type ServerMsg } from '../../test/harness/raw-socket.js';
 import { sessionCookie } from '../../test/harness/session.js';
 import { pause } from '../../test/harness/wait.js';
 import { onCleanup } from './cleanup.js';
+import { envPairs } from './measure.js';
 
 // ---- the cluster -----------------------------------------------------------------------------
 
@@ -80,6 +81,7 @@ export async function withCluster<T>(options: BenchClusterOptions, fn: (cluster:
       GATEWAY_SESSION_CHECK_MS: '15000',
       ...(prof !== undefined ? profileEnv(prof) : {}),
       ...rest.env,
+      ...envPairs('FELT_BENCH_SERVICE_ENV'),
     },
   });
   // On the cleanup list from the start: interrupted while starting, it is stopped once it is up

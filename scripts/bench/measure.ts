@@ -50,6 +50,28 @@ export function envInt(
   return n;
 }
 
+/**
+ * `NAME=value` pairs, separated by spaces, from the environment variable `name`; none when unset.
+ * FELT_BENCH_SERVICE_ENV is one: what every service of a bench's cluster gets over the bench's own
+ * settings (`FELT_BENCH_SERVICE_ENV='PERSISTER_BATCH_WAIT_MS=250' npm run bench worker`), since the
+ * services get no other variable of the bench's environment.
+ */
+export function envPairs(
+  name: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  for (const pair of (env[name] ?? '').split(/\s+/).filter(Boolean)) {
+    const eq = pair.indexOf('=');
+    const key = eq > 0 ? pair.slice(0, eq) : '';
+    if (!/^[A-Z_][A-Z0-9_]*$/.test(key)) {
+      throw new BenchConfigError(`${name}: "${pair}" is not NAME=value (a NAME of capitals, digits and _)`);
+    }
+    pairs[key] = pair.slice(eq + 1);
+  }
+  return pairs;
+}
+
 /** The sum of every sample of `name` whose labels include `labels`, in a Prometheus text page. */
 export function metricSum(text: string, name: string, labels: Readonly<Record<string, string>> = {}): number {
   let sum = 0;
