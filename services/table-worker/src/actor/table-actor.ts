@@ -85,6 +85,16 @@ export interface TableLimits {
 
 const DEFAULT_TABLE_LIMITS: TableLimits = { mailboxMax: 256, mailboxPerUser: 16, maxSpectators: 200 };
 
+/** A client command (a frame from an attached connection). */
+type ClientCommand = Extract<TableCommand, { kind: 'client' }>;
+
+/** A client seed in a group (TableActor.submit), and how its sender is answered. */
+interface SeedWaiter {
+  readonly command: ClientCommand;
+  readonly resolve: (outcome: TableOutcome) => void;
+  readonly reject: (err: unknown) => void;
+}
+
 /** A command that comes from a client connection: only these are refused when the table is busy. */
 type FromClient = Extract<TableCommand, { kind: 'attach' | 'client' | 'resync' }>;
 const CLIENT_KINDS: ReadonlySet<TableCommand['kind']> = new Set<FromClient['kind']>(['attach', 'client', 'resync']);
@@ -144,6 +154,11 @@ export class TableActor {
    */
   private readonly othersAnswers = new Map<string, CommandResult>();
   private readonly limits: TableLimits;
+  /**
+   * Client seeds that will be applied together, by one task in the mailbox that has not started yet
+   * (`seedInGroup`); null when there is no such task.
+   */
+  private seedGroup: SeedWaiter[] | null = null;
 
   private constructor(
     private live: LiveTable,
@@ -260,7 +275,9 @@ export class TableActor {
     // beyond the bounds is, before it takes memory or time from everyone else at the table.
     if (!fromClient(command)) return this.mailbox.post(() => this.handle(command));
     const limits = this.limits;
-    if (this.mailbox.depth >= limits.mailboxMax) {
+    // A seed group is one task in the mailbox that holds every seed in it.
+    const queued = this.mailbox.depth + (this.seedGroup !== null ? this.seedGroup.length - 1 : 0);
+    if (queued >= limits.mailboxMax) {
       return Promise.reject(
         new TableError(ErrorCode.BUSY, 'the table is busy; nothing was applied, retry shortly', this.tableId),
       );
@@ -277,13 +294,17 @@ export class TableActor {
       );
     }
     this.waitingByUser.set(userId, waiting + 1);
-    return this.mailbox
-      .post(() => this.handle(command))
-      .finally(() => {
-        const left = (this.waitingByUser.get(userId) ?? 1) - 1;
-        if (left > 0) this.waitingByUser.set(userId, left);
-        else this.waitingByUser.delete(userId);
-      });
+    // A seed joins the others' when its sender has nothing else waiting here, so that no command of
+    // one user ever overtakes another of theirs.
+    const run =
+      command.kind === 'client' && command.frame.type === 'client_seed' && waiting === 0
+        ? this.seedInGroup(command)
+        : this.mailbox.post(() => this.handle(command));
+    return run.finally(() => {
+      const left = (this.waitingByUser.get(userId) ?? 1) - 1;
+      if (left > 0) this.waitingByUser.set(userId, left);
+      else this.waitingByUser.delete(userId);
+    });
   }
 
   /** Finishes queued commands, then refuses more. */
@@ -437,22 +458,12 @@ export class TableActor {
     return buildSnapshot(this.live, viewer, now, tableSeq, prev);
   }
 
-  private async client(command: Extract<TableCommand, { kind: 'client' }>, now: number): Promise<TableOutcome> {
+  private async client(command: ClientCommand, now: number): Promise<TableOutcome> {
     const live = this.live;
-    const { frame, userId, connectionId } = command;
-    const conn = live.connection(connectionId);
-    if (!conn || conn.userId !== userId) throw notJoined(live.tableId);
-    const commandId = frame.command_id;
-    // A command about a hand is remembered while that hand or the next is on (CommandHistory).
-    const aboutHand = HAND_COMMANDS.has(frame.type);
-    if (commandId !== undefined) {
-      // Most commands are new: the in-memory answers are looked at only when some are kept.
-      const earlier =
-        live.history.lookup(userId, commandId) ??
-        (this.othersAnswers.size > 0 ? this.othersAnswers.get(answerKey(userId, commandId)) : undefined);
-      // The same command again: the same answer, and nothing applied a second time.
-      if (earlier) return { tableSeq: live.tableSeq, replies: [], result: earlier };
-    }
+    const { frame, userId } = command;
+    const earlier = this.earlierAnswer(command);
+    // The same command again: the same answer, and nothing applied a second time.
+    if (earlier) return { tableSeq: live.tableSeq, replies: [], result: earlier };
     try {
       if (frame.type === 'blind_shuffle') {
         // The proof is checked before the table takes the shuffle (about a second of CPU, off the event
@@ -466,31 +477,171 @@ export class TableActor {
       if (!(err instanceof TableError)) throw err;
       // A refusal changes nothing, but is remembered so a retry gets the same answer.
       live.drain();
-      const result: CommandResult = {
-        ok: false,
-        code: err.code,
-        message: err.message,
-        ...err.details,
-      };
-      // Only a member's refusal is remembered (and checkpointed): anyone else's would let a spectator
-      // grow every checkpoint of the table with command ids, one write per frame.
-      if (commandId !== undefined && live.member(userId) !== undefined) {
-        live.history.record(userId, commandId, result, aboutHand ? live.handNo : undefined);
-        await this.checkpoint([]);
-      }
+      const { result, recorded } = this.refusal(command, err);
+      if (recorded) await this.checkpoint([]);
       return { tableSeq: live.tableSeq, replies: [], result };
     }
     const member = live.member(userId) !== undefined;
     const outcome = await this.commit(now, (seq) => {
-      // Recorded before the checkpoint, so that a retry after a failover gets this answer too.
-      if (commandId !== undefined && member)
-        live.history.record(userId, commandId, { ok: true, atTableSeq: seq }, aboutHand ? live.handNo : undefined);
+      this.recordAccepted(command, member, seq);
       return [];
     });
-    const result: CommandResult = { ok: true, atTableSeq: outcome.tableSeq };
+    return { ...outcome, result: this.accepted(command, member, outcome.tableSeq) };
+  }
+
+  /**
+   * A client seed's way in. Every seat's client sends its seed as soon as it sees `seed_commit`, so
+   * the seeds of a hand arrive together: those that come while the table is busy wait in one group,
+   * applied one after another by one task in the mailbox and committed once (one checkpoint, one
+   * snapshot per recipient for all of them) rather than one commit each (docs/architecture.md, "The
+   * seventh round"). Each seed gets the answer it would have had alone.
+   */
+  private seedInGroup(command: ClientCommand): Promise<TableOutcome> {
+    if (this.mailbox.isClosed) return this.mailbox.post(() => this.handle(command));
+    return new Promise<TableOutcome>((resolve, reject) => {
+      const waiter: SeedWaiter = { command, resolve, reject };
+      if (this.seedGroup !== null) {
+        this.seedGroup.push(waiter);
+        return;
+      }
+      const group = [waiter];
+      this.seedGroup = group;
+      this.mailbox
+        .post(() => {
+          // The group is closed once its task starts: a seed that comes later starts the next one.
+          if (this.seedGroup === group) this.seedGroup = null;
+          return this.seeds(group);
+        })
+        .catch((err: unknown) => {
+          if (this.seedGroup === group) this.seedGroup = null;
+          for (const w of group) w.reject(err);
+        });
+    });
+  }
+
+  /**
+   * Applies a group of client seeds in the order they came and commits them once. A repeat gets its
+   * first answer and a refusal its own (remembered in the commit, or in a checkpoint of its own when
+   * no seed of the group was taken); nobody is answered before the commit stands. When the commit
+   * fails every seed of the group fails with it, undone as a failed command is.
+   */
+  private async seeds(group: readonly SeedWaiter[]): Promise<void> {
+    const live = this.live;
+    const now = this.deps.clock.now();
+    const answers: (TableOutcome | { readonly error: unknown })[] = [];
+    const taken: { readonly command: ClientCommand; readonly index: number; readonly member: boolean }[] = [];
+    let recorded = false;
+    try {
+      try {
+        group.forEach(({ command }, index) => {
+          let earlier: CommandResult | undefined;
+          try {
+            earlier = this.earlierAnswer(command);
+          } catch (err) {
+            answers[index] = { error: err };
+            return;
+          }
+          if (earlier) {
+            answers[index] = { tableSeq: live.tableSeq, replies: [], result: earlier };
+            return;
+          }
+          const before = live.pendingEvents;
+          try {
+            live.command(command.userId, command.frame, now);
+          } catch (err) {
+            // A refusal changes nothing: had this one emitted anything, the seeds taken before it
+            // could not be told apart from it, and the whole group is undone.
+            if (!(err instanceof TableError) || live.pendingEvents !== before) throw err;
+            const refusal = this.refusal(command, err);
+            recorded ||= refusal.recorded;
+            answers[index] = { tableSeq: live.tableSeq, replies: [], result: refusal.result };
+            return;
+          }
+          taken.push({ command, index, member: live.member(command.userId) !== undefined });
+        });
+      } catch (err) {
+        // Seeds taken before it are in memory only: back to the last checkpoint.
+        this.rollback();
+        throw err;
+      }
+      if (taken.length > 0) {
+        const outcome = await this.commit(now, (seq) => {
+          for (const t of taken) this.recordAccepted(t.command, t.member, seq);
+          return [];
+        });
+        for (const t of taken) {
+          answers[t.index] = { ...outcome, result: this.accepted(t.command, t.member, outcome.tableSeq) };
+        }
+      } else if (recorded) {
+        await this.checkpoint([]);
+      }
+    } catch (err) {
+      for (const w of group) w.reject(err);
+      return;
+    } finally {
+      this.arm();
+    }
+    group.forEach((w, i) => {
+      const answer = answers[i]!;
+      if ('error' in answer) w.reject(answer.error);
+      else w.resolve(answer);
+    });
+  }
+
+  /**
+   * The connection's check (it must be attached, as the sender) and, for a command id the table has
+   * answered already, that first answer; undefined for a new command.
+   */
+  private earlierAnswer(command: ClientCommand): CommandResult | undefined {
+    const live = this.live;
+    const { frame, userId, connectionId } = command;
+    const conn = live.connection(connectionId);
+    if (!conn || conn.userId !== userId) throw notJoined(live.tableId);
+    const commandId = frame.command_id;
+    if (commandId === undefined) return undefined;
+    // Most commands are new: the in-memory answers are looked at only when some are kept.
+    return (
+      live.history.lookup(userId, commandId) ??
+      (this.othersAnswers.size > 0 ? this.othersAnswers.get(answerKey(userId, commandId)) : undefined)
+    );
+  }
+
+  /**
+   * A refusal's answer. Only a member's is remembered (`recorded`: it goes into the next checkpoint,
+   * which must stand before the answer is given): anyone else's would let a spectator grow every
+   * checkpoint of the table with command ids, one write per frame.
+   */
+  private refusal(command: ClientCommand, err: TableError): { result: CommandResult; recorded: boolean } {
+    const live = this.live;
+    const { frame, userId } = command;
+    const result: CommandResult = { ok: false, code: err.code, message: err.message, ...err.details };
+    if (frame.command_id === undefined || live.member(userId) === undefined) return { result, recorded: false };
+    // A command about a hand is remembered while that hand or the next is on (CommandHistory).
+    live.history.record(userId, frame.command_id, result, HAND_COMMANDS.has(frame.type) ? live.handNo : undefined);
+    return { result, recorded: true };
+  }
+
+  /** A member's accepted command, recorded before the checkpoint so that a retry after a failover gets this answer too. */
+  private recordAccepted(command: ClientCommand, member: boolean, seq: number): void {
+    const { frame, userId } = command;
+    if (frame.command_id === undefined || !member) return;
+    const live = this.live;
+    live.history.record(
+      userId,
+      frame.command_id,
+      { ok: true, atTableSeq: seq },
+      HAND_COMMANDS.has(frame.type) ? live.handNo : undefined,
+    );
+  }
+
+  /** An accepted command's answer once its commit stands; anyone else's is remembered in memory now. */
+  private accepted(command: ClientCommand, member: boolean, tableSeq: number): CommandResult {
+    const result: CommandResult = { ok: true, atTableSeq: tableSeq };
     // Anyone else's, once the commit stands (it is in no checkpoint to roll back with).
-    if (commandId !== undefined && !member) this.rememberOthers(userId, commandId, result);
-    return { ...outcome, result };
+    if (command.frame.command_id !== undefined && !member) {
+      this.rememberOthers(command.userId, command.frame.command_id, result);
+    }
+    return result;
   }
 
   /** A shuffle proof's verdict: from the thread pool, or here when the pool could not run it. */

@@ -27,6 +27,11 @@ export class EmissionQueue {
     for (const e of emissions) this.queued.push(e);
   }
 
+  /** How many are queued. */
+  get size(): number {
+    return this.queued.length;
+  }
+
   /** Everything queued, in order; the queue is then empty. */
   drain(): Emission[] {
     const out = this.queued;

@@ -222,6 +222,11 @@ export class LiveTable {
     return this.money.liveMoney(this.engine, this.dealer.handNo);
   }
 
+  /** How many events were produced since the last drain. */
+  get pendingEvents(): number {
+    return this.events.size;
+  }
+
   /** The events produced since the last drain, in order. */
   drain(): Emission[] {
     return this.events.drain();
