@@ -104,9 +104,10 @@ for (const userId of users) {
 
 async function play(until: number): Promise<void> {
   while (completed < until) {
-    const next = todo.shift();
-    if (next) {
-      await next();
+    if (todo.length > 0) {
+      // What the players sent meanwhile reaches the table together, as it does through the gateways:
+      // the six seeds of a hand above all, which the table applies and commits as one group.
+      await Promise.all(todo.splice(0).map((send) => send()));
       continue;
     }
     const at = base.time.nextAt();

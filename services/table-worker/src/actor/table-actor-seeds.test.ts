@@ -3,9 +3,9 @@
 // checkpoint stands, a refusal or a repeat in the group answered on its own, a failed checkpoint
 // failing (and undoing) every seed of the group, and no command of one user overtaking another of theirs.
 import { describe, expect, it } from 'vitest';
-import type { ClientSeed, SeedCommit } from '@felt/protocol';
+import type { ClientSeedFrame, SeedCommitMessage } from '@felt/protocol';
 import type { TableActor } from './table-actor.js';
-import { createActor, flush, harness, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
+import { createActor, flush, harness, pass, room, TABLE, uid, type Harness } from '../../test/support/fakes.js';
 import { A, actorState, B, C } from '../../test/support/actor.js';
 import type { TableOutcome } from './table-command.js';
 
@@ -26,16 +26,16 @@ async function threePlayers(h: Harness, limits?: { mailboxMax?: number }): Promi
 }
 
 /** Runs the pause before the first hand: its seed_commit is out, the window open. */
-async function announced(h: Harness): Promise<SeedCommit> {
+async function announced(h: Harness): Promise<SeedCommitMessage> {
   h.time.advance(1_000);
   await flush();
-  const commit = h.publisher.toUser(A).find((m): m is SeedCommit => m.type === 'seed_commit');
+  const commit = h.publisher.toUser(A).find((m): m is SeedCommitMessage => m.type === 'seed_commit');
   if (!commit) throw new Error('no seed_commit');
   return commit;
 }
 
 function seed(actor: TableActor, user: string, handId: string, id: string, fill = id): Promise<TableOutcome> {
-  const frame: ClientSeed = {
+  const frame: ClientSeedFrame = {
     type: 'client_seed',
     table_id: TABLE,
     hand_id: handId,
@@ -64,7 +64,7 @@ describe('client seeds that arrive together', () => {
     ]);
     // One checkpoint for the three (one each before the group).
     expect(h.checkpoints.saves - saves).toBe(1);
-    const at = outcomes[0]!.tableSeq;
+    const at = outcomes[0].tableSeq;
     for (const o of outcomes) expect(o.result).toEqual({ ok: true, atTableSeq: at });
     // Every human seat sent one: the deal did not wait for the window.
     expect(actorState(h, A).phase).toBe('betting');
@@ -84,7 +84,10 @@ describe('client seeds that arrive together', () => {
     const h = harness();
     const actor = await threePlayers(h);
     const commit = await announced(h);
-    const first = await seed(actor, A, commit.hand_id, 'a1');
+    // Alone, the first seed waits for the others' for at most the gather time.
+    const firstSent = seed(actor, A, commit.hand_id, 'a1');
+    await pass(h, 100);
+    const first = await firstSent;
     expect(first.result).toMatchObject({ ok: true });
     const saves = h.checkpoints.saves;
     const [repeat, stale, taken] = await Promise.all([
@@ -137,10 +140,10 @@ describe('client seeds that arrive together', () => {
     const commit = await announced(h);
     const seq = actor.tableSeq;
     h.checkpoints.failAfterWrite = true;
-    const failed = await Promise.allSettled([
-      seed(actor, A, commit.hand_id, 'sa'),
-      seed(actor, B, commit.hand_id, 'sb'),
-    ]);
+    const sent = Promise.allSettled([seed(actor, A, commit.hand_id, 'sa'), seed(actor, B, commit.hand_id, 'sb')]);
+    // C owes a seed too: the two wait for it for the gather time, then go.
+    await pass(h, 100);
+    const failed = await sent;
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(actor.tableSeq).toBe(seq);
     expect(seedsHeld(actor)).toEqual([]);
@@ -164,11 +167,16 @@ describe('client seeds that arrive together', () => {
       seed(actor, C, commit.hand_id, 'sc'),
     ];
     // Someone with no connection at the table, last: in B's and C's group, and refused there alone.
-    const frame: ClientSeed = { type: 'client_seed', table_id: TABLE, hand_id: commit.hand_id, seed: 'ab'.repeat(32) };
+    const frame: ClientSeedFrame = {
+      type: 'client_seed',
+      table_id: TABLE,
+      hand_id: commit.hand_id,
+      seed: 'ab'.repeat(32),
+    };
     const stranger = actor.submit({ kind: 'client', connectionId: 'c-nobody', userId: uid(9), frame });
     const [, a, b, c] = await Promise.all([chat, ...seeds]);
     await expect(stranger).rejects.toMatchObject({ code: 'not_joined' });
-    for (const o of [a, b, c]) expect(o.result).toMatchObject({ ok: true });
+    for (const o of [a, b, c]) expect(o!.result).toMatchObject({ ok: true });
     // The checkpoints in the order they were saved (states and event batches alternate): A had a
     // command waiting, so A's seed went in after it, alone; B's and C's (and the stranger's) together.
     const saved = h.checkpoints.written
@@ -186,13 +194,57 @@ describe('client seeds that arrive together', () => {
     const h = harness();
     const actor = await threePlayers(h, { mailboxMax: 2 });
     const commit = await announced(h);
-    const results = await Promise.allSettled([
+    const sent = Promise.allSettled([
       seed(actor, A, commit.hand_id, 'sa'),
       seed(actor, B, commit.hand_id, 'sb'),
       seed(actor, C, commit.hand_id, 'sc'),
     ]);
-    expect(results[0]!.status).toBe('fulfilled');
-    expect(results[1]!.status).toBe('fulfilled');
+    await pass(h, 100);
+    const results = await sent;
+    expect(results[0].status).toBe('fulfilled');
+    expect(results[1].status).toBe('fulfilled');
     expect(results[2]).toMatchObject({ status: 'rejected', reason: { code: 'busy' } });
+  });
+  it('wait for the seeds still owed at most 50 ms, and go at once when another command comes', async () => {
+    const h = harness();
+    const actor = await threePlayers(h);
+    const commit = await announced(h);
+    let answered = false;
+    const lone = seed(actor, A, commit.hand_id, 'sa').then((o) => {
+      answered = true;
+      return o;
+    });
+    await pass(h, 49, 7);
+    expect(answered).toBe(false);
+    await pass(h, 1, 1);
+    expect((await lone).result).toMatchObject({ ok: true });
+    // B's seed gathers; C's chat comes after it, so the group is sent at once, ahead of the chat.
+    const written = h.checkpoints.written.length;
+    const bSeed = seed(actor, B, commit.hand_id, 'sb');
+    const chat = actor.submit({
+      kind: 'client',
+      connectionId: conn(C),
+      userId: C,
+      frame: { type: 'chat', table_id: TABLE, text: 'gl', command_id: 'cc' },
+    });
+    const [b] = await Promise.all([bSeed, chat]);
+    expect(b.result).toMatchObject({ ok: true });
+    const saved = h.checkpoints.written
+      .slice(written)
+      .filter((_, i) => i % 2 === 0)
+      .map((state) => Object.keys((JSON.parse(state) as { commands: Record<string, unknown> }).commands).length);
+    // First B's seed (A's and B's answers kept), then C's chat (C's too).
+    expect(saved).toEqual([2, 3]);
+  });
+
+  it('never wait past the seed window: a seed sent just before it closes is taken', async () => {
+    const h = harness();
+    const actor = await threePlayers(h);
+    const commit = await announced(h);
+    // FAST's window is 1.5 s; 20 ms of it are left.
+    await pass(h, 1_480, 20);
+    const late = seed(actor, A, commit.hand_id, 'sa');
+    await pass(h, 19, 19);
+    expect((await late).result).toMatchObject({ ok: true });
   });
 });

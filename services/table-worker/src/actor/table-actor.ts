@@ -95,6 +95,22 @@ interface SeedWaiter {
   readonly reject: (err: unknown) => void;
 }
 
+/** Client seeds to be applied together: gathering (its task not in the mailbox yet), then waiting there. */
+interface SeedGroup {
+  readonly waiters: SeedWaiter[];
+  /** Its task is in the mailbox. */
+  queued: boolean;
+  /** Ends the wait for more seeds (the gather timer) while it runs. */
+  cancelGather: (() => void) | undefined;
+}
+
+/**
+ * How long the first seed of a hand waits for the others before its group goes to the mailbox. The
+ * deal waits for every seed anyway (or for the window to close), so an early seed's answer comes at
+ * most this much later and the hand no later at all: the last seed owed sends the group at once.
+ */
+const SEED_GATHER_MS = 50;
+
 /** A command that comes from a client connection: only these are refused when the table is busy. */
 type FromClient = Extract<TableCommand, { kind: 'attach' | 'client' | 'resync' }>;
 const CLIENT_KINDS: ReadonlySet<TableCommand['kind']> = new Set<FromClient['kind']>(['attach', 'client', 'resync']);
@@ -154,11 +170,8 @@ export class TableActor {
    */
   private readonly othersAnswers = new Map<string, CommandResult>();
   private readonly limits: TableLimits;
-  /**
-   * Client seeds that will be applied together, by one task in the mailbox that has not started yet
-   * (`seedInGroup`); null when there is no such task.
-   */
-  private seedGroup: SeedWaiter[] | null = null;
+  /** Client seeds that will be applied together, whose task has not started yet (`seedInGroup`). */
+  private seedGroup: SeedGroup | null = null;
 
   private constructor(
     private live: LiveTable,
@@ -273,10 +286,11 @@ export class TableActor {
   submit(command: TableCommand): Promise<TableOutcome> {
     // The table's own work (ticks, room events, detaches) is never refused; a client's command
     // beyond the bounds is, before it takes memory or time from everyone else at the table.
-    if (!fromClient(command)) return this.mailbox.post(() => this.handle(command));
+    if (!fromClient(command)) return this.post(command);
     const limits = this.limits;
-    // A seed group is one task in the mailbox that holds every seed in it.
-    const queued = this.mailbox.depth + (this.seedGroup !== null ? this.seedGroup.length - 1 : 0);
+    // A seed group holds every seed in it, and takes one place in the mailbox once it is there.
+    const group = this.seedGroup;
+    const queued = this.mailbox.depth + (group !== null ? group.waiters.length - (group.queued ? 1 : 0) : 0);
     if (queued >= limits.mailboxMax) {
       return Promise.reject(
         new TableError(ErrorCode.BUSY, 'the table is busy; nothing was applied, retry shortly', this.tableId),
@@ -299,7 +313,7 @@ export class TableActor {
     const run =
       command.kind === 'client' && command.frame.type === 'client_seed' && waiting === 0
         ? this.seedInGroup(command)
-        : this.mailbox.post(() => this.handle(command));
+        : this.post(command);
     return run.finally(() => {
       const left = (this.waitingByUser.get(userId) ?? 1) - 1;
       if (left > 0) this.waitingByUser.set(userId, left);
@@ -312,6 +326,7 @@ export class TableActor {
     this.stopped = true;
     this.cancelTimer?.();
     this.cancelTimer = undefined;
+    if (this.seedGroup !== null) this.enqueueSeeds(this.seedGroup);
     await this.mailbox.close();
     await this.publishing;
   }
@@ -489,34 +504,67 @@ export class TableActor {
     return { ...outcome, result: this.accepted(command, member, outcome.tableSeq) };
   }
 
+  /** Any command but a grouped seed: behind the seeds gathering, which came first. */
+  private post(command: TableCommand): Promise<TableOutcome> {
+    if (this.seedGroup !== null) this.enqueueSeeds(this.seedGroup);
+    return this.mailbox.post(() => this.handle(command));
+  }
+
   /**
    * A client seed's way in. Every seat's client sends its seed as soon as it sees `seed_commit`, so
-   * the seeds of a hand arrive together: those that come while the table is busy wait in one group,
-   * applied one after another by one task in the mailbox and committed once (one checkpoint, one
-   * snapshot per recipient for all of them) rather than one commit each (docs/architecture.md, "The
-   * seventh round"). Each seed gets the answer it would have had alone.
+   * the seeds of a hand arrive together: they wait in one group, applied one after another by one
+   * task in the mailbox and committed once (one checkpoint, one snapshot per recipient for all of
+   * them) rather than one commit each (docs/architecture.md, "The seventh round"). The first seed of
+   * a group waits up to SEED_GATHER_MS for the others (never past the window), and the group goes
+   * to the mailbox at once when it holds as many seeds as seats still owe one, or when any other
+   * command comes. Each seed gets the answer it would have had alone.
    */
   private seedInGroup(command: ClientCommand): Promise<TableOutcome> {
     if (this.mailbox.isClosed) return this.mailbox.post(() => this.handle(command));
     return new Promise<TableOutcome>((resolve, reject) => {
       const waiter: SeedWaiter = { command, resolve, reject };
-      if (this.seedGroup !== null) {
-        this.seedGroup.push(waiter);
+      const owed = this.seedsOwed();
+      const group = this.seedGroup;
+      if (group !== null) {
+        group.waiters.push(waiter);
+        if (group.waiters.length >= owed) this.enqueueSeeds(group);
         return;
       }
-      const group = [waiter];
-      this.seedGroup = group;
-      this.mailbox
-        .post(() => {
-          // The group is closed once its task starts: a seed that comes later starts the next one.
-          if (this.seedGroup === group) this.seedGroup = null;
-          return this.seeds(group);
-        })
-        .catch((err: unknown) => {
-          if (this.seedGroup === group) this.seedGroup = null;
-          for (const w of group) w.reject(err);
-        });
+      const created: SeedGroup = { waiters: [waiter], queued: false, cancelGather: undefined };
+      this.seedGroup = created;
+      const now = this.deps.clock.now();
+      const until = Math.min(now + SEED_GATHER_MS, (this.live.pending?.windowClosesAt ?? now) - 1);
+      if (owed > 1 && until > now) {
+        created.cancelGather = this.deps.scheduler.schedule(until, () => this.enqueueSeeds(created));
+      } else {
+        this.enqueueSeeds(created);
+      }
     });
+  }
+
+  /** Seats dealt into the hand being announced that have not sent their seed yet (0 when none is). */
+  private seedsOwed(): number {
+    const p = this.live.pending;
+    if (p === null) return 0;
+    return p.humanSeats.filter((seat) => !p.clientSeeds.some((c) => c.seat === seat)).length;
+  }
+
+  /** A group's task goes to the mailbox (once); the group takes seeds until the task starts. */
+  private enqueueSeeds(group: SeedGroup): void {
+    if (group.queued) return;
+    group.queued = true;
+    group.cancelGather?.();
+    group.cancelGather = undefined;
+    this.mailbox
+      .post(() => {
+        // The group is closed once its task starts: a seed that comes later starts the next one.
+        if (this.seedGroup === group) this.seedGroup = null;
+        return this.seeds(group.waiters);
+      })
+      .catch((err: unknown) => {
+        if (this.seedGroup === group) this.seedGroup = null;
+        for (const w of group.waiters) w.reject(err);
+      });
   }
 
   /**

@@ -41,7 +41,10 @@ describe('client seeds (docs/fairness.md, the derivation, step 4)', () => {
         userId: u,
         frame: { type: 'client_seed', table_id: TABLE, hand_id: commit.hand_id, seed: s.repeat(64), command_id: id },
       });
-    expect((await seed(A, 'a', 's1')).result).toMatchObject({ ok: true });
+    const first = seed(A, 'a', 's1');
+    // Alone, the first seed waits for Bob's for at most 50 ms (TableActor.seedInGroup).
+    await pass(h, 50);
+    expect((await first).result).toMatchObject({ ok: true });
     expect((await seed(A, 'c', 's2')).result).toMatchObject({ ok: false, code: 'seed_refused' });
     // Not dealt yet: Bob has not sent his.
     expect(h.publisher.toUser(A).some((m) => m.type === 'hole_cards_dealt')).toBe(false);
