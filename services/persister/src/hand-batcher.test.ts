@@ -9,33 +9,31 @@ function written(job: unknown): HandWriteOutcome {
   };
 }
 
+/** A batcher whose writes all succeed, and the batches it wrote. */
+function recording(maxSize: number, waitMs: number): { batcher: HandBatcher; batches: unknown[][] } {
+  const batches: unknown[][] = [];
+  const batcher = new HandBatcher({
+    maxSize,
+    waitMs,
+    write: (jobs) => {
+      batches.push([...jobs]);
+      return Promise.resolve(jobs.map(written));
+    },
+  });
+  return { batcher, batches };
+}
+
 describe('HandBatcher', () => {
   it('writes a batch at once when it is full, without waiting out waitMs', async () => {
-    const batches: unknown[][] = [];
-    const batcher = new HandBatcher({
-      maxSize: 3,
-      // Longer than the test's timeout: a batch written only by the timer would fail it.
-      waitMs: 600_000,
-      write: (jobs) => {
-        batches.push([...jobs]);
-        return Promise.resolve(jobs.map(written));
-      },
-    });
+    // A wait longer than the test's timeout: a batch written only by the timer would fail it.
+    const { batcher, batches } = recording(3, 600_000);
     const writes = ['a', 'b', 'c'].map((j) => batcher.submit(j));
     expect(batches).toEqual([['a', 'b', 'c']]);
     expect((await Promise.all(writes)).map((w) => w.handId)).toEqual(['a', 'b', 'c']);
   });
 
   it('writes what it holds after waitMs when the batch does not fill', async () => {
-    const batches: unknown[][] = [];
-    const batcher = new HandBatcher({
-      maxSize: 16,
-      waitMs: 10,
-      write: (jobs) => {
-        batches.push([...jobs]);
-        return Promise.resolve(jobs.map(written));
-      },
-    });
+    const { batcher, batches } = recording(16, 10);
     const first = [batcher.submit('a'), batcher.submit('b')];
     expect(batches).toEqual([]);
     await Promise.all(first);
