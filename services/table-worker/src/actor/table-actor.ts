@@ -139,7 +139,9 @@ const OTHERS_ANSWERS_MAX = 512;
  * One live table. Every command goes through the mailbox and follows one order:
  * validate → apply → assign table_seq → build per-recipient messages → checkpoint → publish (sent, not awaited) → reply
  * (→ enqueue completed hands). A command that fails validation changes nothing and consumes no
- * table_seq. Timers post `tick` commands into the same mailbox, so nothing ever interleaves.
+ * table_seq. Timers post `tick` commands into the same mailbox, so nothing ever interleaves. The one
+ * batch of several commands is a hand's client seeds (`seedInGroup`): applied one after another in one
+ * mailbox task, then committed once, each still answered only when that checkpoint stands.
  */
 export class TableActor {
   private readonly mailbox = new Mailbox();
