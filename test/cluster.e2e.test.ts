@@ -214,6 +214,9 @@ describe('cluster walking skeleton', () => {
     expect(wk).toMatch(/felt_worker_live_tables\{service="table-worker"\} [1-9]/);
     expect(wk).toMatch(/felt_worker_commands_total\{type="attach",result="ok",service="table-worker"\} [1-9]/);
     expect(wk).toContain('felt_worker_command_duration_seconds_bucket');
+    // Every table's attach was committed: its checkpoint save is counted (main.ts wires countedCheckpoints).
+    expect(wk).toMatch(/felt_worker_checkpoints_total\{result="saved",service="table-worker"\} [1-9]/);
+    expect(wk).toMatch(/felt_worker_checkpoint_bytes_total\{service="table-worker"\} [1-9]/);
     const ps = await text(cluster.persister!.httpUrl);
     expect(ps).toContain('felt_persister_queue_depth');
     expect(ps).toContain('process_cpu_user_seconds_total');

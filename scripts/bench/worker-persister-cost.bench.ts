@@ -44,6 +44,9 @@ const PERSISTER_GOAL = 10;
 interface Counts {
   readonly completed: number;
   readonly commands: number;
+  /** The tables' checkpoint saves that stood, and their state text in bytes. */
+  readonly checkpoints: number;
+  readonly checkpointBytes: number;
   readonly persisted: number;
   readonly queued: number;
 }
@@ -56,6 +59,8 @@ async function counts(cluster: Cluster): Promise<Counts> {
   return {
     completed: metricSum(worker, 'felt_worker_hands_total', { event: 'completed' }),
     commands: metricSum(worker, 'felt_worker_commands_total', { result: 'ok' }),
+    checkpoints: metricSum(worker, 'felt_worker_checkpoints_total', { result: 'saved' }),
+    checkpointBytes: metricSum(worker, 'felt_worker_checkpoint_bytes_total'),
     persisted: metricSum(persister, 'felt_persister_jobs_total', { kind: 'hand', result: 'written' }),
     queued: metricSum(persister, 'felt_persister_queue_depth', { state: 'waiting' }),
   };
@@ -130,6 +135,7 @@ export async function run(report: BenchReporter): Promise<void> {
       const workerMs = (used.worker! * 1000) / completed;
       const persisterMs = (used.persister! * 1000) / persisted;
       const shape = `${tables}x${players}`;
+      const checkpoints = after.checkpoints - before.checkpoints;
       report.figure('worker-cost', {
         ...goalFields(workerMs / engine.msPerHand, WORKER_GOAL, 'at_most'),
         worker_cpu_ms_per_hand: fixed(workerMs, 2),
@@ -137,6 +143,8 @@ export async function run(report: BenchReporter): Promise<void> {
         hands: completed,
         window_s: fixed(used.wall!, 1),
         worker_cpu_s: fixed(used.worker!, 2),
+        checkpoints_per_hand: fixed(checkpoints / completed, 1),
+        checkpoint_kb: fixed((after.checkpointBytes - before.checkpointBytes) / Math.max(1, checkpoints) / 1024, 1),
         load: shape,
       });
       report.figure('persister-cost', {

@@ -35,6 +35,7 @@ import { TableDirectory } from './actor/table-directory.js';
 import { BullmqHandSink } from './adapters/bullmq-hand-sink.js';
 import { EVENT_BUFFER_SIZE } from './table/event-buffer.js';
 import { DbSeedSource } from './adapters/db-seed-source.js';
+import { countedCheckpoints } from './adapters/counted-checkpoints.js';
 import { RedisCheckpointStore } from './adapters/redis-checkpoint-store.js';
 import { ThreadProofChecker } from './adapters/thread-proof-checker.js';
 import { RedisLeases } from './adapters/redis-lease.js';
@@ -153,7 +154,10 @@ const directory = new TableDirectory({
     ...(env.FELT_BOT_BANKROLL_ROOM_MAX > 0 ? { perRoom: BigInt(env.FELT_BOT_BANKROLL_ROOM_MAX) } : {}),
     ...(env.FELT_BOT_BANKROLL_DAILY_MAX > 0 ? { perDay: BigInt(env.FELT_BOT_BANKROLL_DAILY_MAX) } : {}),
   }),
-  checkpoints: new RedisCheckpointStore(checkpointRedis, prefix, EVENT_BUFFER_SIZE, replicaAcks),
+  checkpoints: countedCheckpoints(
+    new RedisCheckpointStore(checkpointRedis, prefix, EVENT_BUFFER_SIZE, replicaAcks),
+    metrics.checkpoints,
+  ),
   publisher: new RedisEventPublisher(redis, prefix),
   hands: rememberingSentHands(hands, unconfirmed),
   unconfirmed,

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { CheckpointCounters } from './adapters/counted-checkpoints.js';
 
 export interface WorkerMetrics {
   readonly commands: Counter<'type' | 'result'>;
@@ -11,6 +12,8 @@ export interface WorkerMetrics {
   readonly persistOutcomes: Counter<'kind' | 'outcome'>;
   /** Tournament RPCs this worker answered: orders for its tables, reports for its directors. */
   readonly tournamentMessages: Counter<'kind' | 'result'>;
+  /** The tables' checkpoint saves (countedCheckpoints). */
+  readonly checkpoints: CheckpointCounters;
 }
 
 export function createWorkerMetrics(
@@ -82,5 +85,18 @@ export function createWorkerMetrics(
       labelNames: ['kind', 'result'] as const,
       registers: [registry],
     }),
+    checkpoints: {
+      saves: new Counter({
+        name: 'felt_worker_checkpoints_total',
+        help: "Tables' checkpoint saves (one per commit) by result: saved, stale_epoch (refused), failed",
+        labelNames: ['result'] as const,
+        registers: [registry],
+      }),
+      bytes: new Counter({
+        name: 'felt_worker_checkpoint_bytes_total',
+        help: "State text written by the tables' checkpoint saves that stood, in bytes",
+        registers: [registry],
+      }),
+    },
   };
 }
