@@ -305,6 +305,7 @@ describe('k8s/monitoring (a kustomize component, in the example overlay)', () =>
       'FeltPersisterNotConsuming',
       'FeltLeaseLosses',
       'FeltStaleWritesRefused',
+      'FeltCheckpointWritesFailing',
       'FeltNotOwnerRate',
       'FeltSlowReaderCloses',
       'FeltEventLoopLag',
