@@ -12,7 +12,9 @@ import { RedisNamespace } from './conformance/redis-namespace.js';
 const ns = new RedisNamespace('counted-checkpoints');
 afterAll(() => ns.close());
 
-const STATE = JSON.stringify({ format: 'felt-live-table/1', tableSeq: 3, note: 'a state' });
+// A name past ASCII: bytes are counted as Redis stores them (UTF-8), not as JavaScript counts characters.
+const STATE = JSON.stringify({ format: 'felt-live-table/1', tableSeq: 3, note: 'a state', name: 'Zoë' });
+const STATE_BYTES = Buffer.byteLength(STATE);
 
 function setup(redis = ns.redis) {
   const registry = new Registry();
@@ -31,7 +33,8 @@ describe('countedCheckpoints', () => {
     await store.save('t1', 3, STATE, [], { mark: { handId: null, handNo: 0 } });
     await store.save('t1', 4, STATE, []);
     expect(await count('saved')).toBe(2);
-    expect(await bytes()).toBe(2 * STATE.length);
+    expect(await bytes()).toBe(2 * STATE_BYTES);
+    expect(STATE_BYTES).toBe(STATE.length + 1);
     expect(await count('failed')).toBe(0);
     // The store got what was given: the state reads back, and so does the mark.
     const loaded = await store.load('t1');
@@ -40,7 +43,7 @@ describe('countedCheckpoints', () => {
     // Exposed by the worker's registry under the documented names.
     const page = await registry.metrics();
     expect(page).toContain('felt_worker_checkpoints_total{result="saved"} 2');
-    expect(page).toContain(`felt_worker_checkpoint_bytes_total ${2 * STATE.length}`);
+    expect(page).toContain(`felt_worker_checkpoint_bytes_total ${2 * STATE_BYTES}`);
   });
 
   it('counts a save refused for a stale epoch as stale_epoch, and still throws it', async () => {

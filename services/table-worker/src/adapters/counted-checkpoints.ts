@@ -5,7 +5,7 @@ import { StaleEpochError, type CheckpointStore } from '../ports.js';
 export interface CheckpointCounters {
   /** Saves by result: `saved`, `stale_epoch` (refused: the table is no longer this writer's), `failed`. */
   readonly saves: Counter<'result'>;
-  /** The state text of each save that stood, in bytes (UTF-16 code units: the text is ASCII JSON but for names). */
+  /** The state text of each save that stood, in bytes (UTF-8, as Redis stores it). */
   readonly bytes: Counter;
 }
 
@@ -26,7 +26,7 @@ export function countedCheckpoints(store: CheckpointStore, counters: CheckpointC
         throw err;
       }
       counters.saves.inc({ result: 'saved' });
-      counters.bytes.inc(stateJson.length);
+      counters.bytes.inc(Buffer.byteLength(stateJson));
     },
   };
 }
