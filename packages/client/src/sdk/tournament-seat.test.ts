@@ -114,6 +114,63 @@ describe('TournamentSeat with re-entry', () => {
   });
 });
 
+describe('TournamentSeat when a table shows an entry’s place before the seat heard of its re-entry', () => {
+  /** Out with re-entry open at T1, still watching it; returns the rig. */
+  async function outWithReEntryOpen() {
+    const r = rig();
+    r.seat.start();
+    await tick(r.timers, 0);
+    r.lobby.detail = { ...r.lobby.detail, players: [row(1, 'busted', T1)], your_table_id: T1, can_re_enter: true };
+    await tick(r.timers, 1_000);
+    expect(r.events.at(-1)).toEqual({ kind: 'out', payload: { entryNo: 1, canReEnter: true } });
+    return r;
+  }
+
+  it('does not finish on the first entry’s place when the lobby has a later entry: it follows that one', async () => {
+    const r = await outWithReEntryOpen();
+    // The player bought in again and was seated at T2; before the seat's next check, registration
+    // closes and T1 shows the first entry's place.
+    r.lobby.detail = {
+      ...r.lobby.detail,
+      players: [row(1, 'finished', null, 3), row(2, 'playing', T2)],
+      your_table_id: T2,
+      can_re_enter: false,
+    };
+    r.sessions[0]!.events.emit('tournament', view([{ user_id: ME, name: 'me', place: 3, prize: 160, entry_no: 1 }]));
+    await tick(r.timers, 0);
+    expect(r.seat.done).toBe(false);
+    expect(r.events.filter((e) => e.kind === 'finished')).toEqual([]);
+    // It follows the new entry at once (not at the next check, a second later), and takes its place only.
+    await tick(r.timers, 0);
+    expect(r.events.at(-1)).toEqual({ kind: 'seated', payload: T2 });
+    r.sessions[1]!.events.emit('tournament', view([{ user_id: ME, name: 'me', place: 1, prize: 400, entry_no: 2 }]));
+    expect(r.events.at(-1)).toEqual({ kind: 'finished', payload: { place: 1, prize: 400 } });
+    expect(r.seat.done).toBe(true);
+  });
+
+  it('finishes on that place when the player did not buy in again, before the lobby has it', async () => {
+    const r = await outWithReEntryOpen();
+    // The lobby does not show the place yet, and there is no later entry.
+    r.sessions[0]!.events.emit('tournament', view([{ user_id: ME, name: 'me', place: 3, prize: 160, entry_no: 1 }]));
+    await tick(r.timers, 0);
+    expect(r.events.at(-1)).toEqual({ kind: 'finished', payload: { place: 3, prize: 160 } });
+    expect(r.seat.done).toBe(true);
+  });
+
+  it('leaves it to the next check when the lobby does not answer', async () => {
+    const r = await outWithReEntryOpen();
+    const answer = r.lobby.getTournament.bind(r.lobby);
+    r.lobby.getTournament = () => Promise.reject(new Error('lobby away'));
+    r.sessions[0]!.events.emit('tournament', view([{ user_id: ME, name: 'me', place: 3, prize: 160, entry_no: 1 }]));
+    await tick(r.timers, 0);
+    expect(r.seat.done).toBe(false);
+    r.lobby.getTournament = answer;
+    r.lobby.detail = { ...r.lobby.detail, players: [row(1, 'finished', null, 3)], your_table_id: null };
+    await tick(r.timers, 0);
+    expect(r.events.at(-1)).toEqual({ kind: 'finished', payload: { place: 3, prize: 0 } });
+  });
+});
+
 describe('latestEntry', () => {
   const OTHER = '22222222-2222-4222-8222-222222222222';
   const entry = (user_id: string, entry_no: number) => ({ user_id, entry_no });

@@ -72,6 +72,11 @@ export class TournamentSeat {
   private entryNo = 1;
   /** The last entry `out` was told for. */
   private outTold = 0;
+  /**
+   * The entry told `out` while the lobby took a re-entry: its place, when a table shows it, is the
+   * player's result only if they did not buy in again, which this seat may not know yet.
+   */
+  private reEntryOpenFor = 0;
 
   constructor(
     private readonly client: FeltClient,
@@ -127,12 +132,12 @@ export class TournamentSeat {
         return;
       }
       if (me?.place !== null && me?.place !== undefined) {
-        this.end();
-        this.events.emit('finished', { place: me.place, prize: me.prize });
+        this.finish({ place: me.place, prize: me.prize });
         return;
       }
       if (me?.status === 'busted' && this.outTold < me.entry_no) {
         this.outTold = me.entry_no;
+        this.reEntryOpenFor = detail.can_re_enter ? me.entry_no : 0;
         this.events.emit('out', { entryNo: me.entry_no, canReEnter: detail.can_re_enter });
       }
       // A new table, or the same one whose join was refused (asked before the director seated you).
@@ -146,7 +151,42 @@ export class TournamentSeat {
       }
     }
     const wait = this.current === null ? (this.options.pollMs ?? 2_000) : (this.options.checkMs ?? 15_000);
-    this.timer = this.timers.setTimeout(() => void this.check(), wait);
+    this.schedule(wait);
+  }
+
+  /** The next check in `ms`, in place of any one pending (so that checks never run in two chains). */
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = this.timers.setTimeout(() => void this.check(), ms);
+  }
+
+  /**
+   * A table showed the place of an entry that went out while re-entry was open. If the player bought in
+   * again meanwhile (the lobby's latest entry is a later one), that place is not their result: the seat
+   * follows the new entry. Otherwise it is. With no answer from the lobby, the next check decides.
+   */
+  private async confirmPlace(placed: { readonly entry_no: number; readonly place: number; readonly prize: number }) {
+    let detail: LobbyTournamentDetail;
+    try {
+      detail = await this.lobby.getTournament(this.tournamentId);
+    } catch {
+      this.schedule(0);
+      return;
+    }
+    if (this.over || this.stopped) return;
+    const latest = latestEntry(detail.players, this.options.userId);
+    if (latest !== undefined && latest.entry_no > placed.entry_no) {
+      this.entryNo = latest.entry_no;
+      this.schedule(0);
+      return;
+    }
+    this.finish(placed);
+  }
+
+  private finish(placed: { readonly place: number; readonly prize: number }): void {
+    this.end();
+    this.events.emit('finished', { place: placed.place, prize: placed.prize });
   }
 
   private sit(tableId: string): void {
@@ -161,8 +201,8 @@ export class TournamentSeat {
     this.offTournament = session.on('tournament', (t) => {
       const mine = t.placed.find((p) => p.user_id === this.options.userId && p.entry_no === this.entryNo);
       if (mine === undefined || this.over) return;
-      this.end();
-      this.events.emit('finished', { place: mine.place, prize: mine.prize });
+      if (mine.entry_no === this.reEntryOpenFor) void this.confirmPlace(mine);
+      else this.finish(mine);
     });
     this.events.emit('seated', session);
     // Joined the new table first: the old one is left after, so nothing in between is missed.
