@@ -173,11 +173,16 @@ export interface DirectorCheckpoint {
     readonly finished: boolean;
     readonly remaining: number;
     readonly players: Record<string, { chips: number; place: number | null }>;
-    readonly tables: { table: number; closed: boolean; lastHandNo: number }[];
+    readonly tables: { table: number; closed: boolean; lastHandNo: number; waiting?: boolean }[];
     readonly handForHand: { active: boolean };
+    readonly onBreak?: boolean;
+    /** Add-ons bought while their table was playing a hand: given when it reports it. */
+    readonly addOnsQueued?: unknown[];
   };
   readonly tables: Record<string, string>;
   readonly pending: unknown[];
+  /** The add-on's sale, once it opened. */
+  readonly addOnSale?: unknown;
 }
 
 /** The director's checkpoint as Redis holds it (`P checkpoint:tournament:<id>`), or null. */
