@@ -135,7 +135,10 @@ describe('a 60-player tournament on three workers, with workers killed', () => {
       for (let i = 1; i < byPlace.length; i++) expect(byPlace[i]!.prize).toBeLessThanOrEqual(byPlace[i - 1]!.prize);
       const chart = placePrizes(pool, PLAYERS);
       expect(winners[0]!.prize).toBe(chart[0]);
-      expect(detail.players.filter((p) => p.prize > 0).length).toBeLessThanOrEqual(chart.length + 1);
+      // Nobody placed below the chart is paid. Players who bust in one hand (or one hand-for-hand round)
+      // with equal stacks tie and share their places' prizes, so a tie at the last paid place can pay
+      // more players than the chart has places (CI once saw 11 paid for a chart of 9).
+      for (const p of detail.players) if (p.place! > chart.length) expect(p.prize, `place ${p.place}`).toBe(0);
       // The ledger: the pool is empty, the audit clean.
       const report = await runAudit(cluster.db.prisma);
       expect(report.issues).toEqual([]);
