@@ -8,7 +8,7 @@
  * this design's per-command contract (checkpoint before ack, publish every batch).
  *
  * Environment: REDIS_URL, FELT_GRPC_TLS_CA/_CERT/_KEY (mutual TLS, as a worker), FLOOR_PREFIX (the Redis key prefix), FLOOR_STATE_BYTES, FLOOR_EVENTS,
- * FLOOR_EVENT_BYTES, FLOOR_PUBLICATIONS, FLOOR_PUBLICATION_BYTES. Prints `READY <port>` when it listens.
+ * FLOOR_EVENT_BYTES, FLOOR_PUBLICATIONS, FLOOR_PUBLICATION_BYTES. Prints one JSON ready line (BenchChild) when it listens.
  */
 import { Server, type ServerDuplexStream } from '@grpc/grpc-js';
 import {
@@ -105,7 +105,7 @@ server.addService(TableServiceService, {
 // Mutual TLS as the workers of the bench's clusters have it (FELT_GRPC_TLS_*), plaintext without.
 server.bindAsync('127.0.0.1:0', grpcServerCredentials(grpcTlsFromEnv(process.env)), (err, port) => {
   if (err) throw err;
-  console.log(`READY ${port}`);
+  process.stdout.write(`${JSON.stringify({ event: 'ready', port })}\n`);
 });
 process.on('SIGTERM', () => {
   server.forceShutdown();

@@ -15,11 +15,9 @@
  * prints as checkpoints_per_hand and checkpoint_kb). 5 s of warm-up, then FELT_BENCH_FLOOR_SECONDS (20).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { ClientDuplexStream } from '@grpc/grpc-js';
@@ -33,42 +31,13 @@ import {
 } from '@felt/proto';
 import { ensureDevCertificates } from '../dev-certs.js';
 import type { BenchReporter } from './bench-api.js';
-import { onCleanup } from './cleanup.js';
+import { BenchChild } from './bench-child.js';
 import { engineCpuPerHand } from './engine-cost.js';
 import { envInt, fixed, percentile } from './measure.js';
 import { CpuWindow } from './proc-cpu.js';
 
 const SERVER = fileURLToPath(new URL('./io-floor-server.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** Starts the floor server; resolves with it and its port once it listens. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  onCleanup(() => {
-    child.kill('SIGKILL');
-    return Promise.resolve();
-  });
-  const lines: string[] = [];
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`io-floor server not ready:\n${lines.join('\n')}`)), 30_000);
-    child.once('exit', (code) => reject(new Error(`io-floor server exited with ${code}:\n${lines.join('\n')}`)));
-    createInterface({ input: child.stderr }).on('line', (l) => lines.push(l));
-    createInterface({ input: child.stdout }).on('line', (l) => {
-      lines.push(l);
-      const m = /^READY (\d+)$/.exec(l);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-  });
-  return { child, port };
-}
 
 /** One gateway's Connect stream: commands out, each resolved by its ack. */
 class FloorLink {
@@ -139,14 +108,14 @@ export async function run(report: BenchReporter): Promise<void> {
 
   const certs = ensureDevCertificates(mkdtempSync(join(tmpdir(), 'felt-floor-')));
   const prefix = `floor${randomBytes(4).toString('hex')}:`;
-  const { child, port } = await startServer({
+  const server = await BenchChild.start(SERVER, 'io-floor server', {
     REDIS_URL,
     FLOOR_PREFIX: prefix,
     ...sizes,
     ...certs.worker,
   });
   const client = new TableServiceClient(
-    `127.0.0.1:${port}`,
+    `127.0.0.1:${server.port}`,
     grpcChannelCredentials({
       ca: certs.gateway.FELT_GRPC_TLS_CA,
       cert: certs.gateway.FELT_GRPC_TLS_CERT,
@@ -175,7 +144,7 @@ export async function run(report: BenchReporter): Promise<void> {
   });
   try {
     await sleep(5_000);
-    const cpu = new CpuWindow({ server: child.pid! });
+    const cpu = new CpuWindow({ server: server.pid });
     const from = commits;
     acks.length = 0;
     cpu.start();
@@ -199,7 +168,7 @@ export async function run(report: BenchReporter): Promise<void> {
     await Promise.all(loops);
     link.end();
     client.close();
-    child.kill('SIGTERM');
+    await server.stop();
     const redis = createRedis(REDIS_URL, { name: 'io-floor-cleanup' });
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
