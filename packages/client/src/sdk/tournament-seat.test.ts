@@ -157,6 +157,23 @@ describe('TournamentSeat when a table shows an entry’s place before the seat h
     expect(r.seat.done).toBe(true);
   });
 
+  it('asks the lobby once while the table’s views repeat that place', async () => {
+    const r = await outWithReEntryOpen();
+    let asked = 0;
+    const answer = r.lobby.getTournament.bind(r.lobby);
+    r.lobby.getTournament = () => {
+      asked++;
+      return answer();
+    };
+    const placed = view([{ user_id: ME, name: 'me', place: 3, prize: 160, entry_no: 1 }]);
+    for (let i = 0; i < 3; i++) r.sessions[0]!.events.emit('tournament', placed);
+    await tick(r.timers, 0);
+    expect(asked).toBe(1);
+    expect(r.events.filter((e) => e.kind === 'finished')).toEqual([
+      { kind: 'finished', payload: { place: 3, prize: 160 } },
+    ]);
+  });
+
   it('leaves it to the next check when the lobby does not answer', async () => {
     const r = await outWithReEntryOpen();
     const answer = r.lobby.getTournament.bind(r.lobby);

@@ -77,6 +77,8 @@ export class TournamentSeat {
    * player's result only if they did not buy in again, which this seat may not know yet.
    */
   private reEntryOpenFor = 0;
+  /** A confirmPlace is asking the lobby: the table's next views carry the same place, and wait for it. */
+  private confirming = false;
 
   constructor(
     private readonly client: FeltClient,
@@ -167,12 +169,16 @@ export class TournamentSeat {
    * follows the new entry. Otherwise it is. With no answer from the lobby, the next check decides.
    */
   private async confirmPlace(placed: { readonly entry_no: number; readonly place: number; readonly prize: number }) {
+    if (this.confirming) return;
+    this.confirming = true;
     let detail: LobbyTournamentDetail;
     try {
       detail = await this.lobby.getTournament(this.tournamentId);
     } catch {
       this.schedule(0);
       return;
+    } finally {
+      this.confirming = false;
     }
     if (this.over || this.stopped) return;
     const latest = latestEntry(detail.players, this.options.userId);
