@@ -11,10 +11,12 @@ export interface CheckpointCounters {
 
 /**
  * The store, counting each save: how many commits a hand takes, and what they write, without a Redis
- * `MONITOR` (docs/architecture.md, "Where a hand's CPU goes"). Loads and marks pass through untouched.
+ * `MONITOR` (docs/architecture.md, "The eighth round"). Loads and marks pass through untouched.
  */
 export function countedCheckpoints(store: CheckpointStore, counters: CheckpointCounters): CheckpointStore {
   const mark = store.mark?.bind(store);
+  // Every commit passes here: the label set is looked up once, not per save.
+  const saved = counters.saves.labels({ result: 'saved' });
   return {
     load: (tableId) => store.load(tableId),
     ...(mark !== undefined ? { mark } : {}),
@@ -25,7 +27,7 @@ export function countedCheckpoints(store: CheckpointStore, counters: CheckpointC
         counters.saves.inc({ result: err instanceof StaleEpochError ? 'stale_epoch' : 'failed' });
         throw err;
       }
-      counters.saves.inc({ result: 'saved' });
+      saved.inc();
       counters.bytes.inc(Buffer.byteLength(stateJson));
     },
   };
