@@ -4,9 +4,11 @@
  * with the memory adapters in place of Redis. No gRPC, no sockets, so a change to the worker's own
  * work shows in seconds rather than in a cluster run (worker-persister-cost.bench.ts measures that).
  *
- *   npx tsx scripts/bench/actor-loop.ts [hands=300] [--profile]
+ *   npx tsx scripts/bench/actor-loop.ts [hands=300] [--profile] [--sections]
  *
- * Prints the actor's CPU per completed hand, commits per hand and the mean checkpoint size.
+ * Prints the actor's CPU per completed hand, commits per hand and the mean checkpoint size;
+ * `--sections` also prints the mean bytes of each top-level section of the checkpoint (and of the
+ * dealer's), sampled at every save of the measured hands.
  */
 import type { TableMessage } from '@felt/protocol';
 import { TableActor } from '../../services/table-worker/src/actor/table-actor.js';
@@ -39,10 +41,24 @@ class EncodingPublisher implements EventPublisher {
 class SizedCheckpoints extends MemoryCheckpointStore {
   bytes = 0;
   saves = 0;
+  /** Bytes per section path (`engine`, `dealer.hand`, …) over the sampled saves, when sampling. */
+  sections: Map<string, number> | null = null;
   override save(...args: Parameters<MemoryCheckpointStore['save']>): Promise<void> {
     this.saves++;
     this.bytes += args[2].length;
+    if (this.sections) sizeSections(JSON.parse(args[2]) as Record<string, unknown>, '', this.sections);
     return super.save(...args);
+  }
+}
+
+/** Adds the JSON size of each of `state`'s fields (and of the dealer's) to `into`. */
+function sizeSections(state: Record<string, unknown>, prefix: string, into: Map<string, number>): void {
+  for (const [key, value] of Object.entries(state)) {
+    const path = prefix + key;
+    into.set(path, (into.get(path) ?? 0) + JSON.stringify(value).length);
+    if (path === 'dealer' && value !== null && typeof value === 'object') {
+      sizeSections(value as Record<string, unknown>, 'dealer.', into);
+    }
   }
 }
 
@@ -123,6 +139,7 @@ await play(warm);
 const saves0 = checkpoints.saves;
 const bytes0 = checkpoints.bytes;
 const pub0 = publisher.bytes;
+if (process.argv.includes('--sections')) checkpoints.sections = new Map();
 const from = completed;
 const cpu0 = ownCpuSeconds();
 await play(warm + hands);
@@ -134,4 +151,8 @@ console.log(
     `checkpoints_per_hand=${(saves / played).toFixed(1)} checkpoint_bytes=${Math.round((checkpoints.bytes - bytes0) / saves)} ` +
     `published_bytes_per_hand=${Math.round((publisher.bytes - pub0) / played)}`,
 );
+if (checkpoints.sections) {
+  const rows = [...checkpoints.sections].sort((a, b) => b[1] - a[1]);
+  for (const [path, bytes] of rows) console.log(`  ${path.padEnd(24)} ${Math.round(bytes / saves)} B`);
+}
 await actor.stop();
