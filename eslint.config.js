@@ -257,6 +257,21 @@ export default tseslint.config(
     },
   },
   {
+    // Test workers keep their modules from one file to the next (vitest.shared.ts, isolate: false), so
+    // a hoisted vi.mock is ignored wherever an earlier file imported the module already.
+    files: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'vi',
+          property: 'mock',
+          message: 'Modules stay loaded between test files: use vi.resetModules() then vi.doMock() and import after.',
+        },
+      ],
+    },
+  },
+  {
     // Tests wait for events, not for time (the rule above). test/harness/wait.ts holds the two
     // sanctioned timers: the polling inside waitFor, and pause() for a delay a scenario needs.
     files: [

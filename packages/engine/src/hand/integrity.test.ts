@@ -4,26 +4,42 @@
  * pot bookkeeping is made to fail here by swapping the validator; the validator's own detection is tested
  * in pots.test.ts.
  */
-import { describe, expect, it, vi } from 'vitest';
-import { quickHand } from '../../test/helpers.js';
-import { ShowdownIntegrityError } from '../errors.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Errors from '../errors.js';
 import type * as Pots from './pots.js';
+import type * as Helpers from '../../test/helpers.js';
 
 const broken = new Set<string>();
-vi.mock('./pots.js', async (importOriginal) => {
-  const real = await importOriginal<typeof Pots>();
-  return {
-    ...real,
-    validatePots: (
-      handId: string,
-      ...rest: Parameters<typeof real.validatePots> extends [string, ...infer R] ? R : never
-    ) => {
-      if (broken.has(handId)) {
-        throw new ShowdownIntegrityError('pot_eligibility_mismatch', 'injected', { handId, pot: 0 });
-      }
-      real.validatePots(handId, ...rest);
-    },
-  };
+let quickHand: typeof Helpers.quickHand;
+let ShowdownIntegrityError: typeof Errors.ShowdownIntegrityError;
+
+// Test workers share their modules between files (vitest.shared.ts): the hand is imported afresh, with
+// the swapped validator, after the module registry is reset, and the real one is back for later files.
+beforeAll(async () => {
+  vi.resetModules();
+  vi.doMock('./pots.js', async (importOriginal) => {
+    const real = await importOriginal<typeof Pots>();
+    const errors = await import('../errors.js');
+    return {
+      ...real,
+      validatePots: (
+        handId: string,
+        ...rest: Parameters<typeof real.validatePots> extends [string, ...infer R] ? R : never
+      ) => {
+        if (broken.has(handId)) {
+          throw new errors.ShowdownIntegrityError('pot_eligibility_mismatch', 'injected', { handId, pot: 0 });
+        }
+        real.validatePots(handId, ...rest);
+      },
+    };
+  });
+  ({ quickHand } = await import('../../test/helpers.js'));
+  ({ ShowdownIntegrityError } = await import('../errors.js'));
+});
+
+afterAll(() => {
+  vi.doUnmock('./pots.js');
+  vi.resetModules();
 });
 
 describe('showdown integrity guard', () => {
