@@ -7,8 +7,8 @@
  *   npx tsx scripts/bench/actor-loop.ts [hands=300] [--profile] [--sections]
  *
  * Prints the actor's CPU per completed hand, commits per hand and the mean checkpoint size;
- * `--sections` also prints the mean bytes of each top-level section of the checkpoint (and of the
- * dealer's), sampled at every save of the measured hands.
+ * `--sections` also prints the mean bytes of each top-level section of the checkpoint, sampled at
+ * every save of the measured hands.
  */
 import type { TableMessage } from '@felt/protocol';
 import { TableActor } from '../../services/table-worker/src/actor/table-actor.js';
@@ -41,24 +41,17 @@ class EncodingPublisher implements EventPublisher {
 class SizedCheckpoints extends MemoryCheckpointStore {
   bytes = 0;
   saves = 0;
-  /** Bytes per section path (`engine`, `dealer.hand`, …) over the sampled saves, when sampling. */
+  /** Bytes per top-level section (`engine`, `hand`, `commands`, …) over the sampled saves, when sampling. */
   sections: Map<string, number> | null = null;
   override save(...args: Parameters<MemoryCheckpointStore['save']>): Promise<void> {
     this.saves++;
     this.bytes += args[2].length;
-    if (this.sections) sizeSections(JSON.parse(args[2]) as Record<string, unknown>, '', this.sections);
-    return super.save(...args);
-  }
-}
-
-/** Adds the JSON size of each of `state`'s fields (and of the dealer's) to `into`. */
-function sizeSections(state: Record<string, unknown>, prefix: string, into: Map<string, number>): void {
-  for (const [key, value] of Object.entries(state)) {
-    const path = prefix + key;
-    into.set(path, (into.get(path) ?? 0) + JSON.stringify(value).length);
-    if (path === 'dealer' && value !== null && typeof value === 'object') {
-      sizeSections(value as Record<string, unknown>, 'dealer.', into);
+    if (this.sections) {
+      for (const [key, value] of Object.entries(JSON.parse(args[2]) as Record<string, unknown>)) {
+        this.sections.set(key, (this.sections.get(key) ?? 0) + JSON.stringify(value).length);
+      }
     }
+    return super.save(...args);
   }
 }
 
@@ -153,6 +146,6 @@ console.log(
 );
 if (checkpoints.sections) {
   const rows = [...checkpoints.sections].sort((a, b) => b[1] - a[1]);
-  for (const [path, bytes] of rows) console.log(`  ${path.padEnd(24)} ${Math.round(bytes / saves)} B`);
+  for (const [key, bytes] of rows) console.log(`  ${key.padEnd(24)} ${Math.round(bytes / saves)} B`);
 }
 await actor.stop();
