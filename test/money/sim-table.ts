@@ -240,7 +240,7 @@ export class SimTable {
       const leaving = this.table.seat(seat)?.leaveAfterHand === true;
       hand.act(
         seat,
-        leaving ? (hand.canCheck(seat) ? { type: 'check' } : { type: 'fold' }) : tableAction(hand, this.rng),
+        leaving ? (hand.canCheck(seat) ? { type: 'check' } : { type: 'fold' }) : tableAction(hand, seat, this.rng),
       );
       if (++actions === 3 && midHand && !interrupted) {
         interrupted = true;
@@ -360,12 +360,14 @@ function holeFrom(hand: Hand, deck: readonly Card[], seat: number): Card[] {
  * A random legal action that plays like a table of careful humans: mostly checks and calls, some
  * folds and raises, a rare all-in; so that sessions last long enough for rebuys, leaves and closes.
  */
-function tableAction(hand: Hand, rng: Rng): PlayerAction {
+export function tableAction(hand: Hand, seat: number, rng: Rng): PlayerAction {
   const va = hand.validActions();
   if (va === null) throw new Error('nobody is to act');
   const r = randomUnit(rng);
   const wager = va.bet ?? va.raise;
-  if (r < 0.01) return { type: 'all_in' };
+  // All-in only where it is legal: facing a short all-in that did not reopen the betting, a stack
+  // bigger than the call may only call or fold (the engine refuses the all-in as a raise).
+  if (r < 0.01 && hand.canAct(seat, { type: 'all_in' })) return { type: 'all_in' };
   if (wager !== null && r < 0.15) {
     const to = Math.min(wager.max, randomBetween(rng, wager.min, Math.max(wager.min, Math.floor(wager.min * 2.5))));
     return va.bet !== null ? { type: 'bet', to } : { type: 'raise', to };
