@@ -4,7 +4,7 @@
 // (stakes back) and the table visibly goes standard; a worker killed mid-shuffle is replaced and the
 // hand goes on.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BlindAutopilot, type AutopilotOptions } from './harness/blind-autopilot.js';
 import { eventually, leaseHolder, workerById } from './harness/failover-play.js';
 import { FailoverRig } from './harness/failover-rig.js';
@@ -65,6 +65,45 @@ afterAll(async () => {
   await rig?.stop();
 });
 
+/** This file's tables whose players are still at them (until the test that made them ends). */
+const live: BlindTable[] = [];
+
+/**
+ * A test's players leave when it ends. Otherwise an earlier table's autopilots go on dealing blind
+ * hands beside the next test's (proofs made in this process, checked on the workers), and on a
+ * loaded machine the next table's steps could miss their deadlines.
+ */
+afterEach(() => {
+  for (const t of live.splice(0)) {
+    for (const p of t.pilots) p.stop();
+    for (const c of t.clients) c.close();
+  }
+});
+
+/** Waits for `what` at `c`; on a timeout, the error also says what the table's dealing and events were. */
+async function awaitAt<T>(
+  c: TableClient,
+  fn: () => T | null | undefined | false,
+  ms: number,
+  what: string,
+): Promise<T> {
+  try {
+    return await c.until(fn, ms, what);
+  } catch (err) {
+    const events = c
+      .events()
+      .map((m) => m.type)
+      .filter((type) => type !== 'blind_step' && type !== 'table_state');
+    const detail = JSON.stringify({
+      dealing: c.state?.dealing ?? null,
+      phase: c.state?.phase ?? null,
+      hand_id: c.state?.hand_id ?? null,
+      events,
+    });
+    throw new Error(`${(err as Error).message}; at the client: ${detail.slice(0, 4000)}`, { cause: err });
+  }
+}
+
 const BLIND_ROOM = { dealing: 'engine_blind', practiceChips: true, seats: 6 };
 
 interface BlindTable {
@@ -87,7 +126,14 @@ async function blindTable(players: readonly AutopilotOptions[]): Promise<BlindTa
     clients.push(c);
     rig.clients.push(c);
   }
-  return { tableId, buyIn: room.buyIn.min, clients, pilots: clients.map((c, i) => new BlindAutopilot(c, players[i])) };
+  const t = {
+    tableId,
+    buyIn: room.buyIn.min,
+    clients,
+    pilots: clients.map((c, i) => new BlindAutopilot(c, players[i])),
+  };
+  live.push(t);
+  return t;
 }
 
 const ofType = (c: TableClient, type: string): Msg[] => c.events().filter((m) => m.type === type);
@@ -152,7 +198,7 @@ describe('engine-blind dealing on the cluster', () => {
     const t = await blindTable([{}, {}]);
     const [ann, bob] = t.clients as [TableClient, TableClient];
     // Bob goes away once the first shuffle is in: his shuffle never comes.
-    await bob.until(() => (bob.state?.dealing?.blind?.shuffled ?? 0) >= 1 && bob.state, 60_000, 'the first shuffle');
+    await awaitAt(bob, () => (bob.state?.dealing?.blind?.shuffled ?? 0) >= 1 && bob.state, 60_000, 'the first shuffle');
     t.pilots[1]!.stop();
     bob.close();
     const bobSeat = bob.state!.hero!.seat;
@@ -174,7 +220,7 @@ describe('engine-blind dealing on the cluster', () => {
   it('a worker killed mid-shuffle is replaced, and the next owner finishes the hand', async () => {
     const t = await blindTable([{}, {}, {}]);
     const [ann] = t.clients as [TableClient, ...TableClient[]];
-    await ann.until(() => (ann.state?.dealing?.blind?.shuffled ?? 0) >= 1 && ann.state, 60_000, 'the first shuffle');
+    await awaitAt(ann, () => (ann.state?.dealing?.blind?.shuffled ?? 0) >= 1 && ann.state, 60_000, 'the first shuffle');
     const holder = await eventually('a lease holder', () => leaseHolder(rig.redis, rig.prefix, t.tableId));
     await workerById(rig.cluster, holder.workerId)!.proc.kill('SIGKILL');
     const replacement = rig.cluster.addWorker();
