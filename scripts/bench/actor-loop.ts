@@ -4,11 +4,12 @@
  * with the memory adapters in place of Redis. No gRPC, no sockets, so a change to the worker's own
  * work shows in seconds rather than in a cluster run (worker-persister-cost.bench.ts measures that).
  *
- *   npx tsx scripts/bench/actor-loop.ts [hands=300] [--profile] [--sections]
+ *   npx tsx scripts/bench/actor-loop.ts [hands=300] [--sections]
  *
  * Prints the actor's CPU per completed hand, commits per hand and the mean checkpoint size;
  * `--sections` also prints the mean bytes of each top-level section of the checkpoint, sampled at
- * every save of the measured hands.
+ * every save of the measured hands. To profile it: `node --cpu-prof --import tsx scripts/bench/actor-loop.ts`
+ * (docs/architecture.md, "The ninth round").
  */
 import type { TableMessage } from '@felt/protocol';
 import { TableActor } from '../../services/table-worker/src/actor/table-actor.js';
