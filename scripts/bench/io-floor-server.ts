@@ -8,7 +8,8 @@
  * this design's per-command contract (checkpoint before ack, publish every batch).
  *
  * Environment: REDIS_URL, FELT_GRPC_TLS_CA/_CERT/_KEY (mutual TLS, as a worker), FLOOR_PREFIX (the Redis key prefix), FLOOR_STATE_BYTES, FLOOR_EVENTS,
- * FLOOR_EVENT_BYTES, FLOOR_PUBLICATIONS, FLOOR_PUBLICATION_BYTES. Prints one JSON ready line (BenchChild) when it listens.
+ * FLOOR_EVENT_BYTES, FLOOR_PUBLICATIONS, FLOOR_PUBLICATION_BYTES, FLOOR_CHECKPOINT (0: no checkpoint is
+ * saved, so only the gRPC request and its ack are left, to measure the transport's own share). Prints one JSON ready line (BenchChild) when it listens.
  */
 import { Server, type ServerDuplexStream } from '@grpc/grpc-js';
 import {
@@ -43,6 +44,7 @@ const eventPadding = 'e'.repeat(Math.max(0, num('FLOOR_EVENT_BYTES') - 80));
 const publicationPadding = 'p'.repeat(Math.max(0, num('FLOOR_PUBLICATION_BYTES') - 80));
 const eventCount = num('FLOOR_EVENTS');
 const publicationCount = num('FLOOR_PUBLICATIONS');
+const saveCheckpoint = process.env.FLOOR_CHECKPOINT !== '0';
 const seqs = new Map<string, number>();
 
 /** A batch's events as the checkpoint buffers them. */
@@ -77,8 +79,10 @@ async function commit(tableId: string, requestId: string, call: ServerDuplexStre
   const first = (seqs.get(tableId) ?? 0) + 1;
   const last = first + eventCount;
   seqs.set(tableId, last);
-  await checkpoints.save(tableId, last, state, events(tableId, first), { mark: { handId: null, handNo: 0 } });
-  void publisher.publish(tableId, publications(tableId, last));
+  if (saveCheckpoint) {
+    await checkpoints.save(tableId, last, state, events(tableId, first), { mark: { handId: null, handNo: 0 } });
+  }
+  if (publicationCount > 0) void publisher.publish(tableId, publications(tableId, last));
   call.write({ frame: { $case: 'ack', ack: { requestId, tableId, atTableSeq: last } } });
 }
 

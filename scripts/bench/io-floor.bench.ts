@@ -11,8 +11,10 @@
  * command, waiting for its ack, and sending the next on a fixed beat, FELT_BENCH_FLOOR_RATE (270)
  * commits a second in all; a commit writes a checkpoint of FELT_BENCH_FLOOR_STATE_BYTES (17400) with
  * FELT_BENCH_FLOOR_EVENTS (3) buffered events of 300 bytes and publishes FELT_BENCH_FLOOR_PUBLICATIONS
- * (13) of 1300 bytes; FELT_BENCH_FLOOR_COMMITS_PER_HAND (23) commits make a hand (what worker-cost
- * prints as checkpoints_per_hand and checkpoint_kb). 5 s of warm-up, then FELT_BENCH_FLOOR_SECONDS (20).
+ * (13) of FELT_BENCH_FLOOR_PUBLICATION_BYTES (1300); FELT_BENCH_FLOOR_COMMITS_PER_HAND (23) commits make a hand (what worker-cost
+ * prints as checkpoints_per_hand and checkpoint_kb). FELT_BENCH_FLOOR_CHECKPOINT=0 saves no checkpoint: with
+ * FELT_BENCH_FLOOR_PUBLICATIONS=0 too, what is left is the gRPC command and its ack, the transport's
+ * own share of the floor. 5 s of warm-up, then FELT_BENCH_FLOOR_SECONDS (20).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -102,7 +104,8 @@ export async function run(report: BenchReporter): Promise<void> {
     FLOOR_EVENTS: String(envInt('FELT_BENCH_FLOOR_EVENTS', 3, 0)),
     FLOOR_EVENT_BYTES: '300',
     FLOOR_PUBLICATIONS: String(envInt('FELT_BENCH_FLOOR_PUBLICATIONS', 13, 0)),
-    FLOOR_PUBLICATION_BYTES: '1300',
+    FLOOR_PUBLICATION_BYTES: String(envInt('FELT_BENCH_FLOOR_PUBLICATION_BYTES', 1300)),
+    FLOOR_CHECKPOINT: String(envInt('FELT_BENCH_FLOOR_CHECKPOINT', 1, 0)),
   };
   const engine = engineCpuPerHand(envInt('FELT_BENCH_ENGINE_HANDS', 2000), 6);
 
@@ -161,6 +164,8 @@ export async function run(report: BenchReporter): Promise<void> {
       commits_per_s: fixed(done / used.wall!, 0),
       ack_p50_ms: fixed(percentile(acks, 50), 2),
       commits_per_hand: commitsPerHand,
+      checkpoint: sizes.FLOOR_CHECKPOINT === '1' ? 'yes' : 'no',
+      publications: Number(sizes.FLOOR_PUBLICATIONS),
       tables,
     });
   } finally {
