@@ -75,8 +75,9 @@ export async function run(report: BenchReporter): Promise<void> {
   );
 
   report.figure('idle-socket', {
-    // A bare app whose memory did not grow measured nothing: no ratio then (ok=false), not a negative one.
-    ...goalFields(raw.perSocket > 0 ? gw.perSocket / raw.perSocket : NaN, GOAL, 'at_most'),
+    // A server whose memory did not grow measured nothing: no ratio then (ok=false), not a zero or
+    // negative one, which would pass as under the goal.
+    ...goalFields(raw.perSocket > 0 && gw.perSocket > 0 ? gw.perSocket / raw.perSocket : NaN, GOAL, 'at_most'),
     gateway_bytes_per_socket: Math.round(gw.perSocket),
     raw_uws_bytes_per_socket: Math.round(raw.perSocket),
     sockets: count,
