@@ -9,7 +9,8 @@
  *
  * Environment: REDIS_URL, FELT_GRPC_TLS_CA/_CERT/_KEY (mutual TLS, as a worker), FLOOR_PREFIX (the Redis key prefix), FLOOR_STATE_BYTES, FLOOR_EVENTS,
  * FLOOR_EVENT_BYTES, FLOOR_PUBLICATIONS, FLOOR_PUBLICATION_BYTES, FLOOR_CHECKPOINT (0: no checkpoint is
- * saved, so only the gRPC request and its ack are left, to measure the transport's own share). Prints one JSON ready line (BenchChild) when it listens.
+ * saved, so with no publications only the gRPC request and its ack are left: the transport's own
+ * share). Prints one JSON ready line (BenchChild) when it listens.
  */
 import { Server, type ServerDuplexStream } from '@grpc/grpc-js';
 import {

@@ -11,10 +11,11 @@
  * command, waiting for its ack, and sending the next on a fixed beat, FELT_BENCH_FLOOR_RATE (270)
  * commits a second in all; a commit writes a checkpoint of FELT_BENCH_FLOOR_STATE_BYTES (17400) with
  * FELT_BENCH_FLOOR_EVENTS (3) buffered events of 300 bytes and publishes FELT_BENCH_FLOOR_PUBLICATIONS
- * (13) of FELT_BENCH_FLOOR_PUBLICATION_BYTES (1300); FELT_BENCH_FLOOR_COMMITS_PER_HAND (23) commits make a hand (what worker-cost
- * prints as checkpoints_per_hand and checkpoint_kb). FELT_BENCH_FLOOR_CHECKPOINT=0 saves no checkpoint: with
- * FELT_BENCH_FLOOR_PUBLICATIONS=0 too, what is left is the gRPC command and its ack, the transport's
- * own share of the floor. 5 s of warm-up, then FELT_BENCH_FLOOR_SECONDS (20).
+ * (13) of FELT_BENCH_FLOOR_PUBLICATION_BYTES (1300); FELT_BENCH_FLOOR_COMMITS_PER_HAND (23) commits
+ * make a hand (what worker-cost prints as checkpoints_per_hand and checkpoint_kb).
+ * FELT_BENCH_FLOOR_CHECKPOINT=0 saves no checkpoint: with FELT_BENCH_FLOOR_PUBLICATIONS=0 too, what is
+ * left is the gRPC command and its ack, the transport's own share of the floor. 5 s of warm-up, then
+ * FELT_BENCH_FLOOR_SECONDS (20).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -105,7 +106,7 @@ export async function run(report: BenchReporter): Promise<void> {
     FLOOR_EVENT_BYTES: '300',
     FLOOR_PUBLICATIONS: String(envInt('FELT_BENCH_FLOOR_PUBLICATIONS', 13, 0)),
     FLOOR_PUBLICATION_BYTES: String(envInt('FELT_BENCH_FLOOR_PUBLICATION_BYTES', 1300)),
-    FLOOR_CHECKPOINT: String(envInt('FELT_BENCH_FLOOR_CHECKPOINT', 1, 0)),
+    FLOOR_CHECKPOINT: envInt('FELT_BENCH_FLOOR_CHECKPOINT', 1, 0) === 0 ? '0' : '1',
   };
   const engine = engineCpuPerHand(envInt('FELT_BENCH_ENGINE_HANDS', 2000), 6);
 
